@@ -1,0 +1,66 @@
+"""``hanabi-replay FILE.json [...]``: replay hanab.live-format files and summarise each.
+
+A bad file never stops the others: its error is printed (naming the file), the
+rest are still replayed, and the exit code is 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from .replay import ReplayError, load, summary
+
+
+def _text(name: str, s: dict[str, Any], players: tuple[str, ...]) -> str:
+    suits = s["fireworks"]
+    end = {
+        "in_progress": "still in progress",
+        "strikeout": "lost to the third strike",
+        "perfect": "every firework complete",
+        "final_round": "ended after the final round",
+        "all_or_nothing_defeat": "all or nothing: defeat",
+        "terminated": "stopped early",
+    }[s["end"]]
+    lines = [
+        f"{name}: {s['variant']}, {s['players']} players ({', '.join(players)})",
+        f"  score {s['score']}/{s['max_score']}"
+        + (f" — {s['rating']}" if s["rating"] else "")
+        + f"; {end}" + (f" ({s['detail']})" if s["detail"] else ""),
+        f"  fireworks {' '.join(str(h) for h in suits)}; strikes {s['strikes']}; "
+        f"clue tokens {s['clue_tokens']}; {s['turns']} turns; {s['deck_left']} cards left in the deck",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="hanabi-replay",
+        description="Replay Hanabi games saved in hanab.live's JSON format and print what happened.",
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE.json", help="replay files to check and summarise")
+    parser.add_argument("--json", action="store_true", help="print one JSON object per file, one per line")
+    args = parser.parse_args(argv)
+    status = 0
+    for name in args.files:
+        try:
+            replay = load(name)
+        except ReplayError as e:
+            status = 2
+            if args.json:
+                print(json.dumps({"file": name, "error": str(e)}), flush=True)
+            else:
+                print(f"hanabi-replay: {name}: {e}", file=sys.stderr, flush=True)
+            continue
+        s = summary(replay.state)
+        if args.json:
+            print(json.dumps({"file": name, **s}), flush=True)
+        else:
+            print(_text(name, s, replay.players), flush=True)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

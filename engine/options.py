@@ -1,0 +1,51 @@
+"""Table options: everything RULES.md lets a table choose before dealing.
+
+A ``GameConfig`` is all the engine needs besides the seed: how many players,
+which deck, and the rule options. ``chat`` is carried here because RULES.md
+lists it among the table options, but only the server enforces it.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from .variants import Variant
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 5
+CLUE_TOKENS = 8
+MAX_STRIKES = 3
+
+
+class ChatPolicy(enum.Enum):
+    ALWAYS = "always"
+    BETWEEN_GAMES = "between-games"
+    OFF = "off"
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    """The options of one game. ``first_seat=None`` lets the seed pick the first player."""
+
+    players: int = 2
+    variant: Variant = Variant.NONE
+    empty_clues: bool = False
+    all_or_nothing: bool = False
+    first_seat: int | None = None
+    chat: ChatPolicy = ChatPolicy.BETWEEN_GAMES
+
+    def __post_init__(self) -> None:
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise ValueError(f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players}")
+        if self.first_seat is not None and not 0 <= self.first_seat < self.players:
+            raise ValueError(f"first seat {self.first_seat} is not a seat of a {self.players}-player game")
+
+    @property
+    def hand_size(self) -> int:
+        """5 cards each with 2 or 3 players, 4 with 4 or 5."""
+        return 5 if self.players <= 3 else 4
+
+    @property
+    def max_score(self) -> int:
+        return self.variant.max_score

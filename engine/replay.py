@@ -1,0 +1,217 @@
+"""Replay files in hanab.live's JSON format: export a game, import and check one.
+
+The format: ``players`` (names), ``deck`` (``{suitIndex, rank}``, top card
+first), ``actions`` (``{type, target, value}``: 0 play and 1 discard name a
+card order in ``target``; 2 colour clue and 3 rank clue name a seat in
+``target`` and the colour index or rank in ``value``; 4 ends the game from
+outside) and ``options`` (``variant`` and the flags ``allOrNothing``,
+``emptyClues``, ``startingPlayer``). Importing replays every action through
+``apply``, so a file is accepted only if every move in it was legal.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .actions import Clue, Discard, Play, TurnAction, TurnEvent
+from .cards import RANKS, Card
+from .options import MAX_PLAYERS, MIN_PLAYERS, GameConfig
+from .state import GameState, IllegalAction, apply, game_from_deck, terminate
+from .variants import Variant
+
+PLAY, DISCARD, COLOUR_CLUE, RANK_CLUE, GAME_OVER = range(5)
+DEFAULT_NAMES = ("Alice", "Bob", "Cathy", "Donald", "Emily")
+
+
+class ReplayError(ValueError):
+    """A replay file that cannot be loaded; the message says what is wrong and where."""
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    state: GameState
+    players: tuple[str, ...]
+
+
+def action_to_json(variant: Variant, action: TurnAction) -> dict[str, int]:
+    if isinstance(action, Play):
+        return {"type": PLAY, "target": action.order}
+    if isinstance(action, Discard):
+        return {"type": DISCARD, "target": action.order}
+    if action.colour is not None:
+        return {"type": COLOUR_CLUE, "target": action.target, "value": variant.clue_colours.index(action.colour)}
+    assert action.rank is not None
+    return {"type": RANK_CLUE, "target": action.target, "value": action.rank}
+
+
+def to_json(state: GameState, players: Sequence[str] | None = None) -> dict[str, Any]:
+    """The replay of a finished or running game. It holds the whole deck: never send it to a player mid-game."""
+    names = list(players) if players is not None else list(DEFAULT_NAMES[: state.players])
+    if len(names) != state.players:
+        raise ValueError(f"{len(names)} names for {state.players} players")
+    config = state.config
+    variant = config.variant
+    actions: list[dict[str, int]] = [
+        action_to_json(variant, e.action) for e in state.events if isinstance(e, TurnEvent)
+    ]
+    if state.outcome is not None and state.outcome.reason.value == "terminated":
+        actions.append({"type": GAME_OVER, "target": state.current, "value": 0})
+    options: dict[str, Any] = {"variant": variant.value}
+    if config.all_or_nothing:
+        options["allOrNothing"] = True
+    if config.empty_clues:
+        options["emptyClues"] = True
+    if config.first_seat:
+        options["startingPlayer"] = config.first_seat
+    data: dict[str, Any] = {
+        "players": names,
+        "deck": [{"suitIndex": variant.suits.index(c.suit), "rank": c.rank} for c in state.deck],
+        "actions": actions,
+        "options": options,
+    }
+    if state.outcome is not None and state.seed is not None:
+        data["seed"] = str(state.seed)
+    return data
+
+
+def dumps(state: GameState, players: Sequence[str] | None = None) -> str:
+    return json.dumps(to_json(state, players), indent=1)
+
+
+def _int(value: object, what: str, low: int, high: int) -> int:
+    # bool is an int in Python but never a valid number in a replay.
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ReplayError(f"{what} must be a whole number, not {json.dumps(value)}")
+    if not low <= value <= high:
+        raise ReplayError(f"{what} is {value}, out of range {low}..{high}")
+    return value
+
+
+def _flag(options: dict[str, Any], key: str) -> bool:
+    value = options.get(key, False)
+    if not isinstance(value, bool):
+        raise ReplayError(f'options.{key} must be true or false, not {json.dumps(value)}')
+    return value
+
+
+def from_json(data: object) -> Replay:
+    """Build the game a replay describes, checking the deck and every action."""
+    if not isinstance(data, dict):
+        raise ReplayError("a replay must be a JSON object with players, deck and actions")
+    for key in ("players", "deck", "actions"):
+        if key not in data:
+            raise ReplayError(f'the replay has no "{key}"')
+    players = data["players"]
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise ReplayError('"players" must be a list of names')
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise ReplayError(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, this replay has {len(players)}")
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise ReplayError('"options" must be an object')
+    name = options.get("variant", Variant.NONE.value)
+    try:
+        variant = Variant(name)
+    except ValueError:
+        known = ", ".join(f'"{v.value}"' for v in Variant)
+        raise ReplayError(f"unknown variant {json.dumps(name)}: this program plays {known}") from None
+    first = options.get("startingPlayer", data.get("firstPlayer", 0))
+    first = _int(first, "options.startingPlayer", 0, len(players) - 1)
+    config = GameConfig(players=len(players), variant=variant, empty_clues=_flag(options, "emptyClues"),
+                        all_or_nothing=_flag(options, "allOrNothing"), first_seat=first)
+
+    deck_data = data["deck"]
+    if not isinstance(deck_data, list):
+        raise ReplayError('"deck" must be a list of cards')
+    deck = []
+    for i, item in enumerate(deck_data):
+        if not isinstance(item, dict) or "suitIndex" not in item or "rank" not in item:
+            raise ReplayError(f"deck card {i} must be an object with suitIndex and rank")
+        suit = _int(item["suitIndex"], f"deck card {i} suitIndex", 0, len(variant.suits) - 1)
+        rank = _int(item["rank"], f"deck card {i} rank", RANKS[0], RANKS[-1])
+        deck.append(Card(variant.suits[suit], rank))
+    seed = data.get("seed")
+    if seed is not None and not isinstance(seed, (str, int)):
+        raise ReplayError('"seed" must be a string')
+    try:
+        state = game_from_deck(config, deck, seed)
+    except IllegalAction as e:
+        raise ReplayError(str(e)) from None
+
+    actions = data["actions"]
+    if not isinstance(actions, list):
+        raise ReplayError('"actions" must be a list')
+    for i, raw in enumerate(actions):
+        if state.over:
+            raise ReplayError(f"action {i} comes after the end of the game")
+        try:
+            action = _parse_action(raw, state, i)
+            state = terminate(state, "the game was ended early") if action is None else apply(state, action)
+        except IllegalAction as e:
+            raise ReplayError(f"action {i} ({json.dumps(raw)}) is illegal: {e}") from None
+    return Replay(state, tuple(players))
+
+
+def _parse_action(raw: object, state: GameState, i: int) -> TurnAction | None:
+    if not isinstance(raw, dict):
+        raise ReplayError(f"action {i} must be an object with type and target")
+    if "type" not in raw or "target" not in raw:
+        raise ReplayError(f"action {i} needs a type and a target")
+    kind = _int(raw["type"], f"action {i} type", PLAY, GAME_OVER)
+    if kind == GAME_OVER:
+        return None
+    variant = state.config.variant
+    if kind in (PLAY, DISCARD):
+        order = _int(raw["target"], f"action {i} target (a card order)", 0, len(state.deck) - 1)
+        return Play(order) if kind == PLAY else Discard(order)
+    target = _int(raw["target"], f"action {i} target (a seat)", 0, state.players - 1)
+    if "value" not in raw:
+        raise ReplayError(f"action {i} is a clue without a value")
+    if kind == COLOUR_CLUE:
+        colours = variant.clue_colours
+        value = _int(raw["value"], f"action {i} colour", 0, len(colours) - 1)
+        return Clue(target, colour=colours[value])
+    return Clue(target, rank=_int(raw["value"], f"action {i} rank", RANKS[0], RANKS[-1]))
+
+
+def load(path: str | Path) -> Replay:
+    """Read and check a replay file; every problem is a ``ReplayError`` naming what is wrong."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ReplayError("no such file") from None
+    except IsADirectoryError:
+        raise ReplayError("that is a folder, not a replay file") from None
+    except UnicodeDecodeError:
+        raise ReplayError("the file is not UTF-8 text") from None
+    except OSError as e:
+        raise ReplayError(f"cannot read the file: {e.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ReplayError(f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+    return from_json(data)
+
+
+def summary(state: GameState) -> dict[str, Any]:
+    """The figures ``hanabi-replay --json`` prints for one game."""
+    outcome = state.outcome
+    return {
+        "score": state.score,
+        "max_score": state.config.max_score,
+        "strikes": state.strikes,
+        "clue_tokens": state.clue_tokens,
+        "fireworks": list(state.fireworks),
+        "turns": state.turn,
+        "end": outcome.reason.value if outcome is not None else "in_progress",
+        "deck_left": state.deck_left,
+        "variant": state.config.variant.value,
+        "players": state.players,
+        "rating": outcome.rating if outcome is not None else None,
+        "detail": outcome.detail if outcome is not None else None,
+    }
+

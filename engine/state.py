@@ -1,0 +1,367 @@
+"""The game itself: state, legal actions and the checked ``apply``.
+
+A ``GameState`` is an immutable value; ``apply`` returns a new one and never
+touches the old, so any state can be kept, compared or replayed. The same
+seed and the same actions always give the same state (a game *is* its seed
+plus its actions). Every rule of RULES.md that concerns a turn lives here.
+
+Hands are tuples of card orders, slot 1 first; a drawn card goes to slot 1,
+so the last slot holds the oldest card (hanab.live shows hands the same way).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from .actions import Action, Clue, Discard, Event, Play, Rearrange, RearrangeEvent, TurnAction, TurnEvent
+from .cards import MAX_RANK, RANKS, Card, Suit
+from .knowledge import CardKnowledge
+from .options import CLUE_TOKENS, MAX_STRIKES, GameConfig
+from .outcome import EndReason, Outcome
+from .variants import Variant
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the message says exactly why."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    config: GameConfig
+    seed: int | str | None
+    deck: tuple[Card, ...]
+    hands: tuple[tuple[int, ...], ...]
+    knowledge: tuple[CardKnowledge, ...]  # indexed by card order
+    next_draw: int  # order of the next card to draw; len(deck) when empty
+    fireworks: tuple[int, ...]  # height per suit of the variant, in suit order
+    clue_tokens: int
+    strikes: int
+    discard: tuple[int, ...]  # orders, oldest first (misplays included)
+    played: tuple[int, ...]  # orders successfully played, oldest first
+    current: int  # seat to act
+    turn: int  # turn actions taken so far
+    final_turns_left: int | None  # set when the last card is drawn
+    outcome: Outcome | None
+    events: tuple[Event, ...]
+
+    @property
+    def players(self) -> int:
+        return self.config.players
+
+    @property
+    def deck_left(self) -> int:
+        return len(self.deck) - self.next_draw
+
+    @property
+    def over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def score(self) -> int:
+        """The score now: the fireworks' sum, or the outcome's score once the game is over."""
+        return self.outcome.score if self.outcome is not None else sum(self.fireworks)
+
+    def holder(self, order: int) -> int | None:
+        """The seat holding this card order, if any."""
+        for seat, hand in enumerate(self.hands):
+            if order in hand:
+                return seat
+        return None
+
+
+def new_game(config: GameConfig, seed: int | str) -> GameState:
+    """Shuffle the variant's deck from ``seed`` and deal. The first seat comes from the config or the seed."""
+    rng = random.Random(seed)
+    deck = config.variant.deck()
+    rng.shuffle(deck)
+    first = config.first_seat if config.first_seat is not None else rng.randrange(config.players)
+    return _deal(config, tuple(deck), first, seed)
+
+
+def game_from_deck(config: GameConfig, deck: Sequence[Card], seed: int | str | None = None) -> GameState:
+    """Deal a given deck (top card first). It must hold exactly the variant's cards."""
+    check_deck(config, deck)
+    first = config.first_seat if config.first_seat is not None else 0
+    return _deal(config, tuple(deck), first, seed)
+
+
+def check_deck(config: GameConfig, deck: Sequence[Card]) -> None:
+    expected = sorted(c.identity for c in config.variant.deck())
+    got = sorted(c.identity for c in deck)
+    if got != expected:
+        missing = _multiset_diff(expected, got)
+        extra = _multiset_diff(got, expected)
+        parts = []
+        if missing:
+            parts.append("missing " + " ".join(str(Card.from_identity(i)) for i in missing))
+        if extra:
+            parts.append("unexpected " + " ".join(str(Card.from_identity(i)) for i in extra))
+        raise IllegalAction(
+            f"the deck is not the {config.variant.value} deck of {len(expected)} cards "
+            f"(it has {len(got)}: {'; '.join(parts)})"
+        )
+
+
+def _multiset_diff(a: list[int], b: list[int]) -> list[int]:
+    rest = list(b)
+    out = []
+    for x in a:
+        if x in rest:
+            rest.remove(x)
+        else:
+            out.append(x)
+    return out
+
+
+def _deal(config: GameConfig, deck: tuple[Card, ...], first: int, seed: int | str | None) -> GameState:
+    size = config.hand_size
+    # The state's config names the seat that actually went first, so it replays alone.
+    config = replace(config, first_seat=first)
+    # Player 0's whole hand first, then player 1's...; each card dealt goes to slot 1.
+    hands = tuple(tuple(reversed(range(p * size, (p + 1) * size))) for p in range(config.players))
+    blank = CardKnowledge(config.variant.all_identities)
+    return GameState(
+        config=config,
+        seed=seed,
+        deck=deck,
+        hands=hands,
+        knowledge=(blank,) * len(deck),
+        next_draw=size * config.players,
+        fireworks=(0,) * len(config.variant.suits),
+        clue_tokens=CLUE_TOKENS,
+        strikes=0,
+        discard=(),
+        played=(),
+        current=first,
+        turn=0,
+        final_turns_left=None,
+        outcome=None,
+        events=(),
+    )
+
+
+# Action values are immutable, so legal_actions hands out shared instances (a
+# big saving for random play, which asks for the full list every turn). For
+# each variant: every clue that can be named, as (touched mask, clue per seat).
+_PLAYS = tuple(Play(i) for i in range(64))
+_DISCARDS = tuple(Discard(i) for i in range(64))
+_CLUES = {
+    v: tuple((v.colour_mask(c), tuple(Clue(t, colour=c) for t in range(5))) for c in v.clue_colours)
+    + tuple((v.rank_mask(r), tuple(Clue(t, rank=r) for t in range(5))) for r in RANKS)
+    for v in Variant
+}
+
+
+def legal_actions(state: GameState) -> list[TurnAction]:
+    """Every turn action the seat to move may take now (empty once the game is over)."""
+    if state.outcome is not None:
+        return []
+    deck = state.deck
+    return legal_turn_actions(state.config, state.current, state.hands[state.current], state.clue_tokens,
+                              [[deck[o] for o in hand] for hand in state.hands])
+
+
+def legal_turn_actions(config: GameConfig, current: int, own_hand: Sequence[int], clue_tokens: int,
+                       hands: Sequence[Sequence[Card | None]]) -> list[TurnAction]:
+    """The legal actions of ``current``, from what that seat can see (its own cards may be None).
+
+    Shared by ``legal_actions`` and by views, so that a seat (or a bot) knows
+    its options by the very same rule the engine enforces.
+    """
+    actions: list[TurnAction] = [_PLAYS[o] for o in own_hand]
+    if clue_tokens < CLUE_TOKENS:
+        actions += [_DISCARDS[o] for o in own_hand]
+    if clue_tokens > 0:
+        clues = _CLUES[config.variant]
+        empty_ok = config.empty_clues
+        for target, target_hand in enumerate(hands):
+            if target == current:
+                continue
+            present = 0
+            for card in target_hand:
+                if card is not None:
+                    present |= 1 << card.identity
+            actions += [by_seat[target] for mask, by_seat in clues if empty_ok or present & mask]
+    return actions
+
+
+def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameState:
+    """Apply ``action`` and return the new state; the event it produced is ``new.events[-1]``.
+
+    ``seat`` is who is acting, when known (the server always knows): acting out
+    of turn is refused. Raises ``IllegalAction`` with the reason otherwise.
+    """
+    if type(action) is Rearrange:
+        return _rearrange(state, action, seat)
+    if state.outcome is not None:
+        raise IllegalAction(f"the game is over ({state.outcome.detail})")
+    current = state.current
+    if seat is not None and seat != current:
+        raise IllegalAction(f"it is not your turn: seat {current} is to act")
+    config = state.config
+    players = config.players
+    deck = state.deck
+    hands = list(state.hands)
+    hand = hands[current]
+    tokens = state.clue_tokens
+    strikes = state.strikes
+    fireworks = state.fireworks
+    discard = state.discard
+    played = state.played
+    knowledge = state.knowledge
+    card: Card | None = None
+    success = False
+    gained = False
+    touched: tuple[int, ...] = ()
+    kind = type(action)
+
+    if kind is Clue:
+        assert isinstance(action, Clue)
+        knowledge, touched = _clue(state, action)
+        tokens -= 1
+    elif kind is Play or kind is Discard:
+        assert isinstance(action, (Play, Discard))
+        order = action.order
+        if order not in hand:
+            where = state.holder(order)
+            whose = "no one's hand" if where is None else f"seat {where}'s hand"
+            raise IllegalAction(f"card #{order} is not in your hand (it is in {whose})")
+        if kind is Discard and tokens == CLUE_TOKENS:
+            raise IllegalAction(f"cannot discard with all {CLUE_TOKENS} clue tokens available: clue or play instead")
+        card = deck[order]
+        hands[current] = tuple(o for o in hand if o != order)
+        if kind is Play and fireworks[card.suit.index] == card.rank - 1:
+            success = True
+            fireworks = fireworks[: card.suit.index] + (card.rank,) + fireworks[card.suit.index + 1 :]
+            played = played + (order,)
+            if card.rank == MAX_RANK and tokens < CLUE_TOKENS:
+                tokens += 1
+                gained = True
+        else:
+            discard = discard + (order,)
+            if kind is Play:
+                strikes += 1
+            else:
+                tokens += 1
+                gained = True
+    else:
+        raise IllegalAction(f"{action!r} is not an action: play, discard or clue")
+
+    # Endings that happen "at once", before any replacement is drawn.
+    outcome: Outcome | None = None
+    max_score = config.variant.max_score
+    if strikes >= MAX_STRIKES:
+        outcome = Outcome(EndReason.STRIKEOUT, 0, max_score, "the third strike: the fireworks exploded",
+                          config.all_or_nothing)
+    elif success and sum(fireworks) == max_score:
+        outcome = Outcome(EndReason.PERFECT, max_score, max_score, "every firework is complete",
+                          config.all_or_nothing)
+    elif config.all_or_nothing and card is not None and not success:
+        lost = _lost_firework(config, deck, discard, fireworks, card)
+        if lost:
+            outcome = Outcome(EndReason.ALL_OR_NOTHING_DEFEAT, 0, max_score, lost, True)
+
+    next_draw = state.next_draw
+    drawn: int | None = None
+    final = state.final_turns_left
+    if outcome is None:
+        if final is not None:
+            final -= 1
+            if final == 0:
+                outcome = Outcome(EndReason.FINAL_ROUND, sum(fireworks), max_score,
+                                  "everyone took a last turn after the final card was drawn")
+        elif card is not None and next_draw < len(deck):
+            drawn = next_draw
+            next_draw += 1
+            hands[current] = (drawn,) + hands[current]
+            if next_draw == len(deck) and not config.all_or_nothing:
+                # Every player, the drawer included, takes exactly one more turn.
+                final = players
+
+    event = TurnEvent(state.turn, current, action, card, success, touched, drawn, gained)
+    new = GameState(config, state.seed, deck, tuple(hands), knowledge, next_draw, fireworks, tokens, strikes,
+                    discard, played, (current + 1) % players, state.turn + 1, final, outcome,
+                    state.events + (event,))
+    if outcome is None and config.all_or_nothing and not legal_actions(new):
+        stuck = Outcome(EndReason.ALL_OR_NOTHING_DEFEAT, 0, max_score,
+                        f"seat {new.current} has no legal action", True)
+        new = replace(new, outcome=stuck)
+    return new
+
+
+def _clue(state: GameState, clue: Clue) -> tuple[tuple[CardKnowledge, ...], tuple[int, ...]]:
+    """Check a clue and return the knowledge it leaves and the orders it touched."""
+    if state.clue_tokens == 0:
+        raise IllegalAction("cannot clue with no clue tokens left: play or discard instead")
+    target = clue.target
+    if not 0 <= target < state.players:
+        raise IllegalAction(f"there is no seat {target} at a {state.players}-player table")
+    if target == state.current:
+        raise IllegalAction("cannot clue yourself: choose another player")
+    variant = state.config.variant
+    if clue.colour is not None:
+        if clue.colour not in variant.clue_colours:
+            if variant.wild and clue.colour is Suit.MULTICOLOR:
+                raise IllegalAction("multicolor cannot be named in a clue: every colour clue touches multicolor cards")
+            raise IllegalAction(f"there is no {clue.colour.value} in this game")
+        mask = variant.colour_mask(clue.colour)
+        colour_bit, rank_bit = 1 << clue.colour.index, 0
+    else:
+        assert clue.rank is not None
+        mask = variant.rank_mask(clue.rank)
+        colour_bit, rank_bit = 0, 1 << (clue.rank - 1)
+    deck = state.deck
+    hand = state.hands[target]
+    touched = tuple(o for o in hand if mask >> deck[o].identity & 1)
+    if not touched and not state.config.empty_clues:
+        raise IllegalAction(f"that clue touches no card of seat {target}: this table does not allow empty clues")
+    knowledge = list(state.knowledge)
+    for o in hand:
+        k = knowledge[o]
+        if o in touched:
+            knowledge[o] = CardKnowledge(k.possible & mask, k.colours | colour_bit, k.ranks | rank_bit,
+                                         k.not_colours, k.not_ranks)
+        else:
+            knowledge[o] = CardKnowledge(k.possible & ~mask, k.colours, k.ranks,
+                                         k.not_colours | colour_bit, k.not_ranks | rank_bit)
+    return tuple(knowledge), touched
+
+
+def _lost_firework(config: GameConfig, deck: tuple[Card, ...], discard: tuple[int, ...],
+                   fireworks: tuple[int, ...], card: Card) -> str:
+    """All or nothing: the sentence saying which firework ``card`` just made impossible, or ''."""
+    if card.rank <= fireworks[card.suit.index]:
+        return ""
+    gone = sum(1 for o in discard if deck[o] == card)
+    if gone < config.variant.copies(card):
+        return ""
+    return f"the last {card} was discarded: the {card.suit.value} firework can no longer be completed"
+
+
+def _rearrange(state: GameState, action: Rearrange, seat: int | None) -> GameState:
+    if seat is not None and seat != action.seat:
+        raise IllegalAction("you can only rearrange your own hand")
+    if not 0 <= action.seat < state.players:
+        raise IllegalAction(f"there is no seat {action.seat} at a {state.players}-player table")
+    if state.outcome is not None:
+        raise IllegalAction(f"the game is over ({state.outcome.detail})")
+    hand = state.hands[action.seat]
+    if sorted(action.hand) != sorted(hand) or len(set(action.hand)) != len(hand):
+        raise IllegalAction(f"a new order must list the cards of the hand exactly once: {list(hand)}")
+    hands = list(state.hands)
+    hands[action.seat] = tuple(action.hand)
+    return replace(state, hands=tuple(hands), events=state.events + (RearrangeEvent(action.seat, tuple(action.hand)),))
+
+
+def terminate(state: GameState, detail: str = "the game was stopped") -> GameState:
+    """End a running game from outside (hanab.live's "game over" action): score 0."""
+    if state.outcome is not None:
+        return state
+    return replace(state, outcome=Outcome(EndReason.TERMINATED, 0, state.config.variant.max_score, detail,
+                                          state.config.all_or_nothing))
+
+
+def fireworks_by_suit(state: GameState) -> dict[Suit, int]:
+    return dict(zip(state.config.variant.suits, state.fireworks, strict=True))

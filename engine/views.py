@@ -1,0 +1,130 @@
+"""Redaction: what each seat, a spectator, or everyone at the end may see.
+
+This module is the single source of redaction for the whole project. A
+``PlayerView`` holds every other hand, only knowledge about the seat's own
+cards, and the public history; it never holds the deck's order, the seed, or
+(while the game runs) the seat's own card identities. Nothing else in the
+project builds views, so nothing else can leak.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .actions import Event, TurnAction
+from .cards import Card
+from .knowledge import CardKnowledge
+from .options import GameConfig
+from .outcome import Outcome
+from .state import GameState, IllegalAction, legal_turn_actions
+
+
+@dataclass(frozen=True, slots=True)
+class CardView:
+    """A card in a hand as one viewer sees it: ``card`` is None when the viewer may not know it."""
+
+    order: int
+    card: Card | None
+    knowledge: CardKnowledge
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """One seat's (or a spectator's, ``seat=None``) view of the table."""
+
+    seat: int | None
+    config: GameConfig
+    hands: tuple[tuple[CardView, ...], ...]
+    fireworks: tuple[int, ...]
+    clue_tokens: int
+    strikes: int
+    discard: tuple[tuple[int, Card], ...]  # (order, card), oldest first
+    deck_left: int
+    deck_size: int
+    current: int
+    turn: int
+    final_turns_left: int | None
+    outcome: Outcome | None
+    events: tuple[Event, ...]
+
+    @property
+    def players(self) -> int:
+        return self.config.players
+
+    @property
+    def over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def my_hand(self) -> tuple[CardView, ...]:
+        if self.seat is None:
+            raise ValueError("a spectator has no hand")
+        return self.hands[self.seat]
+
+    def legal_actions(self) -> list[TurnAction]:
+        """What the seat to move may do, judged from this view (empty when it is not this seat's turn)."""
+        if self.outcome is not None or (self.seat is not None and self.seat != self.current):
+            return []
+        own = [cv.order for cv in self.hands[self.current]]
+        cards = [[cv.card for cv in hand] for hand in self.hands]
+        return legal_turn_actions(self.config, self.current, own, self.clue_tokens, cards)
+
+    def visible_cards(self) -> list[Card]:
+        """Every card identity this viewer can see: other hands, the discard pile and the fireworks."""
+        seen = [cv.card for hand in self.hands for cv in hand if cv.card is not None]
+        seen += [card for _, card in self.discard]
+        for suit, height in zip(self.config.variant.suits, self.fireworks, strict=True):
+            seen += [Card(suit, r) for r in range(1, height + 1)]
+        return seen
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """Everything, for after the game: the whole deck in order and the seed."""
+
+    deck: tuple[Card, ...]
+    seed: int | str | None
+    hands: tuple[tuple[int, ...], ...]
+    outcome: Outcome
+
+
+def view_for(state: GameState, seat: int | None) -> PlayerView:
+    """The view of ``seat``; ``None`` is a spectator, who sees every hand. Own cards show once the game is over."""
+    if seat is not None and not 0 <= seat < state.players:
+        raise ValueError(f"there is no seat {seat} at a {state.players}-player table")
+    deck = state.deck
+    over = state.outcome is not None
+    hands = tuple(
+        tuple(
+            CardView(o, deck[o] if (over or s != seat) else None, state.knowledge[o])
+            for o in hand
+        )
+        for s, hand in enumerate(state.hands)
+    )
+    return PlayerView(
+        seat=seat,
+        config=state.config,
+        hands=hands,
+        fireworks=state.fireworks,
+        clue_tokens=state.clue_tokens,
+        strikes=state.strikes,
+        discard=tuple((o, deck[o]) for o in state.discard),
+        deck_left=state.deck_left,
+        deck_size=len(deck),
+        current=state.current,
+        turn=state.turn,
+        final_turns_left=state.final_turns_left,
+        outcome=state.outcome,
+        events=state.events,
+    )
+
+
+def spectator_view(state: GameState) -> PlayerView:
+    return view_for(state, None)
+
+
+def reveal(state: GameState) -> Reveal:
+    """The full reveal; refused while the game runs."""
+    if state.outcome is None:
+        raise IllegalAction("the deck and the seed are revealed only once the game is over")
+    return Reveal(state.deck, state.seed, state.hands, state.outcome)

@@ -1,0 +1,1 @@
+"""Placeholder until the server issue lands."""
