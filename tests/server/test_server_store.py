@@ -1,0 +1,90 @@
+"""The game store: what is written comes back after a reopen, actions replay to the same game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import trio
+from hanabi.engine import (
+    ChatPolicy,
+    Clue,
+    Discard,
+    GameConfig,
+    Play,
+    Rearrange,
+    Suit,
+    Variant,
+    apply,
+    legal_actions,
+    new_game,
+)
+from hanabi.server.store import Store, StoreError, action_from_text, action_to_text, token_hash
+
+
+@pytest.mark.parametrize("action", [Play(3), Discard(0), Clue(1, colour=Suit.BLUE), Clue(2, rank=4),
+                                    Rearrange(1, (5, 9, 7, 6, 8))])
+def test_actions_survive_the_text_form(action: object) -> None:
+    assert action_from_text(action_to_text(action)) == action  # type: ignore[arg-type]
+
+
+async def test_a_game_is_back_after_reopening(tmp_path: Path) -> None:
+    path = str(tmp_path / "games.sqlite3")
+    config = GameConfig(players=3, variant=Variant.SIX_SUITS, chat=ChatPolicy.ALWAYS)
+    state = new_game(config, "abc")
+    store = Store(path)
+    store.open_sync()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        await store.add_player("secret-token", "Alice")
+        tid = await store.create_table("Friday", Variant.SIX_SUITS, False, False, ChatPolicy.ALWAYS, 3, None, 0)
+        await store.set_seat(tid, 0, bot=False, name="Alice", token="secret-token")
+        await store.set_seat(tid, 1, bot=True, name="Bot", token=None)
+        gid = await store.start_game(tid, state.config, "abc", ("Alice", "Bot", "Cathy"))
+        played = []
+        for seq in range(12):
+            options = legal_actions(state)
+            action = options[(seq * 7) % len(options)]
+            state = apply(state, action)
+            played.append(action)
+            await store.add_action(gid, seq, action)
+        nursery.cancel_scope.cancel()
+    store.close_sync()
+
+    again = Store(path)
+    again.open_sync()
+    snap = again.snapshot_sync()
+    again.close_sync()
+    [table] = snap.tables
+    assert (table.id, table.name, table.variant, table.chat, table.host) == (tid, "Friday", Variant.SIX_SUITS,
+                                                                             ChatPolicy.ALWAYS, 0)
+    assert [(s.seat, s.bot, s.name) for s in table.seated] == [(0, False, "Alice"), (1, True, "Bot")]
+    assert table.seated[0].token_hash == token_hash("secret-token")
+    assert snap.players[0].token_hash != "secret-token"  # only the hash is kept
+    assert table.game is not None and table.game.id == gid and table.game.actions == played
+    replayed = new_game(table.game.config, table.game.seed)
+    for action in table.game.actions:
+        replayed = apply(replayed, action)
+    assert replayed == state
+
+
+async def test_finished_games_are_listed(tmp_path: Path) -> None:
+    store = Store(":memory:")
+    store.open_sync()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        tid = await store.create_table("t", Variant.NONE, False, False, ChatPolicy.OFF, 2, None, 0)
+        g1 = await store.start_game(tid, GameConfig(players=2), "s1", ("A", "B"))
+        g2 = await store.start_game(tid, GameConfig(players=2), "s2", ("A", "B"))
+        await store.finish_game(g1, 17, "final_round")
+        games = await store.games()
+        assert [(g.id, g.score, g.end, g.players) for g in games] == [(g1, 17, "final_round", ("A", "B"))]
+        assert (await store.game(g2)) is not None and (await store.game(999)) is None
+        nursery.cancel_scope.cancel()
+
+
+def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
+    bad = tmp_path / "notes.txt"
+    bad.write_text("these are my notes, not a database" * 100)
+    with pytest.raises(StoreError, match="cannot be used as a game store"):
+        Store(str(bad)).open_sync()
