@@ -1,0 +1,14 @@
+"""Bots: teammates that choose a turn action from exactly what their seat may see.
+
+A bot is a function from a seat's redacted ``PlayerView`` to a ``TurnAction``;
+the view carries the public history (``view.events``), so a bot rebuilds
+whatever it remembers by replaying it, and it can never reach the game state.
+``choose_action`` is the house bot; ``BOTS`` names every bot by its name, and
+``make_bot(name)`` gives a ``Bot`` object (which may cache between turns).
+"""
+
+from __future__ import annotations
+
+from .registry import BOTS, Bot, choose_action, make_bot
+
+__all__ = ["BOTS", "Bot", "choose_action", "make_bot"]
