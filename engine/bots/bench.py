@@ -1,0 +1,108 @@
+"""Benchmark: a bot playing with copies of itself on a fixed list of seeds.
+
+    python -m hanabi.engine.bots.bench [--players 2 3 4 5] [--games 1000] [--variant none]
+                                       [--bot NAME] [--all-or-nothing] [--json]
+
+Game ``g`` of an N-player run is dealt from seed ``g`` (so every run, and
+every bot, meets the same decks). For each player count it prints the number
+of games, the mean score with its standard error, the share of perfect games
+and of strike-outs (which score 0, as the rules say), the mean decision time
+and the slowest single decision. Single-threaded: it uses one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from dataclasses import dataclass
+
+from ..options import GameConfig
+from ..outcome import EndReason
+from ..state import apply, new_game
+from ..variants import Variant
+from ..views import view_for
+from .registry import BOTS, DEFAULT_BOT, make_bot
+
+
+@dataclass
+class BenchResult:
+    players: int
+    games: int
+    variant: str
+    bot: str
+    mean: float
+    stderr: float
+    perfect_pct: float
+    strikeout_pct: float
+    mean_decision_ms: float
+    slowest_decision_ms: float
+
+    def line(self) -> str:
+        return (f"{self.players} players: {self.games:>5} games  score {self.mean:6.2f} ± {self.stderr:4.2f}  "
+                f"perfect {self.perfect_pct:5.1f} %  strike-outs {self.strikeout_pct:4.1f} %  "
+                f"decision mean {self.mean_decision_ms:6.2f} ms, slowest {self.slowest_decision_ms:6.1f} ms")
+
+
+def run(config: GameConfig, games: int, bot: str = DEFAULT_BOT) -> BenchResult:
+    """Play ``games`` self-play games on seeds 0..games-1 and measure them."""
+    scores: list[int] = []
+    perfect = strikeouts = decisions = 0
+    total = slowest = 0.0
+    for seed in range(games):
+        bots = [make_bot(bot) for _ in range(config.players)]
+        state = new_game(config, seed)
+        while state.outcome is None:
+            view = view_for(state, state.current)
+            start = time.perf_counter()
+            action = bots[state.current].choose(view)
+            spent = time.perf_counter() - start
+            total += spent
+            slowest = max(slowest, spent)
+            decisions += 1
+            state = apply(state, action, seat=state.current)
+        scores.append(state.outcome.score)
+        perfect += state.outcome.reason is EndReason.PERFECT
+        strikeouts += state.outcome.reason is EndReason.STRIKEOUT
+    mean = sum(scores) / games
+    var = sum((s - mean) ** 2 for s in scores) / (games - 1) if games > 1 else 0.0
+    return BenchResult(config.players, games, config.variant.value, bot, mean, math.sqrt(var / games),
+                       100 * perfect / games, 100 * strikeouts / games, 1000 * total / max(decisions, 1),
+                       1000 * slowest)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m hanabi.engine.bots.bench",
+                                     description="Self-play benchmark of a bot on a fixed list of seeds.")
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4, 5], choices=range(2, 6),
+                        metavar="N", help="player counts to measure (2-5; default: all)")
+    parser.add_argument("--games", type=int, default=1000, help="games per player count (default 1000)")
+    parser.add_argument("--variant", default="none", help="none, six_suits, short, wild (default none)")
+    parser.add_argument("--all-or-nothing", action="store_true", help="play the all-or-nothing option")
+    parser.add_argument("--empty-clues", action="store_true", help="allow clues that touch no card")
+    parser.add_argument("--bot", default=DEFAULT_BOT, help=f"which bot: {', '.join(sorted(BOTS))}")
+    parser.add_argument("--json", action="store_true", help="one JSON object per player count")
+    args = parser.parse_args(argv)
+    try:
+        variant = Variant.parse(args.variant)
+    except ValueError as e:
+        parser.error(str(e))
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    if args.bot not in BOTS:
+        parser.error(f"there is no bot named {args.bot!r}: choose one of {', '.join(sorted(BOTS))}")
+    for players in args.players:
+        config = GameConfig(players=players, variant=variant, all_or_nothing=args.all_or_nothing,
+                            empty_clues=args.empty_clues)
+        result = run(config, args.games, args.bot)
+        if args.json:
+            print(json.dumps(result.__dict__), flush=True)
+        else:
+            print(result.line(), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
