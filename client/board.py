@@ -1,0 +1,184 @@
+"""The game board drawn from one ``PlayerView``: pure functions from a view to styled text.
+
+The layout follows a real table: the other players in turn order after you,
+each with a number (the key that picks them for a clue), then your own hand as
+what you know about it. Nothing here reads the network or the keyboard; the
+app wraps these functions in windows whose text is recomputed on every redraw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hanabi.engine import CLUE_TOKENS, MAX_STRIKES, Card, CardView, PlayerView, Suit
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from .cardtext import (
+    can_be_ranks,
+    can_be_suits,
+    card_fragments,
+    clue_marks,
+    knowledge_short,
+    pad,
+    suit_style,
+)
+
+NAME_WIDTH = 18
+CELL = 9
+
+
+def seat_name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) and names[seat] else f"seat {seat + 1}"
+
+
+def others_in_turn_order(view: PlayerView) -> list[int]:
+    """The seats other than the viewer's, starting with the next one to play after the viewer."""
+    n = view.players
+    if view.seat is None:
+        return list(range(n))
+    return [(view.seat + k) % n for k in range(1, n)]
+
+
+def whose_turn(view: PlayerView, names: Sequence[str]) -> str:
+    if view.outcome is not None:
+        return "game over"
+    if view.seat is not None and view.current == view.seat:
+        return "your turn"
+    return f"{seat_name(names, view.current)}'s turn"
+
+
+def fireworks_fragments(view: PlayerView) -> StyleAndTextTuples:
+    out: StyleAndTextTuples = [("class:label", "Fireworks ")]
+    for suit, height in zip(view.config.variant.suits, view.fireworks, strict=True):
+        out.append((suit_style(suit), f"{suit.letter}{height}"))
+        out.append(("", " "))
+    return out
+
+
+def tokens_fragments(view: PlayerView) -> StyleAndTextTuples:
+    clues = view.clue_tokens
+    strikes = view.strikes
+    out: StyleAndTextTuples = [
+        ("class:label", " Clues "),
+        ("class:clues", f"{clues}/{CLUE_TOKENS} "),
+        ("class:clues", "●" * clues),
+        ("class:clues.spent", "○" * (CLUE_TOKENS - clues)),
+        ("class:label", "  Strikes "),
+        ("class:strikes", "✖" * strikes),
+        ("class:strikes.none", "·" * (MAX_STRIKES - strikes)),
+        ("class:label", "  Deck "),
+        ("class:deck", str(view.deck_left)),
+    ]
+    if view.final_turns_left is not None and view.outcome is None:
+        left = view.final_turns_left
+        out.append(("class:final", f"  FINAL ROUND: {left} turn{'s' if left != 1 else ''} left"))
+    return out
+
+
+def score_text(view: PlayerView) -> str:
+    return f"score {sum(view.fireworks)}/{view.config.max_score}"
+
+
+def _slot_header(size: int) -> StyleAndTextTuples:
+    out: StyleAndTextTuples = [("", " " * NAME_WIDTH)]
+    for i in range(size):
+        out += pad([("class:slot", f"{i + 1}")], CELL)
+    out.append(("", "\n"))
+    return out
+
+
+def _name_cell(label: str, style: str) -> StyleAndTextTuples:
+    label = label[: NAME_WIDTH - 1]
+    return [(style, label), ("", " " * (NAME_WIDTH - len(label)))]
+
+
+def _other_hand(view: PlayerView, names: Sequence[str], seat: int, number: int,
+                show_knowledge: bool) -> StyleAndTextTuples:
+    acting = view.current == seat and view.outcome is None
+    marker = "▶" if acting else " "
+    style = "class:name.current" if acting else "class:name"
+    out = _name_cell(f"{marker}{number} {seat_name(names, seat)}", style)
+    hand = view.hands[seat]
+    for cv in hand:
+        out += pad(card_fragments(cv.card, clued=cv.knowledge.clued), CELL)
+    out.append(("", "\n"))
+    if show_knowledge:
+        out += _name_cell("    knows", "class:label")
+        for cv in hand:
+            out += pad(knowledge_short(cv.knowledge, view.config.variant), CELL)
+        out.append(("", "\n"))
+    return out
+
+
+def _own_hand(view: PlayerView, names: Sequence[str], seat: int) -> StyleAndTextTuples:
+    acting = view.current == seat and view.outcome is None
+    marker = "▶" if acting else " "
+    style = "class:name.current" if acting else "class:name.me"
+    hand: tuple[CardView, ...] = view.hands[seat]
+    variant = view.config.variant
+    out = _name_cell(f"{marker}  You ({seat_name(names, seat)})", style)
+    if view.outcome is not None:
+        # The game is over: the view shows our own cards too.
+        for cv in hand:
+            out += pad(card_fragments(cv.card, clued=cv.knowledge.clued), CELL)
+        out.append(("", "\n"))
+        return out
+    for cv in hand:
+        known = cv.knowledge.known
+        if known is not None:
+            cell = card_fragments(known, clued=True)
+        elif cv.knowledge.clued:
+            cell = [("class:bracket", "["), *clue_marks(cv.knowledge), ("class:bracket", "]")]
+        else:
+            cell = [("class:knowledge.none", "·")]
+        out += pad(cell, CELL)
+    out.append(("", "\n"))
+    out += _name_cell("    can be", "class:label")
+    for cv in hand:
+        out += pad([] if cv.knowledge.known is not None else can_be_suits(cv.knowledge, variant), CELL)
+    out.append(("", "\n"))
+    out += _name_cell("", "")
+    for cv in hand:
+        out += pad([] if cv.knowledge.known is not None else can_be_ranks(cv.knowledge), CELL)
+    out.append(("", "\n"))
+    return out
+
+
+def hands_fragments(view: PlayerView, names: Sequence[str], show_knowledge: bool = False) -> StyleAndTextTuples:
+    """Every hand: the others in turn order (numbered for clues), then the viewer's own."""
+    size = max((len(h) for h in view.hands), default=0)
+    out = _slot_header(size)
+    for number, seat in enumerate(others_in_turn_order(view), start=1):
+        out += _other_hand(view, names, seat, number, show_knowledge)
+    if view.seat is not None:
+        out += _own_hand(view, names, view.seat)
+    return out
+
+
+def discard_fragments(view: PlayerView) -> StyleAndTextTuples:
+    """The discard pile grouped by suit, ranks in order, so a glance says what is gone."""
+    out: StyleAndTextTuples = [("class:label", "Discards ")]
+    by_suit: dict[Suit, list[int]] = {s: [] for s in view.config.variant.suits}
+    for _, card in view.discard:
+        by_suit.setdefault(card.suit, []).append(card.rank)
+    if not view.discard:
+        out.append(("class:knowledge.none", "none"))
+        return out
+    for suit, ranks in by_suit.items():
+        if not ranks:
+            continue
+        out.append((suit_style(suit), suit.letter + ":" + "".join(str(r) for r in sorted(ranks))))
+        out.append(("", " "))
+    return out
+
+
+def deck_reveal_fragments(deck: Sequence[Card], drawn: int) -> StyleAndTextTuples:
+    """The cards nobody drew, shown after the game."""
+    rest = list(deck[drawn:])
+    if not rest:
+        return [("class:label", "The deck was empty.")]
+    out: StyleAndTextTuples = [("class:label", f"Left in the deck ({len(rest)}): ")]
+    for card in rest:
+        out += card_fragments(card)
+        out.append(("", " "))
+    return out

@@ -1,0 +1,208 @@
+"""The command line: ``play 2``, ``clue bob red``, ``move 5 1``, ``say hi``, ``join 3``… and its completion.
+
+``parse`` turns one typed line into an intent, or a ``CommandError`` whose
+message says what was wrong and what to type instead. Game actions become
+engine actions (cards named by order, seats by number), so the engine can
+judge them before anything is sent. Slots are 1-based: slot 1 is the newest
+card, the first of the hand. Players are named by a prefix of their name or
+by the number the board shows beside them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from hanabi.engine import RANKS, Clue, Discard, Play, PlayerView, Rearrange, Suit, Variant
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+
+from .board import others_in_turn_order, seat_name
+
+
+class CommandError(ValueError):
+    """A line that is not a command we understand; the message says what to type."""
+
+
+@dataclass(frozen=True, slots=True)
+class Say:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Lobby:
+    """A lobby request: ``verb`` is one of LOBBY_VERBS, ``number`` a table id or seat (1-based as typed)."""
+
+    verb: str
+    number: int | None = None
+    text: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Local:
+    """Something the client does by itself: ``help``, ``quit``, ``knowledge``, ``save``."""
+
+    verb: str
+
+
+Intent = Play | Discard | Clue | Rearrange | Say | Lobby | Local
+
+GAME_VERBS = ("play", "discard", "clue", "move")
+LOBBY_VERBS = ("join", "spectate", "leave", "start", "bot", "unbot", "host", "new", "refresh", "again")
+LOCAL_VERBS = ("help", "quit", "knowledge", "save")
+ALIASES = {"p": "play", "d": "discard", "c": "clue", "m": "move", "chat": "say", "/say": "say", "h": "help",
+           "?": "help", "exit": "quit", "q": "quit", "k": "knowledge", "create": "new", "watch": "spectate",
+           "addbot": "bot", "removebot": "unbot", "rearrange": "move"}
+VERBS = GAME_VERBS + ("say",) + LOBBY_VERBS + LOCAL_VERBS
+
+HELP = (
+    "play N · discard N · clue PLAYER COLOUR|RANK · move FROM TO · say TEXT · "
+    "join TABLE [SEAT] · spectate TABLE · leave · new · bot SEAT · unbot SEAT · host SEAT · start · "
+    "again · save · knowledge · quit    (slot 1 = newest card; PLAYER = name or the number on the board)"
+)
+
+
+def _slot(view: PlayerView, word: str, hand_size: int) -> int:
+    """The 0-based index of a typed 1-based slot."""
+    try:
+        slot = int(word)
+    except ValueError:
+        raise CommandError(f"{word!r} is not a slot: type a number from 1 to {hand_size}") from None
+    if not 1 <= slot <= hand_size:
+        raise CommandError(f"there is no slot {slot}: your hand has slots 1 to {hand_size}")
+    return slot - 1
+
+
+def find_player(view: PlayerView, names: Sequence[str], word: str) -> int:
+    """The seat a typed player refers to: the board's number, or a unique prefix of a name."""
+    others = others_in_turn_order(view)
+    if word.isdigit():
+        number = int(word)
+        if 1 <= number <= len(others):
+            return others[number - 1]
+        raise CommandError(f"there is no player {number}: the board numbers them 1 to {len(others)}")
+    key = word.lower()
+    exact = [s for s in others if seat_name(names, s).lower() == key]
+    if exact:
+        return exact[0]
+    matches = [s for s in others if seat_name(names, s).lower().startswith(key)]
+    if len(matches) == 1:
+        return matches[0]
+    who = ", ".join(seat_name(names, s) for s in others)
+    if not matches:
+        raise CommandError(f"no player called {word!r} to clue: choose one of {who}")
+    raise CommandError(f"{word!r} could be {', '.join(seat_name(names, s) for s in matches)}: type more of the name")
+
+
+def clue_value(variant: Variant, word: str) -> tuple[Suit | None, int | None]:
+    """A colour or a rank, as typed ("red", "r", "5")."""
+    if word.isdigit():
+        rank = int(word)
+        if rank not in RANKS:
+            raise CommandError(f"there is no rank {rank}: ranks go from 1 to 5")
+        return None, rank
+    try:
+        suit = Suit.parse(word)
+    except ValueError:
+        colours = ", ".join(s.value for s in variant.clue_colours)
+        raise CommandError(f"{word!r} is neither a colour nor a rank: say one of {colours}, or 1 to 5") from None
+    return suit, None
+
+
+def parse(line: str, view: PlayerView | None, names: Sequence[str]) -> Intent:
+    """One typed line as an intent; raises ``CommandError`` saying what was wrong."""
+    words = line.split()
+    if not words:
+        raise CommandError("type a command, or help")
+    verb = ALIASES.get(words[0].lower(), words[0].lower())
+    args = words[1:]
+    if verb == "say":
+        text = line.strip()[len(words[0]):].strip()
+        if not text:
+            raise CommandError("say what? type: say TEXT")
+        return Say(text)
+    if verb in LOCAL_VERBS:
+        return Local(verb)
+    if verb in LOBBY_VERBS:
+        return _lobby(verb, args)
+    if verb not in GAME_VERBS:
+        raise CommandError(f"unknown command {words[0]!r}: type help for the list")
+    if view is None:
+        raise CommandError(f"{verb} is for a game in progress, and there is none")
+    if view.seat is None:
+        raise CommandError("spectators watch; they cannot act")
+    hand = view.hands[view.seat]
+    if verb in ("play", "discard"):
+        if len(args) != 1:
+            raise CommandError(f"type: {verb} SLOT (1 = newest card)")
+        order = hand[_slot(view, args[0], len(hand))].order
+        return Play(order) if verb == "play" else Discard(order)
+    if verb == "clue":
+        if len(args) < 2:
+            raise CommandError("type: clue PLAYER COLOUR or clue PLAYER RANK (e.g. clue bob red, clue 2 5)")
+        # A name may hold spaces ("Bot Ada"): the value is the last word, the player is the rest.
+        target = find_player(view, names, " ".join(args[:-1]))
+        colour, rank = clue_value(view.config.variant, args[-1])
+        return Clue(target, colour=colour, rank=rank)
+    if len(args) != 2:
+        raise CommandError("type: move FROM TO (e.g. move 5 1 puts your oldest card first)")
+    src = _slot(view, args[0], len(hand))
+    dst = _slot(view, args[1], len(hand))
+    orders = [cv.order for cv in hand]
+    moved = orders.pop(src)
+    orders.insert(dst, moved)
+    return Rearrange(view.seat, tuple(orders))
+
+
+def _lobby(verb: str, args: list[str]) -> Lobby:
+    if verb in ("leave", "start", "refresh", "again", "new"):
+        return Lobby(verb, text=" ".join(args) or None)
+    if not args or not args[0].isdigit():
+        what = "TABLE" if verb in ("join", "spectate") else "SEAT"
+        raise CommandError(f"type: {verb} {what} (a number)")
+    if verb == "join" and len(args) > 1:
+        if not args[1].isdigit():
+            raise CommandError("type: join TABLE [SEAT]")
+        return Lobby(verb, int(args[0]), args[1])
+    return Lobby(verb, int(args[0]))
+
+
+class CommandCompleter(Completer):
+    """Completes verbs, then player names and clue values, from the live view."""
+
+    def __init__(self, view: object, names: object) -> None:
+        # Callables, so completion always sees the latest view and names.
+        self._view = view
+        self._names = names
+
+    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
+        text = document.text_before_cursor
+        words = text.split()
+        current = "" if text.endswith(" ") or not words else words[-1]
+        position = len(words) - (0 if text.endswith(" ") or not words else 1)
+        view = self._view() if callable(self._view) else None
+        names = self._names() if callable(self._names) else []
+        if position == 0:
+            options: Sequence[str] = VERBS
+        else:
+            verb = ALIASES.get(words[0].lower(), words[0].lower())
+            options = _argument_options(verb, position, view if isinstance(view, PlayerView) else None, names)
+        for option in options:
+            if option.lower().startswith(current.lower()) and option != current:
+                yield Completion(option, start_position=-len(current))
+
+
+def _argument_options(verb: str, position: int, view: PlayerView | None, names: Sequence[str]) -> Sequence[str]:
+    if view is None or view.seat is None:
+        return ()
+    size = len(view.hands[view.seat])
+    slots = [str(i) for i in range(1, size + 1)]
+    if verb in ("play", "discard") and position == 1:
+        return slots
+    if verb == "move" and position in (1, 2):
+        return slots
+    if verb == "clue" and position == 1:
+        return [seat_name(names, s).lower() for s in others_in_turn_order(view)]
+    if verb == "clue" and position >= 2:
+        return [s.value for s in view.config.variant.clue_colours] + [str(r) for r in RANKS]
+    return ()

@@ -1,0 +1,104 @@
+"""The "new table" form: name, variant, seats, options and password, all from the keyboard.
+
+A small state machine the lobby drives key by key: ↑/↓ (or Tab) moves between
+fields, ←/→ (or space) changes a choice, typing edits a text field. It holds
+only what the player chose; the app turns a finished form into a request.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hanabi.engine import MAX_PLAYERS, MIN_PLAYERS, ChatPolicy, Variant
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+FIELDS = ("name", "variant", "seats", "empty_clues", "all_or_nothing", "chat", "password")
+LABELS = {
+    "name": "Name", "variant": "Variant", "seats": "Seats", "empty_clues": "Empty clues",
+    "all_or_nothing": "All or nothing", "chat": "Chat", "password": "Password",
+}
+TEXT_FIELDS = {"name": 32, "password": 64}
+VARIANTS = tuple(Variant)
+CHATS = tuple(ChatPolicy)
+
+
+@dataclass
+class TableForm:
+    name: str = ""
+    variant: int = 0  # index in VARIANTS
+    seats: int = 3
+    empty_clues: bool = False
+    all_or_nothing: bool = False
+    chat: int = CHATS.index(ChatPolicy.BETWEEN_GAMES)
+    password: str = ""
+    field: int = 0
+
+    @property
+    def current(self) -> str:
+        return FIELDS[self.field]
+
+    def move(self, step: int) -> None:
+        self.field = (self.field + step) % len(FIELDS)
+
+    def change(self, step: int) -> None:
+        """Cycle the current choice; a text field ignores it."""
+        name = self.current
+        if name == "variant":
+            self.variant = (self.variant + step) % len(VARIANTS)
+        elif name == "seats":
+            span = MAX_PLAYERS - MIN_PLAYERS + 1
+            self.seats = MIN_PLAYERS + (self.seats - MIN_PLAYERS + step) % span
+        elif name == "empty_clues":
+            self.empty_clues = not self.empty_clues
+        elif name == "all_or_nothing":
+            self.all_or_nothing = not self.all_or_nothing
+        elif name == "chat":
+            self.chat = (self.chat + step) % len(CHATS)
+
+    def type(self, text: str) -> bool:
+        """Type into the current text field; False when the field is a choice (the key means nothing here)."""
+        name = self.current
+        if name not in TEXT_FIELDS:
+            return False
+        value = getattr(self, name)
+        setattr(self, name, (value + text)[: TEXT_FIELDS[name]])
+        return True
+
+    def backspace(self) -> None:
+        name = self.current
+        if name in TEXT_FIELDS:
+            setattr(self, name, getattr(self, name)[:-1])
+
+    def value_text(self, name: str) -> str:
+        if name == "variant":
+            return VARIANTS[self.variant].value
+        if name == "seats":
+            return f"{self.seats} players"
+        if name in ("empty_clues", "all_or_nothing"):
+            return "on" if getattr(self, name) else "off"
+        if name == "chat":
+            return CHATS[self.chat].value
+        if name == "password":
+            return "*" * len(self.password) if self.password else "(none: anyone may join)"
+        return self.name or "(type a name)"
+
+    def fragments(self) -> StyleAndTextTuples:
+        out: StyleAndTextTuples = [("class:title", " New table "), ("", "\n\n")]
+        for i, name in enumerate(FIELDS):
+            here = i == self.field
+            marker = "▶ " if here else "  "
+            value = self.value_text(name)
+            if name not in TEXT_FIELDS:
+                value = f"◂ {value} ▸"
+            elif here:
+                value += "▏"
+            out.append(("class:selected" if here else "", f"{marker}{LABELS[name]:<16}{value}"))
+            out.append(("", "\n"))
+        out.append(("class:label", "\n↑↓/Tab field · ←→/space change · type to edit · Enter create · Esc cancel\n"))
+        return out
+
+    def variant_name(self) -> str:
+        return VARIANTS[self.variant].value
+
+    def chat_name(self) -> str:
+        return CHATS[self.chat].value

@@ -1,0 +1,99 @@
+"""The action log: each public event of a game told as one line a player reads.
+
+A line names players and hand slots ("Bob clues Alice: red → slots 2, 4"), so
+it needs the hands as they were *before* the event. Views carry only the
+current hands, so we follow every hand from the deal through the events: the
+engine deals (we ask it for the opening hands of a sorted deck, whose card
+orders are the same for any deck), and each event says what left a hand and
+what was drawn into slot 1. Lines are fragments ``(style, text)`` so that cards
+can be drawn in their colours; the styles are class names the app's style maps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from hanabi.engine import Card, Clue, Discard, Event, GameConfig, Play, RearrangeEvent, game_from_deck
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+Fragments = StyleAndTextTuples
+Hands = tuple[tuple[int, ...], ...]
+
+
+def card_style(card: Card | None) -> str:
+    """The style class of a card: its suit's colour, or "unknown" for a hidden card."""
+    return "class:card.unknown" if card is None else f"class:card.{card.suit.value}"
+
+
+def opening_hands(config: GameConfig) -> Hands:
+    """The card orders each seat holds after the deal (the same for every shuffle)."""
+    sorted_deck = config.variant.deck()
+    return game_from_deck(replace(config, first_seat=None), sorted_deck).hands
+
+
+def hands_after(hands: Hands, event: Event) -> Hands:
+    """The hands once ``event`` has happened: a played or discarded card leaves, the drawn card enters slot 1."""
+    out = list(hands)
+    if isinstance(event, RearrangeEvent):
+        out[event.seat] = tuple(event.hand)
+        return tuple(out)
+    action = event.action
+    if isinstance(action, (Play, Discard)):
+        kept = tuple(o for o in out[event.seat] if o != action.order)
+        out[event.seat] = (event.drawn,) + kept if event.drawn is not None else kept
+    return tuple(out)
+
+
+def slots_of(hand: Sequence[int], orders: Sequence[int]) -> list[int]:
+    """1-based slots of ``orders`` in ``hand`` (slot 1 is the newest card)."""
+    return [i + 1 for i, o in enumerate(hand) if o in orders]
+
+
+def _slot_text(slots: Sequence[int]) -> str:
+    if not slots:
+        return "no card"
+    word = "slot" if len(slots) == 1 else "slots"
+    return f"{word} {', '.join(str(s) for s in slots)}"
+
+
+def describe(event: Event, before: Hands, names: Sequence[str], deck_size: int | None = None) -> Fragments:
+    """One event as a line of fragments; ``before`` are the hands just before it happened."""
+    who = names[event.seat] if event.seat < len(names) else f"seat {event.seat + 1}"
+    if isinstance(event, RearrangeEvent):
+        return [("class:log.rearrange", f"{who} rearranges their hand")]
+    action = event.action
+    if isinstance(action, Clue):
+        target = names[action.target] if action.target < len(names) else f"seat {action.target + 1}"
+        slots = slots_of(before[action.target], event.touched)
+        value_style = f"class:card.{action.colour.value}" if action.colour is not None else "class:log.rank"
+        return [
+            ("class:log.clue", f"{who} clues {target}: "),
+            (value_style, action.value),
+            ("class:log.clue", f" → {_slot_text(slots)}"),
+        ]
+    slot = slots_of(before[event.seat], [action.order])
+    where = f" from slot {slot[0]}" if slot else ""
+    card = event.card
+    card_frag = (card_style(card), str(card) if card is not None else "a card")
+    extra = " (+1 clue)" if event.clue_gained else ""
+    last = ""
+    if deck_size is not None and event.drawn is not None and event.drawn == deck_size - 1:
+        last = "; that was the last card: everyone plays once more"
+    if isinstance(action, Play):
+        if event.success:
+            return [("class:log.play", f"{who} plays "), card_frag, ("class:log.play", where + extra + last)]
+        return [("class:log.misplay", f"{who} misplays "), card_frag,
+                ("class:log.misplay", where + ": strike!" + last)]
+    return [("class:log.discard", f"{who} discards "), card_frag, ("class:log.discard", where + extra + last)]
+
+
+def describe_all(config: GameConfig, events: Sequence[Event], names: Sequence[str],
+                 deck_size: int | None = None) -> tuple[list[Fragments], Hands]:
+    """Every event as a line, and the hands after the last one."""
+    hands = opening_hands(config)
+    lines = []
+    for event in events:
+        lines.append(describe(event, hands, names, deck_size))
+        hands = hands_after(hands, event)
+    return lines, hands

@@ -1,0 +1,119 @@
+"""One-key shortcuts during a game: ``p 2`` plays slot 2, ``c 1 r`` clues the next player red, and so on.
+
+A shortcut is a short sequence of keys; ``Shortcut`` remembers the keys so far
+and, given the next one, answers with a prompt for the next key, a finished
+intent, or a refusal. It is plain state with no prompt_toolkit in it, so every
+path through it is tested directly. Playing a card nobody ever clued asks for
+a "y" first: that play is a gamble the player should take on purpose.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from hanabi.engine import RANKS, Clue, Discard, Play, PlayerView, Rearrange
+
+from .board import others_in_turn_order, seat_name
+from .commands import CommandError, clue_value
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """The shortcut goes on: show ``text`` and wait for the next key."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """The shortcut is complete: send ``intent``."""
+
+    intent: Play | Discard | Clue | Rearrange
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """The key made no sense here; the shortcut is abandoned and ``text`` says why."""
+
+    text: str
+
+
+Step = Prompt | Done | Refused
+
+STARTERS = {"p": "play", "d": "discard", "c": "clue", "m": "move"}
+
+
+def _slot_prompt(verb: str, size: int) -> str:
+    return f"{verb} which slot? 1-{size} (1 = newest) · Esc cancels"
+
+
+def start(key: str, view: PlayerView | None, names: Sequence[str]) -> Step:
+    """The first key of a shortcut."""
+    verb = STARTERS[key]
+    if view is None or view.outcome is not None:
+        return Refused("there is no game in progress")
+    if view.seat is None:
+        return Refused("spectators watch; they cannot act")
+    size = len(view.hands[view.seat])
+    if verb == "clue":
+        return Prompt("Clue whom? " + _players_hint(view, names) + " · Esc cancels")
+    return Prompt(_slot_prompt(verb.capitalize(), size))
+
+
+def _players_hint(view: PlayerView, names: Sequence[str]) -> str:
+    return "  ".join(f"{i} {seat_name(names, s)}" for i, s in enumerate(others_in_turn_order(view), start=1))
+
+
+def step(keys: Sequence[str], key: str, view: PlayerView, names: Sequence[str]) -> Step:
+    """Given the shortcut's keys so far (starting with p, d, c or m) and the next key, the next step."""
+    verb = STARTERS[keys[0]]
+    assert view.seat is not None
+    hand = view.hands[view.seat]
+    size = len(hand)
+    if verb in ("play", "discard") and len(keys) == 1:
+        slot = _slot(key, size)
+        if isinstance(slot, Refused):
+            return slot
+        order = hand[slot - 1].order
+        if verb == "play" and not hand[slot - 1].knowledge.clued:
+            return Prompt(f"You know nothing about slot {slot}. Play it anyway? y = yes, any other key = no")
+        return Done(Play(order) if verb == "play" else Discard(order))
+    if verb == "play" and len(keys) == 2:
+        if key.lower() == "y":
+            return Done(Play(hand[int(keys[1]) - 1].order))
+        return Refused("not played")
+    if verb == "clue" and len(keys) == 1:
+        others = others_in_turn_order(view)
+        if not key.isdigit() or not 1 <= int(key) <= len(others):
+            return Refused(f"no player {key!r}: press a number from 1 to {len(others)}, as on the board")
+        target = others[int(key) - 1]
+        colours = " ".join(s.letter.lower() for s in view.config.variant.clue_colours)
+        return Prompt(f"Clue {seat_name(names, target)} with? colour {colours} or rank 1-{RANKS[-1]} · Esc cancels")
+    if verb == "clue" and len(keys) == 2:
+        target = others_in_turn_order(view)[int(keys[1]) - 1]
+        try:
+            colour, rank = clue_value(view.config.variant, key)
+        except CommandError as e:
+            return Refused(str(e))
+        return Done(Clue(target, colour=colour, rank=rank))
+    if verb == "move" and len(keys) == 1:
+        slot = _slot(key, size)
+        if isinstance(slot, Refused):
+            return slot
+        return Prompt(f"Move slot {slot} to which slot? 1-{size} · Esc cancels")
+    if verb == "move" and len(keys) == 2:
+        slot = _slot(key, size)
+        if isinstance(slot, Refused):
+            return slot
+        orders = [cv.order for cv in hand]
+        moved = orders.pop(int(keys[1]) - 1)
+        orders.insert(slot - 1, moved)
+        return Done(Rearrange(view.seat, tuple(orders)))
+    return Refused("that shortcut is complete")
+
+
+def _slot(key: str, size: int) -> int | Refused:
+    if key.isdigit() and 1 <= int(key) <= size:
+        return int(key)
+    return Refused(f"no slot {key!r}: press a number from 1 to {size}")

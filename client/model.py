@@ -1,0 +1,258 @@
+"""What the client believes the table looks like: a value, and the pure reducer that updates it.
+
+``reduce(model, message)`` takes a server message (or one of the client's own
+``Local`` notes about its connection) and returns the next model; it does no
+I/O and keeps no hidden state, so it is tested without any event loop. The
+screen is drawn from the model alone. The model keeps what the server said
+(tables, our seat, the latest redacted view, the outcome) plus what a player
+reads: the action log, built from the view's public events, and the chat.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, replace
+
+from hanabi.engine import Card, Outcome, PlayerView
+from hanabi.protocol.messages import (
+    Chat,
+    ErrorReply,
+    GameStarted,
+    Goodbye,
+    Joined,
+    Message,
+    ReplayFile,
+    SeatStatus,
+    TableChanged,
+    TableGone,
+    TableInfo,
+    Tables,
+    ViewUpdate,
+    Welcome,
+)
+from hanabi.protocol.messages import GameOver as GameOverMessage
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from .history import Hands, describe, hands_after, opening_hands
+
+MAX_LOG = 2000
+MAX_CHAT = 500
+
+
+class Link(enum.Enum):
+    """The state of the connection to the server, as the status bar says it."""
+
+    OFFLINE = "offline"
+    CONNECTING = "connecting"
+    ONLINE = "online"
+    RECONNECTING = "reconnecting"
+    CLOSED = "closed"
+
+
+@dataclass(frozen=True, slots=True)
+class LogLine:
+    """One line of the log; ``kind`` is "event", "chat" or "notice" (a wide screen shows chat apart)."""
+
+    kind: str
+    fragments: StyleAndTextTuples
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    game: int
+    outcome: Outcome
+    deck: tuple[Card, ...]
+    seed: str
+
+
+@dataclass(frozen=True, slots=True)
+class ClientModel:
+    address: str = ""
+    link: Link = Link.OFFLINE
+    player: str = ""
+    resume: str | None = None
+    motd: str = ""
+    tables: tuple[TableInfo, ...] = ()
+    table: TableInfo | None = None
+    seat: int | None = None  # our seat at ``table``; None with a table means spectating
+    game: int | None = None
+    view: PlayerView | None = None
+    game_over: GameOver | None = None
+    log: tuple[LogLine, ...] = ()
+    logged_events: int = 0  # how many of the view's events the log already tells
+    hands: Hands = ()  # the hands after the last logged event, to name slots in the next line
+    chat: tuple[tuple[str, str], ...] = ()
+    status: str = ""
+    status_error: bool = False
+    replay: tuple[int, str] | None = None  # (game, replay JSON) once the server sent it
+    farewell: str | None = None  # why the server closed the connection
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The name at each seat of our table (empty seats get a placeholder)."""
+        if self.table is None:
+            return ()
+        return tuple(p.name if p is not None else f"seat {i + 1}" for i, p in enumerate(self.table.players))
+
+    @property
+    def in_game(self) -> bool:
+        return self.view is not None
+
+    @property
+    def is_host(self) -> bool:
+        return self.table is not None and self.seat is not None and self.table.host == self.seat
+
+
+def with_status(model: ClientModel, text: str, error: bool = False) -> ClientModel:
+    return replace(model, status=text, status_error=error)
+
+
+def log_new_events(model: ClientModel, view: PlayerView) -> ClientModel:
+    """Append a log line for each event of ``view`` the log does not tell yet."""
+    events = view.events
+    start = model.logged_events
+    hands = model.hands
+    if start > len(events) or not hands:
+        # A new game (or a view we cannot follow from what we have): start from the deal.
+        start = 0
+        hands = opening_hands(view.config)
+    lines = list(model.log)
+    names = model.names
+    for event in events[start:]:
+        lines.append(LogLine("event", describe(event, hands, names, view.deck_size)))
+        hands = hands_after(hands, event)
+    return replace(model, log=tuple(lines[-MAX_LOG:]), logged_events=len(events), hands=hands)
+
+
+def add_log(model: ClientModel, kind: str, fragments: StyleAndTextTuples) -> ClientModel:
+    return replace(model, log=(*model.log, LogLine(kind, fragments))[-MAX_LOG:])
+
+
+def seats_taken(table: TableInfo) -> int:
+    return sum(1 for p in table.players if p is not None)
+
+
+# -- the client's own notes, reduced like server messages ---------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A line for the status bar (and the log when ``log`` is set), from the client itself."""
+
+    text: str
+    error: bool = False
+    log: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LinkChanged:
+    link: Link
+    address: str = ""
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class LeftTable:
+    """We asked to leave our table; the server has nothing to answer but the tables' changes."""
+
+
+Local = Note | LinkChanged | LeftTable
+Incoming = Message | Local
+
+
+def _upsert(tables: tuple[TableInfo, ...], table: TableInfo) -> tuple[TableInfo, ...]:
+    rest = [t for t in tables if t.id != table.id]
+    return tuple(sorted([*rest, table], key=lambda t: t.id))
+
+
+def _notice(model: ClientModel, text: str) -> ClientModel:
+    return add_log(model, "notice", [("class:log.notice", text)])
+
+
+def _leave(model: ClientModel) -> ClientModel:
+    return replace(model, table=None, seat=None, game=None, view=None, game_over=None, logged_events=0, hands=())
+
+
+def reduce(model: ClientModel, message: Incoming) -> ClientModel:
+    """The model after ``message``. Pure: the same model and message always give the same result."""
+    if isinstance(message, Note):
+        out = with_status(model, message.text, message.error)
+        return _notice(out, message.text) if message.log else out
+    if isinstance(message, LinkChanged):
+        out = replace(model, link=message.link, address=message.address or model.address)
+        if message.detail:
+            out = with_status(out, message.detail, message.link is not Link.ONLINE)
+        return out
+    if isinstance(message, LeftTable):
+        return with_status(_leave(model), "You left the table.")
+    if isinstance(message, Welcome):
+        return with_status(replace(model, link=Link.ONLINE, player=message.player, resume=message.resume,
+                                   motd=message.motd, farewell=None), f"Connected as {message.player}.")
+    if isinstance(message, Goodbye):
+        text = message.message or message.reason.replace("_", " ")
+        return with_status(replace(model, farewell=text), f"The server said goodbye: {text}", True)
+    if isinstance(message, Tables):
+        tables = tuple(sorted(message.tables, key=lambda t: t.id))
+        mine = model.table
+        if mine is not None:
+            mine = next((t for t in tables if t.id == mine.id), mine)
+        return replace(model, tables=tables, table=mine)
+    if isinstance(message, TableChanged):
+        table = message.table
+        out = replace(model, tables=_upsert(model.tables, table))
+        if model.table is not None and model.table.id == table.id:
+            out = replace(out, table=table)
+        return out
+    if isinstance(message, TableGone):
+        out = replace(model, tables=tuple(t for t in model.tables if t.id != message.table))
+        if model.table is not None and model.table.id == message.table:
+            out = with_status(_leave(out), "Your table was closed.", True)
+        return out
+    if isinstance(message, Joined):
+        table = message.table
+        out = replace(model, tables=_upsert(model.tables, table), table=table, seat=message.seat)
+        if model.table is None or model.table.id != table.id:
+            out = replace(out, game=None, view=None, game_over=None, chat=(), logged_events=0, hands=())
+        where = f"seat {message.seat + 1}" if message.seat is not None else "a spectator's chair"
+        return with_status(out, f"You are at table {table.name!r}, {where}.")
+    if isinstance(message, SeatStatus):
+        return _seat_status(model, message)
+    if isinstance(message, GameStarted):
+        out = replace(model, game=message.game, view=None, game_over=None, replay=None, logged_events=0, hands=())
+        out = _notice(out, f"— game {message.game} starts —")
+        return with_status(out, "The game starts.")
+    if isinstance(message, ViewUpdate):
+        out = model
+        if model.game != message.game:
+            out = replace(out, game=message.game, game_over=None, replay=None, logged_events=0, hands=())
+        return log_new_events(replace(out, view=message.view), message.view)
+    if isinstance(message, GameOverMessage):
+        over = GameOver(message.game, message.outcome, message.deck, message.seed)
+        text = f"Game over: {message.outcome.score}/{message.outcome.max_score}, {message.outcome.rating}."
+        return with_status(_notice(replace(model, game_over=over), text), text)
+    if isinstance(message, ReplayFile):
+        return replace(model, replay=(message.game, message.json))
+    if isinstance(message, Chat):
+        sender = message.sender or "?"
+        chat = (*model.chat, (sender, message.text))[-MAX_CHAT:]
+        line: StyleAndTextTuples = [("class:chat.sender", f"<{sender}> "), ("class:chat", message.text)]
+        return add_log(replace(model, chat=chat), "chat", line)
+    if isinstance(message, ErrorReply):
+        return with_status(model, f"Refused: {message.message}", True)
+    # ping, pong, games, event (the view carries the events), and requests a server never sends.
+    return model
+
+
+def _seat_status(model: ClientModel, message: SeatStatus) -> ClientModel:
+    table = model.table
+    if table is None or table.id != message.table or not 0 <= message.seat < len(table.players):
+        return model
+    seat = table.players[message.seat]
+    if seat is None or seat.connected == message.connected:
+        return model
+    players = list(table.players)
+    players[message.seat] = replace(seat, connected=message.connected)
+    new = replace(table, players=tuple(players))
+    out = replace(model, table=new, tables=_upsert(model.tables, new))
+    text = f"{seat.name} is back." if message.connected else f"{seat.name} lost their connection."
+    return _notice(out, text)

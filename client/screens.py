@@ -1,0 +1,229 @@
+"""The text of each screen: lobby, game, end of game, help; pure functions of the model and UI state.
+
+Each function returns styled fragments for one window; the app's layout
+factories wrap them in windows whose text is a callable, so every redraw reads
+the live model. ``width`` is the terminal's width, for the parts that use more
+room when there is more.
+"""
+
+from __future__ import annotations
+
+from hanabi.engine import PlayerView
+from hanabi.protocol.messages import TableInfo
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from .board import (
+    deck_reveal_fragments,
+    discard_fragments,
+    fireworks_fragments,
+    hands_fragments,
+    score_text,
+    seat_name,
+    tokens_fragments,
+    whose_turn,
+)
+from .commands import HELP
+from .model import ClientModel, Link, LogLine, seats_taken
+
+WIDE = 110  # from this width on, the chat gets its own column beside the log
+
+
+def link_fragments(model: ClientModel) -> StyleAndTextTuples:
+    link = model.link
+    style = "class:link.online" if link is Link.ONLINE else "class:link.offline"
+    text = {
+        Link.ONLINE: "● online",
+        Link.CONNECTING: "… connecting",
+        Link.RECONNECTING: "… reconnecting",
+        Link.OFFLINE: "○ offline",
+        Link.CLOSED: "✖ disconnected",
+    }[link]
+    return [(style, text)]
+
+
+def title_fragments(model: ClientModel, width: int) -> StyleAndTextTuples:
+    """The top bar: where we are, whose turn it is, and the connection."""
+    parts = ["Hanabi"]
+    if model.table is not None:
+        parts.append(model.table.name)
+    view = model.view
+    if view is not None:
+        parts += [view.config.variant.value, f"turn {view.turn + 1}", whose_turn(view, model.names)]
+    elif model.table is None:
+        parts.append("lobby")
+    left = " " + " · ".join(parts) + " "
+    who = f" {model.player}@{model.address} " if model.player else f" {model.address} "
+    right = link_fragments(model)
+    right_text = right[0][1]
+    gap = max(1, width - len(left) - len(who) - len(right_text) - 1)
+    return [("class:title", left + " " * gap + who), ("class:title " + right[0][0], right_text), ("class:title", " ")]
+
+
+def tokens_line(view: PlayerView) -> StyleAndTextTuples:
+    return [*fireworks_fragments(view), ("class:label", f"({score_text(view)})"), *tokens_fragments(view)]
+
+
+def board(model: ClientModel, show_knowledge: bool) -> StyleAndTextTuples:
+    view = model.view
+    if view is None:
+        return []
+    return hands_fragments(view, model.names, show_knowledge)
+
+
+def discards(model: ClientModel) -> StyleAndTextTuples:
+    return [] if model.view is None else discard_fragments(model.view)
+
+
+def log_lines(model: ClientModel, with_chat: bool) -> list[LogLine]:
+    return [line for line in model.log if with_chat or line.kind != "chat"]
+
+
+def join_lines(lines: list[LogLine]) -> StyleAndTextTuples:
+    out: StyleAndTextTuples = []
+    for i, line in enumerate(lines):
+        if i:
+            out.append(("", "\n"))
+        out += line.fragments
+    return out
+
+
+def chat_line(sender: str, text: str) -> StyleAndTextTuples:
+    return [("class:chat.sender", f"<{sender}> "), ("class:chat", text)]
+
+
+def chat_fragments(model: ClientModel) -> StyleAndTextTuples:
+    if not model.chat:
+        return [("class:label", "No chat yet. Type t to talk.")]
+    out: StyleAndTextTuples = []
+    for i, (sender, text) in enumerate(model.chat):
+        if i:
+            out.append(("", "\n"))
+        out += chat_line(sender, text)
+    return out
+
+
+def end_fragments(model: ClientModel) -> StyleAndTextTuples:
+    """The end of the game: score, rating, reason, the cards left in the deck, and what to do next."""
+    view = model.view
+    over = model.game_over
+    outcome = over.outcome if over is not None else (view.outcome if view is not None else None)
+    if outcome is None:
+        return []
+    style = "class:end.victory" if outcome.victory or outcome.score >= 21 else "class:end"
+    if outcome.score == 0 and not outcome.victory:
+        style = "class:end.defeat"
+    out: StyleAndTextTuples = [
+        (style, f" Game over: {outcome.score}/{outcome.max_score} — {outcome.rating}. "),
+        ("class:label", outcome.detail[:1].upper() + outcome.detail[1:] + ".\n"),
+    ]
+    if over is not None and view is not None:
+        out += deck_reveal_fragments(over.deck, view.deck_size - view.deck_left)
+        out.append(("", "\n"))
+    again = "a play again" if model.is_host else "a ask to play again (the host starts)"
+    out.append(("class:keys", " s save the replay · " + again + " · l leave the table · q quit "))
+    return out
+
+
+def _table_players(table: TableInfo) -> str:
+    names = [p.name + ("*" if p.bot else "") + ("" if p.connected else "?") if p is not None else "·"
+             for p in table.players]
+    return ", ".join(names)
+
+
+def _options(table: TableInfo) -> str:
+    opts = []
+    if table.empty_clues:
+        opts.append("empty clues")
+    if table.all_or_nothing:
+        opts.append("all-or-nothing")
+    opts.append(f"chat {table.chat.value}")
+    if table.has_password:
+        opts.append("password")
+    return ", ".join(opts)
+
+
+def lobby_fragments(model: ClientModel, selected: int, width: int) -> StyleAndTextTuples:
+    """The list of tables, one per line, the selected one highlighted, then our own table's seats."""
+    out: StyleAndTextTuples = []
+    if model.motd:
+        out += [("class:label", model.motd), ("", "\n")]
+    out.append(("class:label", f"  {'#':>3}  {'Table':<16} {'Variant':<18} {'Seats':<6} {'State':<8} Players\n"))
+    if not model.tables:
+        out.append(("class:label", "\n  No tables yet. Press n to create one.\n"))
+    for i, table in enumerate(model.tables):
+        state = "playing" if table.running else "waiting"
+        spect = f" ({table.spectators} watching)" if table.spectators else ""
+        line = (f"{'▶' if i == selected else ' '} {table.id:>3}  {table.name[:16]:<16} {table.variant.value[:18]:<18} "
+                f"{seats_taken(table)}/{table.seats:<4} {state:<8} {_table_players(table)}{spect}")
+        style = "class:selected" if i == selected else ""
+        out.append((style, line[: max(20, width - 1)]))
+        out.append(("", "\n"))
+        if i == selected:
+            out.append(("class:label", f"        {_options(table)}\n"))
+    mine = model.table
+    if mine is not None:
+        out.append(("", "\n"))
+        where = f"seat {model.seat + 1}" if model.seat is not None else "spectating"
+        host = ", you are the host" if model.is_host else ""
+        out.append(("class:name.me", f" Your table: {mine.name} (#{mine.id}), {where}{host}\n"))
+        for s, p in enumerate(mine.players):
+            who = "(free)" if p is None else p.name + (" [bot]" if p.bot else "") + (
+                "" if p.connected else " [disconnected]")
+            hostmark = " (host)" if mine.host == s else ""
+            out.append(("", f"   seat {s + 1}: {who}{hostmark}\n"))
+        if model.is_host:
+            out.append(("class:keys", " b add a bot · x remove a bot · g start the game · l leave "))
+        elif model.seat is not None:
+            out.append(("class:keys", " waiting for the host to start · l leave "))
+        else:
+            out.append(("class:keys", " l stop watching "))
+        out.append(("", "\n"))
+    return out
+
+
+def help_fragments() -> StyleAndTextTuples:
+    lines = [
+        "Keys during a game",
+        "  p N      play the card in slot N (slot 1 = newest)",
+        "  d N      discard slot N",
+        "  c P V    clue player P (the number beside them) with a colour letter or a rank",
+        "  m A B    move your card from slot A to slot B (rearranging is free)",
+        "  k        show or hide what each player knows about their cards",
+        "  t        talk (chat);   :  type a command;   PgUp/PgDn scroll the log",
+        "",
+        "Keys in the lobby",
+        "  ↑↓ choose a table · Enter/j join · s spectate · n new table · r refresh",
+        "  at your table: b add a bot · x remove a bot · g start · l leave",
+        "",
+        "Commands: " + HELP,
+        "",
+        "Ctrl-C quits at any time. Press any key to close this help.",
+    ]
+    return [("", "\n".join(lines))]
+
+
+def keys_fragments(model: ClientModel, mode: str) -> StyleAndTextTuples:
+    """The bottom bar: the keys that do something on this screen."""
+    if mode == "command":
+        items = [("Enter", "send"), ("Tab", "complete"), ("Esc", "cancel")]
+    elif mode == "form":
+        items = [("Enter", "create"), ("Esc", "cancel")]
+    elif mode == "game":
+        items = [("p", "play"), ("d", "discard"), ("c", "clue"), ("m", "move"), ("k", "knows"), ("t", "chat"),
+                 (":", "cmd"), ("?", "help"), ("PgUp", "log"), ("^C", "quit")]
+    elif mode == "end":
+        items = [("s", "save replay"), ("a", "again"), ("l", "leave"), ("t", "chat"), (":", "cmd"), ("q", "quit")]
+    else:
+        items = [("↑↓", "choose"), ("j", "join"), ("s", "watch"), ("n", "new"), ("r", "refresh"), ("t", "chat"),
+                 (":", "cmd"), ("?", "help"), ("q", "quit")]
+    out: StyleAndTextTuples = []
+    for key, what in items:
+        out += [("class:keys.key", f" {key}"), ("class:keys", f" {what} ")]
+    return out
+
+
+def names_line(model: ClientModel) -> str:
+    view = model.view
+    if view is None:
+        return ""
+    return ", ".join(seat_name(model.names, s) for s in range(view.players))
