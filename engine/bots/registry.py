@@ -12,6 +12,7 @@ from typing import Protocol
 
 from ..actions import TurnAction
 from ..views import PlayerView
+from .hgroup import ConventionBot
 from .simple import choose_simple
 
 
@@ -33,9 +34,10 @@ class FunctionBot:
 
 
 BOTS: dict[str, Callable[[], Bot]] = {
+    "hgroup": ConventionBot,
     "simple": lambda: FunctionBot("simple", choose_simple),
 }
-DEFAULT_BOT = "simple"
+DEFAULT_BOT = "hgroup"
 
 
 def make_bot(name: str = DEFAULT_BOT) -> Bot:

@@ -1,0 +1,239 @@
+"""How the bots read a clue: focus, play or save, delayed plays, prompts and finesses.
+
+One function, ``read_clue``, gives the meaning of a clue from giver G to
+target T using only what G and T *both* see: the public record plus the
+cards of every other hand. So the giver, simulating the reading before it
+clues, gets exactly the reading the target will make (which is how a bot
+knows its clue will not be misread). The rules, in the H-group's words:
+
+* Focus: the chop if the clue newly touches it, else the newest (leftmost)
+  newly touched card; a clue touching only old cards focuses its leftmost.
+* Chain: for each suit, the firework's height, extended by every clued card
+  that G and T both know to be the next card (seen in a third hand, or known
+  from clues alone). A play clue's focus is the card right after a chain:
+  playable now, or after the chain is played (a *delayed* play clue).
+* Prompt: for a colour clue, T's own older clued cards of that colour fill
+  gaps in the chain, oldest clue first, newest slot first (T plays them).
+* Finesse: if a player between G and T holds the missing card on their
+  finesse position (newest unclued card), the focus may be one further; that
+  player blind-plays it, and T keeps that meaning only if it happened by
+  T's next turn.
+* Save: a clue newly touching the chop may also save it: the focus is then
+  playable (as above), or critical (every other copy discarded, 5s
+  included), or, for a 2 clue, any 2 still needed.
+* Good touch: every other card a clue touches is still useful.
+
+``interpret`` applies a reading to a ``Table`` and adds what a third player
+learns from seeing the focus card: that one of its own clued cards is being
+prompted, or that it is being finessed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..actions import Clue
+from .cardmath import bits, ident, rank_of, single, suit_of
+from .memory import Pending, Table
+
+
+@dataclass
+class Reading:
+    target: int
+    touched: tuple[int, ...]
+    know: dict[int, int]  # the target's cards' public knowledge after the clue
+    focus: int | None = None
+    kind: str = "none"  # "play", "save" or "none" (no touch, or no meaning fits)
+    base: int = 0  # identities the focus may be without a finesse
+    ext: int = 0  # identities the focus may be through a finesse
+    conv: dict[int, int] = field(default_factory=dict)
+    prompts: dict[int, int] = field(default_factory=dict)  # target's own card -> identity it must be
+    heights: list[int] = field(default_factory=list)  # the chains, per suit
+
+
+def clue_mask(table: Table, clue: Clue) -> int:
+    variant = table.config.variant
+    return variant.colour_mask(clue.colour) if clue.colour is not None else variant.rank_mask(clue.rank or 1)
+
+
+def touched_by(table: Table, target: int, clue: Clue) -> tuple[int, ...]:
+    """The cards of ``target`` a clue would touch, as this seat sees them (not for its own hand)."""
+    mask = clue_mask(table, clue)
+    return tuple(o for o in table.hands[target] if mask >> table.ids[o] & 1)
+
+
+def covering(table: Table, hidden: tuple[int, ...], exclude: int | None, know: dict[int, int]) -> dict[int, int]:
+    """Identity -> a clued card of that identity that the seats in ``hidden`` (and everyone) can count on."""
+    out: dict[int, int] = {}
+    for hand in table.hands:
+        for o in hand:
+            if o == exclude or (o not in table.clued and o not in table.play):
+                continue
+            seen = table.visible_id(o, hidden)
+            if seen is None:
+                k = know.get(o, table.knowledge(o))
+                seen = single(k & table.conv.get(o, table.all)) or single(k)
+            if seen is not None and seen not in out:
+                out[seen] = o
+    return out
+
+
+def save_identities(table: Table, clue: Clue) -> int:
+    mask = 0
+    for i in table.copies:
+        if table.critical(i) or (clue.rank == 2 and rank_of(i) == 2 and not table.dead(i)):
+            mask |= 1 << i
+    return mask
+
+
+def read_clue(table: Table, giver: int, clue: Clue, touched: tuple[int, ...]) -> Reading:
+    """The meaning of ``clue`` from ``giver``, as giver and target both read it (``table`` is unchanged)."""
+    target = clue.target
+    mask = clue_mask(table, clue)
+    hand = table.hands[target]
+    know = {}
+    for o in hand:
+        k = table.knowledge(o)
+        know[o] = k & mask if o in touched else k & ~mask
+    reading = Reading(target, touched, know)
+    if not touched:
+        return reading
+    new = [o for o in hand if o in touched and o not in table.clued]
+    chop = table.chop(target)
+    # The chop, when newly touched; else the newest new card; a clue of only old cards, its leftmost.
+    focus = (chop if chop in new else new[0]) if new else next(o for o in hand if o in touched)
+    reading.focus = focus
+    save = bool(new) and focus == chop
+    hidden = (giver, target)
+    cover = covering(table, hidden, focus, know)
+    heights = list(table.fireworks)
+    prompt_suits = set()
+    if clue.colour is not None:
+        prompt_suits = {s for s in range(table.nsuits) if mask >> ident(s, 1) & 1}
+    older = [o for o in hand if o in table.clued and o != focus]
+    for s in range(table.nsuits):
+        while heights[s] < 5:
+            link = ident(s, heights[s] + 1)
+            if link in cover:
+                heights[s] += 1
+                continue
+            if s in prompt_suits:
+                cand = next((o for o in older if o not in reading.prompts
+                             and (know[o] & table.conv.get(o, table.all) or know[o]) >> link & 1), None)
+                if cand is not None:
+                    reading.prompts[cand] = link
+                    heights[s] += 1
+                    continue
+            break
+    reading.heights = heights
+    base = sum(1 << ident(s, h + 1) for s, h in enumerate(heights) if h < 5)
+    trash = table.trash_mask()
+    ext = 0
+    if save:
+        base |= save_identities(table, clue)
+    else:
+        for s, h in enumerate(heights):
+            if h >= 4:
+                continue
+            link = ident(s, h + 1)
+            for seat in table.between(giver, target):
+                fp = table.finesse_pos(seat)
+                if fp is not None and table.visible_id(fp, hidden) == link:
+                    ext |= 1 << ident(s, h + 2)
+                    break
+    fk = know[focus]
+    if fk & (base | ext) & ~trash:
+        reading.kind = "save" if save else "play"
+        reading.base = base & ~trash
+        reading.ext = ext & ~base & ~trash
+        reading.conv[focus] = reading.base | reading.ext
+    for o in touched:
+        if o != focus:
+            reading.conv[o] = table.conv.get(o, table.all) & ~trash
+    for o, link in reading.prompts.items():
+        reading.conv[o] = 1 << link
+    return reading
+
+
+def apply_reading(table: Table, reading: Reading) -> None:
+    for o, k in reading.know.items():
+        table.know[o] = k
+    for o in reading.touched:
+        table.clued.add(o)
+    for o, m in reading.conv.items():
+        table.conv[o] = m
+    if reading.focus is not None:
+        if reading.kind == "play":
+            table.play.add(reading.focus)
+        elif reading.kind == "save":
+            table.saved.add(reading.focus)
+        if reading.ext:
+            table.pending.append(Pending("ext", reading.target, reading.focus, reading.ext))
+
+
+def interpret(table: Table, giver: int, clue: Clue, touched: tuple[int, ...]) -> None:
+    """Replay one clue into ``table``: the shared reading, then what this seat alone infers."""
+    reading = read_clue(table, giver, clue, touched)
+    apply_reading(table, reading)
+    if table.me in (giver, clue.target) or reading.focus is None or reading.kind == "none":
+        return
+    focus_id = table.ids.get(reading.focus)
+    if focus_id is None or table.dead(focus_id) or table.playable(focus_id):
+        return
+    if reading.kind == "save" and (table.critical(focus_id) or (clue.rank == 2 and rank_of(focus_id) == 2)):
+        return  # a save: nothing to fill in
+    third_party_duties(table, giver, clue.target, reading.focus, focus_id)
+
+
+def third_party_duties(table: Table, giver: int, target: int, focus: int, focus_id: int) -> None:
+    """Seeing the focus card, find the gaps in its chain that only this seat's hand can fill."""
+    me = table.me
+    s, r = suit_of(focus_id), rank_of(focus_id)
+    cover = covering(table, (), focus, {})
+    height = table.fireworks[s]
+    mine = [o for o in table.hands[me] if o in table.clued]
+    used: set[int] = set()
+    between = table.between(giver, target)
+    finessed = False
+    while height + 1 < r:
+        link = ident(s, height + 1)
+        if link in cover:
+            height += 1
+            continue
+        cand = next((o for o in mine if o not in used and table.know_conv(o) >> link & 1), None)
+        if cand is not None:
+            used.add(cand)
+            table.conv[cand] = 1 << link
+            height += 1
+            continue
+        if me in between and not finessed:
+            later = tuple(between[between.index(me) + 1:])
+            if any(table.visible_id(fp) == link for fp in (table.finesse_pos(p) for p in later) if fp is not None):
+                return
+            table.pending.append(Pending("finesse", me, -1, 1 << link, later))
+            finessed = True
+            height += 1
+            continue
+        return
+
+
+def finesse_duty(table: Table) -> int | None:
+    """The card this seat must blind-play now to answer a finesse, if any."""
+    me = table.me
+    for p in table.pending:
+        if p.kind != "finesse" or p.seat != me:
+            continue
+        link = single(p.mask)
+        assert link is not None
+        if table.played(link):
+            continue
+        if any(table.visible_id(fp) == link for fp in (table.finesse_pos(q) for q in p.later) if fp is not None):
+            continue
+        fp = table.finesse_pos(me)
+        if fp is not None:
+            return fp
+    return None
+
+
+__all__ = ["Reading", "apply_reading", "bits", "clue_mask", "finesse_duty", "interpret", "read_clue",
+           "touched_by"]

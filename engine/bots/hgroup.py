@@ -1,0 +1,364 @@
+"""The house bot: H-group style conventions, decided from one seat's view.
+
+Each turn it replays the public history into a ``Table`` (cached between
+turns by a ``ConventionBot`` object) and then, in this order:
+
+1. answers a finesse: blind-plays its finesse position when a clue needs it;
+2. saves the next player's chop if that card is critical (or a 2 not seen
+   elsewhere) and that player has nothing better to do than discard;
+3. plays a card it knows is playable (lowest rank first, cards that unlock
+   a teammate's clued card first);
+4. gives the best play clue (a clue whose reading, simulated exactly as the
+   target will read it, is true and gets cards played); with all 8 clue
+   tokens it must clue, so it gives the most useful harmless clue;
+5. on its very last turn of the game, plays its likeliest card when a
+   misplay cannot end the game;
+6. discards: known trash first, else its chop; with every card clued it
+   gives a clue if it can, and otherwise discards the card least likely to
+   be needed (never a clued 5 or known critical card while there is another).
+
+See docs/bots.md for the conventions, with examples.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..actions import Clue, Discard, Play, TurnAction
+from ..options import CLUE_TOKENS
+from ..views import PlayerView
+from .cardmath import bits, ident, rank_of, single, suit_of
+from .conventions import Reading, clue_mask, covering, finesse_duty, read_clue, touched_by
+from .memory import Table
+
+
+class ConventionBot:
+    """The convention bot for one seat of one game; it caches its replay between turns."""
+
+    name = "hgroup"
+
+    def __init__(self) -> None:
+        self._table: Table | None = None
+        self._key: tuple[object, ...] | None = None
+        self._last: object = None
+
+    def choose(self, view: PlayerView) -> TurnAction:
+        if view.seat is None or view.seat != view.current or view.over:
+            raise ValueError("a bot can only choose for the seat to move, while the game runs")
+        table = self._table
+        first = view.events[0] if view.events else None
+        key = (view.config, view.seat, first)
+        done = table.events_done if table is not None else 0
+        if (table is None or key != self._key or done > len(view.events)
+                or (done and view.events[done - 1] is not self._last)):
+            table = Table(view.config, view.seat)
+        table.catch_up(view)
+        self._table, self._key = table, key
+        self._last = view.events[-1] if view.events else None
+        return Decision(table, view).choose()
+
+
+def choose_hgroup(view: PlayerView) -> TurnAction:
+    """The convention bot as a pure function of the view (replays the whole history each call)."""
+    return ConventionBot().choose(view)
+
+
+class Decision:
+    """One turn's reasoning for the seat to move."""
+
+    def __init__(self, table: Table, view: PlayerView) -> None:
+        self.t = table
+        self.view = view
+        self.me = table.me
+        self.legal = set(view.legal_actions())
+        seen: Counter[int] = Counter(table.gone)
+        for s, h in enumerate(table.fireworks):
+            for r in range(1, h + 1):
+                seen[ident(s, r)] += 1
+        for seat, hand in enumerate(table.hands):
+            if seat != self.me:
+                for o in hand:
+                    seen[table.ids[o]] += 1
+        self.seen = seen
+        self.all_seen = sum(1 << i for i, n in table.copies.items() if seen[i] >= n)
+        self.trash = table.trash_mask()
+        # Identities of clued cards in other hands: good touch says ours are not those.
+        self.clued_elsewhere = 0
+        for seat, hand in enumerate(table.hands):
+            if seat != self.me:
+                for o in hand:
+                    if o in table.clued or o in table.play:
+                        self.clued_elsewhere |= 1 << table.ids[o]
+
+    # --------------------------------------------------------- own cards
+
+    def my_mask(self, order: int) -> int:
+        """What this card of ours may be; 0 means it is known trash."""
+        t = self.t
+        m = t.know_conv(order) & ~self.all_seen
+        if not m:
+            m = t.knowledge(order) & ~self.all_seen or t.knowledge(order)
+        if order in t.clued or order in t.play:
+            useful = m & ~self.trash & ~self.clued_elsewhere
+            if not useful:
+                useful = m & ~self.trash
+            return useful
+        return m
+
+    def is_playable(self, order: int) -> bool:
+        m = self.my_mask(order)
+        return bool(m) and all(self.t.playable(i) for i in bits(m))
+
+    def is_trash(self, order: int) -> bool:
+        m = self.my_mask(order)
+        return not m or not m & ~self.trash
+
+    def chance_playable(self, order: int) -> float:
+        m = self.my_mask(order)
+        weight = {i: max(self.t.copies[i] - self.seen[i], 0) for i in bits(m)}
+        total = sum(weight.values())
+        return sum(w for i, w in weight.items() if self.t.playable(i)) / total if total else 0.0
+
+    # ------------------------------------------------------------ choose
+
+    def choose(self) -> TurnAction:
+        t = self.t
+        duty = finesse_duty(t)
+        t.resolve_before_turn(self.me)
+        if duty is not None:
+            return Play(duty)
+        hand = t.hands[self.me]
+        playable = [o for o in hand if self.is_playable(o)]
+        if t.tokens > 0:
+            save = self.urgent_save()
+            if save is not None:
+                return save
+        if playable:
+            return Play(min(playable, key=self.play_priority))
+        clue = self.best_clue() if t.tokens > 0 else None
+        if clue is not None:
+            value, action = clue
+            if value >= 0.9 or t.tokens == CLUE_TOKENS or (value >= 0.5 and t.tokens >= 4):
+                return action
+        if self.view.final_turns_left is not None and t.strikes < 2:
+            best = max(hand, key=self.chance_playable)
+            if self.chance_playable(best) > 0:
+                return Play(best)
+        if t.tokens < CLUE_TOKENS:
+            trash = [o for o in hand if self.is_trash(o)]
+            if trash:
+                return Discard(trash[0])
+            chop = t.chop(self.me)
+            if chop is not None:
+                return Discard(chop)
+            if clue is not None and t.tokens > 0:
+                return clue[1]
+            return Discard(min(hand, key=self.keep_value))
+        if clue is not None:
+            return clue[1]
+        return self.fallback()
+
+    def fallback(self) -> TurnAction:
+        """Nothing sensible: any legal clue (8 tokens) or play the likeliest card."""
+        clues = sorted((a for a in self.legal if isinstance(a, Clue)), key=str)
+        if clues:
+            return clues[0]
+        return Play(max(self.t.hands[self.me], key=self.chance_playable))
+
+    def play_priority(self, order: int) -> tuple[int, int]:
+        m = self.my_mask(order)
+        rank = min(rank_of(i) for i in bits(m))
+        unlocks = any(self.clued_elsewhere >> (i + 1) & 1 for i in bits(m) if rank_of(i) < 5)
+        return (0 if unlocks else 1, rank)
+
+    def keep_value(self, order: int) -> float:
+        """How much losing this card could cost (a locked hand must discard something)."""
+        m = self.my_mask(order)
+        if not m:
+            return -1.0
+        worst = 0.0
+        for i in bits(m):
+            if self.t.dead(i):
+                continue
+            v = 1.0 + (5 - rank_of(i)) * 0.1
+            if self.t.critical(i):
+                v += 10
+            worst = max(worst, v)
+        return worst
+
+    # ------------------------------------------------------------ clues
+
+    def urgent_save(self) -> TurnAction | None:
+        t = self.t
+        nxt = (self.me + 1) % t.config.players
+        chop = t.chop(nxt)
+        if chop is None or not self.needs_save(nxt, chop) or self.busy(nxt):
+            return None
+        best: tuple[float, Clue] | None = None
+        for clue in self.clues_for(nxt):
+            touched = touched_by(t, nxt, clue)
+            if chop not in touched:
+                continue
+            judged = self.judge(clue, touched)
+            if judged is None:
+                continue
+            if best is None or judged > best[0]:
+                best = (judged, clue)
+        return best[1] if best is not None else None
+
+    def needs_save(self, seat: int, order: int) -> bool:
+        t = self.t
+        card = t.ids[order]
+        if t.dead(card):
+            return False
+        if t.critical(card):
+            return True
+        if rank_of(card) == 2:
+            # A 2 whose other copy no one else holds: H-group's 2 save.
+            return not any(t.ids.get(o) == card for s, h in enumerate(t.hands) if s != self.me
+                           for o in h if o != order)
+        return False
+
+    def busy(self, seat: int) -> bool:
+        """Whether ``seat`` has something to do other than discarding its chop (as far as we can tell)."""
+        t = self.t
+        for o in t.hands[seat]:
+            m = t.know_conv(o)
+            if o in t.clued:
+                m &= ~self.trash
+            if m and all(t.playable(i) for i in bits(m)):
+                return True
+            if o in t.clued and not t.know_conv(o) & ~self.trash:
+                return True  # known trash to discard instead
+        return any(p.kind == "finesse" and p.seat == seat for p in t.pending)
+
+    def clues_for(self, seat: int) -> list[Clue]:
+        variant = self.t.config.variant
+        out = [Clue(seat, colour=c) for c in variant.clue_colours]
+        out += [Clue(seat, rank=r) for r in range(1, 6)]
+        return [c for c in out if c in self.legal]
+
+    def best_clue(self) -> tuple[float, Clue] | None:
+        best: tuple[float, Clue] | None = None
+        t = self.t
+        for step in range(1, t.config.players):
+            seat = (self.me + step) % t.config.players
+            for clue in self.clues_for(seat):
+                touched = touched_by(t, seat, clue)
+                if not touched:
+                    continue
+                value = self.judge(clue, touched)
+                if value is None:
+                    continue
+                value -= 0.01 * step  # sooner is better: the card gets played sooner
+                if best is None or value > best[0]:
+                    best = (value, clue)
+        return best
+
+    def belief(self, order: int, reading: Reading | None = None) -> int:
+        """What the holder of ``order`` (another seat) will think it may be, roughly."""
+        t = self.t
+        if reading is not None and order in reading.know:
+            k = reading.know[order]
+            c = reading.conv.get(order, t.conv.get(order, t.all))
+            clued = order in t.clued or order in reading.touched
+        else:
+            k = t.knowledge(order)
+            c = t.conv.get(order, t.all)
+            clued = order in t.clued
+        m = k & c or k
+        if clued:
+            m = m & ~self.trash or m
+        return m
+
+    def judge(self, clue: Clue, touched: tuple[int, ...]) -> float | None:
+        """The value of a clue from us, or None if it would be misread (or is pointless)."""
+        t = self.t
+        target = clue.target
+        reading = read_clue(t, self.me, clue, touched)
+        ids = t.ids
+        value = 0.0
+        for o in touched:
+            m = self.belief(o, reading)
+            if not m >> ids[o] & 1:
+                return None  # they would think it something it is not
+        focus = reading.focus
+        assert focus is not None
+        fid = ids[focus]
+        # Cards the target's reading relies on in third hands must be findable by their holders.
+        if reading.kind != "none" and not self.chain_is_sound(reading, fid):
+            return None
+        finesse = reading.kind == "play" and (reading.ext >> fid & 1) and not (reading.base >> fid & 1)
+        if finesse and not self.finesse_is_sound(reading, fid):
+            return None
+        # Good touch: no trash and no duplicates.
+        seen_ids: set[int] = set()
+        for o in touched:
+            i = ids[o]
+            if o in t.clued:
+                continue
+            if t.dead(i) or self.clued_elsewhere >> i & 1 or i in seen_ids or self.mine_could_be(i):
+                value -= 1.0
+            seen_ids.add(i)
+        newly_known = False
+        for o in t.hands[target]:
+            before = self.belief(o)
+            after = self.belief(o, reading)
+            i = ids[o]
+            now = all(t.playable(j) for j in bits(after))
+            was = bool(before) and all(t.playable(j) for j in bits(before))
+            if now and not was:
+                value += 1.0 + (0.2 if rank_of(i) == 5 else 0.0)
+                newly_known = True
+            elif o in touched and o not in t.clued and not t.dead(i):
+                if o == focus and reading.kind == "play":
+                    value += 0.6
+                elif t.critical(i):
+                    value += 0.5 if o == t.chop(target) else 0.3
+                else:
+                    value += 0.1
+        if finesse:
+            value += 1.0
+        if not newly_known and not finesse and all(o in t.clued for o in touched) and value <= 0:
+            return None
+        return value
+
+    def mine_could_be(self, identity: int) -> bool:
+        """A clued card of ours might already be this identity (so cluing another copy risks a duplicate)."""
+        return any(self.my_mask(o) >> identity & 1 for o in self.t.hands[self.me]
+                   if o in self.t.clued and single(self.my_mask(o)) is None)
+
+    def chain_is_sound(self, reading: Reading, fid: int) -> bool:
+        """Every clued card the focus waits on, in a third hand, will be recognised by its holder."""
+        t = self.t
+        s = suit_of(fid)
+        cover = covering(t, (self.me, reading.target), reading.focus, reading.know)
+        for r in range(t.fireworks[s] + 1, rank_of(fid)):
+            link = ident(s, r)
+            o = cover.get(link)
+            if o is None:
+                continue
+            seat = t.holder.get(o)
+            if seat is None or seat in (self.me, reading.target):
+                continue
+            if single(self.belief(o)) == link:
+                continue
+            first = next((c for c in t.hands[seat] if c in t.clued and self.belief(c) >> link & 1), None)
+            if first != o:
+                return False
+        return True
+
+    def finesse_is_sound(self, reading: Reading, fid: int) -> bool:
+        t = self.t
+        link = fid - 1
+        if self.clued_elsewhere >> link & 1 or self.mine_could_be(link):
+            return False
+        holders = [p for p in t.between(self.me, reading.target)
+                   if (fp := t.finesse_pos(p)) is not None and t.ids[fp] == link]
+        if not holders:
+            return False
+        player = holders[-1]
+        return not any(self.belief(c) >> link & 1 for c in t.hands[player] if c in t.clued)
+
+
+__all__ = ["ConventionBot", "choose_hgroup", "clue_mask"]

@@ -1,0 +1,197 @@
+"""A bot's memory of the table, rebuilt from one seat's view by replaying the public history.
+
+The view alone holds the present; conventions need the past ("this card was
+given a play clue", "the clue before last was a finesse"). ``Table`` replays
+``view.events`` from the deal, one event at a time, and keeps, for every card
+order: the public knowledge (what clues said, recomputed here), the
+*convention mask* (which identities the team's conventions allow, see
+``conventions.py``) and a few flags. It sees card identities exactly as the
+seat saw them at each moment: every card outside its own hand, never its own.
+
+Replaying is cheap (a game has fewer than 100 events), and a ``Table`` can
+be fed more events later, which is how a bot object caches between turns.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..actions import Clue, Discard, Play, RearrangeEvent, TurnEvent
+from ..options import GameConfig
+from ..views import PlayerView
+from .cardmath import bits, copies_table, ident, rank_of, suit_of
+
+
+@dataclass
+class Pending:
+    """Something a clue left open until ``seat`` acts next.
+
+    ``ext``: the focus ``order`` may also be one of ``mask`` (a finesse through
+    another player); those identities are dropped if they are not playable by
+    the time its holder acts. ``finesse``: ``seat`` may have to blind-play the
+    identity in ``mask`` from its finesse position, unless one of ``later``
+    shows it there (then the finesse is on them).
+    """
+
+    kind: str
+    seat: int
+    order: int
+    mask: int
+    later: tuple[int, ...] = ()
+
+
+@dataclass
+class Table:
+    config: GameConfig
+    me: int
+    hands: list[list[int]] = field(default_factory=list)
+    holder: dict[int, int] = field(default_factory=dict)
+    ids: dict[int, int] = field(default_factory=dict)  # identities this seat may see (set from the view)
+    fireworks: list[int] = field(default_factory=list)
+    gone: Counter[int] = field(default_factory=Counter)  # discarded (misplays included), by identity
+    know: dict[int, int] = field(default_factory=dict)
+    conv: dict[int, int] = field(default_factory=dict)
+    clued: set[int] = field(default_factory=set)
+    play: set[int] = field(default_factory=set)  # cards the team expects their holder to play
+    saved: set[int] = field(default_factory=set)  # cards given a save clue
+    pending: list[Pending] = field(default_factory=list)
+    events_done: int = 0
+    tokens: int = 8
+    strikes: int = 0
+
+    def __post_init__(self) -> None:
+        variant = self.config.variant
+        self.all = variant.all_identities
+        self.copies = copies_table(variant)
+        self.nsuits = len(variant.suits)
+        size = self.config.hand_size
+        self.hands = [list(reversed(range(p * size, (p + 1) * size))) for p in range(self.config.players)]
+        for seat, hand in enumerate(self.hands):
+            for order in hand:
+                self.holder[order] = seat
+        self.fireworks = [0] * self.nsuits
+
+    # ----------------------------------------------------------------- replay
+
+    def catch_up(self, view: PlayerView) -> None:
+        """Learn the identities the view shows, then replay every event not replayed yet."""
+        for seat, hand in enumerate(view.hands):
+            if seat != self.me:
+                for cv in hand:
+                    if cv.card is not None:
+                        self.ids[cv.order] = cv.card.identity
+        for event in view.events[self.events_done:]:
+            if isinstance(event, TurnEvent) and event.card is not None and isinstance(event.action, (Play, Discard)):
+                self.ids[event.action.order] = event.card.identity
+        from .conventions import interpret  # late import: conventions needs Table's type only
+
+        for event in view.events[self.events_done:]:
+            if isinstance(event, RearrangeEvent):
+                self.hands[event.seat] = list(event.hand)
+                continue
+            self.resolve_before_turn(event.seat)
+            action = event.action
+            if isinstance(action, Clue):
+                self.tokens -= 1
+                interpret(self, event.seat, action, event.touched)
+            else:
+                self.remove_card(event.seat, action.order, event)
+                if event.drawn is not None:
+                    self.hands[event.seat].insert(0, event.drawn)
+                    self.holder[event.drawn] = event.seat
+            self.events_done += 1
+        self.events_done = len(view.events)
+        self.tokens = view.clue_tokens
+        self.strikes = view.strikes
+
+    def remove_card(self, seat: int, order: int, event: TurnEvent) -> None:
+        self.hands[seat].remove(order)
+        self.holder.pop(order, None)
+        card = event.card
+        assert card is not None
+        if event.success:
+            self.fireworks[card.suit.index] = card.rank
+            if event.clue_gained:
+                self.tokens += 1
+        else:
+            self.gone[card.identity] += 1
+            if isinstance(event.action, Play):
+                self.strikes += 1
+            else:
+                self.tokens += 1
+        self.play.discard(order)
+        self.saved.discard(order)
+
+    def resolve_before_turn(self, seat: int) -> None:
+        """What a clue left open is settled when ``seat`` acts: its finesse chances are now or never."""
+        keep: list[Pending] = []
+        for p in self.pending:
+            if p.seat != seat:
+                keep.append(p)
+            elif p.kind == "ext" and p.order in self.holder:
+                unplayable = sum(1 << i for i in bits(p.mask) if not self.playable(i))
+                if self.know_conv(p.order) & ~unplayable:
+                    self.conv[p.order] = self.conv.get(p.order, self.all) & ~unplayable
+        self.pending = keep
+
+    # ------------------------------------------------------------- questions
+
+    def knowledge(self, order: int) -> int:
+        return self.know.get(order, self.all)
+
+    def know_conv(self, order: int) -> int:
+        """What the public record and the conventions together allow (the record alone if they clash)."""
+        k = self.know.get(order, self.all)
+        both = k & self.conv.get(order, self.all)
+        return both or k
+
+    def visible_id(self, order: int, hidden: tuple[int, ...] = ()) -> int | None:
+        """The identity of a card in a hand, if this seat sees it and its holder is not in ``hidden``."""
+        seat = self.holder.get(order)
+        if seat is None or seat == self.me or seat in hidden:
+            return None
+        return self.ids.get(order)
+
+    def playable(self, identity: int) -> bool:
+        return self.fireworks[suit_of(identity)] == rank_of(identity) - 1
+
+    def played(self, identity: int) -> bool:
+        return self.fireworks[suit_of(identity)] >= rank_of(identity)
+
+    def dead(self, identity: int) -> bool:
+        """Can never be played: already played, or an earlier card of its suit is all gone."""
+        s, r = suit_of(identity), rank_of(identity)
+        if self.fireworks[s] >= r:
+            return True
+        return any(self.gone[ident(s, q)] >= self.copies[ident(s, q)] for q in range(self.fireworks[s] + 1, r))
+
+    def trash_mask(self) -> int:
+        return sum(1 << i for i in self.copies if self.dead(i))
+
+    def critical(self, identity: int) -> bool:
+        """Not yet played, still possible, and every other copy is discarded."""
+        return not self.dead(identity) and self.gone[identity] >= self.copies[identity] - 1
+
+    def chop(self, seat: int) -> int | None:
+        """The oldest card with no clue on it and no play expected of it."""
+        for order in reversed(self.hands[seat]):
+            if order not in self.clued and order not in self.play:
+                return order
+        return None
+
+    def finesse_pos(self, seat: int) -> int | None:
+        """The newest card with no clue on it and no play expected of it."""
+        for order in self.hands[seat]:
+            if order not in self.clued and order not in self.play:
+                return order
+        return None
+
+    def between(self, giver: int, target: int) -> list[int]:
+        """The seats that act after ``giver`` and before ``target``, in turn order."""
+        out = []
+        seat = (giver + 1) % self.config.players
+        while seat != target:
+            out.append(seat)
+            seat = (seat + 1) % self.config.players
+        return out
