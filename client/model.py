@@ -86,12 +86,13 @@ class ClientModel:
     status_error: bool = False
     replay: tuple[int, str] | None = None  # (game, replay JSON) once the server sent it
     farewell: str | None = None  # why the server closed the connection
+    seat_names: tuple[str, ...] = ()  # names when there is no table (an offline replay)
 
     @property
     def names(self) -> tuple[str, ...]:
         """The name at each seat of our table (empty seats get a placeholder)."""
         if self.table is None:
-            return ()
+            return self.seat_names
         return tuple(p.name if p is not None else f"seat {i + 1}" for i, p in enumerate(self.table.players))
 
     @property

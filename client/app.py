@@ -1,0 +1,538 @@
+"""The full-screen terminal app: layout factories, key bindings, and the path from a key to a request.
+
+The screen is built from small factory functions returning containers whose
+text is a callable reading the live model, so a redraw always shows the
+latest state. Key bindings only turn keys into intents; ``ClientApp.act``
+checks a game action with the engine (refusing it with the engine's reason)
+and hands the protocol message to ``send``. Nothing here touches the
+network: the session (or a test) supplies ``get_model``, ``dispatch`` and
+``send``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hanabi.engine import Clue, Discard, Play, Rearrange
+from hanabi.protocol.messages import (
+    ActionRequest,
+    AddBot,
+    Chat,
+    CreateTable,
+    GetReplay,
+    Join,
+    Leave,
+    ListTables,
+    Message,
+    RearrangeRequest,
+    RemoveBot,
+    Spectate,
+    Start,
+)
+from hanabi.protocol.messages import GiveHost as GiveHostMessage
+from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.data_structures import Point
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    DynamicContainer,
+    FormattedTextControl,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.layout.containers import AnyContainer
+from prompt_toolkit.layout.controls import BufferControl
+from prompt_toolkit.layout.processors import BeforeInput
+from prompt_toolkit.output import Output
+
+from . import keys as shortcuts
+from .commands import CommandCompleter, CommandError, Intent, Lobby, Local, Say, parse
+from .form import CHATS, VARIANTS, TableForm
+from .judge import refusal
+from .model import ClientModel, Incoming, LeftTable, Note
+from .screens import (
+    WIDE,
+    board,
+    chat_fragments,
+    discards,
+    end_fragments,
+    help_fragments,
+    join_lines,
+    keys_fragments,
+    lobby_fragments,
+    log_lines,
+    title_fragments,
+    tokens_line,
+)
+from .style import STYLE
+
+Send = Callable[[Message], None]
+
+
+@dataclass
+class UiState:
+    """What only this screen knows: shortcuts in progress, toggles, scrolling, the form."""
+
+    pending: list[str] = field(default_factory=list)  # keys of a shortcut in progress
+    prompt: str = ""
+    show_knowledge: bool = False
+    log_back: int = 0  # lines scrolled back from the newest
+    selected: int = 0  # the highlighted table in the lobby
+    form: TableForm | None = None
+    show_help: bool = False
+    save_wanted: int | None = None  # a game whose replay we asked for, to save when it comes
+    saved: dict[int, str] = field(default_factory=dict)
+
+
+class ClientApp:
+    """The prompt_toolkit application of one client, bound to a model source and a message sink."""
+
+    def __init__(self, get_model: Callable[[], ClientModel], dispatch: Callable[[Incoming], None], send: Send,
+                 *, input: Input | None = None, output: Output | None = None,
+                 replay_dir: Path | None = None) -> None:
+        self.get_model = get_model
+        self.dispatch = dispatch
+        self.send = send
+        self.ui = UiState()
+        self.replay_dir = replay_dir or Path.cwd()
+        self.command = Buffer(
+            multiline=False,
+            completer=CommandCompleter(lambda: self.get_model().view, lambda: self.get_model().names),
+            complete_while_typing=False,
+            accept_handler=self._accept,
+        )
+        self.command_window = Window(BufferControl(self.command, input_processors=[BeforeInput(": ")]), height=1)
+        self.status_window = Window(FormattedTextControl(self._status_text, focusable=True, show_cursor=False),
+                                    height=1, style="class:status")
+        self.application: Application[None] = Application(
+            layout=Layout(self._root(), focused_element=self.status_window),
+            key_bindings=self._bindings(),
+            style=STYLE,
+            full_screen=True,
+            input=input,
+            output=output,
+        )
+        self.application.ttimeoutlen = 0.05  # Esc answers at once instead of waiting for a longer sequence
+
+    # -- what the screen shows ---------------------------------------------------------------------
+
+    @property
+    def width(self) -> int:
+        return self.application.output.get_size().columns
+
+    def mode(self) -> str:
+        model = self.get_model()
+        if self.application.layout.has_focus(self.command):
+            return "command"
+        if self.ui.form is not None:
+            return "form"
+        if model.view is not None:
+            return "end" if model.view.outcome is not None else "game"
+        return "lobby"
+
+    def _status_text(self) -> StyleAndTextTuples:
+        if self.ui.prompt:
+            return [("class:status.prompt", " " + self.ui.prompt)]
+        model = self.get_model()
+        return [("class:status.error" if model.status_error else "class:status", " " + model.status)]
+
+    def _root(self) -> AnyContainer:
+        return HSplit([
+            Window(FormattedTextControl(lambda: title_fragments(self.get_model(), self.width)), height=1),
+            DynamicContainer(self._screen),
+            ConditionalContainer(self.command_window, Condition(lambda: self.application.layout.has_focus(
+                self.command))),
+            self.status_window,
+            Window(FormattedTextControl(lambda: keys_fragments(self.get_model(), self.mode())), height=1,
+                   style="class:keys"),
+        ])
+
+    def _screen(self) -> AnyContainer:
+        if self.ui.show_help:
+            return Window(FormattedTextControl(help_fragments), wrap_lines=True)
+        if self.ui.form is not None:
+            form = self.ui.form
+            return Window(FormattedTextControl(form.fragments))
+        if self.get_model().view is not None:
+            return self._game_screen()
+        return Window(FormattedTextControl(
+            lambda: lobby_fragments(self.get_model(), self.ui.selected, self.width)), wrap_lines=False)
+
+    def _game_screen(self) -> AnyContainer:
+        def tokens() -> StyleAndTextTuples:
+            view = self.get_model().view
+            return tokens_line(view) if view is not None else []
+
+        wide = self.width >= WIDE
+        log_window = self._log_window(with_chat=not wide)
+        middle: AnyContainer = log_window
+        if wide:
+            middle = VSplit([log_window, Window(width=1, char="│", style="class:rule"),
+                             Window(FormattedTextControl(lambda: chat_fragments(self.get_model())),
+                                    width=lambda: max(30, self.width // 3), wrap_lines=True)])
+        return HSplit([
+            Window(FormattedTextControl(tokens), height=1),
+            Window(FormattedTextControl(lambda: board(self.get_model(), self.ui.show_knowledge)),
+                   dont_extend_height=True),
+            Window(FormattedTextControl(lambda: discards(self.get_model())), dont_extend_height=True,
+                   wrap_lines=True),
+            Window(height=1, char="─", style="class:rule"),
+            middle,
+            ConditionalContainer(
+                Window(FormattedTextControl(lambda: end_fragments(self.get_model())), dont_extend_height=True,
+                       wrap_lines=True),
+                Condition(lambda: self.mode() == "end")),
+        ])
+
+    def _log_window(self, with_chat: bool) -> Window:
+        def text() -> StyleAndTextTuples:
+            lines = log_lines(self.get_model(), with_chat)
+            return join_lines(lines) if lines else [("class:label", "The log of the game shows here.")]
+
+        def cursor() -> Point:
+            count = len(log_lines(self.get_model(), with_chat))
+            return Point(0, max(0, count - 1 - self.ui.log_back))
+
+        return Window(FormattedTextControl(text, get_cursor_position=cursor), wrap_lines=False)
+
+    # -- from keys to intents ----------------------------------------------------------------------
+
+    def note(self, text: str, error: bool = False) -> None:
+        self.dispatch(Note(text, error))
+
+    def act(self, intent: Intent) -> None:
+        """Carry out one intent: check it, then send the request (or do the local thing)."""
+        model = self.get_model()
+        view = model.view
+        if isinstance(intent, (Play, Discard, Clue, Rearrange)):
+            if view is None:
+                self.note("there is no game in progress", True)
+                return
+            reason = refusal(view, intent)
+            if reason is not None:
+                self.note(f"Not allowed: {reason}", True)
+                return
+            if isinstance(intent, Rearrange):
+                self.send(RearrangeRequest(intent.hand))
+            else:
+                self.send(ActionRequest(intent))
+            self.note("")
+            return
+        if isinstance(intent, Say):
+            self.send(Chat(intent.text))
+            return
+        if isinstance(intent, Local):
+            self._local(intent.verb)
+            return
+        self._lobby(intent)
+
+    def _local(self, verb: str) -> None:
+        if verb == "help":
+            self.ui.show_help = True
+        elif verb == "quit":
+            self.quit()
+        elif verb == "knowledge":
+            self.ui.show_knowledge = not self.ui.show_knowledge
+        elif verb == "save":
+            self.save_replay()
+
+    def _lobby(self, intent: Lobby) -> None:
+        model = self.get_model()
+        verb, number = intent.verb, intent.number
+        if verb == "join" and number is not None:
+            seat = int(intent.text) - 1 if intent.text else None
+            self.send(Join(number, seat))
+        elif verb == "spectate" and number is not None:
+            self.send(Spectate(number))
+        elif verb == "leave":
+            self.send(Leave())
+            self.dispatch(LeftTable())
+        elif verb in ("start", "again"):
+            if not model.is_host:
+                self.note("only the host starts the game: ask them (say …)", True)
+                return
+            self.send(Start())
+        elif verb == "refresh":
+            self.send(ListTables())
+        elif verb == "new":
+            self.open_form(intent.text)
+        elif verb in ("bot", "unbot", "host") and number is not None:
+            seat = number - 1
+            message: Message = AddBot(seat) if verb == "bot" else RemoveBot(seat) if verb == "unbot" \
+                else GiveHostMessage(seat)
+            self.send(message)
+
+    def open_form(self, name: str | None = None) -> None:
+        model = self.get_model()
+        self.ui.form = TableForm(name=name or (f"{model.player}'s table" if model.player else "my table"))
+
+    def submit_form(self) -> None:
+        form = self.ui.form
+        if form is None:
+            return
+        if not form.name.strip():
+            self.note("the table needs a name", True)
+            return
+        self.send(CreateTable(form.name.strip(), VARIANTS[form.variant], form.seats, form.empty_clues,
+                              form.all_or_nothing, CHATS[form.chat], form.password or None))
+        self.ui.form = None
+
+    def add_bot(self) -> None:
+        """Seat a bot in the first free seat of our table."""
+        table = self.get_model().table
+        if table is None:
+            self.note("join or create a table first", True)
+            return
+        free = [i for i, p in enumerate(table.players) if p is None]
+        if not free:
+            self.note("every seat is taken", True)
+            return
+        self.send(AddBot(free[0]))
+
+    def remove_bot(self) -> None:
+        table = self.get_model().table
+        bots = [] if table is None else [i for i, p in enumerate(table.players) if p is not None and p.bot]
+        if not bots:
+            self.note("there is no bot at your table", True)
+            return
+        self.send(RemoveBot(bots[-1]))
+
+    def save_replay(self) -> None:
+        model = self.get_model()
+        if model.game is None or model.view is None or model.view.outcome is None:
+            self.note("a replay can be saved once the game is over", True)
+            return
+        if model.replay is not None and model.replay[0] == model.game:
+            self._write_replay(model.game, model.replay[1])
+            return
+        self.ui.save_wanted = model.game
+        self.send(GetReplay(model.game))
+        self.note("Asking the server for the replay…")
+
+    def on_model(self) -> None:
+        """Called after every change of the model: finish what waited for the server, then redraw."""
+        model = self.get_model()
+        if self.ui.save_wanted is not None and model.replay is not None and model.replay[0] == self.ui.save_wanted:
+            self.ui.save_wanted = None
+            self._write_replay(model.replay[0], model.replay[1])
+        self.application.invalidate()
+
+    def _write_replay(self, game: int, text: str) -> None:
+        path = self.replay_dir / f"hanabi-game-{game}.json"
+        try:
+            path.write_text(text, encoding="utf-8")
+        except OSError as e:
+            self.note(f"could not save the replay to {path}: {e.strerror}", True)
+            return
+        self.ui.saved[game] = str(path)
+        self.note(f"Replay saved to {path} (open it with hanabi-client --replay {path.name})")
+
+    def run_command(self, line: str) -> None:
+        model = self.get_model()
+        try:
+            intent = parse(line, model.view, model.names)
+        except CommandError as e:
+            self.note(str(e), True)
+            return
+        # The command line is deliberate, so a play needs no confirmation here, unlike the one-key shortcut.
+        self.act(intent)
+
+    def _accept(self, buffer: Buffer) -> bool:
+        line = buffer.text
+        self.application.layout.focus(self.status_window)
+        if line.strip():
+            self.run_command(line)
+        return False  # clears the buffer
+
+    def open_command(self, text: str = "") -> None:
+        self.command.set_document(self.command.document.__class__(text, len(text)))
+        self.application.layout.focus(self.command)
+
+    def quit(self) -> None:
+        if self.application.is_running:
+            self.application.exit()
+
+    def key(self, key: str) -> None:
+        """A printable key pressed outside the command line."""
+        ui = self.ui
+        model = self.get_model()
+        if ui.show_help:
+            ui.show_help = False
+            return
+        if ui.form is not None:
+            self._form_key(key)
+            return
+        if ui.pending:
+            self._shortcut(key)
+            return
+        mode = self.mode()
+        if key in (":", "/"):
+            self.open_command()
+        elif key == "t":
+            self.open_command("say ")
+        elif key == "?":
+            ui.show_help = True
+        elif mode == "game" and key in shortcuts.STARTERS:
+            step = shortcuts.start(key, model.view, model.names)
+            self._follow([key], step)
+        elif mode == "game" and key == "k":
+            ui.show_knowledge = not ui.show_knowledge
+        elif mode == "end" and key == "s":
+            self.save_replay()
+        elif mode == "end" and key == "a":
+            self.act(Lobby("again"))
+        elif mode in ("end", "lobby") and key == "l":
+            self.act(Lobby("leave"))
+        elif mode in ("end", "lobby") and key == "q":
+            self.quit()
+        elif mode == "lobby":
+            self._lobby_key(key)
+
+    def _lobby_key(self, key: str) -> None:
+        model = self.get_model()
+        tables = model.tables
+        chosen = tables[self.ui.selected] if 0 <= self.ui.selected < len(tables) else None
+        if key == "n":
+            self.open_form()
+        elif key == "r":
+            self.send(ListTables())
+        elif key == "j" and chosen is not None:
+            self.send(Join(chosen.id))
+        elif key == "s" and chosen is not None:
+            self.send(Spectate(chosen.id))
+        elif key == "b":
+            self.add_bot()
+        elif key == "x":
+            self.remove_bot()
+        elif key == "g":
+            self.act(Lobby("start"))
+
+    def _shortcut(self, key: str) -> None:
+        model = self.get_model()
+        view = model.view
+        if view is None or view.seat is None:
+            self.cancel()
+            return
+        step = shortcuts.step(self.ui.pending, key, view, model.names)
+        self._follow([*self.ui.pending, key], step)
+
+    def _follow(self, keys: list[str], step: shortcuts.Step) -> None:
+        if isinstance(step, shortcuts.Prompt):
+            self.ui.pending = keys
+            self.ui.prompt = step.text
+            return
+        self.ui.pending = []
+        self.ui.prompt = ""
+        if isinstance(step, shortcuts.Refused):
+            self.note(step.text, True)
+            return
+        self.act(step.intent)
+
+    def cancel(self) -> None:
+        self.ui.pending = []
+        self.ui.prompt = ""
+        self.ui.show_help = False
+
+    def _form_key(self, key: str) -> None:
+        form = self.ui.form
+        assert form is not None
+        if not form.type(key) and key == " ":
+            form.change(1)
+
+    def move(self, step: int) -> None:
+        """↑/↓: the form's field, or the lobby's selected table."""
+        if self.ui.form is not None:
+            self.ui.form.move(step)
+        elif self.mode() == "lobby":
+            count = len(self.get_model().tables)
+            if count:
+                self.ui.selected = (self.ui.selected + step) % count
+        elif self.mode() in ("game", "end"):
+            self.scroll(-step)
+
+    def scroll(self, lines: int) -> None:
+        """Scroll the log back (positive) or forward (negative)."""
+        total = len(self.get_model().log)
+        self.ui.log_back = max(0, min(total - 1, self.ui.log_back + lines))
+
+    def _bindings(self) -> KeyBindings:
+        kb = KeyBindings()
+        typing = Condition(lambda: self.application.layout.has_focus(self.command))
+        outside = ~typing
+        in_form = Condition(lambda: self.ui.form is not None) & outside
+
+        @kb.add("c-c")
+        def _quit(event: KeyPressEvent) -> None:
+            self.quit()
+
+        @kb.add(Keys.Any, filter=outside)
+        def _any(event: KeyPressEvent) -> None:
+            data = event.data
+            if len(data) == 1 and data.isprintable():
+                self.key(data)
+
+        @kb.add("escape", filter=outside)
+        def _escape(event: KeyPressEvent) -> None:
+            if self.ui.form is not None:
+                self.ui.form = None
+            self.cancel()
+
+        @kb.add("escape", filter=typing)
+        def _leave_command(event: KeyPressEvent) -> None:
+            self.command.reset()
+            self.application.layout.focus(self.status_window)
+
+        @kb.add("enter", filter=outside)
+        def _enter(event: KeyPressEvent) -> None:
+            if self.ui.form is not None:
+                self.submit_form()
+            elif self.mode() == "lobby" and self.get_model().table is None:
+                self.key("j")
+            else:
+                self.open_command()
+
+        @kb.add("up", filter=outside)
+        def _up(event: KeyPressEvent) -> None:
+            self.move(-1)
+
+        @kb.add("down", filter=outside)
+        def _down(event: KeyPressEvent) -> None:
+            self.move(1)
+
+        @kb.add("tab", filter=in_form)
+        def _tab(event: KeyPressEvent) -> None:
+            self.move(1)
+
+        @kb.add("left", filter=in_form)
+        def _left(event: KeyPressEvent) -> None:
+            assert self.ui.form is not None
+            self.ui.form.change(-1)
+
+        @kb.add("right", filter=in_form)
+        def _right(event: KeyPressEvent) -> None:
+            assert self.ui.form is not None
+            self.ui.form.change(1)
+
+        @kb.add("backspace", filter=in_form)
+        def _backspace(event: KeyPressEvent) -> None:
+            assert self.ui.form is not None
+            self.ui.form.backspace()
+
+        @kb.add("pageup", filter=outside)
+        def _page_up(event: KeyPressEvent) -> None:
+            self.scroll(5)
+
+        @kb.add("pagedown", filter=outside)
+        def _page_down(event: KeyPressEvent) -> None:
+            self.scroll(-5)
+
+        return kb

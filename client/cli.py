@@ -1,0 +1,141 @@
+"""``hanabi-client``: connect to a server, play alone against bots (``--solo``), or watch a replay (``--replay``).
+
+Bad arguments get one sentence saying what to type; the terminal is always
+given back in its normal state (prompt_toolkit restores it when the app
+exits, whatever made it exit).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import getpass
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import trio
+from hanabi.engine import MAX_PLAYERS, MIN_PLAYERS, Variant
+from hanabi.engine.replay import ReplayError, load
+from hanabi.protocol.messages import AddBot, CreateTable, Start
+
+from .app import ClientApp
+from .replayer import ReplayViewer
+from .runner import Store, run_with_trio
+from .session import Address, Session, parse_address
+
+
+def default_name() -> str:
+    try:
+        name = getpass.getuser()
+    except (KeyError, OSError):
+        name = ""
+    return (name or "player")[:32]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="hanabi-client",
+        description="Play Hanabi in the terminal: join a LAN server, play alone against bots, or replay a game.",
+    )
+    parser.add_argument("server", nargs="?", metavar="HOST[:PORT]", help="the server to join (port 7777 by default)")
+    parser.add_argument("--name", default=None, help="your name at the table (default: your login name)")
+    parser.add_argument("--solo", action="store_true",
+                        help="play at once against bots, on a private server inside this client")
+    parser.add_argument("--players", type=int, default=3, help="--solo: players at the table, you included (2-5)")
+    parser.add_argument("--variant", default="none",
+                        help="--solo: none, six_suits, black (short multicolor) or rainbow (wild multicolor)")
+    parser.add_argument("--replay", metavar="FILE.json", help="step through a saved game, offline")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    name = (args.name if args.name is not None else default_name()).strip()
+    if not 1 <= len(name) <= 32:
+        parser.error("--name must be 1 to 32 characters")
+    if args.replay:
+        return _replay(args.replay)
+    if args.solo:
+        if args.server:
+            parser.error("--solo runs its own server: leave out HOST[:PORT]")
+        if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
+            parser.error(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {args.players}")
+        try:
+            variant = Variant.parse(args.variant)
+        except ValueError as e:
+            parser.error(str(e))
+        return _run(None, name, solo=(args.players, variant))
+    if not args.server:
+        parser.error("give a server to join (HOST or HOST:PORT), or use --solo or --replay FILE.json")
+    try:
+        address = parse_address(args.server)
+    except ValueError as e:
+        parser.error(str(e))
+    return _run(address, name)
+
+
+def _replay(path: str) -> int:
+    try:
+        replay = load(path)
+    except ReplayError as e:
+        print(f"hanabi-client: {path}: {e}", file=sys.stderr)
+        return 2
+    viewer = ReplayViewer(replay, Path(path).name)
+    viewer.application.run()
+    return 0
+
+
+def _run(address: Address | None, name: str, solo: tuple[int, Variant] | None = None) -> int:
+    store = Store()
+    box: list[Session] = []
+
+    def send(message: object) -> None:
+        if box:
+            box[0].send(message)  # type: ignore[arg-type]
+
+    app = ClientApp(store.get, store.dispatch, send)
+    store.listeners.append(app.on_model)
+
+    async def network() -> None:
+        if solo is None:
+            assert address is not None
+            session = Session(address, name, store.get, store.dispatch)
+            box.append(session)
+            await session.run()
+            return
+        await _solo(name, solo, store, box)
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(run_with_trio(app, store, network))
+    farewell = store.model.farewell
+    if farewell:
+        print(f"hanabi-client: the server said goodbye: {farewell}")
+    return 0
+
+
+async def _solo(name: str, solo: tuple[int, Variant], store: Store, box: list[Session]) -> None:
+    """A private server on loopback with a throwaway store; our table is set up and started at once."""
+    from hanabi.server.app import serve
+    from hanabi.server.config import ServerConfig
+
+    players, variant = solo
+
+    async def set_up(session: Session, resumed: bool) -> None:
+        if resumed:
+            return
+        await session.request(CreateTable(f"{name}'s solo game", variant, players))
+        for seat in range(1, players):
+            await session.request(AddBot(seat))
+        await session.request(Start())
+
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:",
+                                                               config=ServerConfig(bot_delay=0.6),
+                                                               task_status=task_status))
+        session = Session(Address("127.0.0.1", server.port), name, store.get, store.dispatch, on_welcome=set_up)
+        box.append(session)
+        await session.run()
+        nursery.cancel_scope.cancel()

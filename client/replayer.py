@@ -1,0 +1,148 @@
+"""``hanabi-client --replay FILE.json``: step through a saved game, forward and back, offline.
+
+The engine rebuilds the game from the file (``hanabi.engine.replay``), then
+every prefix of it, one state per turn; each step is shown through
+``view_for`` as any seat sees it, or as a spectator, with the same board
+and log as a live game. No server, no network.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from hanabi.engine import GameState, Rearrange, TurnEvent, apply, game_from_deck, view_for
+from hanabi.engine.replay import Replay
+from prompt_toolkit.application import Application
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import FormattedTextControl, HSplit, Layout, Window
+from prompt_toolkit.output import Output
+
+from .board import seat_name
+from .model import ClientModel, log_new_events
+from .screens import board, discards, end_fragments, join_lines, title_fragments, tokens_line
+from .style import STYLE
+
+
+def game_steps(replay: Replay) -> list[GameState]:
+    """The game before any action, then after each action, ending with the game as the file left it."""
+    final = replay.state
+    state = game_from_deck(final.config, final.deck, final.seed)
+    states = [state]
+    for event in final.events:
+        action = event.action if isinstance(event, TurnEvent) else Rearrange(event.seat, event.hand)
+        state = apply(state, action)
+        states.append(state)
+    if final.outcome is not None and state.outcome is None:
+        states.append(final)  # ended from outside ("terminated"): no action to replay
+    return states
+
+
+@dataclass
+class Position:
+    step: int = 0
+    seat: int | None = None  # None: as a spectator, who sees every hand
+    show_knowledge: bool = False
+
+
+class ReplayViewer:
+    def __init__(self, replay: Replay, name: str = "replay", *, input: Input | None = None,
+                 output: Output | None = None) -> None:
+        self.replay = replay
+        self.name = name
+        self.states = game_steps(replay)
+        self.pos = Position(step=0, seat=None)
+        self.application: Application[None] = Application(
+            layout=Layout(HSplit([
+                Window(FormattedTextControl(lambda: title_fragments(self.model(), self.width)), height=1),
+                Window(FormattedTextControl(self._tokens), height=1),
+                Window(FormattedTextControl(lambda: board(self.model(), self.pos.show_knowledge)),
+                       dont_extend_height=True),
+                Window(FormattedTextControl(lambda: discards(self.model())), dont_extend_height=True,
+                       wrap_lines=True),
+                Window(height=1, char="─", style="class:rule"),
+                Window(FormattedTextControl(self._log)),
+                Window(FormattedTextControl(lambda: end_fragments(self.model())[:2]), dont_extend_height=True,
+                       wrap_lines=True),
+                Window(FormattedTextControl(self._keys), height=1, style="class:keys"),
+            ])),
+            key_bindings=self._bindings(),
+            style=STYLE,
+            full_screen=True,
+            input=input,
+            output=output,
+        )
+
+    @property
+    def width(self) -> int:
+        return self.application.output.get_size().columns
+
+    def model(self) -> ClientModel:
+        state = self.states[self.pos.step]
+        view = view_for(state, self.pos.seat)
+        base = ClientModel(address=self.name, player="", seat_names=self.replay.players, seat=self.pos.seat,
+                           status="")
+        return log_new_events(replace(base, view=view), view)
+
+    def _tokens(self) -> StyleAndTextTuples:
+        view = self.model().view
+        return tokens_line(view) if view is not None else []
+
+    def _log(self) -> StyleAndTextTuples:
+        lines = self.model().log[-200:]
+        return join_lines(list(lines)) if lines else [("class:label", "The start of the game: no action yet.")]
+
+    def _keys(self) -> StyleAndTextTuples:
+        who = "a spectator" if self.pos.seat is None else seat_name(self.replay.players, self.pos.seat)
+        return [("class:keys", f" step {self.pos.step}/{len(self.states) - 1} · seen by {who} "),
+                ("class:keys.key", " ←→"), ("class:keys", " step "), ("class:keys.key", " Home/End"),
+                ("class:keys", " ends "), ("class:keys.key", " v"), ("class:keys", " viewpoint "),
+                ("class:keys.key", " k"), ("class:keys", " knows "), ("class:keys.key", " q"), ("class:keys", " quit ")]
+
+    def go(self, step: int) -> None:
+        self.pos.step = max(0, min(len(self.states) - 1, step))
+
+    def cycle_seat(self) -> None:
+        """Spectator, then seat 1, seat 2, … and back to the spectator."""
+        players = self.states[0].players
+        seat = self.pos.seat
+        self.pos.seat = 0 if seat is None else (None if seat + 1 >= players else seat + 1)
+
+    def _bindings(self) -> KeyBindings:
+        kb = KeyBindings()
+
+        @kb.add("right")
+        @kb.add("n")
+        @kb.add("space")
+        def _next(event: KeyPressEvent) -> None:
+            self.go(self.pos.step + 1)
+
+        @kb.add("left")
+        @kb.add("p")
+        @kb.add("backspace")
+        def _previous(event: KeyPressEvent) -> None:
+            self.go(self.pos.step - 1)
+
+        @kb.add("home")
+        def _first(event: KeyPressEvent) -> None:
+            self.go(0)
+
+        @kb.add("end")
+        def _last(event: KeyPressEvent) -> None:
+            self.go(len(self.states) - 1)
+
+        @kb.add("v")
+        def _viewpoint(event: KeyPressEvent) -> None:
+            self.cycle_seat()
+
+        @kb.add("k")
+        def _knowledge(event: KeyPressEvent) -> None:
+            self.pos.show_knowledge = not self.pos.show_knowledge
+
+        @kb.add("q")
+        @kb.add("c-c")
+        def _quit(event: KeyPressEvent) -> None:
+            event.app.exit()
+
+        return kb

@@ -1,0 +1,256 @@
+"""The connection to the server: Trio code that connects, shakes hands, reads, writes and reconnects.
+
+One ``Session`` owns one TCP stream at a time. The reader turns bytes into
+messages with the protocol's sans-IO ``Decoder`` and hands each to
+``dispatch`` (the model's reducer); the writer sends what the app queued.
+When the stream breaks, the session reconnects by itself, presenting its
+resume token so the server puts us back in our seat, and says so on screen
+through ``LinkChanged``. Every await that faces the network has a deadline.
+
+``send`` may be called from outside Trio (a prompt_toolkit key handler on the
+host loop): it hops into Trio with the run's token, which is thread-safe.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+import trio
+from hanabi.protocol.errors import ProtocolError
+from hanabi.protocol.framing import Decoder, encode
+from hanabi.protocol.messages import Goodbye, Hello, ListTables, Message, Ping, Pong, Welcome
+from hanabi.protocol.version import PROGRAM, PROTOCOL_VERSION
+
+from .model import ClientModel, Incoming, Link, LinkChanged, Note
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PORT = 7777
+CONNECT_TIMEOUT = 10.0
+HANDSHAKE_TIMEOUT = 10.0
+SEND_TIMEOUT = 10.0
+PING_EVERY = 10.0
+SILENCE_LIMIT = 35.0  # no byte from the server for this long: the link is dead, reconnect
+OUTBOX = 256
+# Goodbyes after which reconnecting would be wrong: another connection took our seat, or we cannot talk.
+FINAL_GOODBYES = frozenset({"replaced", "protocol_version", "client_quit"})
+
+
+@dataclass(frozen=True, slots=True)
+class Address:
+    host: str
+    port: int
+
+    def __str__(self) -> str:
+        return f"{self.host}:{self.port}"
+
+
+def parse_address(text: str) -> Address:
+    """``HOST[:PORT]`` (``[::1]:7777`` for IPv6); the port defaults to 7777."""
+    text = text.strip()
+    if not text:
+        raise ValueError("give a server address: HOST or HOST:PORT")
+    host, port_text = text, ""
+    if text.startswith("["):
+        end = text.find("]")
+        if end < 0:
+            raise ValueError(f"{text!r}: an IPv6 address in brackets needs its closing ]")
+        host, rest = text[1:end], text[end + 1:]
+        if rest and not rest.startswith(":"):
+            raise ValueError(f"{text!r}: write [ADDRESS]:PORT")
+        port_text = rest[1:]
+    elif text.count(":") == 1:
+        host, port_text = text.split(":")
+    if not port_text:
+        return Address(host, DEFAULT_PORT)
+    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        raise ValueError(f"{port_text!r} is not a port: give a number from 1 to 65535")
+    return Address(host, int(port_text))
+
+
+class Session:
+    """A self-healing connection; ``run`` until cancelled, ``send`` from anywhere on the same thread."""
+
+    def __init__(self, address: Address, name: str, get_model: Callable[[], ClientModel],
+                 dispatch: Callable[[Incoming], None],
+                 on_welcome: Callable[[Session, bool], Awaitable[None]] | None = None) -> None:
+        self.address = address
+        self.name = name
+        self.get_model = get_model
+        self.dispatch = dispatch
+        self.on_welcome = on_welcome
+        self._send, self._receive = trio.open_memory_channel[Message](OUTBOX)
+        self._token: trio.lowlevel.TrioToken | None = None
+        self._online = False
+        self._last_heard = 0.0
+        self._pending: list[Message] = []  # messages that arrived in the same read as the welcome
+        self.stopped = False
+
+    # -- called by the app --------------------------------------------------------------------------
+
+    def send(self, message: Message) -> None:
+        """Queue a message for the server; safe to call from the host loop or from Trio."""
+        if not self._online:
+            self.dispatch(Note("not connected to the server yet: try again in a moment", True))
+            return
+        if self._token is None:
+            return
+        self._token.run_sync_soon(self._enqueue, message)
+
+    def _enqueue(self, message: Message) -> None:
+        try:
+            self._send.send_nowait(message)
+        except trio.WouldBlock:
+            self.dispatch(Note("too many requests waiting for the server: slow down", True))
+
+    async def request(self, message: Message) -> None:
+        """Queue a message from Trio code (used by --solo to set its table up)."""
+        await self._send.send(message)
+
+    # -- the connection loop ------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        self._token = trio.lowlevel.current_trio_token()
+        delay = 0.5
+        first = True
+        while not self.stopped:
+            self.dispatch(LinkChanged(Link.CONNECTING if first else Link.RECONNECTING, str(self.address)))
+            try:
+                with trio.fail_after(CONNECT_TIMEOUT):
+                    stream = await trio.open_tcp_stream(self.address.host, self.address.port)
+            except (OSError, trio.TooSlowError) as e:
+                why = getattr(e, "strerror", None) or "no answer"
+                self.dispatch(LinkChanged(Link.OFFLINE if first else Link.RECONNECTING, str(self.address),
+                                          f"Cannot reach {self.address} ({why}); retrying in {delay:g} s…"))
+                await trio.sleep(delay)
+                delay = min(delay * 2, 5.0)
+                continue
+            reason = await self._serve(stream)
+            self._online = False
+            if self.stopped:
+                return
+            if reason in FINAL_GOODBYES:
+                self.stopped = True
+                self.dispatch(LinkChanged(Link.CLOSED, str(self.address), self.get_model().status))
+                return
+            if self.get_model().resume is not None:
+                first = False
+                delay = 0.5
+            self.dispatch(LinkChanged(Link.RECONNECTING, str(self.address),
+                                      f"Lost the connection to {self.address}; reconnecting…"))
+            await trio.sleep(delay)
+            delay = min(delay * 2, 5.0)
+
+    async def _serve(self, stream: trio.SocketStream) -> str | None:
+        """Handshake, then read and write until the stream breaks; the goodbye reason, if any."""
+        decoder = Decoder(peer="server")
+        goodbye: list[str] = []
+        try:
+            async with stream:
+                resume = self.get_model().resume
+                await self._write(stream, Hello(PROTOCOL_VERSION, PROGRAM, self.name, resume))
+                welcome = await self._handshake(stream, decoder, goodbye)
+                if welcome is None:
+                    return goodbye[0] if goodbye else None
+                self._online = True
+                self._drain_stale()
+                await self._write(stream, ListTables())
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(self._writer, stream)
+                    nursery.start_soon(self._pinger, nursery.cancel_scope)
+                    if self.on_welcome is not None:
+                        nursery.start_soon(self.on_welcome, self, resume is not None)
+                    await self._reader(stream, decoder, goodbye)
+                    nursery.cancel_scope.cancel()
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError, trio.TooSlowError):
+            pass
+        except ProtocolError as e:
+            self.dispatch(Note(f"The server sent something this client cannot read: {e}", True))
+        return goodbye[0] if goodbye else None
+
+    async def _handshake(self, stream: trio.SocketStream, decoder: Decoder, goodbye: list[str]) -> Welcome | None:
+        with trio.fail_after(HANDSHAKE_TIMEOUT):
+            while True:
+                data = await stream.receive_some()
+                if not data:
+                    return None
+                decoder.receive(data)
+                while (message := decoder.next_message()) is not None:
+                    self._last_heard = trio.current_time()
+                    self.dispatch(message)
+                    if isinstance(message, Welcome):
+                        # Anything after the welcome in the same read is handled by the reader.
+                        self._pending = list(self._drain_decoder(decoder))
+                        return message
+                    if isinstance(message, Goodbye):
+                        goodbye.append(message.reason)
+                        return None
+
+    def _drain_decoder(self, decoder: Decoder) -> list[Message]:
+        out = []
+        while (message := decoder.next_message()) is not None:
+            out.append(message)
+        return out
+
+    def _drain_stale(self) -> None:
+        """Requests queued for a connection that broke are dropped: they may no longer make sense."""
+        while True:
+            try:
+                self._receive.receive_nowait()
+            except trio.WouldBlock:
+                return
+
+    async def _reader(self, stream: trio.SocketStream, decoder: Decoder, goodbye: list[str]) -> None:
+        for early in self._pending:
+            await self._handle(early, goodbye)
+        self._pending = []
+        while True:
+            data = await stream.receive_some()
+            if not data:
+                return
+            self._last_heard = trio.current_time()
+            decoder.receive(data)
+            while True:
+                try:
+                    got = decoder.next_message()
+                except ProtocolError as e:
+                    if e.fatal:
+                        raise
+                    self.dispatch(Note(f"Skipped a message this client cannot read: {e}", True))
+                    continue
+                if got is None:
+                    break
+                await self._handle(got, goodbye)
+                if goodbye:
+                    return
+
+    async def _handle(self, message: Message, goodbye: list[str]) -> None:
+        if isinstance(message, Ping):
+            await self._send.send(Pong(message.n))
+        if isinstance(message, Goodbye):
+            goodbye.append(message.reason)
+        self.dispatch(message)
+
+    async def _writer(self, stream: trio.SocketStream) -> None:
+        async for message in self._receive:
+            await self._write(stream, message)
+
+    async def _write(self, stream: trio.SocketStream, message: Message) -> None:
+        with trio.fail_after(SEND_TIMEOUT):
+            await stream.send_all(encode(message))
+
+    async def _pinger(self, scope: trio.CancelScope) -> None:
+        """Ask the server for a sign of life now and then; hang up on a silent link so we can reconnect."""
+        n = 0
+        while True:
+            await trio.sleep(PING_EVERY)
+            if trio.current_time() - self._last_heard > SILENCE_LIMIT:
+                scope.cancel()
+                return
+            n += 1
+            await self._send.send(Ping(n))
+
+    def stop(self) -> None:
+        self.stopped = True
