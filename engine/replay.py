@@ -74,7 +74,7 @@ def to_json(state: GameState, players: Sequence[str] | None = None) -> dict[str,
         "options": options,
     }
     if state.outcome is not None and state.seed is not None:
-        data["seed"] = str(state.seed)
+        data["seed"] = state.seed  # as it was given: the string "42" would shuffle another deck than 42
     return data
 
 
