@@ -1,1 +1,88 @@
-"""Placeholder until the protocol issue lands."""
+"""The wire protocol of hanabi: versioned, framed, validated msgpack. Sans-IO (no sockets, no Trio).
+
+``encode(message) -> bytes`` makes one frame; ``Decoder().feed(data)`` turns
+received bytes into messages; both raise ``ProtocolError`` (with a ``code``)
+for anything that breaks the protocol. Messages are the frozen dataclasses
+of ``messages.py``; they carry engine values (views, events, actions), and
+``engine_wire.py`` says how those look on the wire. docs/protocol.md is the
+reference for implementers in other languages.
+"""
+
+from __future__ import annotations
+
+from .engine_wire import (
+    action_from_wire,
+    action_to_wire,
+    card_from_wire,
+    card_to_wire,
+    config_from_wire,
+    config_to_wire,
+    event_from_wire,
+    event_to_wire,
+    outcome_from_wire,
+    outcome_to_wire,
+    view_from_wire,
+    view_to_wire,
+)
+from .errors import ErrorCode, GoodbyeReason, ProtocolError
+from .framing import DEFAULT_MAX_FRAME, HEADER, Decoder, decode_body, encode
+from .messages import (
+    CHAT_MAX,
+    CLIENT_TYPES,
+    MESSAGE_TYPES,
+    NAME_MAX,
+    PASSWORD_MAX,
+    SERVER_TYPES,
+    TABLE_NAME_MAX,
+    ActionRequest,
+    AddBot,
+    Chat,
+    CreateTable,
+    ErrorReply,
+    GameEvent,
+    GameOver,
+    Games,
+    GameStarted,
+    GameSummary,
+    GetReplay,
+    GiveHost,
+    Goodbye,
+    Hello,
+    Join,
+    Joined,
+    Leave,
+    ListGames,
+    ListTables,
+    Message,
+    Ping,
+    Pong,
+    RearrangeRequest,
+    RemoveBot,
+    ReplayFile,
+    SeatInfo,
+    SeatStatus,
+    Spectate,
+    Start,
+    TableChanged,
+    TableGone,
+    TableInfo,
+    Tables,
+    ViewUpdate,
+    Welcome,
+    from_wire,
+    to_wire,
+)
+from .version import PROGRAM, PROTOCOL_VERSION, version_mismatch
+
+__all__ = [
+    "CHAT_MAX", "CLIENT_TYPES", "DEFAULT_MAX_FRAME", "HEADER", "MESSAGE_TYPES", "NAME_MAX", "PASSWORD_MAX",
+    "PROGRAM", "PROTOCOL_VERSION", "SERVER_TYPES", "TABLE_NAME_MAX",
+    "ActionRequest", "AddBot", "Chat", "CreateTable", "Decoder", "ErrorCode", "ErrorReply", "GameEvent", "GameOver",
+    "GameStarted", "GameSummary", "Games", "GetReplay", "GiveHost", "Goodbye", "GoodbyeReason", "Hello", "Join",
+    "Joined", "Leave", "ListGames", "ListTables", "Message", "Ping", "Pong", "ProtocolError", "RearrangeRequest",
+    "RemoveBot", "ReplayFile", "SeatInfo", "SeatStatus", "Spectate", "Start", "TableChanged", "TableGone",
+    "TableInfo", "Tables", "ViewUpdate", "Welcome",
+    "action_from_wire", "action_to_wire", "card_from_wire", "card_to_wire", "config_from_wire", "config_to_wire",
+    "decode_body", "encode", "event_from_wire", "event_to_wire", "from_wire", "outcome_from_wire",
+    "outcome_to_wire", "to_wire", "version_mismatch", "view_from_wire", "view_to_wire",
+]

@@ -1,0 +1,583 @@
+"""The engine's values on the wire: cards, options, actions, events, outcomes and views.
+
+The protocol carries engine types, so it also says how they look as plain
+msgpack trees and checks them on the way back, so that a client can rebuild
+a ``PlayerView`` and render it with the engine's own helpers.
+
+Shapes (docs/protocol.md has the full table):
+
+* a card is its short name, ``"R3"`` (suit letter R Y G B W M, then rank);
+* a card in a hand is an array ``[order, card or nil, possible, colours,
+  ranks, not_colours, not_ranks]`` (the knowledge bitmasks of
+  ``CardKnowledge``), because a view holds up to 25 of them;
+* everything else is a map with the engine's field names.
+
+Views are the biggest and most frequent message, so ``view_from_wire``
+checks each card with one combined test and builds error messages only on
+the slow path, and shares the immutable knowledge values it has already
+built (most cards of a game carry one of a handful of knowledge states).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hanabi.engine import (
+    CLUE_TOKENS,
+    MAX_PLAYERS,
+    MAX_RANK,
+    MAX_STRIKES,
+    MIN_PLAYERS,
+    SUITS,
+    Card,
+    CardKnowledge,
+    CardView,
+    ChatPolicy,
+    Clue,
+    Discard,
+    EndReason,
+    Event,
+    GameConfig,
+    Outcome,
+    Play,
+    PlayerView,
+    RearrangeEvent,
+    Suit,
+    TurnAction,
+    TurnEvent,
+    Variant,
+)
+
+from .fields import FieldError, as_map, check_plain, kind_of, quote
+
+# Bounds that keep a hostile view small and a confused one readable.
+MAX_DECK = max(len(v.deck()) for v in Variant)  # 60 cards: six suits
+MAX_HAND = 5
+MAX_EVENTS = 1000  # a full game has under 100 turns; rearranging adds a few
+MAX_TURN = 10_000
+MAX_DETAIL = 500  # characters of an outcome's sentence
+
+_IDENTITIES = len(SUITS) * MAX_RANK  # 30 possible card identities
+_ALL_POSSIBLE = (1 << _IDENTITIES) - 1
+_ALL_COLOURS = (1 << len(SUITS)) - 1
+_ALL_RANKS = (1 << MAX_RANK) - 1
+
+CARD_NAMES: dict[str, Card] = {str(Card.from_identity(i)): Card.from_identity(i) for i in range(_IDENTITIES)}
+# str(card) goes through enum properties; views name many cards, so look names up by identity.
+_NAME_OF = tuple(str(Card.from_identity(i)) for i in range(_IDENTITIES))
+_SUIT_BY_VALUE = {s.value: s for s in SUITS}
+_VARIANT_BY_NAME = {v.value: v for v in Variant}
+_CHAT_BY_VALUE = {c.value: c for c in ChatPolicy}
+_REASON_BY_VALUE = {r.value: r for r in EndReason}
+_VARIANT_CARDS = {v: {str(c): c for c in v.deck()} for v in Variant}
+
+
+class _Shape:
+    """What a variant's name tells a view decoder, looked up once per view (enum hashing is slow)."""
+
+    __slots__ = ("cards", "deck_size", "suits", "variant")
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.deck_size = len(variant.deck())
+        self.suits = len(variant.suits)
+        self.cards = _VARIANT_CARDS[variant]
+
+
+_SHAPES = {v.value: _Shape(v) for v in Variant}
+# GameConfig values already built, by their checked wire fields (a game sends the same one every view).
+_CONFIGS: dict[tuple[Any, ...], GameConfig] = {}
+TURN_KINDS = ("play", "discard", "clue")
+
+# Knowledge values already built, by their five integers. Values are immutable,
+# so sharing them is safe; the cache is emptied when it grows past a bound so a
+# hostile peer cannot make it grow forever.
+_KNOWLEDGE: dict[tuple[int, int, int, int, int], CardKnowledge] = {}
+_KNOWLEDGE_CAP = 4096
+
+
+def _where_int(value: object, where: str, lo: int, hi: int) -> int:
+    if type(value) is not int:
+        raise FieldError(where, f"expected an integer, got {kind_of(value)}")
+    if not lo <= value <= hi:
+        raise FieldError(where, f"{value} is out of range: it must be from {lo} to {hi}")
+    return value
+
+
+def _where_bool(value: object, where: str) -> bool:
+    if type(value) is not bool:
+        raise FieldError(where, f"expected a boolean, got {kind_of(value)}")
+    return value
+
+
+def _get(data: dict[str, Any], key: str, where: str) -> Any:
+    try:
+        return data[key]
+    except KeyError:
+        raise FieldError(f"{where}.{key}", "missing") from None
+
+
+def _ignore_unknown(data: dict[str, Any], known: frozenset[str], where: str) -> None:
+    """Unknown keys are tolerated (a newer peer may add optional fields), but must still be plain msgpack."""
+    for key in data.keys() - known:
+        check_plain(data[key], f"{where}.{key}")
+
+
+# -- cards ---------------------------------------------------------------------------------------
+
+
+def card_to_wire(card: Card) -> str:
+    return _NAME_OF[card.identity]
+
+
+def card_from_wire(value: object, where: str, variant: Variant | None = None) -> Card:
+    """A card from its short name; with ``variant``, it must also belong to that deck."""
+    table = CARD_NAMES if variant is None else _VARIANT_CARDS[variant]
+    card = table.get(value) if type(value) is str else None
+    if card is None:
+        if type(value) is str and value in CARD_NAMES and variant is not None:
+            raise FieldError(where, f"{quote(value)} is not a card of the {variant.value} deck")
+        got = quote(value) if type(value) is str else kind_of(value)
+        raise FieldError(where, f"{got} is not a card: write a suit letter (R Y G B W M) and a rank 1-5, like \"R3\"")
+    return card
+
+
+# -- options -------------------------------------------------------------------------------------
+
+_CONFIG_KEYS = frozenset({"players", "variant", "empty_clues", "all_or_nothing", "first_seat", "chat"})
+
+
+def config_to_wire(config: GameConfig) -> dict[str, Any]:
+    return {
+        "players": config.players,
+        "variant": config.variant.value,
+        "empty_clues": config.empty_clues,
+        "all_or_nothing": config.all_or_nothing,
+        "first_seat": config.first_seat,
+        "chat": config.chat.value,
+    }
+
+
+def variant_from_wire(value: object, where: str) -> Variant:
+    variant = _VARIANT_BY_NAME.get(value) if type(value) is str else None
+    if variant is None:
+        names = ", ".join(repr(v.value) for v in Variant)
+        raise FieldError(where, f"{quote(value) if type(value) is str else kind_of(value)} is not one of {names}")
+    return variant
+
+
+def chat_from_wire(value: object, where: str) -> ChatPolicy:
+    chat = _CHAT_BY_VALUE.get(value) if type(value) is str else None
+    if chat is None:
+        names = ", ".join(repr(c.value) for c in ChatPolicy)
+        raise FieldError(where, f"{quote(value) if type(value) is str else kind_of(value)} is not one of {names}")
+    return chat
+
+
+def config_from_wire(value: object, where: str) -> GameConfig:
+    data = as_map(value, where)
+    players = _where_int(_get(data, "players", where), f"{where}.players", MIN_PLAYERS, MAX_PLAYERS)
+    first = data.get("first_seat")
+    if first is not None:
+        _where_int(first, f"{where}.first_seat", 0, players - 1)
+    variant_name = _get(data, "variant", where)
+    variant = variant_from_wire(variant_name, f"{where}.variant")
+    empty = _where_bool(_get(data, "empty_clues", where), f"{where}.empty_clues")
+    aon = _where_bool(_get(data, "all_or_nothing", where), f"{where}.all_or_nothing")
+    chat_name = data.get("chat", ChatPolicy.BETWEEN_GAMES.value)
+    chat = chat_from_wire(chat_name, f"{where}.chat")
+    if len(data) > 6:
+        _ignore_unknown(data, _CONFIG_KEYS, where)
+    key = (players, variant_name, empty, aon, first, chat_name)
+    config = _CONFIGS.get(key)
+    if config is None:
+        if len(_CONFIGS) > 256:
+            _CONFIGS.clear()
+        config = _CONFIGS[key] = GameConfig(players, variant, empty, aon, first, chat)
+    return config
+
+
+# -- actions -------------------------------------------------------------------------------------
+
+
+def action_to_wire(action: TurnAction) -> dict[str, Any]:
+    """The five flat fields of an action: kind, order, target, colour, rank (unused ones nil)."""
+    if type(action) is Clue:
+        return {"kind": "clue", "order": None, "target": action.target,
+                "colour": action.colour.value if action.colour is not None else None, "rank": action.rank}
+    if type(action) is Play:
+        return {"kind": "play", "order": action.order, "target": None, "colour": None, "rank": None}
+    if type(action) is Discard:
+        return {"kind": "discard", "order": action.order, "target": None, "colour": None, "rank": None}
+    raise FieldError("action", f"{action!r} is not a turn action (play, discard or clue)")
+
+
+def action_from_wire(data: dict[str, Any], where: str) -> TurnAction:
+    """A turn action from the flat fields; the fields a kind does not use must be nil or absent."""
+    kind = _get(data, "kind", where)
+    order, target, colour, rank = data.get("order"), data.get("target"), data.get("colour"), data.get("rank")
+    if kind == "play" or kind == "discard":
+        order = _where_int(order, f"{where}.order", 0, MAX_DECK - 1)
+        for name, extra in (("target", target), ("colour", colour), ("rank", rank)):
+            if extra is not None:
+                raise FieldError(f"{where}.{name}", f"must be nil for a {kind}: a {kind} names only a card order")
+        return Play(order) if kind == "play" else Discard(order)
+    if kind == "clue":
+        if order is not None:
+            raise FieldError(f"{where}.order", "must be nil for a clue: a clue names a target seat")
+        target = _where_int(target, f"{where}.target", 0, MAX_PLAYERS - 1)
+        if (colour is None) == (rank is None):
+            raise FieldError(where, "a clue names exactly one of colour or rank (the other must be nil)")
+        if colour is not None:
+            suit = _SUIT_BY_VALUE.get(colour) if type(colour) is str else None
+            if suit is None:
+                got = quote(colour) if type(colour) is str else kind_of(colour)
+                names = ", ".join(s.value for s in Suit)
+                raise FieldError(f"{where}.colour", f"{got} is not a colour: say one of {names}")
+            return Clue(target, colour=suit)
+        return Clue(target, rank=_where_int(rank, f"{where}.rank", 1, MAX_RANK))
+    got = quote(kind) if type(kind) is str else kind_of(kind)
+    raise FieldError(f"{where}.kind", f"{got} is not an action kind: use \"play\", \"discard\" or \"clue\"")
+
+
+# -- events --------------------------------------------------------------------------------------
+#
+# An event is an array whose first item names its kind; a view holds the whole
+# history, so arrays keep it small (a map would repeat every key per event):
+#
+#   ["play", turn, seat, order, card, success, drawn, clue_gained]
+#   ["discard", turn, seat, order, card, drawn, clue_gained]
+#   ["clue", turn, seat, target, colour or rank, touched]
+#   ["rearrange", seat, hand]
+#
+# A later revision may append items; receivers ignore items past these.
+
+_EVENT_LENGTHS = {"play": 8, "discard": 7, "clue": 6, "rearrange": 3}
+
+
+def event_to_wire(event: Event) -> list[Any]:
+    if type(event) is RearrangeEvent:
+        return ["rearrange", event.seat, list(event.hand)]
+    assert type(event) is TurnEvent
+    action = event.action
+    kind = type(action)
+    if kind is Clue:
+        assert type(action) is Clue
+        value: str | int | None = action.colour.value if action.colour is not None else action.rank
+        return ["clue", event.turn, event.seat, action.target, value, list(event.touched)]
+    card = _NAME_OF[event.card.identity] if event.card is not None else None
+    if kind is Play:
+        assert type(action) is Play
+        return ["play", event.turn, event.seat, action.order, card, event.success, event.drawn, event.clue_gained]
+    assert type(action) is Discard
+    return ["discard", event.turn, event.seat, action.order, card, event.drawn, event.clue_gained]
+
+
+def _orders(value: object, where: str, deck_size: int, hi: int) -> tuple[int, ...]:
+    if type(value) is not list:
+        raise FieldError(where, f"expected an array of card orders, got {kind_of(value)}")
+    if len(value) > hi:
+        raise FieldError(where, f"holds {len(value)} card orders; at most {hi} are possible")
+    for i, o in enumerate(value):
+        if type(o) is not int or not 0 <= o < deck_size:
+            _where_int(o, f"{where}[{i}]", 0, deck_size - 1)
+    return tuple(value)
+
+
+def event_from_wire(value: object, where: str, players: int = MAX_PLAYERS, variant: Variant | None = None,
+                    deck_size: int = MAX_DECK) -> Event:
+    """An event from its array; ``players``, ``variant`` and ``deck_size`` bound seats, cards and orders."""
+    if type(value) is not list or not value:
+        raise FieldError(where, f'expected an event array such as ["play", turn, seat, ...], got {kind_of(value)}')
+    kind = value[0]
+    size = _EVENT_LENGTHS.get(kind) if type(kind) is str else None
+    if size is None:
+        got = quote(kind) if type(kind) is str else kind_of(kind)
+        raise FieldError(f"{where}[0]", f'{got} is not an event kind: "play", "discard", "clue" or "rearrange"')
+    if len(value) < size:
+        raise FieldError(where, f"a {kind} event has {size} items, not {len(value)}")
+    for i in range(size, len(value)):  # items a later revision may add: ignored, but plain
+        check_plain(value[i], f"{where}[{i}]")
+    if kind == "rearrange":
+        seat = _where_int(value[1], f"{where}[1] (seat)", 0, players - 1)
+        return RearrangeEvent(seat, _orders(value[2], f"{where}[2] (hand)", deck_size, MAX_HAND))
+    turn = _where_int(value[1], f"{where}[1] (turn)", 0, MAX_TURN)
+    seat = _where_int(value[2], f"{where}[2] (seat)", 0, players - 1)
+    if kind == "clue":
+        target = _where_int(value[3], f"{where}[3] (target)", 0, players - 1)
+        clue_value = value[4]
+        if type(clue_value) is int:
+            action: TurnAction = Clue(target, rank=_where_int(clue_value, f"{where}[4] (rank)", 1, MAX_RANK))
+        else:
+            suit = _SUIT_BY_VALUE.get(clue_value) if type(clue_value) is str else None
+            if suit is None:
+                got = quote(clue_value) if type(clue_value) is str else kind_of(clue_value)
+                raise FieldError(f"{where}[4] (colour or rank)", f"{got} is neither a colour nor a rank 1-5")
+            action = Clue(target, colour=suit)
+        touched = _orders(value[5], f"{where}[5] (touched)", deck_size, MAX_HAND)
+        return TurnEvent(turn, seat, action, None, False, touched, None, False)
+    order = _where_int(value[3], f"{where}[3] (order)", 0, deck_size - 1)
+    card = card_from_wire(value[4], f"{where}[4] (card)", variant)
+    rest = 5
+    success = False
+    if kind == "play":
+        success = _where_bool(value[5], f"{where}[5] (success)")
+        rest = 6
+    drawn = value[rest]
+    if drawn is not None:
+        _where_int(drawn, f"{where}[{rest}] (drawn)", 0, deck_size - 1)
+    gained = _where_bool(value[rest + 1], f"{where}[{rest + 1}] (clue_gained)")
+    return TurnEvent(turn, seat, Play(order) if kind == "play" else Discard(order), card, success, (), drawn, gained)
+
+
+# The server turns the same history into wire arrays for every seat after every
+# turn, and a client decodes a history that grew by one event since the last
+# view. Both sides keep the last history they converted and redo only what is
+# new. Keys are the first event's identity (encoding: events of one game are
+# shared objects) and the game's shape (decoding); both caches are bounded.
+_ENCODED: dict[int, tuple[tuple[Event, ...], list[list[Any]]]] = {}
+_DECODED: dict[tuple[int, str, int], tuple[list[Any], tuple[Event, ...]]] = {}
+_HISTORY_CACHE_CAP = 64
+
+
+def _remember(cache: dict[Any, Any], key: Any, value: Any) -> None:
+    cache.pop(key, None)
+    if len(cache) >= _HISTORY_CACHE_CAP:
+        del cache[next(iter(cache))]
+    cache[key] = value
+
+
+def events_to_wire(events: tuple[Event, ...]) -> list[list[Any]]:
+    """A history as wire arrays. The result shares arrays with earlier results: do not modify it."""
+    if not events:
+        return []
+    key = id(events[0])
+    known = _ENCODED.get(key)
+    same = 0
+    if known is not None and known[0][0] is events[0]:
+        old_events, old_wire = known
+        limit = min(len(old_events), len(events))
+        while same < limit and old_events[same] is events[same]:
+            same += 1
+        wire = old_wire[:same]
+    else:
+        wire = []
+    wire.extend(event_to_wire(e) for e in events[same:])
+    _remember(_ENCODED, key, (events, wire))
+    return wire
+
+
+def events_from_wire(value: object, where: str, players: int, variant: Variant, deck_size: int,
+                     shape_key: str | None = None) -> tuple[Event, ...]:
+    """A history from wire arrays, reusing the events decoded from the previous view of the same game shape."""
+    if type(value) is not list or len(value) > MAX_EVENTS:
+        raise FieldError(where, f"expected an array of at most {MAX_EVENTS} events")
+    key = (players, shape_key or variant.value, deck_size)
+    known = _DECODED.get(key)
+    same = 0
+    old: tuple[Event, ...] = ()
+    if known is not None:
+        old_wire, old = known
+        limit = min(len(old_wire), len(value))
+        while same < limit and old_wire[same] == value[same]:
+            same += 1
+    fresh = tuple(event_from_wire(value[i], f"{where}[{i}]", players, variant, deck_size)
+                  for i in range(same, len(value)))
+    events = old[:same] + fresh
+    # Keep private copies: the caller's arrays could change after this call.
+    copies = (old_wire[:same] if known is not None else []) + [
+        [list(x) if type(x) is list else x for x in item] for item in value[same:]]
+    _remember(_DECODED, key, (copies, events))
+    return events
+
+
+# -- outcomes ------------------------------------------------------------------------------------
+
+_OUTCOME_KEYS = frozenset({"reason", "score", "max_score", "detail", "all_or_nothing", "rating"})
+
+
+def outcome_to_wire(outcome: Outcome) -> dict[str, Any]:
+    """``rating`` is derived, sent for clients that do not know the rulebook's table; receivers ignore it."""
+    return {"reason": outcome.reason.value, "score": outcome.score, "max_score": outcome.max_score,
+            "detail": outcome.detail, "all_or_nothing": outcome.all_or_nothing, "rating": outcome.rating}
+
+
+def outcome_from_wire(value: object, where: str) -> Outcome:
+    data = as_map(value, where)
+    raw_reason = _get(data, "reason", where)
+    reason = _REASON_BY_VALUE.get(raw_reason) if type(raw_reason) is str else None
+    if reason is None:
+        names = ", ".join(repr(r.value) for r in EndReason)
+        got = quote(raw_reason) if type(raw_reason) is str else kind_of(raw_reason)
+        raise FieldError(f"{where}.reason", f"{got} is not one of {names}")
+    max_score = _where_int(_get(data, "max_score", where), f"{where}.max_score", 0, len(SUITS) * MAX_RANK)
+    score = _where_int(_get(data, "score", where), f"{where}.score", 0, max_score)
+    detail = _get(data, "detail", where)
+    if type(detail) is not str or len(detail) > MAX_DETAIL:
+        raise FieldError(f"{where}.detail", f"expected a string of at most {MAX_DETAIL} characters")
+    outcome = Outcome(reason, score, max_score, detail,
+                      _where_bool(data.get("all_or_nothing", False), f"{where}.all_or_nothing"))
+    if len(data) > 6:
+        _ignore_unknown(data, _OUTCOME_KEYS, where)
+    return outcome
+
+
+# -- views ---------------------------------------------------------------------------------------
+
+_VIEW_KEYS = frozenset({"seat", "config", "hands", "fireworks", "clue_tokens", "strikes", "discard", "deck_left",
+                        "deck_size", "current", "turn", "final_turns_left", "outcome", "events"})
+
+
+def view_to_wire(view: PlayerView) -> dict[str, Any]:
+    """A view as a map; cards in hands are 7-item arrays (see the module docstring)."""
+    name_of = _NAME_OF
+    return {
+        "seat": view.seat,
+        "config": config_to_wire(view.config),
+        "hands": [
+            [[cv.order, None if cv.card is None else name_of[cv.card.identity], k.possible, k.colours, k.ranks,
+              k.not_colours, k.not_ranks] for cv in hand for k in (cv.knowledge,)]
+            for hand in view.hands
+        ],
+        "fireworks": list(view.fireworks),
+        "clue_tokens": view.clue_tokens,
+        "strikes": view.strikes,
+        "discard": [[order, name_of[card.identity]] for order, card in view.discard],
+        "deck_left": view.deck_left,
+        "deck_size": view.deck_size,
+        "current": view.current,
+        "turn": view.turn,
+        "final_turns_left": view.final_turns_left,
+        "outcome": None if view.outcome is None else outcome_to_wire(view.outcome),
+        "events": events_to_wire(view.events),
+    }
+
+
+_CARD_VIEWS: dict[str, dict[tuple[Any, ...], CardView]] = {}
+_CARD_VIEWS_CAP = 4096
+
+
+def _knowledge(p: int, c: int, r: int, nc: int, nr: int) -> CardKnowledge:
+    key = (p, c, r, nc, nr)
+    known = _KNOWLEDGE.get(key)
+    if known is None:
+        if len(_KNOWLEDGE) >= _KNOWLEDGE_CAP:
+            _KNOWLEDGE.clear()
+        known = _KNOWLEDGE[key] = CardKnowledge(p, c, r, nc, nr)
+    return known
+
+
+def _card_view_slow(value: object, where: str, deck_size: int, variant: Variant) -> CardView:
+    """The careful path: the same checks as the fast one, with a message naming the bad item."""
+    if type(value) is not list or len(value) != 7:
+        raise FieldError(where, "expected [order, card or nil, possible, colours, ranks, not_colours, not_ranks], "
+                                f"got {kind_of(value)}" + (f" of {len(value)} items" if type(value) is list else ""))
+    order, card, p, c, r, nc, nr = value
+    _where_int(order, f"{where}[0] (order)", 0, deck_size - 1)
+    if card is not None:
+        card_from_wire(card, f"{where}[1] (card)", variant)
+    _where_int(p, f"{where}[2] (possible)", 0, _ALL_POSSIBLE)
+    _where_int(c, f"{where}[3] (colours)", 0, _ALL_COLOURS)
+    _where_int(r, f"{where}[4] (ranks)", 0, _ALL_RANKS)
+    _where_int(nc, f"{where}[5] (not_colours)", 0, _ALL_COLOURS)
+    _where_int(nr, f"{where}[6] (not_ranks)", 0, _ALL_RANKS)
+    raise AssertionError("the fast path refused a valid card")  # pragma: no cover
+
+
+def _hands_from_wire(value: object, where: str, players: int, shape: _Shape) -> tuple[tuple[CardView, ...], ...]:
+    if type(value) is not list or len(value) != players:
+        raise FieldError(where, f"expected an array of {players} hands, got "
+                                + (f"{len(value)}" if type(value) is list else kind_of(value)))
+    cards, deck_size, variant = shape.cards, shape.deck_size, shape.variant
+    # Cards already checked and built in this deck, by their wire items.
+    seen = _CARD_VIEWS.get(variant.value)
+    if seen is None or len(seen) >= _CARD_VIEWS_CAP:
+        seen = _CARD_VIEWS[variant.value] = {}
+    hands = []
+    for s, hand in enumerate(value):
+        if type(hand) is not list or len(hand) > MAX_HAND:
+            raise FieldError(f"{where}[{s}]", f"expected an array of at most {MAX_HAND} cards")
+        row = []
+        for i, item in enumerate(hand):
+            if type(item) is list and len(item) == 7:
+                key = tuple(item)
+                try:
+                    known = seen.get(key)
+                except TypeError:  # an unhashable item (an array or a map): not a card, see the slow path
+                    known = None
+                if known is not None:
+                    row.append(known)
+                    continue
+            # One combined test per card; the error message is built only when it fails.
+            if type(item) is list and len(item) == 7:
+                order, name, p, c, r, nc, nr = item
+                card = cards.get(name) if type(name) is str else None
+                if ((card is not None or name is None)
+                        and type(order) is int and 0 <= order < deck_size
+                        and type(p) is int and 0 <= p <= _ALL_POSSIBLE
+                        and type(c) is int and 0 <= c <= _ALL_COLOURS
+                        and type(r) is int and 0 <= r <= _ALL_RANKS
+                        and type(nc) is int and 0 <= nc <= _ALL_COLOURS
+                        and type(nr) is int and 0 <= nr <= _ALL_RANKS):
+                    row.append(built := CardView(order, card, _knowledge(p, c, r, nc, nr)))
+                    seen[key] = built
+                    continue
+            _card_view_slow(item, f"{where}[{s}][{i}]", deck_size, variant)
+        hands.append(tuple(row))
+    return tuple(hands)
+
+
+def view_from_wire(value: object, where: str = "view") -> PlayerView:
+    """Check a wire view item by item and rebuild the engine's ``PlayerView``."""
+    data = as_map(value, where)
+    config_raw = _get(data, "config", where)
+    config = config_from_wire(config_raw, f"{where}.config")
+    shape = _SHAPES[config_raw["variant"]]
+    players, variant = config.players, shape.variant
+    deck_size = _where_int(_get(data, "deck_size", where), f"{where}.deck_size", 1, MAX_DECK)
+    if deck_size != shape.deck_size:
+        raise FieldError(f"{where}.deck_size", f"the {variant.value} deck has {shape.deck_size} cards, "
+                                               f"not {deck_size}")
+    seat = data.get("seat")
+    if seat is not None:
+        _where_int(seat, f"{where}.seat", 0, players - 1)
+    fireworks = _get(data, "fireworks", where)
+    suits = shape.suits
+    if (type(fireworks) is not list or len(fireworks) != suits
+            or not all(type(h) is int and 0 <= h <= MAX_RANK for h in fireworks)):
+        raise FieldError(f"{where}.fireworks", f"expected an array of {suits} heights from 0 to {MAX_RANK}")
+    discard_raw = _get(data, "discard", where)
+    if type(discard_raw) is not list or len(discard_raw) > deck_size:
+        raise FieldError(f"{where}.discard", f"expected an array of at most {deck_size} [order, card] pairs")
+    discard = []
+    for i, pair in enumerate(discard_raw):
+        if type(pair) is not list or len(pair) != 2:
+            raise FieldError(f"{where}.discard[{i}]", "expected an [order, card] pair")
+        discard.append((_where_int(pair[0], f"{where}.discard[{i}][0]", 0, deck_size - 1),
+                        card_from_wire(pair[1], f"{where}.discard[{i}][1]", variant)))
+    final = data.get("final_turns_left")
+    if final is not None:
+        _where_int(final, f"{where}.final_turns_left", 0, players)
+    outcome = data.get("outcome")
+    view = PlayerView(
+        seat=seat,
+        config=config,
+        hands=_hands_from_wire(_get(data, "hands", where), f"{where}.hands", players, shape),
+        fireworks=tuple(fireworks),
+        clue_tokens=_where_int(_get(data, "clue_tokens", where), f"{where}.clue_tokens", 0, CLUE_TOKENS),
+        strikes=_where_int(_get(data, "strikes", where), f"{where}.strikes", 0, MAX_STRIKES),
+        discard=tuple(discard),
+        deck_left=_where_int(_get(data, "deck_left", where), f"{where}.deck_left", 0, deck_size),
+        deck_size=deck_size,
+        current=_where_int(_get(data, "current", where), f"{where}.current", 0, players - 1),
+        turn=_where_int(_get(data, "turn", where), f"{where}.turn", 0, MAX_TURN),
+        final_turns_left=final,
+        outcome=None if outcome is None else outcome_from_wire(outcome, f"{where}.outcome"),
+        events=events_from_wire(_get(data, "events", where), f"{where}.events", players, variant, deck_size,
+                                config_raw["variant"]),
+    )
+    if len(data) > 14:
+        _ignore_unknown(data, _VIEW_KEYS, where)
+    return view
+
+

@@ -1,0 +1,93 @@
+"""The one exception of the protocol layer and the machine-readable codes it carries.
+
+Every way a peer can get the wire wrong ends as a ``ProtocolError``: its
+``code`` is a short identifier a program can branch on (the same codes travel
+in ``error`` replies), its message is a sentence a person can act on. Codes and
+goodbye reasons are open sets on the wire, so a newer peer may send one this
+version does not list; the enums below name the ones version 1 uses.
+"""
+
+from __future__ import annotations
+
+import enum
+
+
+class ErrorCode(enum.StrEnum):
+    """The codes of ``error`` replies and of ``ProtocolError``. A StrEnum, so each one *is* its string."""
+
+    # The wire itself (raised by the decoder).
+    BAD_FRAME = "bad_frame"  # not one msgpack map, or a forbidden msgpack feature
+    FRAME_TOO_LARGE = "frame_too_large"  # declared length over the cap: refused before reading the body
+    UNKNOWN_TYPE = "unknown_type"  # "t" names no message this side accepts
+    BAD_FIELD = "bad_field"  # a field missing, of the wrong type, out of range, too long
+    PROTOCOL_VERSION = "protocol_version"  # a frame of another protocol version
+    # Refusals by the server (sent in ``error`` replies).
+    NOT_YOUR_TURN = "not_your_turn"
+    ILLEGAL_ACTION = "illegal_action"
+    NO_SUCH_TABLE = "no_such_table"
+    SEAT_TAKEN = "seat_taken"
+    WRONG_PASSWORD = "wrong_password"
+    NOT_HOST = "not_host"
+    NOT_SEATED = "not_seated"
+    GAME_NOT_RUNNING = "game_not_running"
+    CHAT_DISABLED = "chat_disabled"
+    RATE_LIMITED = "rate_limited"
+    BAD_RESUME = "bad_resume"
+    ALREADY_SEATED = "already_seated"
+    NO_SUCH_GAME = "no_such_game"
+    NAME_TAKEN = "name_taken"
+    NOT_LOGGED_IN = "not_logged_in"  # a request before the handshake finished
+    TABLE_FULL = "table_full"
+    GAME_RUNNING = "game_running"  # the request needs the table to be between games
+    NOT_READY = "not_ready"  # start refused: a seat is empty
+    INTERNAL = "internal"  # the server's own fault; the message says so
+
+
+class GoodbyeReason(enum.StrEnum):
+    """Why a side is closing the connection (the ``reason`` of ``goodbye``)."""
+
+    SERVER_SHUTDOWN = "server_shutdown"
+    REPLACED = "replaced"  # the same player connected again; this older connection is dropped
+    PROTOCOL_ERROR = "protocol_error"
+    PROTOCOL_VERSION = "protocol_version"
+    TOO_SLOW = "too_slow"  # the peer did not read what it was sent in time
+    FLOOD = "flood"  # the peer sent faster than the rate limit, repeatedly
+    IDLE = "idle"  # nothing received for too long
+    CLIENT_QUIT = "client_quit"
+
+
+class ProtocolError(Exception):
+    """Bytes or a message that break the protocol.
+
+    ``code`` says what kind of breakage (an ``ErrorCode`` value). When the
+    frame could be read far enough, ``request`` is its message type and
+    ``id`` its request id, so a server can answer with an ``error`` reply
+    naming them. ``fatal`` is true when the byte stream cannot be trusted
+    any more (the connection must be closed); after a non-fatal error the
+    decoder has skipped the bad frame and goes on with the next one.
+    ``messages`` holds the good messages ``Decoder.feed`` decoded, in the
+    same call, before the bad frame: handle them before the error.
+    """
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        request: str | None = None,
+        id: int | None = None,
+        fatal: bool = False,
+    ) -> None:
+        super().__init__(message)
+        self.code = str(code)
+        self.message = message
+        self.request = request
+        self.id = id
+        self.fatal = fatal
+        self.messages: list[object] = []
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+    def __repr__(self) -> str:
+        return f"ProtocolError({self.code!r}, {self.message!r})"

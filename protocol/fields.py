@@ -1,0 +1,284 @@
+"""Field specifications: how one value is checked on its way in and out of the wire.
+
+msgpack hands back untyped trees, so every field of every message names a
+``Spec`` that turns a wire value into a Python value (``decode``) and back
+(``encode``), checking type and range both ways. A failed check raises
+``FieldError`` with the path of the value (``create_table.name``), which the
+message layer turns into a ``ProtocolError`` naming the request.
+
+Type checks use ``type(x) is int`` rather than ``isinstance``: ``True`` is an
+``int`` to Python but not to a peer written in another language.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeVar
+
+from msgpack import Timestamp
+
+T = TypeVar("T")
+E = TypeVar("E", bound=enum.Enum)
+
+# The largest integer every peer can hold exactly (a JavaScript double's integer range).
+MAX_SAFE_INT = 2**53 - 1
+# Control characters: never in a single-line text; a multi-line text may hold newlines and tabs.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_CONTROL_MULTILINE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_IDENT = re.compile(r"[a-z][a-z0-9_]*\Z")
+_TOKEN = re.compile(r"[\x21-\x7e]+\Z")
+
+
+class FieldError(ValueError):
+    """One value that fails its spec; ``where`` is its dotted path inside the message."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        super().__init__(f"{where}: {problem}")
+        self.where = where
+        self.problem = problem
+
+
+def kind_of(value: object) -> str:
+    """The msgpack name of a decoded value's type, for error messages."""
+    if value is None:
+        return "nil"
+    names = {bool: "a boolean", int: "an integer", float: "a float", str: "a string", bytes: "binary data",
+             list: "an array", tuple: "an array", dict: "a map", Timestamp: "a timestamp"}
+    return names.get(type(value), type(value).__name__)
+
+
+def quote(text: str, limit: int = 40) -> str:
+    """A peer's string, shortened, for an error message."""
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+class Spec(Generic[T]):
+    """Checks and converts one field. ``describe`` is the type as docs/protocol.md states it."""
+
+    def decode(self, value: object, where: str) -> T:
+        raise NotImplementedError
+
+    def encode(self, value: T, where: str) -> object:
+        """The wire value; checks it with the same rules a receiver will apply."""
+        self.decode(value, where)
+        return value
+
+    def describe(self) -> str:
+        raise NotImplementedError
+
+
+class Int(Spec[int]):
+    def __init__(self, lo: int = 0, hi: int = MAX_SAFE_INT) -> None:
+        self.lo, self.hi = lo, hi
+
+    def decode(self, value: object, where: str) -> int:
+        if type(value) is not int:
+            raise FieldError(where, f"expected an integer, got {kind_of(value)}")
+        if not self.lo <= value <= self.hi:
+            raise FieldError(where, f"{value} is out of range: it must be from {self.lo} to {self.hi}")
+        return value
+
+    def describe(self) -> str:
+        return f"int {self.lo}..{self.hi}" if self.hi != MAX_SAFE_INT else f"int >= {self.lo}"
+
+
+class Bool(Spec[bool]):
+    def decode(self, value: object, where: str) -> bool:
+        if type(value) is not bool:
+            raise FieldError(where, f"expected a boolean, got {kind_of(value)}")
+        return value
+
+    def describe(self) -> str:
+        return "bool"
+
+
+class Text(Spec[str]):
+    """A UTF-8 string of ``lo`` to ``hi`` characters (code points), without control characters.
+
+    ``multiline`` texts may hold newlines and tabs; ``trimmed`` ones may not
+    start or end with white space (names, where " bob" and "bob" would be
+    two people who look the same).
+    """
+
+    def __init__(self, lo: int, hi: int, *, multiline: bool = False, trimmed: bool = False) -> None:
+        self.lo, self.hi, self.multiline, self.trimmed = lo, hi, multiline, trimmed
+        self._control = _CONTROL_MULTILINE if multiline else _CONTROL
+
+    def decode(self, value: object, where: str) -> str:
+        if type(value) is not str:
+            if type(value) is bytes:
+                raise FieldError(where, "expected a string (msgpack str, UTF-8), got binary data (msgpack bin)")
+            raise FieldError(where, f"expected a string, got {kind_of(value)}")
+        if not self.lo <= len(value) <= self.hi:
+            raise FieldError(where, f"must be {self.lo} to {self.hi} characters long, not {len(value)}")
+        bad = self._control.search(value)
+        if bad is not None:
+            raise FieldError(where, f"holds the control character U+{ord(bad.group()):04X}, which is not allowed")
+        if self.trimmed and value != value.strip():
+            raise FieldError(where, f"{quote(value)} starts or ends with white space")
+        return value
+
+    def describe(self) -> str:
+        return f"str {self.lo}..{self.hi} chars" + (", may span lines" if self.multiline else "")
+
+
+class Ident(Spec[str]):
+    """A machine-readable word such as an error code: lower-case ASCII letters, digits and ``_``."""
+
+    def __init__(self, hi: int = 32) -> None:
+        self.hi = hi
+
+    def decode(self, value: object, where: str) -> str:
+        if type(value) is not str:
+            raise FieldError(where, f"expected a string, got {kind_of(value)}")
+        if not len(value) <= self.hi or _IDENT.match(value) is None:
+            raise FieldError(where, f"{quote(value)} is not a code: use up to {self.hi} of a-z, 0-9 and _")
+        return value
+
+    def matches(self, value: str) -> bool:
+        return len(value) <= self.hi and _IDENT.match(value) is not None
+
+    def describe(self) -> str:
+        return f"str 1..{self.hi} of [a-z0-9_]"
+
+
+class Token(Spec[str]):
+    """An opaque secret: printable ASCII without spaces."""
+
+    def __init__(self, hi: int = 128) -> None:
+        self.hi = hi
+
+    def decode(self, value: object, where: str) -> str:
+        if type(value) is not str:
+            raise FieldError(where, f"expected a string, got {kind_of(value)}")
+        if not len(value) <= self.hi or _TOKEN.match(value) is None:
+            raise FieldError(where, f"must be 1 to {self.hi} printable ASCII characters without spaces")
+        return value
+
+    def describe(self) -> str:
+        return f"str 1..{self.hi} printable ASCII"
+
+
+class Choice(Spec[E]):
+    """An enum member, carried on the wire as its string value."""
+
+    def __init__(self, enum_type: type[E]) -> None:
+        self.enum_type = enum_type
+        self._by_value: dict[object, E] = {m.value: m for m in enum_type}
+
+    def decode(self, value: object, where: str) -> E:
+        member = self._by_value.get(value) if type(value) is str else None
+        if member is None:
+            allowed = ", ".join(repr(v) for v in self._by_value)
+            got = quote(value) if isinstance(value, str) else kind_of(value)
+            raise FieldError(where, f"{got} is not one of {allowed}")
+        return member
+
+    def encode(self, value: E, where: str) -> object:
+        if not isinstance(value, self.enum_type):
+            raise FieldError(where, f"expected a {self.enum_type.__name__}, got {value!r}")
+        return value.value
+
+    def describe(self) -> str:
+        return "one of " + ", ".join(f'"{v}"' for v in self._by_value)
+
+
+class Opt(Spec["T | None"]):
+    """The inner spec, or nil."""
+
+    def __init__(self, inner: Spec[T]) -> None:
+        self.inner = inner
+
+    def decode(self, value: object, where: str) -> T | None:
+        return None if value is None else self.inner.decode(value, where)
+
+    def encode(self, value: T | None, where: str) -> object:
+        return None if value is None else self.inner.encode(value, where)
+
+    def describe(self) -> str:
+        return f"{self.inner.describe()} or nil"
+
+
+class ListOf(Spec[tuple[T, ...]]):
+    """An array of at most ``hi`` items, decoded to a tuple (messages are immutable)."""
+
+    def __init__(self, item: Spec[T], hi: int, lo: int = 0) -> None:
+        self.item, self.lo, self.hi = item, lo, hi
+
+    def decode(self, value: object, where: str) -> tuple[T, ...]:
+        if type(value) is not list:
+            raise FieldError(where, f"expected an array, got {kind_of(value)}")
+        if not self.lo <= len(value) <= self.hi:
+            raise FieldError(where, f"must hold {self.lo} to {self.hi} items, not {len(value)}")
+        decode = self.item.decode
+        return tuple(decode(v, f"{where}[{i}]") for i, v in enumerate(value))
+
+    def encode(self, value: tuple[T, ...], where: str) -> object:
+        if not isinstance(value, Sequence) or isinstance(value, str | bytes):
+            raise FieldError(where, f"expected a sequence, got {value!r}")
+        if not self.lo <= len(value) <= self.hi:
+            raise FieldError(where, f"must hold {self.lo} to {self.hi} items, not {len(value)}")
+        encode = self.item.encode
+        return [encode(v, f"{where}[{i}]") for i, v in enumerate(value)]
+
+    def describe(self) -> str:
+        return f"array of {self.lo}..{self.hi} x ({self.item.describe()})"
+
+
+class Custom(Spec[T]):
+    """A spec built from two functions, for the engine's own types (views, events, cards)."""
+
+    def __init__(self, decode: Callable[[object, str], T], encode: Callable[[T, str], object], text: str) -> None:
+        self._decode, self._encode, self._text = decode, encode, text
+
+    def decode(self, value: object, where: str) -> T:
+        return self._decode(value, where)
+
+    def encode(self, value: T, where: str) -> object:
+        return self._encode(value, where)
+
+    def describe(self) -> str:
+        return self._text
+
+
+MAX_DEPTH = 16  # how deeply an ignored (unknown) field may nest maps and arrays
+
+
+def check_plain(value: object, where: str) -> None:
+    """Refuse what the protocol never carries, even in fields a receiver ignores.
+
+    msgpack turns its timestamp extension into an object without calling
+    ``ext_hook``, and allows binary map keys; neither is part of this
+    protocol, so unknown fields are walked too. The walk is iterative and
+    bounded in depth, and the tree is bounded by the frame size.
+    """
+    stack: list[tuple[object, int]] = [(value, 0)]
+    while stack:
+        node, depth = stack.pop()
+        kind = type(node)
+        if kind is Timestamp:
+            raise FieldError(where, "msgpack timestamps (ext type -1) are not part of this protocol")
+        if kind is dict or kind is list:
+            if depth >= MAX_DEPTH:
+                raise FieldError(where, f"nests maps and arrays more than {MAX_DEPTH} deep")
+            if kind is dict:
+                assert isinstance(node, dict)
+                for k, v in node.items():
+                    if type(k) is not str:
+                        raise FieldError(where, f"map keys must be strings, found {kind_of(k)}")
+                    stack.append((v, depth + 1))
+            else:
+                assert isinstance(node, list)
+                stack.extend((v, depth + 1) for v in node)
+
+
+def as_map(value: object, where: str) -> dict[str, Any]:
+    """A decoded msgpack map with string keys only."""
+    if type(value) is not dict:
+        raise FieldError(where, f"expected a map, got {kind_of(value)}")
+    for k in value:
+        if type(k) is not str:
+            raise FieldError(where, f"map keys must be strings, found {kind_of(k)}")
+    return value

@@ -1,0 +1,181 @@
+"""Frames: a 4-byte big-endian length, then that many bytes holding one msgpack map.
+
+``encode`` turns a message into one frame. ``Decoder`` is fed whatever
+bytes arrive, in pieces of any size, and hands back whole messages. It is
+sans-IO: it never reads a socket, so the Trio server, the client and the
+tests all use it as is.
+
+Defences, in order: the length prefix is checked against the cap as soon as
+its 4 bytes are in, so a frame claiming 4 GiB is refused before any of its
+body is buffered; the body is decoded by msgpack with every container and
+string bounded by the body's own size, string keys only, UTF-8 strings
+only, and no extension types (an ext raises, the timestamp ext is refused
+after decoding); then the message layer checks every field.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterable
+from typing import Literal, NoReturn
+
+import msgpack
+
+from .errors import ErrorCode, ProtocolError
+from .messages import CLIENT_TYPES, SERVER_TYPES, Message, from_wire, to_wire
+
+DEFAULT_MAX_FRAME = 64 * 1024
+HEADER = struct.Struct(">I")
+
+_packer = msgpack.Packer(use_bin_type=True, datetime=False, strict_types=False)
+
+
+def encode(message: Message, *, max_frame: int = DEFAULT_MAX_FRAME) -> bytes:
+    """One frame holding ``message``. Raises ProtocolError if a field is bad or the frame would exceed ``max_frame``."""
+    body = _packer.pack(to_wire(message))
+    if len(body) > max_frame:
+        raise ProtocolError(ErrorCode.FRAME_TOO_LARGE,
+                            f"a {message.TYPE} message of {len(body)} bytes exceeds the frame cap of {max_frame} bytes",
+                            request=message.TYPE)
+    return HEADER.pack(len(body)) + body
+
+
+class _ExtRefused(Exception):
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def _refuse_ext(code: int, data: bytes) -> NoReturn:
+    raise _ExtRefused(code)
+
+
+def decode_body(body: bytes, accept: Iterable[str] | None = None) -> Message:
+    """The message in one frame's body (without its length prefix)."""
+    size = max(len(body), 1)
+    try:
+        tree = msgpack.unpackb(
+            body,
+            raw=False,  # msgpack str must be valid UTF-8 and becomes str; bin stays bytes and fails text checks
+            strict_map_key=True,  # str or bin keys only; bin keys are refused below
+            use_list=True,
+            ext_hook=_refuse_ext,
+            timestamp=0,  # timestamps come back as msgpack.Timestamp (ext_hook is not called), refused below
+            max_str_len=size,
+            max_bin_len=size,
+            max_array_len=size,
+            max_map_len=size,
+            max_ext_len=size,
+        )
+    except _ExtRefused as exc:
+        raise ProtocolError(ErrorCode.BAD_FRAME, f"msgpack extension types are not part of this protocol "
+                                                 f"(found ext type {exc.code})") from None
+    except msgpack.ExtraData:
+        raise ProtocolError(ErrorCode.BAD_FRAME, "the frame holds bytes after its msgpack map: "
+                                                 "one frame carries exactly one map") from None
+    except UnicodeDecodeError as exc:
+        raise ProtocolError(ErrorCode.BAD_FRAME, f"a msgpack string is not valid UTF-8 ({exc.reason}); "
+                                                 "strings must be UTF-8, binary data is not allowed as text") from None
+    except msgpack.StackError:
+        raise ProtocolError(ErrorCode.BAD_FRAME, "the frame nests maps and arrays too deeply") from None
+    except (ValueError, TypeError, msgpack.UnpackException, OverflowError, RecursionError) as exc:
+        raise ProtocolError(ErrorCode.BAD_FRAME, f"the frame is not valid msgpack ({_describe(exc)})") from None
+    allowed = None if accept is None else frozenset(accept)
+    return from_wire(tree, allowed)
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+class Decoder:
+    """Turns a byte stream into messages, enforcing the frame cap and every field check.
+
+    ``peer`` says who is on the other end: a server decodes with
+    ``peer="client"`` and refuses server-only types such as "view"; None
+    accepts every type (tools, tests).
+
+    Two ways to use it. ``feed(data)`` buffers the bytes and returns every
+    complete message; if a frame is bad it raises ProtocolError, whose
+    ``messages`` holds the good ones decoded before it in the same call.
+    Or ``receive(data)`` then ``next_message()`` until it returns None,
+    which lets a server answer a bad request and go on. After a non-fatal
+    error the bad frame is skipped; after a fatal one (``frame_too_large``,
+    ``protocol_version``) the decoder refuses everything: close the
+    connection.
+    """
+
+    def __init__(self, max_frame: int = DEFAULT_MAX_FRAME, *,
+                 peer: Literal["client", "server"] | None = None) -> None:
+        if max_frame < 1:
+            raise ValueError("max_frame must be at least 1 byte")
+        self.max_frame = max_frame
+        self._accept: frozenset[str] | None = (
+            None if peer is None else frozenset(CLIENT_TYPES if peer == "client" else SERVER_TYPES)
+        )
+        self._buffer = bytearray()
+        self._broken: ProtocolError | None = None
+
+    @property
+    def buffered(self) -> int:
+        """Bytes received but not yet part of a whole frame."""
+        return len(self._buffer)
+
+    def receive(self, data: bytes) -> None:
+        """Add bytes from the peer; refuses at once a frame header over the cap."""
+        if self._broken is not None:
+            raise self._broken
+        self._buffer += data
+        self._check_header()
+
+    def _check_header(self) -> None:
+        if len(self._buffer) >= 4:
+            (length,) = HEADER.unpack_from(self._buffer)
+            if length > self.max_frame:
+                self._buffer.clear()  # nothing after this frame can be found again: drop it all now
+                self._broken = ProtocolError(
+                    ErrorCode.FRAME_TOO_LARGE,
+                    f"a frame declares {length} bytes, over the cap of {self.max_frame} bytes; "
+                    "the connection cannot go on", fatal=True)
+                raise self._broken
+
+    def next_message(self) -> Message | None:
+        """The next complete message, or None until more bytes arrive."""
+        if self._broken is not None:
+            raise self._broken
+        buffer = self._buffer
+        if len(buffer) < 4:
+            return None
+        self._check_header()
+        (length,) = HEADER.unpack_from(buffer)
+        end = 4 + length
+        if len(buffer) < end:
+            return None
+        body = bytes(buffer[4:end])
+        del buffer[:end]
+        if length == 0:
+            raise ProtocolError(ErrorCode.BAD_FRAME, "an empty frame: every frame holds one msgpack map")
+        try:
+            return decode_body(body, self._accept)
+        except ProtocolError as exc:
+            if exc.fatal:
+                self._buffer.clear()
+                self._broken = exc
+            raise
+
+    def feed(self, data: bytes) -> list[Message]:
+        """Add bytes and return every message now complete (see the class docstring for errors)."""
+        self.receive(data)
+        messages: list[Message] = []
+        while True:
+            try:
+                message = self.next_message()
+            except ProtocolError as exc:
+                exc.messages = list(messages)
+                raise
+            if message is None:
+                return messages
+            messages.append(message)
+
+

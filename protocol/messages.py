@@ -1,0 +1,649 @@
+"""Every message of protocol version 1, as frozen dataclasses, and their wire maps.
+
+One class per message type; ``TYPE`` is the type string of the wire (the
+``"t"`` of the frame). Each field is annotated with the ``Spec`` that checks
+it (``Annotated[str, Text(1, 32)]``), so the declaration *is* the validation
+table: ``to_wire`` and ``from_wire`` read it, and so does the field reference
+of docs/protocol.md.
+
+Every message ends with an optional ``id``: a client may number its
+requests, and the server copies the number into the reply that answers one
+(``error`` included), so that a client can match replies to requests.
+
+Names: message classes that would shadow an engine type are named for what
+they carry (``ActionRequest`` for "action", ``RearrangeRequest`` for
+"rearrange", ``ViewUpdate`` for "view", ``GameEvent`` for "event",
+``ReplayFile`` for "replay", ``ErrorReply`` for "error"). Messages carry
+engine values directly (``ActionRequest.action`` is a ``Play``/``Discard``/
+``Clue``, ``ViewUpdate.view`` a ``PlayerView``, ``TableInfo.variant`` a
+``Variant``); engine_wire.py says how they look on the wire. ``chat`` is one
+class for both directions: a client sends only ``text``, the server adds
+``table`` and ``sender``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Annotated, Any, ClassVar, TypeVar, get_type_hints
+
+from hanabi.engine import MAX_PLAYERS, MIN_PLAYERS, Card, ChatPolicy, EndReason, Event, Outcome, PlayerView, Variant
+from hanabi.engine import TurnAction as _TurnAction
+
+from . import engine_wire as ew
+from .errors import ErrorCode, ProtocolError
+from .fields import (
+    MAX_SAFE_INT,
+    Bool,
+    Choice,
+    Custom,
+    FieldError,
+    Ident,
+    Int,
+    ListOf,
+    Opt,
+    Spec,
+    Text,
+    Token,
+    as_map,
+    check_plain,
+    kind_of,
+    quote,
+)
+from .version import HANDSHAKE_TYPES, PROTOCOL_VERSION
+
+# Limits of version 1, in characters (code points) or items.
+NAME_MAX = 32
+TABLE_NAME_MAX = 40
+PASSWORD_MAX = 64
+CHAT_MAX = 500
+SENTENCE_MAX = 500  # error and goodbye messages
+MOTD_MAX = 2000
+PROGRAM_MAX = 64
+TOKEN_MAX = 128
+REPLAY_MAX = 60_000
+LIST_MAX = 200  # tables in "tables", games in "games"
+SPECTATORS_MAX = 10_000
+MAX_SCORE = 30
+
+# Specs shared by many fields.
+_ID = Int(0, MAX_SAFE_INT)
+_SEAT = Int(0, MAX_PLAYERS - 1)
+_NAME = Text(1, NAME_MAX, trimmed=True)
+_PASSWORD = Text(1, PASSWORD_MAX)
+_SENTENCE = Text(0, SENTENCE_MAX, multiline=True)
+_CARD: Spec[Card] = Custom(ew.card_from_wire, lambda c, w: ew.card_to_wire(c), 'str: a card such as "R3"')
+_VIEW: Spec[PlayerView] = Custom(ew.view_from_wire, lambda v, w: ew.view_to_wire(v), "map: a view")
+_EVENT: Spec[Event] = Custom(ew.event_from_wire, lambda e, w: ew.event_to_wire(e), "map: an event")
+_OUTCOME: Spec[Outcome] = Custom(ew.outcome_from_wire, lambda o, w: ew.outcome_to_wire(o), "map: an outcome")
+
+Id = Annotated[int | None, Opt(_ID)]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _FieldPlan:
+    name: str
+    spec: Spec[Any]
+    required: bool
+
+
+_PLANS: dict[type, tuple[_FieldPlan, ...]] = {}
+_KNOWN_KEYS: dict[type, frozenset[str]] = {}
+C = TypeVar("C", bound=type)
+
+
+def _plan(cls: C) -> C:
+    """Read the class's annotated fields into the plan ``to_wire`` and ``from_wire`` follow."""
+    hints = get_type_hints(cls, include_extras=True)
+    plans = []
+    for f in dataclasses.fields(cls):
+        meta = getattr(hints[f.name], "__metadata__", ())
+        spec = next((m for m in meta if isinstance(m, Spec)), None)
+        if spec is None:
+            raise TypeError(f"{cls.__name__}.{f.name} has no Spec in its annotation")
+        required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        plans.append(_FieldPlan(f.name, spec, required))
+    _PLANS[cls] = tuple(plans)
+    _KNOWN_KEYS[cls] = frozenset(p.name for p in plans)
+    return cls
+
+
+def _fields_to_wire(obj: object, where: str, out: dict[str, Any]) -> dict[str, Any]:
+    for p in _PLANS[type(obj)]:
+        out[p.name] = p.spec.encode(getattr(obj, p.name), f"{where}.{p.name}")
+    return out
+
+
+def _fields_from_wire(cls: type, data: dict[str, Any], where: str, skip: frozenset[str] = frozenset()) -> Any:
+    kwargs: dict[str, Any] = {}
+    for p in _PLANS[cls]:
+        if p.name in data:
+            kwargs[p.name] = p.spec.decode(data[p.name], f"{where}.{p.name}")
+        elif p.required:
+            raise FieldError(f"{where}.{p.name}", f"missing ({p.spec.describe()})")
+    unknown = data.keys() - _KNOWN_KEYS[cls] - skip
+    for key in unknown:  # tolerated for forward compatibility, but still plain msgpack
+        check_plain(data[key], f"{where}.{key}")
+    try:
+        return cls(**kwargs)
+    except (ValueError, TypeError) as exc:  # a record's own cross-field check
+        raise FieldError(where, str(exc)) from None
+
+
+R = TypeVar("R")
+
+
+class Record(Spec[R]):
+    """A nested map described by a planned dataclass (TableInfo, SeatInfo, GameSummary)."""
+
+    def __init__(self, cls: type[R]) -> None:
+        self.cls = cls
+
+    def decode(self, value: object, where: str) -> R:
+        result: R = _fields_from_wire(self.cls, as_map(value, where), where)
+        return result
+
+    def encode(self, value: R, where: str) -> object:
+        if type(value) is not self.cls:
+            raise FieldError(where, f"expected a {self.cls.__name__}, got {value!r}")
+        return _fields_to_wire(value, where, {})
+
+    def describe(self) -> str:
+        return f"map: {self.cls.__name__}"
+
+
+# -- records carried inside messages ---------------------------------------------------------------
+
+
+@_plan
+@dataclasses.dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """Who sits in one seat."""
+
+    name: Annotated[str, _NAME]
+    bot: Annotated[bool, Bool()]
+    connected: Annotated[bool, Bool()]
+
+
+@_plan
+@dataclasses.dataclass(frozen=True, slots=True)
+class TableInfo:
+    """A table as the lobby shows it. ``players`` has one entry per seat: None for an empty seat."""
+
+    id: Annotated[int, _ID]
+    name: Annotated[str, Text(1, TABLE_NAME_MAX, trimmed=True)]
+    variant: Annotated[Variant, Choice(Variant)]
+    empty_clues: Annotated[bool, Bool()]
+    all_or_nothing: Annotated[bool, Bool()]
+    chat: Annotated[ChatPolicy, Choice(ChatPolicy)]
+    seats: Annotated[int, Int(MIN_PLAYERS, MAX_PLAYERS)]
+    players: Annotated[tuple[SeatInfo | None, ...], ListOf(Opt(Record(SeatInfo)), MAX_PLAYERS, MIN_PLAYERS)]
+    has_password: Annotated[bool, Bool()]
+    running: Annotated[bool, Bool()]
+    spectators: Annotated[int, Int(0, SPECTATORS_MAX)]
+    host: Annotated[int | None, Opt(_SEAT)]
+
+    def __post_init__(self) -> None:
+        if len(self.players) != self.seats:
+            raise ValueError(f"a table of {self.seats} seats lists {len(self.players)} players; list one per seat")
+        if self.host is not None and self.host >= self.seats:
+            raise ValueError(f"host seat {self.host} is not a seat of this {self.seats}-seat table")
+
+
+@_plan
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameSummary:
+    """One finished game in the ``games`` list. ``finished_at`` is in seconds since 1970 (UTC)."""
+
+    id: Annotated[int, _ID]
+    table: Annotated[int, _ID]
+    players: Annotated[tuple[str, ...], ListOf(_NAME, MAX_PLAYERS, MIN_PLAYERS)]
+    variant: Annotated[Variant, Choice(Variant)]
+    score: Annotated[int, Int(0, MAX_SCORE)]
+    end: Annotated[EndReason, Choice(EndReason)]
+    finished_at: Annotated[int, Int(0, MAX_SAFE_INT)]
+
+
+# -- messages ------------------------------------------------------------------------------------
+
+MESSAGE_TYPES: dict[str, type] = {}
+CLIENT_TYPES: set[str] = set()  # types a client may send (a server's decoder accepts these)
+SERVER_TYPES: set[str] = set()  # types a server may send
+
+
+def _message(sender: str) -> Callable[[C], C]:
+    def register(cls: C) -> C:
+        _plan(cls)
+        kind: str = cls.TYPE  # type: ignore[attr-defined]
+        MESSAGE_TYPES[kind] = cls
+        if sender in ("client", "both"):
+            CLIENT_TYPES.add(kind)
+        if sender in ("server", "both"):
+            SERVER_TYPES.add(kind)
+        return cls
+    return register
+
+
+# Handshake
+
+
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Hello:
+    """The client's first message. ``resume`` is the token of an earlier ``welcome``, to take one's seat back."""
+
+    TYPE: ClassVar[str] = "hello"
+    protocol: Annotated[int, Int(0, 65535)]
+    program: Annotated[str, Text(1, PROGRAM_MAX)]
+    name: Annotated[str, _NAME]
+    resume: Annotated[str | None, Opt(Token(TOKEN_MAX))] = None
+    id: Id = None
+
+
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Welcome:
+    """The server's answer to ``hello``: the name as accepted, and a secret token to resume with."""
+
+    TYPE: ClassVar[str] = "welcome"
+    protocol: Annotated[int, Int(0, 65535)]
+    program: Annotated[str, Text(1, PROGRAM_MAX)]
+    player: Annotated[str, _NAME]
+    resume: Annotated[str, Token(TOKEN_MAX)]
+    motd: Annotated[str, Text(0, MOTD_MAX, multiline=True)] = ""
+    id: Id = None
+
+
+@_message("both")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Goodbye:
+    """The last message before a side closes the connection. ``reason`` is a ``GoodbyeReason`` value."""
+
+    TYPE: ClassVar[str] = "goodbye"
+    reason: Annotated[str, Ident()]
+    message: Annotated[str, _SENTENCE] = ""
+    id: Id = None
+
+
+# Lobby
+
+
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class ListTables:
+    TYPE: ClassVar[str] = "list_tables"
+    id: Id = None
+
+
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Tables:
+    TYPE: ClassVar[str] = "tables"
+    tables: Annotated[tuple[TableInfo, ...], ListOf(Record(TableInfo), LIST_MAX)]
+    id: Id = None
+
+
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class TableChanged:
+    """A table was created or changed: sent to the lobby and to everyone at the table."""
+
+    TYPE: ClassVar[str] = "table_changed"
+    table: Annotated[TableInfo, Record(TableInfo)]
+    id: Id = None
+
+
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class TableGone:
+    TYPE: ClassVar[str] = "table_gone"
+    table: Annotated[int, _ID]
+    id: Id = None
+
+
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class CreateTable:
+    """Open a table; its creator sits at seat 0 and is its host."""
+
+    TYPE: ClassVar[str] = "create_table"
+    name: Annotated[str, Text(1, TABLE_NAME_MAX, trimmed=True)]
+    variant: Annotated[Variant, Choice(Variant)] = Variant.NONE
+    seats: Annotated[int, Int(MIN_PLAYERS, MAX_PLAYERS)] = 2
+    empty_clues: Annotated[bool, Bool()] = False
+    all_or_nothing: Annotated[bool, Bool()] = False
+    chat: Annotated[ChatPolicy, Choice(ChatPolicy)] = ChatPolicy.BETWEEN_GAMES
+    password: Annotated[str | None, Opt(_PASSWORD)] = None
+    id: Id = None
+
+
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Join:
+    """Sit at a table: at ``seat``, or at the first free seat when it is None."""
+
+    TYPE: ClassVar[str] = "join"
+    table: Annotated[int, _ID]
+    seat: Annotated[int | None, Opt(_SEAT)] = None
+    password: Annotated[str | None, Opt(_PASSWORD)] = None
+    id: Id = None
+
+
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Leave:
+    """Leave the table one sits or watches at, back to the lobby."""
+
+    TYPE: ClassVar[str] = "leave"
+    id: Id = None
+
+
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Spectate:
+    TYPE: ClassVar[str] = "spectate"
+    table: Annotated[int, _ID]
+    password: Annotated[str | None, Opt(_PASSWORD)] = None
+    id: Id = None
+
+
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class AddBot:
+    TYPE: ClassVar[str] = "add_bot"
+    seat: Annotated[int, _SEAT]
+    id: Id = None
+
+
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class RemoveBot:
+    TYPE: ClassVar[str] = "remove_bot"
+    seat: Annotated[int, _SEAT]
+    id: Id = None
+
+
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class GiveHost:
+    TYPE: ClassVar[str] = "give_host"
+    seat: Annotated[int, _SEAT]
+    id: Id = None
+
+
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Start:
+    """The host starts the game (also "play again" once a game is over)."""
+
+    TYPE: ClassVar[str] = "start"
+    id: Id = None
+
+
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Joined:
+    """You are at this table now: at ``seat``, or watching when it is None."""
+
+    TYPE: ClassVar[str] = "joined"
+    table: Annotated[TableInfo, Record(TableInfo)]
+    seat: Annotated[int | None, Opt(_SEAT)]
+    id: Id = None
+
+
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class SeatStatus:
+    TYPE: ClassVar[str] = "seat_status"
+    table: Annotated[int, _ID]
+    seat: Annotated[int, _SEAT]
+    connected: Annotated[bool, Bool()]
+    id: Id = None
+
+
+# Game
+
+
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameStarted:
+    TYPE: ClassVar[str] = "game_started"
+    table: Annotated[int, _ID]
+    game: Annotated[int, _ID]
+    id: Id = None
+
+
+class _FlatAction(Spec[_TurnAction]):
+    """Marker: the action's fields sit in the message map itself (kind, order, target, colour, rank)."""
+
+    def decode(self, value: object, where: str) -> _TurnAction:  # pragma: no cover - handled by from_wire
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        return "kind, order, target, colour, rank"
+
+
+_ACTION_KEYS = frozenset({"kind", "order", "target", "colour", "rank"})
+
+
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class ActionRequest:
+    """Take a turn. On the wire: ``kind`` ("play", "discard", "clue"), ``order`` (play, discard),
+    ``target`` and one of ``colour`` or ``rank`` (clue); unused fields nil or absent."""
+
+    TYPE: ClassVar[str] = "action"
+    action: Annotated[_TurnAction, _FlatAction()]
+    id: Id = None
+
+
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class RearrangeRequest:
+    """Put one's own hand in a new order: the same card orders, slot 1 (newest) first."""
+
+    TYPE: ClassVar[str] = "rearrange"
+    hand: Annotated[tuple[int, ...], ListOf(Int(0, ew.MAX_DECK - 1), ew.MAX_HAND, 1)]
+    id: Id = None
+
+
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class ViewUpdate:
+    """The receiver's own redacted view, sent after every change."""
+
+    TYPE: ClassVar[str] = "view"
+    game: Annotated[int, _ID]
+    view: Annotated[PlayerView, _VIEW]
+    id: Id = None
+
+
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameEvent:
+    """What just happened at the table (public information only)."""
+
+    TYPE: ClassVar[str] = "event"
+    game: Annotated[int, _ID]
+    event: Annotated[Event, _EVENT]
+    id: Id = None
+
+
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameOver:
+    """The end: the outcome, the whole deck in order (the reveal) and the seed that shuffled it."""
+
+    TYPE: ClassVar[str] = "game_over"
+    game: Annotated[int, _ID]
+    outcome: Annotated[Outcome, _OUTCOME]
+    deck: Annotated[tuple[Card, ...], ListOf(_CARD, ew.MAX_DECK)]
+    seed: Annotated[str, Text(0, 200)]
+    id: Id = None
+
+
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class GetReplay:
+    TYPE: ClassVar[str] = "get_replay"
+    game: Annotated[int, _ID]
+    id: Id = None
+
+
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class ReplayFile:
+    """A finished game as hanab.live JSON text."""
+
+    TYPE: ClassVar[str] = "replay"
+    game: Annotated[int, _ID]
+    json: Annotated[str, Text(2, REPLAY_MAX, multiline=True)]
+    id: Id = None
+
+
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class ListGames:
+    TYPE: ClassVar[str] = "list_games"
+    id: Id = None
+
+
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Games:
+    TYPE: ClassVar[str] = "games"
+    games: Annotated[tuple[GameSummary, ...], ListOf(Record(GameSummary), LIST_MAX)]
+    id: Id = None
+
+
+# Chat, liveness, errors
+
+
+@_message("both")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Chat:
+    """Table chat. A client sends ``text``; the server relays it with ``table`` and ``sender`` set."""
+
+    TYPE: ClassVar[str] = "chat"
+    text: Annotated[str, Text(1, CHAT_MAX)]
+    table: Annotated[int | None, Opt(_ID)] = None
+    sender: Annotated[str | None, Opt(_NAME)] = None
+    id: Id = None
+
+
+@_message("both")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Ping:
+    TYPE: ClassVar[str] = "ping"
+    n: Annotated[int, _ID] = 0
+    id: Id = None
+
+
+@_message("both")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Pong:
+    """The answer to ``ping``, with the same ``n``."""
+
+    TYPE: ClassVar[str] = "pong"
+    n: Annotated[int, _ID] = 0
+    id: Id = None
+
+
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class ErrorReply:
+    """A request was refused. ``request`` is the type of that request ("" if unreadable), ``code`` an
+    ``ErrorCode`` value, ``message`` a sentence for a person; ``id`` is the request's id."""
+
+    TYPE: ClassVar[str] = "error"
+    request: Annotated[str, Text(0, 32)]
+    code: Annotated[str, Ident()]
+    message: Annotated[str, _SENTENCE]
+    id: Id = None
+
+    @classmethod
+    def for_error(cls, error: ProtocolError) -> ErrorReply:
+        """The reply to a request the decoder refused (non-fatal ``ProtocolError``)."""
+        return cls(error.request or "", error.code, error.message[:SENTENCE_MAX], error.id)
+
+
+Message = (
+    Hello | Welcome | Goodbye | ListTables | Tables | TableChanged | TableGone | CreateTable | Join | Leave
+    | Spectate | AddBot | RemoveBot | GiveHost | Start | Joined | SeatStatus | GameStarted | ActionRequest
+    | RearrangeRequest | ViewUpdate | GameEvent | GameOver | GetReplay | ReplayFile | ListGames | Games | Chat
+    | Ping | Pong | ErrorReply
+)
+
+
+# -- whole messages <-> wire maps ----------------------------------------------------------------
+
+
+def to_wire(message: Message) -> dict[str, Any]:
+    """The frame's map: ``{"v": 1, "t": TYPE, ...fields}``. Raises ProtocolError(bad_field) for a bad field."""
+    cls = type(message)
+    kind = MESSAGE_TYPES.get(getattr(cls, "TYPE", None) or "")
+    if kind is not cls:
+        raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"{message!r} is not a protocol message")
+    out: dict[str, Any] = {"v": PROTOCOL_VERSION, "t": cls.TYPE}
+    try:
+        if cls is ActionRequest:
+            assert isinstance(message, ActionRequest)
+            out.update(ew.action_to_wire(message.action))
+            out["id"] = Opt(_ID).encode(message.id, f"{cls.TYPE}.id")
+        else:
+            _fields_to_wire(message, cls.TYPE, out)
+    except FieldError as exc:
+        raise ProtocolError(ErrorCode.BAD_FIELD, f"cannot send {cls.TYPE}: {exc}", request=cls.TYPE,
+                            id=getattr(message, "id", None)) from None
+    return out
+
+
+_ENVELOPE = frozenset({"v", "t"})
+
+
+def from_wire(tree: object, accept: frozenset[str] | set[str] | None = None) -> Message:
+    """Check a decoded frame and build its message; ``accept`` limits the types allowed (None: all).
+
+    Raises ``ProtocolError``: ``bad_frame`` if it is not a map with a string
+    "t", ``protocol_version`` for a frame of another version (handshake
+    messages excepted), ``unknown_type``, or ``bad_field``.
+    """
+    if type(tree) is not dict:
+        raise ProtocolError(ErrorCode.BAD_FRAME, f"a frame must hold one msgpack map, not {kind_of(tree)}")
+    kind = tree.get("t")
+    raw_id = tree.get("id")
+    req_id = raw_id if type(raw_id) is int and 0 <= raw_id <= MAX_SAFE_INT else None
+    request = kind if type(kind) is str and len(kind) <= 32 and Ident().matches(kind) else None
+    if type(kind) is not str:
+        raise ProtocolError(ErrorCode.BAD_FRAME, f'the frame\'s "t" must be a message type string, not {kind_of(kind)}',
+                            id=req_id)
+    version = tree.get("v")
+    if type(version) is not int:
+        raise ProtocolError(ErrorCode.BAD_FRAME, f'the frame\'s "v" must be the protocol version (an integer), '
+                                                 f"not {kind_of(version)}", request=request, id=req_id)
+    if version != PROTOCOL_VERSION and kind not in HANDSHAKE_TYPES:
+        raise ProtocolError(ErrorCode.PROTOCOL_VERSION, f"this side speaks protocol {PROTOCOL_VERSION}, "
+                                                        f"the frame is of protocol {version}", request=request,
+                            id=req_id, fatal=True)
+    cls = MESSAGE_TYPES.get(kind)
+    if cls is None or (accept is not None and kind not in accept):
+        why = "no message of protocol 1" if cls is None else "not one this side accepts"
+        raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"{quote(kind)} is {why}", request=request, id=req_id)
+    try:
+        for key in tree:
+            if type(key) is not str:
+                raise FieldError(kind, f"map keys must be strings, found {kind_of(key)}")
+        if cls is ActionRequest:
+            action = ew.action_from_wire(tree, kind)
+            for key in tree.keys() - _ACTION_KEYS - _ENVELOPE - {"id"}:
+                check_plain(tree[key], f"{kind}.{key}")
+            message: Message = ActionRequest(action, req_id)
+            if raw_id is not None and req_id is None:
+                Opt(_ID).decode(raw_id, f"{kind}.id")
+        else:
+            message = _fields_from_wire(cls, tree, kind, _ENVELOPE)
+    except FieldError as exc:
+        raise ProtocolError(ErrorCode.BAD_FIELD, str(exc), request=request, id=req_id) from None
+    except RecursionError:
+        raise ProtocolError(ErrorCode.BAD_FRAME, "the frame nests too deeply", request=request, id=req_id) from None
+    return message

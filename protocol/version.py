@@ -1,0 +1,43 @@
+"""Protocol and program versions, and the handshake rule that compares them.
+
+The protocol version is one integer; it changes only when a change would
+break an existing peer. Within one version, changes are additive (new
+optional fields, new message types a peer may ignore) and never alter
+``hello``, ``welcome`` or ``goodbye``, so that two peers of different
+versions can always read each other's handshake and part with a clear
+sentence naming both versions.
+"""
+
+from __future__ import annotations
+
+from importlib import metadata
+
+PROTOCOL_VERSION = 1
+
+# Message types whose shape no future version may change: the decoder reads
+# them whatever their frame's "v", so a version mismatch is always explained.
+HANDSHAKE_TYPES = frozenset({"hello", "welcome", "goodbye"})
+
+
+def _program_version() -> str:
+    try:
+        return metadata.version("hanabi-lan")
+    except metadata.PackageNotFoundError:  # running from a checkout that is not installed
+        return "dev"
+
+
+PROGRAM = f"hanabi-lan {_program_version()}"
+
+
+def version_mismatch(ours: int, theirs: int, *, their_program: str = "", we_are: str = "server") -> str | None:
+    """The sentence to put in a ``goodbye`` when two protocol versions differ, or None when they agree."""
+    if ours == theirs:
+        return None
+    other = "client" if we_are == "server" else "server"
+    program = f" ({their_program})" if their_program else ""
+    newer = "this " + we_are if ours > theirs else "the " + other
+    older = "the " + other if ours > theirs else "this " + we_are
+    return (
+        f"protocol version mismatch: this {we_are} ({PROGRAM}) speaks protocol {ours}, "
+        f"the {other}{program} speaks protocol {theirs}; {newer} is newer, so upgrade {older}"
+    )
