@@ -108,6 +108,9 @@ def action_to_text(action: Action) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
+_SUIT_BY_NAME = {s.value: s for s in Suit}
+
+
 def action_from_text(text: str) -> Action:
     data = json.loads(text)
     kind = data["k"]
@@ -117,7 +120,7 @@ def action_from_text(text: str) -> Action:
         return Discard(int(data["o"]))
     if kind == "clue":
         if "c" in data:
-            return Clue(int(data["t"]), colour=Suit(data["c"]))
+            return Clue(int(data["t"]), colour=_SUIT_BY_NAME[data["c"]])
         return Clue(int(data["t"]), rank=int(data["r"]))
     if kind == "rearrange":
         return Rearrange(int(data["s"]), tuple(int(o) for o in data["h"]))
@@ -292,10 +295,15 @@ class Store:
             raise pending.error
         return pending.result  # type: ignore[no-any-return]
 
+    async def flush(self) -> None:
+        """Return once everything queued before this call is committed."""
+        await self._do(lambda db: None)
+
     # -- writes --
 
-    async def add_player(self, token: str, name: str) -> None:
-        h = token_hash(token)
+    async def add_player(self, key: str, name: str) -> None:
+        """Remember a player by the hash of their resume token (``token_hash``)."""
+        h = key
         await self._do(lambda db: db.execute(
             "INSERT OR REPLACE INTO players (token_hash, name, created) VALUES (?, ?, ?)", (h, name, time.time())))
 
@@ -316,8 +324,9 @@ class Store:
     async def close_table(self, table_id: int) -> None:
         await self._do(lambda db: db.execute("UPDATE tables SET closed = ? WHERE id = ?", (time.time(), table_id)))
 
-    async def set_seat(self, table_id: int, seat: int, *, bot: bool, name: str, token: str | None) -> None:
-        h = token_hash(token) if token is not None else None
+    async def set_seat(self, table_id: int, seat: int, *, bot: bool, name: str, key: str | None) -> None:
+        """Seat a bot (``key`` None) or the player whose token hashes to ``key``."""
+        h = key
         await self._do(lambda db: db.execute(
             "INSERT OR REPLACE INTO seats (table_id, seat, bot, name, token_hash) VALUES (?, ?, ?, ?, ?)",
             (table_id, seat, bot, name, h)))

@@ -36,10 +36,10 @@ async def test_a_game_is_back_after_reopening(tmp_path: Path) -> None:
     store.open_sync()
     async with trio.open_nursery() as nursery:
         await nursery.start(store.run)
-        await store.add_player("secret-token", "Alice")
+        await store.add_player(token_hash("secret-token"), "Alice")
         tid = await store.create_table("Friday", Variant.SIX_SUITS, False, False, ChatPolicy.ALWAYS, 3, None, 0)
-        await store.set_seat(tid, 0, bot=False, name="Alice", token="secret-token")
-        await store.set_seat(tid, 1, bot=True, name="Bot", token=None)
+        await store.set_seat(tid, 0, bot=False, name="Alice", key=token_hash("secret-token"))
+        await store.set_seat(tid, 1, bot=True, name="Bot", key=None)
         gid = await store.start_game(tid, state.config, "abc", ("Alice", "Bot", "Cathy"))
         played = []
         for seq in range(12):

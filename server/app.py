@@ -1,0 +1,120 @@
+"""Running a server: open the store, bring back unfinished games, listen, and stop cleanly.
+
+``serve`` is what the command line, the tests and the client's solo mode
+all run inside a Trio nursery::
+
+    server = await nursery.start(serve, "127.0.0.1", 0, ":memory:")
+    ... connect to server.port ...
+    await server.stop()          # or cancel the nursery
+
+Stopping tells every client why (``goodbye`` with reason
+``server_shutdown``), lets the store commit what it was given, then closes.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+import trio
+
+from . import wire
+from .bots import Policy
+from .config import ServerConfig
+from .connection import Connection
+from .lobby import Lobby
+from .store import Store
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Server:
+    """A running server. ``port`` is the port actually bound (useful after asking for port 0)."""
+
+    host: str
+    port: int
+    db: str
+    lobby: Lobby
+    store: Store
+    restored: int  # unfinished games brought back from the store
+    config: ServerConfig
+    _connections: set[Connection] = field(default_factory=set)
+    _stop: trio.Event = field(default_factory=trio.Event)
+    _stopped: trio.Event = field(default_factory=trio.Event)
+
+    async def handle(self, stream: trio.abc.Stream, peer: str = "?") -> None:
+        """Serve one client on ``stream`` until it leaves (TCP, or an in-memory stream in tests)."""
+        conn = Connection(self.lobby, stream, self.config, peer)
+        self._connections.add(conn)
+        try:
+            await conn.run()
+        finally:
+            self._connections.discard(conn)
+
+    async def _handle_tcp(self, stream: trio.SocketStream) -> None:
+        try:
+            host, port, *_ = stream.socket.getpeername()
+            peer = f"{host}:{port}"
+        except OSError:
+            peer = "?"
+        await self.handle(stream, peer)
+
+    @property
+    def connections(self) -> int:
+        return len(self._connections)
+
+    async def stop(self, message: str = "the server is shutting down") -> None:
+        """Say goodbye to every client, then stop serving. Returns once the server has stopped."""
+        self._stop_message = message
+        self._stop.set()
+        await self._stopped.wait()
+
+    async def _wait_for_stop(self, cancel: trio.CancelScope) -> None:
+        await self._stop.wait()
+        message = getattr(self, "_stop_message", "the server is shutting down")
+        for conn in list(self._connections):
+            conn.close(wire.GoodbyeReason.SERVER_SHUTDOWN, message)
+        with trio.move_on_after(self.config.shutdown_grace + 0.5):
+            while self._connections:
+                await trio.sleep(0.01)
+        cancel.cancel()
+
+
+async def serve(host: str | None, port: int, db: str = ":memory:", *, config: ServerConfig | None = None,
+                policy: Policy | None = None,
+                task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED) -> None:
+    """Serve on ``host`` (None: every interface) and ``port`` (0: any free port) with the store at ``db``.
+
+    ``task_status.started`` hands back the ``Server`` once it listens; the
+    function returns after ``Server.stop()`` or when cancelled.
+    """
+    config = config or ServerConfig()
+    server: Server | None = None
+    store = Store(db)
+    await trio.to_thread.run_sync(store.open_sync)
+    try:
+        async with trio.open_nursery() as outer:
+            await outer.start(store.run)
+            async with trio.open_nursery() as inner:
+                lobby = Lobby(store, config, inner, policy)
+                restored = await lobby.restore()
+                listeners = await trio.open_tcp_listeners(port, host=host)
+                bound = listeners[0].socket.getsockname()[1]
+                server = Server(host or "*", bound, db, lobby, store, restored, config)
+                inner.start_soon(server._wait_for_stop, inner.cancel_scope)
+                inner.start_soon(trio.serve_listeners, server._handle_tcp, listeners)
+                task_status.started(server)
+            # Every table and connection has stopped; the store has taken all it was given.
+            await _drain(store)
+            outer.cancel_scope.cancel()
+    finally:
+        store.close_sync()
+        if server is not None:
+            server._stopped.set()
+
+
+async def _drain(store: Store) -> None:
+    """Wait (briefly) until queued writes are committed."""
+    with trio.move_on_after(5):
+        await store.flush()

@@ -1,0 +1,30 @@
+"""The server's tunables: timeouts, queue bounds, rate limits and bot pacing, in one value.
+
+Every await that faces the network has one of these deadlines, and every
+queue one of these bounds; tests shrink them to run fast.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .wire import DEFAULT_MAX_FRAME
+
+PROGRAM = "hanabi-server 0.1.0"
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    motd: str = "Welcome to hanabi! Only clues carry information; have fun."
+    bot_delay: float = 0.8  # seconds a bot waits before acting, so humans can follow
+    handshake_timeout: float = 10.0  # a new connection must say hello within this
+    ping_interval: float = 10.0  # the server pings a quiet connection this often
+    idle_timeout: float = 30.0  # nothing received for this long: the client is gone
+    send_timeout: float = 10.0  # the socket takes no bytes for this long: the client is too slow
+    outbound_frames: int = 256  # frames queued for one connection before it counts as too slow
+    rate: float = 20.0  # messages per second a connection may send, sustained
+    burst: int = 40  # ... and in a burst
+    flood_limit: int = 20  # messages refused for the rate in a row before the connection is dropped
+    max_frame: int = DEFAULT_MAX_FRAME
+    shutdown_grace: float = 2.0  # seconds to deliver the goodbye when the server stops
+    max_tables: int = 1000

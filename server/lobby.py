@@ -1,0 +1,185 @@
+"""The lobby: who is here, which tables exist, and where each request goes.
+
+Players are known by the hash of their resume token. Requests about one
+table go to that table's task (``Table.call``); the lobby itself only lists
+tables and games, creates tables, hands out replays, and tells players who
+are not at a table when the list of tables changes.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+
+import trio
+from hanabi.engine import EndReason, Rearrange, Variant, apply, new_game, replay, terminate
+
+from . import wire
+from .bots import BOT_NAMES, Policy, default_policy
+from .config import ServerConfig
+from .session import Outbox, Player, Refused
+from .store import Store, StoredGame, token_hash
+from .table import Table, hash_password
+
+log = logging.getLogger(__name__)
+LIST_MAX = 200  # the protocol's longest list of tables or games
+E = wire.ErrorCode
+
+# Requests that concern the table the player is at.
+_AT_TABLE = (wire.Leave, wire.Start, wire.AddBot, wire.RemoveBot, wire.GiveHost, wire.ActionRequest,
+             wire.RearrangeRequest, wire.Chat)
+
+
+class Lobby:
+    def __init__(self, store: Store, config: ServerConfig, nursery: trio.Nursery,
+                 policy: Policy | None = None) -> None:
+        self.store = store
+        self.config = config
+        self.policy = policy or default_policy()
+        self.bot_names = BOT_NAMES
+        self.players: dict[str, Player] = {}  # by token hash
+        self.tables: dict[int, Table] = {}
+        self._nursery = nursery
+
+    # --- start-up -----------------------------------------------------------------------------------------------
+
+    async def restore(self) -> int:
+        """Bring back every open table and unfinished game from the store; returns how many games run again."""
+        snap = await trio.to_thread.run_sync(self.store.snapshot_sync)
+        for p in snap.players:
+            self.players[p.token_hash] = Player(p.token_hash, p.name)
+        running = 0
+        for stored in snap.tables:
+            table = Table.restore(self, stored)
+            self.tables[table.id] = table
+            await self._nursery.start(table.run)
+            running += table.running
+        return running
+
+    # --- players coming and going -------------------------------------------------------------------------------
+
+    async def login(self, conn: Outbox, hello: wire.Hello) -> tuple[Player, str, Refused | None]:
+        """Who this connection is: a returning player (by token) or a new one. Returns the player, their token,
+        and a notice when a token was given but not recognised."""
+        notice = None
+        if hello.resume is not None:
+            player = self.players.get(token_hash(hello.resume))
+            if player is not None:
+                old = player.conn
+                player.conn = conn
+                if old is not None and old is not conn:
+                    replace = getattr(old, "replaced", None)
+                    if replace is not None:
+                        replace()
+                return player, hello.resume, None
+            notice = Refused(E.BAD_RESUME, "that resume token is not known here (the server's store may have "
+                                           "been reset): you are in the lobby with a new one")
+        token = secrets.token_urlsafe(24)
+        player = Player(token_hash(token), self._unique_name(hello.name))
+        await self.store.add_player(player.key, player.name)
+        self.players[player.key] = player
+        player.conn = conn
+        return player, token, notice
+
+    def arrived(self, player: Player) -> None:
+        """After the welcome: a returning player gets their seat and view back."""
+        if player.table is not None:
+            player.table.welcome_back(player)
+
+    def _unique_name(self, wanted: str) -> str:
+        in_use = {p.name for p in self.players.values() if p.online or p.table is not None}
+        if wanted not in in_use:
+            return wanted
+        for n in range(2, 1000):
+            candidate = f"{wanted[:28]} {n}"
+            if candidate not in in_use:
+                return candidate
+        return f"{wanted[:20]} {secrets.token_hex(4)}"
+
+    def disconnected(self, player: Player, conn: Outbox) -> None:
+        if player.conn is not conn:
+            return  # replaced by a newer connection: the seat is not empty
+        player.conn = None
+        if player.table is not None:
+            player.table.connection_lost(player)
+
+    def to_lobby(self, frame: bytes) -> None:
+        """Tell every connected player who is not at a table."""
+        for p in self.players.values():
+            if p.conn is not None and p.table is None:
+                p.conn.send_frame(frame)
+
+    def table_closed(self, table: Table, frame: bytes) -> None:
+        self.tables.pop(table.id, None)
+        self.to_lobby(frame)
+
+    # --- requests -----------------------------------------------------------------------------------------------
+
+    async def handle(self, player: Player, request: object) -> None:
+        """Carry out one request of ``player``; replies go to the player, refusals raise ``Refused``."""
+        if isinstance(request, _AT_TABLE):
+            if player.table is None:
+                raise Refused(E.NOT_SEATED, "you are not at a table: join or watch one first")
+            await player.table.call(player, request)
+        elif isinstance(request, (wire.Join, wire.Spectate)):
+            table = self.tables.get(request.table)
+            if table is None:
+                raise Refused(E.NO_SUCH_TABLE, f"there is no table {request.table}: list the tables to see them")
+            await table.call(player, request)
+        elif isinstance(request, wire.ListTables):
+            shown = list(self.tables.values())[:LIST_MAX]
+            player.send_frame(wire.encode(wire.Tables(tables=tuple(t.info() for t in shown))))
+        elif isinstance(request, wire.CreateTable):
+            await self._create(player, request)
+        elif isinstance(request, wire.ListGames):
+            await self._list_games(player)
+        elif isinstance(request, wire.GetReplay):
+            await self._replay(player, request.game)
+        else:
+            raise Refused(E.UNKNOWN_TYPE, f"the server does not take {type(request).__name__} requests here")
+
+    async def _create(self, player: Player, request: wire.CreateTable) -> None:
+        if player.seated:
+            raise Refused(E.ALREADY_SEATED, "you already sit at a table: leave it before creating another")
+        if len(self.tables) >= self.config.max_tables:
+            raise Refused(E.TABLE_FULL, f"this server holds at most {self.config.max_tables} tables")
+        password = hash_password(request.password) if request.password else None
+        variant, chat = request.variant, request.chat
+        table_id = await self.store.create_table(request.name, variant, request.empty_clues, request.all_or_nothing,
+                                                 chat, request.seats, password, None)
+        table = Table(self, table_id, request.name, variant, request.empty_clues, request.all_or_nothing, chat,
+                      request.seats, password)
+        self.tables[table_id] = table
+        await self._nursery.start(table.run)
+        await table.call(player, wire.Join(table=table_id, seat=0, password=request.password))
+
+    async def _list_games(self, player: Player) -> None:
+        games = await self.store.games(LIST_MAX)
+        player.send_frame(wire.encode(wire.Games(games=tuple(
+            wire.GameSummary(id=g.id, table=g.table_id, players=g.players, variant=Variant(g.variant),
+                             score=g.score or 0, end=EndReason(g.end), finished_at=int(g.finished or 0))
+            for g in games if g.end is not None))))
+
+    async def _replay(self, player: Player, game_id: int) -> None:
+        stored = await self.store.game(game_id)
+        if stored is None:
+            raise Refused(E.NO_SUCH_GAME, f"there is no game {game_id}: list the games to see them")
+        if stored.finished is None:
+            # A replay holds the whole deck: never while the game runs.
+            raise Refused(E.NO_SUCH_GAME, f"game {game_id} is still running: its replay comes when it ends")
+        player.send_frame(wire.encode(wire.ReplayFile(game=game_id, json=replay_text(stored))))
+
+    # --- stopping -----------------------------------------------------------------------------------------------
+
+    def online(self) -> list[Player]:
+        return [p for p in self.players.values() if p.conn is not None]
+
+
+def replay_text(stored: StoredGame) -> str:
+    """The hanab.live JSON of a stored game, rebuilt by replaying its actions."""
+    state = new_game(stored.config, stored.seed)
+    for action in stored.actions:
+        state = apply(state, action, seat=action.seat if isinstance(action, Rearrange) else None)
+    if not state.over:
+        state = terminate(state, "the game was stopped")
+    return replay.dumps(state, stored.players)

@@ -1,0 +1,56 @@
+"""A player as the server knows them, across connections, and the refusal every handler may raise.
+
+A ``Player`` is who holds a resume token: their name, where they sit and
+the connection they are on right now (None while disconnected). Connections
+come and go; the player, and so the seat, stays. Everything sent to a
+player goes through ``send``, which drops frames while they are away: on
+their return they get the current view, which says all they missed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from .table import Table
+
+
+class Outbox(Protocol):
+    """What a table or the lobby needs from a connection: queue a frame without waiting."""
+
+    def send_frame(self, frame: bytes) -> None: ...
+
+
+class Refused(Exception):
+    """A request the server will not carry out: ``code`` for programs, the message for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = str(code)  # a StrEnum member is sent as its plain string
+        self.message = message
+
+
+class Player:
+    __slots__ = ("conn", "key", "name", "seat", "table")
+
+    def __init__(self, key: str, name: str) -> None:
+        self.key = key  # the hash of the resume token; the token itself is never kept
+        self.name = name
+        self.conn: Outbox | None = None
+        self.table: Table | None = None
+        self.seat: int | None = None  # None with a table: spectating
+
+    @property
+    def online(self) -> bool:
+        return self.conn is not None
+
+    @property
+    def seated(self) -> bool:
+        return self.table is not None and self.seat is not None
+
+    def send_frame(self, frame: bytes) -> None:
+        if self.conn is not None:
+            self.conn.send_frame(frame)
+
+    def __repr__(self) -> str:
+        return f"Player({self.name!r})"

@@ -1,0 +1,564 @@
+"""One table: its seats, host, spectators and game, owned by one task that applies requests in order.
+
+Connections never touch a table's state; they hand a request to ``call``
+and wait for it to be done (or refused). The table's task takes requests one
+at a time, checks them, writes what changed to the store, and only then
+updates its state and tells everyone: a player's move is on disk before any
+view shows it. Every frame to a seat is built from ``view_for(state, seat)``
+alone, so nothing a seat may not see can reach it.
+
+Bots' turns run beside the task (a delay, then the bot's choice in a worker
+thread) and come back through the same queue as everybody's requests.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import logging
+import secrets
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import trio
+from hanabi.engine import (
+    Action,
+    ChatPolicy,
+    Event,
+    GameConfig,
+    GameState,
+    IllegalAction,
+    PlayerView,
+    Rearrange,
+    TurnAction,
+    Variant,
+    apply,
+    new_game,
+    replay,
+    reveal,
+    terminate,
+    view_for,
+)
+
+from . import wire
+from .bots import decide
+from .session import Player, Refused
+from .store import StoredTable
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+
+log = logging.getLogger(__name__)
+E = wire.ErrorCode
+
+
+def hash_password(password: str) -> str:
+    salt = secrets.token_hex(8)
+    return salt + "$" + hashlib.sha256((salt + password).encode()).hexdigest()
+
+
+def password_matches(stored: str, given: str) -> bool:
+    salt, _, digest = stored.partition("$")
+    return hmac.compare_digest(digest, hashlib.sha256((salt + given).encode()).hexdigest())
+
+
+@dataclass(slots=True)
+class Seat:
+    name: str
+    player: Player | None  # None for a bot
+    bot: bool = False
+
+
+@dataclass(slots=True)
+class Game:
+    id: int
+    seed: str
+    names: tuple[str, ...]
+    state: GameState
+    seq: int = 0  # actions written to the store so far
+
+    @property
+    def running(self) -> bool:
+        return not self.state.over
+
+
+@dataclass(slots=True)
+class BotMove:
+    """A bot's chosen action, coming back into the table's queue."""
+
+    game: int
+    turn: int
+    seat: int
+    action: TurnAction
+
+
+@dataclass(slots=True)
+class _Call:
+    player: Player | None
+    request: object
+    done: trio.Event = field(default_factory=trio.Event)
+    error: Refused | None = None
+
+
+class Table:
+    def __init__(self, lobby: Lobby, id: int, name: str, variant: Variant, empty_clues: bool,
+                 all_or_nothing: bool, chat: ChatPolicy, size: int, password: str | None) -> None:
+        self.lobby = lobby
+        self.id = id
+        self.name = name
+        self.variant = variant
+        self.empty_clues = empty_clues
+        self.all_or_nothing = all_or_nothing
+        self.chat = chat
+        self.size = size
+        self.password = password  # salted hash, or None for an open table
+        self.host: int | None = None
+        self.seats: list[Seat | None] = [None] * size
+        self.spectators: set[Player] = set()
+        self.game: Game | None = None  # the running game, or the last one
+        self.closed = False
+        self._bot_pending: tuple[int, int] | None = None  # (game, turn) a bot is thinking about
+        self._send, self._receive = trio.open_memory_channel[_Call](64)
+        self._nursery: trio.Nursery | None = None
+
+    # --- the task ---------------------------------------------------------------------------------------------
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            task_status.started()
+            self._schedule_bot()
+            async for call in self._receive:
+                await self._process(call)
+                if self.closed:
+                    break
+            nursery.cancel_scope.cancel()
+        # Requests that arrived after the table closed are answered, not left waiting.
+        self._receive.close()
+        while True:
+            try:
+                call = self._receive.receive_nowait()
+            except (trio.WouldBlock, trio.ClosedResourceError, trio.EndOfChannel):
+                break
+            call.error = self._gone()
+            call.done.set()
+
+    async def call(self, player: Player | None, request: object) -> None:
+        """Have the table's task carry out ``request``; raises ``Refused`` when it is refused."""
+        if self.closed:
+            raise self._gone()
+        call = _Call(player, request)
+        try:
+            await self._send.send(call)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            raise self._gone() from None
+        await call.done.wait()
+        if call.error is not None:
+            raise call.error
+
+    def _gone(self) -> Refused:
+        return Refused(E.NO_SUCH_TABLE, f"table {self.id} ({self.name}) has closed")
+
+    async def _process(self, call: _Call) -> None:
+        try:
+            await self._handle(call.player, call.request)
+        except Refused as refusal:
+            call.error = refusal
+        except Exception:
+            log.exception("table %d failed on %r", self.id, call.request)
+            call.error = Refused(E.INTERNAL, "the server failed on this request (its fault, not yours); "
+                                             "it has been logged")
+        finally:
+            call.done.set()
+
+    async def _handle(self, player: Player | None, request: object) -> None:
+        if isinstance(request, BotMove):
+            await self._bot_move(request)
+            return
+        assert player is not None
+        if isinstance(request, wire.Join):
+            await self._join(player, request.seat, request.password)
+        elif isinstance(request, wire.Spectate):
+            self._spectate(player, request.password)
+        elif isinstance(request, wire.Leave):
+            await self._leave(player)
+        elif isinstance(request, wire.ActionRequest):
+            await self._act(player, request.action)
+        elif isinstance(request, wire.RearrangeRequest):
+            await self._act(player, Rearrange(self._seat_of(player), tuple(request.hand)))
+        elif isinstance(request, wire.Start):
+            await self._start(player)
+        elif isinstance(request, wire.AddBot):
+            await self._add_bot(player, request.seat)
+        elif isinstance(request, wire.RemoveBot):
+            await self._remove_bot(player, request.seat)
+        elif isinstance(request, wire.GiveHost):
+            await self._give_host(player, request.seat)
+        elif isinstance(request, wire.Chat):
+            self._chat(player, request.text)
+        else:
+            raise Refused(E.UNKNOWN_TYPE, f"a table does not handle {type(request).__name__} requests")
+
+    # --- who is here --------------------------------------------------------------------------------------------
+
+    def members(self) -> list[Player]:
+        seated = [s.player for s in self.seats if s is not None and s.player is not None]
+        return seated + list(self.spectators)
+
+    @property
+    def humans(self) -> int:
+        return sum(1 for s in self.seats if s is not None and not s.bot)
+
+    @property
+    def running(self) -> bool:
+        return self.game is not None and self.game.running
+
+    def info(self) -> wire.TableInfo:
+        return wire.TableInfo(
+            id=self.id, name=self.name, variant=self.variant, empty_clues=self.empty_clues,
+            all_or_nothing=self.all_or_nothing, chat=self.chat, seats=self.size,
+            players=tuple(None if s is None else wire.SeatInfo(name=s.name, bot=s.bot,
+                                                               connected=s.bot or (s.player is not None
+                                                                                   and s.player.online))
+                          for s in self.seats),
+            has_password=self.password is not None, running=self.running,
+            spectators=sum(1 for p in self.spectators if p.online), host=self.host)
+
+    def _seat_of(self, player: Player) -> int:
+        if player.table is not self or player.seat is None:
+            raise Refused(E.NOT_SEATED, "only players seated at this table can do that")
+        return player.seat
+
+    def _host_only(self, player: Player, what: str) -> None:
+        seat = self._seat_of(player)
+        if seat != self.host:
+            host = self.seats[self.host] if self.host is not None else None
+            who = f"{host.name}, at seat {self.host}" if host is not None else "nobody"
+            raise Refused(E.NOT_HOST, f"only the host can {what}; the host is {who}")
+
+    def _between_games(self, what: str) -> None:
+        if self.running:
+            raise Refused(E.GAME_RUNNING, f"cannot {what} while a game is running")
+
+    def _check_password(self, given: str | None) -> None:
+        if self.password is None:
+            return
+        if given is None:
+            raise Refused(E.WRONG_PASSWORD, f"table {self.name!r} has a password: give it to join or watch")
+        if not password_matches(self.password, given):
+            raise Refused(E.WRONG_PASSWORD, f"that is not the password of table {self.name!r}")
+
+    def _check_seat(self, seat: int) -> None:
+        if not 0 <= seat < self.size:
+            raise Refused(E.BAD_FIELD, f"there is no seat {seat}: this table has seats 0 to {self.size - 1}")
+
+    # --- telling people -----------------------------------------------------------------------------------------
+
+    def _to_members(self, frame: bytes) -> None:
+        for p in self.members():
+            p.send_frame(frame)
+
+    def changed(self) -> None:
+        """Everyone at the table and in the lobby learns the table's new public state."""
+        frame = wire.encode(wire.TableChanged(table=self.info()))
+        self._to_members(frame)
+        self.lobby.to_lobby(frame)
+
+    def _send_view(self, player: Player) -> None:
+        """The current view of ``player`` (seat or spectator), if there is a game to show."""
+        if self.game is None or player.table is not self:
+            return
+        view = view_for(self.game.state, player.seat)
+        player.send_frame(wire.encode(wire.ViewUpdate(game=self.game.id, view=view)))
+
+    def _publish(self, event: Event | None) -> None:
+        """After a change: the event (public) and each seat's own view; one spectator view for all spectators."""
+        game = self.game
+        assert game is not None
+        state = game.state
+        event_frame = wire.encode(wire.GameEvent(game=game.id, event=event)) if event is not None else b""
+        for index, seat in enumerate(self.seats):
+            if seat is None or seat.player is None or seat.player.conn is None:
+                continue
+            view = wire.encode(wire.ViewUpdate(game=game.id, view=view_for(state, index)))
+            seat.player.send_frame(event_frame + view)
+        watching = [p for p in self.spectators if p.conn is not None]
+        if watching:
+            frame = event_frame + wire.encode(wire.ViewUpdate(game=game.id, view=view_for(state, None)))
+            for p in watching:
+                p.send_frame(frame)
+
+    def _game_over(self) -> None:
+        game = self.game
+        assert game is not None and game.state.outcome is not None
+        shown = reveal(game.state)
+        frame = wire.encode(wire.GameOver(game=game.id, outcome=shown.outcome, deck=shown.deck, seed=game.seed))
+        frame += wire.encode(wire.ReplayFile(game=game.id, json=replay.dumps(game.state, game.names)))
+        self._to_members(frame)
+
+    # --- connections coming and going ---------------------------------------------------------------------------
+
+    def welcome_back(self, player: Player) -> None:
+        """``player`` reconnected: their seat (or spectator place) and the current view, at once."""
+        player.send_frame(wire.encode(wire.Joined(table=self.info(), seat=player.seat)))
+        self._send_view(player)
+        if player.seat is not None:
+            self._seat_status(player.seat, True)
+
+    def connection_lost(self, player: Player) -> None:
+        if player.seat is None:
+            self.spectators.discard(player)
+            player.table = None
+            self.changed()
+        else:
+            self._seat_status(player.seat, False)
+
+    def _seat_status(self, seat: int, connected: bool) -> None:
+        self._to_members(wire.encode(wire.SeatStatus(table=self.id, seat=seat, connected=connected)))
+        self.lobby.to_lobby(wire.encode(wire.TableChanged(table=self.info())))
+
+    # --- requests -----------------------------------------------------------------------------------------------
+
+    async def _join(self, player: Player, seat: int | None, password: str | None) -> None:
+        if player.seated:
+            where = "this table" if player.table is self else f"table {player.table.id if player.table else '?'}"
+            raise Refused(E.ALREADY_SEATED, f"you already sit at seat {player.seat} of {where}: leave it first")
+        self._check_password(password)
+        if seat is None:
+            free = [i for i, s in enumerate(self.seats) if s is None]
+            if not free:
+                raise Refused(E.TABLE_FULL, f"every seat of table {self.name!r} is taken: you can watch instead")
+            seat = free[0]
+        self._check_seat(seat)
+        taken = self.seats[seat]
+        if taken is not None:
+            raise Refused(E.SEAT_TAKEN, f"seat {seat} is taken by {taken.name}")
+        store = self.lobby.store
+        await store.set_seat(self.id, seat, bot=False, name=player.name, key=player.key)
+        if player.table is not None:  # was watching a table (this one or another)
+            player.table.spectators.discard(player)
+            if player.table is not self:
+                player.table.changed()
+        self.seats[seat] = Seat(player.name, player)
+        player.table, player.seat = self, seat
+        if self.host is None:
+            self.host = seat
+            await store.set_host(self.id, seat)
+        player.send_frame(wire.encode(wire.Joined(table=self.info(), seat=seat)))
+        self._send_view(player)
+        self.changed()
+
+    def _spectate(self, player: Player, password: str | None) -> None:
+        if player.seated:
+            raise Refused(E.ALREADY_SEATED, f"you sit at seat {player.seat} of a table: leave it before watching")
+        self._check_password(password)
+        if player.table is not None and player.table is not self:
+            old = player.table
+            old.spectators.discard(player)
+            old.changed()
+        self.spectators.add(player)
+        player.table, player.seat = self, None
+        player.send_frame(wire.encode(wire.Joined(table=self.info(), seat=None)))
+        self._send_view(player)
+        self.changed()
+
+    async def _leave(self, player: Player) -> None:
+        if player.table is not self:
+            raise Refused(E.NOT_SEATED, "you are not at this table")
+        if player.seat is None:
+            self.spectators.discard(player)
+            player.table = None
+            self.changed()
+            return
+        seat = player.seat
+        if self.game is not None and self.game.running:
+            await self._end_game(f"{player.name} left the table")
+        await self.lobby.store.clear_seat(self.id, seat)
+        self.seats[seat] = None
+        player.table, player.seat = None, None
+        if self.humans == 0:
+            await self.close()
+            return
+        if self.host == seat:
+            self.host = next(i for i, s in enumerate(self.seats) if s is not None and not s.bot)
+            await self.lobby.store.set_host(self.id, self.host)
+        self.changed()
+
+    async def close(self) -> None:
+        """The last human left: the table goes away (its finished games stay in the store)."""
+        self.closed = True
+        await self.lobby.store.close_table(self.id)
+        frame = wire.encode(wire.TableGone(table=self.id))
+        for p in self.members():
+            p.table, p.seat = None, None
+            p.send_frame(frame)
+        self.spectators.clear()
+        self.lobby.table_closed(self, frame)
+
+    async def _start(self, player: Player) -> None:
+        self._host_only(player, "start a game")
+        self._between_games("start a new game")
+        empty = [i for i, s in enumerate(self.seats) if s is None]
+        if empty:
+            raise Refused(E.NOT_READY, f"seat {empty[0]} is empty: wait for a player or add a bot")
+        config = GameConfig(players=self.size, variant=self.variant, empty_clues=self.empty_clues,
+                            all_or_nothing=self.all_or_nothing, chat=self.chat)
+        seed = secrets.token_hex(8)
+        names = tuple(s.name for s in self.seats if s is not None)
+        game_id = await self.lobby.store.start_game(self.id, config, seed, names)
+        self.game = Game(game_id, seed, names, new_game(config, seed))
+        self._to_members(wire.encode(wire.GameStarted(table=self.id, game=game_id)))
+        self._publish(None)
+        self.changed()
+        self._schedule_bot()
+
+    async def _act(self, player: Player, action: Action) -> None:
+        seat = self._seat_of(player)
+        game = self.game
+        if game is None or not game.running:
+            raise Refused(E.GAME_NOT_RUNNING, "no game is running at this table")
+        if not isinstance(action, Rearrange) and game.state.current != seat:
+            current = game.state.current
+            raise Refused(E.NOT_YOUR_TURN, f"it is {game.names[current]}'s turn (seat {current}), not yours")
+        try:
+            new = apply(game.state, action, seat=seat)
+        except IllegalAction as e:
+            raise Refused(E.ILLEGAL_ACTION, str(e)) from None
+        await self._commit(game, action, new)
+
+    async def _commit(self, game: Game, action: Action, new: GameState) -> None:
+        """Write the action, then show it: nobody sees a move the store does not hold."""
+        await self.lobby.store.add_action(game.id, game.seq, action)
+        game.seq += 1
+        game.state = new
+        self._publish(new.events[-1])
+        if new.outcome is not None:
+            await self.lobby.store.finish_game(game.id, new.outcome.score, new.outcome.reason.value)
+            self._game_over()
+            self.changed()
+        else:
+            self._schedule_bot()
+
+    async def _end_game(self, why: str) -> None:
+        game = self.game
+        assert game is not None
+        game.state = terminate(game.state, why)
+        await self.lobby.store.finish_game(game.id, 0, "terminated")
+        self._game_over()
+
+    async def _add_bot(self, player: Player, seat: int) -> None:
+        self._host_only(player, "add a bot")
+        self._between_games("add a bot")
+        self._check_seat(seat)
+        if self.seats[seat] is not None:
+            raise Refused(E.SEAT_TAKEN, f"seat {seat} is taken by {self.seats[seat].name}")  # type: ignore[union-attr]
+        used = {s.name for s in self.seats if s is not None}
+        name = next(n for n in (*self.lobby.bot_names, *(f"Bot {i}" for i in range(99))) if n not in used)
+        await self.lobby.store.set_seat(self.id, seat, bot=True, name=name, key=None)
+        self.seats[seat] = Seat(name, None, bot=True)
+        self.changed()
+
+    async def _remove_bot(self, player: Player, seat: int) -> None:
+        self._host_only(player, "remove a bot")
+        self._between_games("remove a bot")
+        self._check_seat(seat)
+        s = self.seats[seat]
+        if s is None or not s.bot:
+            raise Refused(E.BAD_FIELD, f"seat {seat} holds no bot")
+        await self.lobby.store.clear_seat(self.id, seat)
+        self.seats[seat] = None
+        self.changed()
+
+    async def _give_host(self, player: Player, seat: int) -> None:
+        self._host_only(player, "hand the host role on")
+        self._check_seat(seat)
+        s = self.seats[seat]
+        if s is None or s.bot:
+            raise Refused(E.BAD_FIELD, f"seat {seat} holds no human player to be host")
+        self.host = seat
+        await self.lobby.store.set_host(self.id, seat)
+        self.changed()
+
+    def _chat(self, player: Player, text: str) -> None:
+        if player.table is not self:
+            raise Refused(E.NOT_SEATED, "you are not at this table")
+        if self.chat is ChatPolicy.OFF:
+            raise Refused(E.CHAT_DISABLED, "chat is off at this table")
+        if self.running:
+            if self.chat is ChatPolicy.BETWEEN_GAMES:
+                raise Refused(E.CHAT_DISABLED, "at this table chat is open only between games")
+            if player.seat is None:
+                # Spectators see every hand; a word from them could leak it.
+                raise Refused(E.CHAT_DISABLED, "spectators can chat only between games: they see every hand")
+        self._to_members(wire.encode(wire.Chat(table=self.id, sender=player.name, text=text)))
+
+    # --- bots ---------------------------------------------------------------------------------------------------
+
+    def _schedule_bot(self) -> None:
+        game = self.game
+        if game is None or not game.running or self._nursery is None:
+            return
+        state = game.state
+        seat = self.seats[state.current]
+        key = (game.id, state.turn)
+        if seat is None or not seat.bot or self._bot_pending == key:
+            return
+        self._bot_pending = key
+        self._nursery.start_soon(self._bot_turn, game.id, state.turn, state.current, view_for(state, state.current))
+
+    async def _bot_turn(self, game: int, turn: int, seat: int, view: PlayerView) -> None:
+        try:
+            action = await decide(self.lobby.policy, view, self.lobby.config.bot_delay)
+        except Exception:
+            log.exception("the bot at table %d seat %d failed; it plays its first legal action", self.id, seat)
+            action = view.legal_actions()[0]
+        with contextlib.suppress(Refused):  # the table closed meanwhile
+            await self.call(None, BotMove(game, turn, seat, action))
+
+    async def _bot_move(self, move: BotMove) -> None:
+        game = self.game
+        if game is None or game.id != move.game or game.state.turn != move.turn or not game.running:
+            return  # the game moved on (ended, or restarted) while the bot was thinking
+        try:
+            new = apply(game.state, move.action, seat=move.seat)
+        except IllegalAction as e:
+            log.error("the bot at table %d chose an illegal action (%s): %s", self.id, move.action, e)
+            action = view_for(game.state, move.seat).legal_actions()[0]
+            new = apply(game.state, action, seat=move.seat)
+            move = BotMove(move.game, move.turn, move.seat, action)
+        await self._commit(game, move.action, new)
+
+    # --- restoring after a restart ------------------------------------------------------------------------------
+
+    @classmethod
+    def restore(cls, lobby: Lobby, stored: StoredTable) -> Table:
+        table = cls(lobby, stored.id, stored.name, stored.variant, stored.empty_clues, stored.all_or_nothing,
+                    stored.chat, stored.seats, stored.password)
+        table.host = stored.host
+        for s in stored.seated:
+            if s.bot:
+                table.seats[s.seat] = Seat(s.name, None, bot=True)
+                continue
+            player = lobby.players.get(s.token_hash or "")
+            if player is None:
+                log.warning("table %d seat %d: its player is unknown; the seat is freed", stored.id, s.seat)
+                continue
+            table.seats[s.seat] = Seat(player.name, player)
+            player.table, player.seat = table, s.seat
+        g = stored.game
+        if g is not None:
+            state = new_game(g.config, g.seed)
+            for i, action in enumerate(g.actions):
+                try:
+                    state = apply(state, action, seat=action.seat if isinstance(action, Rearrange) else None)
+                except IllegalAction as e:
+                    log.error("game %d: stored action %d (%s) does not apply: %s; the game is stopped here",
+                              g.id, i, action, e)
+                    state = terminate(state, "the stored game could not be fully restored")
+                    break
+            if g.finished is not None and not state.over:
+                state = terminate(state, "the game was stopped")
+            table.game = Game(g.id, g.seed, g.players, state, len(g.actions))
+        return table
+

@@ -1,0 +1,155 @@
+"""Shared fixtures of the server tests: a fast server in the test's nursery and protocol-speaking clients.
+
+``connect()`` gives a client over an in-memory stream (no socket);
+``tcp_connect()`` one over real loopback TCP. A client records every frame
+it receives, raw and decoded, so tests can look at exactly what was sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import replace
+from typing import Any, TypeVar
+
+import msgpack
+import pytest
+import trio
+import trio.testing
+from hanabi.protocol.framing import HEADER, Decoder, encode
+from hanabi.protocol.messages import Hello, Message, Ping, Pong, Welcome
+from hanabi.protocol.version import PROTOCOL_VERSION
+from hanabi.server import Server, ServerConfig, serve
+
+M = TypeVar("M")
+
+FAST = ServerConfig(bot_delay=0.0, handshake_timeout=2.0, ping_interval=0.5, idle_timeout=5.0, send_timeout=2.0,
+                    shutdown_grace=0.5)
+
+
+class Client:
+    """A test client: sends messages, collects what arrives, answers pings (unless told to be silent)."""
+
+    def __init__(self, stream: trio.abc.Stream, name: str = "?") -> None:
+        self.stream = stream
+        self.name = name
+        self.decoder = Decoder(peer="server")
+        self.inbox: list[Any] = []  # decoded messages not yet taken by expect()
+        self.seen: list[Any] = []  # every decoded message, in order
+        self.raw: list[bytes] = []  # every frame body as received
+        self.trees: list[dict[str, Any]] = []  # every frame as a plain msgpack tree
+        self.closed = False
+        self.answer_pings = True
+        self._buffer = bytearray()
+
+    async def send(self, message: Message) -> None:
+        await self.stream.send_all(encode(message))
+
+    async def send_raw(self, data: bytes) -> None:
+        await self.stream.send_all(data)
+
+    async def _pump(self) -> None:
+        data = await self.stream.receive_some(65536)
+        if not data:
+            self.closed = True
+            raise EOFError(f"{self.name}: the server closed the connection")
+        self._buffer += data
+        while len(self._buffer) >= 4:
+            (length,) = HEADER.unpack_from(self._buffer)
+            if len(self._buffer) < 4 + length:
+                break
+            body = bytes(self._buffer[4:4 + length])
+            del self._buffer[:4 + length]
+            self.raw.append(body)
+            self.trees.append(msgpack.unpackb(body))
+        for message in self.decoder.feed(data):
+            self.seen.append(message)
+            if isinstance(message, Ping) and self.answer_pings:
+                await self.send(Pong(n=message.n))
+                continue
+            if isinstance(message, (Ping, Pong)):
+                continue
+            self.inbox.append(message)
+
+    async def expect(self, kind: type[M], timeout: float = 3.0, where: Callable[[M], bool] | None = None) -> M:
+        """The first message of ``kind`` (matching ``where``), skipping (and keeping) others."""
+        with trio.fail_after(timeout):
+            while True:
+                for i, message in enumerate(self.inbox):
+                    if isinstance(message, kind) and (where is None or where(message)):
+                        del self.inbox[i]
+                        return message
+                await self._pump()
+
+    async def expect_closed(self, timeout: float = 3.0) -> None:
+        with trio.fail_after(timeout):
+            try:
+                while True:
+                    await self._pump()
+            except (EOFError, trio.BrokenResourceError, trio.ClosedResourceError):
+                return
+
+    async def drain(self, seconds: float = 0.05) -> None:
+        """Take in whatever arrives within ``seconds``."""
+        with trio.move_on_after(seconds):
+            while True:
+                await self._pump()
+
+    def take(self, kind: type[M]) -> list[M]:
+        found = [m for m in self.inbox if isinstance(m, kind)]
+        self.inbox = [m for m in self.inbox if not isinstance(m, kind)]
+        return found
+
+    async def hello(self, name: str, resume: str | None = None) -> Welcome:
+        await self.send(Hello(protocol=PROTOCOL_VERSION, program="test-client", name=name, resume=resume))
+        return await self.expect(Welcome)
+
+
+Connect = Callable[..., Awaitable[Client]]
+
+
+@pytest.fixture
+def fast_config() -> ServerConfig:
+    return FAST
+
+
+@pytest.fixture
+async def server(nursery: trio.Nursery, fast_config: ServerConfig) -> AsyncIterator[Server]:
+    started: Server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=fast_config,
+                                                                     task_status=task_status))
+    yield started
+
+
+@pytest.fixture
+def connect(server: Server, nursery: trio.Nursery) -> Connect:
+    """A logged-in client over an in-memory stream (``hello=False`` for a bare one)."""
+
+    async def make(name: str = "Alice", *, hello: bool = True, resume: str | None = None,
+                   lockstep: bool = False) -> Client:
+        pair = trio.testing.lockstep_stream_pair() if lockstep else trio.testing.memory_stream_pair()
+        ours, theirs = pair
+        nursery.start_soon(server.handle, theirs, f"memory:{name}")
+        client = Client(ours, name)
+        if hello:
+            welcome = await client.hello(name, resume)
+            client.token = welcome.resume  # type: ignore[attr-defined]
+            client.player = welcome.player  # type: ignore[attr-defined]
+        return client
+
+    return make
+
+
+@pytest.fixture
+def tcp_connect(server: Server) -> Connect:
+    async def make(name: str = "Alice", *, hello: bool = True, resume: str | None = None) -> Client:
+        stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+        client = Client(stream, name)
+        if hello:
+            welcome = await client.hello(name, resume)
+            client.token = welcome.resume  # type: ignore[attr-defined]
+        return client
+
+    return make
+
+
+def config_with(**changes: Any) -> ServerConfig:
+    return replace(FAST, **changes)
