@@ -51,10 +51,12 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.layout.containers import AnyContainer
 from prompt_toolkit.layout.controls import BufferControl
+from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.processors import BeforeInput
 from prompt_toolkit.output import Output
 
 from . import keys as shortcuts
+from .board import seat_name
 from .commands import CommandCompleter, CommandError, Intent, Lobby, Local, Say, parse
 from .form import CHATS, VARIANTS, TableForm
 from .judge import refusal
@@ -112,7 +114,8 @@ class ClientApp:
         )
         self.command_window = Window(BufferControl(self.command, input_processors=[BeforeInput(": ")]), height=1)
         self.status_window = Window(FormattedTextControl(self._status_text, focusable=True, show_cursor=False),
-                                    height=1, style="class:status")
+                                    height=Dimension(min=1, max=2), dont_extend_height=True, wrap_lines=True,
+                                    style="class:status")
         self.application: Application[None] = Application(
             layout=Layout(self._root(), focused_element=self.status_window),
             key_bindings=self._bindings(),
@@ -152,7 +155,7 @@ class ClientApp:
             ConditionalContainer(self.command_window, Condition(lambda: self.application.layout.has_focus(
                 self.command))),
             self.status_window,
-            Window(FormattedTextControl(lambda: keys_fragments(self.get_model(), self.mode())), height=1,
+            Window(FormattedTextControl(lambda: keys_fragments(self.get_model(), self.mode(), self.width)), height=1,
                    style="class:keys"),
         ])
 
@@ -218,6 +221,9 @@ class ClientApp:
                 self.note("there is no game in progress", True)
                 return
             reason = refusal(view, intent)
+            if reason is not None and not isinstance(intent, Rearrange) and view.seat not in (None, view.current):
+                # The engine numbers seats from 0; a player wants to know who is to act.
+                reason = f"it is not your turn: {seat_name(model.names, view.current)} is to act"
             if reason is not None:
                 self.note(f"Not allowed: {reason}", True)
                 return

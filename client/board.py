@@ -152,6 +152,8 @@ def hands_fragments(view: PlayerView, names: Sequence[str], show_knowledge: bool
         out += _other_hand(view, names, seat, number, show_knowledge)
     if view.seat is not None:
         out += _own_hand(view, names, view.seat)
+    if out and out[-1] == ("", "\n"):
+        out.pop()  # no blank line under the last hand
     return out
 
 

@@ -42,7 +42,7 @@ def link_fragments(model: ClientModel) -> StyleAndTextTuples:
 
 
 def title_fragments(model: ClientModel, width: int) -> StyleAndTextTuples:
-    """The top bar: where we are, whose turn it is, and the connection."""
+    """The top bar: where we are, whose turn it is, and the connection; the least useful parts go first."""
     parts = ["Hanabi"]
     if model.table is not None:
         parts.append(model.table.name)
@@ -53,10 +53,14 @@ def title_fragments(model: ClientModel, width: int) -> StyleAndTextTuples:
         parts.append("lobby")
     left = " " + " · ".join(parts) + " "
     who = f" {model.player}@{model.address} " if model.player else f" {model.address} "
-    right = link_fragments(model)
-    right_text = right[0][1]
-    gap = max(1, width - len(left) - len(who) - len(right_text) - 1)
-    return [("class:title", left + " " * gap + who), ("class:title " + right[0][0], right_text), ("class:title", " ")]
+    right_style, right_text = link_fragments(model)[0][:2]
+    if len(left) + len(who) + len(right_text) + 1 > width:
+        who = f" {model.player} " if model.player else " "
+    if len(left) + len(who) + len(right_text) + 1 > width:
+        who = " "
+        left = left[: max(0, width - len(right_text) - 3)] + "… "
+    gap = max(0, width - len(left) - len(who) - len(right_text) - 1)
+    return [("class:title", left + " " * gap + who), ("class:title " + right_style, right_text), ("class:title", " ")]
 
 
 def tokens_line(view: PlayerView) -> StyleAndTextTuples:
@@ -202,8 +206,8 @@ def help_fragments() -> StyleAndTextTuples:
     return [("", "\n".join(lines))]
 
 
-def keys_fragments(model: ClientModel, mode: str) -> StyleAndTextTuples:
-    """The bottom bar: the keys that do something on this screen."""
+def keys_fragments(model: ClientModel, mode: str, width: int = 80) -> StyleAndTextTuples:
+    """The bottom bar: the keys that do something on this screen, as many as fit (quit always shows)."""
     if mode == "command":
         items = [("Enter", "send"), ("Tab", "complete"), ("Esc", "cancel")]
     elif mode == "form":
@@ -216,6 +220,12 @@ def keys_fragments(model: ClientModel, mode: str) -> StyleAndTextTuples:
     else:
         items = [("↑↓", "choose"), ("j", "join"), ("s", "watch"), ("n", "new"), ("r", "refresh"), ("t", "chat"),
                  (":", "cmd"), ("?", "help"), ("q", "quit")]
+
+    def size(chosen: list[tuple[str, str]]) -> int:
+        return sum(len(k) + len(w) + 3 for k, w in chosen)
+
+    while size(items) > width and len(items) > 2:
+        del items[-2]
     out: StyleAndTextTuples = []
     for key, what in items:
         out += [("class:keys.key", f" {key}"), ("class:keys", f" {what} ")]

@@ -1,0 +1,177 @@
+"""The client's model is a pure reducer of server messages: no loop, no sockets, just values in and out."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hanabi.client.history import describe_all
+from hanabi.client.model import ClientModel, LeftTable, Link, LinkChanged, Note, reduce
+from hanabi.engine import Discard, EndReason, Outcome, Play, Rearrange, apply
+from hanabi.protocol.messages import (
+    Chat,
+    ErrorReply,
+    GameOver,
+    GameStarted,
+    Goodbye,
+    Joined,
+    ReplayFile,
+    SeatStatus,
+    TableChanged,
+    TableGone,
+    Tables,
+    Welcome,
+)
+from prompt_toolkit.formatted_text import to_plain_text
+
+
+def text_of(model: ClientModel) -> list[str]:
+    return [to_plain_text(line.fragments) for line in model.log]
+
+
+def seated(kit, seat: int = 0) -> ClientModel:
+    model = reduce(ClientModel(), Welcome(1, "test", "alice", "tok", "hello"))
+    return reduce(model, Joined(kit.table(), seat))
+
+
+def test_welcome_sets_identity_and_link() -> None:
+    model = reduce(ClientModel(), Welcome(1, "hanabi-server", "alice", "secret-token", "Have fun"))
+    assert model.player == "alice"
+    assert model.resume == "secret-token"
+    assert model.motd == "Have fun"
+    assert model.link is Link.ONLINE
+    assert "alice" in model.status
+
+
+def test_reducer_does_not_change_its_input(kit) -> None:
+    before = ClientModel()
+    after = reduce(before, Tables((kit.table(),)))
+    assert before.tables == ()
+    assert len(after.tables) == 1
+
+
+def test_tables_changed_and_gone(kit) -> None:
+    model = reduce(ClientModel(), Tables((kit.table(id=2), kit.table(id=1))))
+    assert [t.id for t in model.tables] == [1, 2]
+    changed = kit.table(("alice", None, None), id=2, running=True)
+    model = reduce(model, TableChanged(changed))
+    assert model.tables[1].running
+    model = reduce(model, TableGone(1))
+    assert [t.id for t in model.tables] == [2]
+
+
+def test_joined_then_our_table_closes(kit) -> None:
+    model = seated(kit, 1)
+    assert model.seat == 1 and model.table is not None and model.names == kit.NAMES
+    model = reduce(model, TableGone(1))
+    assert model.table is None and model.seat is None
+    assert model.status_error
+
+
+def test_host_is_known_from_the_table(kit) -> None:
+    assert seated(kit, 0).is_host
+    assert not seated(kit, 1).is_host
+
+
+def test_view_updates_log_every_event_once(kit) -> None:
+    model = reduce(seated(kit), GameStarted(1, 1))
+    state = kit.game()
+    state = kit.clue_something(state)
+    model = reduce(model, kit.view_message(state, 0))
+    state = kit.clue_something(state)
+    model = reduce(model, kit.view_message(state, 0))
+    model = reduce(model, kit.view_message(state, 0))  # the same view again adds nothing
+    lines = [t for t in text_of(model) if "clues" in t]
+    assert len(lines) == 2
+    assert lines[0].startswith("alice clues bob: ")
+    assert lines[1].startswith("bob clues cathy: ")
+    assert model.logged_events == 2
+
+
+def test_log_names_slots_of_plays_and_discards(kit) -> None:
+    model = reduce(seated(kit), GameStarted(1, 1))
+    state = kit.clue_something(kit.game())
+    bob_slot_3 = state.hands[1][2]
+    state = apply(state, Discard(bob_slot_3))
+    cathy_slot_1 = state.hands[2][0]
+    state = apply(state, Play(cathy_slot_1))
+    model = reduce(model, kit.view_message(state, 0))
+    lines = text_of(model)
+    card = state.deck[bob_slot_3]
+    assert f"bob discards {card} from slot 3 (+1 clue)" in lines
+    played = state.deck[cathy_slot_1]
+    assert any(line.startswith("cathy ") and f"{played} from slot 1" in line for line in lines)
+
+
+def test_log_follows_a_rearranged_hand(kit) -> None:
+    state = kit.game()
+    hand = state.hands[0]
+    state = apply(state, Rearrange(0, hand[::-1]))
+    state = apply(state, Play(hand[0]))  # was slot 1, now the last slot
+    lines, hands = describe_all(state.config, state.events, kit.NAMES, len(state.deck))
+    assert to_plain_text(lines[0]) == "alice rearranges their hand"
+    assert f"from slot {len(hand)}" in to_plain_text(lines[1])
+    assert hands == state.hands
+
+
+def test_a_new_game_restarts_the_log_count(kit) -> None:
+    model = reduce(seated(kit), GameStarted(1, 1))
+    state = kit.clue_something(kit.game())
+    model = reduce(model, kit.view_message(state, 0, game_id=1))
+    model = reduce(model, GameStarted(1, 2))
+    assert model.view is None and model.logged_events == 0
+    fresh = kit.clue_something(kit.game(seed=8))
+    model = reduce(model, kit.view_message(fresh, 0, game_id=2))
+    assert model.game == 2
+    assert sum("clues" in t for t in text_of(model)) == 2  # one line per game, both kept in the log
+
+
+def test_chat_goes_to_chat_and_log(kit) -> None:
+    model = reduce(seated(kit), Chat("hi there", 1, "bob"))
+    assert model.chat == (("bob", "hi there"),)
+    assert text_of(model)[-1] == "<bob> hi there"
+    assert model.log[-1].kind == "chat"
+
+
+def test_error_reply_shows_in_the_status_line(kit) -> None:
+    model = reduce(seated(kit), ErrorReply("action", "not_your_turn", "it is not your turn", None))
+    assert model.status_error
+    assert "it is not your turn" in model.status
+
+
+def test_seat_status_marks_a_player_disconnected_and_back(kit) -> None:
+    model = seated(kit)
+    model = reduce(model, SeatStatus(1, 2, False))
+    assert model.table is not None and model.table.players[2] is not None
+    assert not model.table.players[2].connected
+    assert text_of(model)[-1] == "cathy lost their connection."
+    model = reduce(model, SeatStatus(1, 2, True))
+    assert text_of(model)[-1] == "cathy is back."
+    other_table = reduce(model, SeatStatus(9, 2, False))
+    assert other_table == model
+
+
+def test_game_over_and_replay(kit) -> None:
+    model = reduce(seated(kit), GameStarted(1, 1))
+    outcome = Outcome(EndReason.STRIKEOUT, 0, 25, "the third strike: the fireworks exploded")
+    state = kit.game()
+    model = reduce(model, GameOver(1, outcome, state.deck, "7"))
+    assert model.game_over is not None and model.game_over.outcome.score == 0
+    assert "horrible" in model.status
+    model = reduce(model, ReplayFile(1, '{"players": []}'))
+    assert model.replay == (1, '{"players": []}')
+
+
+def test_goodbye_keeps_the_reason(kit) -> None:
+    model = reduce(seated(kit), Goodbye("server_shutdown", "the server is shutting down"))
+    assert model.farewell == "the server is shutting down"
+    assert model.status_error
+
+
+def test_local_notes(kit) -> None:
+    model = reduce(ClientModel(), LinkChanged(Link.RECONNECTING, "host:7777", "reconnecting…"))
+    assert model.link is Link.RECONNECTING and model.address == "host:7777"
+    model = reduce(model, Note("saved", log=True))
+    assert model.status == "saved" and text_of(model)[-1] == "saved"
+    seated_model = replace(seated(kit), view=kit.view_message(kit.game(), 0).view)
+    left = reduce(seated_model, LeftTable())
+    assert left.table is None and left.view is None
