@@ -133,7 +133,8 @@ def read_clue(table: Table, giver: int, clue: Clue, touched: tuple[int, ...]) ->
         base |= save_identities(table, clue)
     else:
         for s, h in enumerate(heights):
-            if h >= 4:
+            # Only the simple finesse: the missing card is playable right now, so it is blind-played at once.
+            if h >= 4 or h != table.fireworks[s]:
                 continue
             link = ident(s, h + 1)
             for seat in table.between(giver, target):
@@ -160,6 +161,7 @@ def apply_reading(table: Table, reading: Reading) -> None:
         table.know[o] = k
     for o in reading.touched:
         table.clued.add(o)
+        table.clued_at.setdefault(o, table.events_done)
     for o, m in reading.conv.items():
         table.conv[o] = m
     if reading.focus is not None:
@@ -206,11 +208,14 @@ def third_party_duties(table: Table, giver: int, target: int, focus: int, focus_
             table.conv[cand] = 1 << link
             height += 1
             continue
-        if me in between and not finessed:
+        if me in between and not finessed and height == table.fireworks[s]:
             later = tuple(between[between.index(me) + 1:])
             if any(table.visible_id(fp) == link for fp in (table.finesse_pos(p) for p in later) if fp is not None):
                 return
-            table.pending.append(Pending("finesse", me, -1, 1 << link, later))
+            fp = table.finesse_pos(me)
+            if fp is None:
+                return
+            table.pending.append(Pending("finesse", me, fp, 1 << link, later))
             finessed = True
             height += 1
             continue
@@ -229,9 +234,9 @@ def finesse_duty(table: Table) -> int | None:
             continue
         if any(table.visible_id(fp) == link for fp in (table.finesse_pos(q) for q in p.later) if fp is not None):
             continue
-        fp = table.finesse_pos(me)
-        if fp is not None:
-            return fp
+        # The card that was on the finesse position when the clue was given, even if clued since.
+        if p.order in table.holder:
+            return p.order
     return None
 
 

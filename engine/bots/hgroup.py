@@ -71,6 +71,7 @@ class Decision:
         self.view = view
         self.me = table.me
         self.legal = set(view.legal_actions())
+        self.forced = False
         seen: Counter[int] = Counter(table.gone)
         for s, h in enumerate(table.fireworks):
             for r in range(1, h + 1):
@@ -82,13 +83,16 @@ class Decision:
         self.seen = seen
         self.all_seen = sum(1 << i for i, n in table.copies.items() if seen[i] >= n)
         self.trash = table.trash_mask()
-        # Identities of clued cards in other hands: good touch says ours are not those.
+        # Clued cards in other hands, with when they were first clued: good touch says a card
+        # clued after them is not a copy of them.
         self.clued_elsewhere = 0
+        self.clued_since: list[tuple[int, int]] = []
         for seat, hand in enumerate(table.hands):
             if seat != self.me:
                 for o in hand:
                     if o in table.clued or o in table.play:
                         self.clued_elsewhere |= 1 << table.ids[o]
+                        self.clued_since.append((table.clued_at.get(o, -1), table.ids[o]))
 
     # --------------------------------------------------------- own cards
 
@@ -99,7 +103,9 @@ class Decision:
         if not m:
             m = t.knowledge(order) & ~self.all_seen or t.knowledge(order)
         if order in t.clued or order in t.play:
-            useful = m & ~self.trash & ~self.clued_elsewhere
+            mine = t.clued_at.get(order, -1)
+            older = sum(1 << i for when, i in self.clued_since if when < mine)
+            useful = m & ~self.trash & ~older
             if not useful:
                 useful = m & ~self.trash
             return useful
@@ -151,7 +157,7 @@ class Decision:
             chop = t.chop(self.me)
             if chop is not None:
                 return Discard(chop)
-            if clue is not None and t.tokens > 0:
+            if clue is not None and t.tokens > 0 and clue[0] >= 0:
                 return clue[1]
             return Discard(min(hand, key=self.keep_value))
         if clue is not None:
@@ -159,11 +165,26 @@ class Decision:
         return self.fallback()
 
     def fallback(self) -> TurnAction:
-        """Nothing sensible: any legal clue (8 tokens) or play the likeliest card."""
+        """Nothing sensible with 8 tokens: the clue that misleads least, else play the likeliest card."""
         clues = sorted((a for a in self.legal if isinstance(a, Clue)), key=str)
         if clues:
-            return clues[0]
+            return min(clues, key=self.harm)
         return Play(max(self.t.hands[self.me], key=self.chance_playable))
+
+    def harm(self, clue: Clue) -> tuple[int, int, int]:
+        """(cards they would misplay, cards they would misread, cards touched) for a clue of ours."""
+        t = self.t
+        touched = touched_by(t, clue.target, clue)
+        if not touched:
+            return (0, 0, 0)
+        reading = read_clue(t, self.me, clue, touched)
+        misplays = misreads = 0
+        for o in t.hands[clue.target]:
+            after = self.belief(o, reading)
+            true = t.ids[o]
+            misreads += not after >> true & 1
+            misplays += all(t.playable(j) for j in bits(after)) and not t.playable(true)
+        return (misplays, misreads, len(touched))
 
     def play_priority(self, order: int) -> tuple[int, int]:
         m = self.my_mask(order)
@@ -239,6 +260,15 @@ class Decision:
         return [c for c in out if c in self.legal]
 
     def best_clue(self) -> tuple[float, Clue] | None:
+        """The most useful sound clue; with 8 tokens and none sound, the least harmful one."""
+        found = self._best_clue()
+        if found is None and self.t.tokens == CLUE_TOKENS:
+            self.forced = True
+            found = self._best_clue()
+            self.forced = False
+        return found
+
+    def _best_clue(self) -> tuple[float, Clue] | None:
         best: tuple[float, Clue] | None = None
         t = self.t
         for step in range(1, t.config.players):
@@ -298,7 +328,9 @@ class Decision:
             if o in t.clued:
                 continue
             if t.dead(i) or self.clued_elsewhere >> i & 1 or i in seen_ids or self.mine_could_be(i):
-                value -= 1.0
+                if not self.forced:
+                    return None  # a bad touch: someone would later misplay or waste it
+                value -= 3.0
             seen_ids.add(i)
         newly_known = False
         for o in t.hands[target]:
@@ -306,6 +338,8 @@ class Decision:
             after = self.belief(o, reading)
             i = ids[o]
             now = all(t.playable(j) for j in bits(after))
+            if now and not t.playable(i):
+                return None  # they would misplay it
             was = bool(before) and all(t.playable(j) for j in bits(before))
             if now and not was:
                 value += 1.0 + (0.2 if rank_of(i) == 5 else 0.0)
@@ -357,8 +391,9 @@ class Decision:
                    if (fp := t.finesse_pos(p)) is not None and t.ids[fp] == link]
         if not holders:
             return False
-        player = holders[-1]
-        return not any(self.belief(c) >> link & 1 for c in t.hands[player] if c in t.clued)
+        # Nobody may mistake the clue for a prompt of one of their own clued cards.
+        return not any(self.belief(c) >> link & 1 for seat, hand in enumerate(t.hands)
+                       if seat not in (self.me, reading.target) for c in hand if c in t.clued)
 
 
 __all__ = ["ConventionBot", "choose_hgroup", "clue_mask"]

@@ -55,6 +55,7 @@ class Table:
     clued: set[int] = field(default_factory=set)
     play: set[int] = field(default_factory=set)  # cards the team expects their holder to play
     saved: set[int] = field(default_factory=set)  # cards given a save clue
+    clued_at: dict[int, int] = field(default_factory=dict)  # order -> index of the event that first clued it
     pending: list[Pending] = field(default_factory=list)
     events_done: int = 0
     tokens: int = 8
