@@ -78,6 +78,8 @@ class Server:
         with trio.move_on_after(self.config.shutdown_grace + 0.5):
             while self._connections:
                 await trio.sleep(0.01)
+        for conn in list(self._connections):
+            conn.abort()
         cancel.cancel()
 
 

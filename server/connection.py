@@ -63,6 +63,7 @@ class Connection:
         self._closing = False
         self._farewell: bytes | None = None  # the goodbye to send before closing, if the peer can hear it
         self._writing = False  # a write is in progress: the byte stream is mid-frame
+        self._write_scope: trio.CancelScope | None = None
         self.why: str = ""
 
     # --- the outside's handle -----------------------------------------------------------------------------------
@@ -91,7 +92,15 @@ class Connection:
         self.why = reason
         if tell:
             self._farewell = wire.encode(wire.Goodbye(reason=str(reason), message=message[:500]))
+        elif self._write_scope is not None:
+            self._write_scope.cancel()  # the peer is not reading: do not wait for this write either
         self._scope.cancel()
+
+    def abort(self) -> None:
+        """Stop now, even in the middle of a write (the server's last resort when stopping)."""
+        self.close(wire.GoodbyeReason.SERVER_SHUTDOWN, "", tell=False)
+        if self._write_scope is not None:
+            self._write_scope.cancel()
 
     # --- the tasks ----------------------------------------------------------------------------------------------
 
@@ -135,9 +144,13 @@ class Connection:
                 except trio.WouldBlock:
                     break
             self._writing = True
-            with trio.move_on_after(self.config.send_timeout):
+            # Shielded, with its own deadline: a write is never cut mid-frame by a close, so the goodbye
+            # that follows is readable; only a peer that does not read for send_timeout leaves it cut.
+            with trio.CancelScope(shield=True, deadline=trio.current_time() + self.config.send_timeout) as scope:
+                self._write_scope = scope
                 await self.stream.send_all(b"".join(frames))
                 self._writing = False
+            self._write_scope = None
             if self._writing:
                 self.close(G.TOO_SLOW, "you did not read what the server sent in time", tell=False)
                 return

@@ -7,13 +7,15 @@ protocol's names move.
 
 from __future__ import annotations
 
-from hanabi.protocol.errors import ErrorCode, GoodbyeReason, ProtocolError
-from hanabi.protocol.framing import DEFAULT_MAX_FRAME, Decoder, encode
-from hanabi.protocol.messages import (
+from hanabi.protocol import (
+    DEFAULT_MAX_FRAME,
+    PROTOCOL_VERSION,
     ActionRequest,
     AddBot,
     Chat,
     CreateTable,
+    Decoder,
+    ErrorCode,
     ErrorReply,
     GameEvent,
     GameOver,
@@ -23,6 +25,7 @@ from hanabi.protocol.messages import (
     GetReplay,
     GiveHost,
     Goodbye,
+    GoodbyeReason,
     Hello,
     Join,
     Joined,
@@ -32,6 +35,7 @@ from hanabi.protocol.messages import (
     Message,
     Ping,
     Pong,
+    ProtocolError,
     RearrangeRequest,
     RemoveBot,
     ReplayFile,
@@ -45,8 +49,9 @@ from hanabi.protocol.messages import (
     Tables,
     ViewUpdate,
     Welcome,
+    encode,
+    version_mismatch,
 )
-from hanabi.protocol.version import PROTOCOL_VERSION, version_mismatch
 
 __all__ = [
     "DEFAULT_MAX_FRAME", "PROTOCOL_VERSION", "ActionRequest", "AddBot", "Chat", "CreateTable", "Decoder",

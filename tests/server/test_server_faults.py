@@ -1,0 +1,259 @@
+"""What the server must withstand: bad frames, wrong requests, slow, silent and flooding clients, reconnections.
+
+Each fault is checked three ways where it applies: the sender gets a precise
+error (or a goodbye saying why), everyone else notices nothing, and the
+table's game does not change.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import struct
+
+import msgpack
+import pytest
+import trio
+from hanabi.engine import ChatPolicy, Clue, Discard, Play
+from hanabi.protocol.framing import encode
+from hanabi.protocol.messages import (
+    ActionRequest,
+    Chat,
+    CreateTable,
+    ErrorReply,
+    GameStarted,
+    Goodbye,
+    Joined,
+    ListTables,
+    Ping,
+    RearrangeRequest,
+    SeatStatus,
+    Start,
+    Tables,
+    ViewUpdate,
+    Welcome,
+)
+from hanabi.server import Server, ServerConfig
+
+from .conftest import FAST, Client, Connect, config_with
+from .test_server_tables import table_of
+
+
+async def started_game(connect: Connect, names: tuple[str, ...] = ("Alice", "Bob")) -> list[Client]:
+    clients = [await connect(n) for n in names]
+    await table_of(clients[0], clients[1:])
+    await clients[0].send(Start())
+    for c in clients:
+        await c.expect(GameStarted)
+        await c.expect(ViewUpdate)
+        c.inbox.clear()
+    return clients
+
+
+async def quiet(client: Client) -> list[object]:
+    """What reached ``client`` lately, pings aside: should be nothing when a fault was someone else's."""
+    await client.drain(0.1)
+    got = list(client.inbox)
+    client.inbox.clear()
+    return got
+
+
+def last_view(client: Client) -> ViewUpdate:
+    return [m for m in client.seen if isinstance(m, ViewUpdate)][-1]
+
+
+async def test_a_malformed_frame_gets_an_error_and_the_connection_goes_on(connect: Connect) -> None:
+    alice, bob = await started_game(connect)
+    before = last_view(bob).view
+    await alice.send_raw(struct.pack(">I", 3) + b"\xc1\xc1\xc1")  # 0xc1 is never valid msgpack
+    assert (await alice.expect(ErrorReply)).code == "bad_frame"
+    await alice.send_raw(struct.pack(">I", 1) + msgpack.packb([1, 2, 3])[:1])  # an array, not a map
+    assert (await alice.expect(ErrorReply)).code == "bad_frame"
+    body = msgpack.packb({"v": 1, "t": "teleport", "id": 4})
+    await alice.send_raw(struct.pack(">I", len(body)) + body)
+    err = await alice.expect(ErrorReply)
+    assert (err.code, err.id) == ("unknown_type", 4)
+    body = msgpack.packb({"v": 1, "t": "view", "game": 1, "view": {}})  # a server's message, from a client
+    await alice.send_raw(struct.pack(">I", len(body)) + body)
+    assert (await alice.expect(ErrorReply)).code == "unknown_type"
+    body = msgpack.packb({"v": 1, "t": "join", "table": "one"})
+    await alice.send_raw(struct.pack(">I", len(body)) + body)
+    err = await alice.expect(ErrorReply)
+    assert err.code == "bad_field" and "table" in err.message
+    assert await quiet(bob) == []
+    await alice.send(ListTables())
+    assert (await alice.expect(Tables)).tables[0].running
+    assert last_view(bob).view == before
+
+
+async def test_an_oversized_frame_ends_the_connection_before_its_body_is_read(connect: Connect) -> None:
+    alice, bob = await started_game(connect)
+    await alice.send_raw(struct.pack(">I", 4 * 1024**3 - 1))
+    bye = await alice.expect(Goodbye)
+    assert bye.reason == "protocol_error" and "frame" in bye.message
+    await alice.expect_closed()
+    status = await bob.expect(SeatStatus)
+    assert (status.seat, status.connected) == (0, False)
+
+
+async def test_out_of_turn_illegal_and_unseated_actions_change_nothing(connect: Connect) -> None:
+    alice, bob = await started_game(connect)
+    carol, dan = await started_game(connect, ("Carol", "Dan"))
+    view = last_view(alice).view
+    mover, waiter = (alice, bob) if view.current == 0 else (bob, alice)
+    waiting_seat = 1 - view.current
+    own = last_view(waiter).view.hands[waiting_seat][0].order
+    await waiter.send(ActionRequest(Discard(own), id=1))
+    err = await waiter.expect(ErrorReply)
+    assert (err.code, err.request, err.id) == ("not_your_turn", "action", 1)
+    mine = last_view(mover).view.hands[view.current]
+    await mover.send(ActionRequest(Discard(mine[0].order)))  # eight clue tokens: no discarding
+    err = await mover.expect(ErrorReply)
+    assert err.code == "illegal_action" and "clue tokens" in err.message
+    other = last_view(mover).view.hands[waiting_seat][0].order
+    await mover.send(ActionRequest(Play(other)))  # a card of someone else's hand
+    assert (await mover.expect(ErrorReply)).code == "illegal_action"
+    await mover.send(ActionRequest(Clue(view.current, rank=1)))  # a clue to oneself
+    assert (await mover.expect(ErrorReply)).code == "illegal_action"
+    await mover.send(RearrangeRequest(hand=(1, 2, 3, 4, 5)))  # not the cards of one's hand
+    assert (await mover.expect(ErrorReply)).code == "illegal_action"
+    lobby = await connect("Lurker")
+    await lobby.send(ActionRequest(Play(0)))
+    assert (await lobby.expect(ErrorReply)).code == "not_seated"
+    # Nothing happened anywhere: no one got a new view, the other table least of all.
+    for c in (alice, bob, carol, dan):
+        assert [m for m in await quiet(c) if not isinstance(m, ErrorReply)] == []
+    # The mover can still move: the refusals left the game as it was.
+    await mover.send(ActionRequest(last_view(mover).view.legal_actions()[0]))
+    assert (await waiter.expect(ViewUpdate)).view.turn == 1
+
+
+async def test_rearranging_is_allowed_out_of_turn_and_everyone_sees_it(connect: Connect) -> None:
+    alice, bob = await started_game(connect)
+    seat = 1 - last_view(alice).view.current
+    waiter, other = (alice, bob) if seat == 0 else (bob, alice)
+    hand = tuple(cv.order for cv in last_view(waiter).view.hands[seat])
+    await waiter.send(RearrangeRequest(hand=hand[::-1]))
+    seen = await other.expect(ViewUpdate)
+    assert tuple(cv.order for cv in seen.view.hands[seat]) == hand[::-1]
+
+
+@pytest.mark.parametrize("fast_config", [config_with(outbound_frames=4, send_timeout=0.5)])
+async def test_a_client_that_stops_reading_is_dropped_and_can_resume(connect: Connect,
+                                                                     fast_config: ServerConfig) -> None:
+    alice = await connect("Alice")
+    sloth = await connect("Sloth", lockstep=True)
+    await table_of(alice, [sloth], chat=ChatPolicy.ALWAYS)
+    # Sloth stops reading; Alice talks a lot. Sloth's queue fills and it is dropped, not waited for.
+    with trio.fail_after(5):
+        for i in range(40):
+            await alice.send(Chat(text=f"message {i}"))
+            await trio.sleep(0.01)
+    status = await alice.expect(SeatStatus, where=lambda m: not m.connected)
+    assert status.seat == 1
+    back = await connect("Sloth", resume=sloth.token)  # type: ignore[attr-defined]
+    joined = await back.expect(Joined)
+    assert joined.seat == 1
+    assert (await alice.expect(SeatStatus, where=lambda m: m.connected)).seat == 1
+
+
+@pytest.mark.parametrize("fast_config", [config_with(idle_timeout=0.6, ping_interval=0.2)])
+async def test_a_client_that_stops_talking_is_found_by_heartbeats(connect: Connect, fast_config: ServerConfig) -> None:
+    alice, bob = await connect("Alice"), await connect("Bob")
+    await table_of(alice, [bob])
+    bob.answer_pings = False  # Bob's machine went to sleep
+    bob_dropped = trio.Event()
+
+    async def bob_listens() -> None:
+        with trio.move_on_after(3):
+            await bob.expect(Goodbye)
+            bob_dropped.set()
+
+    async with trio.open_nursery() as n:
+        n.start_soon(bob_listens)
+        status = await alice.expect(SeatStatus, timeout=3)  # Alice keeps answering pings meanwhile
+    assert (status.seat, status.connected) == (1, False)
+    assert bob_dropped.is_set()
+    assert any(isinstance(m, Ping) for m in bob.seen)
+    assert next(m for m in bob.seen if isinstance(m, Goodbye)).reason == "idle"
+
+
+@pytest.mark.parametrize("fast_config", [config_with(rate=5.0, burst=5, flood_limit=10)])
+async def test_a_flood_gets_an_error_then_a_disconnect_and_harms_no_one_else(connect: Connect,
+                                                                              fast_config: ServerConfig) -> None:
+    alice, bob = await connect("Alice"), await connect("Bob")
+    await table_of(alice, [bob])
+    flooder = await connect("Flood")
+    with contextlib.suppress(trio.BrokenResourceError):  # the server hangs up mid-flood
+        for _ in range(40):
+            await flooder.send(ListTables())
+    err = await flooder.expect(ErrorReply)
+    assert err.code == "rate_limited"
+    bye = await flooder.expect(Goodbye)
+    assert bye.reason == "flood"
+    assert len(flooder.take(Tables)) <= 6  # the burst, then nothing
+    await alice.send(Start())
+    assert (await bob.expect(GameStarted)).table >= 1
+
+
+async def test_reconnecting_puts_the_player_back_in_the_seat_within_one_round_trip(connect: Connect) -> None:
+    alice, bob = await started_game(connect)
+    await bob.stream.aclose()
+    await alice.expect(SeatStatus, where=lambda m: not m.connected)
+    again = await connect("Bob", hello=False)
+    welcome_sent = trio.current_time()
+    welcome = await again.hello("whoever", resume=bob.token)  # type: ignore[attr-defined]
+    assert welcome.player == "Bob" and welcome.resume == bob.token  # type: ignore[attr-defined]
+    joined = await again.expect(Joined)
+    view = await again.expect(ViewUpdate)
+    assert joined.seat == 1 and view.view.seat == 1
+    assert trio.current_time() - welcome_sent < 1.0
+    assert (await alice.expect(SeatStatus, where=lambda m: m.connected)).seat == 1
+
+
+async def test_a_second_connection_with_the_same_token_replaces_the_first(connect: Connect) -> None:
+    alice, bob = await started_game(connect)
+    twin = await connect("Bob", resume=bob.token)  # type: ignore[attr-defined]
+    bye = await bob.expect(Goodbye)
+    assert bye.reason == "replaced"
+    await bob.expect_closed()
+    assert (await twin.expect(Joined)).seat == 1
+    # The seat never showed as empty to the others: the newer connection holds it.
+    assert all(m.connected for m in alice.take(SeatStatus))
+    await twin.send(ListTables())
+    assert (await twin.expect(Tables)).tables[0].players[1].connected  # type: ignore[union-attr]
+
+
+async def test_an_unknown_token_gets_a_fresh_identity_and_a_warning(connect: Connect) -> None:
+    c = await connect("Ghost", hello=False)
+    welcome = await c.hello("Ghost", resume="no-such-token-at-all")
+    assert welcome.resume != "no-such-token-at-all"
+    assert (await c.expect(ErrorReply)).code == "bad_resume"
+
+
+async def test_a_seat_cannot_be_taken_without_its_token(connect: Connect) -> None:
+    alice, bob = await started_game(connect)
+    await bob.stream.aclose()
+    await alice.expect(SeatStatus, where=lambda m: not m.connected)
+    thief = await connect("Bob")
+    assert thief.player != "Bob"  # type: ignore[attr-defined]
+    await thief.send(ActionRequest(Play(0)))
+    assert (await thief.expect(ErrorReply)).code == "not_seated"
+
+
+async def test_no_hello_in_time_means_goodbye(connect: Connect, server: Server) -> None:
+    c = await connect("Mute", hello=False)
+    with trio.fail_after(FAST.handshake_timeout + 2):
+        bye = await c.expect(Goodbye, timeout=FAST.handshake_timeout + 1)
+    assert bye.reason == "idle"
+    assert not [m for m in c.seen if isinstance(m, Welcome)]
+
+
+async def test_a_bad_create_request_is_refused_with_the_field_named(connect: Connect) -> None:
+    alice = await connect("Alice")
+    body = msgpack.packb({"v": 1, "t": "create_table", "name": "x", "seats": 9})
+    await alice.send_raw(struct.pack(">I", len(body)) + body)
+    err = await alice.expect(ErrorReply)
+    assert err.code == "bad_field" and "seats" in err.message
+    await alice.send(CreateTable(name="fine"))
+    assert (await alice.expect(Joined)).seat == 0
+    assert encode(ListTables())  # the connection is still usable
