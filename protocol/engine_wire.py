@@ -296,38 +296,68 @@ def event_from_wire(value: object, where: str, players: int = MAX_PLAYERS, varia
         raise FieldError(f"{where}[0]", f'{got} is not an event kind: "play", "discard", "clue" or "rearrange"')
     if len(value) < size:
         raise FieldError(where, f"a {kind} event has {size} items, not {len(value)}")
-    for i in range(size, len(value)):  # items a later revision may add: ignored, but plain
-        check_plain(value[i], f"{where}[{i}]")
+    if len(value) > size:  # items a later revision may add: ignored, but plain
+        for i in range(size, len(value)):
+            check_plain(value[i], f"{where}[{i}]")
+    cards = CARD_NAMES if variant is None else _VARIANT_CARDS[variant]
+    # Fast paths: one combined test per kind; the slow path below names the bad item.
+    if kind == "play" or kind == "discard":
+        turn, seat, order, name = value[1], value[2], value[3], value[4]
+        card = cards.get(name) if type(name) is str else None
+        success, drawn, gained = (value[5], value[6], value[7]) if kind == "play" else (False, value[5], value[6])
+        if (type(turn) is int and 0 <= turn <= MAX_TURN and type(seat) is int and 0 <= seat < players
+                and type(order) is int and 0 <= order < deck_size and card is not None
+                and type(success) is bool and type(gained) is bool
+                and (drawn is None or (type(drawn) is int and 0 <= drawn < deck_size))):
+            action: TurnAction = Play(order) if kind == "play" else Discard(order)
+            return TurnEvent(turn, seat, action, card, success, (), drawn, gained)
+    elif kind == "clue":
+        turn, seat, target, clue_value, touched = value[1], value[2], value[3], value[4], value[5]
+        if (type(turn) is int and 0 <= turn <= MAX_TURN and type(seat) is int and 0 <= seat < players
+                and type(target) is int and 0 <= target < players and type(touched) is list
+                and len(touched) <= MAX_HAND and all(type(o) is int and 0 <= o < deck_size for o in touched)):
+            if type(clue_value) is int and 1 <= clue_value <= MAX_RANK:
+                return TurnEvent(turn, seat, Clue(target, rank=clue_value), None, False, tuple(touched))
+            suit = _SUIT_BY_VALUE.get(clue_value) if type(clue_value) is str else None
+            if suit is not None:
+                return TurnEvent(turn, seat, Clue(target, colour=suit), None, False, tuple(touched))
+    else:
+        seat, hand = value[1], value[2]
+        if (type(seat) is int and 0 <= seat < players and type(hand) is list and len(hand) <= MAX_HAND
+                and all(type(o) is int and 0 <= o < deck_size for o in hand)):
+            return RearrangeEvent(seat, tuple(hand))
+    _event_slow(value, kind, where, players, variant, deck_size)
+    raise AssertionError("the fast path refused a valid event")  # pragma: no cover
+
+
+def _event_slow(value: list[Any], kind: str, where: str, players: int, variant: Variant | None,
+                deck_size: int) -> None:
+    """Find the bad item of an event the fast path refused, and say what is wrong with it."""
     if kind == "rearrange":
-        seat = _where_int(value[1], f"{where}[1] (seat)", 0, players - 1)
-        return RearrangeEvent(seat, _orders(value[2], f"{where}[2] (hand)", deck_size, MAX_HAND))
-    turn = _where_int(value[1], f"{where}[1] (turn)", 0, MAX_TURN)
-    seat = _where_int(value[2], f"{where}[2] (seat)", 0, players - 1)
+        _where_int(value[1], f"{where}[1] (seat)", 0, players - 1)
+        _orders(value[2], f"{where}[2] (hand)", deck_size, MAX_HAND)
+        return
+    _where_int(value[1], f"{where}[1] (turn)", 0, MAX_TURN)
+    _where_int(value[2], f"{where}[2] (seat)", 0, players - 1)
     if kind == "clue":
-        target = _where_int(value[3], f"{where}[3] (target)", 0, players - 1)
+        _where_int(value[3], f"{where}[3] (target)", 0, players - 1)
         clue_value = value[4]
         if type(clue_value) is int:
-            action: TurnAction = Clue(target, rank=_where_int(clue_value, f"{where}[4] (rank)", 1, MAX_RANK))
-        else:
-            suit = _SUIT_BY_VALUE.get(clue_value) if type(clue_value) is str else None
-            if suit is None:
-                got = quote(clue_value) if type(clue_value) is str else kind_of(clue_value)
-                raise FieldError(f"{where}[4] (colour or rank)", f"{got} is neither a colour nor a rank 1-5")
-            action = Clue(target, colour=suit)
-        touched = _orders(value[5], f"{where}[5] (touched)", deck_size, MAX_HAND)
-        return TurnEvent(turn, seat, action, None, False, touched, None, False)
-    order = _where_int(value[3], f"{where}[3] (order)", 0, deck_size - 1)
-    card = card_from_wire(value[4], f"{where}[4] (card)", variant)
+            _where_int(clue_value, f"{where}[4] (rank)", 1, MAX_RANK)
+        elif not (type(clue_value) is str and clue_value in _SUIT_BY_VALUE):
+            got = quote(clue_value) if type(clue_value) is str else kind_of(clue_value)
+            raise FieldError(f"{where}[4] (colour or rank)", f"{got} is neither a colour nor a rank 1-5")
+        _orders(value[5], f"{where}[5] (touched)", deck_size, MAX_HAND)
+        return
+    _where_int(value[3], f"{where}[3] (order)", 0, deck_size - 1)
+    card_from_wire(value[4], f"{where}[4] (card)", variant)
     rest = 5
-    success = False
     if kind == "play":
-        success = _where_bool(value[5], f"{where}[5] (success)")
+        _where_bool(value[5], f"{where}[5] (success)")
         rest = 6
-    drawn = value[rest]
-    if drawn is not None:
-        _where_int(drawn, f"{where}[{rest}] (drawn)", 0, deck_size - 1)
-    gained = _where_bool(value[rest + 1], f"{where}[{rest + 1}] (clue_gained)")
-    return TurnEvent(turn, seat, Play(order) if kind == "play" else Discard(order), card, success, (), drawn, gained)
+    if value[rest] is not None:
+        _where_int(value[rest], f"{where}[{rest}] (drawn)", 0, deck_size - 1)
+    _where_bool(value[rest + 1], f"{where}[{rest + 1}] (clue_gained)")
 
 
 # The server turns the same history into wire arrays for every seat after every
@@ -338,6 +368,15 @@ def event_from_wire(value: object, where: str, players: int = MAX_PLAYERS, varia
 _ENCODED: dict[int, tuple[tuple[Event, ...], list[list[Any]]]] = {}
 _DECODED: dict[tuple[int, str, int], tuple[list[Any], tuple[Event, ...]]] = {}
 _HISTORY_CACHE_CAP = 64
+
+
+def clear_caches() -> None:
+    """Forget every value kept to speed up conversions (for benchmarks of the cold path, and tests)."""
+    _ENCODED.clear()
+    _DECODED.clear()
+    _CARD_VIEWS.clear()
+    _KNOWLEDGE.clear()
+    _CONFIGS.clear()
 
 
 def _remember(cache: dict[Any, Any], key: Any, value: Any) -> None:
@@ -499,6 +538,10 @@ def _hands_from_wire(value: object, where: str, players: int, shape: _Shape) -> 
             raise FieldError(f"{where}[{s}]", f"expected an array of at most {MAX_HAND} cards")
         row = []
         for i, item in enumerate(hand):
+            if type(item) is list and len(item) > 7:  # items a later revision may add: ignored, but plain
+                for j in range(7, len(item)):
+                    check_plain(item[j], f"{where}[{s}][{i}][{j}]")
+                item = item[:7]
             if type(item) is list and len(item) == 7:
                 key = tuple(item)
                 try:
@@ -550,11 +593,18 @@ def view_from_wire(value: object, where: str = "view") -> PlayerView:
     if type(discard_raw) is not list or len(discard_raw) > deck_size:
         raise FieldError(f"{where}.discard", f"expected an array of at most {deck_size} [order, card] pairs")
     discard = []
+    cards = shape.cards
     for i, pair in enumerate(discard_raw):
+        if type(pair) is list and len(pair) == 2:
+            order, name = pair
+            card = cards.get(name) if type(name) is str else None
+            if card is not None and type(order) is int and 0 <= order < deck_size:
+                discard.append((order, card))
+                continue
         if type(pair) is not list or len(pair) != 2:
             raise FieldError(f"{where}.discard[{i}]", "expected an [order, card] pair")
-        discard.append((_where_int(pair[0], f"{where}.discard[{i}][0]", 0, deck_size - 1),
-                        card_from_wire(pair[1], f"{where}.discard[{i}][1]", variant)))
+        _where_int(pair[0], f"{where}.discard[{i}][0]", 0, deck_size - 1)
+        card_from_wire(pair[1], f"{where}.discard[{i}][1]", variant)
     final = data.get("final_turns_left")
     if final is not None:
         _where_int(final, f"{where}.final_turns_left", 0, players)

@@ -1,0 +1,298 @@
+"""Bad bytes and bad fields: each is a precise ProtocolError (code, and a sentence naming the field), never a crash."""
+
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+import msgpack
+import pytest
+from hanabi.engine import Clue, GameConfig, Play, Suit, TurnEvent, new_game, view_for
+from hanabi.protocol import (
+    PROTOCOL_VERSION,
+    ActionRequest,
+    Chat,
+    Decoder,
+    ErrorCode,
+    ErrorReply,
+    Hello,
+    ListTables,
+    Ping,
+    ProtocolError,
+    TableChanged,
+    TableInfo,
+    ViewUpdate,
+    encode,
+    to_wire,
+    version_mismatch,
+    view_to_wire,
+)
+from protocol_samples import TABLE
+
+
+def frame(body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + body
+
+
+def pack(tree: Any) -> bytes:
+    return frame(msgpack.packb(tree, use_bin_type=True, datetime=False))
+
+
+def hello(**fields: Any) -> dict[str, Any]:
+    tree: dict[str, Any] = {"v": 1, "t": "hello", "protocol": PROTOCOL_VERSION, "program": "test", "name": "bob"}
+    tree.update(fields)
+    return {k: v for k, v in tree.items() if v is not DROP}
+
+
+DROP = object()
+
+
+def nested(depth: int) -> Any:
+    tree: Any = 1
+    for _ in range(depth):
+        tree = [tree]
+    return tree
+
+
+def refused(data: bytes, *, peer: Any = None) -> ProtocolError:
+    with pytest.raises(ProtocolError) as info:
+        Decoder(peer=peer).feed(data)
+    return info.value
+
+
+@pytest.mark.parametrize(("fields", "where", "words"), [
+    ({"name": DROP}, "hello.name", "missing"),
+    ({"name": 7}, "hello.name", "expected a string, got an integer"),
+    ({"name": "x" * 33}, "hello.name", "must be 1 to 32 characters long, not 33"),
+    ({"name": ""}, "hello.name", "must be 1 to 32 characters long, not 0"),
+    ({"name": " bob"}, "hello.name", "white space"),
+    ({"name": "bo\x07b"}, "hello.name", "control character U+0007"),
+    ({"name": "bob\n"}, "hello.name", "control character U+000A"),
+    ({"name": b"bob"}, "hello.name", "got binary data"),
+    ({"protocol": True}, "hello.protocol", "expected an integer, got a boolean"),
+    ({"protocol": -1}, "hello.protocol", "out of range"),
+    ({"protocol": 1.0}, "hello.protocol", "expected an integer, got a float"),
+    ({"protocol": float("nan")}, "hello.protocol", "got a float"),
+    ({"resume": "has space"}, "hello.resume", "printable ASCII"),
+    ({"resume": 5}, "hello.resume", "expected a string"),
+    ({"id": "one"}, "hello.id", "expected an integer"),
+    ({"id": -1}, "hello.id", "out of range"),
+    ({"name": msgpack.Timestamp(5)}, "hello.name", "got a timestamp"),
+    ({"theme": msgpack.Timestamp(5)}, "hello.theme", "timestamps (ext type -1) are not part of this protocol"),
+    ({"theme": {"deep": [1, {"x": msgpack.Timestamp(1, 2)}]}}, "hello.theme", "timestamps"),
+    ({"theme": {b"k": 1}}, "hello.theme", "map keys must be strings, found binary data"),
+    ({"theme": nested(20)}, "hello.theme", "nests maps and arrays more than 16 deep"),
+])
+def test_bad_hello_fields(fields: dict[str, Any], where: str, words: str) -> None:
+    error = refused(pack(hello(**fields)))
+    assert error.code == ErrorCode.BAD_FIELD == "bad_field"
+    assert error.request == "hello"
+    assert str(error.message).startswith(where + ":"), error.message
+    assert words in error.message
+    assert not error.fatal
+
+
+def test_an_unknown_optional_field_is_ignored() -> None:
+    assert Decoder().feed(pack(hello(theme="dark", extra={"nested": [1, "two", None]}))) == [
+        Hello(PROTOCOL_VERSION, "test", "bob")
+    ]
+
+
+def test_absent_optional_fields_take_their_defaults() -> None:
+    assert Decoder().feed(pack({"v": 1, "t": "ping"})) == [Ping()]
+
+
+@pytest.mark.parametrize(("body", "code", "words"), [
+    (msgpack.packb([1, 2]), "bad_frame", "one msgpack map, not an array"),
+    (msgpack.packb("hello"), "bad_frame", "not a string"),
+    (msgpack.packb(msgpack.Timestamp(1)), "bad_frame", "not a timestamp"),
+    (msgpack.packb({"v": 1, "t": "ping", "n": 1}) + b"\x00", "bad_frame", "bytes after its msgpack map"),
+    (msgpack.packb({"v": 1, "t": "ping", "n": 1})[:-1], "bad_frame", "not valid msgpack"),
+    (b"\xc1", "bad_frame", "not valid msgpack"),
+    (msgpack.packb({"v": 1, "t": "ping", "n": msgpack.ExtType(5, b"xx")}), "bad_frame", "found ext type 5"),
+    (b"\x83\xa1v\x01\xa1t\xa4ping\xa4name\xa2\xff\xfe", "bad_frame", "not valid UTF-8"),
+    (msgpack.packb({1: 2}), "bad_frame", "int is not allowed for map key"),
+    (msgpack.packb({"v": 1, "t": "ping", b"n": 1}), "bad_field", "map keys must be strings"),
+    (msgpack.packb({"v": 1}), "bad_frame", '"t" must be a message type string, not nil'),
+    (msgpack.packb({"v": 1, "t": 3}), "bad_frame", '"t" must be a message type string'),
+    (msgpack.packb({"t": "ping"}), "bad_frame", '"v" must be the protocol version'),
+    (msgpack.packb({"v": "1", "t": "ping"}), "bad_frame", '"v" must be the protocol version'),
+    (msgpack.packb({"v": 1, "t": "frobnicate"}), "unknown_type", "'frobnicate' is no message of protocol 1"),
+    (b"\x91" * 2000 + b"\x00", "bad_frame", "nests maps and arrays too deeply"),  # deeper than msgpack's stack
+    (b"\xdd\xff\xff\xff\xff", "bad_frame", "exceeds max_array_len"),  # claims 4 billion items in 5 bytes
+    (b"\xdb\x7f\xff\xff\xff", "bad_frame", "not valid msgpack"),  # a 2 GiB string in a 5-byte frame
+])
+def test_bad_frames(body: bytes, code: str, words: str) -> None:
+    error = refused(frame(body))
+    assert error.code == code
+    assert words in error.message
+
+
+def test_an_empty_frame_is_refused() -> None:
+    assert refused(b"\x00\x00\x00\x00").code == "bad_frame"
+
+
+def test_a_frame_of_another_version_is_fatal_but_its_handshake_is_read() -> None:
+    error = refused(pack({"v": 2, "t": "list_tables"}))
+    assert error.code == "protocol_version" and error.fatal
+    assert "protocol 1" in error.message and "protocol 2" in error.message
+    # hello, welcome and goodbye keep their shape in every version, so a v2 hello is read and answered.
+    assert Decoder().feed(pack(hello(v=2, protocol=2))) == [Hello(2, "test", "bob")]
+
+
+def test_version_mismatch_names_both_versions() -> None:
+    assert version_mismatch(1, 1) is None
+    text = version_mismatch(1, 2, their_program="hanabi-lan 9.0")
+    assert text is not None
+    assert "protocol 1" in text and "protocol 2" in text and "hanabi-lan 9.0" in text and "upgrade this server" in text
+    older = version_mismatch(3, 1, we_are="client")
+    assert older is not None and "upgrade the server" in older
+
+
+def test_a_server_decoder_refuses_server_messages() -> None:
+    view = ViewUpdate(1, view_for(new_game(GameConfig(players=2), seed=1), 0))
+    error = refused(encode(view), peer="client")
+    assert error.code == "unknown_type" and "not one this side accepts" in error.message
+    assert Decoder(peer="client").feed(encode(Chat("hi"))) == [Chat("hi")]
+    assert Decoder(peer="server").feed(encode(view)) == [view]
+    assert refused(encode(ListTables()), peer="server").code == "unknown_type"
+
+
+def test_a_frame_claiming_4_gib_is_refused_at_once() -> None:
+    decoder = Decoder()
+    with pytest.raises(ProtocolError) as info:
+        decoder.feed(b"\xff\xff\xff\xff")
+    assert info.value.code == "frame_too_large" and info.value.fatal
+    assert "4294967295" in info.value.message
+    assert decoder.buffered == 0
+    with pytest.raises(ProtocolError):  # the stream cannot be trusted any more
+        decoder.feed(encode(Ping(1)))
+
+
+def test_the_cap_is_checked_from_the_header_alone_and_is_inclusive() -> None:
+    body = msgpack.packb({"v": 1, "t": "chat", "text": "x" * 50})
+    assert Decoder(max_frame=len(body)).feed(frame(body)) == [Chat("x" * 50)]
+    decoder = Decoder(max_frame=len(body) - 1)
+    with pytest.raises(ProtocolError) as info:
+        decoder.feed(frame(body)[:4])  # the body has not even arrived
+    assert info.value.code == "frame_too_large"
+
+
+def test_encode_refuses_a_message_over_the_cap_and_bad_fields() -> None:
+    with pytest.raises(ProtocolError) as info:
+        encode(Chat("x" * 500), max_frame=100)
+    assert info.value.code == "frame_too_large"
+    with pytest.raises(ProtocolError) as info:
+        encode(Hello(PROTOCOL_VERSION, "test", "x" * 40))
+    assert info.value.code == "bad_field" and "hello.name" in info.value.message
+    with pytest.raises(ProtocolError):
+        encode(Chat("two\nlines"))
+    with pytest.raises(ProtocolError):
+        encode("not a message")  # type: ignore[arg-type]
+
+
+def test_after_a_bad_request_the_decoder_goes_on_and_keeps_earlier_messages() -> None:
+    decoder = Decoder()
+    good = encode(Ping(1))
+    bad = pack(hello(name=5, id=42))
+    with pytest.raises(ProtocolError) as info:
+        decoder.feed(good + bad + encode(Ping(2)))
+    error = info.value
+    assert error.messages == [Ping(1)]
+    assert (error.request, error.id, error.fatal) == ("hello", 42, False)
+    assert decoder.feed(b"") == [Ping(2)]
+    reply = ErrorReply.for_error(error)
+    assert reply == ErrorReply("hello", "bad_field", error.message, 42)
+    assert Decoder().feed(encode(reply)) == [reply]
+
+
+def test_receive_and_next_message_step_through_a_stream() -> None:
+    decoder = Decoder()
+    decoder.receive(encode(Ping(1)) + pack({"v": 1, "t": "nope", "id": 3}) + encode(Ping(2)))
+    assert decoder.next_message() == Ping(1)
+    with pytest.raises(ProtocolError) as info:
+        decoder.next_message()
+    assert (info.value.code, info.value.request, info.value.id) == ("unknown_type", "nope", 3)
+    assert decoder.next_message() == Ping(2)
+    assert decoder.next_message() is None
+
+
+@pytest.mark.parametrize(("fields", "words"), [
+    ({"kind": "clue", "target": 1, "colour": "red", "rank": 2}, "exactly one of colour or rank"),
+    ({"kind": "clue", "target": 1}, "exactly one of colour or rank"),
+    ({"kind": "clue", "target": 1, "colour": "purple"}, "'purple' is not a colour"),
+    ({"kind": "clue", "target": 9, "rank": 2}, "action.target: 9 is out of range"),
+    ({"kind": "clue", "target": 1, "rank": 6}, "action.rank: 6 is out of range"),
+    ({"kind": "clue", "order": 3, "target": 1, "rank": 2}, "must be nil for a clue"),
+    ({"kind": "play", "order": 3, "target": 1}, "must be nil for a play"),
+    ({"kind": "play"}, "action.order: expected an integer, got nil"),
+    ({"kind": "discard", "order": 60}, "out of range"),
+    ({"kind": "juggle", "order": 1}, "'juggle' is not an action kind"),
+    ({}, "action.kind: missing"),
+])
+def test_bad_actions(fields: dict[str, Any], words: str) -> None:
+    error = refused(pack({"v": 1, "t": "action", "id": 8, **fields}))
+    assert error.code == "bad_field" and error.id == 8
+    assert words in error.message
+
+
+def test_actions_decode_to_engine_actions() -> None:
+    assert Decoder().feed(pack({"v": 1, "t": "action", "kind": "clue", "target": 2, "colour": "red"})) == [
+        ActionRequest(Clue(2, colour=Suit.RED))
+    ]
+    assert Decoder().feed(pack({"v": 1, "t": "action", "kind": "play", "order": 5})) == [ActionRequest(Play(5))]
+
+
+def test_a_table_whose_players_do_not_match_its_seats_is_refused() -> None:
+    tree = to_wire(ListTables())
+    table = to_wire(TableChanged(TABLE))["table"]
+    table["players"] = table["players"][:2]
+    error = refused(pack({"v": 1, "t": "table_changed", "table": table}))
+    assert error.code == "bad_field" and "lists 2 players; list one per seat" in error.message
+    assert tree["t"] == "list_tables"
+    with pytest.raises(ValueError):
+        TableInfo(**{**{f: getattr(TABLE, f) for f in TABLE.__dataclass_fields__}, "host": 4})
+
+
+def _view_tree() -> dict[str, Any]:
+    state = new_game(GameConfig(players=3), seed=11)
+    return {"v": 1, "t": "view", "game": 1, "view": view_to_wire(view_for(state, 1))}
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    (lambda v: v.update(fireworks=[0, 0, 0]), "view.fireworks: expected an array of 5 heights"),
+    (lambda v: v["hands"][0][0].__setitem__(1, "M1"), "'M1' is not a card of the No Variant deck"),
+    (lambda v: v["hands"][0][0].__setitem__(1, "Q9"), "'Q9' is not a card"),
+    (lambda v: v["hands"][0][0].__setitem__(0, 50), "view.hands[0][0][0] (order): 50 is out of range"),
+    (lambda v: v["hands"][0][0].__setitem__(3, True), "(colours): expected an integer, got a boolean"),
+    (lambda v: v["hands"][0].__setitem__(2, [1, 2]), "view.view.hands[0][2]: expected [order, card or nil"),
+    (lambda v: v["hands"].pop(), "expected an array of 3 hands, got 2"),
+    (lambda v: v.update(seat=3), "view.seat: 3 is out of range"),
+    (lambda v: v.update(clue_tokens=9), "view.clue_tokens: 9 is out of range"),
+    (lambda v: v.update(deck_size=60), "the No Variant deck has 50 cards, not 60"),
+    (lambda v: v["config"].update(variant="Purple"), "'Purple' is not one of"),
+    (lambda v: v["config"].update(players=6), "view.config.players: 6 is out of range"),
+    (lambda v: v.update(events=[["play", 0, 0, 1, "R1", True, 15]]), "a play event has 8 items, not 7"),
+    (lambda v: v.update(events=[["clue", 0, 0, 4, "red", []]]), "events[0][3] (target): 4 is out of range"),
+    (lambda v: v.update(events=[["clue", 0, 0, 1, "pink", []]]), "'pink' is neither a colour nor a rank"),
+    (lambda v: v.update(events=[["dance", 0]]), "'dance' is not an event kind"),
+    (lambda v: v.update(events=[{"kind": "play"}]), "expected an event array"),
+    (lambda v: v.update(outcome={"reason": "boredom"}), "'boredom' is not one of"),
+    (lambda v: v.pop("turn"), "view.turn: missing"),
+])
+def test_bad_views(change: Any, words: str) -> None:
+    tree = _view_tree()
+    change(tree["view"])
+    error = refused(pack(tree))
+    assert error.code == "bad_field"
+    assert words in error.message
+
+
+def test_a_view_tolerates_unknown_fields_and_longer_arrays() -> None:
+    tree = _view_tree()
+    tree["view"]["theme"] = "dark"
+    tree["view"]["hands"][0][0].append("a later addition")
+    tree["view"]["events"] = [["clue", 0, 0, 1, 3, [], "later"]]
+    (message,) = Decoder().feed(pack(tree))
+    assert isinstance(message, ViewUpdate)
+    assert message.view.events[0] == TurnEvent(0, 0, Clue(1, rank=3))
