@@ -1,0 +1,267 @@
+"""The prompt_toolkit app with a pipe for keys and a dummy output: keys become the right protocol messages,
+and the screen (laid out at 80x24, as a terminal would show it) says the right things."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hanabi.client.app import ClientApp
+from hanabi.client.runner import Store
+from hanabi.client.snapshot import SizedOutput, screen_text
+from hanabi.engine import Clue, Discard, EndReason, Outcome, Play, apply, legal_actions, view_for
+from hanabi.engine.replay import dumps
+from hanabi.protocol.messages import (
+    ActionRequest,
+    AddBot,
+    Chat,
+    CreateTable,
+    GameOver,
+    GameStarted,
+    GetReplay,
+    Join,
+    Joined,
+    ListTables,
+    Message,
+    RearrangeRequest,
+    ReplayFile,
+    Spectate,
+    Start,
+    Tables,
+    Welcome,
+)
+from prompt_toolkit.input import PipeInput, create_pipe_input
+
+CTRL_C = "\x03"
+
+
+class Terminal:
+    """An app wired to a store and an outbox, with keys typed through a pipe."""
+
+    def __init__(self, pipe: PipeInput, replay_dir: Path, columns: int = 80, rows: int = 24) -> None:
+        self.store = Store()
+        self.sent: list[Message] = []
+        self.pipe = pipe
+        self.app = ClientApp(self.store.get, self.store.dispatch, self.sent.append, input=pipe,
+                             output=SizedOutput(columns, rows), replay_dir=replay_dir)
+        self.columns, self.rows = columns, rows
+        self.store.listeners.append(self.app.on_model)
+
+    def feed(self, *messages: object) -> None:
+        for message in messages:
+            self.store.dispatch(message)  # type: ignore[arg-type]
+
+    def type(self, keys: str) -> list[Message]:
+        """Type ``keys`` into the running app, then Ctrl-C to leave it; what the app sent."""
+        self.pipe.send_text(keys + CTRL_C)
+        self.app.application.run()
+        return self.sent
+
+    def screen(self) -> str:
+        return screen_text(self.app.application, self.columns, self.rows)
+
+
+@pytest.fixture
+def term(tmp_path: Path) -> Iterator[Terminal]:
+    with create_pipe_input() as pipe:
+        yield Terminal(pipe, tmp_path)
+
+
+def at_game(term: Terminal, kit, seat: int = 0, state=None):
+    """alice (seat 0) at a 3-player table whose game has started; returns the game state shown."""
+    term.feed(Welcome(1, "server", kit.NAMES[seat], "tok", ""), Joined(kit.table(running=True), seat),
+              GameStarted(1, 1))
+    state = state if state is not None else kit.game()
+    term.feed(kit.view_message(state, seat))
+    return state
+
+
+def test_clue_shortcut_sends_the_clue(term: Terminal, kit) -> None:
+    state = at_game(term, kit)
+    suit = state.deck[state.hands[1][0]].suit
+    assert term.type(f"c1{suit.letter.lower()}") == [ActionRequest(Clue(1, colour=suit))]
+
+
+def test_clue_shortcut_by_rank(term: Terminal, kit) -> None:
+    state = at_game(term, kit)
+    rank = state.deck[state.hands[2][0]].rank
+    assert term.type(f"c2{rank}") == [ActionRequest(Clue(2, rank=rank))]
+
+
+def test_blind_play_asks_first(term: Terminal, kit) -> None:
+    state = at_game(term, kit)
+    assert term.type("p3n") == []
+    assert term.type("p3y") == [ActionRequest(Play(state.hands[0][2]))]
+
+
+def test_escape_cancels_a_shortcut(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    assert term.type("p\x1b") == []
+    assert term.app.ui.pending == []
+
+
+def test_illegal_discard_is_refused_with_the_engines_reason(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    assert term.type("d1") == []
+    assert "cannot discard with all 8 clue tokens" in term.store.model.status
+    assert "cannot discard" in term.screen()
+
+
+def test_out_of_turn_is_refused_with_a_name(term: Terminal, kit) -> None:
+    at_game(term, kit, seat=1)
+    assert term.type(":clue alice 1\r") == []
+    assert "alice is to act" in term.store.model.status
+
+
+def test_command_line_play_discard_move_and_say(term: Terminal, kit) -> None:
+    state = kit.clue_something(kit.game(first_seat=2))  # cathy clued alice: now alice may discard
+    state = kit.clue_something(state)
+    state = apply(state, Play(state.hands[1][0]))
+    assert state.current == 2
+    state = kit.clue_something(state)
+    at_game(term, kit, state=state)
+    hand = state.hands[0]
+    sent = term.type(":play 2\r:discard 4\r:move 5 1\r:say good luck\r")
+    assert sent == [
+        ActionRequest(Play(hand[1])),
+        ActionRequest(Discard(hand[3])),
+        RearrangeRequest((hand[4], *hand[:4])),
+        Chat("good luck"),
+    ]
+
+
+def test_talk_key_opens_a_chat_line(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    assert term.type("thello all\r") == [Chat("hello all")]
+
+
+def test_bad_command_says_what_to_type(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    assert term.type(":clue nobody red\r") == []
+    assert "no player called 'nobody'" in term.store.model.status
+
+
+def test_move_shortcut_rearranges(term: Terminal, kit) -> None:
+    state = at_game(term, kit)
+    hand = state.hands[0]
+    assert term.type("m21") == [RearrangeRequest((hand[1], hand[0], *hand[2:]))]
+
+
+def test_game_screen_fits_80x24_and_shows_the_table(term: Terminal, kit) -> None:
+    state = kit.game()
+    rng = random.Random(4)
+    for _ in range(8):
+        state = apply(state, rng.choice([a for a in legal_actions(state) if not isinstance(a, Play)]))
+    at_game(term, kit, state=state)
+    term.feed(Chat("nice clue", 1, "bob"))
+    text = term.screen()
+    lines = text.splitlines()
+    assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
+    assert "Fireworks R0 Y0 G0 B0 W0" in text
+    assert f"Clues {state.clue_tokens}/8" in text
+    assert f"Deck {state.deck_left}" in text
+    assert "You (alice)" in text and "can be" in text
+    bob_cards = " ".join(str(state.deck[o]) for o in state.hands[1])
+    assert bob_cards.split()[0] in lines[3] and "bob" in lines[3]
+    assert "<bob> nice clue" in text
+    assert "clues" in text  # the log
+    assert lines[-1].strip().startswith("p play")
+    # Our own cards never show: the view does not have them, and the screen does not invent them.
+    assert "??" not in text
+
+
+def test_knowledge_toggle_shows_what_others_know(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    assert "    knows " not in term.screen()
+    term.type("k")
+    assert term.screen().count("    knows ") == 2
+
+
+def test_wide_terminal_gives_chat_its_own_column(kit, tmp_path: Path) -> None:
+    with create_pipe_input() as pipe:
+        term = Terminal(pipe, tmp_path, 140, 30)
+        at_game(term, kit)
+        term.feed(Chat("over here", 1, "cathy"))
+        wide = term.screen()
+    assert "<cathy> over here" in wide
+    # The chat column sits to the right of the log, not in it.
+    line = next(line for line in wide.splitlines() if "<cathy> over here" in line)
+    assert line.index("<cathy>") > 60
+
+
+def test_lobby_keys(term: Terminal, kit) -> None:
+    term.feed(Welcome(1, "server", "dave", "tok", "Welcome!"),
+              Tables((kit.table(id=1), kit.table(("x", None), id=2))))
+    text = term.screen()
+    assert "Welcome!" in text and "table 1" in text and "table 2" in text
+    assert term.type("\x1b[Bj") == [Join(2)]  # ↓ then j joins the second table
+    term.sent.clear()
+    assert term.type("s") == [Spectate(2)]
+    term.sent.clear()
+    assert term.type("r") == [ListTables()]
+
+
+def test_new_table_form(term: Terminal, kit) -> None:
+    term.feed(Welcome(1, "server", "dave", "tok", ""))
+    sent = term.type("n" + "\x7f" * 40 + "Friday\t\x1b[C\t\x1b[C\t \r")
+    assert len(sent) == 1
+    create = sent[0]
+    assert isinstance(create, CreateTable)
+    assert create.name == "Friday" and create.seats == 4 and create.empty_clues
+    assert create.variant.value == "6 Suits"
+
+
+def test_host_adds_a_bot_and_starts(term: Terminal, kit) -> None:
+    term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(kit.table(("alice", None, None)), 0))
+    text = term.screen()
+    assert "you are the host" in text and "seat 2: (free)" in text
+    assert term.type("bg") == [AddBot(1), Start()]
+
+
+def test_only_the_host_starts(term: Terminal, kit) -> None:
+    term.feed(Welcome(1, "server", "bob", "tok", ""), Joined(kit.table(), 1))
+    assert term.type("g") == []
+    assert "only the host" in term.store.model.status
+
+
+def test_end_screen_saves_the_replay(term: Terminal, kit, tmp_path: Path) -> None:
+    state = kit.game()
+    while not state.over:
+        state = apply(state, next(a for a in legal_actions(state) if isinstance(a, Play)))
+    at_game(term, kit, state=state)
+    assert state.outcome is not None
+    term.feed(GameOver(1, state.outcome, state.deck, "7"))
+    text = term.screen()
+    assert f"Game over: 0/25 — {state.outcome.rating}" in text
+    assert "save the replay" in text
+    assert term.type("s") == [GetReplay(1)]
+    replay = dumps(state, kit.NAMES)
+    term.feed(ReplayFile(1, replay))
+    saved = tmp_path / "hanabi-game-1.json"
+    assert json.loads(saved.read_text()) == json.loads(replay)
+    assert str(saved) in term.store.model.status
+
+
+def test_end_screen_play_again_for_the_host(term: Terminal, kit) -> None:
+    state = kit.game()
+    view = view_for(state, 0)
+    outcome = Outcome(EndReason.STRIKEOUT, 0, 25, "the third strike")
+    at_game(term, kit, state=state)
+    term.feed(GameOver(1, outcome, state.deck, "7"))
+    # The view's own outcome is what switches to the end screen; the server sends that view too.
+    from dataclasses import replace
+
+    from hanabi.protocol.messages import ViewUpdate
+    term.feed(ViewUpdate(1, replace(view, outcome=outcome)))
+    assert term.type("a") == [Start()]
+
+
+def test_help_screen(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    term.type("?")
+    assert "Keys during a game" in term.screen()
+    term.type("x")
+    assert "Keys during a game" not in term.screen()

@@ -1,0 +1,130 @@
+"""Typed commands, one-key shortcuts and the engine's judgement of an action before it is sent."""
+
+from __future__ import annotations
+
+import pytest
+from hanabi.client import keys
+from hanabi.client.commands import CommandCompleter, CommandError, Lobby, Local, Say, parse
+from hanabi.client.judge import refusal
+from hanabi.engine import CLUE_TOKENS, Clue, Discard, Play, Rearrange, Suit, view_for
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
+
+
+@pytest.fixture
+def view(kit):
+    """Alice's view (seat 0) at the start of a 3-player game where she acts first."""
+    return view_for(kit.game(), 0)
+
+
+def test_play_and_discard_name_cards_by_slot(kit, view) -> None:
+    hand = view.hands[0]
+    assert parse("play 2", view, kit.NAMES) == Play(hand[1].order)
+    assert parse("discard 5", view, kit.NAMES) == Discard(hand[4].order)
+    assert parse("p 1", view, kit.NAMES) == Play(hand[0].order)
+
+
+def test_clue_by_name_prefix_or_number(kit, view) -> None:
+    assert parse("clue bob red", view, kit.NAMES) == Clue(1, colour=Suit.RED)
+    assert parse("clue Cat 5", view, kit.NAMES) == Clue(2, rank=5)
+    assert parse("c 2 b", view, kit.NAMES) == Clue(2, colour=Suit.BLUE)
+
+
+def test_clue_a_name_with_spaces(kit) -> None:
+    view = view_for(kit.game(), 0)
+    names = ("alice", "Bot Ada", "Bot Basil")
+    assert parse("clue bot ada 3", view, names) == Clue(1, rank=3)
+    with pytest.raises(CommandError, match="could be Bot Ada, Bot Basil"):
+        parse("clue bot 3", view, names)
+
+
+def test_move_rearranges_the_hand(kit, view) -> None:
+    orders = [cv.order for cv in view.hands[0]]
+    moved = parse("move 5 1", view, kit.NAMES)
+    assert moved == Rearrange(0, (orders[4], *orders[:4]))
+
+
+@pytest.mark.parametrize(("line", "words"), [
+    ("play 9", "no slot 9"),
+    ("play x", "not a slot"),
+    ("clue zed red", "no player called 'zed'"),
+    ("clue bob purple", "neither a colour nor a rank"),
+    ("clue bob 7", "no rank 7"),
+    ("dance", "unknown command"),
+    ("say", "say what"),
+    ("move 1", "move FROM TO"),
+    ("join", "join TABLE"),
+])
+def test_bad_commands_say_what_to_type(kit, view, line: str, words: str) -> None:
+    with pytest.raises(CommandError, match=words):
+        parse(line, view, kit.NAMES)
+
+
+def test_game_commands_need_a_game_and_a_seat(kit) -> None:
+    with pytest.raises(CommandError, match="game in progress"):
+        parse("play 1", None, kit.NAMES)
+    with pytest.raises(CommandError, match="spectators"):
+        parse("play 1", view_for(kit.game(), None), kit.NAMES)
+
+
+def test_chat_lobby_and_local_commands(kit, view) -> None:
+    assert parse("say  hello there ", view, kit.NAMES) == Say("hello there")
+    assert parse("join 3 2", None, ()) == Lobby("join", 3, "2")
+    assert parse("spectate 4", None, ()) == Lobby("spectate", 4)
+    assert parse("bot 2", None, ()) == Lobby("bot", 2)
+    assert parse("help", None, ()) == Local("help")
+    assert parse("?", None, ()) == Local("help")
+
+
+def test_completion_offers_verbs_players_and_values(kit, view) -> None:
+    completer = CommandCompleter(lambda: view, lambda: kit.NAMES)
+
+    def complete(text: str) -> list[str]:
+        return [c.text for c in completer.get_completions(Document(text), CompleteEvent())]
+
+    assert "play" in complete("pl")
+    assert complete("clue c") == ["cathy"]
+    assert "red" in complete("clue bob ")
+    assert complete("play ") == ["1", "2", "3", "4", "5"]
+
+
+def test_the_engine_refuses_with_its_own_reason(kit, view) -> None:
+    # All 8 clue tokens: discarding is not allowed, and the engine says why.
+    assert view.clue_tokens == CLUE_TOKENS
+    reason = refusal(view, Discard(view.hands[0][0].order))
+    assert reason is not None and "8 clue tokens" in reason
+    assert refusal(view, Play(view.hands[0][0].order)) is None
+    bob = view_for(kit.game(), 1)
+    assert "not your turn" in (refusal(bob, Play(bob.hands[1][0].order)) or "")
+    assert "spectators" in (refusal(view_for(kit.game(), None), Play(0)) or "")
+
+
+def test_a_clue_that_touches_nothing_is_refused(kit, view) -> None:
+    present = {cv.card.rank for cv in view.hands[1] if cv.card is not None}
+    missing = next(r for r in range(1, 6) if r not in present)
+    assert "touches no card" in (refusal(view, Clue(1, rank=missing)) or "")
+    assert refusal(view, Clue(1, rank=next(iter(present)))) is None
+
+
+def test_shortcut_play_asks_before_a_blind_play(kit, view) -> None:
+    step = keys.start("p", view, kit.NAMES)
+    assert isinstance(step, keys.Prompt) and "which slot" in step.text
+    step = keys.step(["p"], "3", view, kit.NAMES)
+    assert isinstance(step, keys.Prompt) and "know nothing about slot 3" in step.text
+    assert keys.step(["p", "3"], "y", view, kit.NAMES) == keys.Done(Play(view.hands[0][2].order))
+    assert isinstance(keys.step(["p", "3"], "n", view, kit.NAMES), keys.Refused)
+
+
+def test_shortcut_clue_and_move(kit, view) -> None:
+    step = keys.step(["c"], "2", view, kit.NAMES)
+    assert isinstance(step, keys.Prompt) and "Clue cathy" in step.text
+    assert keys.step(["c", "2"], "g", view, kit.NAMES) == keys.Done(Clue(2, colour=Suit.GREEN))
+    assert keys.step(["c", "1"], "4", view, kit.NAMES) == keys.Done(Clue(1, rank=4))
+    assert isinstance(keys.step(["c"], "7", view, kit.NAMES), keys.Refused)
+    orders = [cv.order for cv in view.hands[0]]
+    assert keys.step(["m", "2"], "1", view, kit.NAMES) == keys.Done(Rearrange(0, (orders[1], orders[0], *orders[2:])))
+
+
+def test_shortcuts_refuse_spectators(kit) -> None:
+    assert isinstance(keys.start("p", view_for(kit.game(), None), kit.NAMES), keys.Refused)
+    assert isinstance(keys.start("d", None, kit.NAMES), keys.Refused)
