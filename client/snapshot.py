@@ -11,10 +11,10 @@ from typing import Any
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import set_app
+from prompt_toolkit.data_structures import Size
 from prompt_toolkit.layout.mouse_handlers import MouseHandlers
 from prompt_toolkit.layout.screen import Screen, WritePosition
 from prompt_toolkit.output import DummyOutput
-from prompt_toolkit.output.base import Size
 
 
 class SizedOutput(DummyOutput):
