@@ -194,6 +194,10 @@ def load(path: str | Path) -> Replay:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise ReplayError(f"not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+    except RecursionError:
+        raise ReplayError("not a replay: the JSON is nested too deeply") from None
+    except ValueError:  # the only other thing json.loads refuses: an integer of thousands of digits
+        raise ReplayError("not a replay: it holds a number too long to read") from None
     return from_json(data)
 
 
