@@ -76,7 +76,9 @@ def tokens_fragments(view: PlayerView) -> StyleAndTextTuples:
 
 
 def score_text(view: PlayerView) -> str:
-    return f"score {sum(view.fireworks)}/{view.config.max_score}"
+    """The score now; once the game is over, the outcome's (0 after the third strike, fireworks or not)."""
+    score = view.outcome.score if view.outcome is not None else sum(view.fireworks)
+    return f"score {score}/{view.config.max_score}"
 
 
 def _slot_header(size: int) -> StyleAndTextTuples:
