@@ -175,11 +175,11 @@ class Lobby:
         return [p for p in self.players.values() if p.conn is not None]
 
 
-def replay_text(stored: StoredGame) -> str:
-    """The hanab.live JSON of a stored game, rebuilt by replaying its actions."""
+def replay_text(stored: StoredGame, finish: bool = True) -> str:
+    """The hanab.live JSON of a stored game, rebuilt by replaying its actions (``finish``: as a stopped game)."""
     state = new_game(stored.config, stored.seed)
     for action in stored.actions:
         state = apply(state, action, seat=action.seat if isinstance(action, Rearrange) else None)
-    if not state.over:
+    if finish and not state.over:
         state = terminate(state, "the game was stopped")
     return replay.dumps(state, stored.players)

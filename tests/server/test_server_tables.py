@@ -6,6 +6,7 @@ import json
 
 import trio
 from hanabi.engine import ChatPolicy, Variant
+from hanabi.engine.bots import choose_action
 from hanabi.protocol.messages import (
     ActionRequest,
     AddBot,
@@ -51,7 +52,7 @@ async def table_of(host: Client, guests: list[Client], seats: int | None = None,
 
 
 async def play_out(clients: dict[int, Client], game_timeout: float = 20.0) -> GameOver:
-    """Every seat plays its first legal action on its turn until the game ends; returns the game_over."""
+    """Every seat lets the house bot choose from its view on its turn until the game ends; returns the game_over."""
     acted: dict[int, int] = {}  # seat -> the turn it last acted on
     with trio.fail_after(game_timeout):
         while True:
@@ -65,7 +66,7 @@ async def play_out(clients: dict[int, Client], game_timeout: float = 20.0) -> Ga
                 view = views[-1].view if views else None
                 if view is not None and not view.over and view.current == seat and acted.get(seat) != view.turn:
                     acted[seat] = view.turn
-                    await client.send(ActionRequest(view.legal_actions()[0]))
+                    await client.send(ActionRequest(choose_action(view)))
 
 
 async def test_handshake_gives_a_token_and_dedupes_names(connect: Connect) -> None:

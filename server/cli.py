@@ -1,0 +1,218 @@
+"""``hanabi-server``: run a LAN server, or list and export the games it kept.
+
+    hanabi-server [--port 7777] [--host ADDR] [--db PATH | --db :memory:] [--log-level info]
+    hanabi-server games [--db PATH]             finished games, newest first
+    hanabi-server export GAME_ID [--db PATH] [-o FILE]   a game as hanab.live JSON
+
+The server prints where it listens and where it keeps its games, and stops
+cleanly on Ctrl-C or SIGTERM, telling every connected player why.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import functools
+import json
+import logging
+import os
+import signal
+import socket
+import sys
+import time
+from pathlib import Path
+
+import trio
+
+from .app import Server, serve
+from .config import ServerConfig
+from .lobby import replay_text
+from .store import Store, StoreError
+
+DEFAULT_PORT = 7777
+_DEFAULTS = ServerConfig()
+
+
+def default_db() -> Path:
+    """The game store in the user's data folder (XDG on Linux, Application Support on macOS, AppData on Windows)."""
+    home = Path.home()
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or home / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = home / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
+    return base / "hanabi" / "server.sqlite3"
+
+
+def _lan_address() -> str | None:
+    """This machine's address on the local network, to tell players where to connect (no packet is sent)."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 1))
+            address: str = s.getsockname()[0]
+            return address
+    except OSError:
+        return None
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="hanabi-server",
+        description="Run a Hanabi server for your LAN; players connect with the hanabi terminal client.",
+    )
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+                        help=f"TCP port to listen on (default {DEFAULT_PORT}; 0 picks a free one)")
+    parser.add_argument("--host", default=None,
+                        help="address to listen on (default: every interface; 127.0.0.1 for this machine only)")
+    parser.add_argument("--db", default=None, metavar="PATH",
+                        help=f"the game store, an SQLite file (default {default_db()}); "
+                             "':memory:' keeps nothing after the server stops")
+    parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
+                        help="how much to log to the terminal (default info)")
+    parser.add_argument("--bot-delay", type=float, default=_DEFAULTS.bot_delay, metavar="SECONDS",
+                        help=f"how long bots wait before acting (default {_DEFAULTS.bot_delay})")
+    parser.add_argument("--motd", default=_DEFAULTS.motd, help="the message of the day shown to players")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    games = sub.add_parser("games", help="list the finished games in the store, newest first")
+    games.add_argument("--db", default=None, metavar="PATH", help="the game store (default as above)")
+    games.add_argument("--json", action="store_true", help="one JSON object per game, one per line")
+    export = sub.add_parser("export", help="write a game as a hanab.live JSON replay file")
+    export.add_argument("game", type=int, metavar="GAME_ID", help="the game's number (see 'hanabi-server games')")
+    export.add_argument("--db", default=None, metavar="PATH", help="the game store (default as above)")
+    export.add_argument("-o", "--output", default=None, metavar="FILE", help="write to FILE instead of the screen")
+    export.add_argument("--unfinished", action="store_true",
+                        help="also export a game still in progress (its file shows every hand: not for players)")
+    return parser
+
+
+def _fail(message: str) -> int:
+    print(f"hanabi-server: {message}", file=sys.stderr, flush=True)
+    return 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    db = args.db if args.db is not None else str(default_db())
+    if args.command == "games":
+        return _games(db, args.json)
+    if args.command == "export":
+        return _export(db, args.game, args.output, args.unfinished)
+    if not 0 <= args.port <= 65535:
+        return _fail(f"--port {args.port} is not a TCP port: choose one from 1 to 65535")
+    if args.bot_delay < 0:
+        return _fail("--bot-delay cannot be negative")
+    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")
+    config = ServerConfig(bot_delay=args.bot_delay, motd=args.motd)
+    try:
+        try:
+            trio.run(_run, args.host, args.port, db, config)
+        except BaseExceptionGroup as group:
+            raise _leaf(group) from None
+    except StoreError as e:
+        return _fail(str(e))
+    except OSError as e:
+        if e.errno == errno.EADDRINUSE:
+            return _fail(f"port {args.port} is already in use (is another server running?): choose one with --port")
+        if e.errno in (errno.EADDRNOTAVAIL, socket.EAI_NONAME):
+            return _fail(f"cannot listen on {args.host}: it is not an address of this machine")
+        if e.errno == errno.EACCES:
+            return _fail(f"not allowed to listen on port {args.port}: ports below 1024 need privileges")
+        return _fail(f"cannot listen on port {args.port}: {e.strerror or e}")
+    return 0
+
+
+def _leaf(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    """The first real error inside nested exception groups (Trio wraps what its nurseries raise)."""
+    error: BaseException = group
+    while isinstance(error, BaseExceptionGroup):
+        error = error.exceptions[0]
+    return error
+
+
+async def _run(host: str | None, port: int, db: str, config: ServerConfig) -> None:
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async with trio.open_nursery() as nursery:
+            server: Server = await nursery.start(functools.partial(serve, host, port, db, config=config))
+            _announce(server, db)
+            async for signum in signals:
+                name = "Ctrl-C" if signum == signal.SIGINT else "SIGTERM"
+                print(f"hanabi-server: {name}: telling players and stopping...", flush=True)
+                await server.stop("the server is shutting down (stopped by its operator)")
+                break
+    print("hanabi-server: stopped; every game is saved", flush=True)
+
+
+def _announce(server: Server, db: str) -> None:
+    where = "every interface" if server.host == "*" else server.host
+    print(f"hanabi-server: listening on port {server.port} ({where})", flush=True)
+    lan = _lan_address() if server.host in ("*", "0.0.0.0", "::") else server.host
+    if lan:
+        print(f"hanabi-server: players connect to {lan}:{server.port}", flush=True)
+    if db == ":memory:":
+        print("hanabi-server: games are kept in memory only (--db :memory:): nothing is saved", flush=True)
+    else:
+        print(f"hanabi-server: games are kept in {Path(db).expanduser().resolve()}", flush=True)
+    if server.restored:
+        print(f"hanabi-server: {server.restored} unfinished game(s) restored; players resume where they were",
+              flush=True)
+    print("hanabi-server: press Ctrl-C to stop", flush=True)
+
+
+def _open(db: str) -> Store:
+    if db != ":memory:" and not Path(db).expanduser().exists():
+        raise StoreError(f"there is no game store at {db}: start a server with --db {db} first")
+    store = Store(str(Path(db).expanduser()) if db != ":memory:" else db)
+    store.open_sync()
+    return store
+
+
+def _games(db: str, as_json: bool) -> int:
+    try:
+        store = _open(db)
+    except StoreError as e:
+        return _fail(str(e))
+    try:
+        games = store.games_sync(limit=1000)
+    finally:
+        store.close_sync()
+    if not games:
+        print(f"no finished games in {db}")
+    for g in games:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.finished or 0))
+        if as_json:
+            print(json.dumps({"id": g.id, "table": g.table_id, "players": list(g.players), "variant": g.variant,
+                              "score": g.score, "end": g.end, "finished_at": g.finished}))
+        else:
+            print(f"#{g.id:<5} {when}  {g.variant:<18} score {g.score:>2}  {g.end:<22} {', '.join(g.players)}")
+    return 0
+
+
+def _export(db: str, game_id: int, output: str | None, unfinished: bool) -> int:
+    try:
+        store = _open(db)
+    except StoreError as e:
+        return _fail(str(e))
+    try:
+        stored = store.game_sync(game_id)
+    finally:
+        store.close_sync()
+    if stored is None:
+        return _fail(f"there is no game {game_id} in {db}: 'hanabi-server games' lists them")
+    if stored.finished is None and not unfinished:
+        return _fail(f"game {game_id} is still in progress; its replay would show every hand "
+                     "(add --unfinished if you really want it)")
+    text = replay_text(stored, finish=stored.finished is not None)
+    if output is None:
+        print(text)
+        return 0
+    try:
+        Path(output).write_text(text + "\n", encoding="utf-8")
+    except OSError as e:
+        return _fail(f"cannot write {output}: {e.strerror}")
+    print(f"game {game_id} written to {output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
