@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
@@ -44,21 +45,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object per file, one per line")
     args = parser.parse_args(argv)
     status = 0
-    for name in args.files:
-        try:
-            replay = load(name)
-        except ReplayError as e:
-            status = 2
+    try:
+        for name in args.files:
+            try:
+                replay = load(name)
+            except ReplayError as e:
+                status = 2
+                if args.json:
+                    print(json.dumps({"file": name, "error": str(e)}), flush=True)
+                else:
+                    print(f"hanabi-replay: {name}: {e}", file=sys.stderr, flush=True)
+                continue
+            s = summary(replay.state)
             if args.json:
-                print(json.dumps({"file": name, "error": str(e)}), flush=True)
+                print(json.dumps({"file": name, **s}), flush=True)
             else:
-                print(f"hanabi-replay: {name}: {e}", file=sys.stderr, flush=True)
-            continue
-        s = summary(replay.state)
-        if args.json:
-            print(json.dumps({"file": name, **s}), flush=True)
-        else:
-            print(_text(name, s, replay.players), flush=True)
+                print(_text(name, s, replay.players), flush=True)
+    except BrokenPipeError:
+        # The reader went away (``hanabi-replay *.json | head -1``): stop quietly. Pointing stdout at
+        # devnull keeps Python's last flush at exit from printing a traceback of its own.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     return status
 
 
