@@ -132,12 +132,12 @@ def check_step(before: GameState, action: TurnAction, after: GameState) -> None:
         assert after.hands == before.hands
         for o in hand:
             k = after.knowledge[o]
-            bit_set = k.colours if action.colour is not None else k.ranks
-            not_set = k.not_colours if action.colour is not None else k.not_ranks
-            bit = 1 << action.colour.index if action.colour is not None else 1 << (action.rank or 1) - 1
-            assert bool(bit_set & bit) == (o in event.touched) or bool(before.knowledge[o].colours & bit)
-            if o not in event.touched:
-                assert not_set & bit
+            if action.colour is not None:
+                bit, positive, negative = 1 << action.colour.index, k.colours, k.not_colours
+            else:
+                bit, positive, negative = 1 << ((action.rank or 0) - 1), k.ranks, k.not_ranks
+            assert bool(positive & bit) == (o in event.touched)
+            assert bool(negative & bit) == (o not in event.touched)
 
 
 # ---- no view leaks ------------------------------------------------------------------------------
@@ -172,6 +172,8 @@ def check_views(state: GameState, secret: str, deep: bool) -> None:
             assert [cv.order for cv in hand] == list(state.hands[s])
             hidden = s == seat and not state.over
             assert all(cv.card is None if hidden else cv.card == deck[cv.order] for cv in hand)
+        if seat is None or seat == state.current:
+            assert view.legal_actions() == legal_actions(state)
         if not deep:
             continue
         for path, value in walk(dataclasses.replace(view, events=())):

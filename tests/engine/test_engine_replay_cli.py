@@ -180,3 +180,18 @@ def test_a_running_game_exports_and_replays(tmp_path: Path, capsys: pytest.Captu
     assert main(["--json", str(path)]) == 0
     line = json.loads(capsys.readouterr().out)
     assert line["end"] == "in_progress" and line["turns"] == 7 and line["deck_left"] == state.deck_left
+
+
+def test_a_reader_that_stops_early_gets_no_traceback() -> None:
+    # Like ``hanabi-replay *.json | head -1``: the pipe closes while the command is still printing.
+    small = str(REPLAYS / "no_variant_starting_player.json")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    with subprocess.Popen([sys.executable, "-m", "hanabi.engine.cli", "--json", *[small] * 3000],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env) as child:
+        assert child.stdout is not None and child.stderr is not None
+        first = child.stdout.readline()
+        child.stdout.close()
+        err = child.stderr.read().decode()
+        child.wait(timeout=60)
+    assert json.loads(first)["score"] == 2
+    assert "Traceback" not in err and "Error" not in err
