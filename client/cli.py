@@ -15,15 +15,14 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-import trio
 from hanabi.engine import MAX_PLAYERS, MIN_PLAYERS, Variant
 from hanabi.engine.replay import ReplayError, load
-from hanabi.protocol.messages import AddBot, CreateTable, Start
 
 from .app import ClientApp
 from .replayer import ReplayViewer
 from .runner import Store, run_with_trio
 from .session import Address, Session, parse_address
+from .solo import run_solo
 
 
 def default_name() -> str:
@@ -106,7 +105,7 @@ def _run(address: Address | None, name: str, solo: tuple[int, Variant] | None = 
             box.append(session)
             await session.run()
             return
-        await _solo(name, solo, store, box)
+        await run_solo(name, solo[0], solo[1], store, box)
 
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run_with_trio(app, store, network))
@@ -114,28 +113,3 @@ def _run(address: Address | None, name: str, solo: tuple[int, Variant] | None = 
     if farewell:
         print(f"hanabi-client: the server said goodbye: {farewell}")
     return 0
-
-
-async def _solo(name: str, solo: tuple[int, Variant], store: Store, box: list[Session]) -> None:
-    """A private server on loopback with a throwaway store; our table is set up and started at once."""
-    from hanabi.server.app import serve
-    from hanabi.server.config import ServerConfig
-
-    players, variant = solo
-
-    async def set_up(session: Session, resumed: bool) -> None:
-        if resumed:
-            return
-        await session.request(CreateTable(f"{name}'s solo game", variant, players))
-        for seat in range(1, players):
-            await session.request(AddBot(seat))
-        await session.request(Start())
-
-    async with trio.open_nursery() as nursery:
-        server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:",
-                                                               config=ServerConfig(bot_delay=0.6),
-                                                               task_status=task_status))
-        session = Session(Address("127.0.0.1", server.port), name, store.get, store.dispatch, on_welcome=set_up)
-        box.append(session)
-        await session.run()
-        nursery.cancel_scope.cancel()

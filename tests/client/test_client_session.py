@@ -1,0 +1,129 @@
+"""The client's Trio session against the real server over loopback TCP: set-up, play, and reconnection.
+
+A small proxy sits between the client and the server so the test can cut the
+connection the way a network blip would; the session must come back by
+itself with its resume token, in the same seat, with the game where it was.
+"""
+
+from __future__ import annotations
+
+import pytest
+import trio
+from hanabi.client.model import Link
+from hanabi.client.runner import Store
+from hanabi.client.session import Address, Session, parse_address
+from hanabi.client.solo import table_setup
+from hanabi.engine import Play, Variant
+from hanabi.protocol.messages import ActionRequest
+from hanabi.server import ServerConfig, serve
+
+FAST = ServerConfig(bot_delay=0.0, ping_interval=0.5, idle_timeout=5.0, shutdown_grace=0.2)
+
+
+class Proxy:
+    """Forwards loopback TCP to the server; ``cut()`` breaks every open connection at once."""
+
+    def __init__(self, upstream: int) -> None:
+        self.upstream = upstream
+        self.scopes: list[trio.CancelScope] = []
+        self.connections = 0
+
+    async def handle(self, downstream: trio.SocketStream) -> None:
+        self.connections += 1
+        upstream = await trio.open_tcp_stream("127.0.0.1", self.upstream)
+        async with downstream, upstream, trio.open_nursery() as nursery:
+            self.scopes.append(nursery.cancel_scope)
+            nursery.start_soon(self._pump, downstream, upstream, nursery.cancel_scope)
+            nursery.start_soon(self._pump, upstream, downstream, nursery.cancel_scope)
+
+    async def _pump(self, source: trio.SocketStream, sink: trio.SocketStream, scope: trio.CancelScope) -> None:
+        try:
+            async for data in source:
+                await sink.send_all(data)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+        scope.cancel()
+
+    def cut(self) -> None:
+        for scope in self.scopes:
+            scope.cancel()
+        self.scopes.clear()
+
+
+async def wait_until(store: Store, check, what: str, timeout: float = 10.0) -> None:
+    with trio.move_on_after(timeout):
+        while not check(store.model):
+            await trio.sleep(0.02)
+        return
+    raise AssertionError(f"timed out waiting for {what}; status: {store.model.status!r}")
+
+
+async def test_session_sets_up_plays_and_reconnects(nursery: trio.Nursery) -> None:
+    server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=FAST,
+                                                           task_status=task_status))
+    proxy = Proxy(server.port)
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    port = listeners[0].socket.getsockname()[1]
+    nursery.start_soon(trio.serve_listeners, proxy.handle, listeners)
+
+    store = Store()
+    links: list[Link] = []
+    store.listeners.append(lambda: links.append(store.model.link))
+    session = Session(Address("127.0.0.1", port), "alice", store.get, store.dispatch,
+                      on_welcome=table_setup("alice", 2, Variant.NONE))
+    nursery.start_soon(session.run)
+
+    await wait_until(store, lambda m: m.view is not None and m.seat == 0, "the game to start")
+    token = store.model.resume
+    assert token and store.model.link is Link.ONLINE
+    game = store.model.game
+
+    proxy.cut()
+    await wait_until(store, lambda m: m.link is Link.RECONNECTING, "the client to notice the cut")
+    await wait_until(store, lambda m: m.link is Link.ONLINE, "the client to reconnect")
+    await wait_until(store, lambda m: m.view is not None, "the view to come back")
+    model = store.model
+    assert proxy.connections == 2
+    assert model.resume == token
+    assert model.seat == 0 and model.game == game
+    assert model.table is not None and model.table.running
+    assert Link.RECONNECTING in links
+
+    # The game goes on after the reconnection: on our turn, a play is answered with a new view.
+    await wait_until(store, lambda m: m.view is not None and m.view.current == 0, "our turn")
+    view = store.model.view
+    assert view is not None
+    session.send(ActionRequest(Play(view.hands[0][0].order)))
+    await wait_until(store, lambda m: m.view is not None and m.view.turn > view.turn, "the play to be applied")
+    session.stop()
+    nursery.cancel_scope.cancel()
+
+
+async def test_an_unreachable_server_is_said_on_screen() -> None:
+    with trio.socket.socket() as s:
+        await s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # bound but not listening: connections are refused
+        store = Store()
+        session = Session(Address("127.0.0.1", port), "alice", store.get, store.dispatch)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(session.run)
+            await wait_until(store, lambda m: "Cannot reach" in m.status, "the refusal")
+            nursery.cancel_scope.cancel()
+    assert store.model.link is Link.OFFLINE
+    assert store.model.status_error
+
+
+@pytest.mark.parametrize(("text", "host", "port"), [
+    ("example", "example", 7777),
+    ("10.0.0.2:8000", "10.0.0.2", 8000),
+    ("[::1]:9000", "::1", 9000),
+    ("[fe80::1]", "fe80::1", 7777),
+])
+def test_parse_address(text: str, host: str, port: int) -> None:
+    assert parse_address(text) == Address(host, port)
+
+
+@pytest.mark.parametrize("text", ["", "host:port", "host:70000", "[::1"])
+def test_parse_address_refuses_nonsense(text: str) -> None:
+    with pytest.raises(ValueError):
+        parse_address(text)
