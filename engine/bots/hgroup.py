@@ -144,7 +144,7 @@ class Decision:
         clue = self.best_clue() if t.tokens > 0 else None
         if clue is not None:
             value, action = clue
-            if value >= 0.9 or t.tokens == CLUE_TOKENS or (value >= 0.5 and t.tokens >= 4):
+            if value >= 0.9 or t.tokens == CLUE_TOKENS or (value >= 0.5 and t.tokens >= 2):
                 return action
         if self.view.final_turns_left is not None and t.strikes < 2:
             best = max(hand, key=self.chance_playable)
@@ -157,8 +157,13 @@ class Decision:
             chop = t.chop(self.me)
             if chop is not None:
                 return Discard(chop)
+            # A locked hand: every card is clued. Stall with a harmless clue rather than lose one.
             if clue is not None and t.tokens > 0 and clue[0] >= 0:
                 return clue[1]
+            if t.tokens > 0:
+                stall = self.fallback()
+                if isinstance(stall, Clue) and self.harm(stall)[:2] == (0, 0):
+                    return stall
             return Discard(min(hand, key=self.keep_value))
         if clue is not None:
             return clue[1]
