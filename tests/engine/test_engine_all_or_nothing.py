@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -20,6 +22,7 @@ from hanabi.engine import (
     legal_actions,
     rating,
 )
+from hanabi.engine.replay import from_json, load
 
 if TYPE_CHECKING:
     from conftest import Kit
@@ -232,3 +235,22 @@ def test_a_finished_game_carries_its_rating(kit: Kit) -> None:
     assert state.score == state.outcome.score == 10
     assert state.outcome.rating == "mediocre, scattered applause"
     assert not state.outcome.all_or_nothing
+
+
+def test_a_played_game_that_ends_with_no_legal_action() -> None:
+    # A real three-player game (seed 357, a cautious player that clues a lot), kept as a replay file:
+    # the deck runs out, hands shrink, and seat 1 is left with no card and no clue token.
+    path = Path(__file__).parent / "replays" / "played" / "all_or_nothing_stuck.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["options"]["allOrNothing"] is True and len(data["actions"]) == 86
+    state = load(path).state
+    assert state.outcome is not None and state.outcome.reason is EndReason.ALL_OR_NOTHING_DEFEAT
+    assert state.outcome.detail == f"seat {state.current} has no legal action"
+    assert state.hands[state.current] == () and state.clue_tokens == 0 and state.deck_left == 0
+    assert legal_actions(replace(state, outcome=None)) == []
+    assert state.score == 0 and sum(state.fireworks) > 0 and state.final_turns_left is None
+    drawn = [e.turn for e in state.events if isinstance(e, TurnEvent) and e.drawn == len(state.deck) - 1]
+    assert drawn and state.turn > drawn[0] + 1 + state.players  # well past where a final round would end
+    # One action earlier the game was running, and the seat to move could still act.
+    before = from_json({**data, "actions": data["actions"][:-1]}).state
+    assert not before.over and legal_actions(before)
