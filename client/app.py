@@ -36,7 +36,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.data_structures import Point
 from prompt_toolkit.filters import Condition
-from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.formatted_text import StyleAndTextTuples, to_plain_text
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
@@ -185,7 +185,7 @@ class ClientApp:
         return HSplit([
             Window(FormattedTextControl(tokens), height=1),
             Window(FormattedTextControl(lambda: board(self.get_model(), self.ui.show_knowledge)),
-                   dont_extend_height=True),
+                   height=self._board_height),
             Window(FormattedTextControl(lambda: discards(self.get_model())), dont_extend_height=True,
                    wrap_lines=True),
             Window(height=1, char="─", style="class:rule"),
@@ -195,6 +195,11 @@ class ClientApp:
                        wrap_lines=True),
                 Condition(lambda: self.mode() == "end")),
         ])
+
+    def _board_height(self) -> Dimension:
+        """Exactly the hands' lines: the board never gives up a row to the log, the log takes what is left."""
+        lines = to_plain_text(board(self.get_model(), self.ui.show_knowledge)).count("\n") + 1
+        return Dimension.exact(lines)
 
     def _log_window(self, with_chat: bool) -> Window:
         def text() -> StyleAndTextTuples:

@@ -47,6 +47,7 @@ class Link(enum.Enum):
     ONLINE = "online"
     RECONNECTING = "reconnecting"
     CLOSED = "closed"
+    REPLAY = "replay"  # no server at all: a saved game on screen
 
 
 @dataclass(frozen=True, slots=True)

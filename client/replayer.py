@@ -13,14 +13,14 @@ from dataclasses import dataclass, replace
 from hanabi.engine import GameState, Rearrange, TurnEvent, apply, game_from_deck, view_for
 from hanabi.engine.replay import Replay
 from prompt_toolkit.application import Application
-from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.formatted_text import StyleAndTextTuples, to_plain_text
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.layout import FormattedTextControl, HSplit, Layout, Window
+from prompt_toolkit.layout import Dimension, FormattedTextControl, HSplit, Layout, Window
 from prompt_toolkit.output import Output
 
 from .board import seat_name
-from .model import ClientModel, log_new_events
+from .model import ClientModel, Link, log_new_events
 from .screens import board, discards, end_fragments, join_lines, title_fragments, tokens_line
 from .style import STYLE
 
@@ -58,7 +58,8 @@ class ReplayViewer:
                 Window(FormattedTextControl(lambda: title_fragments(self.model(), self.width)), height=1),
                 Window(FormattedTextControl(self._tokens), height=1),
                 Window(FormattedTextControl(lambda: board(self.model(), self.pos.show_knowledge)),
-                       dont_extend_height=True),
+                       height=lambda: Dimension.exact(
+                           to_plain_text(board(self.model(), self.pos.show_knowledge)).count("\n") + 1)),
                 Window(FormattedTextControl(lambda: discards(self.model())), dont_extend_height=True,
                        wrap_lines=True),
                 Window(height=1, char="─", style="class:rule"),
@@ -81,8 +82,7 @@ class ReplayViewer:
     def model(self) -> ClientModel:
         state = self.states[self.pos.step]
         view = view_for(state, self.pos.seat)
-        base = ClientModel(address=self.name, player="", seat_names=self.replay.players, seat=self.pos.seat,
-                           status="")
+        base = ClientModel(address=self.name, link=Link.REPLAY, seat_names=self.replay.players, seat=self.pos.seat)
         return log_new_events(replace(base, view=view), view)
 
     def _tokens(self) -> StyleAndTextTuples:

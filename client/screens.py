@@ -30,13 +30,14 @@ WIDE = 110  # from this width on, the chat gets its own column beside the log
 
 def link_fragments(model: ClientModel) -> StyleAndTextTuples:
     link = model.link
-    style = "class:link.online" if link is Link.ONLINE else "class:link.offline"
+    style = "class:link.online" if link in (Link.ONLINE, Link.REPLAY) else "class:link.offline"
     text = {
         Link.ONLINE: "● online",
         Link.CONNECTING: "… connecting",
         Link.RECONNECTING: "… reconnecting",
         Link.OFFLINE: "○ offline",
         Link.CLOSED: "✖ disconnected",
+        Link.REPLAY: "▶ replay",
     }[link]
     return [(style, text)]
 

@@ -6,13 +6,25 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from hanabi.client.app import ClientApp
 from hanabi.client.runner import Store
 from hanabi.client.snapshot import SizedOutput, screen_text
-from hanabi.engine import Clue, Discard, EndReason, Outcome, Play, apply, legal_actions, view_for
+from hanabi.engine import (
+    Clue,
+    Discard,
+    EndReason,
+    GameConfig,
+    Outcome,
+    Play,
+    apply,
+    legal_actions,
+    new_game,
+    view_for,
+)
 from hanabi.engine.replay import dumps
 from hanabi.protocol.messages import (
     ActionRequest,
@@ -31,6 +43,7 @@ from hanabi.protocol.messages import (
     Spectate,
     Start,
     Tables,
+    ViewUpdate,
     Welcome,
 )
 from prompt_toolkit.input import PipeInput, create_pipe_input
@@ -252,9 +265,7 @@ def test_end_screen_play_again_for_the_host(term: Terminal, kit) -> None:
     at_game(term, kit, state=state)
     term.feed(GameOver(1, outcome, state.deck, "7"))
     # The view's own outcome is what switches to the end screen; the server sends that view too.
-    from dataclasses import replace
 
-    from hanabi.protocol.messages import ViewUpdate
     term.feed(ViewUpdate(1, replace(view, outcome=outcome)))
     assert term.type("a") == [Start()]
 
@@ -265,3 +276,23 @@ def test_help_screen(term: Terminal, kit) -> None:
     assert "Keys during a game" in term.screen()
     term.type("x")
     assert "Keys during a game" not in term.screen()
+
+
+def test_five_players_with_knowledge_shown_keep_every_hand_row(tmp_path: Path) -> None:
+    names = ("alice", "bob", "cathy", "donald", "emily")
+    state = new_game(GameConfig(players=5, first_seat=0), 3)
+    with create_pipe_input() as pipe:
+        term = Terminal(pipe, tmp_path)
+        from hanabi.client.model import ClientModel
+        from hanabi.engine import ChatPolicy, Variant
+        from hanabi.protocol.messages import SeatInfo, TableInfo, ViewUpdate
+        seats = tuple(SeatInfo(n, False, True) for n in names)
+        info = TableInfo(1, "five", Variant.NONE, False, False, ChatPolicy.ALWAYS, 5, seats, False, True, 0, 0)
+        term.feed(Welcome(1, "s", "alice", "tok", ""), Joined(info, 0), ViewUpdate(1, view_for(state, 0)))
+        assert isinstance(term.store.model, ClientModel)
+        term.app.ui.show_knowledge = True
+        lines = term.screen().splitlines()
+    assert sum(1 for line in lines if "    knows " in line) == 4
+    can_be = next(i for i, line in enumerate(lines) if "can be" in line)
+    assert "1-5" in lines[can_be + 1]  # the ranks row under "can be" is still there
+    assert len(lines) == 24

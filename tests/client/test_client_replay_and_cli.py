@@ -1,0 +1,77 @@
+"""The offline replay viewer (every prefix of a saved game, from any seat) and the command line's refusals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hanabi.client.cli import main
+from hanabi.client.replayer import ReplayViewer, game_steps
+from hanabi.client.snapshot import SizedOutput, screen_text
+from hanabi.engine import Play, apply, legal_actions
+from hanabi.engine.replay import dumps, from_json
+from prompt_toolkit.input import create_pipe_input
+
+
+def finished_game(kit):
+    state = kit.game()
+    state = kit.clue_something(state)
+    while not state.over:
+        state = apply(state, next(a for a in legal_actions(state) if isinstance(a, Play)))
+    return state
+
+
+def test_game_steps_rebuild_every_prefix(kit) -> None:
+    state = finished_game(kit)
+    replay = from_json(json.loads(dumps(state, kit.NAMES)))
+    steps = game_steps(replay)
+    assert len(steps) == len(state.events) + 1
+    assert steps[0].turn == 0 and not steps[0].events
+    assert steps[-1].outcome == state.outcome
+    assert [s.turn for s in steps] == list(range(len(steps)))
+
+
+def test_viewer_steps_forward_and_back_and_changes_seat(kit) -> None:
+    state = finished_game(kit)
+    replay = from_json(json.loads(dumps(state, kit.NAMES)))
+    with create_pipe_input() as pipe:
+        viewer = ReplayViewer(replay, "game.json", input=pipe, output=SizedOutput(80, 24))
+        start = screen_text(viewer.application)
+        assert "step 0/" in start and "seen by a spectator" in start
+        assert "no action yet" in start
+        pipe.send_text("\x1b[C\x1b[C\x1b[Dv" + "q")  # → → ← v, then quit
+        viewer.application.run()
+        text = screen_text(viewer.application)
+    assert viewer.pos.step == 1 and viewer.pos.seat == 0
+    assert "step 1/" in text and "seen by alice" in text
+    assert "You (alice)" in text  # as alice, her own hand is knowledge, not cards
+    assert "alice clues bob" in text
+
+
+def test_viewer_end_shows_the_outcome(kit) -> None:
+    state = finished_game(kit)
+    replay = from_json(json.loads(dumps(state, kit.NAMES)))
+    viewer = ReplayViewer(replay, "game.json", output=SizedOutput(80, 24))
+    viewer.go(10_000)
+    assert "Game over: 0/25" in screen_text(viewer.application)
+
+
+def test_replay_of_a_missing_file_is_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--replay", str(tmp_path / "nope.json")]) == 2
+    assert "nope.json: no such file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    ([], "give a server to join"),
+    (["host:99999"], "is not a port"),
+    (["--solo", "--players", "7"], "--players must be 2 to 5"),
+    (["--solo", "--variant", "purple"], "unknown variant"),
+    (["--solo", "somehost"], "leave out HOST"),
+    (["--name", "", "host"], "--name must be"),
+])
+def test_bad_arguments_say_what_to_type(argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit:
+        main(argv)
+    assert exit.value.code == 2
+    assert words in capsys.readouterr().err
