@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 import trio
-from hanabi.engine import Variant
+from hanabi.engine import ChatPolicy, Variant
 from hanabi.protocol.messages import AddBot, CreateTable, Start
 
 from .runner import Store
@@ -26,7 +26,8 @@ def table_setup(name: str, players: int, variant: Variant) -> Callable[[Session,
     async def set_up(session: Session, resumed: bool) -> None:
         if resumed:
             return  # after a reconnection the server puts us back in the game we already have
-        await session.request(CreateTable(f"{name}'s solo game"[:32], variant, players))
+        # Chat is always open: at a private table there is no one to hint to but bots.
+        await session.request(CreateTable(f"{name}'s solo game"[:32], variant, players, chat=ChatPolicy.ALWAYS))
         for seat in range(1, players):
             await session.request(AddBot(seat))
         await session.request(Start())
