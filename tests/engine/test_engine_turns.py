@@ -29,6 +29,7 @@ def last_event(state: GameState) -> TurnEvent:
     assert isinstance(event, TurnEvent)
     return event
 
+
 # ---- tokens ----------------------------------------------------------------
 
 
