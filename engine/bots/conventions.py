@@ -72,7 +72,7 @@ def covering(table: Table, hidden: tuple[int, ...], exclude: int | None, know: d
             seen = table.visible_id(o, hidden)
             if seen is None:
                 k = know.get(o, table.knowledge(o))
-                seen = single(k & table.conv.get(o, table.all)) or single(k)
+                seen = single(k & table.conv.get(o, table.all) or k)
             if seen is not None and seen not in out:
                 out[seen] = o
     return out

@@ -1,0 +1,156 @@
+"""The convention bot in constructed positions: saves, play clues, 5s, finesses, prompts, delayed plays.
+
+Hands are dealt from a chosen deck: with N players, seat s holds the orders
+s*size .. s*size+size-1, and its newest card (slot 1) is the highest order,
+so its chop (oldest unclued card) starts as the lowest order.
+"""
+
+from __future__ import annotations
+
+from hanabi.engine import Card, Clue, Discard, GameConfig, GameState, Play, Suit, apply, game_from_deck, view_for
+from hanabi.engine.bots import choose_action, make_bot
+
+# Harmless filler: no 1s (nothing playable), no 2s or 5s (nothing to save).
+FILLER = ["Y3", "G3", "B3", "W3", "Y4", "G4", "B4", "W4", "Y3", "G3", "B3", "W3", "Y4", "G4", "B4", "W4"]
+
+
+def deal(players: int, cards: dict[int, str]) -> GameState:
+    """A game whose hands hold ``cards`` (order -> card) and filler elsewhere; seat 0 moves first."""
+    config = GameConfig(players=players, first_seat=0)
+    size = config.hand_size
+    rest = [c for c in config.variant.deck()]
+    for text in cards.values():
+        rest.remove(Card.parse(text))
+    filler = (card for card in map(Card.parse, FILLER))
+    hands: list[Card] = []
+    for order in range(players * size):
+        if order in cards:
+            hands.append(Card.parse(cards[order]))
+            continue
+        card = next(c for c in filler if c in rest)
+        hands.append(card)
+        rest.remove(card)
+    return game_from_deck(config, hands + rest)
+
+
+def act(state: GameState, *actions: Play | Discard | Clue) -> GameState:
+    for action in actions:
+        state = apply(state, action, seat=state.current)
+    return state
+
+
+def decide(state: GameState) -> Play | Discard | Clue:
+    action = choose_action(view_for(state, state.current))
+    assert isinstance(action, (Play, Discard, Clue))
+    return action
+
+
+def test_saves_a_five_on_the_next_players_chop() -> None:
+    state = deal(2, {5: "R5"})  # seat 1's chop
+    action = decide(state)
+    assert isinstance(action, Clue) and action.target == 1
+    assert 5 in state.hands[1] and (action.rank == 5 or action.colour is Suit.RED)
+
+
+def test_saves_a_critical_card_whose_twin_was_discarded() -> None:
+    state = deal(2, {5: "B4", 0: "B4", 1: "R1"})
+    # Seat 0 plays R1 (order 1), seat 1 clues seat 0, seat 0 discards its chop: the other B4.
+    state = act(state, Play(1), Clue(0, rank=3), Discard(0))
+    assert state.current == 1
+    state = act(state, Clue(0, rank=3))  # seat 1 does something harmless
+    action = decide(state)
+    assert isinstance(action, Clue) and action.target == 1
+    touched = [o for o in state.hands[1] if state.deck[o].rank == action.rank or state.deck[o].suit == action.colour]
+    assert 5 in touched
+
+
+def test_plays_a_card_given_a_play_clue() -> None:
+    state = deal(2, {9: "R1"})  # seat 1's newest card
+    state = act(state, Clue(1, colour=Suit.RED))
+    assert decide(state) == Play(9)
+
+
+def test_gives_a_play_clue_to_a_playable_card() -> None:
+    state = deal(2, {8: "G1"})
+    action = decide(state)
+    assert isinstance(action, Clue) and action.target == 1
+    assert action.colour is Suit.GREEN or action.rank == 1
+
+
+def test_does_not_discard_a_clued_five() -> None:
+    state = deal(2, {5: "R5"})
+    state = act(state, Clue(1, rank=5))
+    for _ in range(3):
+        action = decide(state)
+        assert action != Discard(5)
+        state = act(state, action)
+        if state.current == 1:
+            continue
+        state = act(state, decide(state))
+
+
+def test_does_not_clue_what_is_already_known() -> None:
+    state = deal(2, {9: "R1"})
+    state = act(state, Clue(1, colour=Suit.RED), Clue(0, rank=3))
+    action = decide(state)
+    assert not (isinstance(action, Clue) and action.target == 1 and action.colour is Suit.RED)
+    assert not (isinstance(action, Clue) and action.target == 1 and action.rank == 1)
+
+
+def test_answers_a_finesse_then_the_target_plays() -> None:
+    # Seat 1 holds R1 on its finesse position (newest card); seat 0 clues red to seat 2's R2.
+    state = deal(3, {9: "R1", 14: "R2"})
+    state = act(state, Clue(2, colour=Suit.RED))
+    assert decide(state) == Play(9)  # seat 1 blind-plays
+    state = act(state, Play(9))
+    assert state.fireworks[Suit.RED.index] == 1
+    assert decide(state) == Play(14)  # seat 2 now knows its card is R2
+
+
+def test_gives_a_finesse() -> None:
+    state = deal(3, {9: "R1", 14: "R2"})
+    assert decide(state) == Clue(2, colour=Suit.RED)
+
+
+def test_no_blind_play_when_the_clue_is_a_direct_play() -> None:
+    # The clued card is R1 itself: seat 1 must not blind-play its own R1.
+    state = deal(3, {9: "R1", 14: "R1"})
+    state = act(state, Clue(2, colour=Suit.RED))
+    assert decide(state) != Play(9)
+
+
+def test_delayed_play_waits_for_the_card_before() -> None:
+    # Seat 1 gets a play clue on R1, then itself clues red to seat 2's R2: a delayed play clue.
+    state = deal(3, {9: "R1", 14: "R2"})
+    state = act(state, Clue(1, colour=Suit.RED), Clue(2, colour=Suit.RED))
+    assert decide(state) != Play(14)  # R1 is not played yet: seat 2 waits
+    state = act(state, Clue(1, rank=3))
+    state = act(state, Clue(2, rank=3))  # seat 0 stalls
+    assert decide(state) == Play(9)
+    state = act(state, Play(9))
+    assert decide(state) == Play(14)
+
+
+def test_prompt_makes_a_saved_two_play() -> None:
+    # Seat 1's chop R2 gets a 2 save; after R1 is played, a red clue on seat 2's R3 prompts it.
+    state = deal(3, {4: "R1", 5: "R2", 14: "R3"})
+    state = act(state, Play(4), Clue(0, rank=3), Clue(1, rank=2), Clue(2, colour=Suit.RED))
+    assert state.current == 1
+    assert decide(state) == Play(5)
+    state = act(state, Play(5))
+    assert state.fireworks[Suit.RED.index] == 2
+    state = act(state, decide(state))
+    assert state.fireworks[Suit.RED.index] == 3
+
+
+def test_bot_object_and_pure_function_agree() -> None:
+    """The cached bot object decides exactly as a fresh replay of the view does."""
+    state = deal(3, {9: "R1", 14: "R2"})
+    bots = [make_bot() for _ in range(3)]
+    for _ in range(40):
+        if state.over:
+            break
+        view = view_for(state, state.current)
+        action = bots[state.current].choose(view)
+        assert action == choose_action(view)
+        state = apply(state, action)
