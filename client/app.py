@@ -173,7 +173,7 @@ class ClientApp:
     def _game_screen(self) -> AnyContainer:
         def tokens() -> StyleAndTextTuples:
             view = self.get_model().view
-            return tokens_line(view) if view is not None else []
+            return tokens_line(view, self.width) if view is not None else []
 
         wide = self.width >= WIDE
         log_window = self._log_window(with_chat=not wide)
@@ -202,15 +202,23 @@ class ClientApp:
         return Dimension.exact(lines)
 
     def _log_window(self, with_chat: bool) -> Window:
-        def text() -> StyleAndTextTuples:
+        """The log, newest at the bottom; PgUp/PgDn move the bottom line back and forth through history."""
+
+        def shown() -> StyleAndTextTuples:
             lines = log_lines(self.get_model(), with_chat)
-            return join_lines(lines) if lines else [("class:label", "The log of the game shows here.")]
+            if not lines:
+                return [("class:label", "The log of the game shows here.")]
+            back = min(self.ui.log_back, len(lines) - 1)
+            out = join_lines(lines[: len(lines) - back])
+            if back:
+                out.append(("class:status.prompt", f"\n  ({back} newer line{'s' if back != 1 else ''} below: PgDn)"))
+            return out
 
         def cursor() -> Point:
-            count = len(log_lines(self.get_model(), with_chat))
-            return Point(0, max(0, count - 1 - self.ui.log_back))
+            # The window scrolls to keep this point in sight: the last line shown.
+            return Point(0, to_plain_text(shown()).count("\n"))
 
-        return Window(FormattedTextControl(text, get_cursor_position=cursor), wrap_lines=False)
+        return Window(FormattedTextControl(shown, get_cursor_position=cursor), wrap_lines=False)
 
     # -- from keys to intents ----------------------------------------------------------------------
 

@@ -55,14 +55,14 @@ def fireworks_fragments(view: PlayerView) -> StyleAndTextTuples:
     return out
 
 
-def tokens_fragments(view: PlayerView) -> StyleAndTextTuples:
+def tokens_fragments(view: PlayerView, dots: bool = True) -> StyleAndTextTuples:
+    """Clue tokens (as a count, and as dots when there is room), strikes, the deck, the final round."""
     clues = view.clue_tokens
     strikes = view.strikes
-    out: StyleAndTextTuples = [
-        ("class:label", " Clues "),
-        ("class:clues", f"{clues}/{CLUE_TOKENS} "),
-        ("class:clues", "●" * clues),
-        ("class:clues.spent", "○" * (CLUE_TOKENS - clues)),
+    out: StyleAndTextTuples = [("class:label", " Clues "), ("class:clues", f"{clues}/{CLUE_TOKENS} ")]
+    if dots:
+        out += [("class:clues", "●" * clues), ("class:clues.spent", "○" * (CLUE_TOKENS - clues))]
+    out += [
         ("class:label", "  Strikes "),
         ("class:strikes", "✖" * strikes),
         ("class:strikes.none", "·" * (MAX_STRIKES - strikes)),

@@ -188,8 +188,11 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
     if isinstance(message, LeftTable):
         return with_status(_leave(model), "You left the table.")
     if isinstance(message, Welcome):
-        return with_status(replace(model, link=Link.ONLINE, player=message.player, resume=message.resume,
-                                   motd=message.motd, farewell=None), f"Connected as {message.player}.")
+        out = replace(model, link=Link.ONLINE, player=message.player, resume=message.resume, motd=message.motd,
+                      farewell=None)
+        if model.link is Link.RECONNECTING:
+            return with_status(_notice(out, "Reconnected."), f"Reconnected as {message.player}: the game goes on.")
+        return with_status(out, f"Connected as {message.player}.")
     if isinstance(message, Goodbye):
         text = message.message or message.reason.replace("_", " ")
         return with_status(replace(model, farewell=text), f"The server said goodbye: {text}", True)

@@ -64,8 +64,17 @@ def title_fragments(model: ClientModel, width: int) -> StyleAndTextTuples:
     return [("class:title", left + " " * gap + who), ("class:title " + right_style, right_text), ("class:title", " ")]
 
 
-def tokens_line(view: PlayerView) -> StyleAndTextTuples:
-    return [*fireworks_fragments(view), ("class:label", f"({score_text(view)})"), *tokens_fragments(view)]
+def tokens_line(view: PlayerView, width: int = 80) -> StyleAndTextTuples:
+    """Fireworks, score, clue tokens, strikes, deck and the final-round countdown, shortened to fit ``width``."""
+    fireworks = fireworks_fragments(view)
+    score: StyleAndTextTuples = [("class:label", f"({score_text(view)})")]
+    for line in ([*fireworks, *score, *tokens_fragments(view)],
+                 [*fireworks, *score, *tokens_fragments(view, dots=False)],
+                 [*fireworks, *tokens_fragments(view, dots=False)],
+                 [*fireworks[1:], *tokens_fragments(view, dots=False)]):
+        if sum(len(f[1]) for f in line) <= width:
+            return line
+    return line
 
 
 def board(model: ClientModel, show_knowledge: bool) -> StyleAndTextTuples:

@@ -11,15 +11,18 @@ from pathlib import Path
 
 import pytest
 from hanabi.client.app import ClientApp
+from hanabi.client.model import ClientModel
 from hanabi.client.runner import Store
 from hanabi.client.snapshot import SizedOutput, screen_text
 from hanabi.engine import (
+    ChatPolicy,
     Clue,
     Discard,
     EndReason,
     GameConfig,
     Outcome,
     Play,
+    Variant,
     apply,
     legal_actions,
     new_game,
@@ -40,8 +43,10 @@ from hanabi.protocol.messages import (
     Message,
     RearrangeRequest,
     ReplayFile,
+    SeatInfo,
     Spectate,
     Start,
+    TableInfo,
     Tables,
     ViewUpdate,
     Welcome,
@@ -283,9 +288,6 @@ def test_five_players_with_knowledge_shown_keep_every_hand_row(tmp_path: Path) -
     state = new_game(GameConfig(players=5, first_seat=0), 3)
     with create_pipe_input() as pipe:
         term = Terminal(pipe, tmp_path)
-        from hanabi.client.model import ClientModel
-        from hanabi.engine import ChatPolicy, Variant
-        from hanabi.protocol.messages import SeatInfo, TableInfo, ViewUpdate
         seats = tuple(SeatInfo(n, False, True) for n in names)
         info = TableInfo(1, "five", Variant.NONE, False, False, ChatPolicy.ALWAYS, 5, seats, False, True, 0, 0)
         term.feed(Welcome(1, "s", "alice", "tok", ""), Joined(info, 0), ViewUpdate(1, view_for(state, 0)))
@@ -296,3 +298,34 @@ def test_five_players_with_knowledge_shown_keep_every_hand_row(tmp_path: Path) -
     can_be = next(i for i, line in enumerate(lines) if "can be" in line)
     assert "1-5" in lines[can_be + 1]  # the ranks row under "can be" is still there
     assert len(lines) == 24
+
+
+def test_final_round_countdown_fits_80_columns(tmp_path: Path) -> None:
+    state = new_game(GameConfig(players=2, variant=Variant.SIX_SUITS, first_seat=0), 5)
+    while state.final_turns_left is None:
+        actions = legal_actions(state)
+        state = apply(state, next((a for a in actions if isinstance(a, Discard)), actions[-1]))
+    with create_pipe_input() as pipe:
+        term = Terminal(pipe, tmp_path)
+        seats = (SeatInfo("alice", False, True), SeatInfo("bob", False, True))
+        info = TableInfo(1, "six", Variant.SIX_SUITS, False, False, ChatPolicy.ALWAYS, 2, seats, False, True, 0, 0)
+        term.feed(Welcome(1, "s", "alice", "tok", ""), Joined(info, 0), ViewUpdate(1, view_for(state, 0)))
+        line = term.screen().splitlines()[1]
+    assert "M0" in line or "M1" in line
+    assert f"FINAL ROUND: {state.final_turns_left} turns left" in line
+    assert "Deck 0" in line
+
+
+def test_page_up_scrolls_the_log_back(term: Terminal, kit) -> None:
+    state = kit.game()
+    for _ in range(30):
+        state = kit.clue_something(state) if state.clue_tokens else apply(
+            state, Discard(state.hands[state.current][-1]))
+    at_game(term, kit, state=state)
+    bottom = term.screen()
+    term.type("\x1b[5~")  # PgUp
+    scrolled = term.screen()
+    assert "newer lines below: PgDn" in scrolled
+    assert scrolled != bottom
+    term.type("\x1b[6~")  # PgDn
+    assert term.screen() == bottom
