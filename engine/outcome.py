@@ -49,6 +49,8 @@ class Outcome:
     @property
     def rating(self) -> str:
         """RULES.md: all or nothing has no rating scale, only victory or defeat."""
+        if self.reason is EndReason.TERMINATED:
+            return "not rated: the game was stopped"
         if self.all_or_nothing:
             return "victory" if self.victory else "defeat"
         return rating(self.score)

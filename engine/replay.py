@@ -135,8 +135,8 @@ def from_json(data: object) -> Replay:
         rank = _int(item["rank"], f"deck card {i} rank", RANKS[0], RANKS[-1])
         deck.append(Card(variant.suits[suit], rank))
     seed = data.get("seed")
-    if seed is not None and not isinstance(seed, (str, int)):
-        raise ReplayError('"seed" must be a string')
+    if seed is not None and (not isinstance(seed, (str, int)) or isinstance(seed, bool)):
+        raise ReplayError('"seed" must be a string or a whole number')
     try:
         state = game_from_deck(config, deck, seed)
     except IllegalAction as e:
@@ -150,7 +150,7 @@ def from_json(data: object) -> Replay:
             raise ReplayError(f"action {i} comes after the end of the game")
         try:
             action = _parse_action(raw, state, i)
-            state = terminate(state, "the game was ended early") if action is None else apply(state, action)
+            state = terminate(state) if action is None else apply(state, action)
         except IllegalAction as e:
             raise ReplayError(f"action {i} ({json.dumps(raw)}) is illegal: {e}") from None
     return Replay(state, tuple(players))

@@ -284,10 +284,18 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     new = GameState(config, state.seed, deck, tuple(hands), knowledge, next_draw, fireworks, tokens, strikes,
                     discard, played, (current + 1) % players, state.turn + 1, final, outcome,
                     state.events + (event,))
-    if outcome is None and config.all_or_nothing and not legal_actions(new):
-        stuck = Outcome(EndReason.ALL_OR_NOTHING_DEFEAT, 0, max_score,
-                        f"seat {new.current} has no legal action", True)
-        new = replace(new, outcome=stuck)
+    if outcome is None and config.all_or_nothing:
+        # RULES.md: no legal action for the player to move is a defeat; so is a
+        # table where no one holds a card, since nothing can be played any more
+        # (empty clues alone would only burn tokens before the same end).
+        if not any(new.hands):
+            detail = "no one holds a card any more: the fireworks can no longer be completed"
+        elif not legal_actions(new):
+            detail = f"seat {new.current} has no legal action"
+        else:
+            detail = ""
+        if detail:
+            new = replace(new, outcome=Outcome(EndReason.ALL_OR_NOTHING_DEFEAT, 0, max_score, detail, True))
     return new
 
 

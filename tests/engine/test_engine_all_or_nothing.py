@@ -173,8 +173,9 @@ def test_without_the_option_losing_a_last_copy_does_not_end_the_game(kit: Kit) -
 
 
 def late(kit: Kit, hands: tuple[tuple[int, ...], ...], tokens: int, current: int, fireworks: tuple[int, ...] = (0,) * 5,
-         ) -> GameState:
-    state = kit.deal("R1 R2 R3 R4 R5 Y1 Y2 Y3 Y4 Y5 G1 G2 G3 G4 G5", players=len(hands), all_or_nothing=True)
+         empty_clues: bool = False) -> GameState:
+    state = kit.deal("R1 R2 R3 R4 R5 Y1 Y2 Y3 Y4 Y5 G1 G2 G3 G4 G5", players=len(hands), all_or_nothing=True,
+                     empty_clues=empty_clues)
     return replace(state, hands=hands, next_draw=len(state.deck), clue_tokens=tokens, current=current,
                    fireworks=fireworks)
 
@@ -202,10 +203,21 @@ def test_a_five_played_just_in_time_gives_the_token_that_saves_the_next_seat(kit
     assert state.clue_tokens == 1 and not state.over
 
 
-def test_nothing_left_to_clue_is_a_defeat(kit: Kit) -> None:
-    state = late(kit, ((), (5,), ()), tokens=5, current=1, fireworks=(0,) * 5)
+@pytest.mark.parametrize("empty_clues", [False, True])
+def test_nothing_left_to_clue_is_a_defeat(kit: Kit, empty_clues: bool) -> None:
+    # Even where empty clues are allowed, a table where no one holds a card is lost at once:
+    # empty clues could only burn tokens until the same end.
+    state = late(kit, ((), (5,), ()), tokens=5, current=1, fireworks=(0,) * 5, empty_clues=empty_clues)
     state = apply(state, Play(5))  # seat 1 plays its last card; seat 2 has tokens but no one holds a card
-    assert state.outcome is not None and state.outcome.detail == "seat 2 has no legal action"
+    assert state.outcome is not None and state.outcome.reason is EndReason.ALL_OR_NOTHING_DEFEAT
+    assert state.outcome.detail == "no one holds a card any more: the fireworks can no longer be completed"
+
+
+def test_empty_clues_keep_a_seat_with_no_card_in_the_game_while_others_hold_cards(kit: Kit) -> None:
+    state = late(kit, ((), (5, 6), ()), tokens=5, current=1, empty_clues=True)
+    state = apply(state, Play(5))  # seat 2 holds nothing but may clue seat 0 (empty) or seat 1
+    assert not state.over
+    assert Clue(0, rank=3) in legal_actions(state)
 
 
 # ---- ratings -------------------------------------------------------------------------------
