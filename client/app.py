@@ -52,7 +52,7 @@ from prompt_toolkit.layout import (
 from prompt_toolkit.layout.containers import AnyContainer
 from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.layout.dimension import Dimension
-from prompt_toolkit.layout.processors import BeforeInput
+from prompt_toolkit.layout.processors import BeforeInput, ConditionalProcessor, PasswordProcessor
 from prompt_toolkit.output import Output
 
 from . import keys as shortcuts
@@ -92,6 +92,7 @@ class UiState:
     form: TableForm | None = None
     show_help: bool = False
     save_wanted: int | None = None  # a game whose replay we asked for, to save when it comes
+    secret: tuple[str, int, int | None] | None = None  # (join|spectate, table, seat) waiting for a password
     saved: dict[int, str] = field(default_factory=dict)
 
 
@@ -112,7 +113,11 @@ class ClientApp:
             complete_while_typing=False,
             accept_handler=self._accept,
         )
-        self.command_window = Window(BufferControl(self.command, input_processors=[BeforeInput(": ")]), height=1)
+        asking = Condition(lambda: self.ui.secret is not None)
+        self.command_window = Window(BufferControl(self.command, input_processors=[
+            BeforeInput(lambda: "password: " if self.ui.secret is not None else ": "),
+            ConditionalProcessor(PasswordProcessor(), asking),
+        ]), height=1)
         self.status_window = Window(FormattedTextControl(self._status_text, focusable=True, show_cursor=False),
                                     height=Dimension(min=1, max=2), dont_extend_height=True, wrap_lines=True,
                                     style="class:status")
@@ -267,11 +272,9 @@ class ClientApp:
     def _lobby(self, intent: Lobby) -> None:
         model = self.get_model()
         verb, number = intent.verb, intent.number
-        if verb == "join" and number is not None:
-            seat = int(intent.text) - 1 if intent.text else None
-            self.send(Join(number, seat))
-        elif verb == "spectate" and number is not None:
-            self.send(Spectate(number))
+        if verb in ("join", "spectate") and number is not None:
+            seat = int(intent.text) - 1 if verb == "join" and intent.text else None
+            self.enter_table(verb, number, seat)
         elif verb == "leave":
             self.send(Leave())
             self.dispatch(LeftTable())
@@ -289,6 +292,16 @@ class ClientApp:
             message: Message = AddBot(seat) if verb == "bot" else RemoveBot(seat) if verb == "unbot" \
                 else GiveHostMessage(seat)
             self.send(message)
+
+    def enter_table(self, verb: str, table: int, seat: int | None = None, password: str | None = None) -> None:
+        """Join (or watch) a table; one with a password asks for it first, on the command line."""
+        known = next((t for t in self.get_model().tables if t.id == table), None)
+        if password is None and known is not None and known.has_password:
+            self.ui.secret = (verb, table, seat)
+            self.open_command()
+            self.ui.prompt = f"Table {known.name!r} has a password: type it and press Enter (Esc cancels)"
+            return
+        self.send(Join(table, seat, password) if verb == "join" else Spectate(table, password))
 
     def open_form(self, name: str | None = None) -> None:
         model = self.get_model()
@@ -368,7 +381,12 @@ class ClientApp:
     def _accept(self, buffer: Buffer) -> bool:
         line = buffer.text
         self.application.layout.focus(self.status_window)
-        if line.strip():
+        secret, self.ui.secret = self.ui.secret, None
+        self.ui.prompt = ""
+        if secret is not None:
+            verb, table, seat = secret
+            self.enter_table(verb, table, seat, line)
+        elif line.strip():
             self.run_command(line)
         return False  # clears the buffer
 
@@ -425,9 +443,9 @@ class ClientApp:
         elif key == "r":
             self.send(ListTables())
         elif key == "j" and chosen is not None:
-            self.send(Join(chosen.id))
+            self.enter_table("join", chosen.id)
         elif key == "s" and chosen is not None:
-            self.send(Spectate(chosen.id))
+            self.enter_table("spectate", chosen.id)
         elif key == "b":
             self.add_bot()
         elif key == "x":
@@ -507,6 +525,8 @@ class ClientApp:
 
         @kb.add("escape", filter=typing)
         def _leave_command(event: KeyPressEvent) -> None:
+            self.ui.secret = None
+            self.ui.prompt = ""
             self.command.reset()
             self.application.layout.focus(self.status_window)
 

@@ -8,7 +8,7 @@ app wraps these functions in windows whose text is recomputed on every redraw.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from hanabi.engine import CLUE_TOKENS, MAX_STRIKES, Card, CardView, PlayerView, Suit
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -95,11 +95,16 @@ def _name_cell(label: str, style: str) -> StyleAndTextTuples:
 
 
 def _other_hand(view: PlayerView, names: Sequence[str], seat: int, number: int,
-                show_knowledge: bool) -> StyleAndTextTuples:
+                show_knowledge: bool, away: bool = False) -> StyleAndTextTuples:
     acting = view.current == seat and view.outcome is None
     marker = "▶" if acting else " "
     style = "class:name.current" if acting else "class:name"
-    out = _name_cell(f"{marker}{number} {seat_name(names, seat)}", style)
+    name = seat_name(names, seat)
+    if away:
+        # Shortened so the mark always fits the name column.
+        name = name[: NAME_WIDTH - 10] + " (away)"
+        style = "class:name.away"
+    out = _name_cell(f"{marker}{number} {name}", style)
     hand = view.hands[seat]
     for cv in hand:
         out += pad(card_fragments(cv.card, clued=cv.knowledge.clued), CELL)
@@ -146,12 +151,13 @@ def _own_hand(view: PlayerView, names: Sequence[str], seat: int) -> StyleAndText
     return out
 
 
-def hands_fragments(view: PlayerView, names: Sequence[str], show_knowledge: bool = False) -> StyleAndTextTuples:
-    """Every hand: the others in turn order (numbered for clues), then the viewer's own."""
+def hands_fragments(view: PlayerView, names: Sequence[str], show_knowledge: bool = False,
+                    away: Collection[int] = ()) -> StyleAndTextTuples:
+    """Every hand: the others in turn order (numbered for clues), then the viewer's own; ``away`` seats are marked."""
     size = max((len(h) for h in view.hands), default=0)
     out = _slot_header(size)
     for number, seat in enumerate(others_in_turn_order(view), start=1):
-        out += _other_hand(view, names, seat, number, show_knowledge)
+        out += _other_hand(view, names, seat, number, show_knowledge, seat in away)
     if view.seat is not None:
         out += _own_hand(view, names, view.seat)
     if out and out[-1] == ("", "\n"):

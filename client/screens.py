@@ -81,7 +81,9 @@ def board(model: ClientModel, show_knowledge: bool) -> StyleAndTextTuples:
     view = model.view
     if view is None:
         return []
-    return hands_fragments(view, model.names, show_knowledge)
+    table = model.table
+    away = [] if table is None else [i for i, p in enumerate(table.players) if p is not None and not p.connected]
+    return hands_fragments(view, model.names, show_knowledge, away)
 
 
 def discards(model: ClientModel) -> StyleAndTextTuples:

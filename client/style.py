@@ -24,6 +24,7 @@ STYLE = Style.from_dict({
     "name": "",
     "name.me": "bold",
     "name.current": "bold fg:ansicyan",
+    "name.away": "fg:ansigray italic",
     "clues": "fg:ansicyan bold",
     "clues.spent": "fg:ansigray",
     "strikes": "fg:ansired bold",

@@ -44,6 +44,7 @@ from hanabi.protocol.messages import (
     RearrangeRequest,
     ReplayFile,
     SeatInfo,
+    SeatStatus,
     Spectate,
     Start,
     TableInfo,
@@ -329,3 +330,24 @@ def test_page_up_scrolls_the_log_back(term: Terminal, kit) -> None:
     assert scrolled != bottom
     term.type("\x1b[6~")  # PgDn
     assert term.screen() == bottom
+
+
+def test_a_table_with_a_password_asks_for_it(term: Terminal, kit) -> None:
+    locked = replace(kit.table(("x", None)), has_password=True)
+    term.feed(Welcome(1, "server", "dave", "tok", ""), Tables((locked,)))
+    assert term.type("j") == []
+    assert "has a password" in term.screen()
+    sent = term.type("sesame\r")
+    assert sent == [Join(1, None, "sesame")]
+    # The password never shows on screen while typed.
+    assert term.type("s" + "hunter2") == [Join(1, None, "sesame")]
+    assert "hunter2" not in term.screen() and "*******" in term.screen()
+    assert term.type("\r") == [Join(1, None, "sesame"), Spectate(1, "hunter2")]
+
+
+def test_a_disconnected_player_is_marked_away(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    term.feed(SeatStatus(1, 2, False))
+    text = term.screen()
+    assert "cathy (away)" in text
+    assert "cathy lost their connection." in text
