@@ -1,0 +1,171 @@
+"""``hanabi-bot HOST[:PORT]``: the house bot as an ordinary protocol client.
+
+It connects like any player, says hello, sits at a table with a free seat
+(``--table ID`` to choose one) and, whenever the view the server sends shows
+that it is its seat's turn, asks the engine's bot (``hanabi.engine.bots``,
+run in a worker thread) for an action and sends it. It sees exactly what a
+human in that seat would: the redacted views the server sends. It stops
+after ``--games`` games (default: plays on until the server closes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import trio
+from hanabi.engine import PlayerView
+from hanabi.engine.bots import make_bot
+from hanabi.protocol.errors import ProtocolError
+from hanabi.protocol.framing import Decoder, encode
+from hanabi.protocol.messages import (
+    ActionRequest,
+    ErrorReply,
+    GameOver,
+    Goodbye,
+    Hello,
+    Join,
+    Joined,
+    ListTables,
+    Message,
+    Ping,
+    Pong,
+    Tables,
+    ViewUpdate,
+    Welcome,
+)
+from hanabi.protocol.version import PROGRAM, PROTOCOL_VERSION
+
+from .session import CONNECT_TIMEOUT, HANDSHAKE_TIMEOUT, SEND_TIMEOUT, Address, parse_address
+
+
+class BotError(Exception):
+    """Why the bot client had to stop, in a sentence for the person who started it."""
+
+
+class BotClient:
+    def __init__(self, stream: trio.abc.Stream, name: str, delay: float) -> None:
+        self.stream = stream
+        self.name = name
+        self.delay = delay
+        self.decoder = Decoder(peer="server")
+        self.inbox: list[Message] = []
+        self.bot = make_bot()
+
+    async def send(self, message: Message) -> None:
+        with trio.fail_after(SEND_TIMEOUT):
+            await self.stream.send_all(encode(message))
+
+    async def receive(self) -> Message:
+        while not self.inbox:
+            data = await self.stream.receive_some()
+            if not data:
+                raise BotError("the server closed the connection")
+            try:
+                self.inbox.extend(self.decoder.feed(bytes(data)))
+            except ProtocolError as exc:
+                raise BotError(f"the server sent something unreadable: {exc}") from None
+        return self.inbox.pop(0)
+
+    async def expect(self, kind: type, timeout: float = HANDSHAKE_TIMEOUT) -> Message:
+        with trio.fail_after(timeout):
+            while True:
+                message = await self.receive()
+                if isinstance(message, kind):
+                    return message
+                if isinstance(message, ErrorReply):
+                    raise BotError(f"the server refused: {message.message}")
+                if isinstance(message, Goodbye):
+                    raise BotError(f"the server said goodbye ({message.reason}) {message.message}".strip())
+                if isinstance(message, Ping):
+                    await self.send(Pong(message.n))
+
+    async def join(self, table: int | None) -> int:
+        await self.send(Hello(PROTOCOL_VERSION, PROGRAM, self.name))
+        await self.expect(Welcome)
+        if table is None:
+            await self.send(ListTables())
+            listing = await self.expect(Tables)
+            assert isinstance(listing, Tables)
+            free = [t.id for t in listing.tables if not t.running and not t.has_password and None in t.players]
+            if not free:
+                raise BotError("no table has a free seat: open one in a client (or name it with --table)")
+            table = free[0]
+        await self.send(Join(table))
+        joined = await self.expect(Joined)
+        assert isinstance(joined, Joined)
+        if joined.seat is None:
+            raise BotError(f"table {table} gave us no seat")
+        return joined.seat
+
+    async def play(self, games: int | None) -> int:
+        """Answer every view that shows our turn; return how many games ended."""
+        done = 0
+        acted: tuple[int, int] | None = None
+        while games is None or done < games:
+            message = await self.receive()
+            if isinstance(message, Ping):
+                await self.send(Pong(message.n))
+            elif isinstance(message, ViewUpdate):
+                view: PlayerView = message.view
+                key = (message.game, view.turn)
+                if view.seat == view.current and not view.over and key != acted:
+                    acted = key
+                    if self.delay > 0:
+                        await trio.sleep(self.delay)
+                    action = await trio.to_thread.run_sync(self.bot.choose, view)
+                    await self.send(ActionRequest(action))
+            elif isinstance(message, GameOver):
+                done += 1
+            elif isinstance(message, ErrorReply):
+                print(f"hanabi-bot: the server refused a request: {message.message}", file=sys.stderr)
+            elif isinstance(message, Goodbye):
+                raise BotError(f"the server said goodbye ({message.reason}) {message.message}".strip())
+        await self.send(Goodbye("client_quit", "the bot played its games"))
+        return done
+
+
+async def run_bot(address: Address, name: str = "Bot", table: int | None = None, games: int | None = None,
+                  delay: float = 0.5) -> int:
+    """Connect, sit down and play; returns the number of games played."""
+    try:
+        with trio.fail_after(CONNECT_TIMEOUT):
+            stream = await trio.open_tcp_stream(address.host, address.port)
+    except (OSError, trio.TooSlowError) as exc:
+        raise BotError(f"cannot reach a server at {address}: {exc or 'no answer'}") from None
+    async with stream:
+        client = BotClient(stream, name, delay)
+        try:
+            await client.join(table)
+        except trio.TooSlowError:
+            raise BotError(f"the server at {address} did not answer in time") from None
+        return await client.play(games)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="hanabi-bot", description="Run the house bot as a player at a table.")
+    parser.add_argument("address", help="the server: HOST or HOST:PORT (default port 7777)")
+    parser.add_argument("--name", default="Bot", help="the bot's player name (default Bot)")
+    parser.add_argument("--table", type=int, help="the table to join (default: the first with a free seat)")
+    parser.add_argument("--games", type=int, help="stop after this many games (default: play on)")
+    parser.add_argument("--delay", type=float, default=0.5, help="seconds to wait before each move (default 0.5)")
+    args = parser.parse_args(argv)
+    try:
+        address = parse_address(args.address)
+    except ValueError as exc:
+        parser.error(str(exc))
+    if args.games is not None and args.games < 1:
+        parser.error("--games must be at least 1")
+    try:
+        played = trio.run(run_bot, address, args.name, args.table, args.games, max(args.delay, 0.0))
+    except BotError as exc:
+        print(f"hanabi-bot: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    print(f"hanabi-bot: played {played} game(s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

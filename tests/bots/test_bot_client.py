@@ -1,0 +1,83 @@
+"""``hanabi-bot`` end to end over loopback TCP: it joins a real server's table and plays a whole game."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+from hanabi.client.bot import BotClient, BotError, main, run_bot
+from hanabi.client.session import Address
+from hanabi.engine import PlayerView
+from hanabi.engine.bots import choose_action
+from hanabi.protocol.messages import (
+    ActionRequest,
+    CreateTable,
+    GameOver,
+    Hello,
+    Joined,
+    Start,
+    TableChanged,
+    ViewUpdate,
+    Welcome,
+)
+from hanabi.protocol.version import PROGRAM, PROTOCOL_VERSION
+from hanabi.server import ServerConfig, serve
+
+FAST = ServerConfig(bot_delay=0.0, handshake_timeout=2.0, ping_interval=0.5, idle_timeout=5.0, send_timeout=2.0,
+                    shutdown_grace=0.5)
+
+
+async def test_bot_client_joins_and_plays_a_game() -> None:
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=FAST,
+                                                                    task_status=task_status))
+            stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+            host = BotClient(stream, "Host", 0.0)
+            await host.send(Hello(PROTOCOL_VERSION, PROGRAM, "Host"))
+            await host.expect(Welcome)
+            await host.send(CreateTable("bot night", seats=2))
+            joined = await host.expect(Joined)
+            assert isinstance(joined, Joined)
+            result: list[int] = []
+
+            async def bot() -> None:
+                result.append(await run_bot(Address("127.0.0.1", server.port), "Robo", joined.table.id, 1, 0.0))
+
+            nursery.start_soon(bot)
+            while True:  # wait until the bot sits down
+                changed = await host.expect(TableChanged)
+                assert isinstance(changed, TableChanged)
+                if all(p is not None for p in changed.table.players):
+                    break
+            await host.send(Start())
+            while True:
+                message = await host.receive()
+                if isinstance(message, ViewUpdate):
+                    view: PlayerView = message.view
+                    if view.seat == view.current and not view.over:
+                        await host.send(ActionRequest(choose_action(view)))
+                elif isinstance(message, GameOver):
+                    over = message
+                    break
+            assert over.outcome.score >= 0
+            while not result:
+                await trio.sleep(0.01)
+            assert result == [1]
+            await stream.aclose()
+            nursery.cancel_scope.cancel()
+
+
+async def test_unreachable_server_is_a_clear_error() -> None:
+    listener = (await trio.open_tcp_listeners(0, host="127.0.0.1"))[0]
+    port = listener.socket.getsockname()[1]
+    await listener.aclose()  # nothing listens there any more
+    with trio.fail_after(15), pytest.raises(BotError, match="cannot reach a server"):
+        await run_bot(Address("127.0.0.1", port), games=1)
+
+
+def test_cli_refuses_a_bad_address_and_reports_an_unreachable_server(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["host:notaport"])
+    assert exc.value.code == 2
+    assert main(["127.0.0.1:1", "--games", "1"]) == 1
+    assert "hanabi-bot: cannot reach a server at 127.0.0.1:1" in capsys.readouterr().err
