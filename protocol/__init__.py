@@ -29,6 +29,7 @@ from .framing import DEFAULT_MAX_FRAME, HEADER, Decoder, decode_body, encode
 from .messages import (
     CHAT_MAX,
     CLIENT_TYPES,
+    LIST_MAX,
     MESSAGE_TYPES,
     NAME_MAX,
     PASSWORD_MAX,
@@ -75,7 +76,7 @@ from .messages import (
 from .version import PROGRAM, PROTOCOL_VERSION, version_mismatch
 
 __all__ = [
-    "CHAT_MAX", "CLIENT_TYPES", "DEFAULT_MAX_FRAME", "HEADER", "MESSAGE_TYPES", "NAME_MAX", "PASSWORD_MAX",
+    "CHAT_MAX", "CLIENT_TYPES", "DEFAULT_MAX_FRAME", "HEADER", "LIST_MAX", "MESSAGE_TYPES", "NAME_MAX", "PASSWORD_MAX",
     "PROGRAM", "PROTOCOL_VERSION", "SERVER_TYPES", "TABLE_NAME_MAX",
     "ActionRequest", "AddBot", "Chat", "CreateTable", "Decoder", "ErrorCode", "ErrorReply", "GameEvent", "GameOver",
     "GameStarted", "GameSummary", "Games", "GetReplay", "GiveHost", "Goodbye", "GoodbyeReason", "Hello", "Join",

@@ -53,7 +53,9 @@ from .fields import FieldError, as_map, check_plain, kind_of, quote
 # Bounds that keep a hostile view small and a confused one readable.
 MAX_DECK = max(len(v.deck()) for v in Variant)  # 60 cards: six suits
 MAX_HAND = 5
-MAX_EVENTS = 1000  # a full game has under 100 turns; rearranging adds a few
+# A game has at most about 140 turns, but every rearrangement of a hand adds an
+# event too; the frame cap (about 3600 events at 64 KiB) is the real bound.
+MAX_EVENTS = 4000
 MAX_TURN = 10_000
 MAX_DETAIL = 500  # characters of an outcome's sentence
 
@@ -470,6 +472,8 @@ _VIEW_KEYS = frozenset({"seat", "config", "hands", "fireworks", "clue_tokens", "
 def view_to_wire(view: PlayerView) -> dict[str, Any]:
     """A view as a map; cards in hands are 7-item arrays (see the module docstring)."""
     name_of = _NAME_OF
+    if len(view.events) > MAX_EVENTS:
+        raise FieldError("view.events", f"{len(view.events)} events; a view carries at most {MAX_EVENTS}")
     return {
         "seat": view.seat,
         "config": config_to_wire(view.config),

@@ -62,7 +62,8 @@ MOTD_MAX = 2000
 PROGRAM_MAX = 64
 TOKEN_MAX = 128
 REPLAY_MAX = 60_000
-LIST_MAX = 200  # tables in "tables", games in "games"
+# Tables in "tables", games in "games": 50 of the largest possible entries still fit in a 64 KiB frame.
+LIST_MAX = 50
 SPECTATORS_MAX = 10_000
 MAX_SCORE = 30
 

@@ -7,26 +7,48 @@ from typing import Any
 
 import msgpack
 import pytest
-from hanabi.engine import Clue, GameConfig, Play, Suit, TurnEvent, new_game, view_for
+from hanabi.engine import (
+    ChatPolicy,
+    Clue,
+    EndReason,
+    GameConfig,
+    Play,
+    Rearrange,
+    Suit,
+    TurnEvent,
+    Variant,
+    apply,
+    new_game,
+    view_for,
+)
 from hanabi.protocol import (
+    DEFAULT_MAX_FRAME,
+    LIST_MAX,
+    NAME_MAX,
     PROTOCOL_VERSION,
+    TABLE_NAME_MAX,
     ActionRequest,
     Chat,
     Decoder,
     ErrorCode,
     ErrorReply,
+    Games,
+    GameSummary,
     Hello,
     ListTables,
     Ping,
     ProtocolError,
+    SeatInfo,
     TableChanged,
     TableInfo,
+    Tables,
     ViewUpdate,
     encode,
     to_wire,
     version_mismatch,
     view_to_wire,
 )
+from hanabi.protocol.engine_wire import MAX_EVENTS
 from protocol_samples import TABLE
 
 
@@ -296,3 +318,28 @@ def test_a_view_tolerates_unknown_fields_and_longer_arrays() -> None:
     (message,) = Decoder().feed(pack(tree))
     assert isinstance(message, ViewUpdate)
     assert message.view.events[0] == TurnEvent(0, 0, Clue(1, rank=3))
+
+
+def test_the_longest_lists_of_the_largest_entries_fit_in_a_default_frame() -> None:
+    """LIST_MAX is chosen so that a server never builds a "tables" or "games" reply over the cap."""
+    wide = "\U0001f386"  # four bytes of UTF-8 per character: the worst case for every text limit
+    seat = SeatInfo(wide * NAME_MAX, True, True)
+    table = TableInfo(2**53 - 1, wide * TABLE_NAME_MAX, Variant.WILD_MULTICOLOR, True, True, ChatPolicy.BETWEEN_GAMES,
+                      5, (seat,) * 5, True, True, 10_000, 4)
+    assert len(encode(Tables((table,) * LIST_MAX))) <= DEFAULT_MAX_FRAME
+    game = GameSummary(2**53 - 1, 2**53 - 1, (wide * NAME_MAX,) * 5, Variant.SIX_SUITS, 30,
+                       EndReason.ALL_OR_NOTHING_DEFEAT, 2**53 - 1)
+    assert len(encode(Games((game,) * LIST_MAX))) <= DEFAULT_MAX_FRAME
+    with pytest.raises(ProtocolError) as info:
+        encode(Tables((table,) * (LIST_MAX + 1)))
+    assert info.value.code == "bad_field" and f"0 to {LIST_MAX} items" in info.value.message
+
+
+def test_a_view_with_too_long_a_history_is_refused_when_sent() -> None:
+    state = new_game(GameConfig(players=2), seed=3)
+    hand = state.hands[0]
+    for i in range(MAX_EVENTS + 1):  # rearranging is not a turn, so a history can grow without end
+        state = apply(state, Rearrange(0, hand if i % 2 else tuple(reversed(hand))))
+    with pytest.raises(ProtocolError) as info:
+        encode(ViewUpdate(1, view_for(state, 1)))
+    assert info.value.code in ("bad_field", "frame_too_large")
