@@ -23,6 +23,7 @@ from .replayer import ReplayViewer
 from .runner import Store, run_with_trio
 from .session import Address, Session, parse_address
 from .solo import run_solo
+from .tokens import TokenStore
 
 
 def default_name() -> str:
@@ -101,7 +102,7 @@ def _run(address: Address | None, name: str, solo: tuple[int, Variant] | None = 
     async def network() -> None:
         if solo is None:
             assert address is not None
-            session = Session(address, name, store.get, store.dispatch)
+            session = Session(address, name, store.get, store.dispatch, tokens=TokenStore(f"{name}@{address}"))
             box.append(session)
             await session.run()
             return

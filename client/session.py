@@ -24,6 +24,7 @@ from hanabi.protocol.messages import Goodbye, Hello, ListTables, Message, Ping, 
 from hanabi.protocol.version import PROGRAM, PROTOCOL_VERSION
 
 from .model import ClientModel, Incoming, Link, LinkChanged, Note
+from .tokens import TokenStore
 
 log = logging.getLogger(__name__)
 
@@ -70,17 +71,37 @@ def parse_address(text: str) -> Address:
     return Address(host, int(port_text))
 
 
+def _why(error: BaseException) -> str:
+    """A few words on why a connection failed (trio wraps the OS's reasons in an exception group)."""
+    if isinstance(error, trio.TooSlowError):
+        return "no answer"
+    causes: list[BaseException] = [error]
+    cause = error.__cause__
+    if isinstance(cause, BaseExceptionGroup):
+        causes += list(cause.exceptions)
+    elif cause is not None:
+        causes.append(cause)
+    if any(isinstance(c, ConnectionRefusedError) for c in causes):
+        return "connection refused: is the server running?"
+    for c in causes:
+        if isinstance(c, OSError) and c.strerror:
+            return c.strerror
+    return str(error) or "no answer"
+
+
 class Session:
     """A self-healing connection; ``run`` until cancelled, ``send`` from anywhere on the same thread."""
 
     def __init__(self, address: Address, name: str, get_model: Callable[[], ClientModel],
                  dispatch: Callable[[Incoming], None],
-                 on_welcome: Callable[[Session, bool], Awaitable[None]] | None = None) -> None:
+                 on_welcome: Callable[[Session, bool], Awaitable[None]] | None = None,
+                 tokens: TokenStore | None = None) -> None:
         self.address = address
         self.name = name
         self.get_model = get_model
         self.dispatch = dispatch
         self.on_welcome = on_welcome
+        self.tokens = tokens  # where the resume token is kept between runs (None: nowhere)
         self._send, self._receive = trio.open_memory_channel[Message](OUTBOX)
         self._token: trio.lowlevel.TrioToken | None = None
         self._online = False
@@ -121,7 +142,7 @@ class Session:
                 with trio.fail_after(CONNECT_TIMEOUT):
                     stream = await trio.open_tcp_stream(self.address.host, self.address.port)
             except (OSError, trio.TooSlowError) as e:
-                why = getattr(e, "strerror", None) or "no answer"
+                why = _why(e)
                 self.dispatch(LinkChanged(Link.OFFLINE if first else Link.RECONNECTING, str(self.address),
                                           f"Cannot reach {self.address} ({why}); retrying in {delay:g} s…"))
                 await trio.sleep(delay)
@@ -150,10 +171,14 @@ class Session:
         try:
             async with stream:
                 resume = self.get_model().resume
+                if resume is None and self.tokens is not None:
+                    resume = self.tokens.load()  # a previous run of this client may have left us a seat
                 await self._write(stream, Hello(PROTOCOL_VERSION, PROGRAM, self.name, resume))
                 welcome = await self._handshake(stream, decoder, goodbye)
                 if welcome is None:
                     return goodbye[0] if goodbye else None
+                if self.tokens is not None:
+                    self.tokens.save(welcome.resume)
                 self._online = True
                 self._drain_stale()
                 await self._write(stream, ListTables())

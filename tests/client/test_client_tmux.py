@@ -47,7 +47,9 @@ class Tmux:
         return done.stdout
 
     def start(self, name: str, command: str) -> None:
-        shell = f"{command}; echo CLIENT-EXIT=$?; sleep 60"
+        # Resume tokens go to the test's folder, not the user's.
+        state = shlex.quote(str(self.cwd / "state"))
+        shell = f"XDG_STATE_HOME={state} {command}; echo CLIENT-EXIT=$?; sleep 60"
         self.run("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", str(self.cwd), shell)
 
     def keys(self, name: str, *keys: str) -> None:
