@@ -187,6 +187,8 @@ def lobby_fragments(model: ClientModel, selected: int, width: int) -> StyleAndTe
                 "" if p.connected else " [disconnected]")
             hostmark = " (host)" if mine.host == s else ""
             out.append(("", f"   seat {s + 1}: {who}{hostmark}\n"))
+        for sender, text in model.chat[-5:]:
+            out += [("", "   "), *chat_line(sender, text), ("", "\n")]
         if model.is_host:
             out.append(("class:keys", " b add a bot · x remove a bot · g start the game · l leave "))
         elif model.seat is not None:

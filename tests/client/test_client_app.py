@@ -351,3 +351,10 @@ def test_a_disconnected_player_is_marked_away(term: Terminal, kit) -> None:
     text = term.screen()
     assert "cathy (away)" in text
     assert "cathy lost their connection." in text
+
+
+def test_chat_at_the_table_shows_in_the_lobby(term: Terminal, kit) -> None:
+    term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(kit.table(("alice", "bob", None)), 0),
+              Chat("ready when you are", 1, "bob"))
+    assert "<bob> ready when you are" in term.screen()
+    assert term.type("tgo!\r") == [Chat("go!")]
