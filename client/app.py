@@ -482,7 +482,7 @@ class ClientApp:
     def _form_key(self, key: str) -> None:
         form = self.ui.form
         assert form is not None
-        if not form.type(key) and key == " ":
+        if not form.type_text(key) and key == " ":
             form.change(1)
 
     def move(self, step: int) -> None:

@@ -10,7 +10,7 @@ by the number the board shows beside them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from hanabi.engine import RANKS, Clue, Discard, Play, PlayerView, Rearrange, Suit, Variant
@@ -170,7 +170,7 @@ def _lobby(verb: str, args: list[str]) -> Lobby:
 class CommandCompleter(Completer):
     """Completes verbs, then player names and clue values, from the live view."""
 
-    def __init__(self, view: object, names: object) -> None:
+    def __init__(self, view: Callable[[], PlayerView | None], names: Callable[[], Sequence[str]]) -> None:
         # Callables, so completion always sees the latest view and names.
         self._view = view
         self._names = names
@@ -180,13 +180,13 @@ class CommandCompleter(Completer):
         words = text.split()
         current = "" if text.endswith(" ") or not words else words[-1]
         position = len(words) - (0 if text.endswith(" ") or not words else 1)
-        view = self._view() if callable(self._view) else None
-        names = self._names() if callable(self._names) else []
+        view = self._view()
+        names = self._names()
         if position == 0:
             options: Sequence[str] = VERBS
         else:
             verb = ALIASES.get(words[0].lower(), words[0].lower())
-            options = _argument_options(verb, position, view if isinstance(view, PlayerView) else None, names)
+            options = _argument_options(verb, position, view, names)
         for option in options:
             if option.lower().startswith(current.lower()) and option != current:
                 yield Completion(option, start_position=-len(current))

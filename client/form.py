@@ -55,7 +55,7 @@ class TableForm:
         elif name == "chat":
             self.chat = (self.chat + step) % len(CHATS)
 
-    def type(self, text: str) -> bool:
+    def type_text(self, text: str) -> bool:
         """Type into the current text field; False when the field is a choice (the key means nothing here)."""
         name = self.current
         if name not in TEXT_FIELDS:
