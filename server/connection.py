@@ -12,8 +12,8 @@ player keeps the seat and can resume with the token.
 
 from __future__ import annotations
 
-import contextlib
 import logging
+import math
 from collections import deque
 
 import trio
@@ -59,11 +59,13 @@ class Connection:
         self._pending: deque[object] = deque()
         self._limit = RateLimit(config.rate, config.burst)
         self._refused_in_a_row = 0
-        self._scope = trio.CancelScope()
+        self._scope = trio.CancelScope()  # cancelled to stop at once (too slow, or the server's last resort)
+        self._reader_scope = trio.CancelScope()  # cancelled by close(): stop reading, flush, say goodbye
+        self._idle = trio.CancelScope()  # its deadline is when the peer counts as silent
+        self._idle_why = ""
         self._closing = False
-        self._farewell: bytes | None = None  # the goodbye to send before closing, if the peer can hear it
-        self._writing = False  # a write is in progress: the byte stream is mid-frame
-        self._write_scope: trio.CancelScope | None = None
+        self._farewell: bytes | None = None  # the goodbye to send last, if the peer can still hear one
+        self._write_since: float | None = None  # when the write in progress began (None: not writing)
         self.why: str = ""
 
     # --- the outside's handle -----------------------------------------------------------------------------------
@@ -85,22 +87,22 @@ class Connection:
         self.close(G.REPLACED, "you connected again from elsewhere; this older connection is closed")
 
     def close(self, reason: str, message: str, *, tell: bool = True) -> None:
-        """Stop this connection; with ``tell``, the queued frames and a goodbye go out first (briefly)."""
+        """Stop this connection. With ``tell``, what is queued and then a goodbye go out first (within the
+        shutdown grace); without, it stops at once (a peer that does not read would not hear it anyway)."""
         if self._closing:
             return
         self._closing = True
-        self.why = reason
+        self.why = str(reason)
         if tell:
             self._farewell = wire.encode(wire.Goodbye(reason=str(reason), message=message[:500]))
-        elif self._write_scope is not None:
-            self._write_scope.cancel()  # the peer is not reading: do not wait for this write either
-        self._scope.cancel()
+            self._reader_scope.cancel()
+        else:
+            self._scope.cancel()
 
     def abort(self) -> None:
         """Stop now, even in the middle of a write (the server's last resort when stopping)."""
-        self.close(wire.GoodbyeReason.SERVER_SHUTDOWN, "", tell=False)
-        if self._write_scope is not None:
-            self._write_scope.cancel()
+        self._closing = True
+        self._scope.cancel()
 
     # --- the tasks ----------------------------------------------------------------------------------------------
 
@@ -109,68 +111,70 @@ class Connection:
             with self._scope:
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(self._writer)
-                    await self._reader()
-                    nursery.cancel_scope.cancel()
+                    watch = trio.CancelScope()
+                    nursery.start_soon(self._watchdog, watch)
+                    with self._reader_scope:
+                        await self._reader()
+                    # Done reading (the peer left, or close()): the writer sends what is queued, then the
+                    # goodbye, then stops; a peer that does not take them within the grace is cut off.
+                    self._closing = True
+                    watch.cancel()
+                    self._out_send.close()
+                    nursery.cancel_scope.deadline = trio.current_time() + self.config.shutdown_grace
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             self.why = self.why or "connection lost"
         finally:
             self._closing = True
             if self.player is not None:
                 self.lobby.disconnected(self.player, self)
-            with trio.CancelScope(shield=True):
-                await self._goodbye()
+            await trio.aclose_forcefully(self.stream)
             log.info("%s (%s) disconnected: %s", self.peer, self.player.name if self.player else "-",
                      self.why or "closed")
 
-    async def _goodbye(self) -> None:
-        frames = []
-        while True:
-            try:
-                frames.append(self._out_receive.receive_nowait())
-            except (trio.WouldBlock, trio.ClosedResourceError, trio.EndOfChannel):
-                break
-        if self._farewell is not None and not self._writing:
-            with trio.move_on_after(self.config.shutdown_grace):
-                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                    await self.stream.send_all(b"".join(frames) + self._farewell)
-        await trio.aclose_forcefully(self.stream)
-
     async def _writer(self) -> None:
-        async for frame in self._out_receive:
-            frames = [frame]
-            while len(frames) < 64:  # one write for what piled up, not one per frame
-                try:
-                    frames.append(self._out_receive.receive_nowait())
-                except trio.WouldBlock:
-                    break
-            self._writing = True
-            # Shielded, with its own deadline: a write is never cut mid-frame by a close, so the goodbye
-            # that follows is readable; only a peer that does not read for send_timeout leaves it cut.
-            with trio.CancelScope(shield=True, deadline=trio.current_time() + self.config.send_timeout) as scope:
-                self._write_scope = scope
-                await self.stream.send_all(b"".join(frames))
-                self._writing = False
-            self._write_scope = None
-            if self._writing:
-                self.close(G.TOO_SLOW, "you did not read what the server sent in time", tell=False)
-                return
+        try:
+            async for frame in self._out_receive:
+                frames = [frame]
+                while len(frames) < 64:  # one write for what piled up, not one per frame
+                    try:
+                        frames.append(self._out_receive.receive_nowait())
+                    except (trio.WouldBlock, trio.EndOfChannel):
+                        break
+                self._write_since = trio.current_time()
+                await self.stream.send_all(b"".join(frames) if len(frames) > 1 else frame)
+                self._write_since = None
+            if self._farewell is not None:
+                await self.stream.send_all(self._farewell)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            self._closing = True
+            self._reader_scope.cancel()  # the peer is gone: nothing more to read either
 
-    async def _heartbeat(self) -> None:
+    async def _watchdog(self, scope: trio.CancelScope) -> None:
+        """Pings a logged-in peer every ``ping_interval``; drops one whose socket has taken no bytes for
+        ``send_timeout`` (its queue may not be full yet, but it has stopped reading)."""
+        config = self.config
+        tick = min(config.ping_interval, config.send_timeout) / 2
         n = 0
-        while True:
-            await trio.sleep(self.config.ping_interval)
-            n += 1
-            self.send(wire.Ping(n=n))
+        next_ping = trio.current_time() + config.ping_interval
+        with scope:
+            while True:
+                await trio.sleep(tick)
+                now = trio.current_time()
+                if self._write_since is not None and now - self._write_since > config.send_timeout:
+                    self.close(G.TOO_SLOW, "you did not read what the server sent in time", tell=False)
+                    return
+                if self.player is not None and now >= next_ping:
+                    n += 1
+                    self.send(wire.Ping(n=n))
+                    next_ping = now + config.ping_interval
 
-    async def _next(self, timeout: float, why: str) -> object | None:
-        """The next message (or ProtocolError) from the peer; None when it closed or went silent for ``timeout``."""
+    async def _next(self, deadline: float, why: str) -> object | None:
+        """The next message (or ProtocolError) from the peer; None when it closed. Silence past ``deadline``
+        cancels the reader (see ``_reader``)."""
         while not self._pending:
-            data = None
-            with trio.move_on_after(timeout):
-                data = await self.stream.receive_some(65536)
-            if data is None:
-                self.close(G.IDLE, why)
-                return None
+            self._idle.deadline = deadline
+            self._idle_why = why
+            data = await self.stream.receive_some(65536)
             if not data:
                 self.why = self.why or "the client closed the connection"
                 return None
@@ -190,9 +194,16 @@ class Connection:
                 if message is None:
                     break
                 self._pending.append(message)
+        self._idle.deadline = math.inf  # handling a request may take a while; that is not the peer's silence
         return self._pending.popleft()
 
     async def _reader(self) -> None:
+        with self._idle:
+            await self._conversation()
+        if self._idle.cancelled_caught:
+            self.close(G.IDLE, self._idle_why)
+
+    async def _conversation(self) -> None:
         hello = await self._handshake()
         if hello is None:
             return
@@ -204,55 +215,50 @@ class Connection:
             self._error("hello", notice)
         log.info("%s is %s", self.peer, player.name)
         self.lobby.arrived(player)
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(self._heartbeat)
-            while True:
-                item = await self._next(self.config.idle_timeout,
-                                        f"nothing heard for {self.config.idle_timeout:g} seconds")
-                if item is None:
-                    break
-                if isinstance(item, wire.ProtocolError):
-                    if not self._protocol_error(item):
-                        break
-                    continue
-                if not self._limit.allow():
-                    self._refused_in_a_row += 1
-                    if self._refused_in_a_row >= self.config.flood_limit:
-                        self.close(G.FLOOD, "too many requests, too fast: the server closed this connection")
-                        break
-                    if self._refused_in_a_row == 1:
-                        self._error(item, Refused(
-                            E.RATE_LIMITED, f"slow down: at most {self.config.rate:g} requests a second; "
-                                            "requests are dropped until you do"))
-                    continue
-                self._refused_in_a_row = 0
-                if isinstance(item, wire.Goodbye):
-                    self.why = f"client said goodbye: {item.reason}"
-                    break
-                await self._request(player, item)
-            nursery.cancel_scope.cancel()
+        silent = f"nothing heard for {self.config.idle_timeout:g} seconds"
+        while True:
+            item = await self._next(trio.current_time() + self.config.idle_timeout, silent)
+            if item is None:
+                return
+            if isinstance(item, wire.ProtocolError):
+                if not self._protocol_error(item):
+                    return
+                continue
+            if not self._limit.allow():
+                self._refused_in_a_row += 1
+                if self._refused_in_a_row >= self.config.flood_limit:
+                    self.close(G.FLOOD, "too many requests, too fast: the server closed this connection")
+                    return
+                if self._refused_in_a_row == 1:
+                    self._error(item, Refused(
+                        E.RATE_LIMITED, f"slow down: at most {self.config.rate:g} requests a second; "
+                                        "requests are dropped until you do"))
+                continue
+            self._refused_in_a_row = 0
+            if isinstance(item, wire.Goodbye):
+                self.why = f"client said goodbye: {item.reason}"
+                return
+            await self._request(player, item)
 
     async def _handshake(self) -> wire.Hello | None:
-        with trio.move_on_after(self.config.handshake_timeout):
-            while True:
-                item = await self._next(self.config.handshake_timeout, "no hello")
-                if item is None:
+        deadline = trio.current_time() + self.config.handshake_timeout
+        while True:
+            item = await self._next(deadline, f"no hello within {self.config.handshake_timeout:g} seconds")
+            if item is None:
+                return None
+            if isinstance(item, wire.ProtocolError):
+                if not self._protocol_error(item):
                     return None
-                if isinstance(item, wire.ProtocolError):
-                    if not self._protocol_error(item):
-                        return None
-                    continue
-                if isinstance(item, wire.Hello):
-                    if item.protocol != wire.PROTOCOL_VERSION:
-                        text = wire.version_mismatch(wire.PROTOCOL_VERSION, item.protocol,
-                                                     their_program=item.program) or ""
-                        self.close(G.PROTOCOL_VERSION, text)
-                        return None
-                    return item
-                self._error(item, Refused(E.NOT_LOGGED_IN, "say hello first: the handshake comes before "
-                                                                 "any other request"))
-        self.close(G.IDLE, f"no hello within {self.config.handshake_timeout:g} seconds")
-        return None
+                continue
+            if isinstance(item, wire.Hello):
+                if item.protocol != wire.PROTOCOL_VERSION:
+                    text = wire.version_mismatch(wire.PROTOCOL_VERSION, item.protocol,
+                                                 their_program=item.program) or ""
+                    self.close(G.PROTOCOL_VERSION, text)
+                    return None
+                return item
+            self._error(item, Refused(E.NOT_LOGGED_IN, "say hello first: the handshake comes before "
+                                                       "any other request"))
 
     async def _request(self, player: Player, request: object) -> None:
         if isinstance(request, wire.Ping):

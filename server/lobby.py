@@ -39,6 +39,7 @@ class Lobby:
         self.bot_names = BOT_NAMES
         self.players: dict[str, Player] = {}  # by token hash
         self.tables: dict[int, Table] = {}
+        self._online: set[Player] = set()  # players with a connection now
         self._nursery = nursery
 
     # --- start-up -----------------------------------------------------------------------------------------------
@@ -71,6 +72,7 @@ class Lobby:
                     replace = getattr(old, "replaced", None)
                     if replace is not None:
                         replace()
+                self._online.add(player)
                 return player, hello.resume, None
             notice = Refused(E.BAD_RESUME, "that resume token is not known here (the server's store may have "
                                            "been reset): you are in the lobby with a new one")
@@ -79,6 +81,7 @@ class Lobby:
         await self.store.add_player(player.key, player.name)
         self.players[player.key] = player
         player.conn = conn
+        self._online.add(player)
         return player, token, notice
 
     def arrived(self, player: Player) -> None:
@@ -87,7 +90,7 @@ class Lobby:
             player.table.welcome_back(player)
 
     def _unique_name(self, wanted: str) -> str:
-        in_use = {p.name for p in self.players.values() if p.online or p.table is not None}
+        in_use = {p.name for p in self._online} | {s.name for t in self.tables.values() for s in t.seats if s}
         if wanted not in in_use:
             return wanted
         for n in range(2, 1000):
@@ -100,12 +103,13 @@ class Lobby:
         if player.conn is not conn:
             return  # replaced by a newer connection: the seat is not empty
         player.conn = None
+        self._online.discard(player)
         if player.table is not None:
             player.table.connection_lost(player)
 
     def to_lobby(self, frame: bytes) -> None:
         """Tell every connected player who is not at a table."""
-        for p in self.players.values():
+        for p in self._online:
             if p.conn is not None and p.table is None:
                 p.conn.send_frame(frame)
 
@@ -172,7 +176,7 @@ class Lobby:
     # --- stopping -----------------------------------------------------------------------------------------------
 
     def online(self) -> list[Player]:
-        return [p for p in self.players.values() if p.conn is not None]
+        return list(self._online)
 
 
 def replay_text(stored: StoredGame, finish: bool = True) -> str:

@@ -1,0 +1,287 @@
+"""``python -m hanabi.server.loadtest``: many tables playing at once through the real protocol, measured.
+
+It starts a real ``hanabi-server`` process on loopback (with a throwaway
+SQLite file, so every action is written to disk as in production), opens
+``tables x players`` TCP connections from this process, seats them, and lets
+every table play games back to back (the host starts the next one) for the
+given time. Then it prints:
+
+* applied actions per second (every turn the server checked, stored and sent);
+* round-trip latency, p50 and p99: from sending an action to receiving one's
+  own updated view (the server's ack);
+* the server's memory (resident set) per table, from /proc.
+
+The clients are lean on purpose so that the server, not the load, is what is
+measured: they read every frame and decode (with the protocol's own
+functions) every event, but a view only when they need it, on their turn,
+and then without its history of events. Their play is simple and always
+legal: discard the oldest card, or clue the next seat with the rank of its
+newest card when all clue tokens are in.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import trio
+from hanabi.engine import CLUE_TOKENS, Clue, Discard, PlayerView, TurnEvent
+from hanabi.protocol import (
+    HEADER,
+    PROTOCOL_VERSION,
+    ActionRequest,
+    CreateTable,
+    Hello,
+    Join,
+    Pong,
+    Start,
+    encode,
+    event_from_wire,
+    view_from_wire,
+)
+
+_EVENT = b"\xa1t\xa5event"
+_VIEW = b"\xa1t\xa4view"
+_PING = b"\xa1t\xa4ping"
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    actions: int = 0
+    games: int = 0
+    errors: list[str] = field(default_factory=list)
+    measuring: bool = False
+
+
+class LoadClient:
+    """One seat: reads its stream, acts on its turn, and times its own actions."""
+
+    def __init__(self, stream: trio.SocketStream, seat: int, players: int, stats: Stats, host: bool,
+                 think: float = 0.0) -> None:
+        self.stream = stream
+        self.seat = seat
+        self.players = players
+        self.stats = stats
+        self.host = host
+        self.buffer = bytearray()
+        self.frames: list[bytes] = []
+        self.my_turn = False  # an event said I am next: the view that follows is the one to act on
+        self.sent_at: float | None = None
+        self.think = think  # seconds to wait before acting, like a player thinking (0: as fast as possible)
+
+    async def frame(self) -> bytes:
+        while not self.frames:
+            data = await self.stream.receive_some(1 << 16)
+            if not data:
+                raise EOFError("the server closed the connection")
+            self.buffer += data
+            while len(self.buffer) >= 4:
+                (length,) = HEADER.unpack_from(self.buffer)
+                if len(self.buffer) < 4 + length:
+                    break
+                self.frames.append(bytes(self.buffer[4:4 + length]))
+                del self.buffer[:4 + length]
+        return self.frames.pop(0)
+
+    async def until(self, kind: str) -> dict[str, Any]:
+        while True:
+            tree: dict[str, Any] = msgpack.unpackb(await self.frame())
+            if tree["t"] == kind:
+                return tree
+            if tree["t"] == "error":
+                raise RuntimeError(f"the server refused a setup request: {tree['message']}")
+
+    async def play(self) -> None:
+        if self.host:
+            await self.stream.send_all(encode(Start()))
+        while True:
+            body = await self.frame()
+            head = body[:16]
+            if _VIEW in head:
+                if self.sent_at is not None:
+                    if self.stats.measuring:
+                        self.stats.latencies.append(time.perf_counter() - self.sent_at)
+                        self.stats.actions += 1
+                    self.sent_at = None
+                if self.my_turn:
+                    self.my_turn = False
+                    tree = msgpack.unpackb(body)["view"]
+                    tree["events"] = []  # the history is not needed to act; skipping it keeps the load light
+                    view = view_from_wire(tree)
+                    if view.outcome is None and view.current == self.seat:
+                        await self.act(view)
+            elif _EVENT in head:
+                event = event_from_wire(msgpack.unpackb(body)["event"], "event", self.players)
+                if isinstance(event, TurnEvent):
+                    self.my_turn = (event.seat + 1) % self.players == self.seat
+            elif _PING in head:
+                await self.stream.send_all(encode(Pong(n=msgpack.unpackb(body)["n"])))
+            else:
+                tree = msgpack.unpackb(body)
+                kind = tree["t"]
+                if kind == "game_started":
+                    self.my_turn = True  # the first view tells whether this seat starts
+                elif kind == "game_over":
+                    if self.host:
+                        self.stats.games += 1
+                        await self.stream.send_all(encode(Start()))
+                elif kind == "error":
+                    self.stats.errors.append(tree["message"])
+                elif kind == "goodbye":
+                    raise EOFError(f"goodbye: {tree['reason']}: {tree['message']}")
+
+    async def act(self, view: PlayerView) -> None:
+        if self.think:
+            await trio.sleep(self.think)
+        if view.clue_tokens < CLUE_TOKENS:
+            action: Discard | Clue = Discard(view.my_hand[-1].order)
+        else:
+            target = (self.seat + 1) % self.players
+            newest = view.hands[target][0].card
+            assert newest is not None
+            action = Clue(target, rank=newest.rank)
+        self.sent_at = time.perf_counter()
+        await self.stream.send_all(encode(ActionRequest(action)))
+
+
+async def _connect(port: int, name: str) -> trio.SocketStream:
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    await stream.send_all(encode(Hello(protocol=PROTOCOL_VERSION, program="loadtest", name=name)))
+    return stream
+
+
+async def _seat_table(port: int, index: int, players: int, stats: Stats, think: float) -> list[LoadClient]:
+    host = LoadClient(await _connect(port, f"h{index}"), 0, players, stats, True, think)
+    await host.until("welcome")
+    await host.stream.send_all(encode(CreateTable(name=f"load {index}", seats=players)))
+    table = (await host.until("joined"))["table"]["id"]
+    clients = [host]
+    for seat in range(1, players):
+        c = LoadClient(await _connect(port, f"p{index}.{seat}"), seat, players, stats, False, think)
+        await c.until("welcome")
+        await c.stream.send_all(encode(Join(table=table, seat=seat)))
+        await c.until("joined")
+        clients.append(c)
+    return clients
+
+
+def _rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+async def _start_server(db: str, profile: str | None = None) -> tuple[trio.Process, int]:
+    python = [sys.executable] + (["-m", "cProfile", "-o", profile] if profile else [])
+    proc = await trio.lowlevel.open_process(
+        [*python, "-m", "hanabi.server", "--host", "127.0.0.1", "--port", "0", "--db", db,
+         "--log-level", "warning"], stdout=subprocess.PIPE)
+    assert proc.stdout is not None
+    seen = b""
+    while b"listening on port" not in seen or not seen.endswith(b"\n"):
+        chunk = await proc.stdout.receive_some(4096)
+        if not chunk:
+            raise RuntimeError(f"the server did not start: {seen.decode(errors='replace')}")
+        seen += chunk
+    line = next(x for x in seen.decode().splitlines() if "listening on port" in x)
+    return proc, int(line.split("listening on port ")[1].split()[0])
+
+
+async def run(tables: int, players: int, seconds: float, warmup: float, think: float = 0.0,
+              profile: str | None = None) -> dict[str, Any]:
+    stats = Stats()
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, port = await _start_server(os.path.join(tmp, "load.sqlite3"), profile)
+        try:
+            await trio.sleep(0.5)
+            rss_idle = _rss_kib(proc.pid)
+            t0 = time.perf_counter()
+            seated: list[list[LoadClient]] = []
+            async with trio.open_nursery() as setup:
+                limiter = trio.CapacityLimiter(20)
+
+                async def seat(i: int) -> None:
+                    async with limiter:
+                        seated.append(await _seat_table(port, i, players, stats, think))
+
+                for i in range(tables):
+                    setup.start_soon(seat, i)
+            setup_s = time.perf_counter() - t0
+            rss_seated = _rss_kib(proc.pid)
+            async with trio.open_nursery() as nursery:
+                for clients in seated:
+                    for c in clients:
+                        nursery.start_soon(c.play)
+                await trio.sleep(warmup)
+                stats.measuring = True
+                started = time.perf_counter()
+                await trio.sleep(seconds)
+                stats.measuring = False
+                elapsed = time.perf_counter() - started
+                rss_playing = _rss_kib(proc.pid)
+                nursery.cancel_scope.cancel()
+        finally:
+            proc.terminate()
+            with trio.move_on_after(10):
+                await proc.wait()
+    lat = sorted(stats.latencies)
+
+    def pct(p: float) -> float:
+        return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
+
+    return {
+        "tables": tables, "players": players, "think": think, "connections": tables * players,
+        "seconds": round(elapsed, 1),
+        "setup_s": round(setup_s, 1), "actions": stats.actions, "actions_per_s": round(stats.actions / elapsed),
+        "p50_ms": round(pct(0.50), 2), "p99_ms": round(pct(0.99), 2),
+        "mean_ms": round(statistics.fmean(lat) * 1000, 2) if lat else None,
+        "games_finished": stats.games,
+        "server_rss_mib": round(rss_playing / 1024, 1),
+        "kib_per_table_seated": round((rss_seated - rss_idle) / tables, 1),
+        "kib_per_table_playing": round((rss_playing - rss_idle) / tables, 1),
+        "errors": len(stats.errors), "first_error": stats.errors[0] if stats.errors else None,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m hanabi.server.loadtest",
+                                     description="Load a real hanabi server with many concurrent tables and "
+                                                 "print actions/s, latency percentiles and memory per table.")
+    parser.add_argument("--tables", type=int, default=200, help="concurrent tables (default 200)")
+    parser.add_argument("--players", type=int, default=5, help="seats per table, 2-5 (default 5)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="measured time (default 20)")
+    parser.add_argument("--warmup", type=float, default=3.0, help="unmeasured time first (default 3)")
+    parser.add_argument("--think", type=float, default=0.0, metavar="SECONDS",
+                        help="each player waits this long before acting (default 0: flat out, a closed loop "
+                             "where the server is the only limit)")
+    parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, writing stats to FILE")
+    args = parser.parse_args(argv)
+    if not 2 <= args.players <= 5 or args.tables < 1:
+        parser.error("--players must be 2-5 and --tables at least 1")
+    result = trio.run(run, args.tables, args.players, args.seconds, args.warmup, args.think, args.profile)
+    print(f"{result['tables']} tables x {result['players']} players = {result['connections']} connections "
+          f"(seated in {result['setup_s']} s), think time {result['think']} s, measured for {result['seconds']} s")
+    print(f"applied actions: {result['actions']} = {result['actions_per_s']} actions/s; "
+          f"games finished: {result['games_finished']}")
+    print(f"action -> own updated view: p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms "
+          f"(mean {result['mean_ms']} ms)")
+    print(f"server memory: {result['server_rss_mib']} MiB resident; per table "
+          f"{result['kib_per_table_seated']} KiB seated, {result['kib_per_table_playing']} KiB playing")
+    if result["errors"]:
+        print(f"errors from the server: {result['errors']} (first: {result['first_error']})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
