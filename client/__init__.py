@@ -1,1 +1,19 @@
-"""Placeholder until the client issue lands."""
+"""The terminal client: a prompt_toolkit app that shows what the server says and sends what the player means.
+
+``model.reduce`` turns server messages into the ``ClientModel`` the screen
+is drawn from; ``app.ClientApp`` is the full-screen app (keys become
+requests); ``session.Session`` is the Trio connection that reconnects by
+itself; ``runner`` runs Trio as a guest on prompt_toolkit's asyncio loop;
+``cli.main`` is the ``hanabi-client`` command (also ``--solo`` and
+``--replay``).
+"""
+
+from __future__ import annotations
+
+from .app import ClientApp
+from .model import ClientModel, Link, reduce
+from .runner import Store, run_with_trio
+from .session import Address, Session, parse_address
+
+__all__ = ["Address", "ClientApp", "ClientModel", "Link", "Session", "Store", "parse_address", "reduce",
+           "run_with_trio"]
