@@ -35,7 +35,7 @@ from hanabi.protocol.messages import GiveHost as GiveHostMessage
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.data_structures import Point
-from prompt_toolkit.filters import Condition
+from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.formatted_text import StyleAndTextTuples, to_plain_text
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
@@ -78,6 +78,7 @@ from .screens import (
 from .style import STYLE
 
 Send = Callable[[Message], None]
+Handler = Callable[[KeyPressEvent], None]
 
 
 @dataclass
@@ -501,36 +502,54 @@ class ClientApp:
         total = len(self.get_model().log)
         self.ui.log_back = max(0, min(total - 1, self.ui.log_back + lines))
 
+    def _guarded(self, handler: Handler) -> Handler:
+        """A key handler that cannot take the app down: a bug becomes a line in the status bar."""
+
+        def run(event: KeyPressEvent) -> None:
+            try:
+                handler(event)
+            except Exception as e:  # a bug must not leave the player with a dead terminal
+                self.cancel()
+                self.note(f"Something went wrong in the client ({type(e).__name__}: {e}); the game goes on.", True)
+
+        return run
+
     def _bindings(self) -> KeyBindings:
         kb = KeyBindings()
+
+        def add(*keys: str | Keys, filter: Filter | bool = True) -> Callable[[Handler], Handler]:
+            def register(handler: Handler) -> Handler:
+                kb.add(*keys, filter=filter)(self._guarded(handler))
+                return handler
+            return register
         typing = Condition(lambda: self.application.layout.has_focus(self.command))
         outside = ~typing
         in_form = Condition(lambda: self.ui.form is not None) & outside
 
-        @kb.add("c-c")
+        @add("c-c")
         def _quit(event: KeyPressEvent) -> None:
             self.quit()
 
-        @kb.add(Keys.Any, filter=outside)
+        @add(Keys.Any, filter=outside)
         def _any(event: KeyPressEvent) -> None:
             data = event.data
             if len(data) == 1 and data.isprintable():
                 self.key(data)
 
-        @kb.add("escape", filter=outside)
+        @add("escape", filter=outside)
         def _escape(event: KeyPressEvent) -> None:
             if self.ui.form is not None:
                 self.ui.form = None
             self.cancel()
 
-        @kb.add("escape", filter=typing)
+        @add("escape", filter=typing)
         def _leave_command(event: KeyPressEvent) -> None:
             self.ui.secret = None
             self.ui.prompt = ""
             self.command.reset()
             self.application.layout.focus(self.status_window)
 
-        @kb.add("enter", filter=outside)
+        @add("enter", filter=outside)
         def _enter(event: KeyPressEvent) -> None:
             if self.ui.form is not None:
                 self.submit_form()
@@ -539,38 +558,38 @@ class ClientApp:
             else:
                 self.open_command()
 
-        @kb.add("up", filter=outside)
+        @add("up", filter=outside)
         def _up(event: KeyPressEvent) -> None:
             self.move(-1)
 
-        @kb.add("down", filter=outside)
+        @add("down", filter=outside)
         def _down(event: KeyPressEvent) -> None:
             self.move(1)
 
-        @kb.add("tab", filter=in_form)
+        @add("tab", filter=in_form)
         def _tab(event: KeyPressEvent) -> None:
             self.move(1)
 
-        @kb.add("left", filter=in_form)
+        @add("left", filter=in_form)
         def _left(event: KeyPressEvent) -> None:
             assert self.ui.form is not None
             self.ui.form.change(-1)
 
-        @kb.add("right", filter=in_form)
+        @add("right", filter=in_form)
         def _right(event: KeyPressEvent) -> None:
             assert self.ui.form is not None
             self.ui.form.change(1)
 
-        @kb.add("backspace", filter=in_form)
+        @add("backspace", filter=in_form)
         def _backspace(event: KeyPressEvent) -> None:
             assert self.ui.form is not None
             self.ui.form.backspace()
 
-        @kb.add("pageup", filter=outside)
+        @add("pageup", filter=outside)
         def _page_up(event: KeyPressEvent) -> None:
             self.scroll(5)
 
-        @kb.add("pagedown", filter=outside)
+        @add("pagedown", filter=outside)
         def _page_down(event: KeyPressEvent) -> None:
             self.scroll(-5)
 

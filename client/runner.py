@@ -33,7 +33,10 @@ class Store:
         return self.model
 
     def dispatch(self, message: Incoming) -> None:
-        self.model = reduce(self.model, message)
+        try:
+            self.model = reduce(self.model, message)
+        except Exception as e:  # a reducer bug must cost one message, not the connection
+            self.model = reduce(self.model, Note(f"Could not show a {type(message).__name__}: {e!r}", True))
         for listener in self.listeners:
             listener()
 

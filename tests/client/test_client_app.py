@@ -358,3 +358,14 @@ def test_chat_at_the_table_shows_in_the_lobby(term: Terminal, kit) -> None:
               Chat("ready when you are", 1, "bob"))
     assert "<bob> ready when you are" in term.screen()
     assert term.type("tgo!\r") == [Chat("go!")]
+
+
+def test_a_bug_in_a_key_handler_does_not_crash_the_app(term: Terminal, kit, monkeypatch) -> None:
+    at_game(term, kit)
+
+    def broken(key: str) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(term.app, "key", broken)
+    assert term.type("x") == []  # the app ran to the Ctrl-C after the key instead of dying
+    assert "Something went wrong in the client (RuntimeError: boom)" in term.store.model.status
