@@ -369,3 +369,16 @@ def test_a_bug_in_a_key_handler_does_not_crash_the_app(term: Terminal, kit, monk
     monkeypatch.setattr(term.app, "key", broken)
     assert term.type("x") == []  # the app ran to the Ctrl-C after the key instead of dying
     assert "Something went wrong in the client (RuntimeError: boom)" in term.store.model.status
+
+
+def test_a_spectator_sees_every_hand_and_cannot_act(term: Terminal, kit) -> None:
+    state = kit.game()
+    term.feed(Welcome(1, "server", "eve", "tok", ""), Joined(kit.table(running=True), None), GameStarted(1, 1),
+              ViewUpdate(1, view_for(state, None)))
+    text = term.screen()
+    assert "You (" not in text
+    for seat, name in enumerate(kit.NAMES):
+        row = next(line for line in text.splitlines() if f" {name} " in line)
+        assert str(state.deck[state.hands[seat][0]]) in row
+    assert term.type("p1") == []
+    assert "spectators watch" in term.store.model.status
