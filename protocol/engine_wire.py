@@ -408,6 +408,24 @@ def events_to_wire(events: tuple[Event, ...]) -> list[list[Any]]:
     return wire
 
 
+def _identical(old: Any, new: Any) -> bool:
+    """Equal, and of the same types throughout: to Python 1 == True == 1.0, to this protocol they differ.
+
+    ``old`` is an event array that passed every check before, so matching it
+    item for item, type for type, is passing them again.
+    """
+    if old != new:
+        return False
+    for x, y in zip(old, new, strict=True):
+        if type(x) is not type(y):
+            return False
+        if type(x) is list:
+            for p, q in zip(x, y, strict=True):
+                if type(p) is not type(q):
+                    return False
+    return True
+
+
 def events_from_wire(value: object, where: str, players: int, variant: Variant, deck_size: int,
                      shape_key: str | None = None) -> tuple[Event, ...]:
     """A history from wire arrays, reusing the events decoded from the previous view of the same game shape."""
@@ -420,7 +438,7 @@ def events_from_wire(value: object, where: str, players: int, variant: Variant, 
     if known is not None:
         old_wire, old = known
         limit = min(len(old_wire), len(value))
-        while same < limit and old_wire[same] == value[same]:
+        while same < limit and _identical(old_wire[same], value[same]):
             same += 1
     fresh = tuple(event_from_wire(value[i], f"{where}[{i}]", players, variant, deck_size)
                   for i in range(same, len(value)))
@@ -552,7 +570,9 @@ def _hands_from_wire(value: object, where: str, players: int, shape: _Shape) -> 
                     known = seen.get(key)
                 except TypeError:  # an unhashable item (an array or a map): not a card, see the slow path
                     known = None
-                if known is not None:
+                # An equal key may still hold True or 1.0 for an integer (they hash alike): check the types.
+                if (known is not None and type(item[0]) is int and type(item[2]) is int and type(item[3]) is int
+                        and type(item[4]) is int and type(item[5]) is int and type(item[6]) is int):
                     row.append(known)
                     continue
             # One combined test per card; the error message is built only when it fails.

@@ -343,3 +343,22 @@ def test_a_view_with_too_long_a_history_is_refused_when_sent() -> None:
     with pytest.raises(ProtocolError) as info:
         encode(ViewUpdate(1, view_for(state, 1)))
     assert info.value.code in ("bad_field", "frame_too_large")
+
+
+def test_conversion_caches_never_let_a_boolean_or_float_pass_for_an_integer() -> None:
+    """Python finds True == 1 == 1.0 (and hashes them alike); a view decoded before must not vouch for them."""
+    tree = _view_tree()
+    tree["view"]["events"] = [["play", 0, 0, 1, "R1", True, 15, False]]
+    assert Decoder().feed(pack(tree))  # decoded once: now in the caches
+    for change, words in [
+        (lambda v: v["events"][0].__setitem__(5, 1), "(success): expected a boolean, got an integer"),
+        (lambda v: v["events"][0].__setitem__(1, False), "(turn): expected an integer, got a boolean"),
+        (lambda v: v["events"][0].__setitem__(3, 1.0), "(order): expected an integer, got a float"),
+        (lambda v: v["hands"][0][0].__setitem__(4, False), "(ranks): expected an integer, got a boolean"),
+        (lambda v: v["hands"][1][0].__setitem__(0, float(v["hands"][1][0][0])), "(order): expected an integer"),
+    ]:
+        bad = _view_tree()
+        bad["view"]["events"] = [["play", 0, 0, 1, "R1", True, 15, False]]
+        change(bad["view"])
+        error = refused(pack(bad))
+        assert words in error.message
