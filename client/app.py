@@ -107,6 +107,7 @@ class ClientApp:
         self.dispatch = dispatch
         self.send = send
         self.ui = UiState()
+        self._board_cache: tuple[ClientModel, bool, StyleAndTextTuples] | None = None
         self.replay_dir = replay_dir or Path.cwd()
         self.command = Buffer(
             multiline=False,
@@ -190,8 +191,7 @@ class ClientApp:
                                     width=lambda: max(30, self.width // 3), wrap_lines=True)])
         return HSplit([
             Window(FormattedTextControl(tokens), height=1),
-            Window(FormattedTextControl(lambda: board(self.get_model(), self.ui.show_knowledge)),
-                   height=self._board_height),
+            Window(FormattedTextControl(self._board), height=self._board_height),
             Window(FormattedTextControl(lambda: discards(self.get_model())), dont_extend_height=True,
                    wrap_lines=True),
             Window(height=1, char="─", style="class:rule"),
@@ -202,10 +202,16 @@ class ClientApp:
                 Condition(lambda: self.mode() == "end")),
         ])
 
+    def _board(self) -> StyleAndTextTuples:
+        """The hands, computed once per model and toggle (a redraw asks for them twice: text and height)."""
+        key = (self.get_model(), self.ui.show_knowledge)
+        if self._board_cache is None or self._board_cache[0] is not key[0] or self._board_cache[1] != key[1]:
+            self._board_cache = (key[0], key[1], board(key[0], key[1]))
+        return self._board_cache[2]
+
     def _board_height(self) -> Dimension:
         """Exactly the hands' lines: the board never gives up a row to the log, the log takes what is left."""
-        lines = to_plain_text(board(self.get_model(), self.ui.show_knowledge)).count("\n") + 1
-        return Dimension.exact(lines)
+        return Dimension.exact(to_plain_text(self._board()).count("\n") + 1)
 
     def _log_window(self, with_chat: bool) -> Window:
         """The log, newest at the bottom; PgUp/PgDn move the bottom line back and forth through history."""
