@@ -31,6 +31,8 @@ from .cardmath import bits, ident, rank_of, single, suit_of
 from .conventions import Reading, clue_mask, covering, finesse_duty, read_clue, touched_by
 from .memory import Table
 
+ENDGAME_DECK = 4
+
 
 class ConventionBot:
     """The convention bot for one seat of one game; it caches its replay between turns."""
@@ -72,6 +74,7 @@ class Decision:
         self.me = table.me
         self.legal = set(view.legal_actions())
         self.forced = False
+        self._seen_by: dict[int, int] = {}
         seen: Counter[int] = Counter(table.gone)
         for s, h in enumerate(table.fireworks):
             for r in range(1, h + 1):
@@ -144,12 +147,15 @@ class Decision:
         clue = self.best_clue() if t.tokens > 0 else None
         if clue is not None:
             value, action = clue
-            if value >= 0.9 or t.tokens == CLUE_TOKENS or (value >= 0.5 and t.tokens >= 2):
+            if value >= 0.9 or t.tokens >= CLUE_TOKENS - 1 or (value >= 0.5 and t.tokens >= 2):
                 return action
         if self.view.final_turns_left is not None and t.strikes < 2:
             best = max(hand, key=self.chance_playable)
             if self.chance_playable(best) > 0:
                 return Play(best)
+        # Near the end every discard brings the last round closer: stall with a harmless clue instead.
+        if clue is not None and clue[0] >= 0 and self.view.deck_left <= ENDGAME_DECK:
+            return clue[1]
         if t.tokens < CLUE_TOKENS:
             trash = [o for o in hand if self.is_trash(o)]
             if trash:
@@ -198,19 +204,15 @@ class Decision:
         return (0 if unlocks else 1, rank)
 
     def keep_value(self, order: int) -> float:
-        """How much losing this card could cost (a locked hand must discard something)."""
+        """How much losing this card is expected to cost (a locked hand must discard something)."""
         m = self.my_mask(order)
-        if not m:
-            return -1.0
-        worst = 0.0
+        total = value = 0.0
         for i in bits(m):
-            if self.t.dead(i):
-                continue
-            v = 1.0 + (5 - rank_of(i)) * 0.1
-            if self.t.critical(i):
-                v += 10
-            worst = max(worst, v)
-        return worst
+            weight = max(self.t.copies[i] - self.seen[i], 0) or 0.1
+            total += weight
+            if not self.t.dead(i):
+                value += weight * ((10.0 if self.t.critical(i) else 1.0) + (5 - rank_of(i)) * 0.1)
+        return value / total if total else -1.0
 
     # ------------------------------------------------------------ clues
 
@@ -302,9 +304,26 @@ class Decision:
             c = t.conv.get(order, t.all)
             clued = order in t.clued
         m = k & c or k
+        holder = t.holder.get(order)
+        if holder is not None:
+            # They see every copy outside their hand and ours, as we do.
+            m = m & ~self.seen_by(holder) or m
         if clued:
             m = m & ~self.trash or m
         return m
+
+    def seen_by(self, seat: int) -> int:
+        """Identities all of whose copies ``seat`` sees outside its own hand (ours not counted: unknown to us)."""
+        cached = self._seen_by.get(seat)
+        if cached is not None:
+            return cached
+        t = self.t
+        count = Counter(self.seen)
+        for o in t.hands[seat]:
+            count[t.ids[o]] -= 1
+        mask = sum(1 << i for i, n in t.copies.items() if count[i] >= n)
+        self._seen_by[seat] = mask
+        return mask
 
     def judge(self, clue: Clue, touched: tuple[int, ...]) -> float | None:
         """The value of a clue from us, or None if it would be misread (or is pointless)."""
