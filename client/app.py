@@ -108,6 +108,7 @@ class ClientApp:
         self.send = send
         self.ui = UiState()
         self._board_cache: tuple[ClientModel, bool, StyleAndTextTuples] | None = None
+        self._screens: dict[str, AnyContainer] = {}
         self.replay_dir = replay_dir or Path.cwd()
         self.command = Buffer(
             multiline=False,
@@ -167,22 +168,34 @@ class ClientApp:
         ])
 
     def _screen(self) -> AnyContainer:
+        """The middle of the screen; each kind is built once and reused, its text read live on every redraw."""
         if self.ui.show_help:
+            kind = "help"
+        elif self.ui.form is not None:
+            kind = "form"
+        elif self.get_model().view is not None:
+            kind = "game-wide" if self.width >= WIDE else "game"
+        else:
+            kind = "lobby"
+        if kind not in self._screens:
+            self._screens[kind] = self._build(kind)
+        return self._screens[kind]
+
+    def _build(self, kind: str) -> AnyContainer:
+        if kind == "help":
             return Window(FormattedTextControl(help_fragments), wrap_lines=True)
-        if self.ui.form is not None:
-            form = self.ui.form
-            return Window(FormattedTextControl(form.fragments))
-        if self.get_model().view is not None:
-            return self._game_screen()
+        if kind == "form":
+            return Window(FormattedTextControl(lambda: self.ui.form.fragments() if self.ui.form else []))
+        if kind.startswith("game"):
+            return self._game_screen(wide=kind == "game-wide")
         return Window(FormattedTextControl(
             lambda: lobby_fragments(self.get_model(), self.ui.selected, self.width)), wrap_lines=False)
 
-    def _game_screen(self) -> AnyContainer:
+    def _game_screen(self, wide: bool) -> AnyContainer:
         def tokens() -> StyleAndTextTuples:
             view = self.get_model().view
             return tokens_line(view, self.width) if view is not None else []
 
-        wide = self.width >= WIDE
         log_window = self._log_window(with_chat=not wide)
         middle: AnyContainer = log_window
         if wide:
@@ -199,8 +212,12 @@ class ClientApp:
             ConditionalContainer(
                 Window(FormattedTextControl(lambda: end_fragments(self.get_model())), dont_extend_height=True,
                        wrap_lines=True),
-                Condition(lambda: self.mode() == "end")),
+                Condition(self._game_over)),
         ])
+
+    def _game_over(self) -> bool:
+        view = self.get_model().view
+        return view is not None and view.outcome is not None
 
     def _board(self) -> StyleAndTextTuples:
         """The hands, computed once per model and toggle (a redraw asks for them twice: text and height)."""

@@ -30,6 +30,8 @@ class SizedOutput(DummyOutput):
 def screen_text(application: Application[Any], columns: int = 80, rows: int = 24) -> str:
     """The characters of the whole screen, one line per row, trailing spaces removed."""
     screen = Screen(default_char=None, initial_width=columns, initial_height=rows)
+    # A new frame, as a redraw would count it: controls cache their text per frame.
+    application.render_counter += 1
     with set_app(application):
         container = application.layout.container
         container.write_to_screen(screen, MouseHandlers(), WritePosition(0, 0, columns, rows), "", False, None)
