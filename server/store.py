@@ -240,6 +240,9 @@ class Store:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute("PRAGMA foreign_keys=ON")
+            # Checkpoints (copying the WAL into the main file, with an fsync) run on their own connection in
+            # their own thread (``_checkpoints``), so a commit never waits for one.
+            db.execute("PRAGMA wal_autocheckpoint=0")
             db.executescript(SCHEMA)
         except sqlite3.DatabaseError as e:
             raise StoreError(f"{self.path} cannot be used as a game store: {e}") from None
@@ -252,7 +255,13 @@ class Store:
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """Commit queued work, batch by batch, until cancelled. Work already taken is always finished."""
-        task_status.started()
+        async with trio.open_nursery() as nursery:
+            if self.path != ":memory:":
+                nursery.start_soon(self._checkpoints)
+            task_status.started()
+            await self._commits()
+
+    async def _commits(self) -> None:
         while True:
             first = await self._receive.receive()
             batch = [first]
@@ -265,6 +274,20 @@ class Store:
             await trio.to_thread.run_sync(self._commit, batch)
             for p in batch:
                 p.done.set()
+
+    async def _checkpoints(self, every: float = 1.0) -> None:
+        """Fold the WAL into the database file now and then, beside the commits (never blocking them)."""
+        db = await trio.to_thread.run_sync(
+            lambda: sqlite3.connect(self.path, check_same_thread=False, isolation_level=None))
+        try:
+            done = self.jobs
+            while True:
+                await trio.sleep(every)
+                if self.jobs != done:
+                    done = self.jobs
+                    await trio.to_thread.run_sync(db.execute, "PRAGMA wal_checkpoint(PASSIVE)")
+        finally:
+            db.close()
 
     def _commit(self, batch: list[_Pending]) -> None:
         db = self._db

@@ -193,3 +193,37 @@ async def test_games_in_progress_are_not_listed_to_players(connect: Connect) -> 
     await alice.send(ListGames())
     assert (await alice.expect(Games)).games == ()
     assert GameOver  # the finished case is covered by the restart test
+
+
+async def test_a_restored_table_keeps_its_bots_playing(tmp_path: Path) -> None:
+    """Stop a server while a bot is thinking; the restarted server lets the bot take its turn."""
+    import functools
+
+    from hanabi.protocol.messages import AddBot
+    from hanabi.server import serve
+
+    from .conftest import config_with
+
+    db = str(tmp_path / "bots.sqlite3")
+    slow_bots = config_with(bot_delay=30.0)
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(functools.partial(serve, "127.0.0.1", 0, db, config=slow_bots))
+        alice = await _client(server.port, "Alice")
+        await alice.send(CreateTable(name="with a bot", seats=2))
+        await alice.expect(Joined)
+        await alice.send(AddBot(seat=1))
+        await alice.send(Start())
+        view = (await alice.expect(ViewUpdate)).view
+        if view.current == 0:  # make it the bot's turn
+            await alice.send(ActionRequest(view.legal_actions()[-1]))
+            view = (await alice.expect(ViewUpdate)).view
+        assert view.current == 1
+        await server.stop()
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(functools.partial(serve, "127.0.0.1", 0, db, config=config_with(bot_delay=0)))
+        assert server.restored == 1
+        back = await _client(server.port, "Alice", alice.token)  # type: ignore[attr-defined]
+        assert (await back.expect(ViewUpdate)).view == view
+        moved = await back.expect(ViewUpdate)
+        assert moved.view.turn == view.turn + 1  # the bot moved
+        nursery.cancel_scope.cancel()
