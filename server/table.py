@@ -230,12 +230,18 @@ class Table:
             raise Refused(E.NOT_SEATED, "only players seated at this table can do that")
         return player.seat
 
-    def _host_only(self, player: Player, what: str) -> None:
+    async def _host_only(self, player: Player, what: str) -> None:
         seat = self._seat_of(player)
-        if seat != self.host:
-            host = self.seats[self.host] if self.host is not None else None
-            who = f"{host.name}, at seat {self.host}" if host is not None else "nobody"
-            raise Refused(E.NOT_HOST, f"only the host can {what}; the host is {who}")
+        if seat == self.host:
+            return
+        host = self.seats[self.host] if self.host is not None else None
+        if host is None or host.player is None or not host.player.online:
+            # The host is away: a seated player takes the role rather than leave the table stuck.
+            self.host = seat
+            await self.lobby.store.set_host(self.id, seat)
+            self.changed()
+            return
+        raise Refused(E.NOT_HOST, f"only the host can {what}; the host is {host.name}, at seat {self.host}")
 
     def _between_games(self, what: str) -> None:
         if self.running:
@@ -397,7 +403,7 @@ class Table:
         self.lobby.table_closed(self, frame)
 
     async def _start(self, player: Player) -> None:
-        self._host_only(player, "start a game")
+        await self._host_only(player, "start a game")
         self._between_games("start a new game")
         empty = [i for i, s in enumerate(self.seats) if s is None]
         if empty:
@@ -448,7 +454,7 @@ class Table:
         self._game_over()
 
     async def _add_bot(self, player: Player, seat: int) -> None:
-        self._host_only(player, "add a bot")
+        await self._host_only(player, "add a bot")
         self._between_games("add a bot")
         self._check_seat(seat)
         if self.seats[seat] is not None:
@@ -460,7 +466,7 @@ class Table:
         self.changed()
 
     async def _remove_bot(self, player: Player, seat: int) -> None:
-        self._host_only(player, "remove a bot")
+        await self._host_only(player, "remove a bot")
         self._between_games("remove a bot")
         self._check_seat(seat)
         s = self.seats[seat]
@@ -471,7 +477,7 @@ class Table:
         self.changed()
 
     async def _give_host(self, player: Player, seat: int) -> None:
-        self._host_only(player, "hand the host role on")
+        await self._host_only(player, "hand the host role on")
         self._check_seat(seat)
         s = self.seats[seat]
         if s is None or s.bot:

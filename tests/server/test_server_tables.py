@@ -272,3 +272,14 @@ async def test_seat_status_tells_the_table_who_dropped(connect: Connect) -> None
     await bob.stream.aclose()
     status = await alice.expect(SeatStatus)
     assert (status.seat, status.connected) == (1, False)
+
+
+async def test_when_the_host_is_away_a_seated_player_takes_the_role(connect: Connect) -> None:
+    alice, bob = await connect("Alice"), await connect("Bob")
+    await table_of(alice, [bob])
+    await alice.stream.aclose()
+    await bob.expect(SeatStatus, where=lambda m: not m.connected)
+    await bob.send(Start())
+    await bob.expect(GameStarted)
+    changed = await bob.expect(TableChanged, where=lambda m: m.table.running)
+    assert changed.table.host == 1
