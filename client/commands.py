@@ -55,11 +55,6 @@ ALIASES = {"p": "play", "d": "discard", "c": "clue", "m": "move", "chat": "say",
            "addbot": "bot", "removebot": "unbot", "rearrange": "move"}
 VERBS = GAME_VERBS + ("say",) + LOBBY_VERBS + LOCAL_VERBS
 
-HELP = (
-    "play N · discard N · clue PLAYER COLOUR|RANK · move FROM TO · say TEXT · "
-    "join TABLE [SEAT] · spectate TABLE · leave · new · bot SEAT · unbot SEAT · host SEAT · start · "
-    "again · save · knowledge · quit    (slot 1 = newest card; PLAYER = name or the number on the board)"
-)
 
 
 def _slot(view: PlayerView, word: str, hand_size: int) -> int:

@@ -22,7 +22,6 @@ from .board import (
     tokens_fragments,
     whose_turn,
 )
-from .commands import HELP
 from .model import ClientModel, Link, LogLine, seats_taken
 
 WIDE = 110  # from this width on, the chat gets its own column beside the log
@@ -154,7 +153,7 @@ def _options(table: TableInfo) -> str:
         opts.append("all-or-nothing")
     opts.append(f"chat {table.chat.value}")
     if table.has_password:
-        opts.append("password")
+        opts.append("password needed")
     return ", ".join(opts)
 
 
@@ -163,14 +162,17 @@ def lobby_fragments(model: ClientModel, selected: int, width: int) -> StyleAndTe
     out: StyleAndTextTuples = []
     if model.motd:
         out += [("class:label", model.motd), ("", "\n")]
-    out.append(("class:label", f"  {'#':>3}  {'Table':<16} {'Variant':<18} {'Seats':<6} {'State':<8} Players\n"))
+    out.append(("class:label", f"  {'#':>3}  {'Table':<16} {'Variant':<17} {'Seats':<5} {'State':<7} {'Watch':<5} "
+                               "Players\n"))
     if not model.tables:
         out.append(("class:label", "\n  No tables yet. Press n to create one.\n"))
     for i, table in enumerate(model.tables):
         state = "playing" if table.running else "waiting"
-        spect = f" ({table.spectators} watching)" if table.spectators else ""
-        line = (f"{'▶' if i == selected else ' '} {table.id:>3}  {table.name[:16]:<16} {table.variant.value[:18]:<18} "
-                f"{seats_taken(table)}/{table.seats:<4} {state:<8} {_table_players(table)}{spect}")
+        # A locked table keeps a visible mark even when its name is cut to fit.
+        name = (table.name[:12] + " [p]") if table.has_password else table.name[:16]
+        watch = str(table.spectators) if table.spectators else "-"
+        line = (f"{'▶' if i == selected else ' '} {table.id:>3}  {name:<16} {table.variant.value[:17]:<17} "
+                f"{seats_taken(table)}/{table.seats:<3} {state:<7} {watch:<5} {_table_players(table)}")
         style = "class:selected" if i == selected else ""
         out.append((style, line[: max(20, width - 1)]))
         out.append(("", "\n"))
@@ -213,7 +215,11 @@ def help_fragments() -> StyleAndTextTuples:
         "  ↑↓ choose a table · Enter/j join · s spectate · n new table · r refresh",
         "  at your table: b add a bot · x remove a bot · g start · l leave",
         "",
-        "Commands: " + HELP,
+        "Commands (type : first; Tab completes)",
+        "  play N · discard N · clue PLAYER COLOUR|RANK · move FROM TO · say TEXT · help",
+        "  join TABLE [SEAT] · spectate TABLE · leave · new · start · again · save · quit",
+        "  bot SEAT · unbot SEAT · host SEAT (hand the host role on) · knowledge",
+        "  PLAYER: a name or the number on the board.  [p]: the table asks for a password.",
         "",
         "Ctrl-C quits at any time. Press any key to close this help.",
     ]
