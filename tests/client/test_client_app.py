@@ -37,11 +37,14 @@ from hanabi.protocol.messages import (
     GameOver,
     GameStarted,
     GetReplay,
+    GiveHost,
     Join,
     Joined,
+    Leave,
     ListTables,
     Message,
     RearrangeRequest,
+    RemoveBot,
     ReplayFile,
     SeatInfo,
     SeatStatus,
@@ -382,3 +385,10 @@ def test_a_spectator_sees_every_hand_and_cannot_act(term: Terminal, kit) -> None
         assert str(state.deck[state.hands[seat][0]]) in row
     assert term.type("p1") == []
     assert "spectators watch" in term.store.model.status
+
+
+def test_lobby_commands_on_the_command_line(term: Terminal, kit) -> None:
+    term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(kit.table(("alice", "bob", None)), 0))
+    sent = term.type(":bot 3\r:unbot 3\r:host 2\r:refresh\r:leave\r")
+    assert sent == [AddBot(2), RemoveBot(2), GiveHost(1), ListTables(), Leave()]
+    assert term.store.model.table is None
