@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, replace
 
-from hanabi.engine import Card, Outcome, PlayerView
+from hanabi.engine import Card, Outcome, PlayerView, TurnEvent
 from hanabi.protocol.messages import (
     Chat,
     ErrorReply,
@@ -121,7 +121,9 @@ def log_new_events(model: ClientModel, view: PlayerView) -> ClientModel:
     lines = list(model.log)
     names = model.names
     for event in events[start:]:
-        lines.append(LogLine("event", describe(event, hands, names, view.deck_size)))
+        # The turn number first, as on the physical table's score pad; a rearrangement is not a turn.
+        number = f"{event.turn + 1:>3} " if isinstance(event, TurnEvent) else "    "
+        lines.append(LogLine("event", [("class:log.turn", number), *describe(event, hands, names, view.deck_size)]))
         hands = hands_after(hands, event)
     return replace(model, log=tuple(lines[-MAX_LOG:]), logged_events=len(events), hands=hands)
 

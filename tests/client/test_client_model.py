@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from hanabi.client.history import describe_all
@@ -25,7 +26,9 @@ from prompt_toolkit.formatted_text import to_plain_text
 
 
 def text_of(model: ClientModel) -> list[str]:
-    return [to_plain_text(line.fragments) for line in model.log]
+    """The log's lines without their turn numbers."""
+    return [re.sub(r"^ *\d* ", "", to_plain_text(line.fragments)) if line.kind == "event"
+            else to_plain_text(line.fragments) for line in model.log]
 
 
 def seated(kit, seat: int = 0) -> ClientModel:
@@ -85,6 +88,8 @@ def test_view_updates_log_every_event_once(kit) -> None:
     assert lines[0].startswith("alice clues bob: ")
     assert lines[1].startswith("bob clues cathy: ")
     assert model.logged_events == 2
+    numbered = [to_plain_text(line.fragments) for line in model.log if line.kind == "event"]
+    assert numbered[0].startswith("  1 alice clues") and numbered[1].startswith("  2 bob clues")
 
 
 def test_log_names_slots_of_plays_and_discards(kit) -> None:
