@@ -48,16 +48,22 @@ from hanabi.engine import (
     Variant,
 )
 
-from .fields import FieldError, as_map, check_plain, kind_of, quote
+from .fields import FieldError, Text, as_map, check_plain, kind_of, quote
 
 # Bounds that keep a hostile view small and a confused one readable.
 MAX_DECK = max(len(v.deck()) for v in Variant)  # 60 cards: six suits
 MAX_HAND = 5
-# A game has at most about 140 turns, but every rearrangement of a hand adds an
-# event too; the frame cap (about 3600 events at 64 KiB) is the real bound.
-MAX_EVENTS = 4000
+# No array on the wire holds more than MAX_ARRAY items, so a decoder can refuse
+# a msgpack header that claims millions of items (5 bytes can claim 4 billion,
+# and msgpack allocates for the claim before reading the items). A view's
+# history is longer than that, so it travels in pages of at most MAX_ARRAY
+# events. A game has at most about 140 turns, but every rearrangement of a
+# hand adds an event too; the frame cap (about 3600 events) binds first.
+MAX_ARRAY = 64
+MAX_EVENTS = MAX_ARRAY * MAX_ARRAY
 MAX_TURN = 10_000
 MAX_DETAIL = 500  # characters of an outcome's sentence
+_DETAIL = Text(0, MAX_DETAIL, multiline=True)
 
 _IDENTITIES = len(SUITS) * MAX_RANK  # 30 possible card identities
 _ALL_POSSIBLE = (1 << _IDENTITIES) - 1
@@ -388,8 +394,13 @@ def _remember(cache: dict[Any, Any], key: Any, value: Any) -> None:
     cache[key] = value
 
 
+def event_pages(events: list[list[Any]]) -> list[list[list[Any]]]:
+    """Wire events in pages of MAX_ARRAY (the last one shorter), as a view carries its history."""
+    return [events[i:i + MAX_ARRAY] for i in range(0, len(events), MAX_ARRAY)]
+
+
 def events_to_wire(events: tuple[Event, ...]) -> list[list[Any]]:
-    """A history as wire arrays. The result shares arrays with earlier results: do not modify it."""
+    """A history as wire arrays (not yet in pages). The result shares arrays with earlier results: do not modify it."""
     if not events:
         return []
     key = id(events[0])
@@ -428,24 +439,33 @@ def _identical(old: Any, new: Any) -> bool:
 
 def events_from_wire(value: object, where: str, players: int, variant: Variant, deck_size: int,
                      shape_key: str | None = None) -> tuple[Event, ...]:
-    """A history from wire arrays, reusing the events decoded from the previous view of the same game shape."""
-    if type(value) is not list or len(value) > MAX_EVENTS:
-        raise FieldError(where, f"expected an array of at most {MAX_EVENTS} events")
+    """A history from its pages of wire arrays, reusing the events decoded from the previous view of the same game."""
+    if type(value) is not list or len(value) > MAX_ARRAY:
+        raise FieldError(where, f"expected an array of at most {MAX_ARRAY} pages of events")
+    pages = value
+    flat: list[Any] = []
+    for i, page in enumerate(pages):
+        last = i == len(pages) - 1
+        if type(page) is not list or not (0 < len(page) <= MAX_ARRAY if last else len(page) == MAX_ARRAY):
+            raise FieldError(f"{where}[{i}]", f"expected a page of events: {MAX_ARRAY} of them in every page "
+                                              f"but the last, which holds 1 to {MAX_ARRAY}")
+        flat += page
     key = (players, shape_key or variant.value, deck_size)
     known = _DECODED.get(key)
     same = 0
     old: tuple[Event, ...] = ()
     if known is not None:
         old_wire, old = known
-        limit = min(len(old_wire), len(value))
-        while same < limit and _identical(old_wire[same], value[same]):
+        limit = min(len(old_wire), len(flat))
+        while same < limit and _identical(old_wire[same], flat[same]):
             same += 1
-    fresh = tuple(event_from_wire(value[i], f"{where}[{i}]", players, variant, deck_size)
-                  for i in range(same, len(value)))
+    fresh = tuple(event_from_wire(flat[i], f"{where}[{i // MAX_ARRAY}][{i % MAX_ARRAY}]", players, variant,
+                                  deck_size)
+                  for i in range(same, len(flat)))
     events = old[:same] + fresh
     # Keep private copies: the caller's arrays could change after this call.
     copies = (old_wire[:same] if known is not None else []) + [
-        [list(x) if type(x) is list else x for x in item] for item in value[same:]]
+        [list(x) if type(x) is list else x for x in item] for item in flat[same:]]
     _remember(_DECODED, key, (copies, events))
     return events
 
@@ -471,9 +491,7 @@ def outcome_from_wire(value: object, where: str) -> Outcome:
         raise FieldError(f"{where}.reason", f"{got} is not one of {names}")
     max_score = _where_int(_get(data, "max_score", where), f"{where}.max_score", 0, len(SUITS) * MAX_RANK)
     score = _where_int(_get(data, "score", where), f"{where}.score", 0, max_score)
-    detail = _get(data, "detail", where)
-    if type(detail) is not str or len(detail) > MAX_DETAIL:
-        raise FieldError(f"{where}.detail", f"expected a string of at most {MAX_DETAIL} characters")
+    detail = _DETAIL.decode(_get(data, "detail", where), f"{where}.detail")
     outcome = Outcome(reason, score, max_score, detail,
                       _where_bool(data.get("all_or_nothing", False), f"{where}.all_or_nothing"))
     if len(data) > 6:
@@ -510,7 +528,7 @@ def view_to_wire(view: PlayerView) -> dict[str, Any]:
         "turn": view.turn,
         "final_turns_left": view.final_turns_left,
         "outcome": None if view.outcome is None else outcome_to_wire(view.outcome),
-        "events": events_to_wire(view.events),
+        "events": event_pages(events_to_wire(view.events)),
     }
 
 

@@ -10,6 +10,10 @@ version does not list; the enums below name the ones version 1 uses.
 from __future__ import annotations
 
 import enum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .messages import Message
 
 
 class ErrorCode(enum.StrEnum):
@@ -84,7 +88,7 @@ class ProtocolError(Exception):
         self.request = request
         self.id = id
         self.fatal = fatal
-        self.messages: list[object] = []
+        self.messages: list[Message] = []
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"

@@ -12,9 +12,11 @@ Type checks use ``type(x) is int`` rather than ``isinstance``: ``True`` is an
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import re
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
 from msgpack import Timestamp
@@ -244,6 +246,32 @@ class Custom(Spec[T]):
 
 
 MAX_DEPTH = 16  # how deeply an ignored (unknown) field may nest maps and arrays
+# How many maps and arrays the ignored fields of one message may hold in all.
+# Walking them is Python work per container; without a bound, one 64 KiB
+# frame of nested empty arrays would cost tens of milliseconds.
+MAX_IGNORED_CONTAINERS = 512
+_LEAVES = frozenset({type(None), bool, int, float, str, bytes})
+_STR_ONLY = frozenset({str})
+
+
+class _Budget(threading.local):
+    """What is left of the current message's allowance of ignored containers (None: no message being read)."""
+
+    left: int | None = None
+
+
+_budget = _Budget()
+
+
+@contextlib.contextmanager
+def one_message() -> Iterator[None]:
+    """Every ``check_plain`` inside shares one allowance of ignored containers (one message's worth)."""
+    outer = _budget.left
+    _budget.left = MAX_IGNORED_CONTAINERS
+    try:
+        yield
+    finally:
+        _budget.left = outer
 
 
 def check_plain(value: object, where: str) -> None:
@@ -251,27 +279,44 @@ def check_plain(value: object, where: str) -> None:
 
     msgpack turns its timestamp extension into an object without calling
     ``ext_hook``, and allows binary map keys; neither is part of this
-    protocol, so unknown fields are walked too. The walk is iterative and
-    bounded in depth, and the tree is bounded by the frame size.
+    protocol, so unknown fields are walked too. The walk is iterative,
+    bounded in depth and in containers (``MAX_IGNORED_CONTAINERS`` per
+    message, see ``one_message``), and looks at the types of a container's
+    items all at once (``set(map(type, ...))`` runs in C).
     """
+    shared = _budget.left is not None
+    left = _budget.left if _budget.left is not None else MAX_IGNORED_CONTAINERS
     stack: list[tuple[object, int]] = [(value, 0)]
-    while stack:
-        node, depth = stack.pop()
-        kind = type(node)
-        if kind is Timestamp:
-            raise FieldError(where, "msgpack timestamps (ext type -1) are not part of this protocol")
-        if kind is dict or kind is list:
+    try:
+        while stack:
+            node, depth = stack.pop()
+            children: Any
+            if type(node) is dict:
+                if not set(map(type, node)) <= _STR_ONLY:
+                    bad = next(k for k in node if type(k) is not str)
+                    raise FieldError(where, f"map keys must be strings, found {kind_of(bad)}")
+                children = node.values()
+            elif type(node) is list:
+                children = node
+            elif type(node) is Timestamp:
+                raise FieldError(where, "msgpack timestamps (ext type -1) are not part of this protocol")
+            else:
+                continue
+            left -= 1
+            if left < 0:
+                raise FieldError(where, f"the fields this version ignores hold more than {MAX_IGNORED_CONTAINERS} "
+                                        "maps and arrays in all")
             if depth >= MAX_DEPTH:
                 raise FieldError(where, f"nests maps and arrays more than {MAX_DEPTH} deep")
-            if kind is dict:
-                assert isinstance(node, dict)
-                for k, v in node.items():
-                    if type(k) is not str:
-                        raise FieldError(where, f"map keys must be strings, found {kind_of(k)}")
-                    stack.append((v, depth + 1))
-            else:
-                assert isinstance(node, list)
-                stack.extend((v, depth + 1) for v in node)
+            kinds = set(map(type, children))
+            if kinds <= _LEAVES:
+                continue
+            if Timestamp in kinds:
+                raise FieldError(where, "msgpack timestamps (ext type -1) are not part of this protocol")
+            stack.extend((c, depth + 1) for c in children if type(c) is dict or type(c) is list)
+    finally:
+        if shared:
+            _budget.left = left
 
 
 def as_map(value: object, where: str) -> dict[str, Any]:

@@ -21,11 +21,13 @@ from typing import Literal, NoReturn
 
 import msgpack
 
+from .engine_wire import MAX_ARRAY
 from .errors import ErrorCode, ProtocolError
 from .messages import CLIENT_TYPES, SERVER_TYPES, Message, from_wire, to_wire
 
 DEFAULT_MAX_FRAME = 64 * 1024
 HEADER = struct.Struct(">I")
+MAX_MAP = 64  # entries in any map: a message has at most 14 fields, the rest is room for additions
 
 _packer = msgpack.Packer(use_bin_type=True, datetime=False, strict_types=False)
 
@@ -63,8 +65,11 @@ def decode_body(body: bytes, accept: Iterable[str] | None = None) -> Message:
             timestamp=0,  # timestamps come back as msgpack.Timestamp (ext_hook is not called), refused below
             max_str_len=size,
             max_bin_len=size,
-            max_array_len=size,
-            max_map_len=size,
+            # msgpack allocates for an array's or a map's claimed length before reading its items, at
+            # each of up to 1024 levels; capping claims at what the protocol uses keeps a hostile frame
+            # to a fraction of a megabyte (a cap of the frame size would let one frame cost 80 MB).
+            max_array_len=MAX_ARRAY,
+            max_map_len=MAX_MAP,
             max_ext_len=size,
         )
     except _ExtRefused as exc:
@@ -78,7 +83,13 @@ def decode_body(body: bytes, accept: Iterable[str] | None = None) -> Message:
                                                  "strings must be UTF-8, binary data is not allowed as text") from None
     except msgpack.StackError:
         raise ProtocolError(ErrorCode.BAD_FRAME, "the frame nests maps and arrays too deeply") from None
-    except (ValueError, TypeError, msgpack.UnpackException, OverflowError, RecursionError) as exc:
+    except ValueError as exc:
+        if "exceeds max_array_len" in str(exc) or "exceeds max_map_len" in str(exc):
+            raise ProtocolError(ErrorCode.BAD_FRAME, f"the frame holds a map or an array longer than the protocol "
+                                                     f"allows ({MAX_MAP} entries, {MAX_ARRAY} items): "
+                                                     f"{exc}") from None
+        raise ProtocolError(ErrorCode.BAD_FRAME, f"the frame is not valid msgpack ({_describe(exc)})") from None
+    except (TypeError, msgpack.UnpackException, OverflowError, RecursionError) as exc:
         raise ProtocolError(ErrorCode.BAD_FRAME, f"the frame is not valid msgpack ({_describe(exc)})") from None
     allowed = None if accept is None else frozenset(accept)
     return from_wire(tree, allowed)

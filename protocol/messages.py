@@ -48,6 +48,7 @@ from .fields import (
     as_map,
     check_plain,
     kind_of,
+    one_message,
     quote,
 )
 from .version import HANDSHAKE_TYPES, PROTOCOL_VERSION
@@ -590,7 +591,7 @@ def to_wire(message: Message) -> dict[str, Any]:
         if cls is ActionRequest:
             assert isinstance(message, ActionRequest)
             out.update(ew.action_to_wire(message.action))
-            out["id"] = Opt(_ID).encode(message.id, f"{cls.TYPE}.id")
+            out["id"] = _OPT_ID.encode(message.id, f"{cls.TYPE}.id")
         else:
             _fields_to_wire(message, cls.TYPE, out)
     except FieldError as exc:
@@ -600,6 +601,8 @@ def to_wire(message: Message) -> dict[str, Any]:
 
 
 _ENVELOPE = frozenset({"v", "t"})
+_TYPE_NAME = Ident(32)
+_OPT_ID = Opt(_ID)
 
 
 def from_wire(tree: object, accept: frozenset[str] | set[str] | None = None) -> Message:
@@ -614,7 +617,7 @@ def from_wire(tree: object, accept: frozenset[str] | set[str] | None = None) -> 
     kind = tree.get("t")
     raw_id = tree.get("id")
     req_id = raw_id if type(raw_id) is int and 0 <= raw_id <= MAX_SAFE_INT else None
-    request = kind if type(kind) is str and len(kind) <= 32 and Ident().matches(kind) else None
+    request = kind if type(kind) is str and _TYPE_NAME.matches(kind) else None
     if type(kind) is not str:
         raise ProtocolError(ErrorCode.BAD_FRAME, f'the frame\'s "t" must be a message type string, not {kind_of(kind)}',
                             id=req_id)
@@ -631,20 +634,27 @@ def from_wire(tree: object, accept: frozenset[str] | set[str] | None = None) -> 
         why = "no message of protocol 1" if cls is None else "not one this side accepts"
         raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"{quote(kind)} is {why}", request=request, id=req_id)
     try:
-        for key in tree:
-            if type(key) is not str:
-                raise FieldError(kind, f"map keys must be strings, found {kind_of(key)}")
-        if cls is ActionRequest:
-            action = ew.action_from_wire(tree, kind)
-            for key in tree.keys() - _ACTION_KEYS - _ENVELOPE - {"id"}:
-                check_plain(tree[key], f"{kind}.{key}")
-            message: Message = ActionRequest(action, req_id)
-            if raw_id is not None and req_id is None:
-                Opt(_ID).decode(raw_id, f"{kind}.id")
-        else:
-            message = _fields_from_wire(cls, tree, kind, _ENVELOPE)
+        with one_message():
+            message = _message_from_tree(cls, kind, tree, req_id, raw_id)
     except FieldError as exc:
         raise ProtocolError(ErrorCode.BAD_FIELD, str(exc), request=request, id=req_id) from None
     except RecursionError:
         raise ProtocolError(ErrorCode.BAD_FRAME, "the frame nests too deeply", request=request, id=req_id) from None
     return message
+
+
+def _message_from_tree(cls: type, kind: str, tree: dict[Any, Any], req_id: int | None, raw_id: object) -> Message:
+    """The message of a frame whose envelope is fine; raises FieldError."""
+    for key in tree:
+        if type(key) is not str:
+            raise FieldError(kind, f"map keys must be strings, found {kind_of(key)}")
+    if cls is not ActionRequest:
+        message: Message = _fields_from_wire(cls, tree, kind, _ENVELOPE)
+        return message
+    if raw_id is not None and req_id is None:
+        _OPT_ID.decode(raw_id, f"{kind}.id")  # raises: say what is wrong with the id
+    action = ew.action_from_wire(tree, kind)
+    unknown = tree.keys() - _ACTION_KEYS - _ENVELOPE - {"id"}
+    for key in unknown:
+        check_plain(tree[key], f"{kind}.{key}")
+    return ActionRequest(action, req_id)

@@ -6,7 +6,8 @@ import re
 from pathlib import Path
 
 from hanabi.protocol import MESSAGE_TYPES, ErrorCode, GoodbyeReason, encode
-from hanabi.protocol.engine_wire import MAX_EVENTS
+from hanabi.protocol.engine_wire import MAX_ARRAY, MAX_EVENTS
+from hanabi.protocol.framing import MAX_MAP
 from hanabi.protocol.messages import LIST_MAX, Hello
 
 DOC = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text()
@@ -36,4 +37,5 @@ def test_the_example_frame_is_the_real_one() -> None:
 
 def test_limits_quoted_in_the_doc_match_the_code() -> None:
     assert f"tables in `tables`, games in `games` | {LIST_MAX} |" in DOC
-    assert f"events in a view | {MAX_EVENTS} |" in DOC
+    assert f"events in a view | {MAX_EVENTS} (64 pages of 64) |" in DOC
+    assert f"items in any array | {MAX_ARRAY} |" in DOC and f"entries in any map | {MAX_MAP} |" in DOC

@@ -294,11 +294,15 @@ def _view_tree() -> dict[str, Any]:
     (lambda v: v.update(deck_size=60), "the No Variant deck has 50 cards, not 60"),
     (lambda v: v["config"].update(variant="Purple"), "'Purple' is not one of"),
     (lambda v: v["config"].update(players=6), "view.config.players: 6 is out of range"),
-    (lambda v: v.update(events=[["play", 0, 0, 1, "R1", True, 15]]), "a play event has 8 items, not 7"),
-    (lambda v: v.update(events=[["clue", 0, 0, 4, "red", []]]), "events[0][3] (target): 4 is out of range"),
-    (lambda v: v.update(events=[["clue", 0, 0, 1, "pink", []]]), "'pink' is neither a colour nor a rank"),
-    (lambda v: v.update(events=[["dance", 0]]), "'dance' is not an event kind"),
-    (lambda v: v.update(events=[{"kind": "play"}]), "expected an event array"),
+    (lambda v: v.update(events=[[["play", 0, 0, 1, "R1", True, 15]]]), "a play event has 8 items, not 7"),
+    (lambda v: v.update(events=[[["clue", 0, 0, 4, "red", []]]]), "events[0][0][3] (target): 4 is out of range"),
+    (lambda v: v.update(events=[[["clue", 0, 0, 1, "pink", []]]]), "'pink' is neither a colour nor a rank"),
+    (lambda v: v.update(events=[[["dance", 0]]]), "'dance' is not an event kind"),
+    (lambda v: v.update(events=[[{"kind": "play"}]]), "expected an event array"),
+    (lambda v: v.update(events=[["play", 0, 0, 1, "R1", True, 15, False]]), "expected an event array"),
+    (lambda v: v.update(events=[[]]), "view.view.events[0]: expected a page of events"),
+    (lambda v: v.update(events=[[["clue", 0, 0, 1, 3, []]], [["clue", 1, 1, 0, 3, []]]]),
+     "view.view.events[0]: expected a page of events: 64 of them in every page but the last"),
     (lambda v: v.update(outcome={"reason": "boredom"}), "'boredom' is not one of"),
     (lambda v: v.pop("turn"), "view.turn: missing"),
 ])
@@ -314,7 +318,7 @@ def test_a_view_tolerates_unknown_fields_and_longer_arrays() -> None:
     tree = _view_tree()
     tree["view"]["theme"] = "dark"
     tree["view"]["hands"][0][0].append("a later addition")
-    tree["view"]["events"] = [["clue", 0, 0, 1, 3, [], "later"]]
+    tree["view"]["events"] = [[["clue", 0, 0, 1, 3, [], "later"]]]
     (message,) = Decoder().feed(pack(tree))
     assert isinstance(message, ViewUpdate)
     assert message.view.events[0] == TurnEvent(0, 0, Clue(1, rank=3))
@@ -348,17 +352,34 @@ def test_a_view_with_too_long_a_history_is_refused_when_sent() -> None:
 def test_conversion_caches_never_let_a_boolean_or_float_pass_for_an_integer() -> None:
     """Python finds True == 1 == 1.0 (and hashes them alike); a view decoded before must not vouch for them."""
     tree = _view_tree()
-    tree["view"]["events"] = [["play", 0, 0, 1, "R1", True, 15, False]]
+    tree["view"]["events"] = [[["play", 0, 0, 1, "R1", True, 15, False]]]
     assert Decoder().feed(pack(tree))  # decoded once: now in the caches
     for change, words in [
-        (lambda v: v["events"][0].__setitem__(5, 1), "(success): expected a boolean, got an integer"),
-        (lambda v: v["events"][0].__setitem__(1, False), "(turn): expected an integer, got a boolean"),
-        (lambda v: v["events"][0].__setitem__(3, 1.0), "(order): expected an integer, got a float"),
+        (lambda v: v["events"][0][0].__setitem__(5, 1), "(success): expected a boolean, got an integer"),
+        (lambda v: v["events"][0][0].__setitem__(1, False), "(turn): expected an integer, got a boolean"),
+        (lambda v: v["events"][0][0].__setitem__(3, 1.0), "(order): expected an integer, got a float"),
         (lambda v: v["hands"][0][0].__setitem__(4, False), "(ranks): expected an integer, got a boolean"),
         (lambda v: v["hands"][1][0].__setitem__(0, float(v["hands"][1][0][0])), "(order): expected an integer"),
     ]:
         bad = _view_tree()
-        bad["view"]["events"] = [["play", 0, 0, 1, "R1", True, 15, False]]
+        bad["view"]["events"] = [[["play", 0, 0, 1, "R1", True, 15, False]]]
         change(bad["view"])
         error = refused(pack(bad))
         assert words in error.message
+
+
+def test_no_array_longer_than_64_and_no_map_larger_than_64() -> None:
+    """msgpack allocates for a claimed length before reading the items: claims are capped, so memory is too."""
+    assert "64 items" in refused(pack({"v": 1, "t": "ping", "extra": list(range(65))})).message
+    assert "64 entries" in refused(pack({"v": 1, "t": "ping", **{f"k{i}": i for i in range(70)}})).message
+    assert Decoder().feed(pack({"v": 1, "t": "ping", "extra": list(range(64))})) == [Ping()]
+
+
+def test_ignored_fields_have_a_budget_of_containers_per_message() -> None:
+    """Walking ignored fields is Python work per map or array: one message may not make it unbounded."""
+    many = [[[] for _ in range(60)] for _ in range(10)]  # 611 arrays
+    error = refused(pack({"v": 1, "t": "ping", "a": many}))
+    assert "ignores hold more than 512 maps and arrays" in error.message
+    spread = {f"f{i}": [[] for _ in range(20)] for i in range(30)}  # 630 arrays over 30 fields
+    assert "more than 512" in refused(pack({"v": 1, "t": "ping", **spread})).message
+    assert Decoder().feed(pack({"v": 1, "t": "ping", "a": many[:5]})) == [Ping()]
