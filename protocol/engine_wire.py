@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgpack
 from hanabi.engine import (
     CLUE_TOKENS,
     MAX_PLAYERS,
@@ -374,7 +375,8 @@ def _event_slow(value: list[Any], kind: str, where: str, players: int, variant: 
 # new. Keys are the first event's identity (encoding: events of one game are
 # shared objects) and the game's shape (decoding); both caches are bounded.
 _ENCODED: dict[int, tuple[tuple[Event, ...], list[list[Any]]]] = {}
-_DECODED: dict[tuple[int, str, int], tuple[list[Any], tuple[Event, ...]]] = {}
+_DECODED: dict[tuple[int, str, int], tuple[bytes, tuple[Event, ...]]] = {}
+_pack = msgpack.Packer(use_bin_type=True, datetime=False).pack
 _HISTORY_CACHE_CAP = 64
 
 
@@ -382,7 +384,7 @@ def clear_caches() -> None:
     """Forget every value kept to speed up conversions (for benchmarks of the cold path, and tests)."""
     _ENCODED.clear()
     _DECODED.clear()
-    _CARD_VIEWS.clear()
+    _HANDS.clear()
     _KNOWLEDGE.clear()
     _CONFIGS.clear()
 
@@ -419,24 +421,6 @@ def events_to_wire(events: tuple[Event, ...]) -> list[list[Any]]:
     return wire
 
 
-def _identical(old: Any, new: Any) -> bool:
-    """Equal, and of the same types throughout: to Python 1 == True == 1.0, to this protocol they differ.
-
-    ``old`` is an event array that passed every check before, so matching it
-    item for item, type for type, is passing them again.
-    """
-    if old != new:
-        return False
-    for x, y in zip(old, new, strict=True):
-        if type(x) is not type(y):
-            return False
-        if type(x) is list:
-            for p, q in zip(x, y, strict=True):
-                if type(p) is not type(q):
-                    return False
-    return True
-
-
 def events_from_wire(value: object, where: str, players: int, variant: Variant, deck_size: int,
                      shape_key: str | None = None) -> tuple[Event, ...]:
     """A history from its pages of wire arrays, reusing the events decoded from the previous view of the same game."""
@@ -452,22 +436,27 @@ def events_from_wire(value: object, where: str, players: int, variant: Variant, 
         flat += page
     key = (players, shape_key or variant.value, deck_size)
     known = _DECODED.get(key)
+    # The events packed one after the other (msgpack without the array's header): if the previous history's
+    # bytes begin these, its events are these events. Bytes compare exactly (in Python True == 1 == 1.0;
+    # packed, they differ) and in C.
+    packed = _pack(flat)
+    packed = packed[_array_header_size(len(flat)):]
     same = 0
     old: tuple[Event, ...] = ()
-    if known is not None:
-        old_wire, old = known
-        limit = min(len(old_wire), len(flat))
-        while same < limit and _identical(old_wire[same], flat[same]):
-            same += 1
+    if known is not None and packed.startswith(known[0]):
+        old = known[1]
+        same = len(old)
     fresh = tuple(event_from_wire(flat[i], f"{where}[{i // MAX_ARRAY}][{i % MAX_ARRAY}]", players, variant,
                                   deck_size)
                   for i in range(same, len(flat)))
-    events = old[:same] + fresh
-    # Keep private copies: the caller's arrays could change after this call.
-    copies = (old_wire[:same] if known is not None else []) + [
-        [list(x) if type(x) is list else x for x in item] for item in flat[same:]]
-    _remember(_DECODED, key, (copies, events))
+    events = old + fresh
+    _remember(_DECODED, key, (packed, events))
     return events
+
+
+def _array_header_size(items: int) -> int:
+    """Bytes of a msgpack array header: fixarray up to 15 items, array 16 up to 65535, else array 32."""
+    return 1 if items < 16 else 3 if items < 65536 else 5
 
 
 # -- outcomes ------------------------------------------------------------------------------------
@@ -532,8 +521,8 @@ def view_to_wire(view: PlayerView) -> dict[str, Any]:
     }
 
 
-_CARD_VIEWS: dict[str, dict[tuple[Any, ...], CardView]] = {}
-_CARD_VIEWS_CAP = 4096
+_HANDS: dict[str, dict[bytes, tuple[CardView, ...]]] = {}
+_HANDS_CAP = 4096
 
 
 def _knowledge(p: int, c: int, r: int, nc: int, nr: int) -> CardKnowledge:
@@ -567,49 +556,46 @@ def _hands_from_wire(value: object, where: str, players: int, shape: _Shape) -> 
     if type(value) is not list or len(value) != players:
         raise FieldError(where, f"expected an array of {players} hands, got "
                                 + (f"{len(value)}" if type(value) is list else kind_of(value)))
-    cards, deck_size, variant = shape.cards, shape.deck_size, shape.variant
-    # Cards already checked and built in this deck, by their wire items.
-    seen = _CARD_VIEWS.get(variant.value)
-    if seen is None or len(seen) >= _CARD_VIEWS_CAP:
-        seen = _CARD_VIEWS[variant.value] = {}
+    # Hands already checked and built in this deck, by their packed bytes: most hands do not change from
+    # one view to the next, and bytes compare exactly (True, 1 and 1.0 pack differently).
+    seen = _HANDS.get(shape.variant.value)
+    if seen is None or len(seen) >= _HANDS_CAP:
+        seen = _HANDS[shape.variant.value] = {}
     hands = []
     for s, hand in enumerate(value):
         if type(hand) is not list or len(hand) > MAX_HAND:
             raise FieldError(f"{where}[{s}]", f"expected an array of at most {MAX_HAND} cards")
-        row = []
-        for i, item in enumerate(hand):
-            if type(item) is list and len(item) > 7:  # items a later revision may add: ignored, but plain
-                for j in range(7, len(item)):
-                    check_plain(item[j], f"{where}[{s}][{i}][{j}]")
-                item = item[:7]
-            if type(item) is list and len(item) == 7:
-                key = tuple(item)
-                try:
-                    known = seen.get(key)
-                except TypeError:  # an unhashable item (an array or a map): not a card, see the slow path
-                    known = None
-                # An equal key may still hold True or 1.0 for an integer (they hash alike): check the types.
-                if (known is not None and type(item[0]) is int and type(item[2]) is int and type(item[3]) is int
-                        and type(item[4]) is int and type(item[5]) is int and type(item[6]) is int):
-                    row.append(known)
-                    continue
-            # One combined test per card; the error message is built only when it fails.
-            if type(item) is list and len(item) == 7:
-                order, name, p, c, r, nc, nr = item
-                card = cards.get(name) if type(name) is str else None
-                if ((card is not None or name is None)
-                        and type(order) is int and 0 <= order < deck_size
-                        and type(p) is int and 0 <= p <= _ALL_POSSIBLE
-                        and type(c) is int and 0 <= c <= _ALL_COLOURS
-                        and type(r) is int and 0 <= r <= _ALL_RANKS
-                        and type(nc) is int and 0 <= nc <= _ALL_COLOURS
-                        and type(nr) is int and 0 <= nr <= _ALL_RANKS):
-                    row.append(built := CardView(order, card, _knowledge(p, c, r, nc, nr)))
-                    seen[key] = built
-                    continue
-            _card_view_slow(item, f"{where}[{s}][{i}]", deck_size, variant)
-        hands.append(tuple(row))
+        key = _pack(hand)
+        row = seen.get(key)
+        if row is None:
+            row = seen[key] = _hand_from_wire(hand, f"{where}[{s}]", shape)
+        hands.append(row)
     return tuple(hands)
+
+
+def _hand_from_wire(hand: list[Any], where: str, shape: _Shape) -> tuple[CardView, ...]:
+    cards, deck_size = shape.cards, shape.deck_size
+    row = []
+    for i, item in enumerate(hand):
+        if type(item) is list and len(item) > 7:  # items a later revision may add: ignored, but plain
+            for j in range(7, len(item)):
+                check_plain(item[j], f"{where}[{i}][{j}]")
+            item = item[:7]
+        # One combined test per card; the error message is built only when it fails.
+        if type(item) is list and len(item) == 7:
+            order, name, p, c, r, nc, nr = item
+            card = cards.get(name) if type(name) is str else None
+            if ((card is not None or name is None)
+                    and type(order) is int and 0 <= order < deck_size
+                    and type(p) is int and 0 <= p <= _ALL_POSSIBLE
+                    and type(c) is int and 0 <= c <= _ALL_COLOURS
+                    and type(r) is int and 0 <= r <= _ALL_RANKS
+                    and type(nc) is int and 0 <= nc <= _ALL_COLOURS
+                    and type(nr) is int and 0 <= nr <= _ALL_RANKS):
+                row.append(CardView(order, card, _knowledge(p, c, r, nc, nr)))
+                continue
+        _card_view_slow(item, f"{where}[{i}]", deck_size, shape.variant)
+    return tuple(row)
 
 
 def view_from_wire(value: object, where: str = "view") -> PlayerView:
