@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import math
+import random
 from collections import deque
 
 import trio
@@ -157,6 +158,8 @@ class Connection:
         n = 0
         next_ping = trio.current_time() + config.ping_interval
         with scope:
+            # A random phase: connections opened together must not all wake (and ping) in the same instant.
+            await trio.sleep(random.uniform(0, tick))
             while True:
                 await trio.sleep(tick)
                 now = trio.current_time()

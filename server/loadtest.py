@@ -22,7 +22,9 @@ newest card when all clue tokens are in.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -142,7 +144,9 @@ class LoadClient:
 
     async def act(self, view: PlayerView) -> None:
         if self.think:
-            await trio.sleep(self.think)
+            # Players do not all think for the same time; equal pauses would keep every table in step
+            # and turn the load into bursts of one action per table at the same instant.
+            await trio.sleep(self.think * random.uniform(0.5, 1.5))
         if view.clue_tokens < CLUE_TOKENS:
             action: Discard | Clue = Discard(view.my_hand[-1].order)
         else:
@@ -218,6 +222,9 @@ async def run(tables: int, players: int, seconds: float, warmup: float, think: f
                 for i in range(tables):
                     setup.start_soon(seat, i)
             setup_s = time.perf_counter() - t0
+            # This process's own collector pauses would show up as server latency: keep them rare.
+            gc.freeze()
+            gc.set_threshold(50_000, 20, 100)
             rss_seated = _rss_kib(proc.pid)
             async with trio.open_nursery() as nursery:
                 for clients in seated:
@@ -263,8 +270,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=20.0, help="measured time (default 20)")
     parser.add_argument("--warmup", type=float, default=3.0, help="unmeasured time first (default 3)")
     parser.add_argument("--think", type=float, default=0.0, metavar="SECONDS",
-                        help="each player waits this long before acting (default 0: flat out, a closed loop "
-                             "where the server is the only limit)")
+                        help="each player waits about this long (0.5x to 1.5x, at random) before acting "
+                             "(default 0: flat out, a closed loop where the server is the only limit)")
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, writing stats to FILE")
     args = parser.parse_args(argv)
     if not 2 <= args.players <= 5 or args.tables < 1:
