@@ -32,6 +32,7 @@ from .conventions import Reading, clue_mask, covering, finesse_duty, read_clue, 
 from .memory import Table
 
 ENDGAME_DECK = 4
+CLOG = 0.1  # the value of touching a useful card that will not play soon
 
 
 class ConventionBot:
@@ -170,7 +171,13 @@ class Decision:
                 stall = self.fallback()
                 if isinstance(stall, Clue) and self.harm(stall)[:2] == (0, 0):
                     return stall
-            return Discard(min(hand, key=self.keep_value))
+            keep = min(hand, key=self.keep_value)
+            if self.keep_value(keep) >= 5 and t.strikes < 2:
+                # Every card is precious: a likely play beats a sure loss.
+                gamble = max(hand, key=self.chance_playable)
+                if self.chance_playable(gamble) >= (0.4 if t.strikes == 0 else 0.6):
+                    return Play(gamble)
+            return Discard(keep)
         if clue is not None:
             return clue[1]
         return self.fallback()
@@ -374,7 +381,7 @@ class Decision:
                 elif t.critical(i):
                     value += 0.5 if o == t.chop(target) else 0.3
                 else:
-                    value += 0.1
+                    value += CLOG  # a useful card, but it takes a slot out of the discard rotation
         if finesse:
             value += 1.0
         if not newly_known and not finesse and all(o in t.clued for o in touched) and value <= 0:
