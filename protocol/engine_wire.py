@@ -4,18 +4,24 @@ The protocol carries engine types, so it also says how they look as plain
 msgpack trees and checks them on the way back, so that a client can rebuild
 a ``PlayerView`` and render it with the engine's own helpers.
 
-Shapes (docs/protocol.md has the full table):
+Shapes (docs/protocol.md has the full tables):
 
 * a card is its short name, ``"R3"`` (suit letter R Y G B W M, then rank);
 * a card in a hand is an array ``[order, card or nil, possible, colours,
   ranks, not_colours, not_ranks]`` (the knowledge bitmasks of
   ``CardKnowledge``), because a view holds up to 25 of them;
+* an event is an array whose first item is its kind, and a view's history
+  travels in pages of at most 64 events (no array is longer than 64);
 * everything else is a map with the engine's field names.
 
-Views are the biggest and most frequent message, so ``view_from_wire``
-checks each card with one combined test and builds error messages only on
-the slow path, and shares the immutable knowledge values it has already
-built (most cards of a game carry one of a handful of knowledge states).
+Views are the biggest and most frequent message, so decoding checks each
+card and event with one combined test and builds error messages only on
+the slow path. It also remembers, in small bounded caches, what it already
+built: hands by their packed bytes, the history of the previous view (a new
+view repeats it and adds an event), knowledge values, options. The server
+side likewise converts only the events it has not converted before. Every
+cached value is immutable, and a cache hit requires byte-for-byte equality
+with input that passed every check, so the caches change speed, not results.
 """
 
 from __future__ import annotations
@@ -96,7 +102,6 @@ class _Shape:
 _SHAPES = {v.value: _Shape(v) for v in Variant}
 # GameConfig values already built, by their checked wire fields (a game sends the same one every view).
 _CONFIGS: dict[tuple[Any, ...], GameConfig] = {}
-TURN_KINDS = ("play", "discard", "clue")
 
 # Knowledge values already built, by their five integers. Values are immutable,
 # so sharing them is safe; the cache is emptied when it grows past a bound so a

@@ -27,7 +27,19 @@ import dataclasses
 from collections.abc import Callable
 from typing import Annotated, Any, ClassVar, TypeVar, get_type_hints
 
-from hanabi.engine import MAX_PLAYERS, MIN_PLAYERS, Card, ChatPolicy, EndReason, Event, Outcome, PlayerView, Variant
+from hanabi.engine import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Card,
+    ChatPolicy,
+    EndReason,
+    Event,
+    Outcome,
+    PlayerView,
+    RearrangeEvent,
+    TurnEvent,
+    Variant,
+)
 from hanabi.engine import TurnAction as _TurnAction
 
 from . import engine_wire as ew
@@ -74,10 +86,22 @@ _SEAT = Int(0, MAX_PLAYERS - 1)
 _NAME = Text(1, NAME_MAX, trimmed=True)
 _PASSWORD = Text(1, PASSWORD_MAX)
 _SENTENCE = Text(0, SENTENCE_MAX, multiline=True)
-_CARD: Spec[Card] = Custom(ew.card_from_wire, lambda c, w: ew.card_to_wire(c), 'str: a card such as "R3"')
-_VIEW: Spec[PlayerView] = Custom(ew.view_from_wire, lambda v, w: ew.view_to_wire(v), "map: a view")
-_EVENT: Spec[Event] = Custom(ew.event_from_wire, lambda e, w: ew.event_to_wire(e), "map: an event")
-_OUTCOME: Spec[Outcome] = Custom(ew.outcome_from_wire, lambda o, w: ew.outcome_to_wire(o), "map: an outcome")
+
+
+def _engine_value(types: type | tuple[type, ...], to_wire: Callable[[Any], object]) -> Callable[[Any, str], object]:
+    """An encoder that first checks it was given the engine type it converts (a wrong one is a clear error)."""
+    def encode(value: Any, where: str) -> object:
+        if not isinstance(value, types):
+            raise FieldError(where, f"expected {getattr(types, '__name__', 'an event')}, got {value!r:.60}")
+        return to_wire(value)
+    return encode
+
+
+_CARD: Spec[Card] = Custom(ew.card_from_wire, _engine_value(Card, ew.card_to_wire), 'str: a card such as "R3"')
+_VIEW: Spec[PlayerView] = Custom(ew.view_from_wire, _engine_value(PlayerView, ew.view_to_wire), "map: a view")
+_EVENT: Spec[Event] = Custom(ew.event_from_wire, _engine_value((TurnEvent, RearrangeEvent), ew.event_to_wire),
+                             "array: an event")
+_OUTCOME: Spec[Outcome] = Custom(ew.outcome_from_wire, _engine_value(Outcome, ew.outcome_to_wire), "map: an outcome")
 
 Id = Annotated[int | None, Opt(_ID)]
 

@@ -32,6 +32,8 @@ from hanabi.protocol import (
     Decoder,
     ErrorCode,
     ErrorReply,
+    GameEvent,
+    GameOver,
     Games,
     GameSummary,
     Hello,
@@ -211,6 +213,10 @@ def test_encode_refuses_a_message_over_the_cap_and_bad_fields() -> None:
         encode(Chat("two\nlines"))
     with pytest.raises(ProtocolError):
         encode("not a message")  # type: ignore[arg-type]
+    for wrong in (GameEvent(1, "R3"), ViewUpdate(1, None), TableChanged("table"), GameOver(1, None, (), "")):  # type: ignore[arg-type]
+        with pytest.raises(ProtocolError) as info:
+            encode(wrong)
+        assert info.value.code == "bad_field" and "expected" in info.value.message
 
 
 def test_after_a_bad_request_the_decoder_goes_on_and_keeps_earlier_messages() -> None:
