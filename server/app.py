@@ -49,6 +49,8 @@ class Server:
         self._connections.add(conn)
         try:
             await conn.run()
+        except Exception:  # never let one connection's failure reach the listener and stop the server
+            log.exception("connection %s failed", peer)
         finally:
             self._connections.discard(conn)
 

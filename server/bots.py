@@ -12,25 +12,14 @@ from collections.abc import Callable
 
 import trio
 from hanabi.engine import PlayerView, TurnAction
+from hanabi.engine.bots import choose_action
 
 Policy = Callable[[PlayerView], TurnAction]
 
 
-def _first_legal(view: PlayerView) -> TurnAction:
-    """The fallback bot: the first legal action. Used only if ``hanabi.engine.bots`` is missing."""
-    actions = view.legal_actions()
-    if not actions:
-        raise ValueError("the bot has no legal action: it is not its turn or the game is over")
-    return actions[0]
-
-
 def default_policy() -> Policy:
-    """The engine's bot when it exists; the first legal action otherwise."""
-    try:
-        from hanabi.engine.bots import choose_action  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return _first_legal
-    return choose_action  # type: ignore[no-any-return,unused-ignore]
+    """The house bot of ``hanabi.engine.bots``: the one line to change to seat another bot."""
+    return choose_action
 
 
 BOT_NAMES = ("Bot Ada", "Bot Basil", "Bot Cleo", "Bot Dex", "Bot Eve")

@@ -273,6 +273,10 @@ class Connection:
             await self.lobby.handle(player, request)
         except Refused as refusal:
             self._error(request, refusal)
+        except Exception:  # a bug of ours must cost one request, not the connection or the server
+            log.exception("request %r of %s failed", request, player.name)
+            self._error(request, Refused(E.INTERNAL, "the server failed on this request (its fault, not yours); "
+                                                     "it has been logged"))
 
     def _protocol_error(self, error: wire.ProtocolError) -> bool:
         """Answer a bad frame; False when the stream cannot be trusted any more and the connection must end."""

@@ -51,7 +51,11 @@ class Lobby:
             self.players[p.token_hash] = Player(p.token_hash, p.name)
         running = 0
         for stored in snap.tables:
-            table = Table.restore(self, stored)
+            try:
+                table = Table.restore(self, stored)
+            except Exception:  # one damaged table must not keep the others (or the server) down
+                log.exception("table %d could not be restored; it is left out", stored.id)
+                continue
             self.tables[table.id] = table
             await self._nursery.start(table.run)
             running += table.running

@@ -17,12 +17,14 @@ from hanabi.engine import ChatPolicy, Clue, Discard, Play
 from hanabi.protocol.framing import encode
 from hanabi.protocol.messages import (
     ActionRequest,
+    AddBot,
     Chat,
     CreateTable,
     ErrorReply,
     GameStarted,
     Goodbye,
     Joined,
+    ListGames,
     ListTables,
     Ping,
     RearrangeRequest,
@@ -257,3 +259,35 @@ async def test_a_bad_create_request_is_refused_with_the_field_named(connect: Con
     await alice.send(CreateTable(name="fine"))
     assert (await alice.expect(Joined)).seat == 0
     assert encode(ListTables())  # the connection is still usable
+
+
+async def test_a_server_bug_costs_one_request_not_the_connection(connect: Connect, server: Server,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    async def broken(limit: int = 100) -> None:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(server.store, "games", broken)
+    alice = await connect("Alice")
+    await alice.send(ListGames(id=9))
+    err = await alice.expect(ErrorReply)
+    assert (err.code, err.id) == ("internal", 9)
+    await alice.send(ListTables())
+    await alice.expect(Tables)
+
+
+async def test_a_bot_that_fails_still_makes_a_legal_move(connect: Connect, server: Server) -> None:
+    def broken_bot(view: object) -> object:
+        raise ValueError("the bot is confused")
+
+    server.lobby.policy = broken_bot  # type: ignore[assignment]
+    alice = await connect("Alice")
+    await alice.send(CreateTable(name="t", seats=2))
+    await alice.expect(Joined)
+    await alice.send(AddBot(seat=1))
+    await alice.send(Start())
+    view = (await alice.expect(ViewUpdate)).view
+    if view.current == 0:
+        await alice.send(ActionRequest(view.legal_actions()[-1]))
+        view = (await alice.expect(ViewUpdate)).view
+    after = await alice.expect(ViewUpdate, where=lambda m: m.view.turn == view.turn + 1)
+    assert after.view.current == 0
