@@ -126,53 +126,66 @@ class Decoder:
             None if peer is None else frozenset(CLIENT_TYPES if peer == "client" else SERVER_TYPES)
         )
         self._buffer = bytearray()
+        self._start = 0  # where the next frame begins: whole frames are dropped from the front lazily
         self._broken: ProtocolError | None = None
 
     @property
     def buffered(self) -> int:
         """Bytes received but not yet part of a whole frame."""
-        return len(self._buffer)
+        return len(self._buffer) - self._start
 
     def receive(self, data: bytes) -> None:
         """Add bytes from the peer; refuses at once a frame header over the cap."""
         if self._broken is not None:
             raise self._broken
+        if self._start:
+            # Drop the frames already read in one move, rather than one memmove per frame.
+            del self._buffer[:self._start]
+            self._start = 0
         self._buffer += data
         self._check_header()
 
     def _check_header(self) -> None:
-        if len(self._buffer) >= 4:
-            (length,) = HEADER.unpack_from(self._buffer)
+        buffer, start = self._buffer, self._start
+        if len(buffer) - start >= 4:
+            (length,) = HEADER.unpack_from(buffer, start)
             if length > self.max_frame:
-                self._buffer.clear()  # nothing after this frame can be found again: drop it all now
-                self._broken = ProtocolError(
+                self._fail(ProtocolError(
                     ErrorCode.FRAME_TOO_LARGE,
                     f"a frame declares {length} bytes, over the cap of {self.max_frame} bytes; "
-                    "the connection cannot go on", fatal=True)
-                raise self._broken
+                    "the connection cannot go on", fatal=True))
+
+    def _fail(self, error: ProtocolError) -> NoReturn:
+        """A fatal error: nothing after it can be trusted, so drop every byte and refuse from now on."""
+        self._buffer = bytearray()
+        self._start = 0
+        self._broken = error
+        raise error
 
     def next_message(self) -> Message | None:
         """The next complete message, or None until more bytes arrive."""
         if self._broken is not None:
             raise self._broken
-        buffer = self._buffer
-        if len(buffer) < 4:
+        buffer, start = self._buffer, self._start
+        if len(buffer) - start < 4:
             return None
         self._check_header()
-        (length,) = HEADER.unpack_from(buffer)
-        end = 4 + length
+        (length,) = HEADER.unpack_from(buffer, start)
+        end = start + 4 + length
         if len(buffer) < end:
             return None
-        body = bytes(buffer[4:end])
-        del buffer[:end]
+        body = bytes(buffer[start + 4:end])
+        self._start = end
+        if end == len(buffer):
+            buffer.clear()
+            self._start = 0
         if length == 0:
             raise ProtocolError(ErrorCode.BAD_FRAME, "an empty frame: every frame holds one msgpack map")
         try:
             return decode_body(body, self._accept)
         except ProtocolError as exc:
             if exc.fatal:
-                self._buffer.clear()
-                self._broken = exc
+                self._fail(exc)
             raise
 
     def feed(self, data: bytes) -> list[Message]:
