@@ -28,7 +28,7 @@ E = TypeVar("E", bound=enum.Enum)
 MAX_SAFE_INT = 2**53 - 1
 # Control characters: never in a single-line text; a multi-line text may hold newlines and tabs.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-_CONTROL_MULTILINE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL_MULTILINE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 _IDENT = re.compile(r"[a-z][a-z0-9_]*\Z")
 _TOKEN = re.compile(r"[\x21-\x7e]+\Z")
 
