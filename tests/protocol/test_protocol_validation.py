@@ -36,6 +36,7 @@ from hanabi.protocol import (
     GameOver,
     Games,
     GameSummary,
+    Goodbye,
     Hello,
     ListTables,
     Ping,
@@ -45,6 +46,7 @@ from hanabi.protocol import (
     TableInfo,
     Tables,
     ViewUpdate,
+    Welcome,
     encode,
     to_wire,
     version_mismatch,
@@ -389,3 +391,11 @@ def test_ignored_fields_have_a_budget_of_containers_per_message() -> None:
     spread = {f"f{i}": [[] for _ in range(20)] for i in range(30)}  # 630 arrays over 30 fields
     assert "more than 512" in refused(pack({"v": 1, "t": "ping", **spread})).message
     assert Decoder().feed(pack({"v": 1, "t": "ping", "a": many[:5]})) == [Ping()]
+
+
+def test_a_newer_peers_handshake_and_goodbye_are_read_with_their_additions() -> None:
+    welcome = {"v": 7, "t": "welcome", "protocol": 7, "program": "hanabi 9", "player": "bob", "resume": "t0k",
+               "motd": "", "features": ["spectator-chat"]}
+    goodbye = {"v": 7, "t": "goodbye", "reason": "protocol_version", "message": "upgrade", "retry_after": 30}
+    assert Decoder(peer="server").feed(pack(welcome) + pack(goodbye)) == [
+        Welcome(7, "hanabi 9", "bob", "t0k", ""), Goodbye("protocol_version", "upgrade")]
