@@ -270,10 +270,13 @@ class Store:
                     batch.append(self._receive.receive_nowait())
                 except trio.WouldBlock:
                     break
-            # Not cancellable: a batch taken from the queue is committed (or fails) as a whole.
-            await trio.to_thread.run_sync(self._commit, batch)
-            for p in batch:
-                p.done.set()
+            # The thread is never abandoned: a batch taken from the queue is committed (or fails) as a whole,
+            # and its callers hear so even if this task is being cancelled.
+            try:
+                await trio.to_thread.run_sync(self._commit, batch)
+            finally:
+                for p in batch:
+                    p.done.set()
 
     async def _checkpoints(self, every: float = 1.0) -> None:
         """Fold the WAL into the database file now and then, beside the commits (never blocking them)."""
