@@ -224,14 +224,26 @@ class Decision:
     # ------------------------------------------------------------ clues
 
     def urgent_save(self) -> TurnAction | None:
+        """A save clue for the next player, or for the one after when our clue token is the last."""
         t = self.t
-        nxt = (self.me + 1) % t.config.players
-        chop = t.chop(nxt)
-        if chop is None or not self.needs_save(nxt, chop) or self.busy(nxt):
+        seats = [(self.me + 1) % t.config.players]
+        if t.tokens == 1 and t.config.players > 2:
+            # Whoever acts next will have no token to save the player after them.
+            seats.append((self.me + 2) % t.config.players)
+        for seat in seats:
+            save = self.save_for(seat)
+            if save is not None:
+                return save
+        return None
+
+    def save_for(self, seat: int) -> Clue | None:
+        t = self.t
+        chop = t.chop(seat)
+        if chop is None or not self.needs_save(seat, chop) or self.busy(seat):
             return None
         best: tuple[float, Clue] | None = None
-        for clue in self.clues_for(nxt):
-            touched = touched_by(t, nxt, clue)
+        for clue in self.clues_for(seat):
+            touched = touched_by(t, seat, clue)
             if chop not in touched:
                 continue
             judged = self.judge(clue, touched)
