@@ -12,11 +12,10 @@ Type checks use ``type(x) is int`` rather than ``isinstance``: ``True`` is an
 
 from __future__ import annotations
 
-import contextlib
 import enum
 import re
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
 from msgpack import Timestamp
@@ -263,15 +262,19 @@ class _Budget(threading.local):
 _budget = _Budget()
 
 
-@contextlib.contextmanager
-def one_message() -> Iterator[None]:
-    """Every ``check_plain`` inside shares one allowance of ignored containers (one message's worth)."""
+def start_message() -> int | None:
+    """Give the message about to be read a fresh allowance of ignored containers; returns the one to restore.
+
+    Every ``check_plain`` until ``end_message`` shares it (plain functions,
+    not a context manager: this runs for every message received).
+    """
     outer = _budget.left
     _budget.left = MAX_IGNORED_CONTAINERS
-    try:
-        yield
-    finally:
-        _budget.left = outer
+    return outer
+
+
+def end_message(outer: int | None) -> None:
+    _budget.left = outer
 
 
 def check_plain(value: object, where: str) -> None:
@@ -281,7 +284,7 @@ def check_plain(value: object, where: str) -> None:
     ``ext_hook``, and allows binary map keys; neither is part of this
     protocol, so unknown fields are walked too. The walk is iterative,
     bounded in depth and in containers (``MAX_IGNORED_CONTAINERS`` per
-    message, see ``one_message``), and looks at the types of a container's
+    message, see ``start_message``), and looks at the types of a container's
     items all at once (``set(map(type, ...))`` runs in C).
     """
     shared = _budget.left is not None

@@ -59,9 +59,10 @@ from .fields import (
     Token,
     as_map,
     check_plain,
+    end_message,
     kind_of,
-    one_message,
     quote,
+    start_message,
 )
 from .version import HANDSHAKE_TYPES, PROTOCOL_VERSION
 
@@ -657,13 +658,15 @@ def from_wire(tree: object, accept: frozenset[str] | set[str] | None = None) -> 
     if cls is None or (accept is not None and kind not in accept):
         why = "no message of protocol 1" if cls is None else "not one this side accepts"
         raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"{quote(kind)} is {why}", request=request, id=req_id)
+    outer = start_message()
     try:
-        with one_message():
-            message = _message_from_tree(cls, kind, tree, req_id, raw_id)
+        message = _message_from_tree(cls, kind, tree, req_id, raw_id)
     except FieldError as exc:
         raise ProtocolError(ErrorCode.BAD_FIELD, str(exc), request=request, id=req_id) from None
     except RecursionError:
         raise ProtocolError(ErrorCode.BAD_FRAME, "the frame nests too deeply", request=request, id=req_id) from None
+    finally:
+        end_message(outer)
     return message
 
 
