@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
+import itertools
 
+import pytest
 from hanabi.protocol.bench import game_views, main
 
 
@@ -17,4 +18,4 @@ def test_the_benchmark_prints_its_figures(capsys: pytest.CaptureFixture[str]) ->
 def test_the_benchmark_views_are_consecutive_turns_of_one_game() -> None:
     views = game_views(5, 30, 10)
     assert [m.view.turn for m in views] == list(range(21, 31))
-    assert all(a.view.events == b.view.events[: len(a.view.events)] for a, b in zip(views, views[1:]))
+    assert all(a.view.events == b.view.events[: len(a.view.events)] for a, b in itertools.pairwise(views))
