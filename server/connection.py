@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import random
 from collections import deque
 
@@ -67,6 +68,9 @@ class Connection:
         self._closing = False
         self._farewell: bytes | None = None  # the goodbye to send last, if the peer can still hear one
         self._write_since: float | None = None  # when the write in progress began (None: not writing)
+        self._queued = 0  # frames in the outbound queue
+        # A TCP stream's socket, for writing at once when it can take a frame (see _write_now).
+        self._fd: int | None = stream.socket.fileno() if isinstance(stream, trio.SocketStream) else None
         self.why: str = ""
 
     # --- the outside's handle -----------------------------------------------------------------------------------
@@ -75,11 +79,32 @@ class Connection:
         """Queue a frame without waiting; a peer whose queue is full is too slow and is dropped."""
         if self._closing:
             return
+        if self._fd is not None and self._write_since is None and self._queued == 0:
+            frame = self._write_now(frame)
+            if not frame:
+                return
         try:
             self._out_send.send_nowait(frame)
+            self._queued += 1
         except trio.WouldBlock:
             self.close(G.TOO_SLOW, "you did not read what the server sent in time; reconnect to resume your seat",
                        tell=False)
+
+    def _write_now(self, frame: bytes) -> bytes:
+        """Hand ``frame`` to the kernel at once when the socket can take it; returns what is left to queue.
+
+        Only when nothing is queued or being written, so frames keep their order. Most frames fit in the
+        socket's buffer: this skips a task switch and a trip through the writer per frame, which the load
+        test showed to be a fifth of the server's time. A full buffer or an error leaves it to the writer.
+        """
+        assert self._fd is not None
+        try:
+            sent = os.write(self._fd, frame)
+        except (BlockingIOError, InterruptedError):
+            return frame
+        except OSError:
+            return frame  # the writer meets the same error and ends the connection the usual way
+        return frame[sent:]
 
     def send(self, message: object) -> None:
         self.send_frame(wire.encode(message))  # type: ignore[arg-type]
@@ -141,6 +166,7 @@ class Connection:
                         frames.append(self._out_receive.receive_nowait())
                     except (trio.WouldBlock, trio.EndOfChannel):
                         break
+                self._queued -= len(frames)
                 self._write_since = trio.current_time()
                 await self.stream.send_all(b"".join(frames) if len(frames) > 1 else frame)
                 self._write_since = None

@@ -9,7 +9,8 @@ given time. Then it prints:
 * applied actions per second (every turn the server checked, stored and sent);
 * round-trip latency, p50 and p99: from sending an action to receiving one's
   own updated view (the server's ack);
-* the server's memory (resident set) per table, from /proc.
+* the server's CPU time per applied action and its share of one core, and
+  its memory (resident set) per table, from /proc (so Linux only).
 
 The clients are lean on purpose so that the server, not the load, is what is
 measured: they read every frame and decode (with the protocol's own
@@ -179,6 +180,12 @@ async def _seat_table(port: int, index: int, players: int, stats: Stats, think: 
     return clients
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time the process has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _rss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -233,9 +240,11 @@ async def run(tables: int, players: int, seconds: float, warmup: float, think: f
                 await trio.sleep(warmup)
                 stats.measuring = True
                 started = time.perf_counter()
+                cpu_before = _cpu_seconds(proc.pid)
                 await trio.sleep(seconds)
                 stats.measuring = False
                 elapsed = time.perf_counter() - started
+                cpu = _cpu_seconds(proc.pid) - cpu_before
                 rss_playing = _rss_kib(proc.pid)
                 nursery.cancel_scope.cancel()
         finally:
@@ -254,6 +263,8 @@ async def run(tables: int, players: int, seconds: float, warmup: float, think: f
         "p50_ms": round(pct(0.50), 2), "p99_ms": round(pct(0.99), 2),
         "mean_ms": round(statistics.fmean(lat) * 1000, 2) if lat else None,
         "games_finished": stats.games,
+        "server_cpu_share": round(cpu / elapsed, 2),
+        "server_cpu_us_per_action": round(cpu / stats.actions * 1e6) if stats.actions else None,
         "server_rss_mib": round(rss_playing / 1024, 1),
         "kib_per_table_seated": round((rss_seated - rss_idle) / tables, 1),
         "kib_per_table_playing": round((rss_playing - rss_idle) / tables, 1),
@@ -283,6 +294,8 @@ def main(argv: list[str] | None = None) -> int:
           f"games finished: {result['games_finished']}")
     print(f"action -> own updated view: p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms "
           f"(mean {result['mean_ms']} ms)")
+    print(f"server CPU: {result['server_cpu_us_per_action']} µs per action "
+          f"(it used {result['server_cpu_share']:.0%} of one core)")
     print(f"server memory: {result['server_rss_mib']} MiB resident; per table "
           f"{result['kib_per_table_seated']} KiB seated, {result['kib_per_table_playing']} KiB playing")
     if result["errors"]:
