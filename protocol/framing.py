@@ -79,8 +79,7 @@ def decode_body(body: bytes, accept: Iterable[str] | None = None) -> Message:
         raise ProtocolError(ErrorCode.BAD_FRAME, "the frame holds bytes after its msgpack map: "
                                                  "one frame carries exactly one map") from None
     except UnicodeDecodeError as exc:
-        raise ProtocolError(ErrorCode.BAD_FRAME, f"a msgpack string is not valid UTF-8 ({exc.reason}); "
-                                                 "strings must be UTF-8, binary data is not allowed as text") from None
+        raise _not_utf8(body, exc) from None
     except msgpack.StackError:
         raise ProtocolError(ErrorCode.BAD_FRAME, "the frame nests maps and arrays too deeply") from None
     except ValueError as exc:
@@ -93,6 +92,49 @@ def decode_body(body: bytes, accept: Iterable[str] | None = None) -> Message:
         raise ProtocolError(ErrorCode.BAD_FRAME, f"the frame is not valid msgpack ({_describe(exc)})") from None
     allowed = None if accept is None else frozenset(accept)
     return from_wire(tree, allowed)
+
+
+def _not_utf8(body: bytes, exc: UnicodeDecodeError) -> ProtocolError:
+    """The error for a string that is not UTF-8, naming its field when the frame can be read as raw bytes."""
+    where, request, req_id = "a msgpack string", None, None
+    try:
+        tree = msgpack.unpackb(body, raw=True, strict_map_key=False, ext_hook=_refuse_ext, timestamp=0,
+                               max_array_len=MAX_ARRAY, max_map_len=MAX_MAP)
+    except Exception:  # only a better message is at stake: the frame is refused either way
+        tree = None
+    if type(tree) is dict:
+        kind = tree.get(b"t")
+        if type(kind) is bytes and kind.isascii() and kind.decode().isidentifier() and len(kind) <= 32:
+            request = kind.decode()
+        raw_id = tree.get(b"id")
+        req_id = raw_id if type(raw_id) is int and 0 <= raw_id < 2**53 else None
+        path = _first_bad_text(tree, request or "frame")
+        if path is not None:
+            where = path
+    return ProtocolError(ErrorCode.BAD_FRAME, f"{where}: not valid UTF-8 ({exc.reason}); text must be UTF-8, "
+                                             "and binary data is not allowed as text", request=request, id=req_id)
+
+
+def _first_bad_text(tree: object, where: str) -> str | None:
+    """The path of the first raw string in ``tree`` that is not UTF-8 (keys included), if any."""
+    stack: list[tuple[object, str]] = [(tree, where)]
+    while stack:
+        node, path = stack.pop()
+        if type(node) is bytes:
+            try:
+                node.decode("utf-8")
+            except UnicodeDecodeError:
+                return path
+        elif type(node) is dict:
+            for key, value in reversed(list(node.items())):
+                try:
+                    name = key.decode("utf-8") if type(key) is bytes else str(key)
+                except UnicodeDecodeError:
+                    return f"{path} (a key)"
+                stack.append((value, f"{path}.{name}"))
+        elif type(node) is list:
+            stack.extend((item, f"{path}[{i}]") for i, item in reversed(list(enumerate(node))))
+    return None
 
 
 def _describe(exc: BaseException) -> str:

@@ -136,7 +136,9 @@ def test_absent_optional_fields_take_their_defaults() -> None:
     (msgpack.packb({"v": 1, "t": "ping", "n": 1})[:-1], "bad_frame", "not valid msgpack"),
     (b"\xc1", "bad_frame", "not valid msgpack"),
     (msgpack.packb({"v": 1, "t": "ping", "n": msgpack.ExtType(5, b"xx")}), "bad_frame", "found ext type 5"),
-    (b"\x83\xa1v\x01\xa1t\xa4ping\xa4name\xa2\xff\xfe", "bad_frame", "not valid UTF-8"),
+    (b"\x83\xa1v\x01\xa1t\xa4ping\xa4name\xa2\xff\xfe", "bad_frame", "ping.name: not valid UTF-8"),
+    (b"\x83\xa1v\x01\xa1t\xa4ping\xa2\xff\xfe\x01", "bad_frame", "ping (a key): not valid UTF-8"),
+    (b"\x83\xa1v\x01\xa1t\xa2\xff\xfe\xa1x\x01", "bad_frame", "frame.t: not valid UTF-8"),
     (msgpack.packb({1: 2}), "bad_frame", "int is not allowed for map key"),
     (msgpack.packb({"v": 1, "t": "ping", b"n": 1}), "bad_field", "map keys must be strings"),
     (msgpack.packb({"v": 1}), "bad_frame", '"t" must be a message type string, not nil'),
@@ -399,3 +401,11 @@ def test_a_newer_peers_handshake_and_goodbye_are_read_with_their_additions() -> 
     goodbye = {"v": 7, "t": "goodbye", "reason": "protocol_version", "message": "upgrade", "retry_after": 30}
     assert Decoder(peer="server").feed(pack(welcome) + pack(goodbye)) == [
         Welcome(7, "hanabi 9", "bob", "t0k", ""), Goodbye("protocol_version", "upgrade")]
+
+
+def test_a_name_that_is_not_utf8_is_named_and_answerable() -> None:
+    body = msgpack.packb({"v": 1, "t": "hello", "protocol": 1, "program": "p", "name": "XX", "id": 4})
+    body = body.replace(b"\xa2XX", b"\xa2\xc3\x28")  # an invalid two-byte sequence where the name was
+    error = refused(frame(body))
+    assert (error.code, error.request, error.id) == ("bad_frame", "hello", 4)
+    assert error.message.startswith("hello.name: not valid UTF-8")
