@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..actions import Clue, Discard, Play, TurnAction
+from ..actions import Clue, Discard, Play, TurnAction, TurnEvent
 from ..options import CLUE_TOKENS
 from ..views import PlayerView
 from .cardmath import bits, ident, rank_of, single, suit_of
@@ -157,6 +157,14 @@ class Decision:
         # Near the end every discard brings the last round closer: stall with a harmless clue instead.
         if clue is not None and clue[0] >= 0 and self.view.deck_left <= ENDGAME_DECK:
             return clue[1]
+        # Two players: just after our chop was saved, the card behind it may need saving too, and only
+        # our partner can do it; give them a turn to look (it did not pay with more players).
+        if t.tokens > 0 and t.config.players == 2 and self.chop_just_saved():
+            if clue is not None and clue[0] >= 0:
+                return clue[1]
+            stall = self.fallback()
+            if isinstance(stall, Clue) and self.harm(stall)[:2] == (0, 0):
+                return stall
         if t.tokens < CLUE_TOKENS:
             trash = [o for o in hand if self.is_trash(o)]
             if trash:
@@ -181,6 +189,21 @@ class Decision:
         if clue is not None:
             return clue[1]
         return self.fallback()
+
+    def chop_just_saved(self) -> bool:
+        """Whether the last turn was a clue to us touching what was then our chop."""
+        t = self.t
+        events = self.view.events
+        index = next((i for i in range(len(events) - 1, -1, -1) if isinstance(events[i], TurnEvent)), None)
+        if index is None:
+            return False
+        last = events[index]
+        assert isinstance(last, TurnEvent)
+        if not isinstance(last.action, Clue) or last.action.target != self.me:
+            return False
+        old_chop = next((o for o in reversed(t.hands[self.me])
+                         if t.clued_at.get(o, index) >= index and o not in t.play), None)
+        return old_chop in last.touched
 
     def fallback(self) -> TurnAction:
         """Nothing sensible with 8 tokens: the clue that misleads least, else play the likeliest card."""
