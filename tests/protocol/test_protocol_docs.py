@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from hanabi.protocol import MESSAGE_TYPES, ErrorCode, GoodbyeReason, encode
+from hanabi.protocol import MESSAGE_TYPES, Decoder, ErrorCode, GoodbyeReason, Ping, encode
 from hanabi.protocol.engine_wire import MAX_ARRAY, MAX_EVENTS
 from hanabi.protocol.framing import MAX_MAP
 from hanabi.protocol.messages import LIST_MAX, Hello
@@ -39,3 +39,9 @@ def test_limits_quoted_in_the_doc_match_the_code() -> None:
     assert f"tables in `tables`, games in `games` | {LIST_MAX} |" in DOC
     assert f"events in a view | {MAX_EVENTS} (64 pages of 64) |" in DOC
     assert f"items in any array | {MAX_ARRAY} |" in DOC and f"entries in any map | {MAX_MAP} |" in DOC
+
+
+def test_the_dump_example_of_the_checklist_is_a_real_frame() -> None:
+    line = next(x for x in DOC.splitlines() if x.startswith('echo "') and "hanabi.protocol.dump --hex" in x)
+    hexed = line.split('"')[1]
+    assert Decoder().feed(bytes.fromhex("".join(hexed.split()))) == [Ping(5)]
