@@ -11,6 +11,7 @@ cleanly on Ctrl-C or SIGTERM, telling every connected player why.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import functools
 import gc
@@ -104,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.bot_delay < 0:
         return _fail("--bot-delay cannot be negative")
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")
+    _more_files()
     config = ServerConfig(bot_delay=args.bot_delay, motd=args.motd)
     try:
         try:
@@ -121,6 +123,19 @@ def main(argv: list[str] | None = None) -> int:
             return _fail(f"not allowed to listen on port {args.port}: ports below 1024 need privileges")
         return _fail(f"cannot listen on port {args.port}: {e.strerror or e}")
     return 0
+
+
+def _more_files() -> None:
+    """Each client is an open socket: raise the soft limit on open files to the hard one (often 1024 -> more)."""
+    try:
+        import resource
+    except ImportError:  # Windows has no such limit to raise
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
 def _leaf(group: BaseExceptionGroup[BaseException]) -> BaseException:
