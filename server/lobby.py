@@ -46,7 +46,7 @@ class Lobby:
 
     async def restore(self) -> int:
         """Bring back every open table and unfinished game from the store; returns how many games run again."""
-        snap = await trio.to_thread.run_sync(self.store.snapshot_sync)
+        snap = await self.store.snapshot()
         for p in snap.players:
             self.players[p.token_hash] = Player(p.token_hash, p.name)
         running = 0
@@ -73,9 +73,7 @@ class Lobby:
                 old = player.conn
                 player.conn = conn
                 if old is not None and old is not conn:
-                    replace = getattr(old, "replaced", None)
-                    if replace is not None:
-                        replace()
+                    old.replaced()
                 self._online.add(player)
                 return player, hello.resume, None
             notice = Refused(E.BAD_RESUME, "that resume token is not known here (the server's store may have "

@@ -16,9 +16,11 @@ if TYPE_CHECKING:
 
 
 class Outbox(Protocol):
-    """What a table or the lobby needs from a connection: queue a frame without waiting."""
+    """What a table or the lobby needs from a connection: queue a frame without waiting; be replaced."""
 
     def send_frame(self, frame: bytes) -> None: ...
+
+    def replaced(self) -> None: ...
 
 
 class Refused(Exception):

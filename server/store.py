@@ -386,6 +386,9 @@ class Store:
         """Everything a restarted server needs: open tables, their seats and latest games, and the players."""
         db = self._db
         assert db is not None, "the store is not open"
+        return self._snapshot(db)
+
+    def _snapshot(self, db: sqlite3.Connection) -> Snapshot:
         tables: dict[int, StoredTable] = {}
         for row in db.execute("SELECT id, name, variant, empty_clues, all_or_nothing, chat, seats, password, host"
                               " FROM tables WHERE closed IS NULL ORDER BY id"):
@@ -402,6 +405,9 @@ class Store:
                 table.game = self._game(db, row[0])
         players = [StoredPlayer(h, n) for h, n in db.execute("SELECT token_hash, name FROM players")]
         return Snapshot(list(tables.values()), players)
+
+    async def snapshot(self) -> Snapshot:
+        return await self._do(self._snapshot)
 
     @staticmethod
     def _game(db: sqlite3.Connection, game_id: int) -> StoredGame | None:

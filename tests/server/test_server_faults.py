@@ -291,3 +291,14 @@ async def test_a_bot_that_fails_still_makes_a_legal_move(connect: Connect, serve
         view = (await alice.expect(ViewUpdate)).view
     after = await alice.expect(ViewUpdate, where=lambda m: m.view.turn == view.turn + 1)
     assert after.view.current == 0
+
+
+async def test_a_second_hello_on_one_connection_is_refused(connect: Connect) -> None:
+    from hanabi.protocol.messages import Hello
+
+    alice = await connect("Alice")
+    await alice.send(Hello(protocol=1, program="again", name="Mallory", id=2))
+    err = await alice.expect(ErrorReply)
+    assert (err.code, err.request, err.id) == ("unknown_type", "hello", 2)
+    await alice.send(ListTables())
+    await alice.expect(Tables)
