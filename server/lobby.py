@@ -156,6 +156,8 @@ class Lobby:
         table = Table(self, table_id, request.name, variant, request.empty_clues, request.all_or_nothing, chat,
                       request.seats, password)
         self.tables[table_id] = table
+        log.info("%s opened table %d (%s): %d seats, %s", player.name, table_id, request.name, request.seats,
+                 variant.value)
         await self._nursery.start(table.run)
         await table.call(player, wire.Join(table=table_id, seat=0, password=request.password))
 

@@ -395,6 +395,7 @@ class Table:
         """The last human left: the table goes away (its finished games stay in the store)."""
         self.closed = True
         await self.lobby.store.close_table(self.id)
+        log.info("table %d (%s) closed: no one is left", self.id, self.name)
         frame = wire.encode(wire.TableGone(table=self.id))
         for p in self.members():
             p.table, p.seat = None, None
@@ -414,6 +415,7 @@ class Table:
         names = tuple(s.name for s in self.seats if s is not None)
         game_id = await self.lobby.store.start_game(self.id, config, seed, names)
         self.game = Game(game_id, seed, names, new_game(config, seed))
+        log.info("table %d (%s): game %d started: %s", self.id, self.name, game_id, ", ".join(names))
         self._to_members(wire.encode(wire.GameStarted(table=self.id, game=game_id)))
         self._publish(None)
         self.changed()
@@ -441,6 +443,8 @@ class Table:
         self._publish(new.events[-1])
         if new.outcome is not None:
             await self.lobby.store.finish_game(game.id, new.outcome.score, new.outcome.reason.value)
+            log.info("table %d (%s): game %d over: %d/%d, %s", self.id, self.name, game.id, new.outcome.score,
+                     new.outcome.max_score, new.outcome.reason.value)
             self._game_over()
             self.changed()
         else:
