@@ -61,7 +61,8 @@ def _lan_address() -> str | None:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hanabi-server",
-        description="Run a Hanabi server for your LAN; players connect with the hanabi terminal client.",
+        description="Run a Hanabi server for your LAN; players connect with the hanabi terminal client. "
+                    "Without a COMMAND it runs the server; 'games' and 'export' read the games it kept.",
     )
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
                         help=f"TCP port to listen on (default {DEFAULT_PORT}; 0 picks a free one)")
@@ -77,11 +78,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--motd", default=_DEFAULTS.motd, help="the message of the day shown to players")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     games = sub.add_parser("games", help="list the finished games in the store, newest first")
-    games.add_argument("--db", default=None, metavar="PATH", help="the game store (default as above)")
+    games.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH", help="the game store (default as above)")
     games.add_argument("--json", action="store_true", help="one JSON object per game, one per line")
     export = sub.add_parser("export", help="write a game as a hanab.live JSON replay file")
     export.add_argument("game", type=int, metavar="GAME_ID", help="the game's number (see 'hanabi-server games')")
-    export.add_argument("--db", default=None, metavar="PATH", help="the game store (default as above)")
+    export.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH", help="the game store (default as above)")
     export.add_argument("-o", "--output", default=None, metavar="FILE", help="write to FILE instead of the screen")
     export.add_argument("--unfinished", action="store_true",
                         help="also export a game still in progress (its file shows every hand: not for players)")

@@ -68,3 +68,12 @@ def test_the_default_store_is_in_the_data_folder(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr("sys.platform", "linux")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     assert default_db() == tmp_path / "hanabi" / "server.sqlite3"
+
+
+async def test_the_store_may_be_named_before_or_after_the_command(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "s.sqlite3"
+    await _store_with_games(db)
+    assert main(["--db", str(db), "games"]) == 0
+    assert main(["games", "--db", str(db)]) == 0
+    assert capsys.readouterr().out.count("Ann, Ben") == 2
