@@ -31,7 +31,7 @@ from .cardmath import bits, ident, rank_of, single, suit_of
 from .conventions import Reading, clue_mask, covering, finesse_duty, read_clue, touched_by
 from .memory import Table
 
-ENDGAME_DECK = 4
+ENDGAME_DECK = 10  # from this many cards left in the deck, a harmless clue beats a discard
 CLOG = 0.1  # the value of touching a useful card that will not play soon
 
 
