@@ -320,7 +320,10 @@ class Decision:
     def _best_clue(self) -> tuple[float, Clue] | None:
         best: tuple[float, Clue] | None = None
         t = self.t
+        left = self.view.final_turns_left
         for step in range(1, t.config.players):
+            if left is not None and step >= left:
+                break  # in the last round, a player who has no turn left cannot use a clue
             seat = (self.me + step) % t.config.players
             for clue in self.clues_for(seat):
                 touched = touched_by(t, seat, clue)
