@@ -4,8 +4,9 @@
 message says what was wrong and what to type instead. Game actions become
 engine actions (cards named by order, seats by number), so the engine can
 judge them before anything is sent. Slots are 1-based: slot 1 is the newest
-card, the first of the hand. Players are named by a prefix of their name or
-by the number the board shows beside them.
+card, the first of the hand. Players are named by the number the board shows
+beside them, or by a prefix of their name or of any word of it, in any case
+("ada" and "bot a" both name "Bot Ada").
 """
 
 from __future__ import annotations
@@ -68,25 +69,44 @@ def _slot(view: PlayerView, word: str, hand_size: int) -> int:
     return slot - 1
 
 
+def _words(name: str) -> list[str]:
+    return name.casefold().split()
+
+
+def name_matches(name: str, typed: str) -> bool:
+    """Whether ``typed`` picks out ``name``: a prefix of the whole name or of any word of it, in any case."""
+    key = " ".join(_words(typed))
+    return bool(key) and (" ".join(_words(name)).startswith(key) or any(w.startswith(key) for w in _words(name)))
+
+
 def find_player(view: PlayerView, names: Sequence[str], word: str) -> int:
-    """The seat a typed player refers to: the board's number, or a unique prefix of a name."""
+    """The seat a typed player refers to: the board's number, or a name (see ``name_matches``).
+
+    A whole name typed exactly wins, then a whole word of a name ("ada" for "Bot Ada", even beside
+    "Adam"), then a unique prefix; when several players remain, the message lists them with their numbers.
+    """
     others = others_in_turn_order(view)
     if word.isdigit():
         number = int(word)
         if 1 <= number <= len(others):
             return others[number - 1]
         raise CommandError(f"there is no player {number}: the board numbers them 1 to {len(others)}")
-    key = word.lower()
-    exact = [s for s in others if seat_name(names, s).lower() == key]
-    if exact:
-        return exact[0]
-    matches = [s for s in others if seat_name(names, s).lower().startswith(key)]
-    if len(matches) == 1:
-        return matches[0]
-    who = ", ".join(seat_name(names, s) for s in others)
-    if not matches:
-        raise CommandError(f"no player called {word!r} to clue: choose one of {who}")
-    raise CommandError(f"{word!r} could be {', '.join(seat_name(names, s) for s in matches)}: type more of the name")
+    key = " ".join(_words(word))
+    number_of = {s: i for i, s in enumerate(others, start=1)}
+    for tier in (
+        [s for s in others if " ".join(_words(seat_name(names, s))) == key],
+        [s for s in others if key in _words(seat_name(names, s))],
+        [s for s in others if name_matches(seat_name(names, s), key)],
+    ):
+        if len(tier) == 1:
+            return tier[0]
+        if tier:
+            listed = ", ".join(f"{number_of[s]} {seat_name(names, s)}" for s in tier)
+            raise CommandError(f"{word!r} could be {listed}: type more of the name, or the number")
+    if view.seat is not None and name_matches(seat_name(names, view.seat), key):
+        raise CommandError("you cannot clue yourself: a clue goes to another player")
+    who = ", ".join(f"{number_of[s]} {seat_name(names, s)}" for s in others)
+    raise CommandError(f"no player called {word!r}: choose one of {who}")
 
 
 def clue_value(variant: Variant, word: str) -> tuple[Suit | None, int | None]:
@@ -181,10 +201,22 @@ class CommandCompleter(Completer):
             options: Sequence[str] = VERBS
         else:
             verb = ALIASES.get(words[0].lower(), words[0].lower())
+            if verb == "clue" and view is not None and view.seat is not None:
+                yield from _player_completions(text, view, names)
             options = _argument_options(verb, position, view, names)
         for option in options:
             if option.lower().startswith(current.lower()) and option != current:
                 yield Completion(option, start_position=-len(current))
+
+
+def _player_completions(text: str, view: PlayerView, names: Sequence[str]) -> Iterable[Completion]:
+    """Whole names for what is typed after ``clue`` so far ("ad", "bot a"), replacing all of it."""
+    parts = text.split(None, 1)
+    typed = parts[1] if len(parts) > 1 else ""
+    for seat in others_in_turn_order(view):
+        name = seat_name(names, seat)
+        if not typed.strip() or (name_matches(name, typed) and _words(name) != _words(typed)):
+            yield Completion(name, start_position=-len(typed))
 
 
 def _argument_options(verb: str, position: int, view: PlayerView | None, names: Sequence[str]) -> Sequence[str]:
@@ -196,8 +228,6 @@ def _argument_options(verb: str, position: int, view: PlayerView | None, names: 
         return slots
     if verb == "move" and position in (1, 2):
         return slots
-    if verb == "clue" and position == 1:
-        return [seat_name(names, s).lower() for s in others_in_turn_order(view)]
     if verb == "clue" and position >= 2:
         return [s.value for s in view.config.variant.clue_colours] + [str(r) for r in RANKS]
     return ()

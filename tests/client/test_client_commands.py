@@ -34,8 +34,53 @@ def test_clue_a_name_with_spaces(kit) -> None:
     view = view_for(kit.game(), 0)
     names = ("alice", "Bot Ada", "Bot Basil")
     assert parse("clue bot ada 3", view, names) == Clue(1, rank=3)
-    with pytest.raises(CommandError, match="could be Bot Ada, Bot Basil"):
+    with pytest.raises(CommandError, match="could be 1 Bot Ada, 2 Bot Basil"):
         parse("clue bot 3", view, names)
+
+
+BOTS = ("Alice", "Bot Ada", "Bot Basil")
+
+
+@pytest.mark.parametrize(("typed", "seat"), [
+    ("ada", 1), ("ADA", 1), ("Ad", 1), ("bas", 2), ("bot a", 1), ("Bot Basil", 2), ("  bot   ada ", 1), ("2", 2),
+])
+def test_clue_finds_a_player_by_any_word_of_the_name(kit, typed: str, seat: int) -> None:
+    view = view_for(kit.game(), 0)
+    assert parse(f"clue {typed} 3", view, BOTS) == Clue(seat, rank=3)
+
+
+def test_an_ambiguous_name_lists_the_players_it_could_be(kit) -> None:
+    view = view_for(kit.game(), 0)
+    with pytest.raises(CommandError, match="'b' could be 1 Bot Ada, 2 Bot Basil: type more of the name, or the num"):
+        parse("clue b 3", view, BOTS)
+    # Two players with the same name: only their numbers tell them apart.
+    with pytest.raises(CommandError, match="could be 1 bob, 2 Bob"):
+        parse("clue bob 3", view, ("alice", "bob", "Bob"))
+
+
+def test_a_whole_word_beats_a_longer_name_it_begins(kit) -> None:
+    view = view_for(kit.game(), 0)
+    assert parse("clue ada 3", view, ("me", "Adam", "Bot Ada")) == Clue(2, rank=3)
+    assert parse("clue adam 3", view, ("me", "Adam", "Bot Ada")) == Clue(1, rank=3)
+
+
+def test_naming_yourself_says_you_cannot_clue_yourself(kit) -> None:
+    view = view_for(kit.game(), 0)
+    with pytest.raises(CommandError, match="cannot clue yourself"):
+        parse("clue ali 3", view, BOTS)
+
+
+def test_completion_of_names_with_spaces(kit) -> None:
+    view = view_for(kit.game(), 0)
+    completer = CommandCompleter(lambda: view, lambda: BOTS)
+
+    def complete(text: str) -> list[tuple[str, int]]:
+        return [(c.text, c.start_position) for c in completer.get_completions(Document(text), CompleteEvent())]
+
+    assert complete("clue ad") == [("Bot Ada", -2)]
+    assert complete("clue bot a") == [("Bot Ada", -5)]
+    assert complete("clue ") == [("Bot Ada", 0), ("Bot Basil", 0)]
+    assert ("red", 0) in complete("clue bot ada ") and all(t != "Bot Ada" for t, _ in complete("clue bot ada "))
 
 
 def test_move_rearranges_the_hand(kit, view) -> None:
@@ -84,6 +129,7 @@ def test_completion_offers_verbs_players_and_values(kit, view) -> None:
 
     assert "play" in complete("pl")
     assert complete("clue c") == ["cathy"]
+    assert complete("clue C") == ["cathy"]
     assert "red" in complete("clue bob ")
     assert complete("play ") == ["1", "2", "3", "4", "5"]
 
