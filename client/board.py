@@ -18,6 +18,7 @@ from .cardtext import (
     can_be_suits,
     card_fragments,
     clue_marks,
+    in_hand,
     knowledge_short,
     pad,
     suit_style,
@@ -82,7 +83,8 @@ def score_text(view: PlayerView) -> str:
 
 
 def _slot_header(size: int) -> StyleAndTextTuples:
-    out: StyleAndTextTuples = [("", " " * NAME_WIDTH)]
+    # One column more than the names: a cell opens with a clue bracket or a space, the card comes after it.
+    out: StyleAndTextTuples = [("", " " * (NAME_WIDTH + 1))]
     for i in range(size):
         out += pad([("class:slot", f"{i + 1}")], CELL)
     out.append(("", "\n"))
@@ -107,12 +109,12 @@ def _other_hand(view: PlayerView, names: Sequence[str], seat: int, number: int,
     out = _name_cell(f"{marker}{number} {name}", style)
     hand = view.hands[seat]
     for cv in hand:
-        out += pad(card_fragments(cv.card, clued=cv.knowledge.clued), CELL)
+        out += pad(in_hand(card_fragments(cv.card, clued=cv.knowledge.clued), cv.knowledge.clued), CELL)
     out.append(("", "\n"))
     if show_knowledge:
         out += _name_cell("    knows", "class:label")
         for cv in hand:
-            out += pad(knowledge_short(cv.knowledge, view.config.variant), CELL)
+            out += pad(in_hand(knowledge_short(cv.knowledge, view.config.variant), False), CELL)
         out.append(("", "\n"))
     return out
 
@@ -127,26 +129,27 @@ def _own_hand(view: PlayerView, names: Sequence[str], seat: int) -> StyleAndText
     if view.outcome is not None:
         # The game is over: the view shows our own cards too.
         for cv in hand:
-            out += pad(card_fragments(cv.card, clued=cv.knowledge.clued), CELL)
+            out += pad(in_hand(card_fragments(cv.card, clued=cv.knowledge.clued), cv.knowledge.clued), CELL)
         out.append(("", "\n"))
         return out
     for cv in hand:
         known = cv.knowledge.known
         if known is not None:
-            cell = card_fragments(known, clued=True)
+            cell = in_hand(card_fragments(known, clued=True), True)
         elif cv.knowledge.clued:
-            cell = [("class:bracket", "["), *clue_marks(cv.knowledge), ("class:bracket", "]")]
+            cell = in_hand(clue_marks(cv.knowledge), True)
         else:
-            cell = [("class:knowledge.none", "·")]
+            cell = in_hand([("class:knowledge.none", "·")], False)
         out += pad(cell, CELL)
     out.append(("", "\n"))
     out += _name_cell("    can be", "class:label")
     for cv in hand:
-        out += pad([] if cv.knowledge.known is not None else can_be_suits(cv.knowledge, variant), CELL)
+        out += pad(in_hand([] if cv.knowledge.known is not None else can_be_suits(cv.knowledge, variant), False),
+                   CELL)
     out.append(("", "\n"))
     out += _name_cell("", "")
     for cv in hand:
-        out += pad([] if cv.knowledge.known is not None else can_be_ranks(cv.knowledge), CELL)
+        out += pad(in_hand([] if cv.knowledge.known is not None else can_be_ranks(cv.knowledge), False), CELL)
     out.append(("", "\n"))
     return out
 

@@ -19,13 +19,25 @@ def suit_style(suit: Suit) -> str:
 
 
 def card_fragments(card: Card | None, width: int = 0, clued: bool = False) -> StyleAndTextTuples:
-    """A card face ("R3" in red), padded to ``width``; a clued card is underlined so it stands out."""
+    """A card face ("R3" in red), padded to ``width``; a clued card is underlined as well (see ``in_hand``)."""
     text = str(card) if card is not None else "??"
     style = card_style(card) + (" class:card.clued" if clued else "")
     out: StyleAndTextTuples = [(style, text)]
     if width > len(text):
         out.append(("", " " * (width - len(text))))
     return out
+
+
+def in_hand(fragments: StyleAndTextTuples, clued: bool) -> StyleAndTextTuples:
+    """A card's cell in a hand: ``[R3]`` once a clue touched it, `` R3 `` otherwise.
+
+    Brackets, not only underlining or colour, so a clued card stands out on any
+    terminal, for colour-blind players, and in copied or captured text. The
+    unclued cell keeps the same width, so the cards of every row stay in columns.
+    """
+    if clued:
+        return [("class:clue.mark", "["), *fragments, ("class:clue.mark", "]")]
+    return [("", " "), *fragments, ("", " ")]
 
 
 def clue_marks(knowledge: CardKnowledge) -> StyleAndTextTuples:

@@ -195,6 +195,25 @@ def test_game_screen_fits_80x24_and_shows_the_table(term: Terminal, kit) -> None
     assert "??" not in text
 
 
+def test_clued_cards_are_bracketed_in_plain_text(term: Terminal, kit) -> None:
+    state = kit.clue_something(kit.game(first_seat=2))  # cathy clues alice the rank of her slot 1
+    state = kit.clue_something(state)  # alice clues bob the rank of his slot 1
+    at_game(term, kit, state=state)
+    lines = term.screen().splitlines()
+    bob = next(line for line in lines if " bob " in line)
+    touched = state.events[-1].touched
+    for order in state.hands[1]:
+        face = str(state.deck[order])
+        assert (f"[{face}]" in bob) == (order in touched), bob
+    # The columns hold: a clued card's face sits right under an unclued one's, and under its slot number.
+    header = lines[2]
+    for slot, order in enumerate(state.hands[1], start=1):
+        assert bob.index(str(state.deck[order])) == header.index(str(slot))
+    mine = next(line for line in lines if "You (alice)" in line)
+    rank = state.deck[state.hands[0][0]].rank
+    assert f"[{rank}]" in mine
+
+
 def test_knowledge_toggle_shows_what_others_know(term: Terminal, kit) -> None:
     at_game(term, kit)
     assert "    knows " not in term.screen()
