@@ -95,6 +95,7 @@ class UiState:
     save_wanted: int | None = None  # a game whose replay we asked for, to save when it comes
     secret: tuple[str, int, int | None] | None = None  # (join|spectate, table, seat) waiting for a password
     saved: dict[int, str] = field(default_factory=dict)
+    confirm: Lobby | None = None  # a request that waits for "y" (leaving a game in progress)
 
 
 class ClientApp:
@@ -300,6 +301,14 @@ class ClientApp:
             seat = int(intent.text) - 1 if verb == "join" and intent.text else None
             self.enter_table(verb, number, seat)
         elif verb == "leave":
+            view = model.view
+            if model.seat is not None and view is not None and view.outcome is None and self.ui.confirm is None:
+                # The server ends the game for everyone when a seated player leaves it: ask first.
+                self.ui.confirm = intent
+                self.ui.prompt = ("Leaving ends this game for everyone at the table (score 0). Leave anyway? "
+                                  "y = yes, any other key = no")
+                return
+            self.ui.confirm = None
             self.send(Leave())
             self.dispatch(LeftTable())
         elif verb in ("start", "again"):
@@ -432,6 +441,15 @@ class ClientApp:
         if ui.form is not None:
             self._form_key(key)
             return
+        if ui.confirm is not None:
+            intent = ui.confirm
+            ui.prompt = ""
+            if key.lower() == "y":
+                self.act(intent)
+            else:
+                ui.confirm = None
+                self.note("You stay at the table; the game goes on.")
+            return
         if ui.pending:
             self._shortcut(key)
             return
@@ -500,6 +518,7 @@ class ClientApp:
 
     def cancel(self) -> None:
         self.ui.pending = []
+        self.ui.confirm = None
         self.ui.prompt = ""
         self.ui.show_help = False
 

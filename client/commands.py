@@ -163,6 +163,8 @@ def parse(line: str, view: PlayerView | None, names: Sequence[str]) -> Intent:
         raise CommandError("type: move FROM TO (e.g. move 5 1 puts your oldest card first)")
     src = _slot(view, args[0], len(hand))
     dst = _slot(view, args[1], len(hand))
+    if src == dst:
+        raise CommandError(f"the card is already in slot {src + 1}: type move FROM TO with two different slots")
     orders = [cv.order for cv in hand]
     moved = orders.pop(src)
     orders.insert(dst, moved)

@@ -56,6 +56,10 @@ def start(key: str, view: PlayerView | None, names: Sequence[str]) -> Step:
     if view.seat is None:
         return Refused("spectators watch; they cannot act")
     size = len(view.hands[view.seat])
+    if verb != "move" and view.current != view.seat:
+        # Said at the first key, not after the player has picked a slot and a value.
+        return Refused(f"it is not your turn: {seat_name(names, view.current)} is to act "
+                       "(m rearranges your hand at any time)")
     if verb == "clue":
         return Prompt("Clue whom? " + _players_hint(view, names) + " · Esc cancels")
     return Prompt(_slot_prompt(verb.capitalize(), size))
@@ -106,6 +110,8 @@ def step(keys: Sequence[str], key: str, view: PlayerView, names: Sequence[str]) 
         slot = _slot(key, size)
         if isinstance(slot, Refused):
             return slot
+        if slot == int(keys[1]):
+            return Refused(f"the card is already in slot {slot}: nothing moved")
         orders = [cv.order for cv in hand]
         moved = orders.pop(int(keys[1]) - 1)
         orders.insert(slot - 1, moved)

@@ -214,6 +214,25 @@ def test_clued_cards_are_bracketed_in_plain_text(term: Terminal, kit) -> None:
     assert f"[{rank}]" in mine
 
 
+def test_leaving_a_game_in_progress_asks_first(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    assert term.type(":leave\r") == []
+    assert "Leaving ends this game for everyone" in term.screen()
+    assert term.type("n") == []
+    assert "You stay at the table" in term.store.model.status
+    assert term.store.model.table is not None
+    assert term.type(":leave\ry") == [Leave()]
+    assert term.store.model.table is None
+
+
+def test_leaving_after_the_game_needs_no_confirmation(term: Terminal, kit) -> None:
+    state = kit.game()
+    outcome = Outcome(EndReason.STRIKEOUT, 0, 25, "the third strike")
+    at_game(term, kit, state=state)
+    term.feed(ViewUpdate(1, replace(view_for(state, 0), outcome=outcome)))
+    assert term.type("l") == [Leave()]
+
+
 def test_knowledge_toggle_shows_what_others_know(term: Terminal, kit) -> None:
     at_game(term, kit)
     assert "    knows " not in term.screen()

@@ -98,6 +98,7 @@ def test_move_rearranges_the_hand(kit, view) -> None:
     ("dance", "unknown command"),
     ("say", "say what"),
     ("move 1", "move FROM TO"),
+    ("move 2 2", "already in slot 2"),
     ("join", "join TABLE"),
 ])
 def test_bad_commands_say_what_to_type(kit, view, line: str, words: str) -> None:
@@ -174,3 +175,16 @@ def test_shortcut_clue_and_move(kit, view) -> None:
 def test_shortcuts_refuse_spectators(kit) -> None:
     assert isinstance(keys.start("p", view_for(kit.game(), None), kit.NAMES), keys.Refused)
     assert isinstance(keys.start("d", None, kit.NAMES), keys.Refused)
+
+
+def test_move_shortcut_to_the_same_slot_moves_nothing(kit, view) -> None:
+    step = keys.step(["m", "3"], "3", view, kit.NAMES)
+    assert isinstance(step, keys.Refused) and "already in slot 3" in step.text
+
+
+def test_play_discard_and_clue_keys_say_at_once_when_it_is_not_your_turn(kit) -> None:
+    bob = view_for(kit.game(), 1)  # alice is to act
+    for key in "pdc":
+        step = keys.start(key, bob, kit.NAMES)
+        assert isinstance(step, keys.Refused) and "not your turn: alice is to act" in step.text
+    assert isinstance(keys.start("m", bob, kit.NAMES), keys.Prompt)  # rearranging is free at any time
