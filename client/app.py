@@ -98,6 +98,12 @@ class UiState:
     confirm: Lobby | None = None  # a request that waits for "y" (leaving a game in progress)
 
 
+def _end_of(fragments: StyleAndTextTuples) -> Point:
+    """The end of the text: a window scrolls to keep its cursor in sight, so the newest line shows."""
+    lines = to_plain_text(fragments).split("\n")
+    return Point(len(lines[-1]), len(lines) - 1)
+
+
 class ClientApp:
     """The prompt_toolkit application of one client, bound to a model source and a message sink."""
 
@@ -200,9 +206,10 @@ class ClientApp:
         log_window = self._log_window(with_chat=not wide)
         middle: AnyContainer = log_window
         if wide:
+            chat = FormattedTextControl(lambda: chat_fragments(self.get_model()),
+                                        get_cursor_position=lambda: _end_of(chat_fragments(self.get_model())))
             middle = VSplit([log_window, Window(width=1, char="│", style="class:rule"),
-                             Window(FormattedTextControl(lambda: chat_fragments(self.get_model())),
-                                    width=lambda: max(30, self.width // 3), wrap_lines=True)])
+                             Window(chat, width=lambda: max(30, self.width // 3), wrap_lines=True)])
         return HSplit([
             Window(FormattedTextControl(tokens), height=1),
             Window(FormattedTextControl(self._board), height=self._board_height),
@@ -244,11 +251,8 @@ class ClientApp:
                 out.append(("class:status.prompt", f"\n  ({back} newer line{'s' if back != 1 else ''} below: PgDn)"))
             return out
 
-        def cursor() -> Point:
-            # The window scrolls to keep this point in sight: the last line shown.
-            return Point(0, to_plain_text(shown()).count("\n"))
-
-        return Window(FormattedTextControl(shown, get_cursor_position=cursor), wrap_lines=False)
+        # Long lines (chat, the last card's notice) wrap rather than being cut at the edge.
+        return Window(FormattedTextControl(shown, get_cursor_position=lambda: _end_of(shown())), wrap_lines=True)
 
     # -- from keys to intents ----------------------------------------------------------------------
 

@@ -233,6 +233,31 @@ def test_leaving_after_the_game_needs_no_confirmation(term: Terminal, kit) -> No
     assert term.type("l") == [Leave()]
 
 
+def test_a_long_chat_line_wraps_and_the_newest_line_stays_in_sight(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    for i in range(30):
+        term.feed(Chat(f"message {i}", 1, "bob"))
+    words = " ".join(f"word{i}" for i in range(20))  # about 130 columns: two rows at 80
+    term.feed(Chat(words, 2, "cathy"))
+    text = term.screen()
+    assert "message 29" in text and "message 5" not in text
+    rows = [line.strip() for line in text.splitlines()]
+    start = next(i for i, row in enumerate(rows) if row.startswith("<cathy>"))
+    assert (rows[start] + rows[start + 1]).replace(" ", "") == f"<cathy>{words}".replace(" ", "")
+    assert "word19" in text
+
+
+def test_the_chat_column_shows_the_newest_messages(kit, tmp_path: Path) -> None:
+    with create_pipe_input() as pipe:
+        term = Terminal(pipe, tmp_path, 140, 30)
+        at_game(term, kit)
+        for i in range(40):
+            term.feed(Chat(f"message {i}", 1, "bob"))
+        text = term.screen()
+    assert "<bob> message 39" in text
+    assert "<bob> message 0" not in text
+
+
 def test_knowledge_toggle_shows_what_others_know(term: Terminal, kit) -> None:
     at_game(term, kit)
     assert "    knows " not in term.screen()
