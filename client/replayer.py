@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from hanabi.engine import GameState, Rearrange, TurnEvent, apply, game_from_deck, view_for
 from hanabi.engine.replay import Replay
 from prompt_toolkit.application import Application
+from prompt_toolkit.data_structures import Point
 from prompt_toolkit.formatted_text import StyleAndTextTuples, to_plain_text
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
@@ -63,7 +64,7 @@ class ReplayViewer:
                 Window(FormattedTextControl(lambda: discards(self.model())), dont_extend_height=True,
                        wrap_lines=True),
                 Window(height=1, char="─", style="class:rule"),
-                Window(FormattedTextControl(self._log)),
+                Window(FormattedTextControl(self._log, get_cursor_position=self._log_end), wrap_lines=True),
                 Window(FormattedTextControl(lambda: end_fragments(self.model())[:2]), dont_extend_height=True,
                        wrap_lines=True),
                 Window(FormattedTextControl(self._keys), height=1, style="class:keys"),
@@ -87,18 +88,29 @@ class ReplayViewer:
 
     def _tokens(self) -> StyleAndTextTuples:
         view = self.model().view
-        return tokens_line(view) if view is not None else []
+        return tokens_line(view, self.width) if view is not None else []
 
     def _log(self) -> StyleAndTextTuples:
         lines = self.model().log[-200:]
         return join_lines(list(lines)) if lines else [("class:label", "The start of the game: no action yet.")]
 
+    def _log_end(self) -> Point:
+        # The window scrolls to keep its cursor in sight: at the end, so the step just taken shows.
+        lines = to_plain_text(self._log()).split("\n")
+        return Point(len(lines[-1]), len(lines) - 1)
+
     def _keys(self) -> StyleAndTextTuples:
+        """Where we are, then as many keys as fit the width (quit always shows)."""
         who = "a spectator" if self.pos.seat is None else seat_name(self.replay.players, self.pos.seat)
-        return [("class:keys", f" step {self.pos.step}/{len(self.states) - 1} · seen by {who} "),
-                ("class:keys.key", " ←→"), ("class:keys", " step "), ("class:keys.key", " Home/End"),
-                ("class:keys", " ends "), ("class:keys.key", " v"), ("class:keys", " viewpoint "),
-                ("class:keys.key", " k"), ("class:keys", " knows "), ("class:keys.key", " q"), ("class:keys", " quit ")]
+        where = f" step {self.pos.step}/{len(self.states) - 1} · seen by {who} "
+        items = [("←→", "step"), ("↑↓", "10 steps"), ("Home/End", "ends"), ("v", "viewpoint"), ("k", "knows"),
+                 ("q", "quit")]
+        while len(where) + sum(len(k) + len(w) + 3 for k, w in items) > self.width and len(items) > 2:
+            del items[-2]
+        out: StyleAndTextTuples = [("class:keys", where)]
+        for key, what in items:
+            out += [("class:keys.key", f" {key}"), ("class:keys", f" {what} ")]
+        return out
 
     def go(self, step: int) -> None:
         self.pos.step = max(0, min(len(self.states) - 1, step))
@@ -123,6 +135,16 @@ class ReplayViewer:
         @kb.add("backspace")
         def _previous(event: KeyPressEvent) -> None:
             self.go(self.pos.step - 1)
+
+        @kb.add("down")
+        @kb.add("pagedown")
+        def _ahead(event: KeyPressEvent) -> None:
+            self.go(self.pos.step + 10)
+
+        @kb.add("up")
+        @kb.add("pageup")
+        def _back(event: KeyPressEvent) -> None:
+            self.go(self.pos.step - 10)
 
         @kb.add("home")
         def _first(event: KeyPressEvent) -> None:

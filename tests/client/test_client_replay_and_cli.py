@@ -57,6 +57,23 @@ def test_viewer_end_shows_the_outcome(kit) -> None:
     assert "Game over: 0/25" in screen_text(viewer.application)
 
 
+def test_viewer_keeps_the_newest_action_in_sight_and_its_keys_fit(kit) -> None:
+    state = kit.game()
+    for _ in range(30):  # many more log lines than the screen holds
+        state = kit.clue_something(state) if state.clue_tokens else apply(
+            state, next(a for a in legal_actions(state) if not isinstance(a, Play)))
+    replay = from_json(json.loads(dumps(state, kit.NAMES)))
+    with create_pipe_input() as pipe:
+        viewer = ReplayViewer(replay, "game.json", input=pipe, output=SizedOutput(80, 24))
+        pipe.send_text("\x1b[F\x1b[A" + "v" + "q")  # End, ↑ (10 steps back), v, then quit
+        viewer.application.run()
+        lines = screen_text(viewer.application).splitlines()
+    assert viewer.pos.step == 20
+    assert lines[-1].rstrip().endswith("q quit") and all(len(line) <= 80 for line in lines)
+    log = [line for line in lines if line[:4].strip().isdigit()]
+    assert log and log[-1].split()[0] == "20"  # the step just reached is the bottom line of the log
+
+
 def test_replay_of_a_missing_file_is_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--replay", str(tmp_path / "nope.json")]) == 2
     assert "nope.json: no such file" in capsys.readouterr().err
