@@ -180,7 +180,8 @@ def discard_fragments(view: PlayerView) -> StyleAndTextTuples:
     for suit, ranks in by_suit.items():
         if not ranks:
             continue
-        out.append((suit_style(suit), suit.letter + ":" + "".join(str(r) for r in sorted(ranks))))
+        # Commas: "R:1,3" cannot be read as thirteen, as "R:13" could.
+        out.append((suit_style(suit), suit.letter + ":" + ",".join(str(r) for r in sorted(ranks))))
         out.append(("", " "))
     return out
 

@@ -202,24 +202,26 @@ def lobby_fragments(model: ClientModel, selected: int, width: int) -> StyleAndTe
 
 
 def help_fragments() -> StyleAndTextTuples:
+    """Every key and command, and how to read the board; 20 lines, so it fits an 80x24 screen whole."""
     lines = [
         "Keys during a game",
-        "  p N      play the card in slot N (slot 1 = newest)",
-        "  d N      discard slot N",
-        "  c P V    clue player P (the number beside them) with a colour letter or a rank",
-        "  m A B    move your card from slot A to slot B (rearranging is free)",
-        "  k        show or hide what each player knows about their cards",
-        "  t        talk (chat);   :  type a command;   PgUp/PgDn scroll the log",
-        "",
+        "  p N    play the card in slot N (slot 1 = newest)      d N    discard slot N",
+        "  c P V  clue player P (their number on the board) with a colour letter or rank",
+        "  m A B  move your card from slot A to slot B (free, at any time)",
+        "  k      show or hide what each player knows     t  talk     :  type a command",
+        "  PgUp/PgDn scroll the log · Esc cancels a key sequence",
+        "Reading the board",
+        "  [R3] a card that got a clue, R3 one that got none · ▶ the player to act",
+        "  Your hand: [R] [3] the clues each card got; can be: what it may still be",
         "Keys in the lobby",
         "  ↑↓ choose a table · Enter/j join · s spectate · n new table · r refresh",
         "  at your table: b add a bot · x remove a bot · g start · l leave",
-        "",
         "Commands (type : first; Tab completes)",
         "  play N · discard N · clue PLAYER COLOUR|RANK · move FROM TO · say TEXT · help",
-        "  join TABLE [SEAT] · spectate TABLE · leave · new · start · again · save · quit",
+        "  join TABLE [SEAT] · watch TABLE · leave · new · start · again · save · quit",
         "  bot SEAT · unbot SEAT · host SEAT (hand the host role on) · knowledge",
-        "  PLAYER: a name or the number on the board.  [p]: the table asks for a password.",
+        '  PLAYER: the number on the board, or a name ("ada" or "bot a" for Bot Ada)',
+        "  [p] beside a table in the lobby: it asks for a password",
         "",
         "Ctrl-C quits at any time. Press any key to close this help.",
     ]

@@ -346,6 +346,11 @@ def test_help_screen(term: Terminal, kit) -> None:
     at_game(term, kit)
     term.type("?")
     assert "Keys during a game" in term.screen()
+    lines = term.screen().splitlines()
+    # Whole at 80x24, no line wrapped: the last line shows and each sentence ends on its own line.
+    assert any("Press any key to close this help." in line for line in lines)
+    assert any(line.rstrip().endswith("it asks for a password") for line in lines)
+    assert any("[R3] a card that got a clue" in line for line in lines)
     term.type("x")
     assert "Keys during a game" not in term.screen()
 
@@ -455,3 +460,19 @@ def test_lobby_commands_on_the_command_line(term: Terminal, kit) -> None:
     sent = term.type(":bot 3\r:unbot 3\r:host 2\r:refresh\r:leave\r")
     assert sent == [AddBot(2), RemoveBot(2), GiveHost(1), ListTables(), Leave()]
     assert term.store.model.table is None
+
+
+def test_discards_are_grouped_by_suit_with_ranks_apart(term: Terminal, kit) -> None:
+    state = kit.game()
+    while len(state.discard) < 8:
+        state = kit.clue_something(state) if state.clue_tokens == 8 else apply(
+            state, Discard(state.hands[state.current][-1]))
+    at_game(term, kit, state=state)
+    by_suit: dict[str, list[int]] = {}
+    for order in state.discard:
+        card = state.deck[order]
+        by_suit.setdefault(card.suit.letter, []).append(card.rank)
+    line = next(line for line in term.screen().splitlines() if line.startswith("Discards "))
+    for letter, ranks in by_suit.items():
+        assert f"{letter}:{','.join(str(r) for r in sorted(ranks))}" in line
+    assert any(len(r) > 1 for r in by_suit.values()), by_suit  # the case the commas are for
