@@ -57,7 +57,8 @@ def title_fragments(model: ClientModel, width: int) -> StyleAndTextTuples:
     if len(left) + len(who) + len(right_text) + 1 > width:
         who = f" {model.player} " if model.player else " "
     if len(left) + len(who) + len(right_text) + 1 > width:
-        who = " "
+        who = " "  # our own name goes before anything about the game
+    if len(left) + len(who) + len(right_text) + 1 > width:
         left = left[: max(0, width - len(right_text) - 3)] + "… "
     gap = max(0, width - len(left) - len(who) - len(right_text) - 1)
     return [("class:title", left + " " * gap + who), ("class:title " + right_style, right_text), ("class:title", " ")]

@@ -476,3 +476,13 @@ def test_discards_are_grouped_by_suit_with_ranks_apart(term: Terminal, kit) -> N
     for letter, ranks in by_suit.items():
         assert f"{letter}:{','.join(str(r) for r in sorted(ranks))}" in line
     assert any(len(r) > 1 for r in by_suit.values()), by_suit  # the case the commas are for
+
+
+def test_the_title_gives_up_our_name_before_whose_turn_it_is(term: Terminal, kit) -> None:
+    names = ("alice 2", "Bot Ada", "bob 2")
+    info = replace(kit.table(names, running=True, bots=(1,)), name="alice 2's table")
+    term.feed(Welcome(1, "server", "alice 2", "tok", ""), Joined(info, 0), GameStarted(1, 1),
+              kit.view_message(kit.game(first_seat=2), 0))
+    title = term.screen().splitlines()[0]
+    assert "turn 1 · bob 2's turn" in title and "…" not in title
+    assert title.rstrip().endswith("online")
