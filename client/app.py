@@ -213,7 +213,7 @@ class ClientApp:
         return HSplit([
             Window(FormattedTextControl(tokens), height=1),
             Window(FormattedTextControl(self._board), height=self._board_height),
-            Window(FormattedTextControl(lambda: discards(self.get_model())), dont_extend_height=True,
+            Window(FormattedTextControl(lambda: discards(self.get_model(), self.width)), dont_extend_height=True,
                    wrap_lines=True),
             Window(height=1, char="─", style="class:rule"),
             middle,

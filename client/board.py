@@ -168,21 +168,32 @@ def hands_fragments(view: PlayerView, names: Sequence[str], show_knowledge: bool
     return out
 
 
-def discard_fragments(view: PlayerView) -> StyleAndTextTuples:
-    """The discard pile grouped by suit, ranks in order, so a glance says what is gone."""
-    out: StyleAndTextTuples = [("class:label", "Discards ")]
+def discard_fragments(view: PlayerView, width: int = 80) -> StyleAndTextTuples:
+    """The discard pile grouped by suit, ranks in order, so a glance says what is gone.
+
+    A suit's group is never split across lines: one that would pass ``width``
+    starts the next line, under the first group.
+    """
+    label = "Discards "
+    out: StyleAndTextTuples = [("class:label", label)]
     by_suit: dict[Suit, list[int]] = {s: [] for s in view.config.variant.suits}
     for _, card in view.discard:
         by_suit.setdefault(card.suit, []).append(card.rank)
     if not view.discard:
         out.append(("class:knowledge.none", "none"))
         return out
+    column = len(label)
     for suit, ranks in by_suit.items():
         if not ranks:
             continue
         # Commas: "R:1,3" cannot be read as thirteen, as "R:13" could.
-        out.append((suit_style(suit), suit.letter + ":" + ",".join(str(r) for r in sorted(ranks))))
+        group = suit.letter + ":" + ",".join(str(r) for r in sorted(ranks))
+        if column > len(label) and column + len(group) > width - 1:
+            out.append(("", "\n" + " " * len(label)))
+            column = len(label)
+        out.append((suit_style(suit), group))
         out.append(("", " "))
+        column += len(group) + 1
     return out
 
 

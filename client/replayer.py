@@ -61,7 +61,7 @@ class ReplayViewer:
                 Window(FormattedTextControl(lambda: board(self.model(), self.pos.show_knowledge)),
                        height=lambda: Dimension.exact(
                            to_plain_text(board(self.model(), self.pos.show_knowledge)).count("\n") + 1)),
-                Window(FormattedTextControl(lambda: discards(self.model())), dont_extend_height=True,
+                Window(FormattedTextControl(lambda: discards(self.model(), self.width)), dont_extend_height=True,
                        wrap_lines=True),
                 Window(height=1, char="─", style="class:rule"),
                 Window(FormattedTextControl(self._log, get_cursor_position=self._log_end), wrap_lines=True),

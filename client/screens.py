@@ -86,8 +86,8 @@ def board(model: ClientModel, show_knowledge: bool) -> StyleAndTextTuples:
     return hands_fragments(view, model.names, show_knowledge, away)
 
 
-def discards(model: ClientModel) -> StyleAndTextTuples:
-    return [] if model.view is None else discard_fragments(model.view)
+def discards(model: ClientModel, width: int = 80) -> StyleAndTextTuples:
+    return [] if model.view is None else discard_fragments(model.view, width)
 
 
 def log_lines(model: ClientModel, with_chat: bool) -> list[LogLine]:
@@ -135,8 +135,8 @@ def end_fragments(model: ClientModel) -> StyleAndTextTuples:
     if over is not None and view is not None:
         out += deck_reveal_fragments(over.deck, view.deck_size - view.deck_left)
         out.append(("", "\n"))
-    again = "a play again" if model.is_host else "a ask to play again (the host starts)"
-    out.append(("class:keys", " s save the replay · " + again + " · l leave the table · q quit "))
+    again = "a play again" if model.is_host else "a ask the host for another game"
+    out.append(("class:keys", " s save the replay · " + again + " · l leave · q quit "))
     return out
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -486,3 +487,29 @@ def test_the_title_gives_up_our_name_before_whose_turn_it_is(term: Terminal, kit
     title = term.screen().splitlines()[0]
     assert "turn 1 · bob 2's turn" in title and "…" not in title
     assert title.rstrip().endswith("online")
+
+
+def test_a_long_discard_pile_wraps_between_suits(term: Terminal, kit) -> None:
+    state = kit.game()
+    while state.deck_left > 3:
+        state = kit.clue_something(state) if state.clue_tokens == 8 else apply(
+            state, Discard(state.hands[state.current][-1]))
+    at_game(term, kit, state=state)
+    lines = term.screen().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Discards "))
+    block = [lines[start], *(line for line in lines[start + 1:start + 3] if line.startswith("         ") and ":" in line)]
+    assert len(block) >= 2, block  # the pile needs more than one line at 80 columns
+    group = r"[RYGBW]:[1-5](,[1-5])*"
+    for line in block:
+        assert re.fullmatch(rf"(Discards | {{9}}){group}( {group})*", line.rstrip()), line
+    assert sum(line.count(",") + line.count(":") for line in block) == len(state.discard)
+
+
+def test_the_end_screen_offers_fit_80_columns_for_a_guest(term: Terminal, kit) -> None:
+    state = kit.game()
+    outcome = Outcome(EndReason.STRIKEOUT, 0, 25, "the third strike")
+    at_game(term, kit, seat=1, state=state)
+    term.feed(GameOver(1, outcome, state.deck, "7"), ViewUpdate(1, replace(view_for(state, 1), outcome=outcome)))
+    offer = next(line for line in term.screen().splitlines() if "save the replay" in line)
+    assert offer.rstrip().endswith("q quit")
+    assert "ask the host for another game" in offer
