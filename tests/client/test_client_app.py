@@ -497,7 +497,8 @@ def test_a_long_discard_pile_wraps_between_suits(term: Terminal, kit) -> None:
     at_game(term, kit, state=state)
     lines = term.screen().splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("Discards "))
-    block = [lines[start], *(line for line in lines[start + 1:start + 3] if line.startswith("         ") and ":" in line)]
+    following = lines[start + 1:start + 3]
+    block = [lines[start], *(line for line in following if line.startswith("         ") and ":" in line)]
     assert len(block) >= 2, block  # the pile needs more than one line at 80 columns
     group = r"[RYGBW]:[1-5](,[1-5])*"
     for line in block:
