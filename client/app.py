@@ -64,6 +64,7 @@ from .model import ClientModel, Incoming, LeftTable, Note
 from .screens import (
     WIDE,
     board,
+    chat_closed,
     chat_fragments,
     discards,
     end_fragments,
@@ -281,6 +282,10 @@ class ClientApp:
             self.note("")
             return
         if isinstance(intent, Say):
+            closed = chat_closed(model)
+            if closed is not None:
+                self.note(f"Not sent: {closed}", True)
+                return
             self.send(Chat(intent.text))
             return
         if isinstance(intent, Local):
@@ -462,6 +467,11 @@ class ClientApp:
             self.open_command()
         elif key == "t":
             self.open_command("say ")
+            closed = chat_closed(model)
+            if closed is not None:
+                # Said before a word is typed; the line still opens, so the letters typed next are not
+                # taken for one-key shortcuts (j, s, l…).
+                self.ui.prompt = f"{closed} (Esc closes this line)"
         elif key == "?":
             ui.show_help = True
         elif mode == "game" and key in shortcuts.STARTERS:

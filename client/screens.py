@@ -8,7 +8,7 @@ room when there is more.
 
 from __future__ import annotations
 
-from hanabi.engine import PlayerView
+from hanabi.engine import ChatPolicy, PlayerView
 from hanabi.protocol.messages import TableInfo
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
@@ -229,6 +229,25 @@ def help_fragments() -> StyleAndTextTuples:
     return [("", "\n".join(lines))]
 
 
+def chat_closed(model: ClientModel) -> str | None:
+    """Why chat is closed to us now, from the table's chat option as the lobby shows it; None when open.
+
+    Only a hint, so the key can say so before a message is typed: the server decides.
+    """
+    table = model.table
+    if table is None:
+        return "chat is per table: join or watch one first"
+    view = model.view
+    playing = view is not None and view.outcome is None
+    if table.chat is ChatPolicy.OFF:
+        return "chat is off at this table"
+    if playing and table.chat is ChatPolicy.BETWEEN_GAMES:
+        return "at this table chat is open only between games: it opens when this game ends"
+    if playing and model.seat is None:
+        return "spectators chat only between games: they see every hand"
+    return None
+
+
 def keys_fragments(model: ClientModel, mode: str, width: int = 80) -> StyleAndTextTuples:
     """The bottom bar: the keys that do something on this screen, as many as fit (quit always shows)."""
     if mode == "command":
@@ -243,6 +262,8 @@ def keys_fragments(model: ClientModel, mode: str, width: int = 80) -> StyleAndTe
     else:
         items = [("↑↓", "choose"), ("j", "join"), ("s", "watch"), ("n", "new"), ("r", "refresh"), ("t", "chat"),
                  (":", "cmd"), ("?", "help"), ("q", "quit")]
+    if chat_closed(model) is not None:
+        items = [item for item in items if item[0] != "t"]
 
     def size(chosen: list[tuple[str, str]]) -> int:
         return sum(len(k) + len(w) + 3 for k, w in chosen)

@@ -514,3 +514,26 @@ def test_the_end_screen_offers_fit_80_columns_for_a_guest(term: Terminal, kit) -
     offer = next(line for line in term.screen().splitlines() if "save the replay" in line)
     assert offer.rstrip().endswith("q quit")
     assert "ask the host for another game" in offer
+
+
+def test_chat_closed_during_the_game_is_said_before_typing(term: Terminal, kit) -> None:
+    state = kit.game()
+    quiet = replace(kit.table(running=True), chat=ChatPolicy.BETWEEN_GAMES)
+    term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(quiet, 0), GameStarted(1, 1),
+              kit.view_message(state, 0))
+    assert term.type("t") == []
+    assert "open only between games" in term.screen()  # said before a word is typed
+    assert term.type("hello\r") == []  # the words went to the line, not to shortcuts
+    assert "Not sent: at this table chat is open only between games" in term.store.model.status
+    assert " t chat " not in term.screen().splitlines()[-1]
+    outcome = Outcome(EndReason.STRIKEOUT, 0, 25, "the third strike")
+    term.feed(ViewUpdate(1, replace(view_for(state, 0), outcome=outcome)))
+    assert term.type("tgg\r") == [Chat("gg")]
+
+
+def test_chat_in_the_lobby_needs_a_table(term: Terminal, kit) -> None:
+    term.feed(Welcome(1, "server", "dave", "tok", ""), Tables((kit.table(),)))
+    assert term.type("t") == []
+    assert "join or watch one first" in term.screen()
+    assert term.type("hi james\r") == []  # the j of james joined no table
+    assert "Not sent: chat is per table" in term.store.model.status
