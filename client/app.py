@@ -43,6 +43,8 @@ from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import (
     ConditionalContainer,
     DynamicContainer,
+    Float,
+    FloatContainer,
     FormattedTextControl,
     HSplit,
     Layout,
@@ -52,6 +54,7 @@ from prompt_toolkit.layout import (
 from prompt_toolkit.layout.containers import AnyContainer
 from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.layout.dimension import Dimension
+from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.layout.processors import BeforeInput, ConditionalProcessor, PasswordProcessor
 from prompt_toolkit.output import Output
 
@@ -165,6 +168,11 @@ class ClientApp:
         return [("class:status.error" if model.status_error else "class:status", " " + model.status)]
 
     def _root(self) -> AnyContainer:
+        # The completions of the command line float over the screen just above what is typed.
+        return FloatContainer(self._panes(), floats=[
+            Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8, scroll_offset=1))])
+
+    def _panes(self) -> AnyContainer:
         return HSplit([
             Window(FormattedTextControl(lambda: title_fragments(self.get_model(), self.width)), height=1),
             DynamicContainer(self._screen),

@@ -537,3 +537,12 @@ def test_chat_in_the_lobby_needs_a_table(term: Terminal, kit) -> None:
     assert "join or watch one first" in term.screen()
     assert term.type("hi james\r") == []  # the j of james joined no table
     assert "Not sent: chat is per table" in term.store.model.status
+
+
+def test_tab_shows_the_completions_in_a_menu(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    term.type(":clue bob \t")
+    text = term.screen()
+    assert term.app.command.text == "clue bob "  # several choices: nothing inserted yet
+    menu = [line for line in text.splitlines() if line.strip() in ("red", "yellow", "green", "blue", "white")]
+    assert len(menu) >= 5, text
