@@ -41,6 +41,33 @@ def test_bot_only_makes_legal_moves(bot_name: str, config: GameConfig) -> None:
         assert state.outcome is not None
 
 
+@pytest.mark.parametrize("variant", list(Variant), ids=lambda v: v.name)
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_house_bot_is_legal_in_every_variant_and_player_count(variant: Variant, players: int) -> None:
+    seed = players * 10 + list(Variant).index(variant)
+    config = GameConfig(players=players, variant=variant, empty_clues=seed % 2 == 0, all_or_nothing=seed % 3 == 0)
+    state = _play_out(config, seed, "hgroup")
+    assert state.outcome is not None
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_bot_stays_legal_beside_players_who_ignore_the_conventions(players: int) -> None:
+    """Half the seats move at random (as a confused human might): the bots still only make legal moves."""
+    rng = random.Random(players)
+    for seed in range(3):
+        config = GameConfig(players=players, variant=list(Variant)[seed], empty_clues=seed == 1)
+        bots = [make_bot() for _ in range(players)]
+        state = new_game(config, seed)
+        while not state.over:
+            view = view_for(state, state.current)
+            if state.current % 2:
+                action = rng.choice(view.legal_actions())
+            else:
+                action = bots[state.current].choose(view)
+                assert action in view.legal_actions()
+            state = apply(state, action, seat=state.current)
+
+
 def _hidden_twin(state: GameState, rng: random.Random) -> GameState:
     """The same table seen from the seat to move, with its own cards and the deck's rest shuffled."""
     seat = state.current
