@@ -129,8 +129,9 @@ def end_fragments(model: ClientModel) -> StyleAndTextTuples:
     if outcome.score == 0 and not outcome.victory:
         style = "class:end.defeat"
     out: StyleAndTextTuples = [
-        (style, f" Game over: {outcome.score}/{outcome.max_score} — {outcome.rating}. "),
-        ("class:label", outcome.detail[:1].upper() + outcome.detail[1:] + ".\n"),
+        (style, f" Game over: {outcome.score}/{outcome.max_score} — {outcome.rating}.\n"),
+        # The reason on a line of its own: beside the rating it was cut mid-word at 80 columns.
+        ("class:label", " " + outcome.detail[:1].upper() + outcome.detail[1:] + ".\n"),
     ]
     if over is not None and view is not None:
         out += deck_reveal_fragments(over.deck, view.deck_size - view.deck_left)

@@ -511,7 +511,9 @@ def test_the_end_screen_offers_fit_80_columns_for_a_guest(term: Terminal, kit) -
     outcome = Outcome(EndReason.STRIKEOUT, 0, 25, "the third strike")
     at_game(term, kit, seat=1, state=state)
     term.feed(GameOver(1, outcome, state.deck, "7"), ViewUpdate(1, replace(view_for(state, 1), outcome=outcome)))
-    offer = next(line for line in term.screen().splitlines() if "save the replay" in line)
+    lines = term.screen().splitlines()
+    assert " The third strike." in lines  # the reason, whole, on its own line
+    offer = next(line for line in lines if "save the replay" in line)
     assert offer.rstrip().endswith("q quit")
     assert "ask the host for another game" in offer
 
