@@ -113,8 +113,10 @@ class ClientApp:
 
     def __init__(self, get_model: Callable[[], ClientModel], dispatch: Callable[[Incoming], None], send: Send,
                  *, input: Input | None = None, output: Output | None = None,
-                 replay_dir: Path | None = None) -> None:
+                 replay_dir: Path | None = None, bell: bool = True) -> None:
         self.get_model = get_model
+        self.bell = bell
+        self._rung: tuple[int | None, int] | None = None  # the (game, turn) the bell last called us to
         self.dispatch = dispatch
         self.send = send
         self.ui = UiState()
@@ -406,7 +408,21 @@ class ClientApp:
         if self.ui.save_wanted is not None and model.replay is not None and model.replay[0] == self.ui.save_wanted:
             self.ui.save_wanted = None
             self._write_replay(model.replay[0], model.replay[1])
+        self._call_to_play(model)
         self.application.invalidate()
+
+    def _call_to_play(self, model: ClientModel) -> None:
+        """Ring the terminal's bell once when our turn comes, for a player looking at another window.
+
+        tmux and most terminals turn the bell into a flag on the window or tab; ``--no-bell`` silences it.
+        """
+        view = model.view
+        if not self.bell or view is None or view.outcome is not None or view.seat != view.current:
+            return
+        turn = (model.game, view.turn)
+        if turn != self._rung:
+            self._rung = turn
+            self.application.output.bell()
 
     def _write_replay(self, game: int, text: str) -> None:
         path = self.replay_dir / f"hanabi-game-{game}.json"

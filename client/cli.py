@@ -47,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--variant", default="none",
                         help="--solo: none, six_suits, black (short multicolor) or rainbow (wild multicolor)")
     parser.add_argument("--replay", metavar="FILE.json", help="step through a saved game, offline")
+    parser.add_argument("--no-bell", action="store_true", help="do not ring the terminal's bell when your turn comes")
     return parser
 
 
@@ -67,14 +68,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             variant = Variant.parse(args.variant)
         except ValueError as e:
             parser.error(str(e))
-        return _run(None, name, solo=(args.players, variant))
+        return _run(None, name, solo=(args.players, variant), bell=not args.no_bell)
     if not args.server:
         parser.error("give a server to join (HOST or HOST:PORT), or use --solo or --replay FILE.json")
     try:
         address = parse_address(args.server)
     except ValueError as e:
         parser.error(str(e))
-    return _run(address, name)
+    return _run(address, name, bell=not args.no_bell)
 
 
 def _replay(path: str) -> int:
@@ -88,7 +89,7 @@ def _replay(path: str) -> int:
     return 0
 
 
-def _run(address: Address | None, name: str, solo: tuple[int, Variant] | None = None) -> int:
+def _run(address: Address | None, name: str, solo: tuple[int, Variant] | None = None, bell: bool = True) -> int:
     store = Store()
     box: list[Session] = []
 
@@ -96,7 +97,7 @@ def _run(address: Address | None, name: str, solo: tuple[int, Variant] | None = 
         if box:
             box[0].send(message)  # type: ignore[arg-type]
 
-    app = ClientApp(store.get, store.dispatch, send)
+    app = ClientApp(store.get, store.dispatch, send, bell=bell)
     store.listeners.append(app.on_model)
 
     async def network() -> None:

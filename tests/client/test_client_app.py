@@ -548,3 +548,28 @@ def test_tab_shows_the_completions_in_a_menu(term: Terminal, kit) -> None:
     assert term.app.command.text == "clue bob "  # several choices: nothing inserted yet
     menu = [line for line in text.splitlines() if line.strip() in ("red", "yellow", "green", "blue", "white")]
     assert len(menu) >= 5, text
+
+
+def test_the_bell_rings_once_when_our_turn_comes(term: Terminal, kit, monkeypatch) -> None:
+    rings: list[int] = []
+    monkeypatch.setattr(term.app.application.output, "bell", lambda: rings.append(1))
+    state = at_game(term, kit)  # alice acts first
+    term.feed(kit.view_message(state, 0))  # the same turn again (a reconnection, a chat): no second ring
+    assert len(rings) == 1
+    for _ in range(2):
+        state = kit.clue_something(state)
+        term.feed(kit.view_message(state, 0))
+    assert len(rings) == 1  # bob's and cathy's turns
+    state = kit.clue_something(state)
+    term.feed(kit.view_message(state, 0))
+    assert len(rings) == 2
+
+
+def test_no_bell_keeps_quiet(kit, tmp_path: Path, monkeypatch) -> None:
+    with create_pipe_input() as pipe:
+        term = Terminal(pipe, tmp_path)
+        term.app.bell = False
+        rings: list[int] = []
+        monkeypatch.setattr(term.app.application.output, "bell", lambda: rings.append(1))
+        at_game(term, kit)
+    assert rings == []

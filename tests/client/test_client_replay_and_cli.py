@@ -92,3 +92,10 @@ def test_bad_arguments_say_what_to_type(argv: list[str], words: str, capsys: pyt
         main(argv)
     assert exit.value.code == 2
     assert words in capsys.readouterr().err
+
+
+def test_no_bell_is_an_option() -> None:
+    from hanabi.client.cli import build_parser
+
+    assert build_parser().parse_args(["--no-bell", "host"]).no_bell
+    assert not build_parser().parse_args(["host"]).no_bell
