@@ -2,7 +2,9 @@
 
 ``encode(message) -> bytes`` makes one frame; ``Decoder().feed(data)`` turns
 received bytes into messages; both raise ``ProtocolError`` (with a ``code``)
-for anything that breaks the protocol. Messages are the frozen dataclasses
+for anything that breaks the protocol. A sender keeps one ``Encoder`` per
+connection, which sends each event of a game's history once; the receiver's
+``Decoder`` (one per connection too) puts the history back together. Messages are the frozen dataclasses
 of ``messages.py``; they carry engine values (views, events, actions), and
 ``engine_wire.py`` says how those look on the wire. docs/protocol.md is the
 reference for implementers in other languages.
@@ -25,7 +27,7 @@ from .engine_wire import (
     view_to_wire,
 )
 from .errors import ErrorCode, GoodbyeReason, ProtocolError
-from .framing import DEFAULT_MAX_FRAME, HEADER, Decoder, decode_body, encode
+from .framing import DEFAULT_MAX_FRAME, HEADER, Decoder, Encoder, decode_body, encode
 from .messages import (
     CHAT_MAX,
     CLIENT_TYPES,
@@ -77,7 +79,7 @@ from .version import PROGRAM, PROTOCOL_VERSION, version_mismatch
 
 __all__ = [
     "CHAT_MAX", "CLIENT_TYPES", "DEFAULT_MAX_FRAME", "HEADER", "LIST_MAX", "MESSAGE_TYPES", "NAME_MAX", "PASSWORD_MAX",
-    "PROGRAM", "PROTOCOL_VERSION", "SERVER_TYPES", "TABLE_NAME_MAX",
+    "Encoder", "PROGRAM", "PROTOCOL_VERSION", "SERVER_TYPES", "TABLE_NAME_MAX",
     "ActionRequest", "AddBot", "Chat", "CreateTable", "Decoder", "ErrorCode", "ErrorReply", "GameEvent", "GameOver",
     "GameStarted", "GameSummary", "Games", "GetReplay", "GiveHost", "Goodbye", "GoodbyeReason", "Hello", "Join",
     "Joined", "Leave", "ListGames", "ListTables", "Message", "Ping", "Pong", "ProtocolError", "RearrangeRequest",

@@ -4,11 +4,11 @@
 
 The views are seat 0's after each of the ten turns up to ``--turns``, in a
 game played by a careful random player (it plays only cards that fit, so
-the game lasts), each with the whole event history, as the server sends
-them after every move. Each run times ``--number`` round trips (``encode``
-then ``Decoder.feed``), cycling through those views; the median run is
-printed, during a game (each view reuses what the previous one converted)
-and cold (conversion caches emptied before every message).
+the game lasts), as the server sends them after every move. Each run times
+``--number`` round trips (a connection's ``Encoder`` then its ``Decoder``),
+going through those views in order; the median run is printed, during a
+game (each view carries only the event that is new on the connection) and
+cold (a new connection for every message: the whole history, empty caches).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import time
 from hanabi.engine import Clue, Discard, GameConfig, GameState, Play, apply, legal_actions, new_game, view_for
 
 from .engine_wire import clear_caches
-from .framing import Decoder, encode
+from .framing import Decoder, Encoder, encode
 from .messages import ViewUpdate
 
 
@@ -63,26 +63,36 @@ def game_views(players: int, turns: int, count: int) -> list[ViewUpdate]:
 
 
 def time_round_trips(messages: list[ViewUpdate], number: int, *, cold: bool = False) -> tuple[float, float]:
-    """Seconds per message spent in ``encode`` and in ``Decoder.feed``, cycling through ``messages``.
+    """Seconds per message spent in ``Encoder.encode`` and in ``Decoder.feed``, going through ``messages``.
 
-    ``cold`` forgets the conversion caches before each message, as for the
-    first view a client receives; otherwise each view reuses what the
-    previous one already converted, as during a game.
+    During a game, a pair of encoder and decoder (one connection) takes the
+    views in order, so each carries what is new since the one before; the
+    first view of each pass through the list, which starts a connection, is
+    sent untimed. ``cold`` gives every message a new connection and empty
+    decoding caches, as for the first view a client receives.
     """
-    decoder = Decoder()
-    feed = decoder.feed
     clock = time.perf_counter
     encoding = decoding = 0.0
-    for i in range(number):
+    encoder, decoder = Encoder(), Decoder()
+    timed = 0
+    i = 0
+    while timed < number:
         message = messages[i % len(messages)]
+        i += 1
         if cold:
             clear_caches()
+            encoder, decoder = Encoder(), Decoder()
+        elif i % len(messages) == 1:  # a new pass: a new connection, primed with the first view untimed
+            encoder, decoder = Encoder(), Decoder()
+            decoder.feed(encoder.encode(message))
+            continue
         start = clock()
-        frame = encode(message)
+        frame = encoder.encode(message)
         middle = clock()
-        feed(frame)
+        decoder.feed(frame)
         encoding += middle - start
         decoding += clock() - middle
+        timed += 1
     return encoding / number, decoding / number
 
 
@@ -101,9 +111,11 @@ def main(argv: list[str] | None = None) -> int:
             print("error: a view did not survive a round trip; the benchmark would be meaningless", file=sys.stderr)
             return 1
     last = messages[-1]
-    frame = encode(last)
-    print(f"view message: {args.players} players, turn {last.view.turn}, {len(last.view.events)} events, "
-          f"{len(frame)} bytes per frame")
+    encoder = Encoder()
+    encoder.encode(messages[-2] if len(messages) > 1 else last)
+    print(f"view message: {args.players} players, turn {last.view.turn}, {len(last.view.events)} events; "
+          f"{len(encoder.encode(last))} bytes in a game (new events only), {len(encode(last))} bytes with the "
+          "whole history")
     for label, cold in (("during a game", False), ("cold (first view)", True)):
         time_round_trips(messages, max(1, args.number // 10), cold=cold)  # warm-up
         runs = [time_round_trips(messages, args.number, cold=cold) for _ in range(args.runs)]

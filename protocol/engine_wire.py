@@ -17,11 +17,11 @@ Shapes (docs/protocol.md has the full tables):
 Views are the biggest and most frequent message, so decoding checks each
 card and event with one combined test and builds error messages only on
 the slow path. It also remembers, in small bounded caches, what it already
-built: hands by their packed bytes, the history of the previous view (a new
-view repeats it and adds an event), knowledge values, options. The server
-side likewise converts only the events it has not converted before. Every
-cached value is immutable, and a cache hit requires byte-for-byte equality
-with input that passed every check, so the caches change speed, not results.
+built: hands by their packed bytes, knowledge values, options. Every cached
+value is immutable, and a cache hit requires byte-for-byte equality with
+input that passed every check, so the caches change speed, not results. A
+view's history is not cached here: a connection sends each event only once
+(``framing.Encoder``), and its ``Decoder`` keeps the history it received.
 """
 
 from __future__ import annotations
@@ -374,31 +374,16 @@ def _event_slow(value: list[Any], kind: str, where: str, players: int, variant: 
     _where_bool(value[rest + 1], f"{where}[{rest + 1}] (clue_gained)")
 
 
-# The server turns the same history into wire arrays for every seat after every
-# turn, and a client decodes a history that grew by one event since the last
-# view. Both sides keep the last history they converted and redo only what is
-# new. Keys are the first event's identity (encoding: events of one game are
-# shared objects) and the game's shape (decoding); both caches are bounded.
-_ENCODED: dict[int, tuple[tuple[Event, ...], list[list[Any]]]] = {}
-_DECODED: dict[tuple[int, str, int], tuple[bytes, tuple[Event, ...]]] = {}
+# Caches for decoding: hands, knowledge values and options repeat from one view to the next. The history
+# needs none: a connection sends each event once (see framing.Encoder), so only new events are converted.
 _pack = msgpack.Packer(use_bin_type=True, datetime=False).pack
-_HISTORY_CACHE_CAP = 64
 
 
 def clear_caches() -> None:
-    """Forget every value kept to speed up conversions (for benchmarks of the cold path, and tests)."""
-    _ENCODED.clear()
-    _DECODED.clear()
+    """Forget every value kept to speed up decoding (for benchmarks of the cold path, and tests)."""
     _HANDS.clear()
     _KNOWLEDGE.clear()
     _CONFIGS.clear()
-
-
-def _remember(cache: dict[Any, Any], key: Any, value: Any) -> None:
-    cache.pop(key, None)
-    if len(cache) >= _HISTORY_CACHE_CAP:
-        del cache[next(iter(cache))]
-    cache[key] = value
 
 
 def event_pages(events: list[list[Any]]) -> list[list[list[Any]]]:
@@ -406,62 +391,25 @@ def event_pages(events: list[list[Any]]) -> list[list[list[Any]]]:
     return [events[i:i + MAX_ARRAY] for i in range(0, len(events), MAX_ARRAY)]
 
 
-def events_to_wire(events: tuple[Event, ...]) -> list[list[Any]]:
-    """A history as wire arrays (not yet in pages). The result shares arrays with earlier results: do not modify it."""
-    if not events:
-        return []
-    key = id(events[0])
-    known = _ENCODED.get(key)
-    same = 0
-    if known is not None and known[0][0] is events[0]:
-        old_events, old_wire = known
-        limit = min(len(old_events), len(events))
-        while same < limit and old_events[same] is events[same]:
-            same += 1
-        wire = old_wire[:same]
-    else:
-        wire = []
-    wire.extend(event_to_wire(e) for e in events[same:])
-    _remember(_ENCODED, key, (events, wire))
-    return wire
+def events_to_wire(events: tuple[Event, ...] | list[Event]) -> list[list[Any]]:
+    """Events as wire arrays (not yet in pages)."""
+    return [event_to_wire(e) for e in events]
 
 
-def events_from_wire(value: object, where: str, players: int, variant: Variant, deck_size: int,
-                     shape_key: str | None = None) -> tuple[Event, ...]:
-    """A history from its pages of wire arrays, reusing the events decoded from the previous view of the same game."""
+def events_from_wire(value: object, where: str, players: int, variant: Variant, deck_size: int) -> tuple[Event, ...]:
+    """Events from their pages of wire arrays."""
     if type(value) is not list or len(value) > MAX_ARRAY:
         raise FieldError(where, f"expected an array of at most {MAX_ARRAY} pages of events")
     pages = value
-    flat: list[Any] = []
+    events: list[Event] = []
     for i, page in enumerate(pages):
         last = i == len(pages) - 1
         if type(page) is not list or not (0 < len(page) <= MAX_ARRAY if last else len(page) == MAX_ARRAY):
             raise FieldError(f"{where}[{i}]", f"expected a page of events: {MAX_ARRAY} of them in every page "
                                               f"but the last, which holds 1 to {MAX_ARRAY}")
-        flat += page
-    key = (players, shape_key or variant.value, deck_size)
-    known = _DECODED.get(key)
-    # The events packed one after the other (msgpack without the array's header): if the previous history's
-    # bytes begin these, its events are these events. Bytes compare exactly (in Python True == 1 == 1.0;
-    # packed, they differ) and in C.
-    packed = _pack(flat)
-    packed = packed[_array_header_size(len(flat)):]
-    same = 0
-    old: tuple[Event, ...] = ()
-    if known is not None and packed.startswith(known[0]):
-        old = known[1]
-        same = len(old)
-    fresh = tuple(event_from_wire(flat[i], f"{where}[{i // MAX_ARRAY}][{i % MAX_ARRAY}]", players, variant,
-                                  deck_size)
-                  for i in range(same, len(flat)))
-    events = old + fresh
-    _remember(_DECODED, key, (packed, events))
-    return events
-
-
-def _array_header_size(items: int) -> int:
-    """Bytes of a msgpack array header: fixarray up to 15 items, array 16 up to 65535, else array 32."""
-    return 1 if items < 16 else 3 if items < 65536 else 5
+        events += (event_from_wire(item, f"{where}[{i}][{j}]", players, variant, deck_size)
+                   for j, item in enumerate(page))
+    return tuple(events)
 
 
 # -- outcomes ------------------------------------------------------------------------------------
@@ -499,8 +447,9 @@ _VIEW_KEYS = frozenset({"seat", "config", "hands", "fireworks", "clue_tokens", "
                         "deck_size", "current", "turn", "final_turns_left", "outcome", "events"})
 
 
-def view_to_wire(view: PlayerView) -> dict[str, Any]:
-    """A view as a map; cards in hands are 7-item arrays (see the module docstring)."""
+def view_to_wire(view: PlayerView, since: int = 0) -> dict[str, Any]:
+    """A view as a map; cards in hands are 7-item arrays (see the module docstring). Its ``events`` are the
+    history from event ``since`` on (0: all of it; a ``view`` message says where they start)."""
     name_of = _NAME_OF
     if len(view.events) > MAX_EVENTS:
         raise FieldError("view.events", f"{len(view.events)} events; a view carries at most {MAX_EVENTS}")
@@ -522,7 +471,7 @@ def view_to_wire(view: PlayerView) -> dict[str, Any]:
         "turn": view.turn,
         "final_turns_left": view.final_turns_left,
         "outcome": None if view.outcome is None else outcome_to_wire(view.outcome),
-        "events": event_pages(events_to_wire(view.events)),
+        "events": event_pages(events_to_wire(view.events[since:] if since else view.events)),
     }
 
 
@@ -603,8 +552,9 @@ def _hand_from_wire(hand: list[Any], where: str, shape: _Shape) -> tuple[CardVie
     return tuple(row)
 
 
-def view_from_wire(value: object, where: str = "view") -> PlayerView:
-    """Check a wire view item by item and rebuild the engine's ``PlayerView``."""
+def view_from_wire(value: object, where: str = "view", before: tuple[Event, ...] = ()) -> PlayerView:
+    """Check a wire view item by item and rebuild the engine's ``PlayerView``; its wire ``events`` follow the
+    events ``before`` (the history this connection already holds), and the view holds them all."""
     data = as_map(value, where)
     config_raw = _get(data, "config", where)
     config = config_from_wire(config_raw, f"{where}.config")
@@ -642,6 +592,12 @@ def view_from_wire(value: object, where: str = "view") -> PlayerView:
     if final is not None:
         _where_int(final, f"{where}.final_turns_left", 0, players)
     outcome = data.get("outcome")
+    events = events_from_wire(_get(data, "events", where), f"{where}.events", players, variant, deck_size)
+    if before:
+        if len(before) + len(events) > MAX_EVENTS:
+            raise FieldError(f"{where}.events", f"{len(before)} events held and {len(events)} more; a game's "
+                                                f"history holds at most {MAX_EVENTS}")
+        events = before + events
     view = PlayerView(
         seat=seat,
         config=config,
@@ -656,8 +612,7 @@ def view_from_wire(value: object, where: str = "view") -> PlayerView:
         turn=_where_int(_get(data, "turn", where), f"{where}.turn", 0, MAX_TURN),
         final_turns_left=final,
         outcome=None if outcome is None else outcome_from_wire(outcome, f"{where}.outcome"),
-        events=events_from_wire(_get(data, "events", where), f"{where}.events", players, variant, deck_size,
-                                config_raw["variant"]),
+        events=events,
     )
     if len(data) > 14:
         _ignore_unknown(data, _VIEW_KEYS, where)

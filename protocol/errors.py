@@ -45,6 +45,7 @@ class ErrorCode(enum.StrEnum):
     GAME_RUNNING = "game_running"  # the request needs the table to be between games
     NOT_READY = "not_ready"  # start refused: a seat is empty
     INTERNAL = "internal"  # the server's own fault; the message says so
+    HISTORY_GAP = "history_gap"  # a view continues a history this connection never received (fatal)
 
 
 class GoodbyeReason(enum.StrEnum):

@@ -23,7 +23,7 @@ import msgpack
 
 from .engine_wire import MAX_ARRAY
 from .errors import ErrorCode, ProtocolError
-from .messages import CLIENT_TYPES, SERVER_TYPES, Message, from_wire, to_wire
+from .messages import CLIENT_TYPES, SERVER_TYPES, History, Message, ViewUpdate, from_wire, to_wire
 
 DEFAULT_MAX_FRAME = 64 * 1024
 HEADER = struct.Struct(">I")
@@ -32,14 +32,51 @@ MAX_MAP = 64  # entries in any map: a message has at most 14 fields, the rest is
 _packer = msgpack.Packer(use_bin_type=True, datetime=False, strict_types=False)
 
 
-def encode(message: Message, *, max_frame: int = DEFAULT_MAX_FRAME) -> bytes:
-    """One frame holding ``message``. Raises ProtocolError if a field is bad or the frame would exceed ``max_frame``."""
-    body = _packer.pack(to_wire(message))
+def encode(message: Message, *, max_frame: int = DEFAULT_MAX_FRAME, since: int = 0) -> bytes:
+    """One frame holding ``message``. Raises ProtocolError if a field is bad or the frame would exceed ``max_frame``.
+
+    On its own it sends a view with its whole history; a connection's ``Encoder`` sends only what is new.
+    """
+    body = _packer.pack(to_wire(message, since))
     if len(body) > max_frame:
         raise ProtocolError(ErrorCode.FRAME_TOO_LARGE,
                             f"a {message.TYPE} message of {len(body)} bytes exceeds the frame cap of {max_frame} bytes",
                             request=message.TYPE)
     return HEADER.pack(len(body)) + body
+
+
+class Encoder:
+    """Turns messages into frames for one connection, sending each event of a game's history only once.
+
+    A ``view`` message carries the events its connection has not received
+    yet, and says where they start (``since``); the peer's ``Decoder`` adds
+    them to the history it holds, so both sides still see whole views. The
+    encoder remembers the latest game it sent a view of and how many of its
+    events went out; a view of another game, or a new connection, starts
+    from the first event. A game's history only grows, which is what makes
+    a count enough. Every other message is encoded as ``encode`` does.
+
+    Use one per connection, and send every frame it makes, in order: a frame
+    made and not sent leaves the peer behind (its decoder then refuses the
+    next view with ``history_gap``).
+    """
+
+    __slots__ = ("_game", "_sent", "max_frame")
+
+    def __init__(self, max_frame: int = DEFAULT_MAX_FRAME) -> None:
+        self.max_frame = max_frame
+        self._game: int | None = None
+        self._sent = 0  # events of game ``_game`` already sent on this connection
+
+    def encode(self, message: Message) -> bytes:
+        """One frame holding ``message`` (see ``encode``); raises ProtocolError as ``encode`` does."""
+        if type(message) is not ViewUpdate:
+            return encode(message, max_frame=self.max_frame)
+        events = len(message.view.events)
+        since = self._sent if message.game == self._game and self._sent <= events else 0
+        frame = encode(message, max_frame=self.max_frame, since=since)
+        self._game, self._sent = message.game, events
+        return frame
 
 
 class _ExtRefused(Exception):
@@ -52,8 +89,8 @@ def _refuse_ext(code: int, data: bytes) -> NoReturn:
     raise _ExtRefused(code)
 
 
-def decode_body(body: bytes, accept: Iterable[str] | None = None) -> Message:
-    """The message in one frame's body (without its length prefix)."""
+def decode_body(body: bytes, accept: Iterable[str] | None = None, history: History | None = None) -> Message:
+    """The message in one frame's body (without its length prefix); ``history`` as for ``from_wire``."""
     size = max(len(body), 1)
     try:
         tree = msgpack.unpackb(
@@ -90,8 +127,8 @@ def decode_body(body: bytes, accept: Iterable[str] | None = None) -> Message:
         raise ProtocolError(ErrorCode.BAD_FRAME, f"the frame is not valid msgpack ({_describe(exc)})") from None
     except (TypeError, msgpack.UnpackException, OverflowError, RecursionError) as exc:
         raise ProtocolError(ErrorCode.BAD_FRAME, f"the frame is not valid msgpack ({_describe(exc)})") from None
-    allowed = None if accept is None else frozenset(accept)
-    return from_wire(tree, allowed)
+    allowed = None if accept is None else accept if isinstance(accept, frozenset) else frozenset(accept)
+    return from_wire(tree, allowed, history)
 
 
 def _not_utf8(body: bytes, exc: UnicodeDecodeError) -> ProtocolError:
@@ -155,8 +192,12 @@ class Decoder:
     Or ``receive(data)`` then ``next_message()`` until it returns None,
     which lets a server answer a bad request and go on. After a non-fatal
     error the bad frame is skipped; after a fatal one (``frame_too_large``,
-    ``protocol_version``) the decoder refuses everything: close the
-    connection.
+    ``protocol_version``, ``history_gap``) the decoder refuses everything:
+    close the connection.
+
+    It keeps the history of the latest game it received a view of, so a
+    ``view`` that sends only new events (see ``Encoder``) still comes out
+    whole: ``ViewUpdate.view.events`` is always the game's entire history.
     """
 
     def __init__(self, max_frame: int = DEFAULT_MAX_FRAME, *,
@@ -170,6 +211,7 @@ class Decoder:
         self._buffer = bytearray()
         self._start = 0  # where the next frame begins: whole frames are dropped from the front lazily
         self._broken: ProtocolError | None = None
+        self._history: History | None = None  # the latest game viewed and its events, as views continue it
 
     @property
     def buffered(self) -> int:
@@ -224,7 +266,10 @@ class Decoder:
         if length == 0:
             raise ProtocolError(ErrorCode.BAD_FRAME, "an empty frame: every frame holds one msgpack map")
         try:
-            return decode_body(body, self._accept)
+            message = decode_body(body, self._accept, self._history)
+            if type(message) is ViewUpdate:
+                self._history = (message.game, message.view.events)
+            return message
         except ProtocolError as exc:
             if exc.fatal:
                 self._fail(exc)

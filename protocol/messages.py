@@ -305,9 +305,12 @@ class ListTables:
 @_message("server")
 @dataclasses.dataclass(frozen=True, slots=True)
 class Tables:
+    """The tables of the server, at most LIST_MAX; ``total`` says how many there are when some were left out."""
+
     TYPE: ClassVar[str] = "tables"
     tables: Annotated[tuple[TableInfo, ...], ListOf(Record(TableInfo), LIST_MAX)]
     id: Id = None
+    total: Annotated[int | None, Opt(Int(0, MAX_SAFE_INT))] = None
 
 
 @_message("server")
@@ -538,9 +541,12 @@ class ListGames:
 @_message("server")
 @dataclasses.dataclass(frozen=True, slots=True)
 class Games:
+    """Finished games, newest first, at most LIST_MAX; ``total`` says how many there are when some were left out."""
+
     TYPE: ClassVar[str] = "games"
     games: Annotated[tuple[GameSummary, ...], ListOf(Record(GameSummary), LIST_MAX)]
     id: Id = None
+    total: Annotated[int | None, Opt(Int(0, MAX_SAFE_INT))] = None
 
 
 # Chat, liveness, errors
@@ -605,8 +611,17 @@ Message = (
 # -- whole messages <-> wire maps ----------------------------------------------------------------
 
 
-def to_wire(message: Message) -> dict[str, Any]:
-    """The frame's map: ``{"v": 1, "t": TYPE, ...fields}``. Raises ProtocolError(bad_field) for a bad field."""
+# A view's history on one connection: the game and every event of it received so far. A ``view`` message
+# sends only the events from ``since`` on (see framing.Encoder); the receiver adds them to this.
+History = tuple[int, tuple[Event, ...]]
+
+
+def to_wire(message: Message, since: int = 0) -> dict[str, Any]:
+    """The frame's map: ``{"v": 2, "t": TYPE, ...fields}``. Raises ProtocolError(bad_field) for a bad field.
+
+    For a ``view``, ``since`` is how many events of the game's history the receiver already holds: the map
+    carries only the events after them (0: the whole history).
+    """
     cls = type(message)
     kind = MESSAGE_TYPES.get(getattr(cls, "TYPE", None) or "")
     if kind is not cls:
@@ -617,6 +632,17 @@ def to_wire(message: Message) -> dict[str, Any]:
             assert isinstance(message, ActionRequest)
             out.update(ew.action_to_wire(message.action))
             out["id"] = _OPT_ID.encode(message.id, f"{cls.TYPE}.id")
+        elif cls is ViewUpdate:
+            assert isinstance(message, ViewUpdate)
+            view = message.view
+            if type(view) is not PlayerView:
+                raise FieldError("view.view", f"expected PlayerView, got {view!r:.60}")
+            if not 0 <= since <= len(view.events):
+                raise FieldError("view.since", f"{since} is not within the view's {len(view.events)} events")
+            out["game"] = _ID.encode(message.game, "view.game")
+            out["since"] = since
+            out["view"] = ew.view_to_wire(view, since)
+            out["id"] = _OPT_ID.encode(message.id, "view.id")
         else:
             _fields_to_wire(message, cls.TYPE, out)
     except FieldError as exc:
@@ -630,12 +656,17 @@ _TYPE_NAME = Ident(32)
 _OPT_ID = Opt(_ID)
 
 
-def from_wire(tree: object, accept: frozenset[str] | set[str] | None = None) -> Message:
+def from_wire(tree: object, accept: frozenset[str] | set[str] | None = None, history: History | None = None) -> Message:
     """Check a decoded frame and build its message; ``accept`` limits the types allowed (None: all).
+
+    ``history`` is what the connection received of the latest game's history
+    (the ``Decoder`` keeps it): a ``view`` whose ``since`` is not 0 continues
+    it, and its message holds the whole history again.
 
     Raises ``ProtocolError``: ``bad_frame`` if it is not a map with a string
     "t", ``protocol_version`` for a frame of another version (handshake
-    messages excepted), ``unknown_type``, or ``bad_field``.
+    messages excepted), ``unknown_type``, ``bad_field``, or ``history_gap``
+    for a view that continues a history other than ``history``.
     """
     if type(tree) is not dict:
         raise ProtocolError(ErrorCode.BAD_FRAME, f"a frame must hold one msgpack map, not {kind_of(tree)}")
@@ -656,11 +687,15 @@ def from_wire(tree: object, accept: frozenset[str] | set[str] | None = None) -> 
                             id=req_id, fatal=True)
     cls = MESSAGE_TYPES.get(kind)
     if cls is None or (accept is not None and kind not in accept):
-        why = "no message of protocol 1" if cls is None else "not one this side accepts"
+        why = f"no message of protocol {PROTOCOL_VERSION}" if cls is None else "not one this side accepts"
         raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"{quote(kind)} is {why}", request=request, id=req_id)
     outer = start_message()
+    message: Message
     try:
-        message = _message_from_tree(cls, kind, tree, req_id, raw_id)
+        if cls is ViewUpdate:
+            message = _view_from_tree(tree, req_id, raw_id, history)
+        else:
+            message = _message_from_tree(cls, kind, tree, req_id, raw_id)
     except FieldError as exc:
         raise ProtocolError(ErrorCode.BAD_FIELD, str(exc), request=request, id=req_id) from None
     except RecursionError:
@@ -685,3 +720,40 @@ def _message_from_tree(cls: type, kind: str, tree: dict[Any, Any], req_id: int |
     for key in unknown:
         check_plain(tree[key], f"{kind}.{key}")
     return ActionRequest(action, req_id)
+
+
+_SINCE = Opt(Int(0, ew.MAX_EVENTS))
+_VIEW_UPDATE_KEYS = frozenset({"v", "t", "game", "since", "view", "id"})
+
+
+def _view_from_tree(tree: dict[Any, Any], req_id: int | None, raw_id: object, history: History | None) -> ViewUpdate:
+    """A ``view`` message: its events continue ``history`` from event ``since`` (0: they are the whole history)."""
+    for key in tree:
+        if type(key) is not str:
+            raise FieldError("view", f"map keys must be strings, found {kind_of(key)}")
+    if raw_id is not None and req_id is None:
+        _OPT_ID.decode(raw_id, "view.id")  # raises: say what is wrong with the id
+    if "game" not in tree:
+        raise FieldError("view.game", f"missing ({_ID.describe()})")
+    game = _ID.decode(tree["game"], "view.game")
+    since = _SINCE.decode(tree.get("since"), "view.since") or 0
+    before: tuple[Event, ...] = ()
+    if since:
+        if history is None or history[0] != game:
+            got = "no view yet" if history is None else f"the history of game {history[0]}, not {game}"
+            raise ProtocolError(ErrorCode.HISTORY_GAP, f"view.since: this view of game {game} continues its history "
+                                                       f"from event {since}, but this connection has received {got}; "
+                                                       "reconnect to get the whole history again",
+                                request="view", id=req_id, fatal=True)
+        if len(history[1]) != since:
+            raise ProtocolError(ErrorCode.HISTORY_GAP, f"view.since: this view of game {game} continues its history "
+                                                       f"from event {since}, but this connection has received "
+                                                       f"{len(history[1])} events of it; reconnect to get the whole "
+                                                       "history again", request="view", id=req_id, fatal=True)
+        before = history[1]
+    if "view" not in tree:
+        raise FieldError("view.view", f"missing ({_VIEW.describe()})")
+    view = ew.view_from_wire(tree["view"], "view.view", before)
+    for key in tree.keys() - _VIEW_UPDATE_KEYS:  # tolerated for forward compatibility, but still plain msgpack
+        check_plain(tree[key], f"view.{key}")
+    return ViewUpdate(game, view, req_id)

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from importlib import metadata
 
-PROTOCOL_VERSION = 1
+# 2: a ``view`` carries only the events its connection has not received yet (``since``); see docs/protocol.md.
+PROTOCOL_VERSION = 2
 
 # Message types whose shape no future version may change: the decoder reads
 # them whatever their frame's "v", so a version mismatch is always explained.

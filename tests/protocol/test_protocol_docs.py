@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from hanabi.protocol import MESSAGE_TYPES, Decoder, ErrorCode, GoodbyeReason, Ping, encode
+from hanabi.protocol import MESSAGE_TYPES, PROTOCOL_VERSION, Decoder, ErrorCode, GoodbyeReason, Ping, encode
 from hanabi.protocol.engine_wire import MAX_ARRAY, MAX_EVENTS
 from hanabi.protocol.framing import MAX_MAP
 from hanabi.protocol.messages import LIST_MAX, Hello
@@ -32,7 +32,7 @@ def test_the_example_frame_is_the_real_one() -> None:
         code = re.split(r"\s{3,}", line.strip())[0]
         if code and all(re.fullmatch(r"(?:[0-9a-f]{2})+", word) for word in code.split()):
             hexed += code.replace(" ", "")
-    assert bytes.fromhex(hexed) == encode(Hello(1, "hanabi-lan 0.1.0", "alice", id=1))
+    assert bytes.fromhex(hexed) == encode(Hello(PROTOCOL_VERSION, "hanabi-lan 0.1.0", "alice", id=1))
 
 
 def test_limits_quoted_in_the_doc_match_the_code() -> None:

@@ -11,6 +11,7 @@ from hanabi.protocol import (
     MESSAGE_TYPES,
     SERVER_TYPES,
     Decoder,
+    Encoder,
     Message,
     ViewUpdate,
     encode,
@@ -84,6 +85,12 @@ def test_every_view_of_a_random_game_round_trips(variant: Variant, players: int)
                 assert view_from_wire(view_to_wire(view)) == view
                 for event in view.events:
                     assert event_from_wire(event_to_wire(event), "event", players, variant) == event
+    # Through one connection per seat: every view comes out whole, though each event is sent once.
+    for seat in [*range(players), None]:
+        encoder, decoder = Encoder(), Decoder(peer="server")
+        for state in states:
+            message = ViewUpdate(9, view_for(state, seat))
+            assert decoder.feed(encoder.encode(message)) == [message]
 
 
 def test_a_finished_game_reveals_everything_in_the_last_view() -> None:

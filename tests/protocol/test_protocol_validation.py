@@ -55,6 +55,8 @@ from hanabi.protocol import (
 from hanabi.protocol.engine_wire import MAX_EVENTS
 from protocol_samples import TABLE
 
+V = PROTOCOL_VERSION  # the version of every frame these tests build by hand
+
 
 def frame(body: bytes) -> bytes:
     return struct.pack(">I", len(body)) + body
@@ -65,7 +67,7 @@ def pack(tree: Any) -> bytes:
 
 
 def hello(**fields: Any) -> dict[str, Any]:
-    tree: dict[str, Any] = {"v": 1, "t": "hello", "protocol": PROTOCOL_VERSION, "program": "test", "name": "bob"}
+    tree: dict[str, Any] = {"v": V, "t": "hello", "protocol": V, "program": "test", "name": "bob"}
     tree.update(fields)
     return {k: v for k, v in tree.items() if v is not DROP}
 
@@ -125,27 +127,28 @@ def test_an_unknown_optional_field_is_ignored() -> None:
 
 
 def test_absent_optional_fields_take_their_defaults() -> None:
-    assert Decoder().feed(pack({"v": 1, "t": "ping"})) == [Ping()]
+    assert Decoder().feed(pack({"v": V, "t": "ping"})) == [Ping()]
 
 
 @pytest.mark.parametrize(("body", "code", "words"), [
     (msgpack.packb([1, 2]), "bad_frame", "one msgpack map, not an array"),
     (msgpack.packb("hello"), "bad_frame", "not a string"),
     (msgpack.packb(msgpack.Timestamp(1)), "bad_frame", "not a timestamp"),
-    (msgpack.packb({"v": 1, "t": "ping", "n": 1}) + b"\x00", "bad_frame", "bytes after its msgpack map"),
-    (msgpack.packb({"v": 1, "t": "ping", "n": 1})[:-1], "bad_frame", "not valid msgpack"),
+    (msgpack.packb({"v": V, "t": "ping", "n": 1}) + b"\x00", "bad_frame", "bytes after its msgpack map"),
+    (msgpack.packb({"v": V, "t": "ping", "n": 1})[:-1], "bad_frame", "not valid msgpack"),
     (b"\xc1", "bad_frame", "not valid msgpack"),
-    (msgpack.packb({"v": 1, "t": "ping", "n": msgpack.ExtType(5, b"xx")}), "bad_frame", "found ext type 5"),
+    (msgpack.packb({"v": V, "t": "ping", "n": msgpack.ExtType(5, b"xx")}), "bad_frame", "found ext type 5"),
     (b"\x83\xa1v\x01\xa1t\xa4ping\xa4name\xa2\xff\xfe", "bad_frame", "ping.name: not valid UTF-8"),
     (b"\x83\xa1v\x01\xa1t\xa4ping\xa2\xff\xfe\x01", "bad_frame", "ping (a key): not valid UTF-8"),
     (b"\x83\xa1v\x01\xa1t\xa2\xff\xfe\xa1x\x01", "bad_frame", "frame.t: not valid UTF-8"),
     (msgpack.packb({1: 2}), "bad_frame", "int is not allowed for map key"),
-    (msgpack.packb({"v": 1, "t": "ping", b"n": 1}), "bad_field", "map keys must be strings"),
-    (msgpack.packb({"v": 1}), "bad_frame", '"t" must be a message type string, not nil'),
-    (msgpack.packb({"v": 1, "t": 3}), "bad_frame", '"t" must be a message type string'),
+    (msgpack.packb({"v": V, "t": "ping", b"n": 1}), "bad_field", "map keys must be strings"),
+    (msgpack.packb({"v": V}), "bad_frame", '"t" must be a message type string, not nil'),
+    (msgpack.packb({"v": V, "t": 3}), "bad_frame", '"t" must be a message type string'),
     (msgpack.packb({"t": "ping"}), "bad_frame", '"v" must be the protocol version'),
     (msgpack.packb({"v": "1", "t": "ping"}), "bad_frame", '"v" must be the protocol version'),
-    (msgpack.packb({"v": 1, "t": "frobnicate"}), "unknown_type", "'frobnicate' is no message of protocol 1"),
+    (msgpack.packb({"v": V, "t": "frobnicate"}), "unknown_type",
+     f"'frobnicate' is no message of protocol {PROTOCOL_VERSION}"),
     (b"\x91" * 2000 + b"\x00", "bad_frame", "nests maps and arrays too deeply"),  # deeper than msgpack's stack
     (b"\xdd\xff\xff\xff\xff", "bad_frame", "exceeds max_array_len"),  # claims 4 billion items in 5 bytes
     (b"\xdb\x7f\xff\xff\xff", "bad_frame", "not valid msgpack"),  # a 2 GiB string in a 5-byte frame
@@ -161,11 +164,12 @@ def test_an_empty_frame_is_refused() -> None:
 
 
 def test_a_frame_of_another_version_is_fatal_but_its_handshake_is_read() -> None:
-    error = refused(pack({"v": 2, "t": "list_tables"}))
+    other = PROTOCOL_VERSION + 1
+    error = refused(pack({"v": other, "t": "list_tables"}))
     assert error.code == "protocol_version" and error.fatal
-    assert "protocol 1" in error.message and "protocol 2" in error.message
-    # hello, welcome and goodbye keep their shape in every version, so a v2 hello is read and answered.
-    assert Decoder().feed(pack(hello(v=2, protocol=2))) == [Hello(2, "test", "bob")]
+    assert f"protocol {PROTOCOL_VERSION}" in error.message and f"protocol {other}" in error.message
+    # hello, welcome and goodbye keep their shape in every version, so a newer hello is read and answered.
+    assert Decoder().feed(pack(hello(v=other, protocol=other))) == [Hello(other, "test", "bob")]
 
 
 def test_version_mismatch_names_both_versions() -> None:
@@ -198,7 +202,7 @@ def test_a_frame_claiming_4_gib_is_refused_at_once() -> None:
 
 
 def test_the_cap_is_checked_from_the_header_alone_and_is_inclusive() -> None:
-    body = msgpack.packb({"v": 1, "t": "chat", "text": "x" * 50})
+    body = msgpack.packb({"v": V, "t": "chat", "text": "x" * 50})
     assert Decoder(max_frame=len(body)).feed(frame(body)) == [Chat("x" * 50)]
     decoder = Decoder(max_frame=len(body) - 1)
     with pytest.raises(ProtocolError) as info:
@@ -240,7 +244,7 @@ def test_after_a_bad_request_the_decoder_goes_on_and_keeps_earlier_messages() ->
 
 def test_receive_and_next_message_step_through_a_stream() -> None:
     decoder = Decoder()
-    decoder.receive(encode(Ping(1)) + pack({"v": 1, "t": "nope", "id": 3}) + encode(Ping(2)))
+    decoder.receive(encode(Ping(1)) + pack({"v": V, "t": "nope", "id": 3}) + encode(Ping(2)))
     assert decoder.next_message() == Ping(1)
     with pytest.raises(ProtocolError) as info:
         decoder.next_message()
@@ -263,23 +267,23 @@ def test_receive_and_next_message_step_through_a_stream() -> None:
     ({}, "action.kind: missing"),
 ])
 def test_bad_actions(fields: dict[str, Any], words: str) -> None:
-    error = refused(pack({"v": 1, "t": "action", "id": 8, **fields}))
+    error = refused(pack({"v": V, "t": "action", "id": 8, **fields}))
     assert error.code == "bad_field" and error.id == 8
     assert words in error.message
 
 
 def test_actions_decode_to_engine_actions() -> None:
-    assert Decoder().feed(pack({"v": 1, "t": "action", "kind": "clue", "target": 2, "colour": "red"})) == [
+    assert Decoder().feed(pack({"v": V, "t": "action", "kind": "clue", "target": 2, "colour": "red"})) == [
         ActionRequest(Clue(2, colour=Suit.RED))
     ]
-    assert Decoder().feed(pack({"v": 1, "t": "action", "kind": "play", "order": 5})) == [ActionRequest(Play(5))]
+    assert Decoder().feed(pack({"v": V, "t": "action", "kind": "play", "order": 5})) == [ActionRequest(Play(5))]
 
 
 def test_a_table_whose_players_do_not_match_its_seats_is_refused() -> None:
     tree = to_wire(ListTables())
     table = to_wire(TableChanged(TABLE))["table"]
     table["players"] = table["players"][:2]
-    error = refused(pack({"v": 1, "t": "table_changed", "table": table}))
+    error = refused(pack({"v": V, "t": "table_changed", "table": table}))
     assert error.code == "bad_field" and "lists 2 players; list one per seat" in error.message
     assert tree["t"] == "list_tables"
     with pytest.raises(ValueError):
@@ -288,7 +292,7 @@ def test_a_table_whose_players_do_not_match_its_seats_is_refused() -> None:
 
 def _view_tree() -> dict[str, Any]:
     state = new_game(GameConfig(players=3), seed=11)
-    return {"v": 1, "t": "view", "game": 1, "view": view_to_wire(view_for(state, 1))}
+    return {"v": V, "t": "view", "game": 1, "view": view_to_wire(view_for(state, 1))}
 
 
 @pytest.mark.parametrize(("change", "words"), [
@@ -380,19 +384,19 @@ def test_conversion_caches_never_let_a_boolean_or_float_pass_for_an_integer() ->
 
 def test_no_array_longer_than_64_and_no_map_larger_than_64() -> None:
     """msgpack allocates for a claimed length before reading the items: claims are capped, so memory is too."""
-    assert "64 items" in refused(pack({"v": 1, "t": "ping", "extra": list(range(65))})).message
-    assert "64 entries" in refused(pack({"v": 1, "t": "ping", **{f"k{i}": i for i in range(70)}})).message
-    assert Decoder().feed(pack({"v": 1, "t": "ping", "extra": list(range(64))})) == [Ping()]
+    assert "64 items" in refused(pack({"v": V, "t": "ping", "extra": list(range(65))})).message
+    assert "64 entries" in refused(pack({"v": V, "t": "ping", **{f"k{i}": i for i in range(70)}})).message
+    assert Decoder().feed(pack({"v": V, "t": "ping", "extra": list(range(64))})) == [Ping()]
 
 
 def test_ignored_fields_have_a_budget_of_containers_per_message() -> None:
     """Walking ignored fields is Python work per map or array: one message may not make it unbounded."""
     many = [[[] for _ in range(60)] for _ in range(10)]  # 611 arrays
-    error = refused(pack({"v": 1, "t": "ping", "a": many}))
+    error = refused(pack({"v": V, "t": "ping", "a": many}))
     assert "ignores hold more than 512 maps and arrays" in error.message
     spread = {f"f{i}": [[] for _ in range(20)] for i in range(30)}  # 630 arrays over 30 fields
-    assert "more than 512" in refused(pack({"v": 1, "t": "ping", **spread})).message
-    assert Decoder().feed(pack({"v": 1, "t": "ping", "a": many[:5]})) == [Ping()]
+    assert "more than 512" in refused(pack({"v": V, "t": "ping", **spread})).message
+    assert Decoder().feed(pack({"v": V, "t": "ping", "a": many[:5]})) == [Ping()]
 
 
 def test_a_newer_peers_handshake_and_goodbye_are_read_with_their_additions() -> None:
@@ -404,7 +408,7 @@ def test_a_newer_peers_handshake_and_goodbye_are_read_with_their_additions() -> 
 
 
 def test_a_name_that_is_not_utf8_is_named_and_answerable() -> None:
-    body = msgpack.packb({"v": 1, "t": "hello", "protocol": 1, "program": "p", "name": "XX", "id": 4})
+    body = msgpack.packb({"v": V, "t": "hello", "protocol": 1, "program": "p", "name": "XX", "id": 4})
     body = body.replace(b"\xa2XX", b"\xa2\xc3\x28")  # an invalid two-byte sequence where the name was
     error = refused(frame(body))
     assert (error.code, error.request, error.id) == ("bad_frame", "hello", 4)
