@@ -498,6 +498,8 @@ class ClientApp:
                 self.ui.prompt = f"{closed} (Esc closes this line)"
         elif key == "?":
             ui.show_help = True
+        elif mode == "game" and key == "l" and model.seat is None:
+            self.act(Lobby("leave"))  # a spectator leaving ends nothing
         elif mode == "game" and key in shortcuts.STARTERS:
             step = shortcuts.start(key, model.view, model.names)
             self._follow([key], step)

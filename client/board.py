@@ -60,9 +60,9 @@ def tokens_fragments(view: PlayerView, dots: bool = True) -> StyleAndTextTuples:
     """Clue tokens (as a count, and as dots when there is room), strikes, the deck, the final round."""
     clues = view.clue_tokens
     strikes = view.strikes
-    out: StyleAndTextTuples = [("class:label", " Clues "), ("class:clues", f"{clues}/{CLUE_TOKENS} ")]
+    out: StyleAndTextTuples = [("class:label", " Clues "), ("class:clues", f"{clues}/{CLUE_TOKENS}")]
     if dots:
-        out += [("class:clues", "●" * clues), ("class:clues.spent", "○" * (CLUE_TOKENS - clues))]
+        out += [("class:clues", " " + "●" * clues), ("class:clues.spent", "○" * (CLUE_TOKENS - clues))]
     out += [
         ("class:label", "  Strikes "),
         ("class:strikes", "✖" * strikes),

@@ -255,6 +255,9 @@ def keys_fragments(model: ClientModel, mode: str, width: int = 80) -> StyleAndTe
         items = [("Enter", "send"), ("Tab", "complete"), ("Esc", "cancel")]
     elif mode == "form":
         items = [("Enter", "create"), ("Esc", "cancel")]
+    elif mode == "game" and model.seat is None:
+        items = [("k", "knows"), ("t", "chat"), ("l", "stop watching"), (":", "cmd"), ("?", "help"),
+                 ("PgUp", "log"), ("^C", "quit")]
     elif mode == "game":
         items = [("p", "play"), ("d", "discard"), ("c", "clue"), ("m", "move"), ("k", "knows"), ("t", "chat"),
                  (":", "cmd"), ("?", "help"), ("PgUp", "log"), ("^C", "quit")]

@@ -454,6 +454,10 @@ def test_a_spectator_sees_every_hand_and_cannot_act(term: Terminal, kit) -> None
         assert str(state.deck[state.hands[seat][0]]) in row
     assert term.type("p1") == []
     assert "spectators watch" in term.store.model.status
+    keys = term.screen().splitlines()[-1]
+    assert " p play " not in keys and " l stop watching " in keys
+    assert term.type("l") == [Leave()]
+    assert term.store.model.table is None
 
 
 def test_lobby_commands_on_the_command_line(term: Terminal, kit) -> None:
@@ -573,3 +577,14 @@ def test_no_bell_keeps_quiet(kit, tmp_path: Path, monkeypatch) -> None:
         monkeypatch.setattr(term.app.application.output, "bell", lambda: rings.append(1))
         at_game(term, kit)
     assert rings == []
+
+
+def test_six_suits_tokens_line_keeps_single_gaps(tmp_path: Path) -> None:
+    state = new_game(GameConfig(players=3, variant=Variant.SIX_SUITS, first_seat=0), 2)
+    with create_pipe_input() as pipe:
+        term = Terminal(pipe, tmp_path)
+        seats = tuple(SeatInfo(n, False, True) for n in ("alice", "bob", "cathy"))
+        info = TableInfo(1, "six", Variant.SIX_SUITS, False, False, ChatPolicy.ALWAYS, 3, seats, False, True, 0, 0)
+        term.feed(Welcome(1, "s", "alice", "tok", ""), Joined(info, 0), ViewUpdate(1, view_for(state, 0)))
+        line = term.screen().splitlines()[1]
+    assert "Clues 8/8  Strikes" in line and "M0" in line and len(line) <= 80
