@@ -14,6 +14,7 @@ import enum
 from dataclasses import dataclass, replace
 
 from hanabi.engine import Card, Outcome, PlayerView, TurnEvent
+from hanabi.protocol import ErrorCode
 from hanabi.protocol.messages import (
     Chat,
     ErrorReply,
@@ -245,7 +246,12 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
         line: StyleAndTextTuples = [("class:chat.sender", f"<{sender}> "), ("class:chat", message.text)]
         return add_log(replace(model, chat=chat), "chat", line)
     if isinstance(message, ErrorReply):
-        return with_status(model, f"Refused: {message.message}", True)
+        out = model
+        if message.code == ErrorCode.BAD_RESUME.value and model.table is not None:
+            # The server no longer knows our seat (restarted without its store): we are in its lobby now,
+            # and the old table must not stay on screen as if we could still play at it.
+            out = _notice(_leave(model), "The server no longer knows this seat: back in the lobby.")
+        return with_status(out, f"Refused: {message.message}", True)
     # ping, pong, games, event (the view carries the events), and requests a server never sends.
     return model
 

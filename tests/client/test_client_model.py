@@ -143,6 +143,19 @@ def test_error_reply_shows_in_the_status_line(kit) -> None:
     assert "it is not your turn" in model.status
 
 
+def test_an_unknown_resume_token_takes_us_back_to_the_lobby(kit) -> None:
+    model = reduce(seated(kit), kit.view_message(kit.game(), 0))
+    assert model.view is not None
+    model = reduce(model, LinkChanged(Link.RECONNECTING))
+    model = reduce(model, Welcome(1, "test", "alice", "new-token", ""))
+    model = reduce(model, ErrorReply("hello", "bad_resume", "that resume token is not known here", None))
+    assert model.table is None and model.view is None and model.seat is None
+    assert "not known here" in model.status
+    assert "back in the lobby" in text_of(model)[-1]
+    # Tables arriving next do not bring the old table back as ours.
+    assert reduce(model, Tables((kit.table(),))).table is None
+
+
 def test_seat_status_marks_a_player_disconnected_and_back(kit) -> None:
     model = seated(kit)
     model = reduce(model, SeatStatus(1, 2, False))
