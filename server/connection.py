@@ -58,6 +58,8 @@ class Connection:
         self.player: Player | None = None
         self._out_send, self._out_receive = trio.open_memory_channel[bytes](config.outbound_frames)
         self._decoder = wire.Decoder(max_frame=config.max_frame, peer="client")
+        # Sends each event of a game's history once on this connection (a view carries only what is new).
+        self._encoder = wire.Encoder(max_frame=config.max_frame)
         self._pending: deque[object] = deque()
         self._limit = RateLimit(config.rate, config.burst)
         self._refused_in_a_row = 0
@@ -106,8 +108,13 @@ class Connection:
             return frame  # the writer meets the same error and ends the connection the usual way
         return frame[sent:]
 
-    def send(self, message: object) -> None:
-        self.send_frame(wire.encode(message))  # type: ignore[arg-type]
+    def encode(self, message: wire.Message) -> bytes:
+        """The frame of ``message`` on this connection (a view sends only the events it has not sent yet);
+        never raises (see ``wire.frame``). Send the frame: the peer's decoder counts on getting it."""
+        return wire.frame(message, self._encoder)
+
+    def send(self, message: wire.Message) -> None:
+        self.send_frame(self.encode(message))
 
     def replaced(self) -> None:
         self.close(G.REPLACED, "you connected again from elsewhere; this older connection is closed")
@@ -120,7 +127,7 @@ class Connection:
         self._closing = True
         self.why = str(reason)
         if tell:
-            self._farewell = wire.encode(wire.Goodbye(reason=str(reason), message=message[:500]))
+            self._farewell = wire.frame(wire.Goodbye(reason=str(reason), message=message[:500]))
             self._reader_scope.cancel()
         else:
             self._scope.cancel()
@@ -291,7 +298,7 @@ class Connection:
 
     async def _request(self, player: Player, request: object) -> None:
         if isinstance(request, wire.Ping):
-            self.send(wire.Pong(n=request.n))
+            self.send(wire.Pong(n=request.n, id=request.id))
             return
         if isinstance(request, wire.Pong):
             return

@@ -22,7 +22,6 @@ from .store import Store, StoredGame, token_hash
 from .table import Table, hash_password
 
 log = logging.getLogger(__name__)
-LIST_MAX = 200  # the protocol's longest list of tables or games
 E = wire.ErrorCode
 
 # Requests that concern the table the player is at.
@@ -133,14 +132,13 @@ class Lobby:
                 raise Refused(E.NO_SUCH_TABLE, f"there is no table {request.table}: list the tables to see them")
             await table.call(player, request)
         elif isinstance(request, wire.ListTables):
-            shown = list(self.tables.values())[:LIST_MAX]
-            player.send_frame(wire.encode(wire.Tables(tables=tuple(t.info() for t in shown))))
+            self._list_tables(player, request.id)
         elif isinstance(request, wire.CreateTable):
             await self._create(player, request)
         elif isinstance(request, wire.ListGames):
-            await self._list_games(player)
+            await self._list_games(player, request.id)
         elif isinstance(request, wire.GetReplay):
-            await self._replay(player, request.game)
+            await self._replay(player, request.game, request.id)
         else:
             raise Refused(E.UNKNOWN_TYPE, f"the server does not take {type(request).__name__} requests here")
 
@@ -159,23 +157,35 @@ class Lobby:
         log.info("%s opened table %d (%s): %d seats, %s", player.name, table_id, request.name, request.seats,
                  variant.value)
         await self._nursery.start(table.run)
-        await table.call(player, wire.Join(table=table_id, seat=0, password=request.password))
+        await table.call(player, wire.Join(table=table_id, seat=0, password=request.password, id=request.id))
 
-    async def _list_games(self, player: Player) -> None:
-        games = await self.store.games(LIST_MAX)
-        player.send_frame(wire.encode(wire.Games(games=tuple(
+    def _list_tables(self, player: Player, request_id: int | None) -> None:
+        """At most the protocol's LIST_MAX tables, those with a free seat first; ``total`` tells when some are
+        left out."""
+        tables = sorted(self.tables.values(), key=lambda t: (t.running or None not in t.seats, t.id))
+        shown = tables[:wire.LIST_MAX]
+        total = len(tables) if len(tables) > len(shown) else None
+        player.send_frame(wire.frame(wire.Tables(tables=tuple(t.info() for t in shown), id=request_id,
+                                                  total=total)))
+
+    async def _list_games(self, player: Player, request_id: int | None) -> None:
+        games = [g for g in await self.store.games(wire.LIST_MAX) if g.end is not None]
+        total = await self.store.finished_count() if len(games) == wire.LIST_MAX else None
+        if total is not None and total <= len(games):
+            total = None
+        player.send_frame(wire.frame(wire.Games(games=tuple(
             wire.GameSummary(id=g.id, table=g.table_id, players=g.players, variant=Variant(g.variant),
                              score=g.score or 0, end=EndReason(g.end), finished_at=int(g.finished or 0))
-            for g in games if g.end is not None))))
+            for g in games), id=request_id, total=total)))
 
-    async def _replay(self, player: Player, game_id: int) -> None:
+    async def _replay(self, player: Player, game_id: int, request_id: int | None) -> None:
         stored = await self.store.game(game_id)
         if stored is None:
             raise Refused(E.NO_SUCH_GAME, f"there is no game {game_id}: list the games to see them")
         if stored.finished is None:
             # A replay holds the whole deck: never while the game runs.
             raise Refused(E.NO_SUCH_GAME, f"game {game_id} is still running: its replay comes when it ends")
-        player.send_frame(wire.encode(wire.ReplayFile(game=game_id, json=replay_text(stored))))
+        player.send_frame(wire.frame(wire.ReplayFile(game=game_id, json=replay_text(stored), id=request_id)))
 
     # --- stopping -----------------------------------------------------------------------------------------------
 

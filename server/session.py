@@ -12,13 +12,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from hanabi.protocol import Message
+
     from .table import Table
 
 
 class Outbox(Protocol):
-    """What a table or the lobby needs from a connection: queue a frame without waiting; be replaced."""
+    """What a table or the lobby needs from a connection: queue a frame without waiting; encode a message
+    the way this connection sends it (views carry only what it has not sent yet); be replaced."""
 
     def send_frame(self, frame: bytes) -> None: ...
+
+    def encode(self, message: Message) -> bytes: ...
 
     def replaced(self) -> None: ...
 
@@ -53,6 +58,12 @@ class Player:
     def send_frame(self, frame: bytes) -> None:
         if self.conn is not None:
             self.conn.send_frame(frame)
+
+    def send(self, message: Message, before: bytes = b"") -> None:
+        """``message`` encoded for the connection the player is on now, after the frames ``before``."""
+        conn = self.conn
+        if conn is not None:
+            conn.send_frame(before + conn.encode(message))
 
     def __repr__(self) -> str:
         return f"Player({self.name!r})"

@@ -437,6 +437,11 @@ class Store:
     async def games(self, limit: int = 100) -> list[GameSummary]:
         return await self._do(lambda db: _games(db, limit))
 
+    async def finished_count(self) -> int:
+        """How many finished games the store holds (a list shows only the latest)."""
+        return await self._do(lambda db: int(db.execute("SELECT COUNT(*) FROM games WHERE finished IS NOT NULL")
+                                             .fetchone()[0]))
+
 
 def _games(db: sqlite3.Connection, limit: int) -> list[GameSummary]:
     """The latest finished games, newest first."""

@@ -77,6 +77,8 @@ class Game:
     names: tuple[str, ...]
     state: GameState
     seq: int = 0  # actions written to the store so far
+    rearranged: dict[int, int] = field(default_factory=dict)  # seat -> rearrangements during turn ``rearranged_turn``
+    rearranged_turn: int = -1
 
     @property
     def running(self) -> bool:
@@ -178,9 +180,9 @@ class Table:
             return
         assert player is not None
         if isinstance(request, wire.Join):
-            await self._join(player, request.seat, request.password)
+            await self._join(player, request.seat, request.password, request.id)
         elif isinstance(request, wire.Spectate):
-            self._spectate(player, request.password)
+            self._spectate(player, request.password, request.id)
         elif isinstance(request, wire.Leave):
             await self._leave(player)
         elif isinstance(request, wire.ActionRequest):
@@ -267,7 +269,7 @@ class Table:
 
     def changed(self) -> None:
         """Everyone at the table and in the lobby learns the table's new public state."""
-        frame = wire.encode(wire.TableChanged(table=self.info()))
+        frame = wire.frame(wire.TableChanged(table=self.info()))
         self._to_members(frame)
         self.lobby.to_lobby(frame)
 
@@ -275,39 +277,38 @@ class Table:
         """The current view of ``player`` (seat or spectator), if there is a game to show."""
         if self.game is None or player.table is not self:
             return
-        view = view_for(self.game.state, player.seat)
-        player.send_frame(wire.encode(wire.ViewUpdate(game=self.game.id, view=view)))
+        player.send(wire.ViewUpdate(game=self.game.id, view=view_for(self.game.state, player.seat)))
 
     def _publish(self, event: Event | None) -> None:
         """After a change: the event (public) and each seat's own view; one spectator view for all spectators."""
         game = self.game
         assert game is not None
         state = game.state
-        event_frame = wire.encode(wire.GameEvent(game=game.id, event=event)) if event is not None else b""
+        event_frame = wire.frame(wire.GameEvent(game=game.id, event=event)) if event is not None else b""
         for index, seat in enumerate(self.seats):
             if seat is None or seat.player is None or seat.player.conn is None:
                 continue
-            view = wire.encode(wire.ViewUpdate(game=game.id, view=view_for(state, index)))
-            seat.player.send_frame(event_frame + view)
+            # Encoded by the seat's connection, which sends only the events it has not sent yet.
+            seat.player.send(wire.ViewUpdate(game=game.id, view=view_for(state, index)), event_frame)
         watching = [p for p in self.spectators if p.conn is not None]
         if watching:
-            frame = event_frame + wire.encode(wire.ViewUpdate(game=game.id, view=view_for(state, None)))
+            message = wire.ViewUpdate(game=game.id, view=view_for(state, None))
             for p in watching:
-                p.send_frame(frame)
+                p.send(message, event_frame)
 
     def _game_over(self) -> None:
         game = self.game
         assert game is not None and game.state.outcome is not None
         shown = reveal(game.state)
-        frame = wire.encode(wire.GameOver(game=game.id, outcome=shown.outcome, deck=shown.deck, seed=game.seed))
-        frame += wire.encode(wire.ReplayFile(game=game.id, json=replay.dumps(game.state, game.names)))
+        frame = wire.frame(wire.GameOver(game=game.id, outcome=shown.outcome, deck=shown.deck, seed=game.seed))
+        frame += wire.frame(wire.ReplayFile(game=game.id, json=replay.dumps(game.state, game.names)))
         self._to_members(frame)
 
     # --- connections coming and going ---------------------------------------------------------------------------
 
     def welcome_back(self, player: Player) -> None:
         """``player`` reconnected: their seat (or spectator place) and the current view, at once."""
-        player.send_frame(wire.encode(wire.Joined(table=self.info(), seat=player.seat)))
+        player.send_frame(wire.frame(wire.Joined(table=self.info(), seat=player.seat)))
         self._send_view(player)
         if player.seat is not None:
             self._seat_status(player.seat, True)
@@ -321,12 +322,12 @@ class Table:
             self._seat_status(player.seat, False)
 
     def _seat_status(self, seat: int, connected: bool) -> None:
-        self._to_members(wire.encode(wire.SeatStatus(table=self.id, seat=seat, connected=connected)))
-        self.lobby.to_lobby(wire.encode(wire.TableChanged(table=self.info())))
+        self._to_members(wire.frame(wire.SeatStatus(table=self.id, seat=seat, connected=connected)))
+        self.lobby.to_lobby(wire.frame(wire.TableChanged(table=self.info())))
 
     # --- requests -----------------------------------------------------------------------------------------------
 
-    async def _join(self, player: Player, seat: int | None, password: str | None) -> None:
+    async def _join(self, player: Player, seat: int | None, password: str | None, request_id: int | None) -> None:
         if player.seated:
             where = "this table" if player.table is self else f"table {player.table.id if player.table else '?'}"
             raise Refused(E.ALREADY_SEATED, f"you already sit at seat {player.seat} of {where}: leave it first")
@@ -351,11 +352,11 @@ class Table:
         if self.host is None:
             self.host = seat
             await store.set_host(self.id, seat)
-        player.send_frame(wire.encode(wire.Joined(table=self.info(), seat=seat)))
+        player.send_frame(wire.frame(wire.Joined(table=self.info(), seat=seat, id=request_id)))
         self._send_view(player)
         self.changed()
 
-    def _spectate(self, player: Player, password: str | None) -> None:
+    def _spectate(self, player: Player, password: str | None, request_id: int | None) -> None:
         if player.seated:
             raise Refused(E.ALREADY_SEATED, f"you sit at seat {player.seat} of a table: leave it before watching")
         self._check_password(password)
@@ -365,7 +366,7 @@ class Table:
             old.changed()
         self.spectators.add(player)
         player.table, player.seat = self, None
-        player.send_frame(wire.encode(wire.Joined(table=self.info(), seat=None)))
+        player.send_frame(wire.frame(wire.Joined(table=self.info(), seat=None, id=request_id)))
         self._send_view(player)
         self.changed()
 
@@ -396,7 +397,7 @@ class Table:
         self.closed = True
         await self.lobby.store.close_table(self.id)
         log.info("table %d (%s) closed: no one is left", self.id, self.name)
-        frame = wire.encode(wire.TableGone(table=self.id))
+        frame = wire.frame(wire.TableGone(table=self.id))
         for p in self.members():
             p.table, p.seat = None, None
             p.send_frame(frame)
@@ -416,7 +417,7 @@ class Table:
         game_id = await self.lobby.store.start_game(self.id, config, seed, names)
         self.game = Game(game_id, seed, names, new_game(config, seed))
         log.info("table %d (%s): game %d started: %s", self.id, self.name, game_id, ", ".join(names))
-        self._to_members(wire.encode(wire.GameStarted(table=self.id, game=game_id)))
+        self._to_members(wire.frame(wire.GameStarted(table=self.id, game=game_id)))
         self._publish(None)
         self.changed()
         self._schedule_bot()
@@ -429,11 +430,25 @@ class Table:
         if not isinstance(action, Rearrange) and game.state.current != seat:
             current = game.state.current
             raise Refused(E.NOT_YOUR_TURN, f"it is {game.names[current]}'s turn (seat {current}), not yours")
+        if isinstance(action, Rearrange):
+            self._count_rearrangement(game, seat)
         try:
             new = apply(game.state, action, seat=seat)
         except IllegalAction as e:
             raise Refused(E.ILLEGAL_ACTION, str(e)) from None
+        if isinstance(action, Rearrange):
+            game.rearranged[seat] = game.rearranged.get(seat, 0) + 1
         await self._commit(game, action, new)
+
+    def _count_rearrangement(self, game: Game, seat: int) -> None:
+        """Refuse a rearrangement past the limit per seat and turn: each one lengthens every view's history."""
+        if game.rearranged_turn != game.state.turn:
+            game.rearranged_turn = game.state.turn
+            game.rearranged.clear()
+        limit = self.lobby.config.rearranges_per_turn
+        if game.rearranged.get(seat, 0) >= limit:
+            raise Refused(E.RATE_LIMITED, f"you have rearranged your hand {limit} times this turn, the most "
+                                          "allowed: you can again once the next turn is taken")
 
     async def _commit(self, game: Game, action: Action, new: GameState) -> None:
         """Write the action, then show it: nobody sees a move the store does not hold."""
@@ -501,7 +516,7 @@ class Table:
             if player.seat is None:
                 # Spectators see every hand; a word from them could leak it.
                 raise Refused(E.CHAT_DISABLED, "spectators can chat only between games: they see every hand")
-        self._to_members(wire.encode(wire.Chat(table=self.id, sender=player.name, text=text)))
+        self._to_members(wire.frame(wire.Chat(table=self.id, sender=player.name, text=text)))
 
     # --- bots ---------------------------------------------------------------------------------------------------
 

@@ -34,6 +34,7 @@ from hanabi.protocol.messages import (
     ViewUpdate,
     Welcome,
 )
+from hanabi.protocol.version import PROTOCOL_VERSION
 from hanabi.server import Server, ServerConfig
 
 from .conftest import FAST, Client, Connect, config_with
@@ -70,14 +71,15 @@ async def test_a_malformed_frame_gets_an_error_and_the_connection_goes_on(connec
     assert (await alice.expect(ErrorReply)).code == "bad_frame"
     await alice.send_raw(struct.pack(">I", 1) + msgpack.packb([1, 2, 3])[:1])  # an array, not a map
     assert (await alice.expect(ErrorReply)).code == "bad_frame"
-    body = msgpack.packb({"v": 1, "t": "teleport", "id": 4})
+    body = msgpack.packb({"v": PROTOCOL_VERSION, "t": "teleport", "id": 4})
     await alice.send_raw(struct.pack(">I", len(body)) + body)
     err = await alice.expect(ErrorReply)
     assert (err.code, err.id) == ("unknown_type", 4)
-    body = msgpack.packb({"v": 1, "t": "view", "game": 1, "view": {}})  # a server's message, from a client
+    # a server's message, from a client
+    body = msgpack.packb({"v": PROTOCOL_VERSION, "t": "view", "game": 1, "view": {}})
     await alice.send_raw(struct.pack(">I", len(body)) + body)
     assert (await alice.expect(ErrorReply)).code == "unknown_type"
-    body = msgpack.packb({"v": 1, "t": "join", "table": "one"})
+    body = msgpack.packb({"v": PROTOCOL_VERSION, "t": "join", "table": "one"})
     await alice.send_raw(struct.pack(">I", len(body)) + body)
     err = await alice.expect(ErrorReply)
     assert err.code == "bad_field" and "table" in err.message
@@ -252,7 +254,7 @@ async def test_no_hello_in_time_means_goodbye(connect: Connect, server: Server) 
 
 async def test_a_bad_create_request_is_refused_with_the_field_named(connect: Connect) -> None:
     alice = await connect("Alice")
-    body = msgpack.packb({"v": 1, "t": "create_table", "name": "x", "seats": 9})
+    body = msgpack.packb({"v": PROTOCOL_VERSION, "t": "create_table", "name": "x", "seats": 9})
     await alice.send_raw(struct.pack(">I", len(body)) + body)
     err = await alice.expect(ErrorReply)
     assert err.code == "bad_field" and "seats" in err.message
