@@ -18,6 +18,7 @@ from .cardtext import (
     can_be_suits,
     card_fragments,
     clue_marks,
+    fragments_width,
     in_hand,
     knowledge_short,
     pad,
@@ -82,13 +83,11 @@ def score_text(view: PlayerView) -> str:
     return f"score {score}/{view.config.max_score}"
 
 
-def _slot_header(size: int) -> StyleAndTextTuples:
-    # One column more than the names: a cell opens with a clue bracket or a space, the card comes after it.
-    out: StyleAndTextTuples = [("", " " * (NAME_WIDTH + 1))]
-    for i in range(size):
-        out += pad([("class:slot", f"{i + 1}")], CELL)
-    out.append(("", "\n"))
-    return out
+Row = tuple[StyleAndTextTuples, list[StyleAndTextTuples]]  # the name column, then one cell per card
+
+
+def _slot_header(size: int) -> Row:
+    return [("", "")], [[("", " "), ("class:slot", f"{i + 1}")] for i in range(size)]
 
 
 def _name_cell(label: str, style: str) -> StyleAndTextTuples:
@@ -97,7 +96,7 @@ def _name_cell(label: str, style: str) -> StyleAndTextTuples:
 
 
 def _other_hand(view: PlayerView, names: Sequence[str], seat: int, number: int,
-                show_knowledge: bool, away: bool = False) -> StyleAndTextTuples:
+                show_knowledge: bool, away: bool = False) -> list[Row]:
     acting = view.current == seat and view.outcome is None
     marker = "▶" if acting else " "
     style = "class:name.current" if acting else "class:name"
@@ -106,65 +105,66 @@ def _other_hand(view: PlayerView, names: Sequence[str], seat: int, number: int,
         # Shortened so the mark always fits the name column.
         name = name[: NAME_WIDTH - 10] + " (away)"
         style = "class:name.away"
-    out = _name_cell(f"{marker}{number} {name}", style)
     hand = view.hands[seat]
-    for cv in hand:
-        out += pad(in_hand(card_fragments(cv.card, clued=cv.knowledge.clued), cv.knowledge.clued), CELL)
-    out.append(("", "\n"))
+    rows: list[Row] = [(_name_cell(f"{marker}{number} {name}", style),
+                        [in_hand(card_fragments(cv.card, clued=cv.knowledge.clued), cv.knowledge.clued)
+                         for cv in hand])]
     if show_knowledge:
-        out += _name_cell("    knows", "class:label")
-        for cv in hand:
-            out += pad(in_hand(knowledge_short(cv.knowledge, view.config.variant), False), CELL)
-        out.append(("", "\n"))
-    return out
+        rows.append((_name_cell("    knows", "class:label"),
+                     [in_hand(knowledge_short(cv.knowledge, view.config.variant), False) for cv in hand]))
+    return rows
 
 
-def _own_hand(view: PlayerView, names: Sequence[str], seat: int) -> StyleAndTextTuples:
+def _own_cell(cv: CardView) -> StyleAndTextTuples:
+    known = cv.knowledge.known
+    if known is not None:
+        return in_hand(card_fragments(known, clued=True), True)
+    if cv.knowledge.clued:
+        return in_hand(clue_marks(cv.knowledge), True)
+    return in_hand([("class:knowledge.none", "·")], False)
+
+
+def _own_hand(view: PlayerView, names: Sequence[str], seat: int) -> list[Row]:
     acting = view.current == seat and view.outcome is None
     marker = "▶" if acting else " "
     style = "class:name.current" if acting else "class:name.me"
     hand: tuple[CardView, ...] = view.hands[seat]
     variant = view.config.variant
-    out = _name_cell(f"{marker}  You ({seat_name(names, seat)})", style)
+    name = _name_cell(f"{marker}  You ({seat_name(names, seat)})", style)
     if view.outcome is not None:
         # The game is over: the view shows our own cards too.
-        for cv in hand:
-            out += pad(in_hand(card_fragments(cv.card, clued=cv.knowledge.clued), cv.knowledge.clued), CELL)
-        out.append(("", "\n"))
-        return out
-    for cv in hand:
-        known = cv.knowledge.known
-        if known is not None:
-            cell = in_hand(card_fragments(known, clued=True), True)
-        elif cv.knowledge.clued:
-            cell = in_hand(clue_marks(cv.knowledge), True)
-        else:
-            cell = in_hand([("class:knowledge.none", "·")], False)
-        out += pad(cell, CELL)
-    out.append(("", "\n"))
-    out += _name_cell("    can be", "class:label")
-    for cv in hand:
-        out += pad(in_hand([] if cv.knowledge.known is not None else can_be_suits(cv.knowledge, variant), False),
-                   CELL)
-    out.append(("", "\n"))
-    out += _name_cell("", "")
-    for cv in hand:
-        out += pad(in_hand([] if cv.knowledge.known is not None else can_be_ranks(cv.knowledge), False), CELL)
-    out.append(("", "\n"))
-    return out
+        return [(name, [in_hand(card_fragments(cv.card, clued=cv.knowledge.clued), cv.knowledge.clued)
+                        for cv in hand])]
+    unknown = [cv for cv in hand if cv.knowledge.known is None]
+    return [
+        (name, [_own_cell(cv) for cv in hand]),
+        (_name_cell("    can be", "class:label"),
+         [in_hand(can_be_suits(cv.knowledge, variant) if cv in unknown else [], False) for cv in hand]),
+        (_name_cell("", ""), [in_hand(can_be_ranks(cv.knowledge) if cv in unknown else [], False) for cv in hand]),
+    ]
 
 
 def hands_fragments(view: PlayerView, names: Sequence[str], show_knowledge: bool = False,
                     away: Collection[int] = ()) -> StyleAndTextTuples:
-    """Every hand: the others in turn order (numbered for clues), then the viewer's own; ``away`` seats are marked."""
+    """Every hand: the others in turn order (numbered for clues), then the viewer's own; ``away`` seats are marked.
+
+    Cells are ``CELL`` columns wide, or wider when a cell's text needs it (what a player knows in a six-suit
+    game: " RYGWM1245"), so every card of a slot stays in one column whatever the rows hold.
+    """
     size = max((len(h) for h in view.hands), default=0)
-    out = _slot_header(size)
+    rows = [_slot_header(size)]
     for number, seat in enumerate(others_in_turn_order(view), start=1):
-        out += _other_hand(view, names, seat, number, show_knowledge, seat in away)
+        rows += _other_hand(view, names, seat, number, show_knowledge, seat in away)
     if view.seat is not None:
-        out += _own_hand(view, names, view.seat)
-    if out and out[-1] == ("", "\n"):
-        out.pop()  # no blank line under the last hand
+        rows += _own_hand(view, names, view.seat)
+    cell = max([CELL, *(fragments_width(c) + 1 for _, cells in rows for c in cells)])
+    out: StyleAndTextTuples = []
+    for i, (name, cells) in enumerate(rows):
+        if i:
+            out.append(("", "\n"))
+        out += name if i else [("", " " * NAME_WIDTH)]
+        for c in cells:
+            out += pad(c, cell)
     return out
 
 
@@ -198,10 +198,10 @@ def discard_fragments(view: PlayerView, width: int = 80) -> StyleAndTextTuples:
 
 
 def deck_reveal_fragments(deck: Sequence[Card], drawn: int) -> StyleAndTextTuples:
-    """The cards nobody drew, shown after the game."""
+    """The cards nobody drew, shown after the game; nothing when every card was drawn."""
     rest = list(deck[drawn:])
     if not rest:
-        return [("class:label", "The deck was empty.")]
+        return []
     out: StyleAndTextTuples = [("class:label", f"Left in the deck ({len(rest)}): ")]
     for card in rest:
         out += card_fragments(card)

@@ -237,7 +237,8 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
     if isinstance(message, GameOverMessage):
         over = GameOver(message.game, message.outcome, message.deck, message.seed)
         text = f"Game over: {message.outcome.score}/{message.outcome.max_score}, {message.outcome.rating}."
-        return with_status(_notice(replace(model, game_over=over), text), text)
+        # The log keeps the result; the status line is left free, since the end of the game shows it in full.
+        return with_status(_notice(replace(model, game_over=over), text), "")
     if isinstance(message, ReplayFile):
         return replace(model, replay=(message.game, message.json))
     if isinstance(message, Chat):

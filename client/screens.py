@@ -133,9 +133,9 @@ def end_fragments(model: ClientModel) -> StyleAndTextTuples:
         # The reason on a line of its own: beside the rating it was cut mid-word at 80 columns.
         ("class:label", " " + outcome.detail[:1].upper() + outcome.detail[1:] + ".\n"),
     ]
-    if over is not None and view is not None:
-        out += deck_reveal_fragments(over.deck, view.deck_size - view.deck_left)
-        out.append(("", "\n"))
+    left = deck_reveal_fragments(over.deck, view.deck_size - view.deck_left) if over and view else []
+    if left:
+        out += [*left, ("", "\n")]
     again = "a play again" if model.is_host else "a ask the host for another game"
     out.append(("class:keys", " s save the replay · " + again + " · l leave · q quit "))
     return out

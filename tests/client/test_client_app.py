@@ -588,3 +588,39 @@ def test_six_suits_tokens_line_keeps_single_gaps(tmp_path: Path) -> None:
         term.feed(Welcome(1, "s", "alice", "tok", ""), Joined(info, 0), ViewUpdate(1, view_for(state, 0)))
         line = term.screen().splitlines()[1]
     assert "Clues 8/8  Strikes" in line and "M0" in line and len(line) <= 80
+
+
+def test_what_players_know_stays_in_the_card_columns_in_six_suits(tmp_path: Path) -> None:
+    names = ("alice", "bob", "cathy", "donald", "emily")
+    state = new_game(GameConfig(players=5, variant=Variant.SIX_SUITS, first_seat=0), 3)
+    rng = random.Random(1)
+    for _ in range(60):  # clues and discards only: hands full of negative knowledge ("RYBWM1245")
+        actions = legal_actions(state)
+        state = apply(state, rng.choice([a for a in actions if not isinstance(a, Play)]))
+    with create_pipe_input() as pipe:
+        term = Terminal(pipe, tmp_path)
+        seats = tuple(SeatInfo(n, False, True) for n in names)
+        info = TableInfo(1, "five", Variant.SIX_SUITS, False, False, ChatPolicy.ALWAYS, 5, seats, False, True, 0, 0)
+        term.feed(Welcome(1, "s", "alice", "tok", ""), Joined(info, 0), ViewUpdate(1, view_for(state, 0)))
+        term.app.ui.show_knowledge = True
+        lines = term.screen().splitlines()
+    header = lines[2]
+    columns = {m.start() for m in re.finditer(r"\d", header)}
+    knows = [line for line in lines if line.startswith("    knows ")]
+    assert any(len(word) > 7 for line in knows for word in line.split()), knows  # the wide case is there
+    for line in knows:
+        starts = {m.start() for m in re.finditer(r"\S+", line[18:])}
+        assert {s + 18 for s in starts} <= columns, (header, line)
+    assert all(len(line) <= 80 for line in lines)
+
+
+def test_the_end_screen_says_the_result_once(term: Terminal, kit) -> None:
+    state = kit.game()
+    while not state.over:
+        state = apply(state, next(a for a in legal_actions(state) if isinstance(a, Play)))
+    at_game(term, kit, state=state)
+    assert state.outcome is not None
+    term.feed(GameOver(1, state.outcome, state.deck, "7"))
+    text = term.screen()
+    assert text.count(state.outcome.rating) == 2  # the end box and the log's record; not the status line too
+    assert f"Left in the deck ({state.deck_left}):" in text  # cards nobody drew, after a strike-out
