@@ -89,6 +89,7 @@ class ClientModel:
     replay: tuple[int, str] | None = None  # (game, replay JSON) once the server sent it
     farewell: str | None = None  # why the server closed the connection
     seat_names: tuple[str, ...] = ()  # names when there is no table (an offline replay)
+    rejoining: bool = False  # welcomed back while at a table: waiting for the server to say we still are
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -192,7 +193,7 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
         return with_status(_leave(model), "You left the table.")
     if isinstance(message, Welcome):
         out = replace(model, link=Link.ONLINE, player=message.player, resume=message.resume, motd=message.motd,
-                      farewell=None)
+                      farewell=None, rejoining=model.table is not None)
         if model.link is Link.RECONNECTING:
             return with_status(_notice(out, "Reconnected."), f"Reconnected as {message.player}: the game goes on.")
         return with_status(out, f"Connected as {message.player}.")
@@ -201,6 +202,14 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
         return with_status(replace(model, farewell=text), f"The server said goodbye: {text}", True)
     if isinstance(message, Tables):
         tables = tuple(sorted(message.tables, key=lambda t: t.id))
+        if model.rejoining and model.table is not None:
+            # The server answers the client's first request after the welcome only once it has sent the
+            # ``joined`` of a seat it kept for us; none came, so we are no longer at that table (a spectator
+            # who lost the connection, a table closed meanwhile). Leave it rather than show it frozen.
+            gone = model.table.name
+            model = with_status(_notice(_leave(model), f"Back in the lobby: not at table {gone!r} any more."),
+                                f"You are no longer at table {gone!r}: choose a table (s watches it again).")
+        model = replace(model, rejoining=False)
         mine = model.table
         if mine is not None:
             mine = next((t for t in tables if t.id == mine.id), mine)
@@ -218,7 +227,7 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
         return out
     if isinstance(message, Joined):
         table = message.table
-        out = replace(model, tables=_upsert(model.tables, table), table=table, seat=message.seat)
+        out = replace(model, tables=_upsert(model.tables, table), table=table, seat=message.seat, rejoining=False)
         if model.table is None or model.table.id != table.id:
             out = replace(out, game=None, view=None, game_over=None, chat=(), logged_events=0, hands=())
         where = f"seat {message.seat + 1}" if message.seat is not None else "a spectator's chair"

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import trio
 from hanabi.protocol.errors import ProtocolError
 from hanabi.protocol.framing import Decoder, encode
-from hanabi.protocol.messages import Goodbye, Hello, ListTables, Message, Ping, Pong, Welcome
+from hanabi.protocol.messages import Goodbye, Hello, ListTables, Message, Ping, Pong, Spectate, Welcome
 from hanabi.protocol.version import PROGRAM, PROTOCOL_VERSION
 
 from .model import ClientModel, Incoming, Link, LinkChanged, Note
@@ -181,6 +181,12 @@ class Session:
                     self.tokens.save(welcome.resume)
                 self._online = True
                 self._drain_stale()
+                table = self.get_model().table
+                if resume is not None and table is not None and self.get_model().seat is None \
+                        and not table.has_password:
+                    # A spectator's place is not kept when the connection drops: ask for it again, before
+                    # the list of tables (whose reply tells the model whether we are back at our table).
+                    await self._write(stream, Spectate(table.id))
                 await self._write(stream, ListTables())
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(self._writer, stream)

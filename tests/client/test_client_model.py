@@ -156,6 +156,25 @@ def test_an_unknown_resume_token_takes_us_back_to_the_lobby(kit) -> None:
     assert reduce(model, Tables((kit.table(),))).table is None
 
 
+def test_after_a_reconnection_without_our_seat_the_table_is_left(kit) -> None:
+    model = reduce(seated(kit), kit.view_message(kit.game(), 0))
+    model = reduce(model, LinkChanged(Link.RECONNECTING))
+    model = reduce(model, Welcome(1, "test", "alice", "tok", ""))
+    assert model.rejoining and model.table is not None
+    model = reduce(model, Tables((kit.table(),)))  # the list came, and no ``joined`` before it
+    assert model.table is None and model.view is None and not model.rejoining
+    assert "no longer at table" in model.status
+
+
+def test_after_a_reconnection_with_our_seat_the_table_stays(kit) -> None:
+    model = reduce(seated(kit), kit.view_message(kit.game(), 0))
+    model = reduce(model, LinkChanged(Link.RECONNECTING))
+    model = reduce(model, Welcome(1, "test", "alice", "tok", ""))
+    model = reduce(model, Joined(kit.table(), 0))
+    model = reduce(model, Tables((kit.table(),)))
+    assert model.table is not None and model.view is not None and model.seat == 0
+
+
 def test_seat_status_marks_a_player_disconnected_and_back(kit) -> None:
     model = seated(kit)
     model = reduce(model, SeatStatus(1, 2, False))

@@ -14,7 +14,7 @@ from hanabi.client.runner import Store
 from hanabi.client.session import Address, Session, parse_address
 from hanabi.client.solo import table_setup
 from hanabi.engine import Play, Variant
-from hanabi.protocol.messages import ActionRequest
+from hanabi.protocol.messages import ActionRequest, Spectate
 from hanabi.server import ServerConfig, serve
 
 FAST = ServerConfig(bot_delay=0.0, ping_interval=0.5, idle_timeout=5.0, shutdown_grace=0.2)
@@ -96,6 +96,47 @@ async def test_session_sets_up_plays_and_reconnects(nursery: trio.Nursery) -> No
     session.send(ActionRequest(Play(view.hands[0][0].order)))
     await wait_until(store, lambda m: m.view is not None and m.view.turn > view.turn, "the play to be applied")
     session.stop()
+    nursery.cancel_scope.cancel()
+
+
+async def test_a_spectator_is_back_at_the_table_after_a_cut(nursery: trio.Nursery) -> None:
+    server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=FAST,
+                                                           task_status=task_status))
+    host = Store()
+    alice = Session(Address("127.0.0.1", server.port), "alice", host.get, host.dispatch,
+                    on_welcome=table_setup("alice", 2, Variant.NONE))
+    nursery.start_soon(alice.run)
+    await wait_until(host, lambda m: m.view is not None and m.table is not None, "alice's game")
+    assert host.model.table is not None
+    table = host.model.table.id
+
+    proxy = Proxy(server.port)
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    nursery.start_soon(trio.serve_listeners, proxy.handle, listeners)
+
+    async def watch(session: Session, resumed: bool) -> None:
+        if not resumed:
+            await session.request(Spectate(table))
+
+    store = Store()
+    carol = Session(Address("127.0.0.1", listeners[0].socket.getsockname()[1]), "carol", store.get,
+                    store.dispatch, on_welcome=watch)
+    nursery.start_soon(carol.run)
+    await wait_until(store, lambda m: m.view is not None and m.seat is None, "carol watching")
+
+    proxy.cut()
+    await wait_until(store, lambda m: m.link is Link.RECONNECTING, "the client to notice the cut")
+    await wait_until(store, lambda m: m.link is Link.ONLINE and not m.rejoining, "the client to reconnect")
+    assert store.model.table is not None and store.model.table.id == table and store.model.seat is None
+
+    # Still watching: alice's next move reaches carol's screen.
+    await wait_until(host, lambda m: m.view is not None and m.view.current == 0, "alice's turn")
+    view = host.model.view
+    assert view is not None
+    alice.send(ActionRequest(Play(view.hands[0][0].order)))
+    await wait_until(store, lambda m: m.view is not None and m.view.turn > view.turn, "carol to see the play")
+    alice.stop()
+    carol.stop()
     nursery.cancel_scope.cancel()
 
 
