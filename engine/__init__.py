@@ -16,7 +16,7 @@ from .outcome import EndReason, Outcome, rating
 from .replay import Replay, ReplayError
 from .state import GameState, IllegalAction, apply, check_deck, game_from_deck, legal_actions, new_game, terminate
 from .variants import Variant
-from .views import CardView, PlayerView, Reveal, reveal, spectator_view, view_for
+from .views import CardView, PlayerView, Reveal, reveal, spectator_view, view_for, views_for
 
 __all__ = [
     "Action", "Card", "CardKnowledge", "CardView", "ChatPolicy", "Clue", "CLUE_TOKENS", "COPIES", "Discard",
@@ -24,4 +24,5 @@ __all__ = [
     "MIN_PLAYERS", "Outcome", "Play", "PlayerView", "RANKS", "Rearrange", "RearrangeEvent", "Replay",
     "ReplayError", "Reveal", "SUITS", "Suit", "TurnAction", "TurnEvent", "Variant", "apply", "check_deck",
     "game_from_deck", "legal_actions", "new_game", "rating", "reveal", "spectator_view", "terminate", "view_for",
+    "views_for",
 ]

@@ -9,6 +9,7 @@ project builds views, so nothing else can leak.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .actions import Event, TurnAction
@@ -117,6 +118,48 @@ def view_for(state: GameState, seat: int | None) -> PlayerView:
         outcome=state.outcome,
         events=state.events,
     )
+
+
+def views_for(state: GameState, seats: Iterable[int | None]) -> list[PlayerView]:
+    """The views of several seats (None: a spectator), equal to ``view_for`` of each, built together.
+
+    A server sends every seat its view after every move; built one by one,
+    the views would each rebuild every card. Here the cards a viewer may see
+    are built once and the views share them, with the other values they
+    have in common, so that code encoding the views can also do the common
+    parts once. Each seat's own hand is still built from nothing but its
+    knowledge, exactly as in ``view_for``.
+    """
+    deck, knowledge = state.deck, state.knowledge
+    over = state.outcome is not None
+    shown = tuple(tuple(CardView(o, deck[o], knowledge[o]) for o in hand) for hand in state.hands)
+    discard = tuple((o, deck[o]) for o in state.discard)
+    views = []
+    for seat in seats:
+        if seat is None or over:
+            hands = shown
+        elif 0 <= seat < state.players:
+            own = tuple(CardView(o, None, knowledge[o]) for o in state.hands[seat])
+            hands = (*shown[:seat], own, *shown[seat + 1:])
+        else:
+            raise ValueError(f"there is no seat {seat} at a {state.players}-player table")
+        views.append(PlayerView(
+            seat=seat,
+            config=state.config,
+            hands=hands,
+            fireworks=state.fireworks,
+            clue_tokens=state.clue_tokens,
+            strikes=state.strikes,
+            discard=discard,
+            deck_left=state.deck_left,
+            deck_size=len(deck),
+            current=state.current,
+            turn=state.turn,
+            final_turns_left=state.final_turns_left,
+            outcome=state.outcome,
+            events=state.events,
+        ))
+    return views
 
 
 def spectator_view(state: GameState) -> PlayerView:
