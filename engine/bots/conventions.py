@@ -48,6 +48,7 @@ class Reading:
     ext: int = 0  # identities the focus may be through a finesse
     conv: dict[int, int] = field(default_factory=dict)
     prompts: dict[int, int] = field(default_factory=dict)  # target's own card -> identity it must be
+    self_order: int | None = None  # a self-finesse: the target's card to blind-play
     heights: list[int] = field(default_factory=list)  # the chains, per suit
 
 
@@ -148,6 +149,15 @@ def read_clue(table: Table, giver: int, clue: Clue, touched: tuple[int, ...]) ->
         reading.base = base & ~trash
         reading.ext = ext & ~base & ~trash
         reading.conv[focus] = reading.base | reading.ext
+    elif not save and focus not in table.clued:
+        # No one else can hold the missing card: the target holds it on its own finesse position.
+        fp = next((o for o in hand if o not in table.clued and o not in table.play and o not in touched), None)
+        selfext = sum(1 << ident(s, h + 2) for s, h in enumerate(heights) if h <= 3 and h == table.fireworks[s])
+        if fp is not None and fk & selfext & ~trash:
+            reading.kind = "play"
+            reading.ext = selfext & ~trash
+            reading.self_order = fp
+            reading.conv[focus] = reading.ext
     for o in touched:
         if o != focus:
             reading.conv[o] = table.conv.get(o, table.all) & ~trash
@@ -169,7 +179,11 @@ def apply_reading(table: Table, reading: Reading) -> None:
             table.play.add(reading.focus)
         elif reading.kind == "save":
             table.saved.add(reading.focus)
-        if reading.ext:
+        if reading.self_order is not None:
+            table.play.add(reading.self_order)
+            table.pending.append(Pending("self", reading.target, reading.self_order, reading.ext, (),
+                                         reading.focus))
+        elif reading.ext:
             table.pending.append(Pending("ext", reading.target, reading.focus, reading.ext))
 
 
@@ -184,48 +198,50 @@ def interpret(table: Table, giver: int, clue: Clue, touched: tuple[int, ...]) ->
         return
     if reading.kind == "save" and (table.critical(focus_id) or (clue.rank == 2 and rank_of(focus_id) == 2)):
         return  # a save: nothing to fill in
-    third_party_duties(table, giver, clue.target, reading.focus, focus_id)
+    target_fp = reading.self_order if reading.self_order is not None else table.finesse_pos(clue.target)
+    third_party_duties(table, giver, clue.target, reading.focus, focus_id, target_fp)
 
 
-def third_party_duties(table: Table, giver: int, target: int, focus: int, focus_id: int) -> None:
-    """Seeing the focus card, find the gaps in its chain that only this seat's hand can fill."""
+def third_party_duties(table: Table, giver: int, target: int, focus: int, focus_id: int,
+                       target_fp: int | None = None) -> None:
+    """Seeing the focus card, find the one gap in its chain that only this seat's hand can fill.
+
+    The chain is counted as giver and target count it; if the focus is exactly
+    one card beyond it, the missing card must be ours: one of our clued cards
+    (a prompt) or, if we act between giver and target, our finesse position.
+    """
     me = table.me
     s, r = suit_of(focus_id), rank_of(focus_id)
-    cover = covering(table, (), focus, {})
+    cover = covering(table, (giver, target), focus, {})
     height = table.fireworks[s]
-    mine = [o for o in table.hands[me] if o in table.clued]
-    used: set[int] = set()
-    between = table.between(giver, target)
-    finessed = False
-    while height + 1 < r:
-        link = ident(s, height + 1)
-        if link in cover:
-            height += 1
-            continue
-        cand = next((o for o in mine if o not in used and table.know_conv(o) >> link & 1), None)
-        if cand is not None:
-            used.add(cand)
-            table.conv[cand] = 1 << link
-            height += 1
-            continue
-        if me in between and not finessed and height == table.fireworks[s]:
-            later = tuple(between[between.index(me) + 1:])
-            if any(table.visible_id(fp) == link for fp in (table.finesse_pos(p) for p in later) if fp is not None):
-                return
-            fp = table.finesse_pos(me)
-            if fp is None:
-                return
-            table.pending.append(Pending("finesse", me, fp, 1 << link, later))
-            finessed = True
-            height += 1
-            continue
+    while height < 5 and ident(s, height + 1) in cover:
+        height += 1
+    if r != height + 2:
+        return  # explained already, or more than one card missing: nothing for us to fill
+    link = ident(s, height + 1)
+    cand = next((o for o in table.hands[me] if o in table.clued and table.know_conv(o) >> link & 1), None)
+    if cand is not None:
+        table.conv[cand] = 1 << link
         return
+    between = table.between(giver, target)
+    if me not in between or height != table.fireworks[s]:
+        return
+    if target_fp is not None and table.visible_id(target_fp) == link:
+        return  # the target holds it on its finesse position: a self-finesse
+    later = tuple(between[between.index(me) + 1:])
+    if any(table.visible_id(fp) == link for fp in (table.finesse_pos(p) for p in later) if fp is not None):
+        return  # a player after us shows it there: the finesse is on them
+    fp = table.finesse_pos(me)
+    if fp is not None:
+        table.pending.append(Pending("finesse", me, fp, 1 << link, later))
 
 
 def finesse_duty(table: Table) -> int | None:
     """The card this seat must blind-play now to answer a finesse, if any."""
     me = table.me
     for p in table.pending:
+        if p.kind == "self" and p.seat == me and p.order in table.holder and not p.later:
+            return p.order
         if p.kind != "finesse" or p.seat != me:
             continue
         link = single(p.mask)

@@ -225,6 +225,16 @@ class Decision:
             true = t.ids[o]
             misreads += not after >> true & 1
             misplays += all(t.playable(j) for j in bits(after)) and not t.playable(true)
+        if reading.focus is not None:
+            fid = t.ids[reading.focus]
+            if not self.belief(reading.focus, reading) >> fid & 1 and not t.playable(fid) and not t.dead(fid):
+                misplays += 1  # a focus nobody can explain: others may blind-play to explain it
+            elif reading.kind != "play":
+                pass
+            elif reading.self_order is not None:
+                misplays += not self.self_finesse_is_sound(reading, fid)
+            elif reading.ext >> fid & 1 and not reading.base >> fid & 1:
+                misplays += not self.finesse_is_sound(reading, fid)
         return (misplays, misreads, len(touched))
 
     def play_priority(self, order: int) -> tuple[int, int]:
@@ -387,8 +397,11 @@ class Decision:
         # Cards the target's reading relies on in third hands must be findable by their holders.
         if reading.kind != "none" and not self.chain_is_sound(reading, fid):
             return None
-        finesse = reading.kind == "play" and (reading.ext >> fid & 1) and not (reading.base >> fid & 1)
+        finesse = (reading.kind == "play" and reading.self_order is None and bool(reading.ext >> fid & 1)
+                   and not reading.base >> fid & 1)
         if finesse and not self.finesse_is_sound(reading, fid):
+            return None
+        if reading.self_order is not None and not self.self_finesse_is_sound(reading, fid):
             return None
         # Good touch: no trash and no duplicates.
         seen_ids: set[int] = set()
@@ -420,11 +433,23 @@ class Decision:
                     value += 0.5 if o == t.chop(target) else 0.3
                 else:
                     value += CLOG  # a useful card, but it takes a slot out of the discard rotation
-        if finesse:
-            value += 1.0
+        if finesse or reading.self_order is not None:
+            value += 1.0  # a blind play
         if not newly_known and not finesse and all(o in t.clued for o in touched) and value <= 0:
             return None
         return value
+
+    def self_finesse_is_sound(self, reading: Reading, fid: int) -> bool:
+        """The target's own finesse card is the missing one, and nobody could take the clue otherwise."""
+        t = self.t
+        link = fid - 1
+        assert reading.self_order is not None
+        if rank_of(fid) < 2 or t.ids[reading.self_order] != link or not t.playable(link):
+            return False
+        if self.clued_elsewhere >> link & 1 or self.mine_could_be(link):
+            return False
+        return not any(self.belief(c) >> link & 1 for seat, hand in enumerate(t.hands)
+                       if seat != self.me for c in hand if c in t.clued)
 
     def mine_could_be(self, identity: int) -> bool:
         """A clued card of ours might already be this identity (so cluing another copy risks a duplicate)."""
@@ -460,6 +485,10 @@ class Decision:
                    if (fp := t.finesse_pos(p)) is not None and t.ids[fp] == link]
         if not holders:
             return False
+        fp = next((o for o in t.hands[reading.target]
+                   if o not in t.clued and o not in t.play and o not in reading.touched), None)
+        if fp is not None and t.ids[fp] == link:
+            return False  # the players between would take it for a self-finesse
         # Nobody may mistake the clue for a prompt of one of their own clued cards.
         return not any(self.belief(c) >> link & 1 for seat, hand in enumerate(t.hands)
                        if seat not in (self.me, reading.target) for c in hand if c in t.clued)

@@ -31,7 +31,9 @@ class Pending:
     another player); those identities are dropped if they are not playable by
     the time its holder acts. ``finesse``: ``seat`` may have to blind-play the
     identity in ``mask`` from its finesse position, unless one of ``later``
-    shows it there (then the finesse is on them).
+    shows it there (then the finesse is on them). ``self``: ``seat`` must
+    blind-play card ``order`` on its next turn (a self-finesse); what it turns
+    out to be tells which of ``mask`` the clue's ``focus`` is.
     """
 
     kind: str
@@ -39,6 +41,7 @@ class Pending:
     order: int
     mask: int
     later: tuple[int, ...] = ()
+    focus: int = -1
 
 
 @dataclass
@@ -123,6 +126,13 @@ class Table:
                 self.tokens += 1
         self.play.discard(order)
         self.saved.discard(order)
+        for p in [p for p in self.pending if p.kind == "self" and p.order == order]:
+            # A self-finesse answered: the focus is the card after the one just blind-played.
+            self.pending.remove(p)
+            after = card.identity + 1 if event.success and card.rank < 5 else -1
+            if p.focus in self.holder:
+                narrowed = p.mask & (1 << after) if after >= 0 else 0
+                self.conv[p.focus] = narrowed or (self.conv.get(p.focus, self.all) & ~p.mask) or self.all
 
     def resolve_before_turn(self, seat: int) -> None:
         """What a clue left open is settled when ``seat`` acts: its finesse chances are now or never."""
@@ -130,6 +140,13 @@ class Table:
         for p in self.pending:
             if p.seat != seat:
                 keep.append(p)
+            elif p.kind == "self" and p.order in self.holder and not p.later:
+                # Kept through this turn (the blind play itself settles it, in ``remove_card``).
+                p.later = (seat,)
+                keep.append(p)
+            elif p.kind == "self" and p.focus in self.holder:
+                # The blind play did not come: the clue meant nothing we can read.
+                self.conv[p.focus] = self.conv.get(p.focus, self.all) & ~p.mask or self.all
             elif p.kind == "ext" and p.order in self.holder:
                 unplayable = sum(1 << i for i in bits(p.mask) if not self.playable(i))
                 if self.know_conv(p.order) & ~unplayable:

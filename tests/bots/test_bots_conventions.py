@@ -57,7 +57,7 @@ def test_saves_a_critical_card_whose_twin_was_discarded() -> None:
     # Seat 0 plays R1 (order 1), seat 1 clues seat 0, seat 0 discards its chop: the other B4.
     state = act(state, Play(1), Clue(0, rank=3), Discard(0))
     assert state.current == 1
-    state = act(state, Clue(0, rank=3))  # seat 1 does something harmless
+    state = act(state, Clue(0, colour=Suit.YELLOW))  # seat 1 does something harmless
     action = decide(state)
     assert isinstance(action, Clue) and action.target == 1
     touched = [o for o in state.hands[1] if state.deck[o].rank == action.rank or state.deck[o].suit == action.colour]
@@ -110,6 +110,17 @@ def test_answers_a_finesse_then_the_target_plays() -> None:
 def test_gives_a_finesse() -> None:
     state = deal(3, {9: "R1", 14: "R2"})
     assert decide(state) == Clue(2, colour=Suit.RED)
+
+
+def test_self_finesse_is_given_and_answered() -> None:
+    # Seat 1 holds R1 on its finesse position and R2 behind it; nothing is played, so a 2 clue on the
+    # R2 can only mean "your finesse position is the 1 before it".
+    state = deal(2, {9: "R1", 8: "R2"})
+    assert decide(state) == Clue(1, rank=2)
+    state = act(state, Clue(1, rank=2))
+    assert decide(state) == Play(9)
+    state = act(state, Play(9), Clue(1, rank=4))
+    assert decide(state) == Play(8)
 
 
 def test_no_blind_play_when_the_clue_is_a_direct_play() -> None:
