@@ -81,7 +81,7 @@ def step(keys: Sequence[str], key: str, view: PlayerView, names: Sequence[str]) 
             return slot
         order = hand[slot - 1].order
         if verb == "play" and not hand[slot - 1].knowledge.clued:
-            return Prompt(f"You know nothing about slot {slot}. Play it anyway? y = yes, any other key = no")
+            return Prompt(f"No clue ever touched slot {slot}. Play it anyway? y = yes, any other key = no")
         return Done(Play(order) if verb == "play" else Discard(order))
     if verb == "play" and len(keys) == 2:
         if key.lower() == "y":

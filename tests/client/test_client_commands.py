@@ -157,7 +157,7 @@ def test_shortcut_play_asks_before_a_blind_play(kit, view) -> None:
     step = keys.start("p", view, kit.NAMES)
     assert isinstance(step, keys.Prompt) and "which slot" in step.text
     step = keys.step(["p"], "3", view, kit.NAMES)
-    assert isinstance(step, keys.Prompt) and "know nothing about slot 3" in step.text
+    assert isinstance(step, keys.Prompt) and "No clue ever touched slot 3" in step.text
     assert keys.step(["p", "3"], "y", view, kit.NAMES) == keys.Done(Play(view.hands[0][2].order))
     assert isinstance(keys.step(["p", "3"], "n", view, kit.NAMES), keys.Refused)
 
