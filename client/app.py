@@ -513,6 +513,9 @@ class ClientApp:
             self.act(Lobby("leave"))
         elif mode in ("end", "lobby") and key == "q":
             self.quit()
+        elif mode == "game" and key == "q":
+            # One stray key must not walk out of a game; say how to, and what it costs.
+            self.note("q does not quit during a game: Ctrl-C quits (your seat waits for you to come back)")
         elif mode == "lobby":
             self._lobby_key(key)
 

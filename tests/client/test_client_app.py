@@ -624,3 +624,9 @@ def test_the_end_screen_says_the_result_once(term: Terminal, kit) -> None:
     text = term.screen()
     assert text.count(state.outcome.rating) == 2  # the end box and the log's record; not the status line too
     assert f"Left in the deck ({state.deck_left}):" in text  # cards nobody drew, after a strike-out
+
+
+def test_q_during_a_game_says_how_to_quit(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    assert term.type("q") == []
+    assert "Ctrl-C quits" in term.store.model.status
