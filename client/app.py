@@ -331,10 +331,14 @@ class ClientApp:
             self.send(Leave())
             self.dispatch(LeftTable())
         elif verb in ("start", "again"):
-            if not model.is_host:
+            if model.is_host:
+                self.send(Start())
+            elif verb == "again" and model.seat is not None and chat_closed(model) is None:
+                # What the end screen promises a guest: the host hears the wish at the table.
+                self.send(Chat("would like another game (host: press a)"))
+                self.note("You asked the host for another game.")
+            else:
                 self.note("only the host starts the game: ask them (say …)", True)
-                return
-            self.send(Start())
         elif verb == "refresh":
             self.send(ListTables())
         elif verb == "new":

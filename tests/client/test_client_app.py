@@ -630,3 +630,13 @@ def test_q_during_a_game_says_how_to_quit(term: Terminal, kit) -> None:
     at_game(term, kit)
     assert term.type("q") == []
     assert "Ctrl-C quits" in term.store.model.status
+
+
+def test_a_guest_asks_the_host_for_another_game(term: Terminal, kit) -> None:
+    state = kit.game()
+    outcome = Outcome(EndReason.STRIKEOUT, 0, 25, "the third strike")
+    at_game(term, kit, seat=1, state=state)
+    term.feed(ViewUpdate(1, replace(view_for(state, 1), outcome=outcome)))
+    sent = term.type("a")
+    assert len(sent) == 1 and isinstance(sent[0], Chat) and "another game" in sent[0].text
+    assert "You asked the host" in term.store.model.status
