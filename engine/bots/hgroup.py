@@ -3,19 +3,25 @@
 Each turn it replays the public history into a ``Table`` (cached between
 turns by a ``ConventionBot`` object) and then, in this order:
 
-1. answers a finesse: blind-plays its finesse position when a clue needs it;
+1. answers a finesse: blind-plays its finesse position when a clue needs it
+   (a finesse through it, or a self-finesse);
 2. saves the next player's chop if that card is critical (or a 2 not seen
-   elsewhere) and that player has nothing better to do than discard;
-3. plays a card it knows is playable (lowest rank first, cards that unlock
-   a teammate's clued card first);
-4. gives the best play clue (a clue whose reading, simulated exactly as the
-   target will read it, is true and gets cards played); with all 8 clue
-   tokens it must clue, so it gives the most useful harmless clue;
-5. on its very last turn of the game, plays its likeliest card when a
-   misplay cannot end the game;
+   elsewhere) and that player has nothing better to do than discard; with
+   the last clue token, the chop of the player after next too;
+3. plays a card it knows is playable (cards that unlock a teammate's clued
+   card first, then the lowest);
+4. gives the best clue: every candidate clue is read exactly as its target
+   will read it (``conventions.read_clue``) and refused if any touched card
+   would be misread, any card misplayed, or a finesse not answered; the rest
+   are valued by the cards they get played. With 7 or 8 tokens, or near the
+   end of the deck, any sound clue beats a discard; with 8 and no sound
+   clue, the least misleading one;
+5. on its last turn of the game, plays its likeliest card when a misplay
+   cannot end the game;
 6. discards: known trash first, else its chop; with every card clued it
-   gives a clue if it can, and otherwise discards the card least likely to
-   be needed (never a clued 5 or known critical card while there is another).
+   stalls with a harmless clue if it can, and otherwise discards the card
+   least likely to be needed (or, when every card is precious, plays the
+   likeliest one).
 
 See docs/bots.md for the conventions, with examples.
 """
