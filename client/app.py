@@ -531,6 +531,13 @@ class ClientApp:
             self.open_form()
         elif key == "r":
             self.send(ListTables())
+        elif key in ("j", "s") and chosen is None:
+            self.note("there is no table yet: press n to create one", True)
+        elif key in ("j", "s") and model.table is not None and chosen is not None \
+                and chosen.id == model.table.id and (model.seat is not None or key == "s"):
+            # A spectator may still take a free seat (j) at the table being watched.
+            self.note("you already sit at this table" if model.seat is not None else "you are already watching it",
+                      True)
         elif key == "j" and chosen is not None:
             self.enter_table("join", chosen.id)
         elif key == "s" and chosen is not None:

@@ -640,3 +640,21 @@ def test_a_guest_asks_the_host_for_another_game(term: Terminal, kit) -> None:
     sent = term.type("a")
     assert len(sent) == 1 and isinstance(sent[0], Chat) and "another game" in sent[0].text
     assert "You asked the host" in term.store.model.status
+
+
+def test_join_with_no_table_says_how_to_make_one(term: Terminal, kit) -> None:
+    term.feed(Welcome(1, "server", "dave", "tok", ""), Tables(()))
+    assert term.type("j") == []
+    assert "press n to create one" in term.store.model.status
+    assert term.type("\r") == []  # Enter joins too: same answer, not silence
+    assert "press n to create one" in term.store.model.status
+
+
+def test_lobby_keys_on_our_own_table(term: Terminal, kit) -> None:
+    term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(kit.table(("alice", None, None)), 0))
+    assert term.type("j") == []
+    assert "already sit at this table" in term.store.model.status
+    term.feed(Joined(kit.table(("bob", None, None)), None))  # now watching it instead
+    assert term.type("s") == []
+    assert "already watching" in term.store.model.status
+    assert term.type("j") == [Join(1)]  # a spectator may take a free seat
