@@ -20,10 +20,13 @@ from collections.abc import Iterable
 from typing import Literal, NoReturn
 
 import msgpack
+from hanabi.engine import PlayerView
 
 from .engine_wire import MAX_ARRAY
 from .errors import ErrorCode, ProtocolError
+from .fields import FieldError
 from .messages import CLIENT_TYPES, SERVER_TYPES, History, Message, ViewUpdate, from_wire, to_wire
+from .viewpack import PackMemo, pack_view_body
 
 DEFAULT_MAX_FRAME = 64 * 1024
 HEADER = struct.Struct(">I")
@@ -37,11 +40,14 @@ def encode(message: Message, *, max_frame: int = DEFAULT_MAX_FRAME, since: int =
 
     On its own it sends a view with its whole history; a connection's ``Encoder`` sends only what is new.
     """
-    body = _packer.pack(to_wire(message, since))
+    return _framed(_packer.pack(to_wire(message, since)), message.TYPE, max_frame)
+
+
+def _framed(body: bytes, kind: str, max_frame: int) -> bytes:
     if len(body) > max_frame:
         raise ProtocolError(ErrorCode.FRAME_TOO_LARGE,
-                            f"a {message.TYPE} message of {len(body)} bytes exceeds the frame cap of {max_frame} bytes",
-                            request=message.TYPE)
+                            f"a {kind} message of {len(body)} bytes exceeds the frame cap of {max_frame} bytes",
+                            request=kind)
     return HEADER.pack(len(body)) + body
 
 
@@ -59,6 +65,10 @@ class Encoder:
     Use one per connection, and send every frame it makes, in order: a frame
     made and not sent leaves the peer behind (its decoder then refuses the
     next view with ``history_gap``).
+
+    Views are packed from parts (``viewpack``): give the same ``PackMemo``
+    to the encoders of every connection that gets a view of the same
+    moment, and what the views share is packed once for all of them.
     """
 
     __slots__ = ("_game", "_sent", "max_frame")
@@ -68,13 +78,19 @@ class Encoder:
         self._game: int | None = None
         self._sent = 0  # events of game ``_game`` already sent on this connection
 
-    def encode(self, message: Message) -> bytes:
+    def encode(self, message: Message, memo: PackMemo | None = None) -> bytes:
         """One frame holding ``message`` (see ``encode``); raises ProtocolError as ``encode`` does."""
         if type(message) is not ViewUpdate:
             return encode(message, max_frame=self.max_frame)
-        events = len(message.view.events)
+        view = message.view
+        events = len(view.events) if type(view) is PlayerView else 0
         since = self._sent if message.game == self._game and self._sent <= events else 0
-        frame = encode(message, max_frame=self.max_frame, since=since)
+        try:
+            body = pack_view_body(message.game, view, since, message.id, memo or PackMemo())
+        except FieldError as exc:
+            raise ProtocolError(ErrorCode.BAD_FIELD, f"cannot send view: {exc}", request="view",
+                                id=message.id) from None
+        frame = _framed(body, "view", self.max_frame)
         self._game, self._sent = message.game, events
         return frame
 

@@ -108,10 +108,11 @@ class Connection:
             return frame  # the writer meets the same error and ends the connection the usual way
         return frame[sent:]
 
-    def encode(self, message: wire.Message) -> bytes:
-        """The frame of ``message`` on this connection (a view sends only the events it has not sent yet);
-        never raises (see ``wire.frame``). Send the frame: the peer's decoder counts on getting it."""
-        return wire.frame(message, self._encoder)
+    def encode(self, message: wire.Message, memo: wire.PackMemo | None = None) -> bytes:
+        """The frame of ``message`` on this connection (a view sends only the events it has not sent yet;
+        ``memo`` shares the packing of views of one moment); never raises (see ``wire.frame``). Send the
+        frame: the peer's decoder counts on getting it."""
+        return wire.frame(message, self._encoder, memo)
 
     def send(self, message: wire.Message) -> None:
         self.send_frame(self.encode(message))

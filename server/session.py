@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from hanabi.protocol import Message
+    from hanabi.protocol import Message, PackMemo
 
     from .table import Table
 
@@ -23,7 +23,7 @@ class Outbox(Protocol):
 
     def send_frame(self, frame: bytes) -> None: ...
 
-    def encode(self, message: Message) -> bytes: ...
+    def encode(self, message: Message, memo: PackMemo | None = None) -> bytes: ...
 
     def replaced(self) -> None: ...
 
@@ -59,11 +59,11 @@ class Player:
         if self.conn is not None:
             self.conn.send_frame(frame)
 
-    def send(self, message: Message, before: bytes = b"") -> None:
+    def send(self, message: Message, before: bytes = b"", memo: PackMemo | None = None) -> None:
         """``message`` encoded for the connection the player is on now, after the frames ``before``."""
         conn = self.conn
         if conn is not None:
-            conn.send_frame(before + conn.encode(message))
+            conn.send_frame(before + conn.encode(message, memo))
 
     def __repr__(self) -> str:
         return f"Player({self.name!r})"

@@ -39,6 +39,7 @@ from hanabi.engine import (
     reveal,
     terminate,
     view_for,
+    views_for,
 )
 
 from . import wire
@@ -285,16 +286,20 @@ class Table:
         assert game is not None
         state = game.state
         event_frame = wire.frame(wire.GameEvent(game=game.id, event=event)) if event is not None else b""
-        for index, seat in enumerate(self.seats):
-            if seat is None or seat.player is None or seat.player.conn is None:
-                continue
-            # Encoded by the seat's connection, which sends only the events it has not sent yet.
-            seat.player.send(wire.ViewUpdate(game=game.id, view=view_for(state, index)), event_frame)
+        online: list[tuple[Player, int | None]] = [
+            (seat.player, index) for index, seat in enumerate(self.seats)
+            if seat is not None and seat.player is not None and seat.player.conn is not None]
         watching = [p for p in self.spectators if p.conn is not None]
         if watching:
-            message = wire.ViewUpdate(game=game.id, view=view_for(state, None))
-            for p in watching:
-                p.send(message, event_frame)
+            online.append((watching[0], None))
+        # The views are built together (they share every card they may all see) and each connection encodes
+        # its own, sending only the events it has not sent yet; the memo packs what they share only once.
+        views = views_for(state, [seat for _, seat in online])
+        memo = wire.PackMemo()
+        for (player, _), view in zip(online, views, strict=True):
+            player.send(wire.ViewUpdate(game=game.id, view=view), event_frame, memo)
+        for p in watching[1:]:
+            p.send(wire.ViewUpdate(game=game.id, view=views[-1]), event_frame, memo)
 
     def _game_over(self) -> None:
         game = self.game

@@ -1,0 +1,132 @@
+"""The body of a ``view`` frame, packed from parts that the views of one moment share.
+
+After every move a server sends each seat (and spectator) its own view. The
+views differ only in ``seat`` and in the viewer's own hand; everything else
+is the same, and so are the bytes msgpack makes of it. A msgpack map is its
+header followed by its keys and values, one after the other, so a body can
+be put together from parts packed separately, byte for byte what packing
+the whole map at once gives (a test holds the two to it).
+
+``PackMemo`` keeps the parts while the views of one moment are encoded:
+the options, each hand, and the public rest of the view (with the history
+from ``since``). Parts are found by the identity of the engine values they
+were packed from (``engine.views_for`` builds the views so that they share
+them) and keep those values alive, so an identity can never be reused by
+another value while the memo lives. Views that share nothing just get no
+help: the result is the same.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+from hanabi.engine import CardView, PlayerView
+
+from .engine_wire import _NAME_OF, MAX_EVENTS, config_to_wire, event_pages, events_to_wire, outcome_to_wire
+from .fields import MAX_SAFE_INT, FieldError
+from .version import PROTOCOL_VERSION
+
+# The same settings as framing's packer (strict_types off: tuples pack as arrays).
+_pack = msgpack.Packer(use_bin_type=True, datetime=False, strict_types=False).pack
+
+
+def _array_header(items: int) -> bytes:
+    return bytes([0x90 | items]) if items < 16 else b"\xdc" + items.to_bytes(2, "big")
+
+
+# {"v", "t", "game", "since", "view", "id"} and the view's 14 keys, in the order ``to_wire`` writes them.
+_MESSAGE_HEAD = b"\x86" + _pack("v") + _pack(PROTOCOL_VERSION) + _pack("t") + _pack("view") + _pack("game")
+_SINCE = _pack("since")
+_VIEW = _pack("view") + b"\x8e" + _pack("seat")
+_CONFIG = _pack("config")
+_HANDS = _pack("hands")
+_ID = _pack("id")
+
+
+def _hand_to_wire(hand: tuple[CardView, ...]) -> list[list[Any]]:
+    name_of = _NAME_OF
+    return [[cv.order, None if cv.card is None else name_of[cv.card.identity], k.possible, k.colours, k.ranks,
+             k.not_colours, k.not_ranks] for cv in hand for k in (cv.knowledge,)]
+
+
+class PackMemo:
+    """Parts of ``view`` bodies packed once for every view of one moment of a game (see the module docstring).
+
+    Make one per moment (a table makes one per move) and hand it to each
+    connection's ``Encoder.encode``; drop it afterwards.
+    """
+
+    __slots__ = ("_configs", "_hands", "_rests")
+
+    def __init__(self) -> None:
+        self._configs: dict[int, tuple[object, bytes]] = {}
+        self._hands: dict[int, tuple[object, bytes]] = {}
+        self._rests: dict[tuple[int, ...], tuple[tuple[object, ...], bytes]] = {}
+
+    def config(self, view: PlayerView) -> bytes:
+        known = self._configs.get(id(view.config))
+        if known is not None and known[0] is view.config:
+            return known[1]
+        packed = _pack(config_to_wire(view.config))
+        self._configs[id(view.config)] = (view.config, packed)
+        return packed
+
+    def hand(self, hand: tuple[CardView, ...]) -> bytes:
+        known = self._hands.get(id(hand))
+        if known is not None and known[0] is hand:
+            return known[1]
+        packed = _pack(_hand_to_wire(hand))
+        self._hands[id(hand)] = (hand, packed)
+        return packed
+
+    def rest(self, view: PlayerView, since: int) -> bytes:
+        """Every key and value of the view after ``hands``, its history from event ``since`` on."""
+        values = (view.fireworks, view.discard, view.outcome, view.events)
+        key = (*map(id, values), since, view.clue_tokens, view.strikes, view.deck_left, view.deck_size,
+               view.current, view.turn, -1 if view.final_turns_left is None else view.final_turns_left)
+        known = self._rests.get(key)
+        if known is not None and all(a is b for a, b in zip(known[0], values, strict=True)):
+            return known[1]
+        name_of = _NAME_OF
+        packed = b"".join(_pack(item) for pair in (
+            ("fireworks", view.fireworks),
+            ("clue_tokens", view.clue_tokens),
+            ("strikes", view.strikes),
+            ("discard", [[order, name_of[card.identity]] for order, card in view.discard]),
+            ("deck_left", view.deck_left),
+            ("deck_size", view.deck_size),
+            ("current", view.current),
+            ("turn", view.turn),
+            ("final_turns_left", view.final_turns_left),
+            ("outcome", None if view.outcome is None else outcome_to_wire(view.outcome)),
+            ("events", event_pages(events_to_wire(view.events[since:] if since else view.events))),
+        ) for item in pair)
+        self._rests[key] = (values, packed)
+        return packed
+
+
+def pack_view_body(game: int, view: PlayerView, since: int, request_id: int | None, memo: PackMemo) -> bytes:
+    """The msgpack body of a ``view`` message, equal to packing ``to_wire(ViewUpdate(...), since)``.
+
+    Raises FieldError for what ``to_wire`` refuses: a view that is no PlayerView, a game id out of range, a
+    ``since`` outside the history, a history over the limit.
+    """
+    if type(view) is not PlayerView:
+        raise FieldError("view.view", f"expected PlayerView, got {view!r:.60}")
+    if type(game) is not int or not 0 <= game <= MAX_SAFE_INT:
+        raise FieldError("view.game", f"expected an integer from 0 to {MAX_SAFE_INT}, got {game!r:.40}")
+    if request_id is not None and (type(request_id) is not int or not 0 <= request_id <= MAX_SAFE_INT):
+        raise FieldError("view.id", f"expected an integer from 0 to {MAX_SAFE_INT} or nil, got {request_id!r:.40}")
+    if not 0 <= since <= len(view.events):
+        raise FieldError("view.since", f"{since} is not within the view's {len(view.events)} events")
+    if len(view.events) > MAX_EVENTS:
+        raise FieldError("view.events", f"{len(view.events)} events; a view carries at most {MAX_EVENTS}")
+    hands = view.hands
+    return b"".join((
+        _MESSAGE_HEAD, _pack(game), _SINCE, _pack(since), _VIEW, _pack(view.seat),
+        _CONFIG, memo.config(view),
+        _HANDS, _array_header(len(hands)), *[memo.hand(hand) for hand in hands],
+        memo.rest(view, since),
+        _ID, _pack(request_id),
+    ))
