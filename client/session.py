@@ -172,7 +172,7 @@ class Session:
             async with stream:
                 resume = self.get_model().resume
                 if resume is None and self.tokens is not None:
-                    resume = self.tokens.load()  # a previous run of this client may have left us a seat
+                    resume = await self.tokens.wait_for()  # a previous run of this client may have left us a seat
                 await self._write(stream, Hello(PROTOCOL_VERSION, PROGRAM, self.name, resume))
                 welcome = await self._handshake(stream, decoder, goodbye)
                 if welcome is None:

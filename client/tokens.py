@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import trio
+
 
 def state_file() -> Path:
     base = os.environ.get("XDG_STATE_HOME")
@@ -63,6 +65,25 @@ class TokenStore:
         if not isinstance(token, str) or not token or _alive(entry.get("pid")):
             return None
         return token
+
+    def held(self) -> bool:
+        """Whether another running client holds our saved token (``load`` then gives None)."""
+        entry = _read(self.path).get(self.key)
+        return isinstance(entry, dict) and _alive(entry.get("pid"))
+
+    async def wait_for(self, patience: float = 1.5, step: float = 0.1) -> str | None:
+        """``load``, giving a client that holds the token a moment to finish exiting.
+
+        Closing a terminal and starting the client again at once is common; the old process may
+        still be on its way out, and taking a fresh identity then would lose the seat for good.
+        """
+        waited = 0.0
+        while True:
+            token = self.load()
+            if token is not None or not self.held() or waited >= patience:
+                return token
+            await trio.sleep(step)
+            waited += step
 
     def save(self, token: str) -> None:
         data = _read(self.path)

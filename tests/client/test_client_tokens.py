@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import trio
 from hanabi.client.tokens import TokenStore, state_file
 
 
@@ -53,3 +54,33 @@ def dead_pid() -> int:
     proc.wait()
     assert proc.pid != os.getpid()
     return proc.pid
+
+
+async def test_a_client_still_exiting_is_given_a_moment(tmp_path: Path) -> None:
+    path = tmp_path / "resume.json"
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.4)"])
+    try:
+        path.write_text(json.dumps({"alice@host:7777": {"token": "tok", "pid": other.pid}}))
+        store = TokenStore("alice@host:7777", path)
+        assert store.held()
+        async with trio.open_nursery() as nursery:
+            # Reap the child when it exits, as its shell would (a zombie still counts as running).
+            nursery.start_soon(trio.to_thread.run_sync, other.wait)
+            # The previous run exits within the patience: its token is ours, not a fresh identity.
+            with trio.fail_after(10):
+                assert await store.wait_for(patience=5.0, step=0.05) == "tok"
+        assert not store.held()
+    finally:
+        other.kill()
+        other.wait()
+
+
+async def test_a_client_that_stays_keeps_its_token(tmp_path: Path) -> None:
+    path = tmp_path / "resume.json"
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        path.write_text(json.dumps({"alice@host:7777": {"token": "tok", "pid": other.pid}}))
+        assert await TokenStore("alice@host:7777", path).wait_for(patience=0.2, step=0.05) is None
+    finally:
+        other.kill()
+        other.wait()
