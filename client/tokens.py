@@ -86,7 +86,14 @@ class TokenStore:
             waited += step
 
     def save(self, token: str) -> None:
+        """Keep ``token`` for the next run, unless another running client holds the entry.
+
+        That client is the first terminal of the same name; its seat must outlive this second one.
+        """
         data = _read(self.path)
+        entry = data.get(self.key)
+        if isinstance(entry, dict) and entry.get("token") != token and _alive(entry.get("pid")):
+            return
         data[self.key] = {"token": token, "pid": os.getpid()}
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)

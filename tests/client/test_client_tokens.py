@@ -30,6 +30,8 @@ def test_a_token_in_use_by_a_running_client_is_not_borrowed(tmp_path: Path) -> N
     try:
         path.write_text(json.dumps({"alice@host:7777": {"token": "tok", "pid": other.pid}}))
         assert TokenStore("alice@host:7777", path).load() is None
+        # A second terminal gets a fresh identity; saving it must not overwrite the first one's seat.
+        TokenStore("alice@host:7777", path).save("second")
     finally:
         other.kill()
         other.wait()
