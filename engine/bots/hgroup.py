@@ -299,6 +299,11 @@ class Decision:
             return False
         if t.critical(card):
             return True
+        if t.config.players == 2 and t.playable(card) and not any(
+                t.ids.get(o) == card for s, h in enumerate(t.hands) if s != self.me for o in h if o != order):
+            # Two players: a playable card about to be thrown away is worth a clue now (with more
+            # players, someone else usually clues it in time, and it measured worse).
+            return True
         if rank_of(card) == 2:
             # A 2 whose other copy no one else holds: H-group's 2 save.
             return not any(t.ids.get(o) == card for s, h in enumerate(t.hands) if s != self.me
