@@ -117,6 +117,7 @@ class ClientApp:
         self.get_model = get_model
         self.bell = bell
         self._rung: tuple[int | None, int] | None = None  # the (game, turn) the bell last called us to
+        self._selected_table: int | None = None  # our table when the lobby's highlight last followed it
         self.dispatch = dispatch
         self.send = send
         self.ui = UiState()
@@ -413,7 +414,17 @@ class ClientApp:
             self.ui.save_wanted = None
             self._write_replay(model.replay[0], model.replay[1])
         self._call_to_play(model)
+        self._select_our_table(model)
         self.application.invalidate()
+
+    def _select_our_table(self, model: ClientModel) -> None:
+        """On arriving at a table, the lobby's highlight moves to it, so its options and keys are the ones shown."""
+        table = model.table
+        if table is not None and table.id != self._selected_table:
+            ids = [t.id for t in model.tables]
+            if table.id in ids:
+                self.ui.selected = ids.index(table.id)
+        self._selected_table = table.id if table is not None else None
 
     def _call_to_play(self, model: ClientModel) -> None:
         """Ring the terminal's bell once when our turn comes, for a player looking at another window.

@@ -658,3 +658,12 @@ def test_lobby_keys_on_our_own_table(term: Terminal, kit) -> None:
     assert term.type("s") == []
     assert "already watching" in term.store.model.status
     assert term.type("j") == [Join(1)]  # a spectator may take a free seat
+
+
+def test_the_lobby_highlights_the_table_we_arrive_at(term: Terminal, kit) -> None:
+    term.feed(Welcome(1, "server", "ann", "tok", ""), Tables((kit.table(id=1), kit.table(id=2))))
+    assert term.app.ui.selected == 0
+    term.feed(Joined(kit.table(("ann", None), id=2), 0))
+    assert term.app.ui.selected == 1
+    marked = next(line for line in term.screen().splitlines() if line.startswith("▶"))
+    assert "table 2" in marked
