@@ -103,7 +103,8 @@ class ReplayViewer:
         """Where we are, then as many keys as fit the width (quit always shows)."""
         who = "a spectator" if self.pos.seat is None else seat_name(self.replay.players, self.pos.seat)
         where = f" step {self.pos.step}/{len(self.states) - 1} · seen by {who} "
-        items = [("←→", "step"), ("↑↓", "10 steps"), ("Home/End", "ends"), ("v", "viewpoint"), ("k", "knows"),
+        # Most useful first: what does not fit goes from the end (quit always stays).
+        items = [("←→", "step"), ("v", "viewpoint"), ("↑↓", "10 steps"), ("k", "knows"), ("Home/End", "ends"),
                  ("q", "quit")]
         while len(where) + sum(len(k) + len(w) + 3 for k, w in items) > self.width and len(items) > 2:
             del items[-2]

@@ -70,6 +70,7 @@ def test_viewer_keeps_the_newest_action_in_sight_and_its_keys_fit(kit) -> None:
         lines = screen_text(viewer.application).splitlines()
     assert viewer.pos.step == 20
     assert lines[-1].rstrip().endswith("q quit") and all(len(line) <= 80 for line in lines)
+    assert " v viewpoint " in lines[-1]  # the key to change seats is never the one dropped
     log = [line for line in lines if line[:4].strip().isdigit()]
     assert log and log[-1].split()[0] == "20"  # the step just reached is the bottom line of the log
 
