@@ -41,10 +41,11 @@ def others_in_turn_order(view: PlayerView) -> list[int]:
     return [(view.seat + k) % n for k in range(1, n)]
 
 
-def whose_turn(view: PlayerView, names: Sequence[str]) -> str:
+def whose_turn(view: PlayerView, names: Sequence[str], yours: bool = True) -> str:
+    """Whose turn it is; ``yours=False`` names the viewer too (a replay seen from a seat is nobody's "your")."""
     if view.outcome is not None:
         return "game over"
-    if view.seat is not None and view.current == view.seat:
+    if yours and view.seat is not None and view.current == view.seat:
         return "your turn"
     return f"{seat_name(names, view.current)}'s turn"
 

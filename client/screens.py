@@ -48,7 +48,8 @@ def title_fragments(model: ClientModel, width: int) -> StyleAndTextTuples:
         parts.append(model.table.name)
     view = model.view
     if view is not None:
-        parts += [view.config.variant.value, f"turn {view.turn + 1}", whose_turn(view, model.names)]
+        parts += [view.config.variant.value, f"turn {view.turn + 1}",
+                  whose_turn(view, model.names, yours=model.link is not Link.REPLAY)]
     elif model.table is None:
         parts.append("lobby")
     left = " " + " · ".join(parts) + " "

@@ -47,6 +47,15 @@ def test_viewer_steps_forward_and_back_and_changes_seat(kit) -> None:
     assert "step 1/" in text and "seen by alice" in text
     assert "You (alice)" in text  # as alice, her own hand is knowledge, not cards
     assert "alice clues bob" in text
+    assert "your turn" not in text  # a replay is nobody's turn to play
+
+
+def test_the_replay_names_whose_turn_it_is_from_their_seat(kit) -> None:
+    state = finished_game(kit)
+    replay = from_json(json.loads(dumps(state, kit.NAMES)))
+    viewer = ReplayViewer(replay, "game.json", output=SizedOutput(80, 24))
+    viewer.cycle_seat()  # alice, who acts first
+    assert "turn 1 · alice's turn" in screen_text(viewer.application).splitlines()[0]
 
 
 def test_viewer_end_shows_the_outcome(kit) -> None:
