@@ -667,3 +667,36 @@ def test_the_lobby_highlights_the_table_we_arrive_at(term: Terminal, kit) -> Non
     assert term.app.ui.selected == 1
     marked = next(line for line in term.screen().splitlines() if line.startswith("▶"))
     assert "table 2" in marked
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+def test_every_seat_of_random_games_fits_80x24(variant: Variant, tmp_path: Path) -> None:
+    """Random games of every size, seen from every seat and as a spectator, knowledge shown or not: 24 rows of
+    at most 80 columns, every hand on screen, the tokens line and the keys bar whole."""
+    rng = random.Random(variant.value)
+    for players in range(2, 6):
+        names = tuple(f"player {i} with a long name"[: 10 + i] for i in range(players))
+        state = new_game(GameConfig(players=players, variant=variant), rng.randrange(1000))
+        seats = tuple(SeatInfo(n, False, True) for n in names)
+        info = TableInfo(1, "t", variant, False, False, ChatPolicy.ALWAYS, players, seats, False, True, 0, 0)
+        snapshots = 0
+        while snapshots < 3:
+            for _ in range(rng.randrange(5, 25)):
+                if state.over:
+                    break
+                state = apply(state, rng.choice(legal_actions(state)))
+            snapshots += 1
+            for seat in [*range(players), None]:
+                with create_pipe_input() as pipe:
+                    term = Terminal(pipe, tmp_path)
+                    term.feed(Welcome(1, "s", names[seat] if seat is not None else "eve", "tok", ""),
+                              Joined(info, seat), ViewUpdate(1, view_for(state, seat)))
+                    term.app.ui.show_knowledge = rng.random() < 0.5
+                    lines = term.screen().splitlines()
+                assert len(lines) == 24 and all(len(line) <= 80 for line in lines), "\n".join(lines)
+                for other in range(players):
+                    if other != seat:
+                        assert any(names[other] in line for line in lines[2:3 + 2 * players]), "\n".join(lines)
+                assert "Deck " in lines[1] and lines[-1].rstrip().endswith("quit")
+            if state.over:
+                break
