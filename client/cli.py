@@ -38,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hanabi-client",
         description="Play Hanabi in the terminal: join a LAN server, play alone against bots, or replay a game.",
+        epilog="Once in, ? shows every key and command; Ctrl-C quits at any time (your seat waits for you).",
     )
     parser.add_argument("server", nargs="?", metavar="HOST[:PORT]", help="the server to join (port 7777 by default)")
     parser.add_argument("--name", default=None, help="your name at the table (default: your login name)")
