@@ -98,8 +98,9 @@ def step(keys: Sequence[str], key: str, view: PlayerView, names: Sequence[str]) 
         target = others_in_turn_order(view)[int(keys[1]) - 1]
         try:
             colour, rank = clue_value(view.config.variant, key)
-        except CommandError as e:
-            return Refused(str(e))
+        except CommandError:
+            colours = " ".join(s.letter.lower() for s in view.config.variant.clue_colours)
+            return Refused(f"{key!r} is neither a colour nor a rank: press {colours}, or 1-{RANKS[-1]}")
         return Done(Clue(target, colour=colour, rank=rank))
     if verb == "move" and len(keys) == 1:
         slot = _slot(key, size)

@@ -188,3 +188,8 @@ def test_play_discard_and_clue_keys_say_at_once_when_it_is_not_your_turn(kit) ->
         step = keys.start(key, bob, kit.NAMES)
         assert isinstance(step, keys.Refused) and "not your turn: alice is to act" in step.text
     assert isinstance(keys.start("m", bob, kit.NAMES), keys.Prompt)  # rearranging is free at any time
+
+
+def test_a_wrong_clue_key_names_the_keys_to_press(kit, view) -> None:
+    step = keys.step(["c", "1"], "x", view, kit.NAMES)
+    assert isinstance(step, keys.Refused) and "press r y g b w, or 1-5" in step.text
