@@ -132,33 +132,21 @@ def views_for(state: GameState, seats: Iterable[int | None]) -> list[PlayerView]
     """
     deck, knowledge = state.deck, state.knowledge
     over = state.outcome is not None
-    shown = tuple(tuple(CardView(o, deck[o], knowledge[o]) for o in hand) for hand in state.hands)
-    discard = tuple((o, deck[o]) for o in state.discard)
+    # List comprehensions, positional arguments: this runs for every seat after every move of every table.
+    shown = tuple([tuple([CardView(o, deck[o], knowledge[o]) for o in hand]) for hand in state.hands])
+    discard = tuple([(o, deck[o]) for o in state.discard])
+    common = (state.fireworks, state.clue_tokens, state.strikes, discard, state.deck_left, len(deck), state.current,
+              state.turn, state.final_turns_left, state.outcome, state.events)
     views = []
     for seat in seats:
         if seat is None or over:
             hands = shown
         elif 0 <= seat < state.players:
-            own = tuple(CardView(o, None, knowledge[o]) for o in state.hands[seat])
+            own = tuple([CardView(o, None, knowledge[o]) for o in state.hands[seat]])
             hands = (*shown[:seat], own, *shown[seat + 1:])
         else:
             raise ValueError(f"there is no seat {seat} at a {state.players}-player table")
-        views.append(PlayerView(
-            seat=seat,
-            config=state.config,
-            hands=hands,
-            fireworks=state.fireworks,
-            clue_tokens=state.clue_tokens,
-            strikes=state.strikes,
-            discard=discard,
-            deck_left=state.deck_left,
-            deck_size=len(deck),
-            current=state.current,
-            turn=state.turn,
-            final_turns_left=state.final_turns_left,
-            outcome=state.outcome,
-            events=state.events,
-        ))
+        views.append(PlayerView(seat, state.config, hands, *common))
     return views
 
 
