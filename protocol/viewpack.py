@@ -35,6 +35,18 @@ def _array_header(items: int) -> bytes:
     return bytes([0x90 | items]) if items < 16 else b"\xdc" + items.to_bytes(2, "big")
 
 
+# Small integers (seats, counts, ids) are one byte each; looking them up skips a call into msgpack.
+_SMALL = tuple(_pack(n) for n in range(128))
+_NIL = _pack(None)
+_HAND_ARRAYS = tuple(_array_header(n) for n in range(16))
+
+
+def _pack_int(value: int | None) -> bytes:
+    if value is None:
+        return _NIL
+    return _SMALL[value] if 0 <= value < 128 else _pack(value)
+
+
 # {"v", "t", "game", "since", "view", "id"} and the view's 14 keys, in the order ``to_wire`` writes them.
 _MESSAGE_HEAD = b"\x86" + _pack("v") + _pack(PROTOCOL_VERSION) + _pack("t") + _pack("view") + _pack("game")
 _SINCE = _pack("since")
@@ -72,13 +84,19 @@ class PackMemo:
         self._configs[id(view.config)] = (view.config, packed)
         return packed
 
-    def hand(self, hand: tuple[CardView, ...]) -> bytes:
-        known = self._hands.get(id(hand))
-        if known is not None and known[0] is hand:
-            return known[1]
-        packed = _pack(_hand_to_wire(hand))
-        self._hands[id(hand)] = (hand, packed)
-        return packed
+    def hands(self, hands: tuple[tuple[CardView, ...], ...]) -> bytes:
+        """The array of hands; each hand is packed once for all the views that share it."""
+        memo = self._hands
+        parts = [_HAND_ARRAYS[len(hands)] if len(hands) < 16 else _array_header(len(hands))]
+        for hand in hands:
+            known = memo.get(id(hand))
+            if known is not None and known[0] is hand:
+                parts.append(known[1])
+            else:
+                packed = _pack(_hand_to_wire(hand))
+                memo[id(hand)] = (hand, packed)
+                parts.append(packed)
+        return b"".join(parts)
 
     def rest(self, view: PlayerView, since: int) -> bytes:
         """Every key and value of the view after ``hands``, its history from event ``since`` on."""
@@ -122,11 +140,7 @@ def pack_view_body(game: int, view: PlayerView, since: int, request_id: int | No
         raise FieldError("view.since", f"{since} is not within the view's {len(view.events)} events")
     if len(view.events) > MAX_EVENTS:
         raise FieldError("view.events", f"{len(view.events)} events; a view carries at most {MAX_EVENTS}")
-    hands = view.hands
     return b"".join((
-        _MESSAGE_HEAD, _pack(game), _SINCE, _pack(since), _VIEW, _pack(view.seat),
-        _CONFIG, memo.config(view),
-        _HANDS, _array_header(len(hands)), *[memo.hand(hand) for hand in hands],
-        memo.rest(view, since),
-        _ID, _pack(request_id),
+        _MESSAGE_HEAD, _pack_int(game), _SINCE, _pack_int(since), _VIEW, _pack_int(view.seat),
+        _CONFIG, memo.config(view), _HANDS, memo.hands(view.hands), memo.rest(view, since), _ID, _pack_int(request_id),
     ))

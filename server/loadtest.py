@@ -13,11 +13,12 @@ given time. Then it prints:
   its memory (resident set) per table, from /proc (so Linux only).
 
 The clients are lean on purpose so that the server, not the load, is what is
-measured: they read every frame and decode (with the protocol's own
-functions) every event, but a view only when they need it, on their turn,
-and then without its history of events. Their play is simple and always
-legal: discard the oldest card, or clue the next seat with the rank of its
-newest card when all clue tokens are in.
+measured: they read every frame, unpack events and, on their turn, their
+view as plain msgpack trees (they trust the server, so they skip the
+protocol's checks, which a real client runs), and write their requests with
+the protocol's ``encode``. Their play is simple and always legal: discard
+the oldest card, or clue the next seat with the rank of its newest card
+when all clue tokens are in.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from typing import Any
 
 import msgpack
 import trio
-from hanabi.engine import CLUE_TOKENS, Clue, Discard, PlayerView, TurnEvent
+from hanabi.engine import CLUE_TOKENS, Clue, Discard
 from hanabi.protocol import (
     HEADER,
     PROTOCOL_VERSION,
@@ -48,8 +49,6 @@ from hanabi.protocol import (
     Pong,
     Start,
     encode,
-    event_from_wire,
-    view_from_wire,
 )
 
 _EVENT = b"\xa1t\xa5event"
@@ -118,15 +117,13 @@ class LoadClient:
                     self.sent_at = None
                 if self.my_turn:
                     self.my_turn = False
-                    tree = msgpack.unpackb(body)["view"]
-                    tree["events"] = []  # the history is not needed to act; skipping it keeps the load light
-                    view = view_from_wire(tree)
-                    if view.outcome is None and view.current == self.seat:
+                    view = msgpack.unpackb(body)["view"]
+                    if view["outcome"] is None and view["current"] == self.seat:
                         await self.act(view)
             elif _EVENT in head:
-                event = event_from_wire(msgpack.unpackb(body)["event"], "event", self.players)
-                if isinstance(event, TurnEvent):
-                    self.my_turn = (event.seat + 1) % self.players == self.seat
+                event = msgpack.unpackb(body)["event"]
+                if event[0] != "rearrange":  # a turn: [kind, turn, seat, ...]
+                    self.my_turn = (event[2] + 1) % self.players == self.seat
             elif _PING in head:
                 await self.stream.send_all(encode(Pong(n=msgpack.unpackb(body)["n"])))
             else:
@@ -143,18 +140,18 @@ class LoadClient:
                 elif kind == "goodbye":
                     raise EOFError(f"goodbye: {tree['reason']}: {tree['message']}")
 
-    async def act(self, view: PlayerView) -> None:
+    async def act(self, view: dict[str, Any]) -> None:
+        """Act on a view read as a plain tree (``docs/protocol.md``, section 6): what the server checks."""
         if self.think:
             # Players do not all think for the same time; equal pauses would keep every table in step
             # and turn the load into bursts of one action per table at the same instant.
             await trio.sleep(self.think * random.uniform(0.5, 1.5))
-        if view.clue_tokens < CLUE_TOKENS:
-            action: Discard | Clue = Discard(view.my_hand[-1].order)
+        hands = view["hands"]
+        if view["clue_tokens"] < CLUE_TOKENS:
+            action: Discard | Clue = Discard(hands[self.seat][-1][0])  # the oldest card's order
         else:
             target = (self.seat + 1) % self.players
-            newest = view.hands[target][0].card
-            assert newest is not None
-            action = Clue(target, rank=newest.rank)
+            action = Clue(target, rank=int(hands[target][0][1][1]))  # the rank of its newest card, "R3" -> 3
         self.sent_at = time.perf_counter()
         await self.stream.send_all(encode(ActionRequest(action)))
 
@@ -180,10 +177,11 @@ async def _seat_table(port: int, index: int, players: int, stats: Stats, think: 
     return clients
 
 
-def _cpu_seconds(pid: int) -> float:
-    """User + system CPU time the process has used so far (Linux /proc)."""
+def _cpu_seconds(pid: int) -> tuple[float, float]:
+    """User and system (kernel) CPU time the process has used so far (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def _rss_kib(pid: int) -> int:
@@ -241,10 +239,14 @@ async def run(tables: int, players: int, seconds: float, warmup: float, think: f
                 stats.measuring = True
                 started = time.perf_counter()
                 cpu_before = _cpu_seconds(proc.pid)
+                load_before = time.process_time()
                 await trio.sleep(seconds)
                 stats.measuring = False
                 elapsed = time.perf_counter() - started
-                cpu = _cpu_seconds(proc.pid) - cpu_before
+                cpu_after = _cpu_seconds(proc.pid)
+                load_cpu = time.process_time() - load_before
+                user, kernel = cpu_after[0] - cpu_before[0], cpu_after[1] - cpu_before[1]
+                cpu = user + kernel
                 rss_playing = _rss_kib(proc.pid)
                 nursery.cancel_scope.cancel()
         finally:
@@ -265,6 +267,9 @@ async def run(tables: int, players: int, seconds: float, warmup: float, think: f
         "games_finished": stats.games,
         "server_cpu_share": round(cpu / elapsed, 2),
         "server_cpu_us_per_action": round(cpu / stats.actions * 1e6) if stats.actions else None,
+        "server_kernel_us_per_action": round(kernel / stats.actions * 1e6) if stats.actions else None,
+        "clients_cpu_us_per_action": round(load_cpu / stats.actions * 1e6) if stats.actions else None,
+        "clients_cpu_share": round(load_cpu / elapsed, 2),
         "server_rss_mib": round(rss_playing / 1024, 1),
         "kib_per_table_seated": round((rss_seated - rss_idle) / tables, 1),
         "kib_per_table_playing": round((rss_playing - rss_idle) / tables, 1),
@@ -294,8 +299,12 @@ def main(argv: list[str] | None = None) -> int:
           f"games finished: {result['games_finished']}")
     print(f"action -> own updated view: p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms "
           f"(mean {result['mean_ms']} ms)")
-    print(f"server CPU: {result['server_cpu_us_per_action']} µs per action "
-          f"(it used {result['server_cpu_share']:.0%} of one core)")
+    print(f"server CPU: {result['server_cpu_us_per_action']} µs per action, of which "
+          f"{result['server_kernel_us_per_action']} µs in the kernel (it used {result['server_cpu_share']:.0%} "
+          "of one core)")
+    print(f"load generator ({result['connections']} clients, one process): "
+          f"{result['clients_cpu_us_per_action']} µs of CPU per action (it used {result['clients_cpu_share']:.0%} "
+          "of one core)")
     print(f"server memory: {result['server_rss_mib']} MiB resident; per table "
           f"{result['kib_per_table_seated']} KiB seated, {result['kib_per_table_playing']} KiB playing")
     if result["errors"]:
