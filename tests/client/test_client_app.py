@@ -700,3 +700,15 @@ def test_every_seat_of_random_games_fits_80x24(variant: Variant, tmp_path: Path)
                 assert "Deck " in lines[1] and lines[-1].rstrip().endswith("quit")
             if state.over:
                 break
+
+
+def test_clue_ada_on_the_command_line_reaches_bot_ada(term: Terminal, kit) -> None:
+    names = ("alice", "Bot Ada", "Bot Basil")
+    term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(kit.table(names, running=True, bots=(1, 2)), 0),
+              GameStarted(1, 1))
+    state = kit.game()
+    term.feed(kit.view_message(state, 0))
+    rank = state.deck[state.hands[1][0]].rank
+    assert term.type(f":clue ada {rank}\r") == [ActionRequest(Clue(1, rank=rank))]
+    assert term.type(":clue bot 1\r") == [ActionRequest(Clue(1, rank=rank))]  # ambiguous: nothing more sent
+    assert "could be 1 Bot Ada, 2 Bot Basil" in term.store.model.status
