@@ -48,7 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--variant", default="none",
                         help="--solo: none, six_suits, black (short multicolor) or rainbow (wild multicolor)")
     parser.add_argument("--replay", metavar="FILE.json", help="step through a saved game, offline")
-    parser.add_argument("--no-bell", action="store_true", help="do not ring the terminal's bell when your turn comes")
+    parser.add_argument("--no-bell", action="store_true",
+                        help="do not ring the terminal's bell when your turn comes (--solo never rings it)")
     return parser
 
 
@@ -69,7 +70,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             variant = Variant.parse(args.variant)
         except ValueError as e:
             parser.error(str(e))
-        return _run(None, name, solo=(args.players, variant), bell=not args.no_bell)
+        # Against bots the turn comes back every second or two: a bell each time would only nag.
+        return _run(None, name, solo=(args.players, variant), bell=False)
     if not args.server:
         parser.error("give a server to join (HOST or HOST:PORT), or use --solo or --replay FILE.json")
     try:
