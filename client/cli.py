@@ -53,6 +53,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def wants_bell(args: argparse.Namespace) -> bool:
+    """Ring when our turn comes, unless told not to or playing --solo."""
+    # Against bots the turn comes back every second or two: a bell each time would only nag.
+    return not args.no_bell and not args.solo
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -70,15 +76,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             variant = Variant.parse(args.variant)
         except ValueError as e:
             parser.error(str(e))
-        # Against bots the turn comes back every second or two: a bell each time would only nag.
-        return _run(None, name, solo=(args.players, variant), bell=False)
+        return _run(None, name, solo=(args.players, variant), bell=wants_bell(args))
     if not args.server:
         parser.error("give a server to join (HOST or HOST:PORT), or use --solo or --replay FILE.json")
     try:
         address = parse_address(args.server)
     except ValueError as e:
         parser.error(str(e))
-    return _run(address, name, bell=not args.no_bell)
+    return _run(address, name, bell=wants_bell(args))
 
 
 def _replay(path: str) -> int:

@@ -104,8 +104,9 @@ def test_bad_arguments_say_what_to_type(argv: list[str], words: str, capsys: pyt
     assert words in capsys.readouterr().err
 
 
-def test_no_bell_is_an_option() -> None:
-    from hanabi.client.cli import build_parser
+def test_the_bell_rings_at_a_server_unless_told_not_to_and_never_solo() -> None:
+    from hanabi.client.cli import build_parser, wants_bell
 
-    assert build_parser().parse_args(["--no-bell", "host"]).no_bell
-    assert not build_parser().parse_args(["host"]).no_bell
+    assert wants_bell(build_parser().parse_args(["host"]))
+    assert not wants_bell(build_parser().parse_args(["--no-bell", "host"]))
+    assert not wants_bell(build_parser().parse_args(["--solo"]))
