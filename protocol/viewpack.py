@@ -107,19 +107,21 @@ class PackMemo:
         if known is not None and all(a is b for a, b in zip(known[0], values, strict=True)):
             return known[1]
         name_of = _NAME_OF
-        packed = b"".join(_pack(item) for pair in (
-            ("fireworks", view.fireworks),
-            ("clue_tokens", view.clue_tokens),
-            ("strikes", view.strikes),
-            ("discard", [[order, name_of[card.identity]] for order, card in view.discard]),
-            ("deck_left", view.deck_left),
-            ("deck_size", view.deck_size),
-            ("current", view.current),
-            ("turn", view.turn),
-            ("final_turns_left", view.final_turns_left),
-            ("outcome", None if view.outcome is None else outcome_to_wire(view.outcome)),
-            ("events", event_pages(events_to_wire(view.events[since:] if since else view.events))),
-        ) for item in pair)
+        # One map packed at once, without its header: the same bytes as its keys and values packed one by one.
+        rest = {
+            "fireworks": view.fireworks,
+            "clue_tokens": view.clue_tokens,
+            "strikes": view.strikes,
+            "discard": [[order, name_of[card.identity]] for order, card in view.discard],
+            "deck_left": view.deck_left,
+            "deck_size": view.deck_size,
+            "current": view.current,
+            "turn": view.turn,
+            "final_turns_left": view.final_turns_left,
+            "outcome": None if view.outcome is None else outcome_to_wire(view.outcome),
+            "events": event_pages(events_to_wire(view.events[since:] if since else view.events)),
+        }
+        packed = _pack(rest)[1:]  # 11 entries: a one-byte fixmap header
         self._rests[key] = (values, packed)
         return packed
 
