@@ -4,7 +4,8 @@ A shortcut is a short sequence of keys; ``Shortcut`` remembers the keys so far
 and, given the next one, answers with a prompt for the next key, a finished
 intent, or a refusal. It is plain state with no prompt_toolkit in it, so every
 path through it is tested directly. Playing a card nobody ever clued asks for
-a "y" first: that play is a gamble the player should take on purpose.
+a "y" first: that play is a gamble the player should take on purpose. So does
+discarding a card that has had a clue: a partner spent a clue on it, often to save it.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from hanabi.engine import RANKS, Clue, Discard, Play, PlayerView, Rearrange
 
 from .board import others_in_turn_order, seat_name
 from .commands import CommandError, clue_value
+from .judge import refusal
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,13 +82,18 @@ def step(keys: Sequence[str], key: str, view: PlayerView, names: Sequence[str]) 
         if isinstance(slot, Refused):
             return slot
         order = hand[slot - 1].order
-        if verb == "play" and not hand[slot - 1].knowledge.clued:
+        clued = hand[slot - 1].knowledge.clued
+        if verb == "play" and not clued:
             return Prompt(f"No clue ever touched slot {slot}. Play it anyway? y = yes, any other key = no")
+        if verb == "discard" and clued and refusal(view, Discard(order)) is None:
+            # Someone spent a clue on this card, often to save it: one slip of a finger must not throw it away.
+            return Prompt(f"Slot {slot} has had a clue. Discard it anyway? y = yes, any other key = no")
         return Done(Play(order) if verb == "play" else Discard(order))
-    if verb == "play" and len(keys) == 2:
+    if verb in ("play", "discard") and len(keys) == 2:
+        order = hand[int(keys[1]) - 1].order
         if key.lower() == "y":
-            return Done(Play(hand[int(keys[1]) - 1].order))
-        return Refused("not played")
+            return Done(Play(order) if verb == "play" else Discard(order))
+        return Refused("not played" if verb == "play" else "not discarded")
     if verb == "clue" and len(keys) == 1:
         others = others_in_turn_order(view)
         if not key.isdigit() or not 1 <= int(key) <= len(others):

@@ -712,3 +712,15 @@ def test_clue_ada_on_the_command_line_reaches_bot_ada(term: Terminal, kit) -> No
     assert term.type(f":clue ada {rank}\r") == [ActionRequest(Clue(1, rank=rank))]
     assert term.type(":clue bot 1\r") == [ActionRequest(Clue(1, rank=rank))]  # ambiguous: nothing more sent
     assert "could be 1 Bot Ada, 2 Bot Basil" in term.store.model.status
+
+
+def test_discarding_a_clued_card_asks_first(term: Terminal, kit) -> None:
+    state = kit.clue_something(kit.game(first_seat=2))  # cathy clues alice the rank of her slot 1
+    at_game(term, kit, state=state)
+    hand = state.hands[0]
+    assert term.type("d1n") == []
+    assert "not discarded" in term.store.model.status
+    assert term.type("d1y") == [ActionRequest(Discard(hand[0]))]
+    term.sent.clear()
+    unclued = next(i for i, order in enumerate(hand) if not state.knowledge[order].clued)
+    assert term.type(f"d{unclued + 1}") == [ActionRequest(Discard(hand[unclued]))]  # no question for the rest
