@@ -108,6 +108,26 @@ def _end_of(fragments: StyleAndTextTuples) -> Point:
     return Point(len(lines[-1]), len(lines) - 1)
 
 
+def seat_problem(model: ClientModel, verb: str, number: int) -> str | None:
+    """What is wrong with ``bot``/``unbot``/``host`` for seat ``number`` (1-based, as the lobby shows seats).
+
+    Said here, in the lobby's numbering, rather than left to the server, whose messages count seats from 0.
+    """
+    table = model.table
+    if table is None:
+        return "join or create a table first"
+    if not 1 <= number <= len(table.players):
+        return f"there is no seat {number}: this table has seats 1 to {len(table.players)}"
+    player = table.players[number - 1]
+    if verb == "bot" and player is not None:
+        return f"seat {number} is taken by {player.name}"
+    if verb == "unbot" and (player is None or not player.bot):
+        return f"seat {number} holds no bot"
+    if verb == "host" and (player is None or player.bot):
+        return f"seat {number} holds no human player to be host"
+    return None
+
+
 class ClientApp:
     """The prompt_toolkit application of one client, bound to a model source and a message sink."""
 
@@ -332,7 +352,10 @@ class ClientApp:
             self.send(Leave())
             self.dispatch(LeftTable())
         elif verb in ("start", "again"):
-            if model.is_host:
+            empty = [] if model.table is None else [i for i, p in enumerate(model.table.players) if p is None]
+            if model.is_host and empty and verb == "start":
+                self.note(f"seat {empty[0] + 1} is empty: wait for a player, or press b to seat a bot", True)
+            elif model.is_host:
                 self.send(Start())
             elif verb == "again" and model.seat is not None and chat_closed(model) is None:
                 # What the end screen promises a guest: the host hears the wish at the table.
@@ -345,6 +368,10 @@ class ClientApp:
         elif verb == "new":
             self.open_form(intent.text)
         elif verb in ("bot", "unbot", "host") and number is not None:
+            problem = seat_problem(model, verb, number)
+            if problem is not None:
+                self.note(problem, True)
+                return
             seat = number - 1
             message: Message = AddBot(seat) if verb == "bot" else RemoveBot(seat) if verb == "unbot" \
                 else GiveHostMessage(seat)

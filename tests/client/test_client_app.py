@@ -51,6 +51,7 @@ from hanabi.protocol.messages import (
     SeatStatus,
     Spectate,
     Start,
+    TableChanged,
     TableInfo,
     Tables,
     ViewUpdate,
@@ -304,7 +305,12 @@ def test_host_adds_a_bot_and_starts(term: Terminal, kit) -> None:
     term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(kit.table(("alice", None, None)), 0))
     text = term.screen()
     assert "you are the host" in text and "seat 2: (free)" in text
-    assert term.type("bg") == [AddBot(1), Start()]
+    assert term.type("b") == [AddBot(1)]
+    term.feed(TableChanged(kit.table(("alice", "Bot Ada", None), bots=(1,))))
+    assert term.type("g") == [AddBot(1)]  # seat 3 is still empty: said here, counting seats as the lobby does
+    assert "seat 3 is empty" in term.store.model.status
+    term.feed(TableChanged(kit.table(("alice", "Bot Ada", "Bot Basil"), bots=(1, 2))))
+    assert term.type("g") == [AddBot(1), Start()]
 
 
 def test_only_the_host_starts(term: Terminal, kit) -> None:
@@ -462,7 +468,9 @@ def test_a_spectator_sees_every_hand_and_cannot_act(term: Terminal, kit) -> None
 
 def test_lobby_commands_on_the_command_line(term: Terminal, kit) -> None:
     term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(kit.table(("alice", "bob", None)), 0))
-    sent = term.type(":bot 3\r:unbot 3\r:host 2\r:refresh\r:leave\r")
+    assert term.type(":bot 3\r") == [AddBot(2)]
+    term.feed(TableChanged(kit.table(("alice", "bob", "Bot Ada"), bots=(2,))))
+    sent = term.type(":unbot 3\r:host 2\r:refresh\r:leave\r")
     assert sent == [AddBot(2), RemoveBot(2), GiveHost(1), ListTables(), Leave()]
     assert term.store.model.table is None
 
@@ -724,3 +732,15 @@ def test_discarding_a_clued_card_asks_first(term: Terminal, kit) -> None:
     term.sent.clear()
     unclued = next(i for i, order in enumerate(hand) if not state.knowledge[order].clued)
     assert term.type(f"d{unclued + 1}") == [ActionRequest(Discard(hand[unclued]))]  # no question for the rest
+
+
+@pytest.mark.parametrize(("line", "words"), [
+    ("bot 2", "seat 2 is taken by bob"),
+    ("bot 4", "there is no seat 4: this table has seats 1 to 3"),
+    ("unbot 1", "seat 1 holds no bot"),
+    ("host 3", "seat 3 holds no human player"),
+])
+def test_seat_commands_are_checked_in_the_lobbys_numbering(term: Terminal, kit, line: str, words: str) -> None:
+    term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(kit.table(("alice", "bob", None)), 0))
+    assert term.type(f":{line}\r") == []
+    assert words in term.store.model.status
