@@ -339,6 +339,16 @@ class ClientApp:
         verb, number = intent.verb, intent.number
         if verb in ("join", "spectate") and number is not None:
             seat = int(intent.text) - 1 if verb == "join" and intent.text else None
+            known = next((t for t in model.tables if t.id == number), None)
+            if seat is not None and known is not None:
+                # In the lobby's numbering: the server's refusal would count seats from 0.
+                if not 0 <= seat < len(known.players):
+                    self.note(f"there is no seat {seat + 1}: table {number} has seats 1 to {len(known.players)}", True)
+                    return
+                taken = known.players[seat]
+                if taken is not None:
+                    self.note(f"seat {seat + 1} of table {number} is taken by {taken.name}", True)
+                    return
             self.enter_table(verb, number, seat)
         elif verb == "leave":
             view = model.view

@@ -744,3 +744,12 @@ def test_seat_commands_are_checked_in_the_lobbys_numbering(term: Terminal, kit, 
     term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(kit.table(("alice", "bob", None)), 0))
     assert term.type(f":{line}\r") == []
     assert words in term.store.model.status
+
+
+def test_join_a_taken_or_missing_seat_says_so_in_the_lobbys_numbering(term: Terminal, kit) -> None:
+    term.feed(Welcome(1, "server", "dave", "tok", ""), Tables((kit.table(("x", None, None), id=4),)))
+    assert term.type(":join 4 1\r") == []
+    assert "seat 1 of table 4 is taken by x" in term.store.model.status
+    assert term.type(":join 4 9\r") == []
+    assert "there is no seat 9: table 4 has seats 1 to 3" in term.store.model.status
+    assert term.type(":join 4 3\r") == [Join(4, 2)]
