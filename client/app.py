@@ -399,6 +399,10 @@ class ClientApp:
 
     def open_form(self, name: str | None = None) -> None:
         model = self.get_model()
+        if model.table is not None and model.seat is not None:
+            # Said before the form is filled in, not after: one sits at one table at a time.
+            self.note(f"you sit at table {model.table.name!r}: leave it (l) before creating another", True)
+            return
         self.ui.form = TableForm(name=name or (f"{model.player}'s table" if model.player else "my table"))
 
     def submit_form(self) -> None:

@@ -753,3 +753,10 @@ def test_join_a_taken_or_missing_seat_says_so_in_the_lobbys_numbering(term: Term
     assert term.type(":join 4 9\r") == []
     assert "there is no seat 9: table 4 has seats 1 to 3" in term.store.model.status
     assert term.type(":join 4 3\r") == [Join(4, 2)]
+
+
+def test_a_new_table_while_seated_says_to_leave_first(term: Terminal, kit) -> None:
+    term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(kit.table(("alice", None, None)), 0))
+    assert term.type("n") == []
+    assert term.app.ui.form is None
+    assert "leave it (l) before creating another" in term.store.model.status
