@@ -242,6 +242,9 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
         out = model
         if model.game != message.game:
             out = replace(out, game=message.game, game_over=None, replay=None, logged_events=0, hands=())
+        if model.status_error and model.view is not None and message.view.turn != model.view.turn:
+            # A refusal was about an earlier turn; left on screen it reads like news about this one.
+            out = with_status(out, "")
         return log_new_events(replace(out, view=message.view), message.view)
     if isinstance(message, GameOverMessage):
         over = GameOver(message.game, message.outcome, message.deck, message.seed)

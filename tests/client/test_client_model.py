@@ -175,6 +175,19 @@ def test_after_a_reconnection_with_our_seat_the_table_stays(kit) -> None:
     assert model.table is not None and model.view is not None and model.seat == 0
 
 
+def test_a_refusal_is_cleared_when_the_turn_moves_on(kit) -> None:
+    state = kit.game()
+    model = reduce(seated(kit), kit.view_message(state, 0))
+    model = reduce(model, ErrorReply("action", "not_your_turn", "it is not your turn", None))
+    model = reduce(model, kit.view_message(state, 0))  # the same turn again: the refusal stays
+    assert model.status_error and "not your turn" in model.status
+    model = reduce(model, kit.view_message(kit.clue_something(state), 0))
+    assert not model.status_error and model.status == ""
+    model = reduce(model, Note("Replay saved"))  # a plain notice is not an error: the next turn keeps it
+    model = reduce(model, kit.view_message(kit.clue_something(kit.clue_something(state)), 0))
+    assert model.status == "Replay saved"
+
+
 def test_seat_status_marks_a_player_disconnected_and_back(kit) -> None:
     model = seated(kit)
     model = reduce(model, SeatStatus(1, 2, False))
