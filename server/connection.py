@@ -211,7 +211,12 @@ class Connection:
         while not self._pending:
             self._idle.deadline = deadline
             self._idle_why = why
-            data = await self.stream.receive_some(65536)
+            try:
+                data = await self.stream.receive_some(65536)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                # A reset (the peer's process died, or closed with unread data): gone, like a clean close.
+                self.why = self.why or "connection lost (reset by the client)"
+                return None
             if not data:
                 self.why = self.why or "the client closed the connection"
                 return None

@@ -9,11 +9,14 @@ given time. Then it prints:
 * applied actions per second (every turn the server checked, stored and sent);
 * round-trip latency, p50 and p99: from sending an action to receiving one's
   own updated view (the server's ack);
-* the server's CPU time per applied action and its share of one core, and
-  its memory (resident set) per table, from /proc (so Linux only).
+* the server's CPU time per applied action (and how much of it the kernel
+  spent) and its share of one core, the same for the load generator (this
+  process: both run on the same machine), and the server's memory (resident
+  set) per table, from /proc (so Linux only).
 
 The clients are lean on purpose so that the server, not the load, is what is
-measured: they read every frame, unpack events and, on their turn, their
+measured: they all run on one epoll loop in this process (no task or thread
+per connection), read every frame, unpack events and, on their turn, their
 view as plain msgpack trees (they trust the server, so they skip the
 protocol's checks, which a real client runs), and write their requests with
 the protocol's ``encode``. Their play is simple and always legal: discard
@@ -25,8 +28,11 @@ from __future__ import annotations
 
 import argparse
 import gc
+import heapq
 import os
 import random
+import select
+import socket
 import statistics
 import subprocess
 import sys
@@ -37,7 +43,6 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
-import trio
 from hanabi.engine import CLUE_TOKENS, Clue, Discard
 from hanabi.protocol import (
     HEADER,
@@ -46,6 +51,7 @@ from hanabi.protocol import (
     CreateTable,
     Hello,
     Join,
+    Message,
     Pong,
     Start,
     encode,
@@ -54,6 +60,7 @@ from hanabi.protocol import (
 _EVENT = b"\xa1t\xa5event"
 _VIEW = b"\xa1t\xa4view"
 _PING = b"\xa1t\xa4ping"
+SETUP_TIMEOUT = 20.0  # seconds for one connection to be welcomed and seated
 
 
 @dataclass
@@ -66,48 +73,54 @@ class Stats:
 
 
 class LoadClient:
-    """One seat: reads its stream, acts on its turn, and times its own actions."""
+    """One seat: reads its socket, acts on its turn, and times its own actions."""
 
-    def __init__(self, stream: trio.SocketStream, seat: int, players: int, stats: Stats, host: bool,
+    def __init__(self, sock: socket.socket, seat: int, players: int, stats: Stats, host: bool,
                  think: float = 0.0) -> None:
-        self.stream = stream
+        self.sock = sock
         self.seat = seat
         self.players = players
         self.stats = stats
         self.host = host
         self.buffer = bytearray()
-        self.frames: list[bytes] = []
         self.my_turn = False  # an event said I am next: the view that follows is the one to act on
         self.sent_at: float | None = None
         self.think = think  # seconds to wait before acting, like a player thinking (0: as fast as possible)
+        self.pending: dict[str, Any] | None = None  # the view to act on once the thinking is over
 
-    async def frame(self) -> bytes:
-        while not self.frames:
-            data = await self.stream.receive_some(1 << 16)
+    def send(self, message: Message) -> None:
+        self.sock.sendall(encode(message))  # a request is a few dozen bytes: the socket's buffer takes it
+
+    def frames(self, data: bytes) -> list[bytes]:
+        """Bodies of the frames completed by ``data``."""
+        buffer = self.buffer
+        buffer += data
+        out = []
+        start = 0
+        while len(buffer) - start >= 4:
+            (length,) = HEADER.unpack_from(buffer, start)
+            if len(buffer) - start < 4 + length:
+                break
+            out.append(bytes(buffer[start + 4:start + 4 + length]))
+            start += 4 + length
+        del buffer[:start]
+        return out
+
+    def until(self, kind: str) -> dict[str, Any]:
+        """During the setup (blocking socket): the next message of type ``kind``."""
+        while True:
+            data = self.sock.recv(1 << 16)
             if not data:
-                raise EOFError("the server closed the connection")
-            self.buffer += data
-            while len(self.buffer) >= 4:
-                (length,) = HEADER.unpack_from(self.buffer)
-                if len(self.buffer) < 4 + length:
-                    break
-                self.frames.append(bytes(self.buffer[4:4 + length]))
-                del self.buffer[:4 + length]
-        return self.frames.pop(0)
+                raise EOFError("the server closed the connection during the setup")
+            for body in self.frames(data):
+                tree: dict[str, Any] = msgpack.unpackb(body)
+                if tree["t"] == kind:
+                    return tree
+                if tree["t"] == "error":
+                    raise RuntimeError(f"the server refused a setup request: {tree['message']}")
 
-    async def until(self, kind: str) -> dict[str, Any]:
-        while True:
-            tree: dict[str, Any] = msgpack.unpackb(await self.frame())
-            if tree["t"] == kind:
-                return tree
-            if tree["t"] == "error":
-                raise RuntimeError(f"the server refused a setup request: {tree['message']}")
-
-    async def play(self) -> None:
-        if self.host:
-            await self.stream.send_all(encode(Start()))
-        while True:
-            body = await self.frame()
+    def receive(self, data: bytes, timers: list[tuple[float, int, LoadClient]]) -> None:
+        for body in self.frames(data):
             head = body[:16]
             if _VIEW in head:
                 if self.sent_at is not None:
@@ -119,13 +132,20 @@ class LoadClient:
                     self.my_turn = False
                     view = msgpack.unpackb(body)["view"]
                     if view["outcome"] is None and view["current"] == self.seat:
-                        await self.act(view)
+                        if self.think:
+                            # Players do not all think for the same time; equal pauses would keep every table
+                            # in step and turn the load into bursts of one action per table at the same instant.
+                            self.pending = view
+                            due = time.perf_counter() + self.think * random.uniform(0.5, 1.5)
+                            heapq.heappush(timers, (due, id(self), self))
+                        else:
+                            self.act(view)
             elif _EVENT in head:
                 event = msgpack.unpackb(body)["event"]
                 if event[0] != "rearrange":  # a turn: [kind, turn, seat, ...]
                     self.my_turn = (event[2] + 1) % self.players == self.seat
             elif _PING in head:
-                await self.stream.send_all(encode(Pong(n=msgpack.unpackb(body)["n"])))
+                self.send(Pong(n=msgpack.unpackb(body)["n"]))
             else:
                 tree = msgpack.unpackb(body)
                 kind = tree["t"]
@@ -134,18 +154,14 @@ class LoadClient:
                 elif kind == "game_over":
                     if self.host:
                         self.stats.games += 1
-                        await self.stream.send_all(encode(Start()))
+                        self.send(Start())
                 elif kind == "error":
                     self.stats.errors.append(tree["message"])
                 elif kind == "goodbye":
                     raise EOFError(f"goodbye: {tree['reason']}: {tree['message']}")
 
-    async def act(self, view: dict[str, Any]) -> None:
+    def act(self, view: dict[str, Any]) -> None:
         """Act on a view read as a plain tree (``docs/protocol.md``, section 6): what the server checks."""
-        if self.think:
-            # Players do not all think for the same time; equal pauses would keep every table in step
-            # and turn the load into bursts of one action per table at the same instant.
-            await trio.sleep(self.think * random.uniform(0.5, 1.5))
         hands = view["hands"]
         if view["clue_tokens"] < CLUE_TOKENS:
             action: Discard | Clue = Discard(hands[self.seat][-1][0])  # the oldest card's order
@@ -153,26 +169,28 @@ class LoadClient:
             target = (self.seat + 1) % self.players
             action = Clue(target, rank=int(hands[target][0][1][1]))  # the rank of its newest card, "R3" -> 3
         self.sent_at = time.perf_counter()
-        await self.stream.send_all(encode(ActionRequest(action)))
+        self.send(ActionRequest(action))
 
 
-async def _connect(port: int, name: str) -> trio.SocketStream:
-    stream = await trio.open_tcp_stream("127.0.0.1", port)
-    await stream.send_all(encode(Hello(protocol=PROTOCOL_VERSION, program="loadtest", name=name)))
-    return stream
+def _connect(port: int, name: str, seat: int, players: int, stats: Stats, host: bool,
+             think: float) -> LoadClient:
+    sock = socket.create_connection(("127.0.0.1", port), timeout=SETUP_TIMEOUT)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    client = LoadClient(sock, seat, players, stats, host, think)
+    client.send(Hello(protocol=PROTOCOL_VERSION, program="loadtest", name=name))
+    client.until("welcome")
+    return client
 
 
-async def _seat_table(port: int, index: int, players: int, stats: Stats, think: float) -> list[LoadClient]:
-    host = LoadClient(await _connect(port, f"h{index}"), 0, players, stats, True, think)
-    await host.until("welcome")
-    await host.stream.send_all(encode(CreateTable(name=f"load {index}", seats=players)))
-    table = (await host.until("joined"))["table"]["id"]
+def _seat_table(port: int, index: int, players: int, stats: Stats, think: float) -> list[LoadClient]:
+    host = _connect(port, f"h{index}", 0, players, stats, True, think)
+    host.send(CreateTable(name=f"load {index}", seats=players))
+    table = host.until("joined")["table"]["id"]
     clients = [host]
     for seat in range(1, players):
-        c = LoadClient(await _connect(port, f"p{index}.{seat}"), seat, players, stats, False, think)
-        await c.until("welcome")
-        await c.stream.send_all(encode(Join(table=table, seat=seat)))
-        await c.until("joined")
+        c = _connect(port, f"p{index}.{seat}", seat, players, stats, False, think)
+        c.send(Join(table=table, seat=seat))
+        c.until("joined")
         clients.append(c)
     return clients
 
@@ -191,68 +209,96 @@ def _rss_kib(pid: int) -> int:
     return 0
 
 
-async def _start_server(db: str, profile: str | None = None) -> tuple[trio.Process, int]:
+def _start_server(db: str, profile: str | None = None) -> tuple[subprocess.Popen[bytes], int]:
     python = [sys.executable] + (["-m", "cProfile", "-o", profile] if profile else [])
-    proc = await trio.lowlevel.open_process(
-        [*python, "-m", "hanabi.server", "--host", "127.0.0.1", "--port", "0", "--db", db,
-         "--log-level", "warning"], stdout=subprocess.PIPE)
+    proc = subprocess.Popen([*python, "-m", "hanabi.server", "--host", "127.0.0.1", "--port", "0", "--db", db,
+                             "--log-level", "warning"], stdout=subprocess.PIPE)
     assert proc.stdout is not None
-    seen = b""
-    while b"listening on port" not in seen or not seen.endswith(b"\n"):
-        chunk = await proc.stdout.receive_some(4096)
-        if not chunk:
-            raise RuntimeError(f"the server did not start: {seen.decode(errors='replace')}")
-        seen += chunk
-    line = next(x for x in seen.decode().splitlines() if "listening on port" in x)
-    return proc, int(line.split("listening on port ")[1].split()[0])
+    seen = ""
+    while "listening on port" not in seen:
+        line = proc.stdout.readline().decode(errors="replace")
+        if not line:
+            raise RuntimeError(f"the server did not start: {seen}")
+        seen += line
+    port = int(seen.split("listening on port ")[1].split()[0])
+    return proc, port
 
 
-async def run(tables: int, players: int, seconds: float, warmup: float, think: float = 0.0,
-              profile: str | None = None) -> dict[str, Any]:
+def _play(clients: list[LoadClient], warmup: float, seconds: float, stats: Stats,
+          pid: int) -> tuple[float, float, float, float, int]:
+    """Every client plays until the time is up, on one epoll loop (no task per connection: the load generator
+    shares the machine with the server, so it must cost as little as it can). Returns the measured seconds,
+    the server's user and kernel CPU seconds and this process's CPU seconds over them, and the server's RSS."""
+    poller = select.epoll()
+    by_fd: dict[int, LoadClient] = {}
+    for c in clients:
+        c.sock.setblocking(False)
+        by_fd[c.sock.fileno()] = c
+        poller.register(c.sock.fileno(), select.EPOLLIN)
+    timers: list[tuple[float, int, LoadClient]] = []  # (when, tie-breaker, client): thinking players
+    for c in clients:
+        if c.host:
+            c.send(Start())
+    now = time.perf_counter()
+    measure_at, stop_at = now + warmup, now + warmup + seconds
+    before: tuple[float, float] = (0.0, 0.0)
+    load_before = started = 0.0
+    try:
+        while True:
+            now = time.perf_counter()
+            if not stats.measuring and started == 0.0 and now >= measure_at:
+                stats.measuring = True
+                started, before, load_before = now, _cpu_seconds(pid), time.process_time()
+            if now >= stop_at:
+                break
+            while timers and timers[0][0] <= now:
+                _, _, c = heapq.heappop(timers)
+                view, c.pending = c.pending, None
+                if view is not None:
+                    c.act(view)
+            wait = min(stop_at, measure_at if started == 0.0 else stop_at, timers[0][0] if timers else stop_at)
+            for fd, _ in poller.poll(max(0.0, wait - time.perf_counter())):
+                c = by_fd[fd]
+                data = c.sock.recv(1 << 16)
+                if not data:
+                    raise EOFError("the server closed a connection")
+                c.receive(data, timers)
+    finally:
+        stats.measuring = False
+        poller.close()
+    elapsed = time.perf_counter() - started
+    after = _cpu_seconds(pid)
+    return elapsed, after[0] - before[0], after[1] - before[1], time.process_time() - load_before, _rss_kib(pid)
+
+
+def run(tables: int, players: int, seconds: float, warmup: float, think: float = 0.0,
+        profile: str | None = None) -> dict[str, Any]:
     stats = Stats()
+    clients: list[LoadClient] = []
     with tempfile.TemporaryDirectory() as tmp:
-        proc, port = await _start_server(os.path.join(tmp, "load.sqlite3"), profile)
+        proc, port = _start_server(os.path.join(tmp, "load.sqlite3"), profile)
         try:
-            await trio.sleep(0.5)
+            time.sleep(0.5)
             rss_idle = _rss_kib(proc.pid)
             t0 = time.perf_counter()
-            seated: list[list[LoadClient]] = []
-            async with trio.open_nursery() as setup:
-                limiter = trio.CapacityLimiter(20)
-
-                async def seat(i: int) -> None:
-                    async with limiter:
-                        seated.append(await _seat_table(port, i, players, stats, think))
-
-                for i in range(tables):
-                    setup.start_soon(seat, i)
+            for i in range(tables):
+                clients += _seat_table(port, i, players, stats, think)
             setup_s = time.perf_counter() - t0
             # This process's own collector pauses would show up as server latency: keep them rare.
             gc.freeze()
             gc.set_threshold(50_000, 20, 100)
             rss_seated = _rss_kib(proc.pid)
-            async with trio.open_nursery() as nursery:
-                for clients in seated:
-                    for c in clients:
-                        nursery.start_soon(c.play)
-                await trio.sleep(warmup)
-                stats.measuring = True
-                started = time.perf_counter()
-                cpu_before = _cpu_seconds(proc.pid)
-                load_before = time.process_time()
-                await trio.sleep(seconds)
-                stats.measuring = False
-                elapsed = time.perf_counter() - started
-                cpu_after = _cpu_seconds(proc.pid)
-                load_cpu = time.process_time() - load_before
-                user, kernel = cpu_after[0] - cpu_before[0], cpu_after[1] - cpu_before[1]
-                cpu = user + kernel
-                rss_playing = _rss_kib(proc.pid)
-                nursery.cancel_scope.cancel()
+            elapsed, user, kernel, load_cpu, rss_playing = _play(clients, warmup, seconds, stats, proc.pid)
         finally:
+            for c in clients:
+                c.sock.close()
             proc.terminate()
-            with trio.move_on_after(10):
-                await proc.wait()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+    cpu = user + kernel
     lat = sorted(stats.latencies)
 
     def pct(p: float) -> float:
@@ -292,7 +338,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not 2 <= args.players <= 5 or args.tables < 1:
         parser.error("--players must be 2-5 and --tables at least 1")
-    result = trio.run(run, args.tables, args.players, args.seconds, args.warmup, args.think, args.profile)
+    result = run(args.tables, args.players, args.seconds, args.warmup, args.think, args.profile)
     print(f"{result['tables']} tables x {result['players']} players = {result['connections']} connections "
           f"(seated in {result['setup_s']} s), think time {result['think']} s, measured for {result['seconds']} s")
     print(f"applied actions: {result['actions']} = {result['actions_per_s']} actions/s; "

@@ -4,6 +4,8 @@ encoding failures contained, and views sent as history deltas per connection."""
 from __future__ import annotations
 
 import logging
+import socket
+import struct
 
 import pytest
 import trio
@@ -24,6 +26,7 @@ from hanabi.protocol.messages import (
     Pong,
     RearrangeRequest,
     ReplayFile,
+    SeatStatus,
     Spectate,
     TableChanged,
     Tables,
@@ -159,3 +162,19 @@ async def test_views_carry_only_new_events_and_a_resumed_connection_gets_the_who
     tree = next(t for t in back.trees if t["t"] == "view")
     assert tree["since"] == 0 and sum(len(p) for p in tree["view"]["events"]) == 4
     assert first.view.events == last_view(alice).view.events
+
+
+async def test_a_connection_reset_by_the_client_is_a_disconnection_not_a_failure(
+        tcp_connect: Connect, caplog: pytest.LogCaptureFixture) -> None:
+    alice, bob = await tcp_connect("Alice"), await tcp_connect("Bob")
+    await table_of(alice, [bob])
+    with caplog.at_level(logging.INFO):
+        # Closing with SO_LINGER 0 sends a reset, as when a client dies with data unread.
+        sock = bob.stream.socket  # type: ignore[attr-defined]
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        await bob.stream.aclose()
+        status = await alice.expect(SeatStatus, where=lambda m: not m.connected)
+        await alice.drain(0.1)  # the server logs the departure just after telling the table
+    assert status.seat == 1
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert any("disconnected" in r.getMessage() for r in caplog.records)
