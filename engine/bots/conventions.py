@@ -33,12 +33,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..actions import Clue
-from .cardmath import bits, ident, rank_of, single, suit_of
+from .cardmath import ident, rank_of, single, suit_of
 from .memory import Pending, Table
 
 
 @dataclass
 class Reading:
+    """What one clue means, as its giver and its target both work it out."""
+
     target: int
     touched: tuple[int, ...]
     know: dict[int, int]  # the target's cards' public knowledge after the clue
@@ -80,6 +82,7 @@ def covering(table: Table, hidden: tuple[int, ...], exclude: int | None, know: d
 
 
 def save_identities(table: Table, clue: Clue) -> int:
+    """What a save clue on the chop may be saving: a critical card, or (2 clue) any 2 still needed."""
     mask = 0
     for i in table.copies:
         if table.critical(i) or (clue.rank == 2 and rank_of(i) == 2 and not table.dead(i)):
@@ -256,5 +259,5 @@ def finesse_duty(table: Table) -> int | None:
     return None
 
 
-__all__ = ["Reading", "apply_reading", "bits", "clue_mask", "finesse_duty", "interpret", "read_clue",
+__all__ = ["Reading", "apply_reading", "clue_mask", "covering", "finesse_duty", "interpret", "read_clue",
            "touched_by"]
