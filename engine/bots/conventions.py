@@ -243,7 +243,8 @@ def finesse_duty(table: Table) -> int | None:
     """The card this seat must blind-play now to answer a finesse, if any."""
     me = table.me
     for p in table.pending:
-        if p.kind == "self" and p.seat == me and p.order in table.holder and not p.later:
+        if (p.kind == "self" and p.seat == me and p.order in table.holder
+                and (not p.later or p.later[0] == table.events_done)):
             return p.order
         if p.kind != "finesse" or p.seat != me:
             continue

@@ -140,9 +140,10 @@ class Table:
         for p in self.pending:
             if p.seat != seat:
                 keep.append(p)
-            elif p.kind == "self" and p.order in self.holder and not p.later:
-                # Kept through this turn (the blind play itself settles it, in ``remove_card``).
-                p.later = (seat,)
+            elif p.kind == "self" and p.order in self.holder and (not p.later or p.later[0] == self.events_done):
+                # Kept through this turn (the blind play itself settles it, in ``remove_card``). The
+                # mark is the event index, so settling twice for the same turn changes nothing.
+                p.later = (self.events_done,)
                 keep.append(p)
             elif p.kind == "self" and p.focus in self.holder:
                 # The blind play did not come: the clue meant nothing we can read.

@@ -7,7 +7,20 @@ so its chop (oldest unclued card) starts as the lowest order.
 
 from __future__ import annotations
 
-from hanabi.engine import Card, Clue, Discard, GameConfig, GameState, Play, Suit, apply, game_from_deck, view_for
+import pytest
+from hanabi.engine import (
+    Card,
+    Clue,
+    Discard,
+    GameConfig,
+    GameState,
+    Play,
+    Suit,
+    apply,
+    game_from_deck,
+    new_game,
+    view_for,
+)
 from hanabi.engine.bots import choose_action, make_bot
 
 # Harmless filler: no 1s (nothing playable), no 2s or 5s (nothing to save).
@@ -154,14 +167,19 @@ def test_prompt_makes_a_saved_two_play() -> None:
     assert state.fireworks[Suit.RED.index] == 3
 
 
-def test_bot_object_and_pure_function_agree() -> None:
-    """The cached bot object decides exactly as a fresh replay of the view does."""
-    state = deal(3, {9: "R1", 14: "R2"})
-    bots = [make_bot() for _ in range(3)]
-    for _ in range(40):
-        if state.over:
-            break
+@pytest.mark.parametrize("start", ["finesse", "self-finesse", "2p", "3p", "4p", "5p"])
+def test_bot_object_and_pure_function_agree(start: str) -> None:
+    """The cached bot object decides exactly as a fresh replay of the view does, all game long."""
+    if start == "finesse":
+        state = deal(3, {9: "R1", 14: "R2"})
+    elif start == "self-finesse":
+        state = deal(2, {9: "R1", 8: "R2"})
+    else:
+        players = int(start[0])
+        state = new_game(GameConfig(players=players), seed=players)
+    bots = [make_bot() for _ in range(state.players)]
+    while not state.over:
         view = view_for(state, state.current)
         action = bots[state.current].choose(view)
-        assert action == choose_action(view)
+        assert action == choose_action(view), f"turn {state.turn}"
         state = apply(state, action)
