@@ -120,7 +120,8 @@ def view_for(state: GameState, seat: int | None) -> PlayerView:
     )
 
 
-def views_for(state: GameState, seats: Iterable[int | None]) -> list[PlayerView]:
+def views_for(state: GameState, seats: Iterable[int | None],
+              previous: Iterable[PlayerView] = ()) -> list[PlayerView]:
     """The views of several seats (None: a spectator), equal to ``view_for`` of each, built together.
 
     A server sends every seat its view after every move; built one by one,
@@ -129,11 +130,22 @@ def views_for(state: GameState, seats: Iterable[int | None]) -> list[PlayerView]
     have in common, so that code encoding the views can also do the common
     parts once. Each seat's own hand is still built from nothing but its
     knowledge, exactly as in ``view_for``.
+
+    ``previous``: views built earlier (of the last move, say). A move
+    changes one or two hands; a hand whose cards, knowledge and visibility
+    are all the very same as in one of those views is taken from it as it
+    is, the same object, so it is neither built nor encoded again. That
+    cannot change a view: a hand is reused only when it is identical.
     """
     deck, knowledge = state.deck, state.knowledge
     over = state.outcome is not None
+    earlier: dict[tuple[int, bool], tuple[CardView, ...]] = {}  # (hand index, hidden) -> an earlier hand
+    for view in previous:
+        for h, hand in enumerate(view.hands):
+            earlier[h, hand[0].card is None if hand else False] = hand
     # List comprehensions, positional arguments: this runs for every seat after every move of every table.
-    shown = tuple([tuple([CardView(o, deck[o], knowledge[o]) for o in hand]) for hand in state.hands])
+    shown = tuple([_hand(orders, deck, knowledge, True, earlier.get((h, False)))
+                   for h, orders in enumerate(state.hands)])
     discard = tuple([(o, deck[o]) for o in state.discard])
     common = (state.fireworks, state.clue_tokens, state.strikes, discard, state.deck_left, len(deck), state.current,
               state.turn, state.final_turns_left, state.outcome, state.events)
@@ -142,12 +154,26 @@ def views_for(state: GameState, seats: Iterable[int | None]) -> list[PlayerView]
         if seat is None or over:
             hands = shown
         elif 0 <= seat < state.players:
-            own = tuple([CardView(o, None, knowledge[o]) for o in state.hands[seat]])
+            own = _hand(state.hands[seat], deck, knowledge, False, earlier.get((seat, True)))
             hands = (*shown[:seat], own, *shown[seat + 1:])
         else:
             raise ValueError(f"there is no seat {seat} at a {state.players}-player table")
         views.append(PlayerView(seat, state.config, hands, *common))
     return views
+
+
+def _hand(orders: tuple[int, ...], deck: tuple[Card, ...], knowledge: tuple[CardKnowledge, ...], shown: bool,
+          before: tuple[CardView, ...] | None) -> tuple[CardView, ...]:
+    """The hand of ``orders`` with its cards ``shown`` or hidden: ``before`` itself if it is exactly that."""
+    if before is not None and len(before) == len(orders):
+        for cv, o in zip(before, orders):  # noqa: B905 - the lengths were just compared
+            if cv.order != o or cv.knowledge is not knowledge[o] or cv.card is not (deck[o] if shown else None):
+                break
+        else:
+            return before
+    if shown:
+        return tuple([CardView(o, deck[o], knowledge[o]) for o in orders])
+    return tuple([CardView(o, None, knowledge[o]) for o in orders])
 
 
 def spectator_view(state: GameState) -> PlayerView:
