@@ -66,14 +66,19 @@ class PackMemo:
     """Parts of ``view`` bodies packed once for every view of one moment of a game (see the module docstring).
 
     Make one per moment (a table makes one per move) and hand it to each
-    connection's ``Encoder.encode``; drop it afterwards.
+    connection's ``Encoder.encode``. Made from the memo of the moment
+    before, it starts with the hands and options packed then: a hand that a
+    move left alone (``engine.views_for`` can hand out the same object
+    again) is not packed again. Only what the last moment used is carried,
+    so a chain of memos stays small.
     """
 
-    __slots__ = ("_configs", "_hands", "_rests")
+    __slots__ = ("_configs", "_hands", "_rests", "_used")
 
-    def __init__(self) -> None:
-        self._configs: dict[int, tuple[object, bytes]] = {}
-        self._hands: dict[int, tuple[object, bytes]] = {}
+    def __init__(self, before: PackMemo | None = None) -> None:
+        self._configs: dict[int, tuple[object, bytes]] = {} if before is None else dict(before._configs)
+        self._hands: dict[int, tuple[object, bytes]] = {} if before is None else dict(before._used)
+        self._used: dict[int, tuple[object, bytes]] = {}  # the hands packed or reused at this moment
         self._rests: dict[tuple[int, ...], tuple[tuple[object, ...], bytes]] = {}
 
     def config(self, view: PlayerView) -> bytes:
@@ -86,16 +91,14 @@ class PackMemo:
 
     def hands(self, hands: tuple[tuple[CardView, ...], ...]) -> bytes:
         """The array of hands; each hand is packed once for all the views that share it."""
-        memo = self._hands
+        memo, used = self._hands, self._used
         parts = [_HAND_ARRAYS[len(hands)] if len(hands) < 16 else _array_header(len(hands))]
         for hand in hands:
             known = memo.get(id(hand))
-            if known is not None and known[0] is hand:
-                parts.append(known[1])
-            else:
-                packed = _pack(_hand_to_wire(hand))
-                memo[id(hand)] = (hand, packed)
-                parts.append(packed)
+            if known is None or known[0] is not hand:
+                known = memo[id(hand)] = (hand, _pack(_hand_to_wire(hand)))
+            used[id(hand)] = known
+            parts.append(known[1])
         return b"".join(parts)
 
     def rest(self, view: PlayerView, since: int) -> bytes:

@@ -123,6 +123,9 @@ class Table:
         self.closed = False
         self._bot_pending: tuple[int, int] | None = None  # (game, turn) a bot is thinking about
         self._send, self._receive = trio.open_memory_channel[_Call](64)
+        # The last views sent and how they were packed: the next move's views reuse the hands it left alone.
+        self._views: list[PlayerView] = []
+        self._memo: wire.PackMemo | None = None
         self._nursery: trio.Nursery | None = None
 
     # --- the task ---------------------------------------------------------------------------------------------
@@ -294,8 +297,9 @@ class Table:
             online.append((watching[0], None))
         # The views are built together (they share every card they may all see) and each connection encodes
         # its own, sending only the events it has not sent yet; the memo packs what they share only once.
-        views = views_for(state, [seat for _, seat in online])
-        memo = wire.PackMemo()
+        views = views_for(state, [seat for _, seat in online], self._views)
+        memo = wire.PackMemo(self._memo)
+        self._views, self._memo = views, memo
         for (player, _), view in zip(online, views, strict=True):
             player.send(wire.ViewUpdate(game=game.id, view=view), event_frame, memo)
         for p in watching[1:]:
@@ -304,6 +308,7 @@ class Table:
     def _game_over(self) -> None:
         game = self.game
         assert game is not None and game.state.outcome is not None
+        self._views, self._memo = [], None  # nothing of this game's views is of use to the next
         shown = reveal(game.state)
         frame = wire.frame(wire.GameOver(game=game.id, outcome=shown.outcome, deck=shown.deck, seed=game.seed))
         frame += wire.frame(wire.ReplayFile(game=game.id, json=replay.dumps(game.state, game.names)))

@@ -200,10 +200,12 @@ def test_views_packed_from_shared_parts_are_the_bytes_of_the_whole_map(variant: 
     encoders = {seat: Encoder() for seat in seats}
     sent = dict.fromkeys(seats, 0)
     longest = 0
+    memo, views = None, []
     while True:
         longest = max(longest, len(state.discard))
-        memo = PackMemo()
-        for seat, view in zip(seats, views_for(state, seats), strict=True):
+        # As a table does: each move's memo and views start from the last move's (unchanged hands reused).
+        memo, views = PackMemo(memo), views_for(state, seats, views)
+        for seat, view in zip(seats, views, strict=True):
             frame = encoders[seat].encode(ViewUpdate(3, view, id=None), memo)
             assert frame == encode(ViewUpdate(3, view), since=sent[seat])
             assert Encoder().encode(ViewUpdate(3, view_for(state, seat), id=5)) == encode(ViewUpdate(3, view, id=5))
