@@ -6,7 +6,9 @@ Reads raw frames (4-byte big-endian length, then a msgpack map) from the
 files, or from standard input, or hex text with ``--hex`` (white space is
 ignored, so a hex dump pasted from a packet capture works). Prints each
 message as one line of JSON, in its wire form, or the precise error a peer
-would get for it. Exits with status 1 if any frame was refused.
+would get for it. Exits with status 1 if any frame was refused. A ``view``
+that continues a history (``since`` above 0) reads only after the frames
+before it on its connection: capture a connection from its first frame.
 """
 
 from __future__ import annotations
