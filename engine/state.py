@@ -324,7 +324,8 @@ def _clue(state: GameState, clue: Clue) -> tuple[tuple[CardKnowledge, ...], tupl
     hand = state.hands[target]
     touched = tuple(o for o in hand if mask >> deck[o].identity & 1)
     if not touched and not state.config.empty_clues:
-        raise IllegalAction(f"that clue touches no card of seat {target}: this table does not allow empty clues")
+        # No seat number here: the message reaches players, who know seats by name.
+        raise IllegalAction("that clue touches none of their cards: this table does not allow empty clues")
     knowledge = list(state.knowledge)
     for o in hand:
         k = knowledge[o]

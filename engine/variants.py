@@ -24,14 +24,21 @@ class Variant(enum.Enum):
     @classmethod
     def parse(cls, text: str) -> Variant:
         """A variant from its hanab.live name, its Python name or a short alias."""
-        key = text.strip().lower().replace("-", "_").replace(" ", "_")
+        key = text.strip().lower().replace("-", "_").replace(" ", "_").replace(",", "")
         for variant in cls:
-            if key in (variant.name.lower(), variant.value.lower().replace(" ", "_")):
+            spellings = (variant.name, variant.value, _TITLES[variant])
+            if key in (n.lower().replace(" ", "_").replace(",", "") for n in spellings):
                 return variant
         if key in _ALIASES:
             return _ALIASES[key]
         names = ", ".join(v.name.lower() for v in cls)
-        raise ValueError(f"unknown variant {text!r}: choose one of {names}")
+        raise ValueError(f"unknown variant {text!r}: choose one of {names} (or a hanab.live name such as '6 Suits')")
+
+    @property
+    def title(self) -> str:
+        """The name players see. The value is hanab.live's name for the same deck, which is not
+        always ours: its "Black" suit is our short multicolor suit."""
+        return _TITLES[self]
 
     @property
     def suits(self) -> tuple[Suit, ...]:
@@ -85,6 +92,12 @@ _SUITS = {
     Variant.SIX_SUITS: SUITS,
     Variant.SHORT_MULTICOLOR: SUITS,
     Variant.WILD_MULTICOLOR: SUITS,
+}
+_TITLES = {
+    Variant.NONE: "no variant",
+    Variant.SIX_SUITS: "six suits",
+    Variant.SHORT_MULTICOLOR: "six suits, short multicolor",
+    Variant.WILD_MULTICOLOR: "wild multicolor",
 }
 _ALIASES = {
     "none": Variant.NONE,

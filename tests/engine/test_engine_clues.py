@@ -64,7 +64,7 @@ def test_legal_clues_are_exactly_those_that_touch(kit: Kit) -> None:
 
 def test_empty_clues_are_refused_by_default(kit: Kit) -> None:
     state = kit.deal(TABLE)
-    with pytest.raises(IllegalAction, match="touches no card of seat 1: this table does not allow empty clues"):
+    with pytest.raises(IllegalAction, match="touches none of their cards: this table does not allow empty clues"):
         apply(state, Clue(1, colour=G))
     with pytest.raises(IllegalAction, match="does not allow empty clues"):
         apply(state, Clue(1, rank=4))

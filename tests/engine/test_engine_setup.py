@@ -193,3 +193,26 @@ def test_cards_and_suits_read_and_print() -> None:
         Card.parse("R6")
     with pytest.raises(ValueError, match="unknown colour"):
         Suit.parse("purple")
+
+
+@pytest.mark.parametrize(("text", "variant"), [
+    ("none", Variant.NONE), ("No Variant", Variant.NONE),
+    ("six_suits", Variant.SIX_SUITS), ("6 Suits", Variant.SIX_SUITS),
+    ("short", Variant.SHORT_MULTICOLOR), ("Black (6 Suits)", Variant.SHORT_MULTICOLOR),
+    ("six suits, short multicolor", Variant.SHORT_MULTICOLOR), ("wild-multicolor", Variant.WILD_MULTICOLOR),
+    ("Rainbow (6 Suits)", Variant.WILD_MULTICOLOR), ("WILD", Variant.WILD_MULTICOLOR),
+])
+def test_variant_names_players_may_type(text: str, variant: Variant) -> None:
+    assert Variant.parse(text) is variant
+    assert Variant.parse(variant.title) is variant
+
+
+def test_an_unknown_variant_lists_the_choices() -> None:
+    with pytest.raises(ValueError, match="unknown variant 'Nope': choose one of none, six_suits, short_multicolor"):
+        Variant.parse("Nope")
+
+
+def test_players_see_our_names_not_hanab_lives() -> None:
+    # hanab.live calls the one-card-per-rank sixth suit "Black"; in our game it is multicolor.
+    assert Variant.SHORT_MULTICOLOR.title == "six suits, short multicolor"
+    assert "Black" not in " ".join(v.title for v in Variant)
