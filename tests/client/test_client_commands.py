@@ -149,7 +149,7 @@ def test_the_engine_refuses_with_its_own_reason(kit, view) -> None:
 def test_a_clue_that_touches_nothing_is_refused(kit, view) -> None:
     present = {cv.card.rank for cv in view.hands[1] if cv.card is not None}
     missing = next(r for r in range(1, 6) if r not in present)
-    assert "touches no card" in (refusal(view, Clue(1, rank=missing)) or "")
+    assert "touches none of their cards" in (refusal(view, Clue(1, rank=missing)) or "")
     assert refusal(view, Clue(1, rank=next(iter(present)))) is None
 
 
