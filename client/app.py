@@ -108,6 +108,24 @@ def _end_of(fragments: StyleAndTextTuples) -> Point:
     return Point(len(lines[-1]), len(lines) - 1)
 
 
+def save_new_file(folder: Path, stem: str, text: str) -> Path:
+    """Write ``text`` to ``stem.json`` in ``folder``, or ``stem-2.json``, ``stem-3.json``… : never over a file.
+
+    Game numbers restart with every server (every ``--solo`` game is game 1), so the number alone is
+    not a unique name; opening with "x" makes taking a name and writing it one step, even with two
+    clients saving into the same folder at once.
+    """
+    for n in range(1, 10_000):
+        path = folder / (f"{stem}.json" if n == 1 else f"{stem}-{n}.json")
+        try:
+            with path.open("x", encoding="utf-8") as file:
+                file.write(text)
+        except FileExistsError:
+            continue
+        return path.resolve()
+    raise FileExistsError(0, f"{stem}.json to {stem}-9999.json all exist: tidy the folder")
+
+
 def seat_problem(model: ClientModel, verb: str, number: int) -> str | None:
     """What is wrong with ``bot``/``unbot``/``host`` for seat ``number`` (1-based, as the lobby shows seats).
 
@@ -481,11 +499,13 @@ class ClientApp:
             self.application.output.bell()
 
     def _write_replay(self, game: int, text: str) -> None:
-        path = self.replay_dir / f"hanabi-game-{game}.json"
+        if game in self.ui.saved:
+            self.note(f"This game's replay is already saved in {self.ui.saved[game]}")
+            return
         try:
-            path.write_text(text, encoding="utf-8")
+            path = save_new_file(self.replay_dir, f"hanabi-game-{game}", text)
         except OSError as e:
-            self.note(f"could not save the replay to {path}: {e.strerror}", True)
+            self.note(f"could not save the replay in {self.replay_dir}: {e.strerror or e}", True)
             return
         self.ui.saved[game] = str(path)
         self.note(f"Replay saved to {path} (open it with hanabi-client --replay {path.name})")

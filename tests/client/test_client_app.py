@@ -337,6 +337,27 @@ def test_end_screen_saves_the_replay(term: Terminal, kit, tmp_path: Path) -> Non
     assert str(saved) in term.store.model.status
 
 
+def test_a_saved_replay_never_overwrites_an_older_one(term: Terminal, kit, tmp_path: Path) -> None:
+    older = tmp_path / "hanabi-game-1.json"
+    older.write_text("an earlier --solo game, also game 1 on its own server")
+    state = kit.game()
+    while not state.over:
+        state = apply(state, next(a for a in legal_actions(state) if isinstance(a, Play)))
+    at_game(term, kit, state=state)
+    assert state.outcome is not None
+    term.feed(GameOver(1, state.outcome, state.deck, "7"))
+    term.type("s")
+    replay = dumps(state, kit.NAMES)
+    term.feed(ReplayFile(1, replay))
+    assert older.read_text() == "an earlier --solo game, also game 1 on its own server"
+    saved = tmp_path / "hanabi-game-1-2.json"
+    assert json.loads(saved.read_text()) == json.loads(replay)
+    assert f"Replay saved to {saved}" in term.store.model.status
+    term.type("s")  # again: the same game is not written a second time under a third name
+    assert not (tmp_path / "hanabi-game-1-3.json").exists()
+    assert str(saved) in term.store.model.status
+
+
 def test_end_screen_play_again_for_the_host(term: Terminal, kit) -> None:
     state = kit.game()
     view = view_for(state, 0)
