@@ -26,6 +26,24 @@ from .solo import run_solo
 from .tokens import TokenStore
 
 
+# The names typed most, each one ``Variant.parse`` accepts (a test checks), with its shorter alias if any;
+# the titles players see and hanab.live's names are accepted too and listed after them.
+VARIANT_NAMES = (("none", ""), ("six_suits", ""), ("short_multicolor", "short"), ("wild_multicolor", "wild"))
+VARIANT_CHOICES = (
+    ", ".join(name + (f" (or {alias})" if alias else "") for name, alias in VARIANT_NAMES)
+    + "; also the titles (" + ", ".join(repr(v.title) for v in Variant)
+    + ") and hanab.live's names (" + ", ".join(repr(v.value) for v in Variant) + ")"
+)
+
+
+def parse_variant(text: str) -> Variant:
+    """The ``--variant`` asked for; ValueError with every accepted name when it is none of them."""
+    try:
+        return Variant.parse(text)
+    except ValueError:
+        raise ValueError(f"unknown variant {text!r}: choose {VARIANT_CHOICES}") from None
+
+
 def default_name() -> str:
     try:
         name = getpass.getuser()
@@ -45,8 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--solo", action="store_true",
                         help="play at once against bots, on a private server inside this client")
     parser.add_argument("--players", type=int, default=3, help="--solo: players at the table, you included (2-5)")
-    parser.add_argument("--variant", default="none",
-                        help="--solo: none, six_suits, black (short multicolor) or rainbow (wild multicolor)")
+    parser.add_argument("--variant", default="none", help=f"--solo: the deck; {VARIANT_CHOICES}")
     parser.add_argument("--replay", metavar="FILE.json", help="step through a saved game, offline")
     parser.add_argument("--no-bell", action="store_true",
                         help="do not ring the terminal's bell when your turn comes (--solo never rings it)")
@@ -73,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
             parser.error(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {args.players}")
         try:
-            variant = Variant.parse(args.variant)
+            variant = parse_variant(args.variant)
         except ValueError as e:
             parser.error(str(e))
         return _run(None, name, solo=(args.players, variant), bell=wants_bell(args))

@@ -71,7 +71,7 @@ class TableForm:
 
     def value_text(self, name: str) -> str:
         if name == "variant":
-            return VARIANTS[self.variant].value
+            return VARIANTS[self.variant].title
         if name == "seats":
             return f"{self.seats} players"
         if name in ("empty_clues", "all_or_nothing"):
@@ -98,7 +98,7 @@ class TableForm:
         return out
 
     def variant_name(self) -> str:
-        return VARIANTS[self.variant].value
+        return VARIANTS[self.variant].title
 
     def chat_name(self) -> str:
         return CHATS[self.chat].value

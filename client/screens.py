@@ -8,7 +8,7 @@ room when there is more.
 
 from __future__ import annotations
 
-from hanabi.engine import ChatPolicy, PlayerView
+from hanabi.engine import ChatPolicy, PlayerView, Variant
 from hanabi.protocol.messages import TableInfo
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
@@ -48,7 +48,7 @@ def title_fragments(model: ClientModel, width: int) -> StyleAndTextTuples:
         parts.append(model.table.name)
     view = model.view
     if view is not None:
-        parts += [view.config.variant.value, f"turn {view.turn + 1}",
+        parts += [view.config.variant.title, f"turn {view.turn + 1}",
                   whose_turn(view, model.names, yours=model.link is not Link.REPLAY)]
     elif model.table is None:
         parts.append("lobby")
@@ -149,7 +149,7 @@ def _table_players(table: TableInfo) -> str:
 
 
 def _options(table: TableInfo) -> str:
-    opts = []
+    opts = [table.variant.title]  # whole here, whatever the width of the list's column
     if table.empty_clues:
         opts.append("empty clues")
     if table.all_or_nothing:
@@ -160,13 +160,26 @@ def _options(table: TableInfo) -> str:
     return ", ".join(opts)
 
 
+VARIANT_COLUMN = 16  # at 80 columns: room left for the players' names
+VARIANT_COLUMN_WIDE = max(len(v.title) for v in Variant)
+
+
+def variant_label(variant: Variant, width: int) -> str:
+    """The variant's title, or when it is too long its last part ("short multicolor"), which tells it apart."""
+    title = variant.title
+    if len(title) > width:
+        title = title.rsplit(", ", 1)[-1]
+    return title[:width]
+
+
 def lobby_fragments(model: ClientModel, selected: int, width: int) -> StyleAndTextTuples:
     """The list of tables, one per line, the selected one highlighted, then our own table's seats."""
     out: StyleAndTextTuples = []
     if model.motd:
         out += [("class:label", model.motd), ("", "\n")]
-    out.append(("class:label", f"  {'#':>3}  {'Table':<16} {'Variant':<17} {'Seats':<5} {'State':<7} {'Watch':<5} "
-                               "Players\n"))
+    column = VARIANT_COLUMN_WIDE if width >= WIDE else VARIANT_COLUMN
+    out.append(("class:label", f"  {'#':>3}  {'Table':<16} {'Variant':<{column}} {'Seats':<5} {'State':<7} "
+                               f"{'Watch':<5} Players\n"))
     if not model.tables:
         out.append(("class:label", "\n  No tables yet. Press n to create one.\n"))
     for i, table in enumerate(model.tables):
@@ -174,7 +187,7 @@ def lobby_fragments(model: ClientModel, selected: int, width: int) -> StyleAndTe
         # A locked table keeps a visible mark even when its name is cut to fit.
         name = (table.name[:12] + " [p]") if table.has_password else table.name[:16]
         watch = str(table.spectators) if table.spectators else "-"
-        line = (f"{'▶' if i == selected else ' '} {table.id:>3}  {name:<16} {table.variant.value[:17]:<17} "
+        line = (f"{'▶' if i == selected else ' '} {table.id:>3}  {name:<16} {variant_label(table.variant, column):<{column}} "
                 f"{seats_taken(table)}/{table.seats:<3} {state:<7} {watch:<5} {_table_players(table)}")
         style = "class:selected" if i == selected else ""
         out.append((style, line[: max(20, width - 1)]))

@@ -781,3 +781,27 @@ def test_a_new_table_while_seated_says_to_leave_first(term: Terminal, kit) -> No
     assert term.type("n") == []
     assert term.app.ui.form is None
     assert "leave it (l) before creating another" in term.store.model.status
+
+
+def test_players_see_the_variants_title_not_hanab_lives_name(term: Terminal, kit) -> None:
+    short = replace(kit.table(id=1), variant=Variant.SHORT_MULTICOLOR)
+    wild = replace(kit.table(id=2), variant=Variant.WILD_MULTICOLOR)
+    term.feed(Welcome(1, "server", "dave", "tok", ""), Tables((short, wild)))
+    text = term.screen()
+    assert "Black" not in text and "Rainbow" not in text
+    assert "short multicolor" in text and "wild multicolor" in text
+    assert "six suits, short multicolor" in text  # whole on the selected table's line of options
+    assert all(len(line) <= 80 for line in text.splitlines())
+    term.type("n\t")  # the new-table form, on its variant field
+    assert "◂ no variant ▸" in term.screen()
+    term.type("\x1b[C\x1b[C")
+    assert "◂ six suits, short multicolor ▸" in term.screen()
+
+
+def test_the_game_title_names_the_variant_as_players_know_it(term: Terminal, kit) -> None:
+    state = new_game(GameConfig(players=3, variant=Variant.SHORT_MULTICOLOR, first_seat=0), 3)
+    info = replace(kit.table(running=True), variant=Variant.SHORT_MULTICOLOR)
+    term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(info, 0), GameStarted(1, 1),
+              kit.view_message(state, 0))
+    title = term.screen().splitlines()[0]
+    assert "six suits, short multicolor" in title and "Black" not in title

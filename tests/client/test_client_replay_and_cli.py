@@ -110,3 +110,18 @@ def test_the_bell_rings_at_a_server_unless_told_not_to_and_never_solo() -> None:
     assert wants_bell(build_parser().parse_args(["host"]))
     assert not wants_bell(build_parser().parse_args(["--no-bell", "host"]))
     assert not wants_bell(build_parser().parse_args(["--solo"]))
+
+
+def test_variant_help_and_error_list_names_that_all_work(capsys: pytest.CaptureFixture[str]) -> None:
+    from hanabi.client.cli import VARIANT_CHOICES, VARIANT_NAMES, build_parser
+    from hanabi.engine import Variant
+
+    typed = [word for pair in VARIANT_NAMES for word in pair if word]
+    assert {Variant.parse(word) for word in typed} == set(Variant)
+    assert all(repr(v.title) in VARIANT_CHOICES and repr(v.value) in VARIANT_CHOICES for v in Variant)
+    help_text = " ".join(build_parser().format_help().split())
+    assert "short_multicolor (or short)" in help_text and "'wild multicolor'" in help_text
+    with pytest.raises(SystemExit):
+        main(["--solo", "--variant", "purple"])
+    err = " ".join(capsys.readouterr().err.split())
+    assert "unknown variant 'purple'" in err and "wild_multicolor (or wild)" in err and "'Black (6 Suits)'" in err
