@@ -25,7 +25,6 @@ from .session import Address, Session, parse_address
 from .solo import run_solo
 from .tokens import TokenStore
 
-
 # The names typed most, each one ``Variant.parse`` accepts (a test checks), with its shorter alias if any;
 # the titles players see and hanab.live's names are accepted too and listed after them.
 VARIANT_NAMES = (("none", ""), ("six_suits", ""), ("short_multicolor", "short"), ("wild_multicolor", "wild"))

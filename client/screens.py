@@ -187,7 +187,8 @@ def lobby_fragments(model: ClientModel, selected: int, width: int) -> StyleAndTe
         # A locked table keeps a visible mark even when its name is cut to fit.
         name = (table.name[:12] + " [p]") if table.has_password else table.name[:16]
         watch = str(table.spectators) if table.spectators else "-"
-        line = (f"{'▶' if i == selected else ' '} {table.id:>3}  {name:<16} {variant_label(table.variant, column):<{column}} "
+        variant = variant_label(table.variant, column)
+        line = (f"{'▶' if i == selected else ' '} {table.id:>3}  {name:<16} {variant:<{column}} "
                 f"{seats_taken(table)}/{table.seats:<3} {state:<7} {watch:<5} {_table_players(table)}")
         style = "class:selected" if i == selected else ""
         out.append((style, line[: max(20, width - 1)]))
