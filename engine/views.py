@@ -91,45 +91,23 @@ class Reveal:
 
 def view_for(state: GameState, seat: int | None) -> PlayerView:
     """The view of ``seat``; ``None`` is a spectator, who sees every hand. Own cards show once the game is over."""
-    if seat is not None and not 0 <= seat < state.players:
-        raise ValueError(f"there is no seat {seat} at a {state.players}-player table")
-    deck = state.deck
-    over = state.outcome is not None
-    hands = tuple(
-        tuple(
-            CardView(o, deck[o] if (over or s != seat) else None, state.knowledge[o])
-            for o in hand
-        )
-        for s, hand in enumerate(state.hands)
-    )
-    return PlayerView(
-        seat=seat,
-        config=state.config,
-        hands=hands,
-        fireworks=state.fireworks,
-        clue_tokens=state.clue_tokens,
-        strikes=state.strikes,
-        discard=tuple((o, deck[o]) for o in state.discard),
-        deck_left=state.deck_left,
-        deck_size=len(deck),
-        current=state.current,
-        turn=state.turn,
-        final_turns_left=state.final_turns_left,
-        outcome=state.outcome,
-        events=state.events,
-    )
+    return views_for(state, (seat,))[0]  # one function holds the rule of what a seat may see: views_for
 
 
 def views_for(state: GameState, seats: Iterable[int | None],
               previous: Iterable[PlayerView] = ()) -> list[PlayerView]:
-    """The views of several seats (None: a spectator), equal to ``view_for`` of each, built together.
+    """The views of several seats (None: a spectator), built together; ``view_for`` is this for one seat.
+
+    The rule: a seat sees every hand but its own, of which it sees only
+    what it knows (``card`` None), until the game is over; a spectator sees
+    every hand. Never the deck's order or the seed.
 
     A server sends every seat its view after every move; built one by one,
     the views would each rebuild every card. Here the cards a viewer may see
     are built once and the views share them, with the other values they
     have in common, so that code encoding the views can also do the common
-    parts once. Each seat's own hand is still built from nothing but its
-    knowledge, exactly as in ``view_for``.
+    parts once. Each seat's own hand is built from nothing but its
+    knowledge.
 
     ``previous``: views built earlier (of the last move, say). A move
     changes one or two hands; a hand whose cards, knowledge and visibility

@@ -1,4 +1,5 @@
-"""``views_for`` builds several seats' views at once: each must equal ``view_for`` of that seat, at every moment."""
+"""``views_for`` builds several seats' views at once (``view_for`` is it for one seat): each view must be what
+the rules let that seat see, at every moment, whatever earlier views it reuses hands from."""
 
 from __future__ import annotations
 
@@ -6,8 +7,10 @@ import random
 
 import pytest
 from hanabi.engine import (
+    CardView,
     Clue,
     GameConfig,
+    GameState,
     PlayerView,
     Variant,
     apply,
@@ -19,6 +22,16 @@ from hanabi.engine import (
 )
 
 
+def reference_view(state: GameState, seat: int | None) -> PlayerView:
+    """What RULES.md lets ``seat`` see, written out plainly card by card (the model views_for must match)."""
+    over = state.outcome is not None
+    hands = tuple(tuple(CardView(o, state.deck[o] if over or s != seat else None, state.knowledge[o]) for o in hand)
+                  for s, hand in enumerate(state.hands))
+    return PlayerView(seat, state.config, hands, state.fireworks, state.clue_tokens, state.strikes,
+                      tuple((o, state.deck[o]) for o in state.discard), state.deck_left, len(state.deck),
+                      state.current, state.turn, state.final_turns_left, state.outcome, state.events)
+
+
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_views_built_together_equal_views_built_one_by_one(players: int) -> None:
     rng = random.Random(players)
@@ -27,6 +40,7 @@ def test_views_built_together_equal_views_built_one_by_one(players: int) -> None
     before: list[PlayerView] = []
     while True:
         together = views_for(state, seats)
+        assert together == [reference_view(state, seat) for seat in seats]
         assert together == [view_for(state, seat) for seat in seats]
         # Built again with the last move's views to take unchanged hands from: still the same views.
         again = views_for(state, seats, before)
@@ -51,14 +65,14 @@ def test_unchanged_hands_are_taken_from_earlier_views_and_changed_ones_are_not()
     first = views_for(state, [0, 1, 2, 3, None])
     moved = apply(state, next(a for a in legal_actions(state) if isinstance(a, Clue) and a.target == 2))
     second = views_for(moved, [0, 1, 2, 3, None], first)
-    assert second == [view_for(moved, seat) for seat in [0, 1, 2, 3, None]]
+    assert second == [reference_view(moved, seat) for seat in [0, 1, 2, 3, None]]
     # Seat 2's hand was clued: rebuilt (its knowledge changed); seat 1's hand did not change: the same object,
     # both as others see it and as seat 1 sees it.
     assert second[0].hands[2] is not first[0].hands[2]
     assert second[0].hands[1] is first[0].hands[1] and second[1].hands[1] is first[1].hands[1]
     # A hidden hand is never taken for a shown one, nor the other way round, whatever views are offered.
     spectator_only = views_for(moved, [1], [first[4]])
-    assert spectator_only[0].hands[1] == view_for(moved, 1).hands[1]
+    assert spectator_only[0].hands[1] == reference_view(moved, 1).hands[1]
     assert all(cv.card is None for cv in spectator_only[0].hands[1])
     over = terminate(moved)
-    assert views_for(over, [1], first) == [view_for(over, 1)]
+    assert views_for(over, [1], first) == [reference_view(over, 1)]
