@@ -26,8 +26,9 @@ from pathlib import Path
 
 import trio
 
+from . import wire
 from .app import Server, serve
-from .config import ServerConfig
+from .config import PROGRAM, ServerConfig
 from .lobby import replay_text
 from .store import Store, StoreError
 
@@ -105,6 +106,9 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(f"--port {args.port} is not a TCP port: choose one from 1 to 65535")
     if args.bot_delay < 0:
         return _fail("--bot-delay cannot be negative")
+    motd_problem = _motd_problem(args.motd)
+    if motd_problem:
+        return _fail(f"--motd: {motd_problem}")
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")
     _more_files()
     config = ServerConfig(bot_delay=args.bot_delay, motd=args.motd)
@@ -159,6 +163,15 @@ async def _run(host: str | None, port: int, db: str, config: ServerConfig) -> No
                 await server.stop("the server is shutting down (stopped by its operator)")
                 break
     print("hanabi-server: stopped; every game is saved", flush=True)
+
+
+def _motd_problem(motd: str) -> str | None:
+    """Why ``motd`` cannot go in a ``welcome`` (too long, a control character...), or None."""
+    try:
+        wire.encode(wire.Welcome(protocol=wire.PROTOCOL_VERSION, program=PROGRAM, player="x", resume="x", motd=motd))
+    except wire.ProtocolError as e:
+        return e.message.rsplit(": ", 1)[-1]
+    return None
 
 
 def _tune_gc() -> None:

@@ -58,6 +58,10 @@ def test_refusals_are_sentences(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "there is no game store" in capsys.readouterr().err
     assert main(["--port", "70000", "--db", ":memory:"]) == 2
     assert "not a TCP port" in capsys.readouterr().err
+    # A message of the day that no welcome could carry is refused at start, not sent as an error to everyone.
+    assert main(["--port", "0", "--db", ":memory:", "--motd", "x" * 2001]) == 2
+    err = capsys.readouterr().err
+    assert "--motd" in err and "2000" in err
     notes = tmp_path / "notes.sqlite3"
     notes.write_text("not a database " * 200)
     assert main(["--port", "0", "--db", str(notes)]) == 2
