@@ -21,7 +21,7 @@ from hanabi.engine.replay import ReplayError, load
 from .app import ClientApp
 from .replayer import ReplayViewer
 from .runner import Store, run_with_trio
-from .session import Address, Session, parse_address
+from .session import Address, Session, parse_address, resolve_problem
 from .solo import run_solo
 from .tokens import TokenStore
 
@@ -61,8 +61,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--name", default=None, help="your name at the table (default: your login name)")
     parser.add_argument("--solo", action="store_true",
                         help="play at once against bots, on a private server inside this client")
-    parser.add_argument("--players", type=int, default=3, help="--solo: players at the table, you included (2-5)")
-    parser.add_argument("--variant", default="none", help=f"--solo: the deck; {VARIANT_CHOICES}")
+    parser.add_argument("--players", type=int, default=None,
+                        help="--solo: players at the table, you included (2-5; 3 by default)")
+    parser.add_argument("--variant", default=None, help=f"--solo: the deck; {VARIANT_CHOICES}")
     parser.add_argument("--replay", metavar="FILE.json", help="step through a saved game, offline")
     parser.add_argument("--no-bell", action="store_true",
                         help="do not ring the terminal's bell when your turn comes (--solo never rings it)")
@@ -75,30 +76,58 @@ def wants_bell(args: argparse.Namespace) -> bool:
     return not args.no_bell and not args.solo
 
 
+def terminal_problem() -> str | None:
+    """Why this process cannot draw a full-screen game, or None when its input and output are a terminal."""
+    # Without a terminal prompt_toolkit reads end-of-file at once and dies with an EOFError traceback.
+    for stream, what in ((sys.stdin, "input"), (sys.stdout, "output")):
+        if stream is None or not stream.isatty():
+            return (f"hanabi-client needs a terminal: its {what} is not one (redirected to a file or a pipe?); "
+                    "run it in a terminal window")
+    return None
+
+
+def _refuse(text: str) -> int:
+    """One line on stderr, exit status 2 (as argparse does for bad arguments)."""
+    print(text if text.startswith("hanabi-client") else f"hanabi-client: {text}", file=sys.stderr)
+    return 2
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     name = (args.name if args.name is not None else default_name()).strip()
     if not 1 <= len(name) <= 32:
         parser.error("--name must be 1 to 32 characters")
-    if args.replay:
+    modes = [flag for flag, given in (("--replay", args.replay is not None), ("--solo", args.solo),
+                                      ("HOST[:PORT]", bool(args.server))) if given]
+    if len(modes) > 1:
+        parser.error(f"{' and '.join(modes)} do not go together: join a server, play --solo, "
+                     "or watch a --replay, one at a time")
+    if not args.solo:
+        for flag, value in (("--players", args.players), ("--variant", args.variant)):
+            if value is not None:
+                parser.error(f"{flag} is for --solo games (at a server, the table's host chooses)")
+    if args.replay is not None:
         return _replay(args.replay)
     if args.solo:
-        if args.server:
-            parser.error("--solo runs its own server: leave out HOST[:PORT]")
-        if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
-            parser.error(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {args.players}")
+        players = 3 if args.players is None else args.players
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            parser.error(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}")
         try:
-            variant = parse_variant(args.variant)
+            variant = parse_variant("none" if args.variant is None else args.variant)
         except ValueError as e:
             parser.error(str(e))
-        return _run(None, name, solo=(args.players, variant), bell=wants_bell(args))
+        if (problem := terminal_problem()) is not None:
+            return _refuse(problem)
+        return _run(None, name, solo=(players, variant), bell=wants_bell(args))
     if not args.server:
         parser.error("give a server to join (HOST or HOST:PORT), or use --solo or --replay FILE.json")
     try:
         address = parse_address(args.server)
     except ValueError as e:
         parser.error(str(e))
+    if (problem := resolve_problem(address) or terminal_problem()) is not None:
+        return _refuse(problem)
     return _run(address, name, bell=wants_bell(args))
 
 
@@ -106,8 +135,9 @@ def _replay(path: str) -> int:
     try:
         replay = load(path)
     except ReplayError as e:
-        print(f"hanabi-client: {path}: {e}", file=sys.stderr)
-        return 2
+        return _refuse(f"{path}: {e}")
+    if (problem := terminal_problem()) is not None:
+        return _refuse(problem)
     viewer = ReplayViewer(replay, Path(path).name)
     viewer.application.run()
     return 0

@@ -13,7 +13,10 @@ host loop): it hops into Trio with the run's token, which is thread-safe.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
+import re
+import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -48,12 +51,20 @@ class Address:
         return f"{self.host}:{self.port}"
 
 
+HOST_NAME = re.compile(r"[\w.-]+")  # letters (any script), digits, dots, hyphens, underscores
+LOOKS_LIKE_IPV4 = re.compile(r"[\d.]+")
+
+
 def parse_address(text: str) -> Address:
-    """``HOST[:PORT]`` (``[::1]:7777`` for IPv6); the port defaults to 7777."""
+    """``HOST[:PORT]`` (``[::1]:7777`` for IPv6); the port defaults to 7777 when there is no colon.
+
+    Only the form is checked here (``resolve_problem`` asks whether the name exists): an address that
+    cannot be right is refused at once, rather than retried for ever.
+    """
     text = text.strip()
     if not text:
         raise ValueError("give a server address: HOST or HOST:PORT")
-    host, port_text = text, ""
+    host, port_text = text, None
     if text.startswith("["):
         end = text.find("]")
         if end < 0:
@@ -61,14 +72,57 @@ def parse_address(text: str) -> Address:
         host, rest = text[1:end], text[end + 1:]
         if rest and not rest.startswith(":"):
             raise ValueError(f"{text!r}: write [ADDRESS]:PORT")
-        port_text = rest[1:]
+        port_text = rest[1:] if rest else None
+        try:
+            ipaddress.IPv6Address(host.split("%")[0])
+        except ValueError:
+            raise ValueError(f"{text!r}: {host!r} in brackets is not an IPv6 address") from None
     elif text.count(":") == 1:
         host, port_text = text.split(":")
-    if not port_text:
+    elif text.count(":") > 1:
+        try:
+            ipaddress.IPv6Address(text.split("%")[0])
+        except ValueError:
+            raise ValueError(f"{text!r} is not an address: write HOST:PORT, or [IPV6]:PORT") from None
+    if not host:
+        raise ValueError(f"{text!r} has no host before the port: write HOST:PORT, such as 192.168.1.10:{DEFAULT_PORT}")
+    if not text.startswith("[") and text.count(":") <= 1:
+        _check_host(host)
+    if port_text is None:
         return Address(host, DEFAULT_PORT)
+    if not port_text:
+        shown = f"[{host}]" if ":" in host else host
+        raise ValueError(f"{text!r} has no port after the colon: give one ({shown}:{DEFAULT_PORT}), "
+                         f"or leave out the colon for {DEFAULT_PORT}")
     if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
         raise ValueError(f"{port_text!r} is not a port: give a number from 1 to 65535")
     return Address(host, int(port_text))
+
+
+def _check_host(host: str) -> None:
+    if LOOKS_LIKE_IPV4.fullmatch(host):
+        try:
+            ipaddress.IPv4Address(host)
+        except ValueError:
+            raise ValueError(f"{host!r} is not an IPv4 address: four numbers from 0 to 255, "
+                             "separated by dots (such as 192.168.1.10)") from None
+    elif not HOST_NAME.fullmatch(host) or host.startswith(("-", ".")) or ".." in host:
+        raise ValueError(f"{host!r} is not a host name: give the server's name or IP address")
+
+
+def resolve_problem(address: Address) -> str | None:
+    """Why ``address``'s host cannot be found, or None when it can (blocking: used once, at start-up).
+
+    A name that does not resolve is a typo far more often than a server still starting, so it is said
+    at once; a refused connection, by contrast, is retried, since the server may not be up yet.
+    """
+    try:
+        socket.getaddrinfo(address.host, address.port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as e:
+        reason = e.strerror if isinstance(e, socket.gaierror) and e.strerror else str(e)
+        return (f"cannot find the server {address.host!r} ({reason}): check the spelling, "
+                "or give its IP address")
+    return None
 
 
 def _why(error: BaseException) -> str:

@@ -94,8 +94,18 @@ def test_replay_of_a_missing_file_is_one_clear_line(tmp_path: Path, capsys: pyte
     (["host:99999"], "is not a port"),
     (["--solo", "--players", "7"], "--players must be 2 to 5"),
     (["--solo", "--variant", "purple"], "unknown variant"),
-    (["--solo", "somehost"], "leave out HOST"),
+    (["--solo", "somehost"], "--solo and HOST[:PORT] do not go together"),
     (["--name", "", "host"], "--name must be"),
+    ([":21777"], "':21777' has no host"),
+    (["127.0.0.1:"], "no port after the colon"),
+    (["256.1.1.1"], "'256.1.1.1' is not an IPv4 address"),
+    (["256.1.1.1:7777"], "'256.1.1.1' is not an IPv4 address"),
+    (["ho st"], "is not a host name"),
+    (["[::1]:"], "([::1]:7777)"),
+    (["--replay", "game.json", "--solo"], "--replay and --solo do not go together"),
+    (["--replay", "game.json", "host"], "do not go together"),
+    (["--variant", "wild", "host"], "--variant is for --solo"),
+    (["--players", "4", "host"], "--players is for --solo"),
 ])
 def test_bad_arguments_say_what_to_type(argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit:
@@ -125,3 +135,24 @@ def test_variant_help_and_error_list_names_that_all_work(capsys: pytest.CaptureF
         main(["--solo", "--variant", "purple"])
     err = " ".join(capsys.readouterr().err.split())
     assert "unknown variant 'purple'" in err and "wild_multicolor (or wild)" in err and "'Black (6 Suits)'" in err
+
+
+def test_a_server_name_that_does_not_resolve_is_refused_at_once(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["nosuchhost.invalid"]) == 2  # .invalid never resolves (RFC 6761)
+    err = capsys.readouterr().err
+    assert "cannot find the server 'nosuchhost.invalid'" in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("mode", ["server", "solo", "replay"])
+def test_without_a_terminal_one_line_and_exit_2(mode: str, kit, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    replay = tmp_path / "game.json"
+    replay.write_text(dumps(finished_game(kit), kit.NAMES))
+    argv = {"server": ["127.0.0.1:1"], "solo": ["--solo"], "replay": ["--replay", str(replay)]}[mode]
+    done = subprocess.run([sys.executable, "-m", "hanabi.client", *argv], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2
+    assert done.stderr.startswith("hanabi-client needs a terminal") and len(done.stderr.splitlines()) == 1
+    assert "Traceback" not in done.stderr + done.stdout

@@ -164,7 +164,8 @@ def test_parse_address(text: str, host: str, port: int) -> None:
     assert parse_address(text) == Address(host, port)
 
 
-@pytest.mark.parametrize("text", ["", "host:port", "host:70000", "[::1"])
+@pytest.mark.parametrize("text", ["", "host:port", "host:70000", "[::1", ":21777", "127.0.0.1:", "256.1.1.1", "[zz]:1",
+                                  "a b", "fe80::zz"])
 def test_parse_address_refuses_nonsense(text: str) -> None:
     with pytest.raises(ValueError):
         parse_address(text)
