@@ -63,7 +63,7 @@ from .board import seat_name
 from .commands import CommandCompleter, CommandError, Intent, Lobby, Local, Say, parse
 from .form import CHATS, VARIANTS, TableForm
 from .judge import refusal
-from .model import ClientModel, Incoming, LeftTable, Note
+from .model import ClientModel, Incoming, LeftTable, Link, Note
 from .screens import (
     WIDE,
     board,
@@ -126,6 +126,33 @@ def save_new_file(folder: Path, stem: str, text: str) -> Path:
     raise FileExistsError(0, f"{stem}.json to {stem}-9999.json all exist: tidy the folder")
 
 
+def offline_problem(model: ClientModel) -> str | None:
+    """Why a request cannot go to the server now, or None when it can.
+
+    Said on the key press: a request typed while the link is down would otherwise vanish without a word
+    (the session drops what was queued for a connection that broke, since it may no longer make sense).
+    """
+    link = model.link
+    if link is Link.RECONNECTING:
+        return "not connected — reconnecting; try again once back"
+    if link in (Link.CONNECTING, Link.OFFLINE):
+        return "not connected yet — still trying to reach the server; try again once connected"
+    if link is Link.CLOSED:
+        return "not connected — this connection is over: Ctrl-C quits, then start hanabi-client again"
+    return None
+
+
+def only_the_host(model: ClientModel, verb: str) -> str:
+    """What a guest who asked to start (or play again) is told: ask the host, in words that work at this table."""
+    what = "starts the game" if verb == "start" else "starts another game"
+    if chat_closed(model) is None:
+        return f"only the host {what}: ask them (t, then type your message)"
+    host = model.table.players[model.table.host] if model.table is not None and model.table.host is not None \
+        and 0 <= model.table.host < len(model.table.players) else None
+    who = host.name if host is not None else "the host"
+    return f"only the host {what}: chat is closed here, so wait for {who} (or ask them in person)"
+
+
 def seat_problem(model: ClientModel, verb: str, number: int) -> str | None:
     """What is wrong with ``bot``/``unbot``/``host`` for seat ``number`` (1-based, as the lobby shows seats).
 
@@ -157,7 +184,7 @@ class ClientApp:
         self._rung: tuple[int | None, int] | None = None  # the (game, turn) the bell last called us to
         self._selected_table: int | None = None  # our table when the lobby's highlight last followed it
         self.dispatch = dispatch
-        self.send = send
+        self._send = send
         self.ui = UiState()
         self._board_cache: tuple[ClientModel, bool, StyleAndTextTuples] | None = None
         self._screens: dict[str, AnyContainer] = {}
@@ -306,6 +333,15 @@ class ClientApp:
 
     # -- from keys to intents ----------------------------------------------------------------------
 
+    def send(self, message: Message) -> bool:
+        """Hand ``message`` to the session if we are connected; otherwise say why not. Whether it went."""
+        problem = offline_problem(self.get_model())
+        if problem is not None:
+            self.note(problem, True)
+            return False
+        self._send(message)
+        return True
+
     def note(self, text: str, error: bool = False) -> None:
         self.dispatch(Note(text, error))
 
@@ -324,11 +360,9 @@ class ClientApp:
             if reason is not None:
                 self.note(f"Not allowed: {reason}", True)
                 return
-            if isinstance(intent, Rearrange):
-                self.send(RearrangeRequest(intent.hand))
-            else:
-                self.send(ActionRequest(intent))
-            self.note("")
+            sent = self.send(RearrangeRequest(intent.hand) if isinstance(intent, Rearrange) else ActionRequest(intent))
+            if sent:
+                self.note("")
             return
         if isinstance(intent, Say):
             closed = chat_closed(model)
@@ -377,8 +411,8 @@ class ClientApp:
                                   "y = yes, any other key = no")
                 return
             self.ui.confirm = None
-            self.send(Leave())
-            self.dispatch(LeftTable())
+            if self.send(Leave()):
+                self.dispatch(LeftTable())
         elif verb in ("start", "again"):
             empty = [] if model.table is None else [i for i, p in enumerate(model.table.players) if p is None]
             if model.is_host and empty and verb == "start":
@@ -387,10 +421,10 @@ class ClientApp:
                 self.send(Start())
             elif verb == "again" and model.seat is not None and chat_closed(model) is None:
                 # What the end screen promises a guest: the host hears the wish at the table.
-                self.send(Chat("would like another game (host: press a)"))
-                self.note("You asked the host for another game.")
+                if self.send(Chat("would like another game (host: press a)")):
+                    self.note("You asked the host for another game.")
             else:
-                self.note("only the host starts the game: ask them (say …)", True)
+                self.note(only_the_host(model, verb), True)
         elif verb == "refresh":
             self.send(ListTables())
         elif verb == "new":
@@ -430,9 +464,9 @@ class ClientApp:
         if not form.name.strip():
             self.note("the table needs a name", True)
             return
-        self.send(CreateTable(form.name.strip(), VARIANTS[form.variant], form.seats, form.empty_clues,
-                              form.all_or_nothing, CHATS[form.chat], form.password or None))
-        self.ui.form = None
+        if self.send(CreateTable(form.name.strip(), VARIANTS[form.variant], form.seats, form.empty_clues,
+                                 form.all_or_nothing, CHATS[form.chat], form.password or None)):
+            self.ui.form = None  # kept while offline, so what was filled in is not lost
 
     def add_bot(self) -> None:
         """Seat a bot in the first free seat of our table."""
@@ -462,9 +496,9 @@ class ClientApp:
         if model.replay is not None and model.replay[0] == model.game:
             self._write_replay(model.game, model.replay[1])
             return
-        self.ui.save_wanted = model.game
-        self.send(GetReplay(model.game))
-        self.note("Asking the server for the replay…")
+        if self.send(GetReplay(model.game)):
+            self.ui.save_wanted = model.game
+            self.note("Asking the server for the replay…")
 
     def on_model(self) -> None:
         """Called after every change of the model: finish what waited for the server, then redraw."""

@@ -137,7 +137,12 @@ def end_fragments(model: ClientModel) -> StyleAndTextTuples:
     left = deck_reveal_fragments(over.deck, view.deck_size - view.deck_left) if over and view else []
     if left:
         out += [*left, ("", "\n")]
-    again = "a play again" if model.is_host else "a ask the host for another game"
+    if model.is_host:
+        again = "a play again"
+    elif model.seat is not None and chat_closed(model) is None:
+        again = "a ask the host for another game"
+    else:
+        again = "the host may start another game"  # chat closed (or watching): nothing to ask with
     out.append(("class:keys", " s save the replay · " + again + " · l leave · q quit "))
     return out
 

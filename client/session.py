@@ -168,7 +168,7 @@ class Session:
     def send(self, message: Message) -> None:
         """Queue a message for the server; safe to call from the host loop or from Trio."""
         if not self._online:
-            self.dispatch(Note("not connected to the server yet: try again in a moment", True))
+            self.dispatch(Note("not connected — reconnecting; try again once back", True))
             return
         if self._token is None:
             return

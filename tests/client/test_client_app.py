@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from hanabi.client.app import ClientApp
-from hanabi.client.model import ClientModel
+from hanabi.client.model import ClientModel, Link, LinkChanged
 from hanabi.client.runner import Store
 from hanabi.client.snapshot import SizedOutput, screen_text
 from hanabi.engine import (
@@ -805,3 +805,45 @@ def test_the_game_title_names_the_variant_as_players_know_it(term: Terminal, kit
               kit.view_message(state, 0))
     title = term.screen().splitlines()[0]
     assert "six suits, short multicolor" in title and "Black" not in title
+
+
+def test_keys_pressed_while_reconnecting_say_so_and_send_nothing(term: Terminal, kit) -> None:
+    state = at_game(term, kit)
+    term.feed(LinkChanged(Link.RECONNECTING, "server:7777", "Lost the connection to server:7777; reconnecting…"))
+    rank = state.deck[state.hands[1][0]].rank
+    assert term.type(f"c1{rank}") == []
+    assert term.store.model.status == "not connected — reconnecting; try again once back"
+    assert "not connected — reconnecting" in term.screen()
+    assert term.type(":say hello\r") == []
+    assert term.store.model.status_error
+    term.feed(Welcome(1, "server", "alice", "tok", ""))  # back: the same keys go through
+    assert term.type(f"c1{rank}") == [ActionRequest(Clue(1, rank=rank))]
+
+
+def test_the_new_table_form_is_kept_when_it_cannot_be_sent(term: Terminal, kit) -> None:
+    term.feed(Welcome(1, "server", "dave", "tok", ""), LinkChanged(Link.RECONNECTING, "server:7777"))
+    assert term.type("n\r") == []
+    assert term.app.ui.form is not None and "reconnecting" in term.store.model.status
+
+
+def test_with_chat_off_a_guest_is_not_told_to_say_anything(term: Terminal, kit) -> None:
+    quiet = replace(kit.table(), chat=ChatPolicy.OFF)
+    term.feed(Welcome(1, "server", "bob", "tok", ""), Joined(quiet, 1))
+    assert term.type("g") == []
+    status = term.store.model.status
+    assert "only the host starts the game" in status and "wait for alice" in status
+    assert "say" not in status and "t, then" not in status
+    state = kit.game()
+    while not state.over:
+        state = apply(state, next(a for a in legal_actions(state) if isinstance(a, Play)))
+    assert state.outcome is not None
+    term.feed(GameStarted(1, 1), kit.view_message(state, 1), GameOver(1, state.outcome, state.deck, "7"))
+    assert "ask the host" not in term.screen()
+    assert term.type("a") == []
+    assert "chat is closed here, so wait for alice" in term.store.model.status
+
+
+def test_with_chat_open_a_guest_is_told_how_to_ask(term: Terminal, kit) -> None:
+    term.feed(Welcome(1, "server", "bob", "tok", ""), Joined(kit.table(), 1))
+    assert term.type("g") == []
+    assert "ask them (t, then type your message)" in term.store.model.status
