@@ -235,6 +235,10 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
     if isinstance(message, SeatStatus):
         return _seat_status(model, message)
     if isinstance(message, GameStarted):
+        if model.game_over is not None:
+            # The end of the last game showed its result; the log keeps it once that screen is gone.
+            done = model.game_over.outcome
+            model = _notice(model, f"— game {model.game_over.game} ended {done.score}/{done.max_score}: {done.rating} —")
         out = replace(model, game=message.game, view=None, game_over=None, replay=None, logged_events=0, hands=())
         out = _notice(out, f"— game {message.game} starts —")
         return with_status(out, "The game starts.")
@@ -248,9 +252,9 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
         return log_new_events(replace(out, view=message.view), message.view)
     if isinstance(message, GameOverMessage):
         over = GameOver(message.game, message.outcome, message.deck, message.seed)
-        text = f"Game over: {message.outcome.score}/{message.outcome.max_score}, {message.outcome.rating}."
-        # The log keeps the result; the status line is left free, since the end of the game shows it in full.
-        return with_status(_notice(replace(model, game_over=over), text), "")
+        # The score is said once, by the end of the game's pane; the log only marks where this game ended,
+        # as it marks where it started.
+        return with_status(_notice(replace(model, game_over=over), f"— game {message.game} ends —"), "")
     if isinstance(message, ReplayFile):
         return replace(model, replay=(message.game, message.json))
     if isinstance(message, Chat):

@@ -48,8 +48,10 @@ def title_fragments(model: ClientModel, width: int) -> StyleAndTextTuples:
         parts.append(model.table.name)
     view = model.view
     if view is not None:
-        parts += [view.config.variant.title, f"turn {view.turn + 1}",
-                  whose_turn(view, model.names, yours=model.link is not Link.REPLAY)]
+        # Once over, the turns taken (the engine's count, as hanabi-replay gives it), not a turn to come.
+        turn = f"{view.turn} turn{'s' if view.turn != 1 else ''}" if view.outcome is not None \
+            else f"turn {view.turn + 1}"
+        parts += [view.config.variant.title, turn, whose_turn(view, model.names, yours=model.link is not Link.REPLAY)]
     elif model.table is None:
         parts.append("lobby")
     left = " " + " · ".join(parts) + " "

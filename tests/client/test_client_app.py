@@ -651,7 +651,7 @@ def test_the_end_screen_says_the_result_once(term: Terminal, kit) -> None:
     assert state.outcome is not None
     term.feed(GameOver(1, state.outcome, state.deck, "7"))
     text = term.screen()
-    assert text.count(state.outcome.rating) == 2  # the end box and the log's record; not the status line too
+    assert text.count(state.outcome.rating) == 1  # the end box only: the log just marks where the game ended
     assert f"Left in the deck ({state.deck_left}):" in text  # cards nobody drew, after a strike-out
 
 
@@ -847,3 +847,17 @@ def test_with_chat_open_a_guest_is_told_how_to_ask(term: Terminal, kit) -> None:
     term.feed(Welcome(1, "server", "bob", "tok", ""), Joined(kit.table(), 1))
     assert term.type("g") == []
     assert "ask them (t, then type your message)" in term.store.model.status
+
+
+def test_the_end_counts_turns_taken_and_gives_the_score_once(term: Terminal, kit) -> None:
+    state = kit.game()
+    while not state.over:
+        state = apply(state, next(a for a in legal_actions(state) if isinstance(a, Play)))
+    assert state.outcome is not None
+    at_game(term, kit, state=state)
+    term.feed(GameOver(1, state.outcome, state.deck, "7"))
+    text = term.screen()
+    assert f"· {state.turn} turns · game over" in text.splitlines()[0]  # as hanabi-replay counts them
+    assert f"turn {state.turn + 1}" not in text
+    assert text.count("Game over") == 1
+    assert "— game 1 ends —" in text

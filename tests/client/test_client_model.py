@@ -206,8 +206,10 @@ def test_game_over_and_replay(kit) -> None:
     state = kit.game()
     model = reduce(model, GameOver(1, outcome, state.deck, "7"))
     assert model.game_over is not None and model.game_over.outcome.score == 0
-    assert "horrible" in text_of(model)[-1]  # in the log, for the record between games
-    assert model.status == ""  # not a third time on the end screen: it shows the result in full
+    assert text_of(model)[-1] == "— game 1 ends —"  # the end screen shows the result: once is enough
+    assert model.status == ""  # nor the status line
+    again = reduce(model, GameStarted(1, 2))
+    assert text_of(again)[-2:] == ["— game 1 ended 0/25: horrible, booed by the crowd —", "— game 2 starts —"]
     model = reduce(model, ReplayFile(1, '{"players": []}'))
     assert model.replay == (1, '{"players": []}')
 

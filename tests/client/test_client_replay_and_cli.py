@@ -156,3 +156,11 @@ def test_without_a_terminal_one_line_and_exit_2(mode: str, kit, tmp_path: Path) 
     assert done.returncode == 2
     assert done.stderr.startswith("hanabi-client needs a terminal") and len(done.stderr.splitlines()) == 1
     assert "Traceback" not in done.stderr + done.stdout
+
+
+def test_the_replays_last_step_counts_the_turns_taken(kit) -> None:
+    state = finished_game(kit)
+    replay = from_json(json.loads(dumps(state, kit.NAMES)))
+    viewer = ReplayViewer(replay, "game.json", output=SizedOutput(80, 24))
+    viewer.go(10_000)
+    assert f"{state.turn} turns · game over" in screen_text(viewer.application).splitlines()[0]
