@@ -237,8 +237,8 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
     if isinstance(message, GameStarted):
         if model.game_over is not None:
             # The end of the last game showed its result; the log keeps it once that screen is gone.
-            done = model.game_over.outcome
-            model = _notice(model, f"— game {model.game_over.game} ended {done.score}/{done.max_score}: {done.rating} —")
+            last, done = model.game_over.game, model.game_over.outcome
+            model = _notice(model, f"— game {last} ended {done.score}/{done.max_score}: {done.rating} —")
         out = replace(model, game=message.game, view=None, game_over=None, replay=None, logged_events=0, hands=())
         out = _notice(out, f"— game {message.game} starts —")
         return with_status(out, "The game starts.")
