@@ -14,10 +14,18 @@ from hanabi.engine import GameState, Rearrange, TurnEvent, apply, game_from_deck
 from hanabi.engine.replay import Replay
 from prompt_toolkit.application import Application
 from prompt_toolkit.data_structures import Point
+from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples, to_plain_text
 from prompt_toolkit.input import Input
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.layout import Dimension, FormattedTextControl, HSplit, Layout, Window
+from prompt_toolkit.key_binding import (
+    ConditionalKeyBindings,
+    KeyBindings,
+    KeyBindingsBase,
+    KeyPressEvent,
+    merge_key_bindings,
+)
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.layout import Dimension, DynamicContainer, FormattedTextControl, HSplit, Layout, Window
 from prompt_toolkit.output import Output
 
 from .board import seat_name
@@ -40,6 +48,26 @@ def game_steps(replay: Replay) -> list[GameState]:
     return states
 
 
+def replay_help_fragments() -> StyleAndTextTuples:
+    """Every key of the replay viewer, and how to read the board; short enough for an 80x24 screen."""
+    lines = [
+        "Keys in a replay",
+        "  → n Space    next step                ← p Backspace   previous step",
+        "  ↓ PgDn       10 steps on              ↑ PgUp          10 steps back",
+        "  Home         the deal                 End             the end of the game",
+        "  v            whose eyes: a spectator (sees every hand), then each seat",
+        "  k            show or hide what each player knows about their cards",
+        "  ?            this help                q Ctrl-C        quit",
+        "Reading the board",
+        "  [R3] a card that got a clue, R3 one that got none · ▶ the player to act",
+        "  Seen from a seat, that player's own hand shows as they know it: the clues",
+        "  each card got, and what it can still be.",
+        "",
+        "Press any key to close this help.",
+    ]
+    return [("", "\n".join(lines))]
+
+
 @dataclass
 class Position:
     step: int = 0
@@ -54,19 +82,14 @@ class ReplayViewer:
         self.name = name
         self.states = game_steps(replay)
         self.pos = Position(step=0, seat=None)
+        self.show_help = False
+        game = self._game_body()
+        help_window = Window(FormattedTextControl(replay_help_fragments), wrap_lines=True)
         self.application: Application[None] = Application(
             layout=Layout(HSplit([
                 Window(FormattedTextControl(lambda: title_fragments(self.model(), self.width)), height=1),
-                Window(FormattedTextControl(self._tokens), height=1),
-                Window(FormattedTextControl(lambda: board(self.model(), self.pos.show_knowledge)),
-                       height=lambda: Dimension.exact(
-                           to_plain_text(board(self.model(), self.pos.show_knowledge)).count("\n") + 1)),
-                Window(FormattedTextControl(lambda: discards(self.model(), self.width)), dont_extend_height=True,
-                       wrap_lines=True),
-                Window(height=1, char="─", style="class:rule"),
-                Window(FormattedTextControl(self._log, get_cursor_position=self._log_end), wrap_lines=True),
-                Window(FormattedTextControl(lambda: end_fragments(self.model())[:2]), dont_extend_height=True,
-                       wrap_lines=True),
+                DynamicContainer(lambda: help_window if self.show_help else game),
+                Window(FormattedTextControl(self._where), height=1, style="class:keys"),
                 Window(FormattedTextControl(self._keys), height=1, style="class:keys"),
             ])),
             key_bindings=self._bindings(),
@@ -75,6 +98,21 @@ class ReplayViewer:
             input=input,
             output=output,
         )
+
+    def _game_body(self) -> HSplit:
+        """The board and the log, as a live game shows them."""
+        return HSplit([
+            Window(FormattedTextControl(self._tokens), height=1),
+            Window(FormattedTextControl(lambda: board(self.model(), self.pos.show_knowledge)),
+                   height=lambda: Dimension.exact(
+                       to_plain_text(board(self.model(), self.pos.show_knowledge)).count("\n") + 1)),
+            Window(FormattedTextControl(lambda: discards(self.model(), self.width)), dont_extend_height=True,
+                   wrap_lines=True),
+            Window(height=1, char="─", style="class:rule"),
+            Window(FormattedTextControl(self._log, get_cursor_position=self._log_end), wrap_lines=True),
+            Window(FormattedTextControl(lambda: end_fragments(self.model())[:2]), dont_extend_height=True,
+                   wrap_lines=True),
+        ])
 
     @property
     def width(self) -> int:
@@ -99,16 +137,19 @@ class ReplayViewer:
         lines = to_plain_text(self._log()).split("\n")
         return Point(len(lines[-1]), len(lines) - 1)
 
-    def _keys(self) -> StyleAndTextTuples:
-        """Where we are, then as many keys as fit the width (quit always shows)."""
+    def _where(self) -> StyleAndTextTuples:
+        """The step shown and whose eyes it is seen through, on a line of its own so every key fits below."""
         who = "a spectator" if self.pos.seat is None else seat_name(self.replay.players, self.pos.seat)
-        where = f" step {self.pos.step}/{len(self.states) - 1} · seen by {who} "
+        return [("class:keys", f" step {self.pos.step}/{len(self.states) - 1} · seen by {who}")]
+
+    def _keys(self) -> StyleAndTextTuples:
+        """The keys, as many as fit the width (all of them at 80 columns; quit always shows)."""
         # Most useful first: what does not fit goes from the end (quit always stays).
         items = [("←→", "step"), ("v", "viewpoint"), ("↑↓", "10 steps"), ("k", "knows"), ("Home/End", "ends"),
-                 ("q", "quit")]
-        while len(where) + sum(len(k) + len(w) + 3 for k, w in items) > self.width and len(items) > 2:
+                 ("?", "help"), ("q", "quit")]
+        while sum(len(k) + len(w) + 3 for k, w in items) > self.width and len(items) > 2:
             del items[-2]
-        out: StyleAndTextTuples = [("class:keys", where)]
+        out: StyleAndTextTuples = []
         for key, what in items:
             out += [("class:keys.key", f" {key}"), ("class:keys", f" {what} ")]
         return out
@@ -122,7 +163,25 @@ class ReplayViewer:
         seat = self.pos.seat
         self.pos.seat = 0 if seat is None else (None if seat + 1 >= players else seat + 1)
 
-    def _bindings(self) -> KeyBindings:
+    def _bindings(self) -> KeyBindingsBase:
+        kb = KeyBindings()
+        helping = Condition(lambda: self.show_help)
+
+        @kb.add(Keys.Any, filter=helping)
+        def _close_help(event: KeyPressEvent) -> None:
+            self.show_help = False  # any key closes the help, and does nothing else
+
+        @kb.add("c-c")
+        def _interrupt(event: KeyPressEvent) -> None:
+            event.app.exit()
+
+        @kb.add("?", filter=~helping)
+        def _help(event: KeyPressEvent) -> None:
+            self.show_help = True
+
+        return merge_key_bindings([kb, ConditionalKeyBindings(self._step_bindings(), ~helping)])
+
+    def _step_bindings(self) -> KeyBindings:
         kb = KeyBindings()
 
         @kb.add("right")
@@ -164,7 +223,6 @@ class ReplayViewer:
             self.pos.show_knowledge = not self.pos.show_knowledge
 
         @kb.add("q")
-        @kb.add("c-c")
         def _quit(event: KeyPressEvent) -> None:
             event.app.exit()
 

@@ -164,3 +164,21 @@ def test_the_replays_last_step_counts_the_turns_taken(kit) -> None:
     viewer = ReplayViewer(replay, "game.json", output=SizedOutput(80, 24))
     viewer.go(10_000)
     assert f"{state.turn} turns · game over" in screen_text(viewer.application).splitlines()[0]
+
+
+def test_the_replay_has_a_help_screen_and_every_key_shows_at_80_columns(kit) -> None:
+    state = finished_game(kit)
+    replay = from_json(json.loads(dumps(state, kit.NAMES)))
+    with create_pipe_input() as pipe:
+        viewer = ReplayViewer(replay, "game.json", input=pipe, output=SizedOutput(80, 24))
+        bar = screen_text(viewer.application).splitlines()[-1]
+        for key in ("←→ step", "v viewpoint", "↑↓ 10 steps", "k knows", "Home/End ends", "? help", "q quit"):
+            assert key in bar, key  # at step 0 too
+        pipe.send_text("?" + "\x03")  # ? then Ctrl-C, which quits even from the help
+        viewer.application.run()
+        shown = screen_text(viewer.application)
+        pipe.send_text("\x1b[C" + "\x1b[C" + "q")  # the first → only closes the help; the second steps
+        viewer.application.run()
+    assert "Keys in a replay" in shown and "Press any key to close this help" in shown
+    assert all(len(line) < 80 for line in shown.splitlines()[1:])  # no line of the help wraps
+    assert viewer.pos.step == 1 and not viewer.show_help
