@@ -51,6 +51,7 @@ class Reading:
     conv: dict[int, int] = field(default_factory=dict)
     prompts: dict[int, int] = field(default_factory=dict)  # target's own card -> identity it must be
     self_order: int | None = None  # a self-finesse: the target's card to blind-play
+    on_chop: bool = False  # the focus is the chop, newly touched: the clue may be a save
     heights: list[int] = field(default_factory=list)  # the chains, per suit
 
 
@@ -107,7 +108,7 @@ def read_clue(table: Table, giver: int, clue: Clue, touched: tuple[int, ...]) ->
     # The chop, when newly touched; else the newest new card; a clue of only old cards, its leftmost.
     focus = (chop if chop in new else new[0]) if new else next(o for o in hand if o in touched)
     reading.focus = focus
-    save = bool(new) and focus == chop
+    save = reading.on_chop = bool(new) and focus == chop
     hidden = (giver, target)
     cover = covering(table, hidden, focus, know)
     heights = list(table.fireworks)
@@ -193,20 +194,44 @@ def apply_reading(table: Table, reading: Reading) -> None:
 def interpret(table: Table, giver: int, clue: Clue, touched: tuple[int, ...]) -> None:
     """Replay one clue into ``table``: the shared reading, then what this seat alone infers."""
     reading = read_clue(table, giver, clue, touched)
+    finesse_ok = False
+    focus_id = table.ids.get(reading.focus) if reading.focus is not None else None
+    if (table.me not in (giver, clue.target) and focus_id is not None and rank_of(focus_id) >= 2
+            and not (reading.kind != "none" and (reading.base | reading.ext) >> focus_id & 1
+                     and reading.self_order is None)):
+        # Would giver and target, who see our hand, read a finesse on us if our finesse position
+        # held the card just below the focus? (Our own reading cannot tell: it does not see that card.)
+        hypo = finesse_on_me(table, giver, clue, touched, focus_id)
+        if hypo is not None:
+            finesse_ok, reading = True, hypo  # then theirs is the reading to remember
     apply_reading(table, reading)
-    if table.me in (giver, clue.target) or reading.focus is None or reading.kind == "none":
+    if table.me in (giver, clue.target) or reading.focus is None or focus_id is None:
         return
-    focus_id = table.ids.get(reading.focus)
-    if focus_id is None or table.dead(focus_id) or table.playable(focus_id):
+    if table.dead(focus_id) or table.playable(focus_id):
         return
-    if reading.kind == "save" and (table.critical(focus_id) or (clue.rank == 2 and rank_of(focus_id) == 2)):
+    if reading.on_chop and (table.critical(focus_id) or (clue.rank == 2 and rank_of(focus_id) == 2)):
         return  # a save: nothing to fill in
     target_fp = reading.self_order if reading.self_order is not None else table.finesse_pos(clue.target)
-    third_party_duties(table, giver, clue.target, reading.focus, focus_id, target_fp)
+    third_party_duties(table, giver, clue.target, reading.focus, focus_id, target_fp, finesse_ok)
+
+
+def finesse_on_me(table: Table, giver: int, clue: Clue, touched: tuple[int, ...], focus_id: int) -> Reading | None:
+    """The reading of a finesse through us, if the clue reads so when our finesse card is the missing one."""
+    fp = table.finesse_pos(table.me)
+    if fp is None or table.me not in table.between(giver, clue.target):
+        return None
+    table.assumed[fp] = focus_id - 1
+    try:
+        hypo = read_clue(table, giver, clue, touched)
+    finally:
+        table.assumed.clear()
+    if hypo.kind == "play" and hypo.self_order is None and hypo.ext >> focus_id & 1 and not hypo.base >> focus_id & 1:
+        return hypo
+    return None
 
 
 def third_party_duties(table: Table, giver: int, target: int, focus: int, focus_id: int,
-                       target_fp: int | None = None) -> None:
+                       target_fp: int | None = None, finesse_ok: bool = True) -> None:
     """Seeing the focus card, find the one gap in its chain that only this seat's hand can fill.
 
     The chain is counted as giver and target count it; if the focus is exactly
@@ -227,7 +252,7 @@ def third_party_duties(table: Table, giver: int, target: int, focus: int, focus_
         table.conv[cand] = 1 << link
         return
     between = table.between(giver, target)
-    if me not in between or height != table.fireworks[s]:
+    if not finesse_ok or me not in between or height != table.fireworks[s]:
         return
     if target_fp is not None and table.visible_id(target_fp) == link:
         return  # the target holds it on its finesse position: a self-finesse

@@ -38,6 +38,7 @@ from .conventions import Reading, clue_mask, covering, finesse_duty, read_clue, 
 from .memory import Table
 
 ENDGAME_DECK = 10  # from this many cards left in the deck, a harmless clue beats a discard
+FINESSE_VALUE = 1.5  # a blind play: one more card played, and the touched card comes after it
 CLOG = 0.1  # the value of touching a useful card that will not play soon
 
 
@@ -235,6 +236,8 @@ class Decision:
             fid = t.ids[reading.focus]
             if not self.belief(reading.focus, reading) >> fid & 1 and not t.playable(fid) and not t.dead(fid):
                 misplays += 1  # a focus nobody can explain: others may blind-play to explain it
+            elif self.false_finesse(clue, touched, reading, fid):
+                misplays += 1
             elif reading.kind != "play":
                 pass
             elif reading.self_order is not None:
@@ -414,6 +417,8 @@ class Decision:
             return None
         if reading.self_order is not None and not self.self_finesse_is_sound(reading, fid):
             return None
+        if not finesse and reading.self_order is None and self.false_finesse(clue, touched, reading, fid):
+            return None
         # Good touch: no trash and no duplicates.
         seen_ids: set[int] = set()
         for o in touched:
@@ -445,10 +450,41 @@ class Decision:
                 else:
                     value += CLOG  # a useful card, but it takes a slot out of the discard rotation
         if finesse or reading.self_order is not None:
-            value += 1.0  # a blind play
+            value += FINESSE_VALUE  # a blind play
         if not newly_known and not finesse and all(o in t.clued for o in touched) and value <= 0:
             return None
         return value
+
+    def false_finesse(self, clue: Clue, touched: tuple[int, ...], reading: Reading, fid: int) -> bool:
+        """Whether a player between us and the target could take this clue for a finesse on them.
+
+        Only a focus the reading does not explain can do that: each such player
+        asks how the clue would read if their finesse card were the card below
+        the focus (see ``conventions.finesse_on_me``), and blind-plays if it
+        would read as a finesse.
+        """
+        t = self.t
+        if rank_of(fid) < 2 or t.playable(fid) or t.dead(fid):
+            return False
+        if reading.kind != "none" and (reading.base >> fid & 1 or reading.self_order is not None):
+            return False
+        link = fid - 1
+        between = t.between(self.me, clue.target)
+        for index, seat in enumerate(between):
+            fp = t.finesse_pos(seat)
+            if fp is None or t.ids[fp] == link:
+                continue
+            if any((q_fp := t.finesse_pos(q)) is not None and t.ids[q_fp] == link for q in between[index + 1:]):
+                continue
+            t.assumed[fp] = link
+            try:
+                hypo = read_clue(t, self.me, clue, touched)
+            finally:
+                t.assumed.clear()
+            if (hypo.kind == "play" and hypo.self_order is None and hypo.ext >> fid & 1
+                    and not hypo.base >> fid & 1):
+                return True
+        return False
 
     def self_finesse_is_sound(self, reading: Reading, fid: int) -> bool:
         """The target's own finesse card is the missing one, and nobody could take the clue otherwise."""

@@ -59,6 +59,7 @@ class Table:
     play: set[int] = field(default_factory=set)  # cards the team expects their holder to play
     saved: set[int] = field(default_factory=set)  # cards given a save clue
     clued_at: dict[int, int] = field(default_factory=dict)  # order -> index of the event that first clued it
+    assumed: dict[int, int] = field(default_factory=dict)  # hypotheses: order -> identity, even for our cards
     pending: list[Pending] = field(default_factory=list)
     events_done: int = 0
     tokens: int = 8
@@ -145,9 +146,11 @@ class Table:
                 # mark is the event index, so settling twice for the same turn changes nothing.
                 p.later = (self.events_done,)
                 keep.append(p)
-            elif p.kind == "self" and p.focus in self.holder:
+            elif p.kind == "self":
                 # The blind play did not come: the clue meant nothing we can read.
-                self.conv[p.focus] = self.conv.get(p.focus, self.all) & ~p.mask or self.all
+                self.play.discard(p.order)
+                if p.focus in self.holder:
+                    self.conv[p.focus] = self.conv.get(p.focus, self.all) & ~p.mask or self.all
             elif p.kind == "ext" and p.order in self.holder:
                 unplayable = sum(1 << i for i in bits(p.mask) if not self.playable(i))
                 if self.know_conv(p.order) & ~unplayable:
@@ -168,7 +171,11 @@ class Table:
     def visible_id(self, order: int, hidden: tuple[int, ...] = ()) -> int | None:
         """The identity of a card in a hand, if this seat sees it and its holder is not in ``hidden``."""
         seat = self.holder.get(order)
-        if seat is None or seat == self.me or seat in hidden:
+        if seat is None or seat in hidden:
+            return None
+        if order in self.assumed:
+            return self.assumed[order]
+        if seat == self.me:
             return None
         return self.ids.get(order)
 

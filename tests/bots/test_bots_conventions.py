@@ -120,6 +120,16 @@ def test_answers_a_finesse_then_the_target_plays() -> None:
     assert decide(state) == Play(14)  # seat 2 now knows its card is R2
 
 
+def test_answers_a_finesse_given_with_a_rank_clue() -> None:
+    # A 2 clue on seat 2's R2 while no 1 is played: seat 1 cannot see its own R1, yet it works out
+    # that the clue only makes sense to the others if its finesse position holds the 1.
+    state = deal(3, {9: "R1", 14: "R2"})
+    state = act(state, Clue(2, rank=2))
+    assert decide(state) == Play(9)
+    state = act(state, Play(9))
+    assert decide(state) == Play(14)
+
+
 def test_gives_a_finesse() -> None:
     state = deal(3, {9: "R1", 14: "R2"})
     assert decide(state) == Clue(2, colour=Suit.RED)
