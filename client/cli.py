@@ -19,6 +19,7 @@ from hanabi.engine import MAX_PLAYERS, MIN_PLAYERS, Variant
 from hanabi.engine.replay import ReplayError, load
 
 from .app import ClientApp
+from .model import Link
 from .replayer import ReplayViewer
 from .runner import Store, run_with_trio
 from .session import Address, Session, parse_address, resolve_problem
@@ -168,4 +169,6 @@ def _run(address: Address | None, name: str, solo: tuple[int, Variant] | None = 
     farewell = store.model.farewell
     if farewell:
         print(f"hanabi-client: the server said goodbye: {farewell}")
+    elif store.model.link is Link.CLOSED and store.model.status:
+        print(f"hanabi-client: {store.model.status}")  # why we stopped (a protocol mismatch), once off the screen
     return 0

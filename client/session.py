@@ -13,6 +13,7 @@ host loop): it hops into Trio with the run's token, which is thread-safe.
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import logging
 import re
@@ -24,7 +25,7 @@ import trio
 from hanabi.protocol.errors import ProtocolError
 from hanabi.protocol.framing import Decoder, encode
 from hanabi.protocol.messages import Goodbye, Hello, ListTables, Message, Ping, Pong, Spectate, Welcome
-from hanabi.protocol.version import PROGRAM, PROTOCOL_VERSION
+from hanabi.protocol.version import PROGRAM, PROTOCOL_VERSION, version_mismatch
 
 from .model import ClientModel, Incoming, Link, LinkChanged, Note
 from .tokens import TokenStore
@@ -39,7 +40,8 @@ PING_EVERY = 10.0
 SILENCE_LIMIT = 35.0  # no byte from the server for this long: the link is dead, reconnect
 OUTBOX = 256
 # Goodbyes after which reconnecting would be wrong: another connection took our seat, or we cannot talk.
-FINAL_GOODBYES = frozenset({"replaced", "protocol_version", "client_quit"})
+GOODBYE_VERSION = "protocol_version"
+FINAL_GOODBYES = frozenset({"replaced", GOODBYE_VERSION, "client_quit"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +233,14 @@ class Session:
                 welcome = await self._handshake(stream, decoder, goodbye)
                 if welcome is None:
                     return goodbye[0] if goodbye else None
+                mismatch = version_mismatch(PROTOCOL_VERSION, welcome.protocol, their_program=welcome.program,
+                                            we_are="client")
+                if mismatch is not None:
+                    # Nothing after the handshake can be trusted to mean what we think: part, and do not retry.
+                    self.dispatch(Note(mismatch, True))
+                    with contextlib.suppress(ProtocolError):
+                        await self._write(stream, Goodbye(GOODBYE_VERSION, mismatch))
+                    return GOODBYE_VERSION
                 if self.tokens is not None:
                     self.tokens.save(welcome.resume)
                 self._online = True

@@ -169,3 +169,43 @@ def test_parse_address(text: str, host: str, port: int) -> None:
 def test_parse_address_refuses_nonsense(text: str) -> None:
     with pytest.raises(ValueError):
         parse_address(text)
+
+
+async def test_a_server_of_another_protocol_is_left_with_its_sentence_and_not_retried(nursery: trio.Nursery) -> None:
+    from hanabi.protocol.framing import Decoder, encode
+    from hanabi.protocol.messages import Goodbye, Hello, Welcome
+    from hanabi.protocol.version import PROTOCOL_VERSION, version_mismatch
+
+    other = PROTOCOL_VERSION + 1
+    heard: list[object] = []
+    connections: list[int] = []
+
+    async def fake_server(stream: trio.SocketStream) -> None:
+        """Welcomes anyone, in a protocol this client does not speak, then records what it is told."""
+        connections.append(1)
+        decoder = Decoder(peer="client")
+        async with stream:
+            welcomed = False
+            async for data in stream:
+                decoder.receive(data)
+                while (message := decoder.next_message()) is not None:
+                    heard.append(message)
+                    if isinstance(message, Hello) and not welcomed:
+                        welcomed = True
+                        await stream.send_all(encode(Welcome(other, "hanabi-lan 9.9", message.name, "tok")))
+
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    port = listeners[0].socket.getsockname()[1]
+    nursery.start_soon(trio.serve_listeners, fake_server, listeners)
+    store = Store()
+    session = Session(Address("127.0.0.1", port), "alice", store.get, store.dispatch)
+    with trio.fail_after(5):
+        await session.run()  # returns by itself: no reconnecting to a server we cannot understand
+        while not any(isinstance(m, Goodbye) for m in heard):
+            await trio.sleep(0.01)
+    sentence = version_mismatch(PROTOCOL_VERSION, other, their_program="hanabi-lan 9.9", we_are="client")
+    assert sentence is not None and "upgrade this client" in sentence
+    assert store.model.status == sentence and store.model.status_error
+    assert store.model.link is Link.CLOSED and session.stopped
+    assert connections == [1]
+    assert Goodbye("protocol_version", sentence) in heard
