@@ -156,7 +156,8 @@ def only_the_host(model: ClientModel, verb: str) -> str:
 def seat_problem(model: ClientModel, verb: str, number: int) -> str | None:
     """What is wrong with ``bot``/``unbot``/``host`` for seat ``number`` (1-based, as the lobby shows seats).
 
-    Said here, in the lobby's numbering, rather than left to the server, whose messages count seats from 0.
+    Checked before anything is sent, in the lobby's numbering, so the answer comes at once; what the server
+    refuses anyway is shown as the server words it.
     """
     table = model.table
     if table is None:
@@ -393,7 +394,7 @@ class ClientApp:
             seat = int(intent.text) - 1 if verb == "join" and intent.text else None
             known = next((t for t in model.tables if t.id == number), None)
             if seat is not None and known is not None:
-                # In the lobby's numbering: the server's refusal would count seats from 0.
+                # Checked before sending, in the lobby's numbering, so a slip is answered at once.
                 if not 0 <= seat < len(known.players):
                     self.note(f"there is no seat {seat + 1}: table {number} has seats 1 to {len(known.players)}", True)
                     return
