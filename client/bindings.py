@@ -1,0 +1,115 @@
+"""The client's keys: which key does what on which screen, as prompt_toolkit bindings.
+
+Printable keys outside the command line go to ``ClientApp.key``, which knows
+the screen of the moment; the bindings here are the keys that are not
+letters (Enter, Esc, arrows, Tab, PgUp/PgDn) and Ctrl-C, which always quits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from prompt_toolkit.filters import Condition, Filter
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
+
+if TYPE_CHECKING:
+    from .app import ClientApp
+
+Handler = Callable[[KeyPressEvent], None]
+
+
+def guarded(app: ClientApp, handler: Handler) -> Handler:
+    """A key handler that cannot take the app down: a bug becomes a line in the status bar."""
+
+    def run(event: KeyPressEvent) -> None:
+        try:
+            handler(event)
+        except Exception as e:  # a bug must not leave the player with a dead terminal
+            app.cancel()
+            app.note(f"Something went wrong in the client ({type(e).__name__}: {e}); the game goes on.", True)
+
+    return run
+
+def key_bindings(app: ClientApp) -> KeyBindings:
+    """Every key of the app; each handler runs guarded, so a bug costs a status line, not the terminal."""
+    kb = KeyBindings()
+
+    def add(*keys: str | Keys, filter: Filter | bool = True) -> Callable[[Handler], Handler]:
+        def register(handler: Handler) -> Handler:
+            kb.add(*keys, filter=filter)(guarded(app, handler))
+            return handler
+        return register
+    typing = Condition(lambda: app.application.layout.has_focus(app.command))
+    outside = ~typing
+    in_form = Condition(lambda: app.ui.form is not None) & outside
+
+    @add("c-c")
+    def _quit(event: KeyPressEvent) -> None:
+        app.quit()
+
+    @add(Keys.Any, filter=outside)
+    def _any(event: KeyPressEvent) -> None:
+        data = event.data
+        if len(data) == 1 and data.isprintable():
+            app.key(data)
+
+    @add("escape", filter=outside)
+    def _escape(event: KeyPressEvent) -> None:
+        if app.ui.form is not None:
+            app.ui.form = None
+        app.cancel()
+
+    @add("escape", filter=typing)
+    def _leave_command(event: KeyPressEvent) -> None:
+        app.ui.secret = None
+        app.ui.prompt = ""
+        app.command.reset()
+        app.application.layout.focus(app.status_window)
+
+    @add("enter", filter=outside)
+    def _enter(event: KeyPressEvent) -> None:
+        if app.ui.form is not None:
+            app.lobby.submit_form()
+        elif app.mode() == "lobby" and app.get_model().table is None:
+            app.key("j")
+        else:
+            app.open_command()
+
+    @add("up", filter=outside)
+    def _up(event: KeyPressEvent) -> None:
+        app.move(-1)
+
+    @add("down", filter=outside)
+    def _down(event: KeyPressEvent) -> None:
+        app.move(1)
+
+    @add("tab", filter=in_form)
+    def _tab(event: KeyPressEvent) -> None:
+        app.move(1)
+
+    @add("left", filter=in_form)
+    def _left(event: KeyPressEvent) -> None:
+        assert app.ui.form is not None
+        app.ui.form.change(-1)
+
+    @add("right", filter=in_form)
+    def _right(event: KeyPressEvent) -> None:
+        assert app.ui.form is not None
+        app.ui.form.change(1)
+
+    @add("backspace", filter=in_form)
+    def _backspace(event: KeyPressEvent) -> None:
+        assert app.ui.form is not None
+        app.ui.form.backspace()
+
+    @add("pageup", filter=outside)
+    def _page_up(event: KeyPressEvent) -> None:
+        app.scroll(5)
+
+    @add("pagedown", filter=outside)
+    def _page_down(event: KeyPressEvent) -> None:
+        app.scroll(-5)
+
+    return kb

@@ -1,0 +1,164 @@
+"""The layout of the client's full screen: title, the screen of the moment, command line, status, keys.
+
+Each part is a container whose text is a callable reading the live model and
+the app's UI state, so a redraw always shows the latest; each kind of middle
+screen (lobby, form, help, game at two widths) is built once and reused.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from prompt_toolkit.data_structures import Point
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples, to_plain_text
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    DynamicContainer,
+    Float,
+    FloatContainer,
+    FormattedTextControl,
+    HSplit,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.layout.containers import AnyContainer
+from prompt_toolkit.layout.dimension import Dimension
+from prompt_toolkit.layout.menus import CompletionsMenu
+
+from .model import ClientModel
+from .screens import (
+    WIDE,
+    board,
+    chat_fragments,
+    discards,
+    end_fragments,
+    help_fragments,
+    join_lines,
+    keys_fragments,
+    lobby_fragments,
+    log_lines,
+    title_fragments,
+    tokens_line,
+)
+
+if TYPE_CHECKING:
+    from .app import ClientApp
+
+
+def _end_of(fragments: StyleAndTextTuples) -> Point:
+    """The end of the text: a window scrolls to keep its cursor in sight, so the newest line shows."""
+    lines = to_plain_text(fragments).split("\n")
+    return Point(len(lines[-1]), len(lines) - 1)
+
+
+class ScreenLayout:
+    """The containers of one ``ClientApp``'s screen; ``root()`` is the whole of it."""
+
+    def __init__(self, app: ClientApp) -> None:
+        self.app = app
+        self._screens: dict[str, AnyContainer] = {}
+        self._board_cache: tuple[ClientModel, bool, StyleAndTextTuples] | None = None
+
+    def model(self) -> ClientModel:
+        return self.app.get_model()
+
+    @property
+    def width(self) -> int:
+        return self.app.width
+
+    def root(self) -> AnyContainer:
+        # The completions of the command line float over the screen just above what is typed.
+        return FloatContainer(self._panes(), floats=[
+            Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8, scroll_offset=1))])
+
+    def _panes(self) -> AnyContainer:
+        return HSplit([
+            Window(FormattedTextControl(lambda: title_fragments(self.model(), self.width)), height=1),
+            DynamicContainer(self._screen),
+            ConditionalContainer(self.app.command_window, Condition(lambda: self.app.application.layout.has_focus(
+                self.app.command))),
+            self.app.status_window,
+            Window(FormattedTextControl(lambda: keys_fragments(self.model(), self.app.mode(), self.width)), height=1,
+                   style="class:keys"),
+        ])
+
+    def _screen(self) -> AnyContainer:
+        """The middle of the screen; each kind is built once and reused, its text read live on every redraw."""
+        if self.app.ui.show_help:
+            kind = "help"
+        elif self.app.ui.form is not None:
+            kind = "form"
+        elif self.model().view is not None:
+            kind = "game-wide" if self.width >= WIDE else "game"
+        else:
+            kind = "lobby"
+        if kind not in self._screens:
+            self._screens[kind] = self._build(kind)
+        return self._screens[kind]
+
+    def _build(self, kind: str) -> AnyContainer:
+        if kind == "help":
+            return Window(FormattedTextControl(help_fragments), wrap_lines=True)
+        if kind == "form":
+            return Window(FormattedTextControl(lambda: self.app.ui.form.fragments() if self.app.ui.form else []))
+        if kind.startswith("game"):
+            return self._game_screen(wide=kind == "game-wide")
+        return Window(FormattedTextControl(
+            lambda: lobby_fragments(self.model(), self.app.ui.selected, self.width)), wrap_lines=False)
+
+    def _game_screen(self, wide: bool) -> AnyContainer:
+        def tokens() -> StyleAndTextTuples:
+            view = self.model().view
+            return tokens_line(view, self.width) if view is not None else []
+
+        log_window = self._log_window(with_chat=not wide)
+        middle: AnyContainer = log_window
+        if wide:
+            chat = FormattedTextControl(lambda: chat_fragments(self.model()),
+                                        get_cursor_position=lambda: _end_of(chat_fragments(self.model())))
+            middle = VSplit([log_window, Window(width=1, char="│", style="class:rule"),
+                             Window(chat, width=lambda: max(30, self.width // 3), wrap_lines=True)])
+        return HSplit([
+            Window(FormattedTextControl(tokens), height=1),
+            Window(FormattedTextControl(self._board), height=self._board_height),
+            Window(FormattedTextControl(lambda: discards(self.model(), self.width)), dont_extend_height=True,
+                   wrap_lines=True),
+            Window(height=1, char="─", style="class:rule"),
+            middle,
+            ConditionalContainer(
+                Window(FormattedTextControl(lambda: end_fragments(self.model())), dont_extend_height=True,
+                       wrap_lines=True),
+                Condition(self._game_over)),
+        ])
+
+    def _game_over(self) -> bool:
+        view = self.model().view
+        return view is not None and view.outcome is not None
+
+    def _board(self) -> StyleAndTextTuples:
+        """The hands, computed once per model and toggle (a redraw asks for them twice: text and height)."""
+        key = (self.model(), self.app.ui.show_knowledge)
+        if self._board_cache is None or self._board_cache[0] is not key[0] or self._board_cache[1] != key[1]:
+            self._board_cache = (key[0], key[1], board(key[0], key[1]))
+        return self._board_cache[2]
+
+    def _board_height(self) -> Dimension:
+        """Exactly the hands' lines: the board never gives up a row to the log, the log takes what is left."""
+        return Dimension.exact(to_plain_text(self._board()).count("\n") + 1)
+
+    def _log_window(self, with_chat: bool) -> Window:
+        """The log, newest at the bottom; PgUp/PgDn move the bottom line back and forth through history."""
+
+        def shown() -> StyleAndTextTuples:
+            lines = log_lines(self.model(), with_chat)
+            if not lines:
+                return [("class:label", "The log of the game shows here.")]
+            back = min(self.app.ui.log_back, len(lines) - 1)
+            out = join_lines(lines[: len(lines) - back])
+            if back:
+                out.append(("class:status.prompt", f"\n  ({back} newer line{'s' if back != 1 else ''} below: PgDn)"))
+            return out
+
+        # Long lines (chat, the last card's notice) wrap rather than being cut at the edge.
+        return Window(FormattedTextControl(shown, get_cursor_position=lambda: _end_of(shown())), wrap_lines=True)

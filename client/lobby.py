@@ -1,0 +1,202 @@
+"""The lobby's requests: tables, seats, bots, starting and leaving, and the new-table form.
+
+Lobby intents (typed commands or one-key shortcuts) are checked here against
+the table as the lobby shows it, in its 1-based seat numbers, so a slip is
+answered at once; what passes is sent, and the server has the last word.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from hanabi.protocol.messages import (
+    AddBot,
+    Chat,
+    CreateTable,
+    Join,
+    Leave,
+    ListTables,
+    Message,
+    RemoveBot,
+    Spectate,
+    Start,
+)
+from hanabi.protocol.messages import GiveHost as GiveHostMessage
+
+from .commands import Lobby
+from .form import CHATS, VARIANTS, TableForm
+from .model import ClientModel, LeftTable
+from .screens import chat_closed
+
+if TYPE_CHECKING:
+    from .app import ClientApp
+
+
+def only_the_host(model: ClientModel, verb: str) -> str:
+    """What a guest who asked to start (or play again) is told: ask the host, in words that work at this table."""
+    what = "starts the game" if verb == "start" else "starts another game"
+    if chat_closed(model) is None:
+        return f"only the host {what}: ask them (t, then type your message)"
+    host = model.table.players[model.table.host] if model.table is not None and model.table.host is not None \
+        and 0 <= model.table.host < len(model.table.players) else None
+    who = host.name if host is not None else "the host"
+    return f"only the host {what}: chat is closed here, so wait for {who} (or ask them in person)"
+
+
+def seat_problem(model: ClientModel, verb: str, number: int) -> str | None:
+    """What is wrong with ``bot``/``unbot``/``host`` for seat ``number`` (1-based, as the lobby shows seats).
+
+    Checked before anything is sent, in the lobby's numbering, so the answer comes at once; what the server
+    refuses anyway is shown as the server words it.
+    """
+    table = model.table
+    if table is None:
+        return "join or create a table first"
+    if not 1 <= number <= len(table.players):
+        return f"there is no seat {number}: this table has seats 1 to {len(table.players)}"
+    player = table.players[number - 1]
+    if verb == "bot" and player is not None:
+        return f"seat {number} is taken by {player.name}"
+    if verb == "unbot" and (player is None or not player.bot):
+        return f"seat {number} holds no bot"
+    if verb == "host" and (player is None or player.bot):
+        return f"seat {number} holds no human player to be host"
+    return None
+
+
+class LobbyActions:
+    """What one ``ClientApp`` does with lobby intents and keys."""
+
+    def __init__(self, app: ClientApp) -> None:
+        self.app = app
+
+    def act(self, intent: Lobby) -> None:
+        """Carry out a lobby intent typed or keyed: check what the lobby can, then send the request."""
+        model = self.app.get_model()
+        verb, number = intent.verb, intent.number
+        if verb in ("join", "spectate") and number is not None:
+            seat = int(intent.text) - 1 if verb == "join" and intent.text else None
+            known = next((t for t in model.tables if t.id == number), None)
+            if seat is not None and known is not None:
+                # Checked before sending, in the lobby's numbering, so a slip is answered at once.
+                if not 0 <= seat < len(known.players):
+                    self.app.note(f"there is no seat {seat + 1}: table {number} has seats 1 to "
+                                  f"{len(known.players)}", True)
+                    return
+                taken = known.players[seat]
+                if taken is not None:
+                    self.app.note(f"seat {seat + 1} of table {number} is taken by {taken.name}", True)
+                    return
+            self.enter_table(verb, number, seat)
+        elif verb == "leave":
+            view = model.view
+            if model.seat is not None and view is not None and view.outcome is None and self.app.ui.confirm is None:
+                # The server ends the game for everyone when a seated player leaves it: ask first.
+                self.app.ui.confirm = intent
+                self.app.ui.prompt = ("Leaving ends this game for everyone at the table (score 0). Leave anyway? "
+                                  "y = yes, any other key = no")
+                return
+            self.app.ui.confirm = None
+            if self.app.send(Leave()):
+                self.app.dispatch(LeftTable())
+        elif verb in ("start", "again"):
+            empty = [] if model.table is None else [i for i, p in enumerate(model.table.players) if p is None]
+            if model.is_host and empty and verb == "start":
+                self.app.note(f"seat {empty[0] + 1} is empty: wait for a player, or press b to seat a bot", True)
+            elif model.is_host:
+                self.app.send(Start())
+            elif verb == "again" and model.seat is not None and chat_closed(model) is None:
+                # What the end screen promises a guest: the host hears the wish at the table.
+                if self.app.send(Chat("would like another game (host: press a)")):
+                    self.app.note("You asked the host for another game.")
+            else:
+                self.app.note(only_the_host(model, verb), True)
+        elif verb == "refresh":
+            self.app.send(ListTables())
+        elif verb == "new":
+            self.open_form(intent.text)
+        elif verb in ("bot", "unbot", "host") and number is not None:
+            problem = seat_problem(model, verb, number)
+            if problem is not None:
+                self.app.note(problem, True)
+                return
+            seat = number - 1
+            message: Message = AddBot(seat) if verb == "bot" else RemoveBot(seat) if verb == "unbot" \
+                else GiveHostMessage(seat)
+            self.app.send(message)
+
+    def enter_table(self, verb: str, table: int, seat: int | None = None, password: str | None = None) -> None:
+        """Join (or watch) a table; one with a password asks for it first, on the command line."""
+        known = next((t for t in self.app.get_model().tables if t.id == table), None)
+        if password is None and known is not None and known.has_password:
+            self.app.ui.secret = (verb, table, seat)
+            self.app.open_command()
+            self.app.ui.prompt = f"Table {known.name!r} has a password: type it and press Enter (Esc cancels)"
+            return
+        self.app.send(Join(table, seat, password) if verb == "join" else Spectate(table, password))
+
+    def open_form(self, name: str | None = None) -> None:
+        model = self.app.get_model()
+        if model.table is not None and model.seat is not None:
+            # Said before the form is filled in, not after: one sits at one table at a time.
+            self.app.note(f"you sit at table {model.table.name!r}: leave it (l) before creating another", True)
+            return
+        self.app.ui.form = TableForm(name=name or (f"{model.player}'s table" if model.player else "my table"))
+
+    def submit_form(self) -> None:
+        form = self.app.ui.form
+        if form is None:
+            return
+        if not form.name.strip():
+            self.app.note("the table needs a name", True)
+            return
+        if self.app.send(CreateTable(form.name.strip(), VARIANTS[form.variant], form.seats, form.empty_clues,
+                                 form.all_or_nothing, CHATS[form.chat], form.password or None)):
+            self.app.ui.form = None  # kept while offline, so what was filled in is not lost
+
+    def add_bot(self) -> None:
+        """Seat a bot in the first free seat of our table."""
+        table = self.app.get_model().table
+        if table is None:
+            self.app.note("join or create a table first", True)
+            return
+        free = [i for i, p in enumerate(table.players) if p is None]
+        if not free:
+            self.app.note("every seat is taken", True)
+            return
+        self.app.send(AddBot(free[0]))
+
+    def remove_bot(self) -> None:
+        table = self.app.get_model().table
+        bots = [] if table is None else [i for i, p in enumerate(table.players) if p is not None and p.bot]
+        if not bots:
+            self.app.note("there is no bot at your table", True)
+            return
+        self.app.send(RemoveBot(bots[-1]))
+
+    def key(self, key: str) -> None:
+        """A printable key pressed in the lobby."""
+        model = self.app.get_model()
+        tables = model.tables
+        chosen = tables[self.app.ui.selected] if 0 <= self.app.ui.selected < len(tables) else None
+        if key == "n":
+            self.open_form()
+        elif key == "r":
+            self.app.send(ListTables())
+        elif key in ("j", "s") and chosen is None:
+            self.app.note("there is no table yet: press n to create one", True)
+        elif key in ("j", "s") and model.table is not None and chosen is not None \
+                and chosen.id == model.table.id and (model.seat is not None or key == "s"):
+            # A spectator may still take a free seat (j) at the table being watched.
+            self.app.note("you already sit at this table" if model.seat is not None else "you are already watching it",
+                      True)
+        elif key == "j" and chosen is not None:
+            self.enter_table("join", chosen.id)
+        elif key == "s" and chosen is not None:
+            self.enter_table("spectate", chosen.id)
+        elif key == "b":
+            self.add_bot()
+        elif key == "x":
+            self.remove_bot()
+        elif key == "g":
+            self.act(Lobby("start"))
