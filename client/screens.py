@@ -61,6 +61,10 @@ def title_fragments(model: ClientModel, width: int) -> StyleAndTextTuples:
         who = f" {model.player} " if model.player else " "
     if len(left) + len(who) + len(right_text) + 1 > width:
         who = " "  # our own name goes before anything about the game
+    if view is not None and len(left) + len(who) + len(right_text) + 1 > width:
+        # Then the variant's long title gives way to its telling part ("short multicolor"), before whose turn.
+        title = view.config.variant.title
+        left = left.replace(f" · {title} · ", f" · {variant_label(view.config.variant, VARIANT_COLUMN)} · ", 1)
     if len(left) + len(who) + len(right_text) + 1 > width:
         left = left[: max(0, width - len(right_text) - 3)] + "… "
     gap = max(0, width - len(left) - len(who) - len(right_text) - 1)

@@ -861,3 +861,13 @@ def test_the_end_counts_turns_taken_and_gives_the_score_once(term: Terminal, kit
     assert f"turn {state.turn + 1}" not in text
     assert text.count("Game over") == 1
     assert "— game 1 ends —" in text
+
+
+def test_a_long_variant_title_gives_way_before_whose_turn_it_is(term: Terminal, kit) -> None:
+    state = new_game(GameConfig(players=2, variant=Variant.SHORT_MULTICOLOR, first_seat=0), 3)
+    info = replace(kit.table(("alice", "Bot Ada"), running=True, bots=(1,)), name="alice's solo game",
+                   variant=Variant.SHORT_MULTICOLOR)
+    term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(info, 0), GameStarted(1, 1),
+              kit.view_message(state, 0))
+    title = term.screen().splitlines()[0]
+    assert "short multicolor · turn 1 · your turn" in title and "…" not in title
