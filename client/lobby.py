@@ -37,8 +37,10 @@ def only_the_host(model: ClientModel, verb: str) -> str:
     what = "starts the game" if verb == "start" else "starts another game"
     if chat_closed(model) is None:
         return f"only the host {what}: ask them (t, then type your message)"
-    host = model.table.players[model.table.host] if model.table is not None and model.table.host is not None \
-        and 0 <= model.table.host < len(model.table.players) else None
+    table = model.table
+    host = None
+    if table is not None and table.host is not None and 0 <= table.host < len(table.players):
+        host = table.players[table.host]
     who = host.name if host is not None else "the host"
     return f"only the host {what}: chat is closed here, so wait for {who} (or ask them in person)"
 
