@@ -77,6 +77,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--bot-delay", type=float, default=_DEFAULTS.bot_delay, metavar="SECONDS",
                         help=f"how long bots wait before acting (default {_DEFAULTS.bot_delay})")
     parser.add_argument("--motd", default=_DEFAULTS.motd, help="the message of the day shown to players")
+    parser.add_argument("--abandon-after", type=float, default=(_DEFAULTS.abandon_after or 0) / 60,
+                        metavar="MINUTES",
+                        help="close a table once none of its seated players has been connected for this long, "
+                             "stopping its game (kept as terminated); 0 never closes one "
+                             f"(default {(_DEFAULTS.abandon_after or 0) / 60:g})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     games = sub.add_parser("games", help="list the finished games in the store, newest first")
     games.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH", help="the game store (default as above)")
@@ -96,6 +101,18 @@ def _fail(message: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader of our output went away (``hanabi-server games | head``): stop quietly, as Unix tools do.
+        # Python would complain once more when it flushes stdout at exit, so stdout now points nowhere.
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return 141  # what a shell reports for a command ended by SIGPIPE
+
+
+def _main(argv: list[str] | None) -> int:
     args = _parser().parse_args(argv)
     db = args.db if args.db is not None else str(default_db())
     if args.command == "games":
@@ -106,12 +123,22 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(f"--port {args.port} is not a TCP port: choose one from 1 to 65535")
     if args.bot_delay < 0:
         return _fail("--bot-delay cannot be negative")
+    if not args.abandon_after >= 0:
+        return _fail("--abandon-after cannot be negative (0 never closes a table)")
+    if args.db is not None and db != ":memory:":
+        # The default folder is made when needed; a folder named by hand that does not exist is more likely
+        # a typing mistake than a wish for new folders.
+        folder = Path(db).expanduser().parent
+        if not folder.is_dir():
+            return _fail(f"--db {db}: the folder {folder} does not exist; create it first "
+                         "(or leave out --db to use the default store)")
     motd_problem = _motd_problem(args.motd)
     if motd_problem:
         return _fail(f"--motd: {motd_problem}")
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")
     _more_files()
-    config = ServerConfig(bot_delay=args.bot_delay, motd=args.motd)
+    config = ServerConfig(bot_delay=args.bot_delay, motd=args.motd,
+                          abandon_after=args.abandon_after * 60 if args.abandon_after > 0 else None)
     try:
         try:
             trio.run(_run, args.host, args.port, db, config)
@@ -119,10 +146,15 @@ def main(argv: list[str] | None = None) -> int:
             raise _leaf(group) from None
     except StoreError as e:
         return _fail(str(e))
+    except BrokenPipeError:
+        raise  # our own output's reader left: main stops quietly
+    except socket.gaierror:
+        return _fail(f"cannot listen on {args.host}: that name cannot be resolved to an address; give an address "
+                     "of this machine (such as 127.0.0.1), or leave out --host to listen on every interface")
     except OSError as e:
         if e.errno == errno.EADDRINUSE:
             return _fail(f"port {args.port} is already in use (is another server running?): choose one with --port")
-        if e.errno in (errno.EADDRNOTAVAIL, socket.EAI_NONAME):
+        if e.errno == errno.EADDRNOTAVAIL:
             return _fail(f"cannot listen on {args.host}: it is not an address of this machine")
         if e.errno == errno.EACCES:
             return _fail(f"not allowed to listen on port {args.port}: ports below 1024 need privileges")
@@ -162,7 +194,10 @@ async def _run(host: str | None, port: int, db: str, config: ServerConfig) -> No
                 print(f"hanabi-server: {name}: telling players and stopping...", flush=True)
                 await server.stop("the server is shutting down (stopped by its operator)")
                 break
-    print("hanabi-server: stopped; every game is saved", flush=True)
+    if db == ":memory:":
+        print("hanabi-server: stopped; its games were kept in memory only (--db :memory:) and are gone", flush=True)
+    else:
+        print("hanabi-server: stopped; every game is saved", flush=True)
 
 
 def _motd_problem(motd: str) -> str | None:

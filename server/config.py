@@ -28,6 +28,9 @@ class ServerConfig:
     max_frame: int = DEFAULT_MAX_FRAME
     shutdown_grace: float = 2.0  # seconds to deliver the goodbye when the server stops
     max_tables: int = 1000
+    # A table none of whose seated humans has been connected for this long is closed, its running game stopped
+    # and kept as finished (``terminated``): nobody is coming back to it. None: tables wait for ever.
+    abandon_after: float | None = 900.0
     # Each rearrangement adds an event to the history every view carries: 3 per seat per turn keep the longest
     # possible game's history far inside the frame cap (about 2,000 events, 40 KB).
     rearranges_per_turn: int = 3

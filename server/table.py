@@ -64,6 +64,22 @@ def password_matches(stored: str, given: str) -> bool:
     return hmac.compare_digest(digest, hashlib.sha256((salt + given).encode()).hexdigest())
 
 
+def seat_label(seat: int) -> str:
+    """A seat as people read it: the protocol counts seats from 0, every screen from 1."""
+    return f"seat {seat + 1}"
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 60:
+        minutes = round(seconds / 60, 1)
+        return f"{minutes:g} minute{'s' if minutes != 1 else ''}"
+    return f"{seconds:g} second{'s' if seconds != 1 else ''}"
+
+
+def _table_label(table: Table) -> str:
+    return f"table {table.name!r}"
+
+
 @dataclass(slots=True)
 class Seat:
     name: str
@@ -97,6 +113,13 @@ class BotMove:
 
 
 @dataclass(slots=True)
+class Abandoned:
+    """No seated human has been connected since ``since`` for the configured time: close the table."""
+
+    since: float
+
+
+@dataclass(slots=True)
 class _Call:
     player: Player | None
     request: object
@@ -127,6 +150,9 @@ class Table:
         self._views: list[PlayerView] = []
         self._memo: wire.PackMemo | None = None
         self._nursery: trio.Nursery | None = None
+        # Since when no seated human has been connected (None: someone is), and the clock that closes the table.
+        self._away_since: float | None = None
+        self._away_clock: trio.CancelScope | None = None
 
     # --- the task ---------------------------------------------------------------------------------------------
 
@@ -135,6 +161,7 @@ class Table:
             self._nursery = nursery
             task_status.started()
             self._schedule_bot()
+            self._watch_absence()  # a restored table starts with everyone away
             async for call in self._receive:
                 await self._process(call)
                 if self.closed:
@@ -181,6 +208,9 @@ class Table:
     async def _handle(self, player: Player | None, request: object) -> None:
         if isinstance(request, BotMove):
             await self._bot_move(request)
+            return
+        if isinstance(request, Abandoned):
+            await self._abandoned(request)
             return
         assert player is not None
         if isinstance(request, wire.Join):
@@ -247,7 +277,7 @@ class Table:
             await self.lobby.store.set_host(self.id, seat)
             self.changed()
             return
-        raise Refused(E.NOT_HOST, f"only the host can {what}; the host is {host.name}, at seat {self.host}")
+        raise Refused(E.NOT_HOST, f"only the host can {what}; the host is {host.name}")
 
     def _between_games(self, what: str) -> None:
         if self.running:
@@ -263,7 +293,7 @@ class Table:
 
     def _check_seat(self, seat: int) -> None:
         if not 0 <= seat < self.size:
-            raise Refused(E.BAD_FIELD, f"there is no seat {seat}: this table has seats 0 to {self.size - 1}")
+            raise Refused(E.BAD_FIELD, f"there is no {seat_label(seat)}: this table has seats 1 to {self.size}")
 
     # --- telling people -----------------------------------------------------------------------------------------
 
@@ -322,14 +352,51 @@ class Table:
         self._send_view(player)
         if player.seat is not None:
             self._seat_status(player.seat, True)
+            self._watch_absence()
+        else:
+            self.changed()  # one more spectator watching
 
     def connection_lost(self, player: Player) -> None:
+        """A dropped connection keeps its place, seat or spectator's, for when the player resumes."""
         if player.seat is None:
-            self.spectators.discard(player)
-            player.table = None
-            self.changed()
+            self.changed()  # one spectator fewer watching (the count is of those connected)
         else:
             self._seat_status(player.seat, False)
+            self._watch_absence()
+
+    def _watch_absence(self) -> None:
+        """Start the clock that closes a table whose seated humans are all away (``ServerConfig.abandon_after``),
+        or stop it once one of them is back. Runs in whatever task noticed the change; the closing itself goes
+        through the table's queue like any request."""
+        limit = self.lobby.config.abandon_after
+        away = self.humans > 0 and not any(s is not None and s.player is not None and s.player.online
+                                           for s in self.seats)
+        if not away or limit is None:
+            self._away_since = None
+            if self._away_clock is not None:
+                self._away_clock.cancel()
+                self._away_clock = None
+            return
+        if self._away_since is not None or self._nursery is None or self.closed:
+            return  # already counting (or not running)
+        self._away_since = since = trio.current_time()
+        self._away_clock = clock = trio.CancelScope()
+        self._nursery.start_soon(self._close_when_abandoned, clock, since, limit)
+
+    async def _close_when_abandoned(self, clock: trio.CancelScope, since: float, limit: float) -> None:
+        with clock:
+            await trio.sleep(limit)
+            with contextlib.suppress(Refused):  # closed meanwhile
+                await self.call(None, Abandoned(since))
+
+    async def _abandoned(self, request: Abandoned) -> None:
+        if self._away_since != request.since:
+            return  # someone came back while this was queued
+        limit = self.lobby.config.abandon_after or 0
+        why = f"every player was away for {_duration(limit)}"
+        if self.running:
+            await self._end_game(why)
+        await self.close(why)
 
     def _seat_status(self, seat: int, connected: bool) -> None:
         self._to_members(wire.frame(wire.SeatStatus(table=self.id, seat=seat, connected=connected)))
@@ -338,9 +405,10 @@ class Table:
     # --- requests -----------------------------------------------------------------------------------------------
 
     async def _join(self, player: Player, seat: int | None, password: str | None, request_id: int | None) -> None:
-        if player.seated:
-            where = "this table" if player.table is self else f"table {player.table.id if player.table else '?'}"
-            raise Refused(E.ALREADY_SEATED, f"you already sit at seat {player.seat} of {where}: leave it first")
+        if player.table is not None and player.seat is not None:
+            where = "this table" if player.table is self else _table_label(player.table)
+            raise Refused(E.ALREADY_SEATED, f"you already sit at {where}, in {seat_label(player.seat)}: "
+                                            "leave it first")
         self._check_password(password)
         if seat is None:
             free = [i for i, s in enumerate(self.seats) if s is None]
@@ -350,7 +418,7 @@ class Table:
         self._check_seat(seat)
         taken = self.seats[seat]
         if taken is not None:
-            raise Refused(E.SEAT_TAKEN, f"seat {seat} is taken by {taken.name}")
+            raise Refused(E.SEAT_TAKEN, f"{seat_label(seat)} is taken by {taken.name}")
         store = self.lobby.store
         await store.set_seat(self.id, seat, bot=False, name=player.name, key=player.key)
         if player.table is not None:  # was watching a table (this one or another)
@@ -359,6 +427,7 @@ class Table:
                 player.table.changed()
         self.seats[seat] = Seat(player.name, player)
         player.table, player.seat = self, seat
+        self._watch_absence()
         if self.host is None:
             self.host = seat
             await store.set_host(self.id, seat)
@@ -367,8 +436,9 @@ class Table:
         self.changed()
 
     def _spectate(self, player: Player, password: str | None, request_id: int | None) -> None:
-        if player.seated:
-            raise Refused(E.ALREADY_SEATED, f"you sit at seat {player.seat} of a table: leave it before watching")
+        if player.table is not None and player.seat is not None:
+            raise Refused(E.ALREADY_SEATED, f"you sit at {_table_label(player.table)}, in {seat_label(player.seat)}: "
+                                            "leave it before watching")
         self._check_password(password)
         if player.table is not None and player.table is not self:
             old = player.table
@@ -397,16 +467,17 @@ class Table:
         if self.humans == 0:
             await self.close()
             return
+        self._watch_absence()  # the one who left may have been the only one connected
         if self.host == seat:
             self.host = next(i for i, s in enumerate(self.seats) if s is not None and not s.bot)
             await self.lobby.store.set_host(self.id, self.host)
         self.changed()
 
-    async def close(self) -> None:
-        """The last human left: the table goes away (its finished games stay in the store)."""
+    async def close(self, why: str = "no one is left") -> None:
+        """The last human left (or all were away too long): the table goes away (its games stay in the store)."""
         self.closed = True
         await self.lobby.store.close_table(self.id)
-        log.info("table %d (%s) closed: no one is left", self.id, self.name)
+        log.info("table %d (%s) closed: %s", self.id, self.name, why)
         frame = wire.frame(wire.TableGone(table=self.id))
         for p in self.members():
             p.table, p.seat = None, None
@@ -419,7 +490,7 @@ class Table:
         self._between_games("start a new game")
         empty = [i for i, s in enumerate(self.seats) if s is None]
         if empty:
-            raise Refused(E.NOT_READY, f"seat {empty[0]} is empty: wait for a player or add a bot")
+            raise Refused(E.NOT_READY, f"{seat_label(empty[0])} is empty: wait for a player or add a bot")
         config = GameConfig(players=self.size, variant=self.variant, empty_clues=self.empty_clues,
                             all_or_nothing=self.all_or_nothing, chat=self.chat)
         seed = secrets.token_hex(8)
@@ -439,7 +510,7 @@ class Table:
             raise Refused(E.GAME_NOT_RUNNING, "no game is running at this table")
         if not isinstance(action, Rearrange) and game.state.current != seat:
             current = game.state.current
-            raise Refused(E.NOT_YOUR_TURN, f"it is {game.names[current]}'s turn (seat {current}), not yours")
+            raise Refused(E.NOT_YOUR_TURN, f"it is {game.names[current]}'s turn, not yours")
         if isinstance(action, Rearrange):
             self._count_rearrangement(game, seat)
         try:
@@ -486,8 +557,9 @@ class Table:
         await self._host_only(player, "add a bot")
         self._between_games("add a bot")
         self._check_seat(seat)
-        if self.seats[seat] is not None:
-            raise Refused(E.SEAT_TAKEN, f"seat {seat} is taken by {self.seats[seat].name}")  # type: ignore[union-attr]
+        taken = self.seats[seat]
+        if taken is not None:
+            raise Refused(E.SEAT_TAKEN, f"{seat_label(seat)} is taken by {taken.name}")
         used = {s.name for s in self.seats if s is not None}
         name = next(n for n in (*self.lobby.bot_names, *(f"Bot {i}" for i in range(99))) if n not in used)
         await self.lobby.store.set_seat(self.id, seat, bot=True, name=name, key=None)
@@ -499,8 +571,10 @@ class Table:
         self._between_games("remove a bot")
         self._check_seat(seat)
         s = self.seats[seat]
-        if s is None or not s.bot:
-            raise Refused(E.BAD_FIELD, f"seat {seat} holds no bot")
+        if s is None:
+            raise Refused(E.BAD_FIELD, f"{seat_label(seat)} is empty: there is no bot to remove")
+        if not s.bot:
+            raise Refused(E.BAD_FIELD, f"{s.name} is not a bot: only bots can be removed")
         await self.lobby.store.clear_seat(self.id, seat)
         self.seats[seat] = None
         self.changed()
@@ -509,8 +583,10 @@ class Table:
         await self._host_only(player, "hand the host role on")
         self._check_seat(seat)
         s = self.seats[seat]
-        if s is None or s.bot:
-            raise Refused(E.BAD_FIELD, f"seat {seat} holds no human player to be host")
+        if s is None:
+            raise Refused(E.BAD_FIELD, f"{seat_label(seat)} is empty: only a seated player can be host")
+        if s.bot:
+            raise Refused(E.BAD_FIELD, f"{s.name} is a bot: only a human player can be host")
         self.host = seat
         await self.lobby.store.set_host(self.id, seat)
         self.changed()

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -81,3 +85,70 @@ async def test_the_store_may_be_named_before_or_after_the_command(tmp_path: Path
     assert main(["--db", str(db), "games"]) == 0
     assert main(["games", "--db", str(db)]) == 0
     assert capsys.readouterr().out.count("Ann, Ben") == 2
+
+
+def _run_into_closed_pipe(args: list[str]) -> subprocess.CompletedProcess[str]:
+    """``hanabi-server ARGS | head`` where head has already gone: stdout is a pipe nobody reads."""
+    read, write = os.pipe()
+    os.close(read)  # before the process writes anything, so its first write meets a broken pipe for certain
+    try:
+        return subprocess.run([sys.executable, "-m", "hanabi.server", *args], stdout=write, stderr=subprocess.PIPE,
+                              text=True, timeout=30, env=os.environ.copy())
+    finally:
+        os.close(write)
+
+
+async def test_output_cut_short_by_a_pipe_stops_quietly(tmp_path: Path) -> None:
+    db = tmp_path / "s.sqlite3"
+    await _store_with_games(db)
+    for args in (["--db", str(db), "export", "1"], ["--db", str(db), "games"]):
+        done = _run_into_closed_pipe(args)
+        assert done.stderr == "", f"{args}: {done.stderr}"
+        assert done.returncode == 141
+
+
+def _cli(args: list[str]) -> subprocess.CompletedProcess[str]:
+    """``hanabi-server ARGS`` in its own process, so a server that starts after all cannot hang the test."""
+    return subprocess.run([sys.executable, "-m", "hanabi.server", *args], capture_output=True, text=True,
+                          timeout=20, env=os.environ.copy())
+
+
+def test_a_host_name_that_does_not_resolve_is_named_as_such() -> None:
+    done = _cli(["--host", "nosuchhost.invalid", "--port", "0", "--db", ":memory:"])
+    assert done.returncode == 2
+    assert "nosuchhost.invalid" in done.stderr and "cannot be resolved" in done.stderr
+    assert "not an address" not in done.stderr
+
+
+def test_an_explicit_store_in_a_missing_folder_is_refused(tmp_path: Path) -> None:
+    missing = tmp_path / "no" / "such" / "dir"
+    done = _cli(["--port", "0", "--db", str(missing / "x.sqlite3")])
+    assert done.returncode == 2
+    assert f"the folder {missing} does not exist" in done.stderr
+    assert not (tmp_path / "no").exists()
+    done = _cli(["--port", "0", "--db", ":memory:", "--abandon-after", "-1"])
+    assert done.returncode == 2 and "--abandon-after cannot be negative" in done.stderr
+
+
+@pytest.mark.parametrize(("db", "farewell"), [(":memory:", "are gone"), ("kept.sqlite3", "every game is saved")])
+def test_the_last_words_on_sigterm_say_whether_games_were_kept(tmp_path: Path, db: str, farewell: str) -> None:
+    store = db if db == ":memory:" else str(tmp_path / db)
+    proc = subprocess.Popen([sys.executable, "-m", "hanabi.server", "--port", "0", "--host", "127.0.0.1",
+                             "--db", store, "--log-level", "warning"],
+                            stdout=subprocess.PIPE, text=True, env=os.environ.copy())
+    try:
+        assert proc.stdout is not None
+        lines = []
+        while not lines or "press Ctrl-C" not in lines[-1]:
+            line = proc.stdout.readline()
+            assert line, f"the server exited early: {lines}"
+            lines.append(line)
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    last = out.strip().splitlines()[-1]
+    assert farewell in last
+    assert proc.returncode == 0

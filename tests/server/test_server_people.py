@@ -1,0 +1,160 @@
+"""What people are told and what waits for them: refusals in the words of the screen (seats counted from 1,
+players by name), a spectator's place kept across a dropped connection, and tables everyone has abandoned."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import trio
+from hanabi.engine import Play
+from hanabi.protocol.messages import (
+    ActionRequest,
+    AddBot,
+    ErrorReply,
+    GameOver,
+    Games,
+    GiveHost,
+    Join,
+    Joined,
+    ListGames,
+    ListTables,
+    Spectate,
+    Start,
+    TableChanged,
+    TableGone,
+    Tables,
+    ViewUpdate,
+)
+from hanabi.server import Server
+
+from .conftest import Client, Connect, config_with
+from .test_server_tables import table_of
+
+
+async def refusal(client: Client, request: object) -> str:
+    await client.send(request)  # type: ignore[arg-type]
+    return (await client.expect(ErrorReply)).message
+
+
+@pytest.mark.parametrize("fast_config", [config_with(bot_delay=30.0)])  # the bot does not move meanwhile
+async def test_refusals_count_seats_from_one_and_name_players(connect: Connect) -> None:
+    alice, bob, carol = await connect("Alice"), await connect("Bob"), await connect("Carol")
+    table = await table_of(alice, [bob], seats=3)  # Alice in the first seat, Bob in the second
+    told = [
+        await refusal(carol, Join(table=table, seat=1)),
+        await refusal(bob, Join(table=table, seat=2)),
+        await refusal(carol, Join(table=table, seat=3)),
+        await refusal(alice, Start()),
+        await refusal(bob, Start()),
+        await refusal(bob, Spectate(table=table)),
+    ]
+    assert told == [
+        "seat 2 is taken by Bob",
+        "you already sit at this table, in seat 2: leave it first",
+        "there is no seat 4: this table has seats 1 to 3",
+        "seat 3 is empty: wait for a player or add a bot",
+        "only the host can start a game; the host is Alice",
+        "you sit at table 'Friday', in seat 2: leave it before watching",
+    ]
+    await alice.send(AddBot(seat=2))
+    await alice.expect(TableChanged, where=lambda m: m.table.players[2] is not None)
+    told = [await refusal(alice, GiveHost(seat=2)), await refusal(alice, AddBot(seat=1))]
+    assert told == ["Bot Ada is a bot: only a human player can be host", "seat 2 is taken by Bob"]
+    await alice.send(Start())
+    view = (await alice.expect(ViewUpdate)).view
+    waiting, seat = (bob, 1) if view.current != 1 else (alice, 0)
+    own = (await bob.expect(ViewUpdate)).view.hands[1] if seat == 1 else view.hands[0]
+    message = await refusal(waiting, ActionRequest(Play(own[0].order)))
+    current = ("Alice", "Bob", "Bot Ada")[view.current]
+    assert message == f"it is {current}'s turn, not yours"
+    for text in told + [message]:
+        assert not re.search(r"seat 0\b", text)
+
+
+async def test_a_spectator_who_drops_is_watching_the_same_table_on_resume(connect: Connect) -> None:
+    alice, bob, carol = await connect("Alice"), await connect("Bob"), await connect("Carol")
+    table = await table_of(alice, [bob])
+    await carol.send(Spectate(table=table))
+    await carol.expect(Joined)
+    await alice.send(Start())
+    await carol.expect(ViewUpdate)
+    await carol.stream.aclose()
+    # Those at the table see one spectator fewer, then one more again.
+    await alice.expect(TableChanged, where=lambda m: m.table.spectators == 0)
+    again = await connect("Carol", hello=False)
+    welcome = await again.hello("Carol", resume=carol.token)  # type: ignore[attr-defined]
+    assert welcome.player == "Carol"
+    joined = await again.expect(Joined, timeout=1.0)
+    assert joined.table.id == table and joined.seat is None
+    view = await again.expect(ViewUpdate)
+    assert view.view.seat is None and all(cv.card is not None for hand in view.view.hands for cv in hand)
+    await alice.expect(TableChanged, where=lambda m: m.table.spectators == 1)
+
+
+ABANDON = config_with(abandon_after=0.4)
+
+
+@pytest.mark.parametrize("fast_config", [ABANDON])
+async def test_a_table_every_player_abandoned_is_closed_and_its_game_kept(connect: Connect) -> None:
+    alice, bob, watcher, lobby = [await connect(n) for n in ("Alice", "Bob", "Watcher", "Lobby")]
+    table = await table_of(alice, [bob])
+    await watcher.send(Spectate(table=table))
+    await watcher.expect(Joined)
+    await alice.send(Start())
+    await watcher.expect(ViewUpdate)
+    await alice.stream.aclose()
+    await trio.sleep(0.2)
+    await bob.stream.aclose()
+    dropped = trio.current_time()
+    # A spectator does not keep a table alive; the game stops as terminated and the table goes.
+    over = await watcher.expect(GameOver, timeout=3)
+    assert over.outcome.reason.value == "terminated" and "away" in over.outcome.detail
+    await watcher.expect(TableGone)
+    assert trio.current_time() - dropped >= 0.35
+    await lobby.expect(TableGone, where=lambda m: m.table == table)
+    await lobby.send(ListTables())
+    assert (await lobby.expect(Tables)).tables == ()
+    await lobby.send(ListGames())
+    games = (await lobby.expect(Games)).games
+    assert [(g.end.value, g.players) for g in games] == [("terminated", ("Alice", "Bob"))]
+    # Back later, Alice finds herself in the lobby, free to sit elsewhere.
+    back = await connect("Alice", resume=alice.token)  # type: ignore[attr-defined]
+    await back.drain(0.1)
+    assert not back.take(Joined)
+    await back.send(Join(table=table))
+    assert (await back.expect(ErrorReply)).code == "no_such_table"
+
+
+@pytest.mark.parametrize("fast_config", [ABANDON])
+async def test_a_player_back_in_time_keeps_the_table(connect: Connect, server: Server) -> None:
+    alice, bob = await connect("Alice"), await connect("Bob")
+    table = await table_of(alice, [bob])
+    await alice.send(Start())
+    await bob.expect(ViewUpdate)
+    await alice.stream.aclose()
+    await bob.stream.aclose()
+    await trio.sleep(0.25)
+    back = await connect("Bob", resume=bob.token)  # type: ignore[attr-defined]
+    await back.expect(Joined)
+    await trio.sleep(0.6)  # past the limit counted from when both were away
+    assert server.lobby.tables[table].running
+    # Bob leaves again: the clock starts afresh.
+    await back.stream.aclose()
+    await trio.sleep(0.2)
+    assert table in server.lobby.tables
+    with trio.fail_after(3):
+        while table in server.lobby.tables:
+            await trio.sleep(0.05)
+
+
+@pytest.mark.parametrize("fast_config", [config_with(abandon_after=None)])
+async def test_with_no_limit_an_abandoned_table_waits(connect: Connect, server: Server) -> None:
+    alice = await connect("Alice")
+    table = await table_of(alice, [], seats=2)
+    await alice.send(AddBot(seat=1))
+    await alice.send(Start())
+    await alice.expect(ViewUpdate)
+    await alice.stream.aclose()
+    await trio.sleep(0.3)
+    assert server.lobby.tables[table].running
