@@ -1,6 +1,7 @@
 """``hanabi-server``: run a LAN server, or list and export the games it kept.
 
     hanabi-server [--port 7777] [--host ADDR] [--db PATH | --db :memory:] [--log-level info]
+                  [--bot-delay SECONDS] [--motd TEXT] [--abandon-after MINUTES]
     hanabi-server games [--db PATH]             finished games, newest first
     hanabi-server export GAME_ID [--db PATH] [-o FILE]   a game as hanab.live JSON
 

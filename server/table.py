@@ -622,7 +622,8 @@ class Table:
         try:
             action = await decide(self.lobby.policy, view, self.lobby.config.bot_delay)
         except Exception:
-            log.exception("the bot at table %d seat %d failed; it plays its first legal action", self.id, seat)
+            log.exception("the bot at table %d, %s, failed; it plays its first legal action", self.id,
+                          seat_label(seat))
             action = view.legal_actions()[0]
         with contextlib.suppress(Refused):  # the table closed meanwhile
             await self.call(None, BotMove(game, turn, seat, action))
@@ -653,7 +654,7 @@ class Table:
                 continue
             player = lobby.players.get(s.token_hash or "")
             if player is None:
-                log.warning("table %d seat %d: its player is unknown; the seat is freed", stored.id, s.seat)
+                log.warning("table %d, %s: its player is unknown; the seat is freed", stored.id, seat_label(s.seat))
                 continue
             table.seats[s.seat] = Seat(player.name, player)
             player.table, player.seat = table, s.seat

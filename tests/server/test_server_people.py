@@ -3,7 +3,9 @@ players by name), a spectator's place kept across a dropped connection, and tabl
 
 from __future__ import annotations
 
+import functools
 import re
+from pathlib import Path
 
 import pytest
 import trio
@@ -11,6 +13,7 @@ from hanabi.engine import Play
 from hanabi.protocol.messages import (
     ActionRequest,
     AddBot,
+    CreateTable,
     ErrorReply,
     GameOver,
     Games,
@@ -26,10 +29,11 @@ from hanabi.protocol.messages import (
     Tables,
     ViewUpdate,
 )
-from hanabi.server import Server
+from hanabi.server import Server, serve
 
 from .conftest import Client, Connect, config_with
 from .test_server_tables import table_of
+from .test_server_tcp import _client
 
 
 async def refusal(client: Client, request: object) -> str:
@@ -158,3 +162,28 @@ async def test_with_no_limit_an_abandoned_table_waits(connect: Connect, server: 
     await alice.stream.aclose()
     await trio.sleep(0.3)
     assert server.lobby.tables[table].running
+
+
+async def test_a_restored_table_nobody_comes_back_to_is_closed(tmp_path: Path) -> None:
+    db = str(tmp_path / "away.sqlite3")
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(functools.partial(serve, "127.0.0.1", 0, db,
+                                                       config=config_with(bot_delay=30.0)))
+        alice = await _client(server.port, "Alice")
+        await alice.send(CreateTable(name="left behind", seats=2))
+        await alice.expect(Joined)
+        await alice.send(AddBot(seat=1))
+        await alice.send(Start())
+        game = (await alice.expect(ViewUpdate)).game
+        await server.stop()
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(functools.partial(serve, "127.0.0.1", 0, db,
+                                                       config=config_with(bot_delay=30.0, abandon_after=0.3)))
+        assert server.restored == 1
+        with trio.fail_after(3):
+            while server.lobby.tables:
+                await trio.sleep(0.05)
+        stored = await server.store.game(game)
+        assert stored is not None and stored.finished is not None
+        assert [(g.id, g.end) for g in await server.store.games()] == [(game, "terminated")]
+        nursery.cancel_scope.cancel()
