@@ -225,8 +225,8 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         assert isinstance(action, (Play, Discard))
         order = action.order
         if order not in hand:
-            where = state.holder(order)
-            whose = "no one's hand" if where is None else f"seat {where}'s hand"
+            # Players know seats by name, so the sentence names no seat number.
+            whose = "no one's hand" if state.holder(order) is None else "another player's hand"
             raise IllegalAction(f"card #{order} is not in your hand (it is in {whose})")
         if kind is Discard and tokens == CLUE_TOKENS:
             raise IllegalAction(f"cannot discard with all {CLUE_TOKENS} clue tokens available: clue or play instead")

@@ -261,7 +261,7 @@ def test_acting_out_of_turn_is_refused(kit: Kit) -> None:
 
 def test_a_card_not_in_your_hand_is_refused(kit: Kit) -> None:
     state = kit.deal()
-    with pytest.raises(IllegalAction, match=r"card #5 is not in your hand \(it is in seat 1's hand\)"):
+    with pytest.raises(IllegalAction, match=r"card #5 is not in your hand \(it is in another player's hand\)"):
         apply(state, Play(5))
     with pytest.raises(IllegalAction, match=r"card #30 is not in your hand \(it is in no one's hand\)"):
         apply(state, Play(30))
