@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..actions import Clue, Discard, Play, TurnAction, TurnEvent
-from ..options import CLUE_TOKENS
+from ..options import CLUE_TOKENS, MAX_STRIKES
 from ..views import PlayerView
 from .cardmath import bits, ident, rank_of, single, suit_of
 from .conventions import Reading, clue_mask, covering, finesse_duty, read_clue, touched_by
@@ -40,6 +40,7 @@ from .memory import Table
 ENDGAME_DECK = 10  # from this many cards left in the deck, a harmless clue beats a discard
 FINESSE_VALUE = 1.5  # a blind play: one more card played, and the touched card comes after it
 CLOG = 0.1  # the value of touching a useful card that will not play soon
+LAST_STRIKE = MAX_STRIKES - 1  # strikes after which one more misplay ends the game
 
 
 class ConventionBot:
@@ -82,6 +83,9 @@ class Decision:
         self.me = table.me
         self.legal = set(view.legal_actions())
         self.forced = False
+        # With two strikes a misplay ends the game at 0: play only what is certain, give no clue
+        # that needs a blind play (see docs/bots.md, "Two strikes").
+        self.cautious = table.strikes >= LAST_STRIKE
         self._seen_by: dict[int, int] = {}
         seen: Counter[int] = Counter(table.gone)
         for s, h in enumerate(table.fireworks):
@@ -122,8 +126,17 @@ class Decision:
             return useful
         return m
 
+    def certain_mask(self, order: int) -> int:
+        """What this card of ours may be by logic alone: the clues on it and the copies we see.
+
+        No convention is trusted here (a finesse, a prompt, a play clue's focus, good touch):
+        a teammate, human or not, may have meant something else.
+        """
+        k = self.t.knowledge(order)
+        return k & ~self.all_seen or k
+
     def is_playable(self, order: int) -> bool:
-        m = self.my_mask(order)
+        m = self.certain_mask(order) if self.cautious else self.my_mask(order)
         return bool(m) and all(self.t.playable(i) for i in bits(m))
 
     def is_trash(self, order: int) -> bool:
@@ -142,7 +155,7 @@ class Decision:
         t = self.t
         duty = finesse_duty(t)
         t.resolve_before_turn(self.me)
-        if duty is not None:
+        if duty is not None and not self.cautious:
             return Play(duty)
         hand = t.hands[self.me]
         playable = [o for o in hand if self.is_playable(o)]
@@ -381,6 +394,13 @@ class Decision:
             m = m & ~self.trash or m
         return m
 
+    def certain_belief(self, order: int, reading: Reading | None = None) -> int:
+        """What the holder of ``order`` can prove it is: the clues on it and the copies they see."""
+        t = self.t
+        k = reading.know[order] if reading is not None and order in reading.know else t.knowledge(order)
+        holder = t.holder.get(order)
+        return k & ~self.seen_by(holder) or k if holder is not None else k
+
     def seen_by(self, seat: int) -> int:
         """Identities all of whose copies ``seat`` sees outside its own hand (ours not counted: unknown to us)."""
         cached = self._seen_by.get(seat)
@@ -439,6 +459,12 @@ class Decision:
             if now and not t.playable(i):
                 return None  # they would misplay it
             was = bool(before) and all(t.playable(j) for j in bits(before))
+            if self.cautious:
+                # At two strikes they play only what the clues prove: count only that as a play.
+                after = self.certain_belief(o, reading)
+                now = bool(after) and all(t.playable(j) for j in bits(after))
+                before = self.certain_belief(o)
+                was = bool(before) and all(t.playable(j) for j in bits(before))
             if now and not was:
                 value += 1.0 + (0.2 if rank_of(i) == 5 else 0.0)
                 newly_known = True
@@ -449,6 +475,8 @@ class Decision:
                     value += 0.5 if o == t.chop(target) else 0.3
                 else:
                     value += CLOG  # a useful card, but it takes a slot out of the discard rotation
+        if (finesse or reading.self_order is not None) and self.cautious:
+            return None  # at two strikes nobody blind-plays, so the clue would be misread
         if finesse or reading.self_order is not None:
             value += FINESSE_VALUE  # a blind play
         if not newly_known and not finesse and all(o in t.clued for o in touched) and value <= 0:
