@@ -6,12 +6,18 @@ that it is its seat's turn, asks the engine's bot (``hanabi.engine.bots``,
 run in a worker thread) for an action and sends it. It sees exactly what a
 human in that seat would: the redacted views the server sends. It stops
 after ``--games`` games (default: plays on until the server closes).
+
+Whoever started it sees a line on stdout at each step (connected, joined,
+waiting for the host, game started, game over with the score), flushed at
+once, so that a terminal or a log shows where it is.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
+from collections.abc import Callable
 
 import trio
 from hanabi.engine import PlayerView
@@ -22,6 +28,7 @@ from hanabi.protocol.messages import (
     ActionRequest,
     ErrorReply,
     GameOver,
+    GameStarted,
     Goodbye,
     Hello,
     Join,
@@ -43,11 +50,18 @@ class BotError(Exception):
     """Why the bot client had to stop, in a sentence for the person who started it."""
 
 
+def say(line: str) -> None:
+    """One progress line on stdout, flushed: a log or a pipe sees it at once, not when the bot exits."""
+    print(f"hanabi-bot: {line}", flush=True)
+
+
 class BotClient:
-    def __init__(self, stream: trio.abc.Stream, name: str, delay: float) -> None:
+    def __init__(self, stream: trio.abc.Stream, name: str, delay: float,
+                 report: Callable[[str], None] = say) -> None:
         self.stream = stream
         self.name = name
         self.delay = delay
+        self.report = report
         self.decoder = Decoder(peer="server")
         self.inbox: list[Message] = []
         self.bot = make_bot()
@@ -82,7 +96,9 @@ class BotClient:
 
     async def join(self, table: int | None) -> int:
         await self.send(Hello(PROTOCOL_VERSION, PROGRAM, self.name))
-        await self.expect(Welcome)
+        welcome = await self.expect(Welcome)
+        assert isinstance(welcome, Welcome)
+        self.report(f"connected as {welcome.player}")
         if table is None:
             await self.send(ListTables())
             listing = await self.expect(Tables)
@@ -96,6 +112,10 @@ class BotClient:
         assert isinstance(joined, Joined)
         if joined.seat is None:
             raise BotError(f"table {table} gave us no seat")
+        info = joined.table
+        self.report(f"joined {info.name} (#{info.id}), seat {joined.seat + 1} of {info.seats}")
+        if not info.running:
+            self.report("waiting for the host to start the game...")
         return joined.seat
 
     async def play(self, games: int | None) -> int:
@@ -115,8 +135,14 @@ class BotClient:
                         await trio.sleep(self.delay)
                     action = await trio.to_thread.run_sync(self.bot.choose, view)
                     await self.send(ActionRequest(action))
+            elif isinstance(message, GameStarted):
+                self.report(f"game started (game #{message.game})")
             elif isinstance(message, GameOver):
                 done += 1
+                outcome = message.outcome
+                self.report(f"game over: {outcome.score}/{outcome.max_score}, {outcome.rating}")
+                if games is None or done < games:
+                    self.report("waiting for the host to start the next game...")
             elif isinstance(message, ErrorReply):
                 print(f"hanabi-bot: the server refused a request: {message.message}", file=sys.stderr)
             elif isinstance(message, Goodbye):
@@ -126,15 +152,15 @@ class BotClient:
 
 
 async def run_bot(address: Address, name: str = "Bot", table: int | None = None, games: int | None = None,
-                  delay: float = 0.5) -> int:
-    """Connect, sit down and play; returns the number of games played."""
+                  delay: float = 0.5, report: Callable[[str], None] = say) -> int:
+    """Connect, sit down and play; returns the number of games played. ``report`` gets the progress lines."""
     try:
         with trio.fail_after(CONNECT_TIMEOUT):
             stream = await trio.open_tcp_stream(address.host, address.port)
     except (OSError, trio.TooSlowError) as exc:
         raise BotError(f"cannot reach a server at {address}: {exc or 'no answer'}") from None
     async with stream:
-        client = BotClient(stream, name, delay)
+        client = BotClient(stream, name, delay, report)
         try:
             await client.join(table)
         except trio.TooSlowError:
@@ -156,8 +182,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(exc))
     if args.games is not None and args.games < 1:
         parser.error("--games must be at least 1")
+    if not (math.isfinite(args.delay) and args.delay >= 0):
+        parser.error(f"--delay {args.delay} is not a pause: give seconds, 0 or more (0 acts at once)")
     try:
-        played = trio.run(run_bot, address, args.name, args.table, args.games, max(args.delay, 0.0))
+        played = trio.run(run_bot, address, args.name, args.table, args.games, args.delay)
     except BotError as exc:
         print(f"hanabi-bot: {exc}", file=sys.stderr)
         return 1

@@ -26,7 +26,7 @@ FAST = ServerConfig(bot_delay=0.0, handshake_timeout=2.0, ping_interval=0.5, idl
                     shutdown_grace=0.5)
 
 
-async def test_bot_client_joins_and_plays_a_game() -> None:
+async def test_bot_client_joins_and_plays_a_game(capsys: pytest.CaptureFixture[str]) -> None:
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
             server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=FAST,
@@ -65,6 +65,16 @@ async def test_bot_client_joins_and_plays_a_game() -> None:
             assert result == [1]
             await stream.aclose()
             nursery.cancel_scope.cancel()
+    # Each step on its own line of stdout, in order, as the person who started the bot reads them.
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("hanabi-bot: ")]
+    table = joined.table.id
+    assert lines == [
+        "hanabi-bot: connected as Robo",
+        f"hanabi-bot: joined bot night (#{table}), seat 2 of 2",
+        "hanabi-bot: waiting for the host to start the game...",
+        f"hanabi-bot: game started (game #{over.game})",
+        f"hanabi-bot: game over: {over.outcome.score}/{over.outcome.max_score}, {over.outcome.rating}",
+    ]
 
 
 async def test_unreachable_server_is_a_clear_error() -> None:
@@ -73,6 +83,15 @@ async def test_unreachable_server_is_a_clear_error() -> None:
     await listener.aclose()  # nothing listens there any more
     with trio.fail_after(15), pytest.raises(BotError, match="cannot reach a server"):
         await run_bot(Address("127.0.0.1", port), games=1)
+
+
+@pytest.mark.parametrize("delay", ["-1", "nan", "inf"])
+def test_cli_refuses_a_delay_that_is_not_a_pause(delay: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["127.0.0.1:1", "--delay", delay])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert f"--delay {float(delay)} is not a pause" in err and "0 or more" in err
 
 
 def test_cli_refuses_a_bad_address_and_reports_an_unreachable_server(capsys: pytest.CaptureFixture[str]) -> None:
