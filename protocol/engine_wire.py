@@ -461,6 +461,15 @@ def view_to_wire(view: PlayerView, since: int = 0) -> dict[str, Any]:
               k.not_colours, k.not_ranks] for cv in hand for k in (cv.knowledge,)]
             for hand in view.hands
         ],
+        **view_rest_to_wire(view, since),
+    }
+
+
+def view_rest_to_wire(view: PlayerView, since: int) -> dict[str, Any]:
+    """The keys of a view after ``hands``, in wire order (shared with ``viewpack``, which packs them once
+    for all seats): the table's public state and the history from event ``since`` on."""
+    name_of = _NAME_OF
+    return {
         "fireworks": list(view.fireworks),
         "clue_tokens": view.clue_tokens,
         "strikes": view.strikes,

@@ -23,7 +23,7 @@ from typing import Any
 import msgpack
 from hanabi.engine import CardView, PlayerView
 
-from .engine_wire import _NAME_OF, MAX_EVENTS, config_to_wire, event_pages, events_to_wire, outcome_to_wire
+from .engine_wire import _NAME_OF, MAX_EVENTS, config_to_wire, view_rest_to_wire
 from .fields import MAX_SAFE_INT, FieldError
 from .version import PROTOCOL_VERSION
 
@@ -109,22 +109,8 @@ class PackMemo:
         known = self._rests.get(key)
         if known is not None and all(a is b for a, b in zip(known[0], values, strict=True)):
             return known[1]
-        name_of = _NAME_OF
         # One map packed at once, without its header: the same bytes as its keys and values packed one by one.
-        rest = {
-            "fireworks": view.fireworks,
-            "clue_tokens": view.clue_tokens,
-            "strikes": view.strikes,
-            "discard": [[order, name_of[card.identity]] for order, card in view.discard],
-            "deck_left": view.deck_left,
-            "deck_size": view.deck_size,
-            "current": view.current,
-            "turn": view.turn,
-            "final_turns_left": view.final_turns_left,
-            "outcome": None if view.outcome is None else outcome_to_wire(view.outcome),
-            "events": event_pages(events_to_wire(view.events[since:] if since else view.events)),
-        }
-        packed = _pack(rest)[1:]  # 11 entries: a one-byte fixmap header
+        packed = _pack(view_rest_to_wire(view, since))[1:]  # 11 entries: a one-byte fixmap header
         self._rests[key] = (values, packed)
         return packed
 
