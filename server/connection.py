@@ -271,6 +271,8 @@ class Connection:
             item = await self._next(trio.current_time() + self.config.idle_timeout, silent)
             if item is None:
                 return
+            if player.conn is not self:
+                return  # replaced by a newer connection (which closes this one): nothing more is read here
             if isinstance(item, wire.ProtocolError):
                 if not self._protocol_error(item):
                     return
@@ -312,6 +314,10 @@ class Connection:
                                                        "any other request"))
 
     async def _request(self, player: Player, request: object) -> None:
+        if player.conn is not self:
+            # A newer connection took this player over: what this one still had queued is dropped, so two
+            # connections never act for one player at once.
+            return
         if isinstance(request, wire.Ping):
             self.send(wire.Pong(n=request.n, id=request.id))
             return

@@ -420,13 +420,29 @@ class Table:
         if taken is not None:
             raise Refused(E.SEAT_TAKEN, f"{seat_label(seat)} is taken by {taken.name}")
         store = self.lobby.store
-        await store.set_seat(self.id, seat, bot=False, name=player.name, key=player.key)
-        if player.table is not None:  # was watching a table (this one or another)
-            player.table.spectators.discard(player)
-            if player.table is not self:
-                player.table.changed()
-        self.seats[seat] = Seat(player.name, player)
+        # The seat is claimed before the store is written to: while this task waits for the store, another
+        # table's task (or a request from the player's other connection) must already see the player seated,
+        # or one player could sit in two seats and be sent the view of each.
+        watched = player.table  # a table the player was watching (this one or another), or None
+        if watched is not None:
+            watched.spectators.discard(player)
+        claimed = Seat(player.name, player)
+        self.seats[seat] = claimed
         player.table, player.seat = self, seat
+        try:
+            await store.set_seat(self.id, seat, bot=False, name=player.name, key=player.key)
+        except BaseException:
+            if self.seats[seat] is claimed:
+                self.seats[seat] = None
+            if player.table is self and player.seat == seat:
+                player.table, player.seat = watched, None
+                if watched is not None and not watched.closed:
+                    watched.spectators.add(player)
+                else:
+                    player.table = None
+            raise
+        if watched is not None and watched is not self:
+            watched.changed()
         self._watch_absence()
         if self.host is None:
             self.host = seat

@@ -1,0 +1,100 @@
+"""Fixes from the security review of the server (issue 4 follow-up): each test here fails without its fix.
+
+One player in two seats at once (a redaction break), store errors that took the whole server down, a game
+left unfinished by a kill at the wrong moment, floods of bad frames that skipped the rate limit, and smaller
+protocol and wording faults.
+"""
+
+from __future__ import annotations
+
+import pytest
+import trio
+from hanabi.protocol.messages import (
+    CreateTable,
+    ErrorReply,
+    Join,
+    Joined,
+    ViewUpdate,
+)
+from hanabi.server import Server
+
+from .conftest import Connect
+from .test_server_tables import table_of
+
+
+async def _slow_store_writes(server: Server, monkeypatch: pytest.MonkeyPatch, seconds: float = 0.2) -> None:
+    """Seat writes that take a while, as on a busy disk: the window the review's race needs."""
+    real = server.store.set_seat
+
+    async def slow(*args: object, **kwargs: object) -> None:
+        await trio.sleep(seconds)
+        await real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(server.store, "set_seat", slow)
+
+
+async def test_one_player_cannot_take_seats_at_two_tables_at_once(connect: Connect, server: Server,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    first, second = await connect("Host1"), await connect("Host2")
+    t1 = await table_of(first, [], seats=3)
+    t2 = await table_of(second, [], seats=3)
+    mallory = await connect("Mallory")
+    player = server.lobby.players[next(k for k, p in server.lobby.players.items() if p.name == "Mallory")]
+    await _slow_store_writes(server, monkeypatch)
+    outcomes: list[str] = []
+
+    async def join(table_id: int) -> None:
+        try:
+            await server.lobby.tables[table_id].call(player, Join(table=table_id, seat=1))
+            outcomes.append("joined")
+        except Exception as e:  # the refusal is what is looked at
+            outcomes.append(getattr(e, "code", repr(e)))
+
+    with trio.fail_after(3):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(join, t1)
+            nursery.start_soon(join, t2)
+    assert sorted(outcomes) == ["already_seated", "joined"]
+    holding = [(t.id, i) for t in server.lobby.tables.values() for i, s in enumerate(t.seats)
+               if s is not None and s.player is player]
+    assert len(holding) == 1 and (player.table.id, player.seat) == holding[0]  # type: ignore[union-attr]
+    # Every view Mallory was sent is of the one seat she holds.
+    await mallory.drain(0.1)
+    assert {m.view.seat for m in mallory.seen if isinstance(m, ViewUpdate)} <= {player.seat}
+
+
+async def test_a_seat_whose_store_write_fails_is_given_back(connect: Connect, server: Server,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    host, guest = await connect("Host"), await connect("Guest")
+    table_id = await table_of(host, [], seats=2)
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise OSError("disk I/O error")
+
+    monkeypatch.setattr(server.store, "set_seat", broken)
+    await guest.send(Join(table=table_id, seat=1, id=5))
+    err = await guest.expect(ErrorReply)
+    assert err.id == 5
+    table = server.lobby.tables[table_id]
+    assert table.seats[1] is None
+    assert not any(p.seated for p in server.lobby.players.values() if p.name == "Guest")
+    monkeypatch.undo()
+    await guest.send(Join(table=table_id, seat=1))
+    assert (await guest.expect(Joined)).seat == 1
+
+
+async def test_a_replaced_connection_s_queued_requests_are_dropped(connect: Connect, server: Server,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    host = await connect("Host")
+    table_id = await table_of(host, [], seats=3)
+    old = await connect("Mallory")
+    await _slow_store_writes(server, monkeypatch, 0.3)
+    # The old connection's join is being handled while a create_table waits behind it; then a new
+    # connection takes the player over. The queued create_table must not run for the player.
+    await old.send(Join(table=table_id, seat=1))
+    await old.send(CreateTable(name="second", seats=2))
+    await trio.sleep(0.05)
+    new = await connect("Mallory", resume=old.token)  # type: ignore[attr-defined]
+    await trio.sleep(0.5)
+    await new.drain(0.1)
+    assert [t.name for t in server.lobby.tables.values()] == ["Friday"]
