@@ -59,6 +59,7 @@ class GoodbyeReason(enum.StrEnum):
     FLOOD = "flood"  # the peer sent faster than the rate limit, repeatedly
     IDLE = "idle"  # nothing received for too long
     CLIENT_QUIT = "client_quit"
+    SERVER_FULL = "server_full"  # the server has as many connections as it takes; try again later
 
 
 class ProtocolError(Exception):

@@ -13,6 +13,7 @@ Stopping tells every client why (``goodbye`` with reason
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from dataclasses import dataclass, field
 
@@ -45,6 +46,10 @@ class Server:
 
     async def handle(self, stream: trio.abc.Stream, peer: str = "?") -> None:
         """Serve one client on ``stream`` until it leaves (TCP, or an in-memory stream in tests)."""
+        full = self._full()
+        if full:
+            await self._turn_away(stream, peer, full)
+            return
         conn = Connection(self.lobby, stream, self.config, peer)
         self._connections.add(conn)
         try:
@@ -53,6 +58,25 @@ class Server:
             log.exception("connection %s failed", peer)
         finally:
             self._connections.discard(conn)
+
+    def _full(self) -> str:
+        """Why a new connection is turned away, or "" when there is room for it."""
+        config = self.config
+        if len(self._connections) >= config.max_connections:
+            return f"the server is full ({config.max_connections} connections): try again later"
+        unwelcomed = sum(1 for c in self._connections if c.player is None)
+        if unwelcomed >= config.max_unwelcomed:
+            return (f"the server has {config.max_unwelcomed} connections that have not said hello yet, the most "
+                    "it takes: try again in a few seconds")
+        return ""
+
+    async def _turn_away(self, stream: trio.abc.Stream, peer: str, why: str) -> None:
+        log.warning("%s turned away: %s", peer, why)
+        with trio.move_on_after(1.0):
+            with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                await stream.send_all(wire.frame(wire.Goodbye(reason=str(wire.GoodbyeReason.SERVER_FULL),
+                                                              message=why)))
+        await trio.aclose_forcefully(stream)
 
     async def _handle_tcp(self, stream: trio.SocketStream) -> None:
         try:

@@ -34,3 +34,8 @@ class ServerConfig:
     # Each rearrangement adds an event to the history every view carries: 3 per seat per turn keep the longest
     # possible game's history far inside the frame cap (about 2,000 events, 40 KB).
     rearranges_per_turn: int = 3
+    # Each connection holds a file descriptor: beyond these, new ones are told ``server_full`` and closed, so
+    # one client opening sockets cannot starve the store (and everyone else) of descriptors. Connections that
+    # have not said hello yet have a lower cap of their own: they are the cheap ones to open in bulk.
+    max_connections: int = 512
+    max_unwelcomed: int = 64

@@ -84,6 +84,10 @@ class StoreError(Exception):
     """The store cannot be opened or is not a hanabi game store; the message says which file and why."""
 
 
+class StoreFailure(Exception):
+    """A write could not be committed (the disk failed, no file descriptor was left): nothing of it is kept."""
+
+
 def token_hash(token: str) -> str:
     """Resume tokens are secrets: the store keeps only their hash, so a copied database cannot take seats."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -274,28 +278,50 @@ class Store:
             # and its callers hear so even if this task is being cancelled.
             try:
                 await trio.to_thread.run_sync(self._commit, batch)
+            except Exception as e:  # a failing disk refuses this batch's requests; it must not stop the server
+                log.error("the store could not commit %d writes: %s", len(batch), e)
+                for p in batch:
+                    p.error = p.error or StoreFailure(str(e))
             finally:
                 for p in batch:
                     p.done.set()
 
     async def _checkpoints(self, every: float = 1.0) -> None:
-        """Fold the WAL into the database file now and then, beside the commits (never blocking them)."""
-        db = await trio.to_thread.run_sync(
-            lambda: sqlite3.connect(self.path, check_same_thread=False, isolation_level=None))
+        """Fold the WAL into the database file now and then, beside the commits (never blocking them).
+
+        A checkpoint that fails (no file descriptor left, a disk error) is logged and tried again later:
+        the WAL keeps every committed write meanwhile, so nothing is lost by waiting."""
+        db: sqlite3.Connection | None = None
         try:
             done = self.jobs
             while True:
                 await trio.sleep(every)
-                if self.jobs != done:
-                    done = self.jobs
+                if self.jobs == done:
+                    continue
+                try:
+                    if db is None:
+                        db = await trio.to_thread.run_sync(
+                            lambda: sqlite3.connect(self.path, check_same_thread=False, isolation_level=None))
                     await trio.to_thread.run_sync(db.execute, "PRAGMA wal_checkpoint(PASSIVE)")
+                    done = self.jobs
+                except (sqlite3.Error, OSError) as e:
+                    log.warning("checkpoint of %s failed (tried again later): %s", self.path, e)
         finally:
-            db.close()
+            if db is not None:
+                db.close()
 
     def _commit(self, batch: list[_Pending]) -> None:
         db = self._db
         assert db is not None, "the store is not open"
-        db.execute("BEGIN")
+        try:
+            if db.in_transaction:  # left open by a failure before: start clean
+                db.execute("ROLLBACK")
+            db.execute("BEGIN")
+        except sqlite3.Error as e:
+            log.error("cannot begin a transaction: %s", e)
+            for p in batch:
+                p.error = StoreFailure(str(e))
+            return
         for p in batch:
             try:
                 p.result = p.job(db)
@@ -306,8 +332,11 @@ class Store:
         except sqlite3.Error as e:
             log.error("commit failed: %s", e)
             for p in batch:
-                p.error = p.error or e
-            db.execute("ROLLBACK")
+                p.error = StoreFailure(str(e))
+            try:
+                db.execute("ROLLBACK")
+            except sqlite3.Error as again:
+                log.error("rollback failed too: %s", again)
         self.commits += 1
         self.jobs += len(batch)
 

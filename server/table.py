@@ -45,7 +45,7 @@ from hanabi.engine import (
 from . import wire
 from .bots import decide
 from .session import Player, Refused
-from .store import StoredTable
+from .store import StoredTable, StoreFailure
 
 if TYPE_CHECKING:
     from .lobby import Lobby
@@ -117,6 +117,11 @@ class Abandoned:
     """No seated human has been connected since ``since`` for the configured time: close the table."""
 
     since: float
+
+
+@dataclass(slots=True)
+class _RetryBot:
+    """A bot's move failed to be saved a moment ago: let it choose again."""
 
 
 @dataclass(slots=True)
@@ -198,6 +203,13 @@ class Table:
             await self._handle(call.player, call.request)
         except Refused as refusal:
             call.error = refusal
+        except StoreFailure as e:
+            # Nothing changed: every handler writes to the store before it changes the table.
+            log.error("table %d: %r not saved: %s", self.id, call.request, e)
+            call.error = Refused(E.INTERNAL, "the server could not save this (its disk or store failed, not "
+                                             "your fault): nothing changed; try again in a moment")
+            if isinstance(call.request, BotMove):
+                self._retry_bot()
         except Exception:
             log.exception("table %d failed on %r", self.id, call.request)
             call.error = Refused(E.INTERNAL, "the server failed on this request (its fault, not yours); "
@@ -211,6 +223,10 @@ class Table:
             return
         if isinstance(request, Abandoned):
             await self._abandoned(request)
+            return
+        if isinstance(request, _RetryBot):
+            self._bot_pending = None
+            self._schedule_bot()
             return
         assert player is not None
         if isinstance(request, wire.Join):
@@ -533,9 +549,9 @@ class Table:
             new = apply(game.state, action, seat=seat)
         except IllegalAction as e:
             raise Refused(E.ILLEGAL_ACTION, str(e)) from None
-        if isinstance(action, Rearrange):
-            game.rearranged[seat] = game.rearranged.get(seat, 0) + 1
         await self._commit(game, action, new)
+        if isinstance(action, Rearrange):  # counted once saved: a refused one does not use up the limit
+            game.rearranged[seat] = game.rearranged.get(seat, 0) + 1
 
     def _count_rearrangement(self, game: Game, seat: int) -> None:
         """Refuse a rearrangement past the limit per seat and turn: each one lengthens every view's history."""
@@ -633,6 +649,18 @@ class Table:
             return
         self._bot_pending = key
         self._nursery.start_soon(self._bot_turn, game.id, state.turn, state.current, view_for(state, state.current))
+
+    def _retry_bot(self) -> None:
+        """A bot's move could not be saved: it chooses again after a pause, or the game would wait for ever."""
+        if self._nursery is None:
+            return
+
+        async def later() -> None:
+            await trio.sleep(1.0)
+            with contextlib.suppress(Refused):  # the table closed meanwhile
+                await self.call(None, _RetryBot())
+
+        self._nursery.start_soon(later)
 
     async def _bot_turn(self, game: int, turn: int, seat: int, view: PlayerView) -> None:
         try:

@@ -7,18 +7,26 @@ protocol and wording faults.
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
+
 import pytest
 import trio
 from hanabi.protocol.messages import (
+    ActionRequest,
     CreateTable,
     ErrorReply,
+    Goodbye,
     Join,
     Joined,
+    ListTables,
+    Tables,
     ViewUpdate,
 )
-from hanabi.server import Server
+from hanabi.server import Server, Store
 
-from .conftest import Connect
+from .conftest import Connect, config_with
+from .test_server_faults import last_view, started_game
 from .test_server_tables import table_of
 
 
@@ -98,3 +106,80 @@ async def test_a_replaced_connection_s_queued_requests_are_dropped(connect: Conn
     await trio.sleep(0.5)
     await new.drain(0.1)
     assert [t.name for t in server.lobby.tables.values()] == ["Friday"]
+
+
+class _FailingDb:
+    """A store connection whose next statements starting with ``prefix`` fail, as on a failing disk."""
+
+    def __init__(self, real: sqlite3.Connection, prefix: str, times: int = 1) -> None:
+        self.real, self.prefix, self.times = real, prefix, times
+
+    def execute(self, sql: str, *args: object) -> object:
+        if sql.startswith(self.prefix) and self.times > 0:
+            self.times -= 1
+            raise sqlite3.OperationalError("disk I/O error")
+        return self.real.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.real, name)
+
+
+@pytest.mark.parametrize("statement", ["BEGIN", "COMMIT"])
+async def test_a_failed_commit_refuses_that_move_and_the_server_goes_on(connect: Connect, server: Server,
+                                                                         statement: str) -> None:
+    alice, bob = await started_game(connect)
+    view = last_view(alice).view
+    mover = alice if view.current == 0 else bob
+    action = view.legal_actions()[0] if mover is alice else last_view(bob).view.legal_actions()[0]
+    real = server.store._db
+    assert real is not None
+    server.store._db = _FailingDb(real, statement)  # type: ignore[assignment]
+    await mover.send(ActionRequest(action, id=3))
+    err = await mover.expect(ErrorReply)
+    assert (err.code, err.id) == ("internal", 3) and "nothing changed" in err.message
+    assert server.lobby.tables[next(iter(server.lobby.tables))].game.state.turn == view.turn  # type: ignore[union-attr]
+    await mover.send(ActionRequest(action))
+    after = await mover.expect(ViewUpdate)
+    assert after.view.turn == view.turn + 1
+    await alice.send(ListTables())
+    await alice.expect(Tables)
+
+
+async def test_a_failing_checkpoint_is_logged_and_the_store_goes_on(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch,
+                                                                    caplog: pytest.LogCaptureFixture) -> None:
+    store = Store(str(tmp_path / "games.db"))
+    store.open_sync()
+
+    def no_descriptors(*args: object, **kwargs: object) -> sqlite3.Connection:
+        raise sqlite3.OperationalError("unable to open database file")
+
+    monkeypatch.setattr(sqlite3, "connect", no_descriptors)  # only the checkpoints' connection is opened now
+    try:
+        with trio.fail_after(5):
+            async with trio.open_nursery() as nursery:
+                await nursery.start(store.run)
+                await store.add_player("k1", "Ann")
+                await trio.sleep(1.3)  # a checkpoint is due (and fails) in here
+                await store.add_player("k2", "Ben")
+                nursery.cancel_scope.cancel()
+    finally:
+        store.close_sync()
+    assert "checkpoint" in caplog.text and "failed" in caplog.text
+
+
+@pytest.mark.parametrize("fast_config", [config_with(max_unwelcomed=2, max_connections=3)])
+async def test_connections_over_the_caps_are_told_the_server_is_full(connect: Connect, server: Server) -> None:
+    silent = [await connect(f"Mute{i}", hello=False) for i in range(2)]
+    await trio.sleep(0.05)
+    turned = await connect("Third", hello=False)
+    bye = await turned.expect(Goodbye)
+    assert bye.reason == "server_full" and "hello" in bye.message
+    await turned.expect_closed()
+    welcome = await silent[0].hello("Mute0")  # a welcomed connection no longer counts as one before hello
+    assert welcome.player == "Mute0"
+    fourth = await connect("Fourth")
+    assert fourth.player == "Fourth"  # type: ignore[attr-defined]
+    fifth = await connect("Fifth", hello=False)
+    bye = await fifth.expect(Goodbye)
+    assert bye.reason == "server_full" and "3 connections" in bye.message
