@@ -55,6 +55,14 @@ class Lobby:
             except Exception:  # one damaged table must not keep the others (or the server) down
                 log.exception("table %d could not be restored; it is left out", stored.id)
                 continue
+            game = table.game
+            if game is not None and stored.game is not None and stored.game.finished is None and not game.running:
+                # The last action was saved but the server died before marking the game over: mark it now, or
+                # it would count as running for ever (no replay, not among the finished games).
+                outcome = game.state.outcome
+                assert outcome is not None
+                await self.store.finish_game(game.id, outcome.score, outcome.reason.value)
+                log.info("game %d: ended with its last saved action; marked finished now", game.id)
             self.tables[table.id] = table
             await self._nursery.start(table.run)
             running += table.running

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from hanabi.engine import ChatPolicy, GameConfig, Variant, apply, legal_actions, new_game
 from hanabi.protocol.messages import (
     ActionRequest,
     CreateTable,
@@ -23,9 +24,9 @@ from hanabi.protocol.messages import (
     Tables,
     ViewUpdate,
 )
-from hanabi.server import Server, Store
+from hanabi.server import Server, Store, serve
 
-from .conftest import Connect, config_with
+from .conftest import FAST, Connect, config_with
 from .test_server_faults import last_view, started_game
 from .test_server_tables import table_of
 
@@ -183,3 +184,39 @@ async def test_connections_over_the_caps_are_told_the_server_is_full(connect: Co
     fifth = await connect("Fifth", hello=False)
     bye = await fifth.expect(Goodbye)
     assert bye.reason == "server_full" and "3 connections" in bye.message
+
+
+async def test_a_game_whose_last_action_was_saved_but_not_its_end_is_finished_on_restart(tmp_path: Path) -> None:
+    # The store as a kill -9 between the last action and the "finished" mark leaves it.
+    db = str(tmp_path / "window.db")
+    store = Store(db)
+    store.open_sync()
+    config = GameConfig(players=2)
+    state = new_game(config, "window")
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        table_id = await store.create_table("W", Variant.NONE, False, False, ChatPolicy.BETWEEN_GAMES, 2, None, 0)
+        for seat in (0, 1):
+            await store.set_seat(table_id, seat, bot=True, name=f"Bot {seat}", key=None)
+        game_id = await store.start_game(table_id, config, "window", ("Bot 0", "Bot 1"))
+        seq = 0
+        while not state.over:
+            action = legal_actions(state)[-1]
+            state = apply(state, action)
+            await store.add_action(game_id, seq, action)
+            seq += 1
+        nursery.cancel_scope.cancel()
+    store.close_sync()
+    assert state.outcome is not None
+
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            server: Server = await nursery.start(
+                lambda task_status: serve("127.0.0.1", 0, db, config=FAST, task_status=task_status))
+            assert server.restored == 0  # nothing is running any more
+            stored = await server.store.game(game_id)
+            assert stored is not None and stored.finished is not None
+            listed = {g.id: g for g in await server.store.games()}
+            assert listed[game_id].end == state.outcome.reason.value
+            assert listed[game_id].score == state.outcome.score
+            await server.stop()
