@@ -273,21 +273,15 @@ class Connection:
                 return
             if player.conn is not self:
                 return  # replaced by a newer connection (which closes this one): nothing more is read here
+            throttled = self._throttled(item)
+            if throttled is None:
+                return
+            if throttled:
+                continue
             if isinstance(item, wire.ProtocolError):
                 if not self._protocol_error(item):
                     return
                 continue
-            if not self._limit.allow():
-                self._refused_in_a_row += 1
-                if self._refused_in_a_row >= self.config.flood_limit:
-                    self.close(G.FLOOD, "too many requests, too fast: the server closed this connection")
-                    return
-                if self._refused_in_a_row == 1:
-                    self._error(item, Refused(
-                        E.RATE_LIMITED, f"slow down: at most {self.config.rate:g} requests a second; "
-                                        "requests are dropped until you do"))
-                continue
-            self._refused_in_a_row = 0
             if isinstance(item, wire.Goodbye):
                 self.why = f"client said goodbye: {item.reason}"
                 return
@@ -299,6 +293,11 @@ class Connection:
             item = await self._next(deadline, f"no hello within {self.config.handshake_timeout:g} seconds")
             if item is None:
                 return None
+            throttled = self._throttled(item)
+            if throttled is None:
+                return None
+            if throttled:
+                continue
             if isinstance(item, wire.ProtocolError):
                 if not self._protocol_error(item):
                     return None
@@ -312,6 +311,24 @@ class Connection:
                 return item
             self._error(item, Refused(E.NOT_LOGGED_IN, "say hello first: the handshake comes before "
                                                        "any other request"))
+
+    def _throttled(self, item: object) -> bool | None:
+        """Count ``item`` (a request, or a bad frame: those cost the server work too) against the rate limit.
+        False: handle it; True: drop it; None: the flood went on too long and the connection is closing."""
+        if isinstance(item, wire.ProtocolError) and item.fatal:
+            return False  # ends the connection anyway, with the reason that says what was wrong
+        if self._limit.allow():
+            self._refused_in_a_row = 0
+            return False
+        self._refused_in_a_row += 1
+        if self._refused_in_a_row >= self.config.flood_limit:
+            self.close(G.FLOOD, "too many requests, too fast: the server closed this connection")
+            return None
+        if self._refused_in_a_row == 1:
+            kind = (item.request or "") if isinstance(item, wire.ProtocolError) else item
+            self._error(kind, Refused(E.RATE_LIMITED, f"slow down: at most {self.config.rate:g} requests a "
+                                                      "second; requests are dropped until you do"))
+        return True
 
     async def _request(self, player: Player, request: object) -> None:
         if player.conn is not self:

@@ -7,9 +7,12 @@ protocol and wording faults.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
+import struct
 from pathlib import Path
 
+import msgpack
 import pytest
 import trio
 from hanabi.engine import ChatPolicy, GameConfig, Variant, apply, legal_actions, new_game
@@ -24,6 +27,7 @@ from hanabi.protocol.messages import (
     Tables,
     ViewUpdate,
 )
+from hanabi.protocol.version import PROTOCOL_VERSION
 from hanabi.server import Server, Store, serve
 
 from .conftest import FAST, Connect, config_with
@@ -220,3 +224,20 @@ async def test_a_game_whose_last_action_was_saved_but_not_its_end_is_finished_on
             assert listed[game_id].end == state.outcome.reason.value
             assert listed[game_id].score == state.outcome.score
             await server.stop()
+
+
+def _frame(body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + body
+
+
+@pytest.mark.parametrize("logged_in", [True, False])
+async def test_floods_of_bad_frames_end_in_rate_limited_then_flood(connect: Connect, logged_in: bool) -> None:
+    flooder = await connect("Flood", hello=logged_in)
+    garbage = _frame(b"\xc1") * 50 + _frame(msgpack.packb({"v": PROTOCOL_VERSION, "t": "list_tables"})) * 50
+    with contextlib.suppress(trio.BrokenResourceError):  # the server hangs up mid-flood
+        await flooder.send_raw(garbage)
+    limited = await flooder.expect(ErrorReply, where=lambda m: m.code == "rate_limited")
+    assert "slow down" in limited.message
+    assert (await flooder.expect(Goodbye)).reason == "flood"
+    # Fewer replies than frames: once over the rate, frames are dropped unanswered.
+    assert len([m for m in flooder.seen if isinstance(m, ErrorReply)]) < 60
