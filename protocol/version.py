@@ -30,8 +30,10 @@ def _program_version() -> str:
 PROGRAM = f"hanabi-lan {_program_version()}"
 
 
-def version_mismatch(ours: int, theirs: int, *, their_program: str = "", we_are: str = "server") -> str | None:
-    """The sentence to put in a ``goodbye`` when two protocol versions differ, or None when they agree."""
+def version_mismatch(ours: int, theirs: int, *, their_program: str = "", we_are: str = "server",
+                     our_program: str = PROGRAM) -> str | None:
+    """The sentence to put in a ``goodbye`` when two protocol versions differ, or None when they agree.
+    ``our_program`` is the name this side gives in its ``welcome`` (or ``hello``), so both say the same."""
     if ours == theirs:
         return None
     other = "client" if we_are == "server" else "server"
@@ -39,6 +41,6 @@ def version_mismatch(ours: int, theirs: int, *, their_program: str = "", we_are:
     newer = "this " + we_are if ours > theirs else "the " + other
     older = "the " + other if ours > theirs else "this " + we_are
     return (
-        f"protocol version mismatch: this {we_are} ({PROGRAM}) speaks protocol {ours}, "
+        f"protocol version mismatch: this {we_are} ({our_program}) speaks protocol {ours}, "
         f"the {other}{program} speaks protocol {theirs}; {newer} is newer, so upgrade {older}"
     )

@@ -305,7 +305,7 @@ class Connection:
             if isinstance(item, wire.Hello):
                 if item.protocol != wire.PROTOCOL_VERSION:
                     text = wire.version_mismatch(wire.PROTOCOL_VERSION, item.protocol,
-                                                 their_program=item.program) or ""
+                                                 their_program=item.program, our_program=PROGRAM) or ""
                     self.close(G.PROTOCOL_VERSION, text)
                     return None
                 return item
@@ -351,6 +351,10 @@ class Connection:
 
     def _protocol_error(self, error: wire.ProtocolError) -> bool:
         """Answer a bad frame; False when the stream cannot be trusted any more and the connection must end."""
+        if error.code == E.PROTOCOL_VERSION:
+            # A frame of another version: the goodbye's reason says so (docs/protocol.md, section 4).
+            self.close(G.PROTOCOL_VERSION, f"{error}; this server is {PROGRAM}")
+            return False
         if error.fatal:
             self.close(G.PROTOCOL_ERROR, str(error))
             return False

@@ -148,7 +148,7 @@ class Lobby:
         elif isinstance(request, wire.GetReplay):
             await self._replay(player, request.game, request.id)
         else:
-            raise Refused(E.UNKNOWN_TYPE, f"the server does not take {type(request).__name__} requests here")
+            raise Refused(E.UNKNOWN_TYPE, f"the server does not take {getattr(request, 'TYPE', 'such')} requests here")
 
     async def _create(self, player: Player, request: wire.CreateTable) -> None:
         if player.seated:

@@ -64,6 +64,11 @@ def password_matches(stored: str, given: str) -> bool:
     return hmac.compare_digest(digest, hashlib.sha256((salt + given).encode()).hexdigest())
 
 
+def _kind(request: object) -> str:
+    """A request's wire type name ("hello"), never a Python class name."""
+    return str(getattr(request, "TYPE", "such"))
+
+
 def seat_label(seat: int) -> str:
     """A seat as people read it: the protocol counts seats from 0, every screen from 1."""
     return f"seat {seat + 1}"
@@ -250,7 +255,7 @@ class Table:
         elif isinstance(request, wire.Chat):
             self._chat(player, request.text)
         else:
-            raise Refused(E.UNKNOWN_TYPE, f"a table does not handle {type(request).__name__} requests")
+            raise Refused(E.UNKNOWN_TYPE, f"a table does not handle {_kind(request)} requests")
 
     # --- who is here --------------------------------------------------------------------------------------------
 
@@ -282,18 +287,23 @@ class Table:
             raise Refused(E.NOT_SEATED, "only players seated at this table can do that")
         return player.seat
 
-    async def _host_only(self, player: Player, what: str) -> None:
+    def _host_only(self, player: Player, what: str) -> bool:
+        """Refuse unless ``player`` is the host or may stand in for an away host; True in the latter case, when
+        the caller must ``_take_host`` once the request's own checks have passed (a refused request changes
+        nothing, the host included)."""
         seat = self._seat_of(player)
         if seat == self.host:
-            return
+            return False
         host = self.seats[self.host] if self.host is not None else None
         if host is None or host.player is None or not host.player.online:
-            # The host is away: a seated player takes the role rather than leave the table stuck.
-            self.host = seat
-            await self.lobby.store.set_host(self.id, seat)
-            self.changed()
-            return
+            return True  # the host is away: a seated player takes the role rather than leave the table stuck
         raise Refused(E.NOT_HOST, f"only the host can {what}; the host is {host.name}")
+
+    async def _take_host(self, player: Player) -> None:
+        seat = self._seat_of(player)
+        await self.lobby.store.set_host(self.id, seat)
+        self.host = seat
+        self.changed()
 
     def _between_games(self, what: str) -> None:
         if self.running:
@@ -518,11 +528,13 @@ class Table:
         self.lobby.table_closed(self, frame)
 
     async def _start(self, player: Player) -> None:
-        await self._host_only(player, "start a game")
+        takeover = self._host_only(player, "start a game")
         self._between_games("start a new game")
         empty = [i for i, s in enumerate(self.seats) if s is None]
         if empty:
             raise Refused(E.NOT_READY, f"{seat_label(empty[0])} is empty: wait for a player or add a bot")
+        if takeover:
+            await self._take_host(player)
         config = GameConfig(players=self.size, variant=self.variant, empty_clues=self.empty_clues,
                             all_or_nothing=self.all_or_nothing, chat=self.chat)
         seed = secrets.token_hex(8)
@@ -581,17 +593,21 @@ class Table:
     async def _end_game(self, why: str) -> None:
         game = self.game
         assert game is not None
-        game.state = terminate(game.state, why)
+        ended = terminate(game.state, why)
         await self.lobby.store.finish_game(game.id, 0, "terminated")
+        game.state = ended
+        self._publish(None)  # everyone's last view shows the game over, as after a last move
         self._game_over()
 
     async def _add_bot(self, player: Player, seat: int) -> None:
-        await self._host_only(player, "add a bot")
+        takeover = self._host_only(player, "add a bot")
         self._between_games("add a bot")
         self._check_seat(seat)
         taken = self.seats[seat]
         if taken is not None:
             raise Refused(E.SEAT_TAKEN, f"{seat_label(seat)} is taken by {taken.name}")
+        if takeover:
+            await self._take_host(player)
         used = {s.name for s in self.seats if s is not None}
         name = next(n for n in (*self.lobby.bot_names, *(f"Bot {i}" for i in range(99))) if n not in used)
         await self.lobby.store.set_seat(self.id, seat, bot=True, name=name, key=None)
@@ -599,7 +615,7 @@ class Table:
         self.changed()
 
     async def _remove_bot(self, player: Player, seat: int) -> None:
-        await self._host_only(player, "remove a bot")
+        takeover = self._host_only(player, "remove a bot")
         self._between_games("remove a bot")
         self._check_seat(seat)
         s = self.seats[seat]
@@ -607,12 +623,14 @@ class Table:
             raise Refused(E.BAD_FIELD, f"{seat_label(seat)} is empty: there is no bot to remove")
         if not s.bot:
             raise Refused(E.BAD_FIELD, f"{s.name} is not a bot: only bots can be removed")
+        if takeover:
+            await self._take_host(player)
         await self.lobby.store.clear_seat(self.id, seat)
         self.seats[seat] = None
         self.changed()
 
     async def _give_host(self, player: Player, seat: int) -> None:
-        await self._host_only(player, "hand the host role on")
+        self._host_only(player, "hand the host role on")  # giving the role away needs no taking it first
         self._check_seat(seat)
         s = self.seats[seat]
         if s is None:

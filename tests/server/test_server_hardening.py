@@ -18,14 +18,22 @@ import trio
 from hanabi.engine import ChatPolicy, GameConfig, Variant, apply, legal_actions, new_game
 from hanabi.protocol.messages import (
     ActionRequest,
+    AddBot,
     CreateTable,
     ErrorReply,
+    GameOver,
     Goodbye,
+    Hello,
     Join,
     Joined,
+    Leave,
     ListTables,
+    RemoveBot,
+    SeatStatus,
+    TableChanged,
     Tables,
     ViewUpdate,
+    Welcome,
 )
 from hanabi.protocol.version import PROTOCOL_VERSION
 from hanabi.server import Server, Store, serve
@@ -241,3 +249,47 @@ async def test_floods_of_bad_frames_end_in_rate_limited_then_flood(connect: Conn
     assert (await flooder.expect(Goodbye)).reason == "flood"
     # Fewer replies than frames: once over the rate, frames are dropped unanswered.
     assert len([m for m in flooder.seen if isinstance(m, ErrorReply)]) < 60
+
+
+async def test_a_refused_request_does_not_hand_over_the_host_role(connect: Connect, server: Server) -> None:
+    alice, bob = await connect("Alice"), await connect("Bob")
+    table_id = await table_of(alice, [bob], seats=3)
+    await alice.stream.aclose()  # the host is away: Bob may stand in, but only for a request that is carried out
+    await bob.expect(SeatStatus, where=lambda m: not m.connected)
+    await bob.send(RemoveBot(seat=2, id=4))
+    assert (await bob.expect(ErrorReply)).code == "bad_field"
+    assert server.lobby.tables[table_id].host == 0
+    await bob.send(AddBot(seat=2))
+    changed = await bob.expect(TableChanged, where=lambda m: m.table.players[2] is not None)
+    assert changed.table.host == 1
+
+
+async def test_a_frame_of_another_version_gets_goodbye_protocol_version(connect: Connect) -> None:
+    alice = await connect("Alice")
+    await alice.send_raw(_frame(msgpack.packb({"v": PROTOCOL_VERSION + 1, "t": "list_tables"})))
+    bye = await alice.expect(Goodbye)
+    assert bye.reason == "protocol_version" and str(PROTOCOL_VERSION + 1) in bye.message
+
+
+async def test_the_version_mismatch_names_the_program_the_welcome_names(connect: Connect) -> None:
+    alice = await connect("Alice")
+    program = next(m for m in alice.seen if isinstance(m, Welcome)).program
+    late = await connect("Late", hello=False)
+    await late.send(Hello(protocol=PROTOCOL_VERSION + 1, program="future-client", name="Late"))
+    bye = await late.expect(Goodbye)
+    assert bye.reason == "protocol_version" and f"({program})" in bye.message
+
+
+async def test_refusals_name_wire_types_not_python_classes(connect: Connect) -> None:
+    alice = await connect("Alice")
+    await alice.send(Hello(protocol=PROTOCOL_VERSION, program="again", name="Alice"))
+    err = await alice.expect(ErrorReply)
+    assert "hello requests" in err.message and "Hello" not in err.message
+
+
+async def test_leaving_mid_game_sends_everyone_the_final_view_with_game_over(connect: Connect) -> None:
+    alice, bob = await started_game(connect)
+    await bob.send(Leave())
+    view = await alice.expect(ViewUpdate)
+    assert view.view.outcome is not None and view.view.outcome.reason.value == "terminated"
+    await alice.expect(GameOver)
