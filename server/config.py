@@ -39,3 +39,8 @@ class ServerConfig:
     # have not said hello yet have a lower cap of their own: they are the cheap ones to open in bulk.
     max_connections: int = 512
     max_unwelcomed: int = 64
+    # Every hello without a resume token makes a player, in memory and in the store. One who holds no seat and
+    # watches nothing is forgotten after ``forget_after`` seconds offline (their token then starts afresh);
+    # past ``max_players`` known players, the longest offline of them are forgotten at once.
+    forget_after: float = 86_400.0
+    max_players: int = 20_000

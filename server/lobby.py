@@ -46,8 +46,10 @@ class Lobby:
     async def restore(self) -> int:
         """Bring back every open table and unfinished game from the store; returns how many games run again."""
         snap = await self.store.snapshot()
+        now = trio.current_time()
         for p in snap.players:
-            self.players[p.token_hash] = Player(p.token_hash, p.name)
+            player = self.players[p.token_hash] = Player(p.token_hash, p.name)
+            player.away_since = now
         running = 0
         for stored in snap.tables:
             try:
@@ -66,6 +68,7 @@ class Lobby:
             self.tables[table.id] = table
             await self._nursery.start(table.run)
             running += table.running
+        self._nursery.start_soon(self._forget_now_and_then)
         return running
 
     # --- players coming and going -------------------------------------------------------------------------------
@@ -85,6 +88,8 @@ class Lobby:
                 return player, hello.resume, None
             notice = Refused(E.BAD_RESUME, "that resume token is not known here (the server's store may have "
                                            "been reset): you are in the lobby with a new one")
+        if len(self.players) >= self.config.max_players:
+            await self.forget_idle(keep=self.config.max_players * 9 // 10)
         token = secrets.token_urlsafe(24)
         player = Player(token_hash(token), self._unique_name(hello.name))
         await self.store.add_player(player.key, player.name)
@@ -112,9 +117,35 @@ class Lobby:
         if player.conn is not conn:
             return  # replaced by a newer connection: the seat is not empty
         player.conn = None
+        player.away_since = trio.current_time()
         self._online.discard(player)
         if player.table is not None:
             player.table.connection_lost(player)
+
+    async def forget_idle(self, keep: int | None = None) -> int:
+        """Forget players who are offline and at no table: those away longer than ``forget_after``, and with
+        ``keep``, the longest away until no more than ``keep`` players are known. Returns how many."""
+        idle = sorted((p for p in self.players.values() if p.conn is None and p.table is None),
+                      key=lambda p: p.away_since)
+        cutoff = trio.current_time() - self.config.forget_after
+        over = max(0, len(self.players) - keep) if keep is not None else 0
+        gone = [p for i, p in enumerate(idle) if i < over or p.away_since <= cutoff]
+        if not gone:
+            return 0
+        await self.store.forget_players([p.key for p in gone])
+        for p in gone:
+            if p.conn is None and p.table is None:  # still so after the write
+                self.players.pop(p.key, None)
+        log.info("forgot %d players who were offline and at no table", len(gone))
+        return len(gone)
+
+    async def _forget_now_and_then(self) -> None:
+        while True:
+            await trio.sleep(min(3600.0, max(1.0, self.config.forget_after / 4)))
+            try:
+                await self.forget_idle()
+            except Exception:  # the store failed: try again next time, the players are still known meanwhile
+                log.exception("forgetting idle players failed")
 
     def to_lobby(self, frame: bytes) -> None:
         """Tell every connected player who is not at a table."""

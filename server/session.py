@@ -38,7 +38,7 @@ class Refused(Exception):
 
 
 class Player:
-    __slots__ = ("conn", "key", "name", "seat", "table")
+    __slots__ = ("away_since", "conn", "key", "name", "seat", "table")
 
     def __init__(self, key: str, name: str) -> None:
         self.key = key  # the hash of the resume token; the token itself is never kept
@@ -46,6 +46,7 @@ class Player:
         self.conn: Outbox | None = None
         self.table: Table | None = None
         self.seat: int | None = None  # None with a table: spectating
+        self.away_since = 0.0  # trio.current_time() when the last connection ended (see Lobby.forget_idle)
 
     @property
     def online(self) -> bool:

@@ -409,6 +409,14 @@ class Store:
                        (time.time(), score, end, game_id))
         await self._do(job)
 
+    async def forget_players(self, keys: list[str]) -> None:
+        """Drop players (by token hash) the server no longer keeps: seated players are never among them."""
+        def job(db: sqlite3.Connection) -> None:
+            for start in range(0, len(keys), 500):  # SQLite takes a bounded number of parameters per statement
+                chunk = keys[start:start + 500]
+                db.execute(f"DELETE FROM players WHERE token_hash IN ({','.join('?' * len(chunk))})", chunk)
+        await self._do(job)
+
     # -- reads --
 
     def snapshot_sync(self) -> Snapshot:

@@ -293,3 +293,40 @@ async def test_leaving_mid_game_sends_everyone_the_final_view_with_game_over(con
     view = await alice.expect(ViewUpdate)
     assert view.view.outcome is not None and view.view.outcome.reason.value == "terminated"
     await alice.expect(GameOver)
+
+
+async def _stored_players(server: Server) -> int:
+    return int(await server.store._do(lambda db: db.execute("SELECT COUNT(*) FROM players").fetchone()[0]))
+
+
+@pytest.mark.parametrize("fast_config", [config_with(max_players=6)])
+async def test_logins_without_a_token_do_not_grow_the_players_without_bound(connect: Connect,
+                                                                            server: Server) -> None:
+    host, guest = await connect("Host"), await connect("Guest")
+    await table_of(host, [guest], seats=2)
+    await guest.stream.aclose()  # offline but seated: must be kept
+    for i in range(20):
+        drifter = await connect(f"Drifter{i}")
+        await drifter.stream.aclose()
+        await trio.sleep(0.01)
+    assert len(server.lobby.players) <= 6
+    assert await _stored_players(server) <= 6
+    names = {p.name for p in server.lobby.players.values()}
+    assert {"Host", "Guest", "Drifter19"} <= names
+    again = await connect("Guest", resume=guest.token)  # type: ignore[attr-defined]
+    assert (await again.expect(Joined)).seat == 1
+
+
+@pytest.mark.parametrize("fast_config", [config_with(forget_after=0.2)])
+async def test_players_offline_and_at_no_table_are_forgotten_after_a_while(connect: Connect,
+                                                                          server: Server) -> None:
+    gone = await connect("Gone")
+    await gone.stream.aclose()
+    stays = await connect("Stays")
+    await trio.sleep(1.3)  # the sweep runs every second at the least
+    assert {p.name for p in server.lobby.players.values()} == {"Stays"}
+    assert await _stored_players(server) == 1
+    back = await connect("Gone", hello=False)
+    await back.hello("Gone", resume=gone.token)  # type: ignore[attr-defined]
+    assert (await back.expect(ErrorReply)).code == "bad_resume"
+    assert stays.player == "Stays"  # type: ignore[attr-defined]
