@@ -1,7 +1,7 @@
 """``hanabi-server``: run a LAN server, or list and export the games it kept.
 
     hanabi-server [--port 7777] [--host ADDR] [--db PATH | --db :memory:] [--log-level info]
-                  [--bot-delay SECONDS] [--motd TEXT] [--abandon-after MINUTES]
+                  [--bot-delay SECONDS] [--motd TEXT] [--abandon-after MINUTES] [--max-connections N]
     hanabi-server games [--db PATH]             finished games, newest first
     hanabi-server export GAME_ID [--db PATH] [-o FILE]   a game as hanab.live JSON
 
@@ -83,6 +83,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="close a table once none of its seated players has been connected for this long, "
                              "stopping its game (kept as terminated); 0 never closes one "
                              f"(default {(_DEFAULTS.abandon_after or 0) / 60:g})")
+    parser.add_argument("--max-connections", type=int, default=None, metavar="N",
+                        help="connections served at once; more are told the server is full (default "
+                             f"{_DEFAULTS.max_connections}, or fewer if the open-files limit is lower)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     games = sub.add_parser("games", help="list the finished games in the store, newest first")
     games.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH", help="the game store (default as above)")
@@ -126,6 +129,8 @@ def _main(argv: list[str] | None) -> int:
         return _fail("--bot-delay cannot be negative")
     if not args.abandon_after >= 0:
         return _fail("--abandon-after cannot be negative (0 never closes a table)")
+    if args.max_connections is not None and args.max_connections < 1:
+        return _fail(f"--max-connections {args.max_connections}: give at least 1")
     if args.db is not None and db != ":memory:":
         # The default folder is made when needed; a folder named by hand that does not exist is more likely
         # a typing mistake than a wish for new folders.
@@ -137,9 +142,18 @@ def _main(argv: list[str] | None) -> int:
     if motd_problem:
         return _fail(f"--motd: {motd_problem}")
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")
-    _more_files()
+    files = _more_files()
+    # Past the open-files limit the server could not even open its store: keep room for it and the log.
+    fitting = max(1, files - _FILES_KEPT) if files is not None else _DEFAULTS.max_connections
+    max_connections = args.max_connections or min(_DEFAULTS.max_connections, fitting)
+    if max_connections > fitting:
+        logging.getLogger(__name__).warning("--max-connections %d is over what the open-files limit (%d) allows; "
+                                            "%d are served at most", max_connections, files, fitting)
+        max_connections = fitting
     config = ServerConfig(bot_delay=args.bot_delay, motd=args.motd,
-                          abandon_after=args.abandon_after * 60 if args.abandon_after > 0 else None)
+                          abandon_after=args.abandon_after * 60 if args.abandon_after > 0 else None,
+                          max_connections=max_connections,
+                          max_unwelcomed=min(_DEFAULTS.max_unwelcomed, max_connections))
     try:
         try:
             trio.run(_run, args.host, args.port, db, config)
@@ -163,17 +177,23 @@ def _main(argv: list[str] | None) -> int:
     return 0
 
 
-def _more_files() -> None:
-    """Each client is an open socket: raise the soft limit on open files to the hard one (often 1024 -> more)."""
+_FILES_KEPT = 64  # open files kept for the store, its checkpoints, the log and the listener
+
+
+def _more_files() -> int | None:
+    """Each client is an open socket: raise the soft limit on open files to the hard one (often 1024 -> more).
+    Returns the limit now in force (None: no limit known)."""
     try:
         import resource
     except ImportError:  # Windows has no such limit to raise
-        return
+        return None
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
     if soft != resource.RLIM_INFINITY and soft < wanted:
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return None if soft == resource.RLIM_INFINITY else soft
 
 
 def _leaf(group: BaseExceptionGroup[BaseException]) -> BaseException:

@@ -37,7 +37,7 @@ class ServerConfig:
     # Each connection holds a file descriptor: beyond these, new ones are told ``server_full`` and closed, so
     # one client opening sockets cannot starve the store (and everyone else) of descriptors. Connections that
     # have not said hello yet have a lower cap of their own: they are the cheap ones to open in bulk.
-    max_connections: int = 512
+    max_connections: int = 2000  # the command line lowers it to fit the open-files limit
     max_unwelcomed: int = 64
     # Every hello without a resume token makes a player, in memory and in the store. One who holds no seat and
     # watches nothing is forgotten after ``forget_after`` seconds offline (their token then starts afresh);

@@ -330,3 +330,10 @@ async def test_players_offline_and_at_no_table_are_forgotten_after_a_while(conne
     await back.hello("Gone", resume=gone.token)  # type: ignore[attr-defined]
     assert (await back.expect(ErrorReply)).code == "bad_resume"
     assert stays.player == "Stays"  # type: ignore[attr-defined]
+
+
+def test_the_command_line_refuses_a_connection_cap_below_one(capsys: pytest.CaptureFixture[str]) -> None:
+    from hanabi.server.cli import main
+
+    assert main(["--max-connections", "0", "--db", ":memory:"]) == 2
+    assert "--max-connections 0" in capsys.readouterr().err
