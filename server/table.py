@@ -133,6 +133,7 @@ class _RetryBot:
 class _Call:
     player: Player | None
     request: object
+    conn: object = None  # the connection the player made the request on
     done: trio.Event = field(default_factory=trio.Event)
     error: Refused | None = None
 
@@ -191,7 +192,7 @@ class Table:
         """Have the table's task carry out ``request``; raises ``Refused`` when it is refused."""
         if self.closed:
             raise self._gone()
-        call = _Call(player, request)
+        call = _Call(player, request, player.conn if player is not None else None)
         try:
             await self._send.send(call)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
@@ -204,6 +205,13 @@ class Table:
         return Refused(E.NO_SUCH_TABLE, f"table {self.id} ({self.name}) has closed")
 
     async def _process(self, call: _Call) -> None:
+        player = call.player
+        if player is not None and player.conn is not None and player.conn is not call.conn:
+            # Made on a connection a newer one has replaced since (it is closing): two connections must never
+            # act for one player, or both could be seated somewhere at once.
+            call.error = Refused(E.NOT_LOGGED_IN, "this connection was replaced by a newer one: request dropped")
+            call.done.set()
+            return
         try:
             await self._handle(call.player, call.request)
         except Refused as refusal:

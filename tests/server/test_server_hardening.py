@@ -337,3 +337,21 @@ def test_the_command_line_refuses_a_connection_cap_below_one(capsys: pytest.Capt
 
     assert main(["--max-connections", "0", "--db", ":memory:"]) == 2
     assert "--max-connections 0" in capsys.readouterr().err
+
+
+async def test_a_request_queued_at_a_table_by_a_replaced_connection_is_not_carried_out(
+        connect: Connect, server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    host, busy = await connect("Host"), await connect("Busy")
+    table_id = await table_of(host, [], seats=3)
+    old = await connect("Mallory")
+    await _slow_store_writes(server, monkeypatch, 0.3)
+    await busy.send(Join(table=table_id, seat=2))  # keeps the table's task busy for a while
+    await trio.sleep(0.05)
+    await old.send(Join(table=table_id, seat=1))  # queued at the table behind it
+    await trio.sleep(0.05)
+    new = await connect("Mallory", resume=old.token)  # type: ignore[attr-defined]
+    await busy.expect(Joined)
+    await trio.sleep(0.4)
+    await new.drain(0.1)
+    assert server.lobby.tables[table_id].seats[1] is None
+    assert not [m for m in new.seen if isinstance(m, Joined)]
