@@ -24,6 +24,7 @@ from . import wire
 from .config import PROGRAM, ServerConfig
 from .lobby import Lobby
 from .session import Player, Refused
+from .store import StoreFailure
 
 log = logging.getLogger(__name__)
 E = wire.ErrorCode
@@ -258,7 +259,13 @@ class Connection:
         hello = await self._handshake()
         if hello is None:
             return
-        player, token, notice = await self.lobby.login(self, hello)
+        try:
+            player, token, notice = await self.lobby.login(self, hello)
+        except StoreFailure:
+            self._error(hello, Refused(E.INTERNAL, "the server could not save your login (its store failed, "
+                                                   "not your fault): connect again in a moment"))
+            self.why = "login not saved: the store failed"
+            return
         self.player = player
         self.send(wire.Welcome(protocol=wire.PROTOCOL_VERSION, program=PROGRAM, player=player.name, resume=token,
                                motd=self.lobby.config.motd))

@@ -37,6 +37,7 @@ from hanabi.protocol.messages import (
 )
 from hanabi.protocol.version import PROTOCOL_VERSION
 from hanabi.server import Server, Store, serve
+from hanabi.server.store import StoreFailure
 
 from .conftest import FAST, Connect, config_with
 from .test_server_faults import last_view, started_game
@@ -355,3 +356,18 @@ async def test_a_request_queued_at_a_table_by_a_replaced_connection_is_not_carri
     await new.drain(0.1)
     assert server.lobby.tables[table_id].seats[1] is None
     assert not [m for m in new.seen if isinstance(m, Joined)]
+
+
+async def test_a_login_the_store_cannot_save_is_refused_and_the_server_goes_on(
+        connect: Connect, server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def broken(*args: object) -> None:
+        raise StoreFailure("disk I/O error")
+
+    monkeypatch.setattr(server.store, "add_player", broken)
+    unlucky = await connect("Unlucky", hello=False)
+    await unlucky.send(Hello(protocol=PROTOCOL_VERSION, program="test-client", name="Unlucky"))
+    err = await unlucky.expect(ErrorReply)
+    assert (err.code, err.request) == ("internal", "hello") and "connect again" in err.message
+    await unlucky.expect_closed()
+    monkeypatch.undo()
+    assert (await connect("Lucky")).player == "Lucky"  # type: ignore[attr-defined]
