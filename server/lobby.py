@@ -8,6 +8,7 @@ are not at a table when the list of tables changes.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import secrets
 
@@ -18,8 +19,8 @@ from . import wire
 from .bots import BOT_NAMES, Policy, default_policy
 from .config import ServerConfig
 from .session import Outbox, Player, Refused
-from .store import Store, StoredGame, token_hash
-from .table import Table, hash_password
+from .store import Store, StoredGame, StoreFailure, token_hash
+from .table import CloseIfEmpty, Table, hash_password
 
 log = logging.getLogger(__name__)
 E = wire.ErrorCode
@@ -196,7 +197,12 @@ class Lobby:
         log.info("%s opened table %d (%s): %d seats, %s", player.name, table_id, request.name, request.seats,
                  variant.value)
         await self._nursery.start(table.run)
-        await table.call(player, wire.Join(table=table_id, seat=0, password=request.password, id=request.id))
+        try:
+            await table.call(player, wire.Join(table=table_id, seat=0, password=request.password, id=request.id))
+        except Refused:
+            with contextlib.suppress(Refused, StoreFailure):
+                await table.call(None, CloseIfEmpty("its creator could not sit down at it"))
+            raise
 
     def _list_tables(self, player: Player, request_id: int | None) -> None:
         """At most the protocol's LIST_MAX tables, those with a free seat first; ``total`` tells when some are

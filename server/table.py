@@ -125,6 +125,13 @@ class Abandoned:
 
 
 @dataclass(slots=True)
+class CloseIfEmpty:
+    """Its creator could not sit down at a new table: close it rather than leave an empty table listed."""
+
+    why: str
+
+
+@dataclass(slots=True)
 class _RetryBot:
     """A bot's move failed to be saved a moment ago: let it choose again."""
 
@@ -236,6 +243,10 @@ class Table:
             return
         if isinstance(request, Abandoned):
             await self._abandoned(request)
+            return
+        if isinstance(request, CloseIfEmpty):
+            if self.humans == 0 and not self.closed:
+                await self.close(request.why)
             return
         if isinstance(request, _RetryBot):
             self._bot_pending = None

@@ -371,3 +371,18 @@ async def test_a_login_the_store_cannot_save_is_refused_and_the_server_goes_on(
     await unlucky.expect_closed()
     monkeypatch.undo()
     assert (await connect("Lucky")).player == "Lucky"  # type: ignore[attr-defined]
+
+
+async def test_a_new_table_its_creator_could_not_sit_at_is_not_left_listed(
+        connect: Connect, server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise StoreFailure("disk I/O error")
+
+    alice = await connect("Alice")
+    monkeypatch.setattr(server.store, "set_seat", broken)
+    await alice.send(CreateTable(name="Ghost", id=8))
+    assert (await alice.expect(ErrorReply)).id == 8
+    monkeypatch.undo()
+    await alice.send(ListTables())
+    assert (await alice.expect(Tables)).tables == ()
+    assert not server.lobby.tables
