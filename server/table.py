@@ -601,7 +601,12 @@ class Table:
         game.state = new
         self._publish(new.events[-1])
         if new.outcome is not None:
-            await self.lobby.store.finish_game(game.id, new.outcome.score, new.outcome.reason.value)
+            try:
+                await self.lobby.store.finish_game(game.id, new.outcome.score, new.outcome.reason.value)
+            except StoreFailure as e:
+                # The last action is saved, so the game is over all the same: everyone is told so now, and a
+                # restart marks it finished from its actions (Lobby.restore).
+                log.error("game %d: its end could not be saved (marked on the next start): %s", game.id, e)
             log.info("table %d (%s): game %d over: %d/%d, %s", self.id, self.name, game.id, new.outcome.score,
                      new.outcome.max_score, new.outcome.reason.value)
             self._game_over()

@@ -15,7 +15,7 @@ from pathlib import Path
 import msgpack
 import pytest
 import trio
-from hanabi.engine import ChatPolicy, GameConfig, Variant, apply, legal_actions, new_game
+from hanabi.engine import ChatPolicy, GameConfig, Play, Variant, apply, legal_actions, new_game
 from hanabi.protocol.messages import (
     ActionRequest,
     AddBot,
@@ -30,6 +30,7 @@ from hanabi.protocol.messages import (
     ListTables,
     RemoveBot,
     SeatStatus,
+    Start,
     TableChanged,
     Tables,
     ViewUpdate,
@@ -386,3 +387,26 @@ async def test_a_new_table_its_creator_could_not_sit_at_is_not_left_listed(
     await alice.send(ListTables())
     assert (await alice.expect(Tables)).tables == ()
     assert not server.lobby.tables
+
+
+async def test_a_game_whose_end_cannot_be_saved_still_ends_for_everyone(
+        connect: Connect, server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def broken(*args: object) -> None:
+        raise StoreFailure("disk I/O error")
+
+    alice = await connect("Alice")
+    await alice.send(CreateTable(name="t", seats=2))
+    await alice.expect(Joined)
+    await alice.send(AddBot(seat=1))
+    monkeypatch.setattr(server.store, "finish_game", broken)
+    await alice.send(Start())
+    with trio.fail_after(20):
+        while True:
+            update = await alice.expect(ViewUpdate, timeout=10)
+            if update.view.outcome is not None:
+                break
+            if update.view.current == 0:
+                # Blind plays: three strikes end the game within a few turns.
+                await alice.send(ActionRequest(Play(update.view.hands[0][0].order)))
+    over = await alice.expect(GameOver)
+    assert over.outcome.score == update.view.outcome.score
