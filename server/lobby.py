@@ -137,6 +137,8 @@ class Lobby:
         for p in gone:
             if p.conn is None and p.table is None:  # still so after the write
                 self.players.pop(p.key, None)
+            else:  # came back meanwhile: they stay, in the store too
+                await self.store.add_player(p.key, p.name)
         log.info("forgot %d players who were offline and at no table", len(gone))
         return len(gone)
 
