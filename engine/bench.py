@@ -34,21 +34,32 @@ def play_random_games(config: GameConfig, games: int, seed: int = 0) -> tuple[in
     return actions, time.perf_counter() - start
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m hanabi.engine.bench", description=__doc__.split("\n")[0])
+def add_game_options(parser: argparse.ArgumentParser, games: int) -> None:
+    """The options every game benchmark takes (this one and the bots'): which games, how many, how to print."""
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4, 5], choices=range(2, 6),
                         metavar="N", help="player counts to measure (2-5; default: all)")
-    parser.add_argument("--games", type=int, default=5000, help="games per player count (default 5000)")
+    parser.add_argument("--games", type=int, default=games, help=f"games per player count (default {games})")
     parser.add_argument("--variant", default="none", help="none, six_suits, short, wild (default none)")
     parser.add_argument("--all-or-nothing", action="store_true", help="play the all-or-nothing option")
     parser.add_argument("--json", action="store_true", help="one JSON object per player count")
-    args = parser.parse_args(argv)
+
+
+def checked_variant(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Variant:
+    """The variant of ``add_game_options``' arguments; a bad variant or game count is a usage error."""
     try:
         variant = Variant.parse(args.variant)
     except ValueError as e:
         parser.error(str(e))
     if args.games < 1:
         parser.error("--games must be at least 1")
+    return variant
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m hanabi.engine.bench", description=__doc__.split("\n")[0])
+    add_game_options(parser, games=5000)
+    args = parser.parse_args(argv)
+    variant = checked_variant(parser, args)
     for players in args.players:
         config = GameConfig(players=players, variant=variant, all_or_nothing=args.all_or_nothing)
         actions, seconds = play_random_games(config, args.games)

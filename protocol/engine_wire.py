@@ -26,7 +26,7 @@ view's history is not cached here: a connection sends each event only once
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 import msgpack
 from hanabi.engine import (
@@ -172,20 +172,24 @@ def config_to_wire(config: GameConfig) -> dict[str, Any]:
     }
 
 
-def variant_from_wire(value: object, where: str) -> Variant:
-    variant = _VARIANT_BY_NAME.get(value) if type(value) is str else None
-    if variant is None:
-        names = ", ".join(repr(v.value) for v in Variant)
+_Named = TypeVar("_Named", Variant, ChatPolicy)
+
+
+def _named(by_name: dict[str, _Named], value: object, where: str) -> _Named:
+    """The enum member whose wire name is ``value``; anything else names the choices."""
+    member = by_name.get(value) if type(value) is str else None
+    if member is None:
+        names = ", ".join(repr(name) for name in by_name)
         raise FieldError(where, f"{quote(value) if type(value) is str else kind_of(value)} is not one of {names}")
-    return variant
+    return member
+
+
+def variant_from_wire(value: object, where: str) -> Variant:
+    return _named(_VARIANT_BY_NAME, value, where)
 
 
 def chat_from_wire(value: object, where: str) -> ChatPolicy:
-    chat = _CHAT_BY_VALUE.get(value) if type(value) is str else None
-    if chat is None:
-        names = ", ".join(repr(c.value) for c in ChatPolicy)
-        raise FieldError(where, f"{quote(value) if type(value) is str else kind_of(value)} is not one of {names}")
-    return chat
+    return _named(_CHAT_BY_VALUE, value, where)
 
 
 def config_from_wire(value: object, where: str) -> GameConfig:

@@ -22,10 +22,10 @@ import sys
 import time
 from dataclasses import dataclass
 
+from ..bench import add_game_options, checked_variant
 from ..options import GameConfig
 from ..outcome import EndReason
 from ..state import apply, new_game
-from ..variants import Variant
 from ..views import view_for
 from .registry import BOTS, DEFAULT_BOT, make_bot
 
@@ -83,21 +83,11 @@ def run(config: GameConfig, games: int, bot: str = DEFAULT_BOT) -> BenchResult:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m hanabi.engine.bots.bench",
                                      description="Self-play benchmark of a bot on a fixed list of seeds.")
-    parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4, 5], choices=range(2, 6),
-                        metavar="N", help="player counts to measure (2-5; default: all)")
-    parser.add_argument("--games", type=int, default=1000, help="games per player count (default 1000)")
-    parser.add_argument("--variant", default="none", help="none, six_suits, short, wild (default none)")
-    parser.add_argument("--all-or-nothing", action="store_true", help="play the all-or-nothing option")
+    add_game_options(parser, games=1000)
     parser.add_argument("--empty-clues", action="store_true", help="allow clues that touch no card")
     parser.add_argument("--bot", default=DEFAULT_BOT, help=f"which bot: {', '.join(sorted(BOTS))}")
-    parser.add_argument("--json", action="store_true", help="one JSON object per player count")
     args = parser.parse_args(argv)
-    try:
-        variant = Variant.parse(args.variant)
-    except ValueError as e:
-        parser.error(str(e))
-    if args.games < 1:
-        parser.error("--games must be at least 1")
+    variant = checked_variant(parser, args)
     if args.bot not in BOTS:
         parser.error(f"there is no bot named {args.bot!r}: choose one of {', '.join(sorted(BOTS))}")
     for players in args.players:
