@@ -234,6 +234,16 @@ class Decoder:
         """Bytes received but not yet part of a whole frame."""
         return len(self._buffer) - self._start
 
+    def take_unread(self) -> bytes:
+        """The bytes received but not yet part of a whole frame, taken out (the decoder is left empty).
+
+        For handing a connection to another decoder (a server moving a client's socket to another process):
+        nothing read from the peer is lost on the way."""
+        rest = bytes(self._buffer[self._start:])
+        self._buffer = bytearray()
+        self._start = 0
+        return rest
+
     def receive(self, data: bytes) -> None:
         """Add bytes from the peer; refuses at once a frame header over the cap."""
         if self._broken is not None:
