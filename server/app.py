@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
+import socket
 from dataclasses import dataclass, field
 
 import trio
@@ -22,9 +24,10 @@ import trio
 from . import wire
 from .bots import Policy
 from .config import ServerConfig
-from .connection import Connection
+from .connection import Adopted, Connection
 from .lobby import Lobby
-from .store import Store
+from .shard import FrontLobby, Worker
+from .store import Store, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -44,13 +47,14 @@ class Server:
     _stop: trio.Event = field(default_factory=trio.Event)
     _stopped: trio.Event = field(default_factory=trio.Event)
 
-    async def handle(self, stream: trio.abc.Stream, peer: str = "?") -> None:
-        """Serve one client on ``stream`` until it leaves (TCP, or an in-memory stream in tests)."""
-        full = self._full()
+    async def handle(self, stream: trio.abc.Stream, peer: str = "?", adopted: Adopted | None = None) -> None:
+        """Serve one client on ``stream`` until it leaves (TCP, or an in-memory stream in tests); ``adopted``:
+        a connection another process of this server handed over (it was let in there)."""
+        full = self._full() if adopted is None else ""
         if full:
             await self._turn_away(stream, peer, full)
             return
-        conn = Connection(self.lobby, stream, self.config, peer)
+        conn = Connection(self.lobby, stream, self.config, peer, adopted)
         self._connections.add(conn)
         try:
             await conn.run()
@@ -86,14 +90,36 @@ class Server:
             peer = "?"
         await self.handle(stream, peer)
 
+    async def adopt(self, fd: int, adopted: Adopted) -> None:
+        """Serve a client whose socket (``fd``) another process of this server handed over (``shard``)."""
+        try:
+            sock = socket.socket(fileno=fd)
+        except OSError as e:
+            log.error("a connection handed over could not be taken: %s", e)
+            os.close(fd)
+            return
+        try:
+            host, port, *_ = sock.getpeername()
+            peer = f"{host}:{port}"
+        except OSError:
+            peer = "?"
+        await self.handle(trio.SocketStream(trio.socket.from_stdlib_socket(sock)), peer, adopted)
+
     @property
     def connections(self) -> int:
         return len(self._connections)
 
-    async def stop(self, message: str = "the server is shutting down") -> None:
-        """Say goodbye to every client, then stop serving. Returns once the server has stopped."""
+    def connections_now(self) -> list[Connection]:
+        return list(self._connections)
+
+    def request_stop(self, message: str) -> None:
+        """Like ``stop``, without waiting for it."""
         self._stop_message = message
         self._stop.set()
+
+    async def stop(self, message: str = "the server is shutting down") -> None:
+        """Say goodbye to every client, then stop serving. Returns once the server has stopped."""
+        self.request_stop(message)
         await self._stopped.wait()
 
     async def _wait_for_stop(self, cancel: trio.CancelScope) -> None:
@@ -101,23 +127,30 @@ class Server:
         message = getattr(self, "_stop_message", "the server is shutting down")
         for conn in list(self._connections):
             conn.close(wire.GoodbyeReason.SERVER_SHUTDOWN, message)
-        with trio.move_on_after(self.config.shutdown_grace + 0.5):
-            while self._connections:
-                await trio.sleep(0.01)
+        async with trio.open_nursery() as nursery:
+            if isinstance(self.lobby, FrontLobby):
+                nursery.start_soon(self.lobby.stop_workers, message, self.config.shutdown_grace)
+            with trio.move_on_after(self.config.shutdown_grace + 0.5):
+                while self._connections:
+                    await trio.sleep(0.01)
         for conn in list(self._connections):
             conn.abort()
         cancel.cancel()
 
 
 async def serve(host: str | None, port: int, db: str = ":memory:", *, config: ServerConfig | None = None,
-                policy: Policy | None = None,
+                policy: Policy | None = None, workers: int = 0,
                 task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED) -> None:
     """Serve on ``host`` (None: every interface) and ``port`` (0: any free port) with the store at ``db``.
 
-    ``task_status.started`` hands back the ``Server`` once it listens; the
-    function returns after ``Server.stop()`` or when cancelled.
+    ``workers``: run the tables in that many worker processes (``shard``), this one being the front; 0 runs
+    everything here. ``task_status.started`` hands back the ``Server`` once it listens; the function returns
+    after ``Server.stop()`` or when cancelled.
     """
     config = config or ServerConfig()
+    if workers and db == ":memory:":
+        raise StoreError("worker processes share the game store, so it must be a file: give --db PATH "
+                         "(or leave out --workers)")
     server: Server | None = None
     store = Store(db)
     await trio.to_thread.run_sync(store.open_sync)
@@ -125,16 +158,21 @@ async def serve(host: str | None, port: int, db: str = ":memory:", *, config: Se
         async with trio.open_nursery() as outer:
             await outer.start(store.run)
             async with trio.open_nursery() as inner:
-                lobby = Lobby(store, config, inner, policy)
+                pool = [Worker(i, db, config) for i in range(workers)]
+                lobby = FrontLobby(store, config, inner, pool) if pool else Lobby(store, config, inner, policy)
                 restored = await lobby.restore()
                 listeners = await trio.open_tcp_listeners(port, host=host)
                 bound = listeners[0].socket.getsockname()[1]
                 server = Server(host or "*", bound, db, lobby, store, restored, config)
+                if isinstance(lobby, FrontLobby):
+                    lobby.server = server
+                    for worker in pool:
+                        inner.start_soon(lobby.listen, worker)
                 inner.start_soon(server._wait_for_stop, inner.cancel_scope)
                 inner.start_soon(trio.serve_listeners, server._handle_tcp, listeners)
                 task_status.started(server)
             # Every table and connection has stopped; the store has taken all it was given.
-            await _drain(store)
+            await drain(store)
             outer.cancel_scope.cancel()
     finally:
         store.close_sync()
@@ -142,7 +180,7 @@ async def serve(host: str | None, port: int, db: str = ":memory:", *, config: Se
             server._stopped.set()
 
 
-async def _drain(store: Store) -> None:
+async def drain(store: Store) -> None:
     """Wait (briefly) until queued writes are committed."""
     with trio.move_on_after(5):
         await store.flush()

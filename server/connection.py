@@ -17,13 +17,14 @@ import math
 import os
 import random
 from collections import deque
+from dataclasses import dataclass
 
 import trio
 
 from . import wire
 from .config import PROGRAM, ServerConfig
 from .lobby import Lobby
-from .session import Player, Refused
+from .session import HandOff, Player, Refused
 from .store import StoreFailure
 
 log = logging.getLogger(__name__)
@@ -51,8 +52,20 @@ class RateLimit:
         return False
 
 
+@dataclass(frozen=True, slots=True)
+class Adopted:
+    """A connection another process of this server handed over (``shard``): whose it is, the bytes it had read
+    and not handled, and whether the player was just welcomed back (give them their seat and view)."""
+
+    key: str
+    name: str
+    unread: bytes
+    resumed: bool
+
+
 class Connection:
-    def __init__(self, lobby: Lobby, stream: trio.abc.Stream, config: ServerConfig, peer: str = "?") -> None:
+    def __init__(self, lobby: Lobby, stream: trio.abc.Stream, config: ServerConfig, peer: str = "?",
+                 adopted: Adopted | None = None) -> None:
         self.lobby = lobby
         self.stream = stream
         self.config = config
@@ -62,7 +75,7 @@ class Connection:
         self._decoder = wire.Decoder(max_frame=config.max_frame, peer="client")
         # Sends each event of a game's history once on this connection (a view carries only what is new).
         self._encoder = wire.Encoder(max_frame=config.max_frame)
-        self._pending: deque[object] = deque()
+        self._pending: deque[wire.Message | wire.ProtocolError] = deque()
         self._limit = RateLimit(config.rate, config.burst)
         self._refused_in_a_row = 0
         self._scope = trio.CancelScope()  # cancelled to stop at once (too slow, or the server's last resort)
@@ -76,6 +89,10 @@ class Connection:
         # A TCP stream's socket, for writing at once when it can take a frame (see _write_now).
         self._fd: int | None = stream.socket.fileno() if isinstance(stream, trio.SocketStream) else None
         self.why: str = ""
+        self._adopted = adopted
+        self._handoff: HandOff | None = None  # set: this connection moves to another process once drained
+        self._in_request = False
+        self._drained = False  # the writer sent everything queued, and stopped
 
     # --- the outside's handle -----------------------------------------------------------------------------------
 
@@ -122,6 +139,14 @@ class Connection:
     def replaced(self) -> None:
         self.close(G.REPLACED, "you connected again from elsewhere; this older connection is closed")
 
+    def hand_off(self, move: HandOff) -> None:
+        """Move this connection to another process as soon as it is not in the middle of a request."""
+        if self._closing or self._handoff is not None or self._fd is None:
+            return
+        self._handoff = move
+        if not self._in_request:
+            self._reader_scope.cancel()  # waiting for the peer: nothing read is lost by stopping the wait
+
     def close(self, reason: str, message: str, *, tell: bool = True) -> None:
         """Stop this connection. With ``tell``, what is queued and then a goodbye go out first (within the
         shutdown grace); without, it stops at once (a peer that does not read would not hear it anyway)."""
@@ -161,11 +186,33 @@ class Connection:
             self.why = self.why or "connection lost"
         finally:
             self._closing = True
-            if self.player is not None:
-                self.lobby.disconnected(self.player, self)
-            await trio.aclose_forcefully(self.stream)
-            log.info("%s (%s) disconnected: %s", self.peer, self.player.name if self.player else "-",
-                     self.why or "closed")
+            if self._move():
+                log.debug("%s (%s) handed to another process", self.peer, self.player.name if self.player else "-")
+            else:
+                if self.player is not None:
+                    self.lobby.disconnected(self.player, self)
+                await trio.aclose_forcefully(self.stream)
+                log.info("%s (%s) disconnected: %s", self.peer, self.player.name if self.player else "-",
+                         self.why or "closed")
+
+    def _move(self) -> bool:
+        """Hand the socket over (see ``HandOff``) if a move was asked for and everything queued went out."""
+        move, player = self._handoff, self.player
+        if move is None or not self._drained or player is None or not isinstance(self.stream, trio.SocketStream):
+            return False
+        # What was read and not handled goes along: the request that caused the move, the requests decoded
+        # after it, and the start of a frame not yet whole.
+        unread = [wire.encode(move.request)] if move.request is not None else []
+        unread += [wire.encode(m) for m in self._pending if isinstance(m, wire.Message)]
+        unread.append(self._decoder.take_unread())
+        sock = self.stream.socket
+        trio.lowlevel.notify_closing(sock)
+        try:
+            fd = sock.detach()
+        except OSError:
+            return False
+        move.move(player, fd, b"".join(unread), move.resumed)
+        return True
 
     async def _writer(self) -> None:
         try:
@@ -182,6 +229,7 @@ class Connection:
                 self._write_since = None
             if self._farewell is not None:
                 await self.stream.send_all(self._farewell)
+            self._drained = True
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             self._closing = True
             self._reader_scope.cancel()  # the peer is gone: nothing more to read either
@@ -227,27 +275,31 @@ class Connection:
             if not data:
                 self.why = self.why or "the client closed the connection"
                 return None
-            try:
-                self._decoder.receive(bytes(data))
-            except wire.ProtocolError as e:
-                self._pending.append(e)  # fatal: a frame over the cap
-                break
-            while True:
-                try:
-                    message = self._decoder.next_message()
-                except wire.ProtocolError as e:
-                    self._pending.append(e)  # a bad frame is skipped; the next ones may be fine
-                    if e.fatal:
-                        break
-                    continue
-                if message is None:
-                    break
-                self._pending.append(message)
+            self._take(bytes(data))
         # Handling a request may take a while; that is not the peer's silence. After a long silence the deadline
         # is near: then it is lifted until the next wait (otherwise it is still most of a timeout away).
         if self._idle.deadline - trio.current_time() < self.config.idle_timeout / 2:
             self._idle.deadline = math.inf
         return self._pending.popleft()
+
+    def _take(self, data: bytes) -> None:
+        """Decode what the peer sent into ``_pending``: messages, and errors for the frames that were bad."""
+        try:
+            self._decoder.receive(data)
+        except wire.ProtocolError as e:
+            self._pending.append(e)  # fatal: a frame over the cap
+            return
+        while True:
+            try:
+                message = self._decoder.next_message()
+            except wire.ProtocolError as e:
+                self._pending.append(e)  # a bad frame is skipped; the next ones may be fine
+                if e.fatal:
+                    return
+                continue
+            if message is None:
+                return
+            self._pending.append(message)
 
     async def _reader(self) -> None:
         with self._idle:
@@ -256,23 +308,36 @@ class Connection:
             self.close(G.IDLE, self._idle_why)
 
     async def _conversation(self) -> None:
-        hello = await self._handshake()
-        if hello is None:
-            return
-        try:
-            player, token, notice = await self.lobby.login(self, hello)
-        except StoreFailure:
-            self._error(hello, Refused(E.INTERNAL, "the server could not save your login (its store failed, "
-                                                   "not your fault): connect again in a moment"))
-            self.why = "login not saved: the store failed"
-            return
-        self.player = player
-        self.send(wire.Welcome(protocol=wire.PROTOCOL_VERSION, program=PROGRAM, player=player.name, resume=token,
-                               motd=self.lobby.config.motd))
-        if notice is not None:
-            self._error("hello", notice)
-        log.info("%s is %s", self.peer, player.name)
-        self.lobby.arrived(player)
+        adopted = self._adopted
+        if adopted is not None:
+            # Moved here from another process of this server: the handshake is done, the player known.
+            player = self.player = self.lobby.adopt(self, adopted.key, adopted.name)
+            self._take(adopted.unread)
+            resumed = adopted.resumed
+        else:
+            hello = await self._handshake()
+            if hello is None:
+                return
+            try:
+                player, token, notice = await self.lobby.login(self, hello)
+            except StoreFailure:
+                self._error(hello, Refused(E.INTERNAL, "the server could not save your login (its store failed, "
+                                                       "not your fault): connect again in a moment"))
+                self.why = "login not saved: the store failed"
+                return
+            self.player = player
+            self.send(wire.Welcome(protocol=wire.PROTOCOL_VERSION, program=PROGRAM, player=player.name,
+                                   resume=token, motd=self.lobby.config.motd))
+            if notice is not None:
+                self._error("hello", notice)
+            log.info("%s is %s", self.peer, player.name)
+            resumed = True
+        if resumed:
+            try:
+                self.lobby.arrived(player)
+            except HandOff as move:
+                self._handoff = move  # the player's table is in another process: the connection goes there
+                return
         silent = f"nothing heard for {self.config.idle_timeout:g} seconds"
         while True:
             item = await self._next(trio.current_time() + self.config.idle_timeout, silent)
@@ -292,7 +357,15 @@ class Connection:
             if isinstance(item, wire.Goodbye):
                 self.why = f"client said goodbye: {item.reason}"
                 return
-            await self._request(player, item)
+            self._in_request = True
+            try:
+                await self._request(player, item)
+            finally:
+                self._in_request = False
+            if self._handoff is None:
+                self._handoff = self.lobby.moves(player)
+            if self._handoff is not None:
+                return
 
     async def _handshake(self) -> wire.Hello | None:
         deadline = trio.current_time() + self.config.handshake_timeout
@@ -349,6 +422,8 @@ class Connection:
             return
         try:
             await self.lobby.handle(player, request)
+        except HandOff as move:
+            self._handoff = move  # carried out in another process of this server, where the connection goes
         except Refused as refusal:
             self._error(request, refusal)
         except Exception:  # a bug of ours must cost one request, not the connection or the server

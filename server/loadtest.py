@@ -195,24 +195,45 @@ def _seat_table(port: int, index: int, players: int, stats: Stats, think: float)
     return clients
 
 
+def _family(pid: int) -> list[int]:
+    """The server's process and its children (its worker processes, with ``--workers``)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    try:
+        return [pid, *map(int, children.read_text().split())]
+    except OSError:
+        return [pid]
+
+
 def _cpu_seconds(pid: int) -> tuple[float, float]:
-    """User and system (kernel) CPU time the process has used so far (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    """User and system (kernel) CPU time the server's processes have used so far (Linux /proc)."""
     tick = os.sysconf("SC_CLK_TCK")
-    return int(fields[11]) / tick, int(fields[12]) / tick
+    user = kernel = 0.0
+    for p in _family(pid):
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        user += int(fields[11]) / tick
+        kernel += int(fields[12]) / tick
+    return user, kernel
 
 
 def _rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
+    """Resident memory of the server's processes, summed."""
+    total = 0
+    for p in _family(pid):
+        try:
+            lines = Path(f"/proc/{p}/status").read_text().splitlines()
+        except OSError:
+            continue
+        total += sum(int(line.split()[1]) for line in lines if line.startswith("VmRSS:"))
+    return total
 
 
-def _start_server(db: str, profile: str | None = None) -> tuple[subprocess.Popen[bytes], int]:
+def _start_server(db: str, profile: str | None = None, workers: int = 0) -> tuple[subprocess.Popen[bytes], int]:
     python = [sys.executable] + (["-m", "cProfile", "-o", profile] if profile else [])
     proc = subprocess.Popen([*python, "-m", "hanabi.server", "--host", "127.0.0.1", "--port", "0", "--db", db,
-                             "--log-level", "warning"], stdout=subprocess.PIPE)
+                             "--log-level", "warning", "--workers", str(workers)], stdout=subprocess.PIPE)
     assert proc.stdout is not None
     seen = ""
     while "listening on port" not in seen:
@@ -272,11 +293,11 @@ def _play(clients: list[LoadClient], warmup: float, seconds: float, stats: Stats
 
 
 def run(tables: int, players: int, seconds: float, warmup: float, think: float = 0.0,
-        profile: str | None = None) -> dict[str, Any]:
+        profile: str | None = None, workers: int = 0) -> dict[str, Any]:
     stats = Stats()
     clients: list[LoadClient] = []
     with tempfile.TemporaryDirectory() as tmp:
-        proc, port = _start_server(os.path.join(tmp, "load.sqlite3"), profile)
+        proc, port = _start_server(os.path.join(tmp, "load.sqlite3"), profile, workers)
         try:
             time.sleep(0.5)
             rss_idle = _rss_kib(proc.pid)
@@ -305,7 +326,7 @@ def run(tables: int, players: int, seconds: float, warmup: float, think: float =
         return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
 
     return {
-        "tables": tables, "players": players, "think": think, "connections": tables * players,
+        "tables": tables, "players": players, "think": think, "workers": workers, "connections": tables * players,
         "seconds": round(elapsed, 1),
         "setup_s": round(setup_s, 1), "actions": stats.actions, "actions_per_s": round(stats.actions / elapsed),
         "p50_ms": round(pct(0.50), 2), "p99_ms": round(pct(0.99), 2),
@@ -334,11 +355,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think", type=float, default=0.0, metavar="SECONDS",
                         help="each player waits about this long (0.5x to 1.5x, at random) before acting "
                              "(default 0: flat out, a closed loop where the server is the only limit)")
+    parser.add_argument("--workers", type=int, default=0, metavar="N",
+                        help="run the server with --workers N (its tables in N worker processes; default 0)")
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, writing stats to FILE")
     args = parser.parse_args(argv)
     if not 2 <= args.players <= 5 or args.tables < 1:
         parser.error("--players must be 2-5 and --tables at least 1")
-    result = run(args.tables, args.players, args.seconds, args.warmup, args.think, args.profile)
+    result = run(args.tables, args.players, args.seconds, args.warmup, args.think, args.profile, args.workers)
     print(f"{result['tables']} tables x {result['players']} players = {result['connections']} connections "
           f"(seated in {result['setup_s']} s), think time {result['think']} s, measured for {result['seconds']} s")
     print(f"applied actions: {result['actions']} = {result['actions_per_s']} actions/s; "

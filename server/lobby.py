@@ -11,6 +11,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import secrets
+from collections.abc import Sequence
+from typing import Protocol
 
 import trio
 from hanabi.engine import EndReason, Rearrange, Variant, apply, new_game, replay, terminate
@@ -18,7 +20,7 @@ from hanabi.engine import EndReason, Rearrange, Variant, apply, new_game, replay
 from . import wire
 from .bots import BOT_NAMES, Policy, default_policy
 from .config import ServerConfig
-from .session import Outbox, Player, Refused
+from .session import HandOff, Outbox, Player, Refused
 from .store import Store, StoredGame, StoreFailure, token_hash
 from .table import CloseIfEmpty, Table, hash_password
 
@@ -28,6 +30,30 @@ E = wire.ErrorCode
 # Requests that concern the table the player is at.
 _AT_TABLE = (wire.Leave, wire.Start, wire.AddBot, wire.RemoveBot, wire.GiveHost, wire.ActionRequest,
              wire.RearrangeRequest, wire.Chat)
+
+
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+class Listed(Protocol):
+    """A table as the lobby lists it: a ``Table`` here, or one that another process runs (``shard``)."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def running(self) -> bool: ...
+
+    @property
+    def seats(self) -> Sequence[_Named | None]: ...
+
+    def info(self) -> wire.TableInfo: ...
+
+
+def no_such_table(table: int) -> Refused:
+    return Refused(E.NO_SUCH_TABLE, f"there is no table {table}: list the tables to see them")
 
 
 class Lobby:
@@ -44,8 +70,9 @@ class Lobby:
 
     # --- start-up -----------------------------------------------------------------------------------------------
 
-    async def restore(self) -> int:
-        """Bring back every open table and unfinished game from the store; returns how many games run again."""
+    async def restore(self, only: set[int] | None = None) -> int:
+        """Bring back every open table (``only`` these) and unfinished game from the store; returns how many
+        games run again."""
         snap = await self.store.snapshot()
         now = trio.current_time()
         for p in snap.players:
@@ -53,6 +80,8 @@ class Lobby:
             player.away_since = now
         running = 0
         for stored in snap.tables:
+            if only is not None and stored.id not in only:
+                continue
             try:
                 table = Table.restore(self, stored)
             except Exception:  # one damaged table must not keep the others (or the server) down
@@ -69,7 +98,8 @@ class Lobby:
             self.tables[table.id] = table
             await self._nursery.start(table.run)
             running += table.running
-        self._nursery.start_soon(self._forget_now_and_then)
+        if only is None:
+            self._nursery.start_soon(self._forget_now_and_then)
         return running
 
     # --- players coming and going -------------------------------------------------------------------------------
@@ -99,13 +129,29 @@ class Lobby:
         self._online.add(player)
         return player, token, notice
 
+    def adopt(self, conn: Outbox, key: str, name: str) -> Player:
+        """A connection another process of this server handed over (``shard``): it is ``key``'s now."""
+        player = self.players.get(key)
+        if player is None:
+            player = self.players[key] = Player(key, name)
+        old = player.conn
+        player.conn = conn
+        if old is not None and old is not conn:
+            old.replaced()
+        self._online.add(player)
+        return player
+
+    def moves(self, player: Player) -> HandOff | None:
+        """After each request: whether the connection now goes on in another process (never, in one process)."""
+        return None
+
     def arrived(self, player: Player) -> None:
         """After the welcome: a returning player gets their seat and view back."""
         if player.table is not None:
             player.table.welcome_back(player)
 
     def _unique_name(self, wanted: str) -> str:
-        in_use = {p.name for p in self._online} | {s.name for t in self.tables.values() for s in t.seats if s}
+        in_use = {p.name for p in self._online} | {s.name for t in self.listed() for s in t.seats if s}
         if wanted not in in_use:
             return wanted
         for n in range(2, 1000):
@@ -126,7 +172,7 @@ class Lobby:
     async def forget_idle(self, keep: int | None = None) -> int:
         """Forget players who are offline and at no table: those away longer than ``forget_after``, and with
         ``keep``, the longest away until no more than ``keep`` players are known. Returns how many."""
-        idle = sorted((p for p in self.players.values() if p.conn is None and p.table is None),
+        idle = sorted((p for p in self.players.values() if p.conn is None and p.table is None and not p.elsewhere),
                       key=lambda p: p.away_since)
         cutoff = trio.current_time() - self.config.forget_after
         over = max(0, len(self.players) - keep) if keep is not None else 0
@@ -135,7 +181,7 @@ class Lobby:
             return 0
         await self.store.forget_players([p.key for p in gone])
         for p in gone:
-            if p.conn is None and p.table is None:  # still so after the write
+            if p.conn is None and p.table is None and not p.elsewhere:  # still so after the write
                 self.players.pop(p.key, None)
             else:  # came back meanwhile: they stay, in the store too
                 await self.store.add_player(p.key, p.name)
@@ -156,7 +202,8 @@ class Lobby:
             if p.conn is not None and p.table is None:
                 p.conn.send_frame(frame)
 
-    def table_closed(self, table: Table, frame: bytes) -> None:
+    def table_closed(self, table: Table, frame: bytes, members: list[Player]) -> None:
+        """``table`` closed; ``members`` were at it (and are at no table now)."""
         self.tables.pop(table.id, None)
         self.to_lobby(frame)
 
@@ -171,7 +218,7 @@ class Lobby:
         elif isinstance(request, (wire.Join, wire.Spectate)):
             table = self.tables.get(request.table)
             if table is None:
-                raise Refused(E.NO_SUCH_TABLE, f"there is no table {request.table}: list the tables to see them")
+                raise no_such_table(request.table)
             await table.call(player, request)
         elif isinstance(request, wire.ListTables):
             self._list_tables(player, request.id)
@@ -184,11 +231,14 @@ class Lobby:
         else:
             raise Refused(E.UNKNOWN_TYPE, f"the server does not take {getattr(request, 'TYPE', 'such')} requests here")
 
-    async def _create(self, player: Player, request: wire.CreateTable) -> None:
+    def _may_create(self, player: Player) -> None:
         if player.seated:
             raise Refused(E.ALREADY_SEATED, "you already sit at a table: leave it before creating another")
-        if len(self.tables) >= self.config.max_tables:
+        if len(self.listed()) >= self.config.max_tables:
             raise Refused(E.TABLE_FULL, f"this server holds at most {self.config.max_tables} tables")
+
+    async def _create(self, player: Player, request: wire.CreateTable) -> None:
+        self._may_create(player)
         password = hash_password(request.password) if request.password else None
         variant, chat = request.variant, request.chat
         table_id = await self.store.create_table(request.name, variant, request.empty_clues, request.all_or_nothing,
@@ -207,13 +257,15 @@ class Lobby:
             raise
 
     def _list_tables(self, player: Player, request_id: int | None) -> None:
+        player.send_frame(self.tables_frame(request_id))
+
+    def tables_frame(self, request_id: int | None) -> bytes:
         """At most the protocol's LIST_MAX tables, those with a free seat first; ``total`` tells when some are
         left out."""
-        tables = sorted(self.tables.values(), key=lambda t: (t.running or None not in t.seats, t.id))
+        tables = sorted(self.listed(), key=lambda t: (t.running or None not in t.seats, t.id))
         shown = tables[:wire.LIST_MAX]
         total = len(tables) if len(tables) > len(shown) else None
-        player.send_frame(wire.frame(wire.Tables(tables=tuple(t.info() for t in shown), id=request_id,
-                                                  total=total)))
+        return wire.frame(wire.Tables(tables=tuple(t.info() for t in shown), id=request_id, total=total))
 
     async def _list_games(self, player: Player, request_id: int | None) -> None:
         games = [g for g in await self.store.games(wire.LIST_MAX) if g.end is not None]
@@ -233,6 +285,10 @@ class Lobby:
             # A replay holds the whole deck: never while the game runs.
             raise Refused(E.NO_SUCH_GAME, f"game {game_id} is still running: its replay comes when it ends")
         player.send_frame(wire.frame(wire.ReplayFile(game=game_id, json=replay_text(stored), id=request_id)))
+
+    def listed(self) -> Sequence[Listed]:
+        """Every table of this server, as the lobby lists them."""
+        return list(self.tables.values())
 
     # --- stopping -----------------------------------------------------------------------------------------------
 

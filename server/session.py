@@ -9,6 +9,7 @@ their return they get the current view, which says all they missed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
@@ -27,6 +28,8 @@ class Outbox(Protocol):
 
     def replaced(self) -> None: ...
 
+    def hand_off(self, move: HandOff) -> None: ...
+
 
 class Refused(Exception):
     """A request the server will not carry out: ``code`` for programs, the message for people."""
@@ -37,8 +40,29 @@ class Refused(Exception):
         self.message = message
 
 
+class HandOff(Exception):
+    """This connection goes on in another process (``shard``): raised while handling a request, or given to
+    ``Outbox.hand_off`` from outside.
+
+    The connection stops reading, sends what it has queued, and then calls
+    ``move(player, fd, unread)`` with its socket's file descriptor (the TCP
+    connection stays open) and the bytes it read but did not handle:
+    ``request`` first (when the move is for a request the other process
+    must carry out), then whatever came after it. ``resumed``: the player
+    has just been welcomed back, and the other process should give them
+    their seat and view.
+    """
+
+    def __init__(self, move: Callable[[Player, int, bytes, bool], None], request: Message | None = None,
+                 resumed: bool = False) -> None:
+        super().__init__("connection handed off")
+        self.move = move
+        self.request = request
+        self.resumed = resumed
+
+
 class Player:
-    __slots__ = ("away_since", "conn", "key", "name", "seat", "table")
+    __slots__ = ("away_since", "conn", "elsewhere", "key", "name", "seat", "table")
 
     def __init__(self, key: str, name: str) -> None:
         self.key = key  # the hash of the resume token; the token itself is never kept
@@ -47,6 +71,8 @@ class Player:
         self.table: Table | None = None
         self.seat: int | None = None  # None with a table: spectating
         self.away_since = 0.0  # trio.current_time() when the last connection ended (see Lobby.forget_idle)
+        # In the front process of a sharded server: the worker whose table the player is at (see ``shard``).
+        self.elsewhere: object | None = None
 
     @property
     def online(self) -> bool:

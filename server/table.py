@@ -85,6 +85,11 @@ def _table_label(table: Table) -> str:
     return f"table {table.name!r}"
 
 
+def already_seated(table: Table, seat: int, here: bool = False) -> Refused:
+    where = "this table" if here else _table_label(table)
+    return Refused(E.ALREADY_SEATED, f"you already sit at {where}, in {seat_label(seat)}: leave it first")
+
+
 @dataclass(slots=True)
 class Seat:
     name: str
@@ -451,9 +456,7 @@ class Table:
 
     async def _join(self, player: Player, seat: int | None, password: str | None, request_id: int | None) -> None:
         if player.table is not None and player.seat is not None:
-            where = "this table" if player.table is self else _table_label(player.table)
-            raise Refused(E.ALREADY_SEATED, f"you already sit at {where}, in {seat_label(player.seat)}: "
-                                            "leave it first")
+            raise already_seated(player.table, player.seat, here=player.table is self)
         self._check_password(password)
         if seat is None:
             free = [i for i, s in enumerate(self.seats) if s is None]
@@ -540,11 +543,12 @@ class Table:
         await self.lobby.store.close_table(self.id)
         log.info("table %d (%s) closed: %s", self.id, self.name, why)
         frame = wire.frame(wire.TableGone(table=self.id))
-        for p in self.members():
+        members = self.members()
+        for p in members:
             p.table, p.seat = None, None
             p.send_frame(frame)
         self.spectators.clear()
-        self.lobby.table_closed(self, frame)
+        self.lobby.table_closed(self, frame, members)
 
     async def _start(self, player: Player) -> None:
         takeover = self._host_only(player, "start a game")
