@@ -197,11 +197,13 @@ def _seat_table(port: int, index: int, players: int, stats: Stats, think: float)
 
 def _family(pid: int) -> list[int]:
     """The server's process and its children (its worker processes, with ``--workers``)."""
-    children = Path(f"/proc/{pid}/task/{pid}/children")
+    found = [pid]
     try:
-        return [pid, *map(int, children.read_text().split())]
+        for task in Path(f"/proc/{pid}/task").iterdir():  # every thread's: Trio starts processes from a thread
+            found += map(int, (task / "children").read_text().split())
     except OSError:
-        return [pid]
+        pass
+    return found
 
 
 def _cpu_seconds(pid: int) -> tuple[float, float]:

@@ -241,8 +241,7 @@ class Lobby:
         self._may_create(player)
         password = hash_password(request.password) if request.password else None
         variant, chat = request.variant, request.chat
-        table_id = await self.store.create_table(request.name, variant, request.empty_clues, request.all_or_nothing,
-                                                 chat, request.seats, password, None)
+        table_id = await self._table_row(player, request, password)
         table = Table(self, table_id, request.name, variant, request.empty_clues, request.all_or_nothing, chat,
                       request.seats, password)
         self.tables[table_id] = table
@@ -255,6 +254,11 @@ class Lobby:
             with contextlib.suppress(Refused, StoreFailure):
                 await table.call(None, CloseIfEmpty("its creator could not sit down at it"))
             raise
+
+    async def _table_row(self, player: Player, request: wire.CreateTable, password: str | None) -> int:
+        """The id of a new table: that of the row written for it in the store."""
+        return await self.store.create_table(request.name, request.variant, request.empty_clues,
+                                             request.all_or_nothing, request.chat, request.seats, password, None)
 
     def _list_tables(self, player: Player, request_id: int | None) -> None:
         player.send_frame(self.tables_frame(request_id))

@@ -53,7 +53,7 @@ from .connection import Adopted
 from .lobby import Listed, Lobby, no_such_table
 from .session import HandOff, Player
 from .store import Store, StoredTable
-from .table import already_seated
+from .table import already_seated, hash_password
 
 if TYPE_CHECKING:
     from .app import Server
@@ -66,39 +66,49 @@ _MAX_MESSAGE = 1 << 20  # a message carries at most a few frames a client sent a
 _ONE_FD = socket.CMSG_SPACE(array.array("i").itemsize)
 
 
-class Link:
-    """One end of the socket pair between the front and a worker: messages out through a queue (so that
-    table code, which never waits, can post them), messages in one at a time, each with at most one socket."""
+class Mailbox:
+    """Messages waiting to go to the other process: code that never waits (a table's) can post them, and they
+    wait here while a worker is (re)starting."""
 
-    def __init__(self, sock: socket.socket) -> None:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, _MAX_MESSAGE)
-        self._sock = trio.socket.from_stdlib_socket(sock)
-        self._send, self._queue = trio.open_memory_channel[tuple[bytes, int | None]](100_000)
+    def __init__(self) -> None:
+        self._send, self.queue = trio.open_memory_channel[tuple[bytes, int | None]](100_000)
 
     def post(self, kind: str, fd: int | None = None, **fields: Any) -> None:
-        """Queue a message (and the socket ``fd``, which the link closes here once it is sent)."""
+        """Queue a message (and the socket ``fd``, which is closed here once it is sent)."""
         data = msgpack.packb({"k": kind, **fields}, use_bin_type=True)
         try:
             self._send.send_nowait((data, fd))
         except (trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
-            log.error("a %s message to the other process was dropped: its link is full or closed", kind)
+            log.error("a %s message to the other process was dropped: too many are waiting", kind)
             if fd is not None:
                 os.close(fd)
 
-    async def sender(self) -> None:
-        async for data, fd in self._queue:
-            try:
-                if fd is None:
-                    await self._sock.send(data)
-                else:
-                    await self._sock.sendmsg([data], [(socket.SOL_SOCKET, socket.SCM_RIGHTS,
-                                                       array.array("i", [fd]).tobytes())])
-            except OSError as e:
-                log.error("the link to the other process failed (%s): a %s message was lost", e,
-                          msgpack.unpackb(data).get("k"))
-            finally:
-                if fd is not None:
-                    os.close(fd)  # the other process holds its own copy now (or the move failed)
+
+class Link:
+    """One end of the socket pair between the front and a worker: messages in one at a time, and out from a
+    ``Mailbox``, each with at most one socket."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, _MAX_MESSAGE)
+        self._sock = trio.socket.from_stdlib_socket(sock)
+
+    async def send(self, data: bytes, fd: int | None = None) -> None:
+        try:
+            if fd is None:
+                await self._sock.send(data)
+            else:
+                await self._sock.sendmsg([data], [(socket.SOL_SOCKET, socket.SCM_RIGHTS,
+                                                   array.array("i", [fd]).tobytes())])
+        except OSError as e:
+            log.error("the link to the other process failed (%s): a %s message was lost", e,
+                      msgpack.unpackb(data).get("k"))
+        finally:
+            if fd is not None:
+                os.close(fd)  # the other process holds its own copy now (or the move failed)
+
+    async def sender(self, mailbox: Mailbox) -> None:
+        async for data, fd in mailbox.queue:
+            await self.send(data, fd)
 
     async def receive(self) -> tuple[dict[str, Any], int | None] | None:
         """The next message and the socket it carries; None once the other process is gone."""
@@ -122,7 +132,6 @@ class Link:
         return message, (fds[0] if fds else None)
 
     def close(self) -> None:
-        self._send.close()
         self._sock.close()
 
 
@@ -152,6 +161,7 @@ class Worker:
     link: Link | None = None
     process: trio.Process | None = None
     ready: trio.Event = field(default_factory=trio.Event)
+    mailbox: Mailbox = field(default_factory=Mailbox)
 
     async def spawn(self) -> Link:
         front_end, worker_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -168,11 +178,7 @@ class Worker:
         return self.link
 
     def post(self, kind: str, fd: int | None = None, **fields: Any) -> None:
-        if self.link is None:
-            if fd is not None:
-                os.close(fd)
-            return
-        self.link.post(kind, fd, **fields)
+        self.mailbox.post(kind, fd, **fields)
 
 
 class RemoteTable:
@@ -250,24 +256,32 @@ class FrontLobby(Lobby):
             table = self.remote.get(request.table)
             if table is None:
                 raise no_such_table(request.table)
-            raise HandOff(functools.partial(self._move_in, table.worker), request)
+            raise HandOff(functools.partial(self._move_in, table.worker, None), request)
         if isinstance(request, wire.CreateTable):
             self._may_create(player)
             counts = {w.index: 0 for w in self.workers}
             for t in self.remote.values():
                 counts[t.worker.index] += 1
             worker = min(self.workers, key=lambda w: counts[w.index])  # the one with the fewest tables
-            raise HandOff(functools.partial(self._move_in, worker), request)
+            # The front writes the table's row, so it knows the table before anyone can learn its number and
+            # ask to join it; the worker opens the table under that number.
+            password = hash_password(request.password) if request.password else None
+            table_id = await self._table_row(player, request, password)
+            self.remote[table_id] = RemoteTable(worker, _stored_info(StoredTable(
+                table_id, request.name, request.variant, request.empty_clues, request.all_or_nothing, request.chat,
+                request.seats, password, None)))
+            raise HandOff(functools.partial(self._move_in, worker, table_id), request)
         await super().handle(player, request)
 
     def arrived(self, player: Player) -> None:
         worker = player.elsewhere
         if isinstance(worker, Worker):
-            raise HandOff(functools.partial(self._move_in, worker), resumed=True)
+            raise HandOff(functools.partial(self._move_in, worker, None), resumed=True)
         super().arrived(player)
 
-    def _move_in(self, worker: Worker, player: Player, fd: int, unread: bytes, resumed: bool) -> None:
-        worker.post("adopt", fd, key=player.key, name=player.name, unread=unread, resumed=resumed)
+    def _move_in(self, worker: Worker, table: int | None, player: Player, fd: int, unread: bytes,
+                 resumed: bool) -> None:
+        worker.post("adopt", fd, key=player.key, name=player.name, unread=unread, resumed=resumed, table=table)
         player.elsewhere = worker
         player.conn = None
         player.away_since = trio.current_time()
@@ -279,10 +293,12 @@ class FrontLobby(Lobby):
         """Serve one worker: start it with its tables, take its messages; start it again if it dies."""
         while not self.stopping:
             link = await worker.spawn()
+            worker.ready = trio.Event()
             try:
                 async with trio.open_nursery() as nursery:
-                    nursery.start_soon(link.sender)
-                    link.post("start", tables=self.tables_of(worker))
+                    # First of all, the tables to restore; then what waited (connections moving in, say).
+                    await link.send(msgpack.packb({"k": "start", "tables": self.tables_of(worker)}))
+                    nursery.start_soon(link.sender, worker.mailbox)
                     while True:
                         got = await link.receive()
                         if got is None:
@@ -366,9 +382,19 @@ async def _ended(process: trio.Process | None) -> int | None:
 class WorkerLobby(Lobby):
     """The lobby of a worker: its own tables, and the players at them; everything else goes to the front."""
 
-    def __init__(self, store: Store, config: ServerConfig, nursery: trio.Nursery, front: Link) -> None:
+    def __init__(self, store: Store, config: ServerConfig, nursery: trio.Nursery, front: Mailbox) -> None:
         super().__init__(store, config, nursery)
         self.front = front
+        self._reserved: dict[str, int] = {}  # player key -> the table the front wrote for them to open here
+
+    def reserve(self, key: str, table: int) -> None:
+        self._reserved[key] = table
+
+    async def _table_row(self, player: Player, request: wire.CreateTable, password: str | None) -> int:
+        reserved = self._reserved.pop(player.key, None)
+        if reserved is not None:
+            return reserved
+        return await super()._table_row(player, request, password)
 
     async def restore(self, only: set[int] | None = None) -> int:
         running = await super().restore(only if only is not None else set())
@@ -379,6 +405,8 @@ class WorkerLobby(Lobby):
             del self.players[key]
         for table in self.tables.values():
             self.to_lobby(wire.frame(wire.TableChanged(table=table.info())))
+        for lost in sorted((only or set()) - set(self.tables)):  # could not be restored: not to be listed
+            self.to_lobby(wire.frame(wire.TableGone(table=lost)))
         return running
 
     async def handle(self, player: Player, request: object) -> None:
@@ -386,8 +414,11 @@ class WorkerLobby(Lobby):
             self.front.post("ask", key=player.key, frame=wire.encode(request))
             return
         if isinstance(request, (wire.Join, wire.Spectate)) and request.table not in self.tables:
+            if player.table is None:
+                # Sent here for it, but it is not here (it closed while the connection was on its way).
+                raise no_such_table(request.table)
             # Another worker's table (or none): the front knows where it is, and the connection goes there.
-            if player.table is not None and player.seat is not None:
+            if player.seat is not None:
                 raise already_seated(player.table, player.seat)
             self._stop_watching(player)
             raise HandOff(self._release, request)
@@ -449,14 +480,15 @@ async def _worker(ipc: int, index: int, db: str, config: ServerConfig) -> None:
     from .app import Server, drain
 
     link = Link(socket.socket(fileno=ipc))
+    front = Mailbox()
     store = Store(db)
     await trio.to_thread.run_sync(store.open_sync)
     try:
         async with trio.open_nursery() as outer:
-            outer.start_soon(link.sender)
+            outer.start_soon(link.sender, front)
             await outer.start(store.run)
             async with trio.open_nursery() as inner:
-                lobby = WorkerLobby(store, config, inner, link)
+                lobby = WorkerLobby(store, config, inner, front)
                 server = Server(f"worker {index}", 0, db, lobby, store, 0, config)
                 inner.start_soon(server._wait_for_stop, inner.cancel_scope)
                 while True:
@@ -471,13 +503,15 @@ async def _worker(ipc: int, index: int, db: str, config: ServerConfig) -> None:
                     message, fd = got
                     kind = message.get("k")
                     if kind == "adopt" and fd is not None:
+                        if message.get("table") is not None:
+                            lobby.reserve(message["key"], message["table"])
                         inner.start_soon(server.adopt, fd, _adopted(message))
                         continue
                     if fd is not None:
                         os.close(fd)
                     if kind == "start":
                         await lobby.restore(set(message["tables"]))
-                        link.post("ready")
+                        front.post("ready")
                     elif kind == "answer":
                         lobby.answer(message["key"], message["frame"])
                     elif kind == "stop":

@@ -431,7 +431,10 @@ class Table:
             return  # already counting (or not running)
         self._away_since = since = trio.current_time()
         self._away_clock = clock = trio.CancelScope()
-        self._nursery.start_soon(self._close_when_abandoned, clock, since, limit)
+        try:
+            self._nursery.start_soon(self._close_when_abandoned, clock, since, limit)
+        except RuntimeError:  # the table's task has ended (the server is stopping): no clock to keep
+            self._away_since = self._away_clock = None
 
     async def _close_when_abandoned(self, clock: trio.CancelScope, since: float, limit: float) -> None:
         with clock:
