@@ -204,6 +204,23 @@ class GameSummary:
     finished: float | None
 
 
+def _begin(db: sqlite3.Connection, patience: float = 5.0) -> None:
+    """Start a write transaction, waiting while another process (a worker of the same server) writes.
+
+    IMMEDIATE takes the write lock at once, so nothing later in the transaction can find it taken."""
+    give_up = time.monotonic() + patience
+    pause = 0.00005
+    while True:
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) and "busy" not in str(e) or time.monotonic() > give_up:
+                raise
+        time.sleep(pause)  # in the store's own thread: the event loop never waits for this
+        pause = min(pause * 2, 0.001)
+
+
 # --- the store ---------------------------------------------------------------------------------------------------
 
 Job = Callable[[sqlite3.Connection], Any]
@@ -248,6 +265,9 @@ class Store:
             # their own thread (``_checkpoints``), so a commit never waits for one.
             db.execute("PRAGMA wal_autocheckpoint=0")
             db.executescript(SCHEMA)
+            # From now on no busy timeout: SQLite's own waits for a lock another process holds (a server's worker
+            # processes share the store) sleep 1, 2, 5, 10... ms; ``_begin`` waits in much shorter steps.
+            db.execute("PRAGMA busy_timeout=0")
         except sqlite3.DatabaseError as e:
             raise StoreError(f"{self.path} cannot be used as a game store: {e}") from None
         self._db = db
@@ -316,7 +336,7 @@ class Store:
         try:
             if db.in_transaction:  # left open by a failure before: start clean
                 db.execute("ROLLBACK")
-            db.execute("BEGIN")
+            _begin(db)
         except sqlite3.Error as e:
             log.error("cannot begin a transaction: %s", e)
             for p in batch:
