@@ -215,7 +215,7 @@ def _begin(db: sqlite3.Connection, patience: float = 5.0) -> None:
             db.execute("BEGIN IMMEDIATE")
             return
         except sqlite3.OperationalError as e:
-            if "locked" not in str(e) and "busy" not in str(e) or time.monotonic() > give_up:
+            if ("locked" not in str(e) and "busy" not in str(e)) or time.monotonic() > give_up:
                 raise
         time.sleep(pause)  # in the store's own thread: the event loop never waits for this
         pause = min(pause * 2, 0.001)
