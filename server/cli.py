@@ -258,6 +258,9 @@ def _announce(server: Server, db: str) -> None:
         print("hanabi-server: games are kept in memory only (--db :memory:): nothing is saved", flush=True)
     else:
         print(f"hanabi-server: games are kept in {Path(db).expanduser().resolve()}", flush=True)
+    workers = getattr(server.lobby, "workers", None)
+    if workers:
+        print(f"hanabi-server: tables run in {len(workers)} worker processes", flush=True)
     if server.restored:
         print(f"hanabi-server: {server.restored} unfinished game(s) restored; players resume where they were",
               flush=True)

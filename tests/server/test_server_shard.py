@@ -21,6 +21,7 @@ import trio
 from hanabi.engine import ChatPolicy
 from hanabi.protocol.framing import encode
 from hanabi.protocol.messages import (
+    AddBot,
     Chat,
     CreateTable,
     ErrorReply,
@@ -32,6 +33,7 @@ from hanabi.protocol.messages import (
     Leave,
     ListTables,
     SeatStatus,
+    Spectate,
     Start,
     TableChanged,
     Tables,
@@ -167,6 +169,23 @@ async def test_a_dropped_player_resumes_the_seat_in_its_worker(sharded: Server) 
     assert (await third.expect(Joined, timeout=10)).seat == 1
     bye = await again.expect(Goodbye, timeout=10)
     assert bye.reason == "replaced"
+
+
+async def test_bots_play_in_a_worker_and_a_spectator_can_move_to_the_other_worker(sharded: Server) -> None:
+    alice, bob, watcher = [await _client(sharded, n) for n in ("Alice", "Bob", "Watcher")]
+    first = await _table(alice, "with a bot", 2)
+    second = await _table(bob, "elsewhere", 2)
+    assert _worker_of(sharded, first) != _worker_of(sharded, second)
+    await alice.send(AddBot(seat=1))
+    await alice.expect(TableChanged, timeout=10, where=lambda m: m.table.players[1] is not None)
+    await watcher.send(Spectate(table=first))
+    assert (await watcher.expect(Joined, timeout=10)).seat is None
+    await alice.send(Start())
+    await play_out({0: alice}, game_timeout=60)  # the bot takes every other turn, in the worker
+    # From watching a table in one worker to watching one in the other: the connection goes via the front.
+    await watcher.send(Spectate(table=second, id=9))
+    moved = await watcher.expect(Joined, timeout=10, where=lambda m: m.id == 9)
+    assert moved.table.id == second and moved.seat is None
 
 
 async def test_stopping_says_goodbye_to_players_in_every_process(sharded: Server) -> None:
