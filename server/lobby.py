@@ -21,7 +21,7 @@ from . import wire
 from .bots import BOT_NAMES, Policy, default_policy
 from .config import ServerConfig
 from .session import HandOff, Outbox, Player, Refused
-from .store import Store, StoredGame, StoreFailure, token_hash
+from .store import Snapshot, Store, StoredGame, StoreFailure, token_hash
 from .table import CloseIfEmpty, Table, hash_password
 
 log = logging.getLogger(__name__)
@@ -73,11 +73,7 @@ class Lobby:
     async def restore(self, only: set[int] | None = None) -> int:
         """Bring back every open table (``only`` these) and unfinished game from the store; returns how many
         games run again."""
-        snap = await self.store.snapshot()
-        now = trio.current_time()
-        for p in snap.players:
-            player = self.players[p.token_hash] = Player(p.token_hash, p.name)
-            player.away_since = now
+        snap = await self.restore_players()
         running = 0
         for stored in snap.tables:
             if only is not None and stored.id not in only:
@@ -101,6 +97,15 @@ class Lobby:
         if only is None:
             self._nursery.start_soon(self._forget_now_and_then)
         return running
+
+    async def restore_players(self) -> Snapshot:
+        """Every player the store knows (all away for now); returns what the store holds."""
+        snap = await self.store.snapshot()
+        now = trio.current_time()
+        for p in snap.players:
+            player = self.players[p.token_hash] = Player(p.token_hash, p.name)
+            player.away_since = now
+        return snap
 
     # --- players coming and going -------------------------------------------------------------------------------
 

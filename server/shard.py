@@ -228,11 +228,7 @@ class FrontLobby(Lobby):
 
     async def restore(self, only: set[int] | None = None) -> int:
         """Players from the store, and each open table given to a worker (they take turns)."""
-        snap = await self.store.snapshot()
-        now = trio.current_time()
-        for p in snap.players:
-            player = self.players[p.token_hash] = Player(p.token_hash, p.name)
-            player.away_since = now
+        snap = await self.restore_players()
         running = 0
         for n, stored in enumerate(snap.tables):
             worker = self.workers[n % len(self.workers)]

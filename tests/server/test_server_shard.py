@@ -44,7 +44,7 @@ from hanabi.server.shard import FrontLobby
 
 from .conftest import FAST, Client
 from .test_server_tables import play_out
-from .test_server_tcp import check_redaction
+from .test_server_tcp import _start_server_process, check_redaction
 
 
 @pytest.fixture
@@ -149,13 +149,20 @@ async def test_a_refused_join_leaves_the_player_in_the_lobby(sharded: Server) ->
     assert (await bob.expect(Joined, timeout=10)).table.id == table
 
 
-async def test_a_dropped_player_resumes_the_seat_in_its_worker(sharded: Server) -> None:
-    alice, bob = await _client(sharded, "Alice"), await _client(sharded, "Bob")
-    table = await _table(alice, "resume", 2)
+async def _a_game_of_two(server: Server, name: str) -> tuple[int, Client, Client, dict[int, ViewUpdate]]:
+    """Alice's new table, Bob in the second seat, a game started: the table and each seat's first view."""
+    alice, bob = await _client(server, "Alice"), await _client(server, "Bob")
+    table = await _table(alice, name, 2)
     await bob.send(Join(table=table))
     await bob.expect(Joined, timeout=10)
     await alice.send(Start())
-    before = await bob.expect(ViewUpdate, timeout=10)
+    views = {0: await alice.expect(ViewUpdate, timeout=10), 1: await bob.expect(ViewUpdate, timeout=10)}
+    return table, alice, bob, views
+
+
+async def test_a_dropped_player_resumes_the_seat_in_its_worker(sharded: Server) -> None:
+    _, alice, bob, views = await _a_game_of_two(sharded, "resume")
+    before = views[1]
     await bob.stream.aclose()
     gone = await alice.expect(SeatStatus, timeout=10)
     assert (gone.seat, gone.connected) == (1, False)
@@ -198,12 +205,7 @@ async def test_stopping_says_goodbye_to_players_in_every_process(sharded: Server
 
 
 async def test_a_worker_that_dies_is_started_again_and_its_players_resume(sharded: Server) -> None:
-    alice, bob = await _client(sharded, "Alice"), await _client(sharded, "Bob")
-    table = await _table(alice, "fragile", 2)
-    await bob.send(Join(table=table))
-    await bob.expect(Joined, timeout=10)
-    await alice.send(Start())
-    views = {0: await alice.expect(ViewUpdate, timeout=10), 1: await bob.expect(ViewUpdate, timeout=10)}
+    table, alice, bob, views = await _a_game_of_two(sharded, "fragile")
     lobby = sharded.lobby
     assert isinstance(lobby, FrontLobby)
     worker = lobby.remote[table].worker
@@ -233,7 +235,7 @@ async def test_killing_the_front_stops_its_workers_and_a_restart_resumes_the_gam
     from .test_server_tcp import _client as tcp_client
 
     db = tmp_path / "games.sqlite3"
-    proc, port = await _server_process(db)
+    proc, port = await _start_server_process(db, "--workers", "2")
     try:
         alice, bob = await tcp_client(port, "Alice"), await tcp_client(port, "Bob")
         await alice.send(CreateTable(name="kill the front", seats=2))
@@ -251,7 +253,7 @@ async def test_killing_the_front_stops_its_workers_and_a_restart_resumes_the_gam
     with trio.fail_after(10):  # the workers notice their front is gone and stop
         while any(_alive(pid) for pid in workers):
             await trio.sleep(0.05)
-    proc, port = await _server_process(db)
+    proc, port = await _start_server_process(db, "--workers", "2")
     try:
         for seat, c in ((0, alice), (1, bob)):
             again = await tcp_client(port, c.name, c.token)  # type: ignore[attr-defined]
@@ -262,22 +264,6 @@ async def test_killing_the_front_stops_its_workers_and_a_restart_resumes_the_gam
         with trio.fail_after(15):
             await proc.wait()
     assert proc.returncode == 0
-
-
-async def _server_process(db: Path) -> tuple[trio.Process, int]:
-    proc = await trio.lowlevel.open_process(
-        [sys.executable, "-m", "hanabi.server", "--port", "0", "--host", "127.0.0.1", "--db", str(db),
-         "--log-level", "warning", "--workers", "2"],
-        stdout=subprocess.PIPE, env=os.environ.copy())
-    assert proc.stdout is not None
-    seen = b""
-    with trio.fail_after(20):
-        while b"listening on port" not in seen or not seen.endswith(b"\n"):
-            chunk = await proc.stdout.receive_some(4096)
-            assert chunk, f"the server exited early: {seen!r}"
-            seen += chunk
-    line = next(x for x in seen.decode().splitlines() if "listening on port" in x)
-    return proc, int(line.split("listening on port ")[1].split()[0])
 
 
 def _children(pid: int) -> list[int]:
