@@ -230,16 +230,24 @@ def action_to_wire(action: TurnAction) -> dict[str, Any]:
     raise FieldError("action", f"{action!r} is not a turn action (play, discard or clue)")
 
 
+# Actions are immutable values, so requests share these instead of building (and checking) new ones.
+_PLAYS = tuple(Play(order) for order in range(MAX_DECK))
+_DISCARDS = tuple(Discard(order) for order in range(MAX_DECK))
+_COLOUR_CLUES = tuple(tuple(Clue(target, colour=suit) for suit in SUITS) for target in range(MAX_PLAYERS))
+_RANK_CLUES = tuple(tuple(Clue(target, rank=rank) for rank in range(1, MAX_RANK + 1)) for target in range(MAX_PLAYERS))
+
+
 def action_from_wire(data: dict[str, Any], where: str) -> TurnAction:
     """A turn action from the flat fields; the fields a kind does not use must be nil or absent."""
     kind = _get(data, "kind", where)
     order, target, colour, rank = data.get("order"), data.get("target"), data.get("colour"), data.get("rank")
     if kind == "play" or kind == "discard":
         order = _where_int(order, f"{where}.order", 0, MAX_DECK - 1)
-        for name, extra in (("target", target), ("colour", colour), ("rank", rank)):
-            if extra is not None:
-                raise FieldError(f"{where}.{name}", f"must be nil for a {kind}: a {kind} names only a card order")
-        return Play(order) if kind == "play" else Discard(order)
+        if target is not None or colour is not None or rank is not None:
+            for name, extra in (("target", target), ("colour", colour), ("rank", rank)):
+                if extra is not None:
+                    raise FieldError(f"{where}.{name}", f"must be nil for a {kind}: a {kind} names only a card order")
+        return _PLAYS[order] if kind == "play" else _DISCARDS[order]
     if kind == "clue":
         if order is not None:
             raise FieldError(f"{where}.order", "must be nil for a clue: a clue names a target seat")
@@ -252,8 +260,8 @@ def action_from_wire(data: dict[str, Any], where: str) -> TurnAction:
                 got = quote(colour) if type(colour) is str else kind_of(colour)
                 names = ", ".join(s.value for s in Suit)
                 raise FieldError(f"{where}.colour", f"{got} is not a colour: say one of {names}")
-            return Clue(target, colour=suit)
-        return Clue(target, rank=_where_int(rank, f"{where}.rank", 1, MAX_RANK))
+            return _COLOUR_CLUES[target][suit.index]
+        return _RANK_CLUES[target][_where_int(rank, f"{where}.rank", 1, MAX_RANK) - 1]
     got = quote(kind) if type(kind) is str else kind_of(kind)
     raise FieldError(f"{where}.kind", f"{got} is not an action kind: use \"play\", \"discard\" or \"clue\"")
 

@@ -25,11 +25,12 @@ from hanabi.engine import PlayerView
 from .engine_wire import MAX_ARRAY
 from .errors import ErrorCode, ProtocolError
 from .fields import FieldError
-from .messages import CLIENT_TYPES, SERVER_TYPES, History, Message, ViewUpdate, from_wire, to_wire
-from .viewpack import PackMemo, pack_view_body
+from .messages import CLIENT_TYPES, SERVER_TYPES, GameEvent, History, Message, ViewUpdate, from_wire, to_wire
+from .viewpack import PackMemo, pack_event_body, pack_view_body
 
 DEFAULT_MAX_FRAME = 64 * 1024
 HEADER = struct.Struct(">I")
+_pack_header = HEADER.pack
 MAX_MAP = 64  # entries in any map: a message has at most 14 fields, the rest is room for additions
 
 _packer = msgpack.Packer(use_bin_type=True, datetime=False, strict_types=False)
@@ -40,6 +41,10 @@ def encode(message: Message, *, max_frame: int = DEFAULT_MAX_FRAME, since: int =
 
     On its own it sends a view with its whole history; a connection's ``Encoder`` sends only what is new.
     """
+    if type(message) is GameEvent:  # one per move of every table: packed from its parts when it can be
+        body = pack_event_body(message.game, message.event, message.id)
+        if body is not None:
+            return _framed(body, "event", max_frame)
     return _framed(_packer.pack(to_wire(message, since)), message.TYPE, max_frame)
 
 
@@ -90,9 +95,10 @@ class Encoder:
         except FieldError as exc:
             raise ProtocolError(ErrorCode.BAD_FIELD, f"cannot send view: {exc}", request="view",
                                 id=message.id) from None
-        frame = _framed(body, "view", self.max_frame)
+        if len(body) > self.max_frame:
+            _framed(body, "view", self.max_frame)  # raises the frame_too_large error
         self._game, self._sent = message.game, events
-        return frame
+        return _pack_header(len(body)) + body
 
 
 class _ExtRefused(Exception):

@@ -14,16 +14,21 @@ were packed from (``engine.views_for`` builds the views so that they share
 them) and keep those values alive, so an identity can never be reused by
 another value while the memo lives. Views that share nothing just get no
 help: the result is the same.
+
+The move's ``event`` frame, which goes out with the views, is put together
+here too (``pack_event_body``): the generic ``to_wire`` walks the message's
+field plan, too slow for a frame of every move of every table.
 """
 
 from __future__ import annotations
 
+from operator import attrgetter, is_
 from typing import Any
 
 import msgpack
-from hanabi.engine import CardView, PlayerView
+from hanabi.engine import CardView, Event, PlayerView, RearrangeEvent, TurnEvent
 
-from .engine_wire import _NAME_OF, MAX_EVENTS, config_to_wire, view_rest_to_wire
+from .engine_wire import _NAME_OF, MAX_EVENTS, config_to_wire, event_to_wire, view_rest_to_wire
 from .fields import MAX_SAFE_INT, FieldError
 from .version import PROTOCOL_VERSION
 
@@ -54,6 +59,10 @@ _VIEW = _pack("view") + b"\x8e" + _pack("seat")
 _CONFIG = _pack("config")
 _HANDS = _pack("hands")
 _ID = _pack("id")
+_NO_ID = _ID + _NIL
+# The values of a view that its public rest is packed from, fetched in one call (operator.attrgetter runs in C).
+_REST_OF = attrgetter("fireworks", "clue_tokens", "strikes", "discard", "deck_left", "deck_size", "current", "turn",
+                      "final_turns_left", "outcome", "events")
 
 
 def _hand_to_wire(hand: tuple[CardView, ...]) -> list[list[Any]]:
@@ -71,48 +80,52 @@ class PackMemo:
     move left alone (``engine.views_for`` can hand out the same object
     again) is not packed again. Only what the last moment used is carried,
     so a chain of memos stays small.
+
+    Every part is found by the identity of the values it was packed from,
+    and the memo keeps those values: while it lives, no other value can
+    have their identity, so finding a part by ``id`` finds the part of that
+    very value.
     """
 
-    __slots__ = ("_configs", "_hands", "_rests", "_used")
+    __slots__ = ("_config", "_hands", "_head", "_rests", "_used")
 
     def __init__(self, before: PackMemo | None = None) -> None:
-        self._configs: dict[int, tuple[object, bytes]] = {} if before is None else dict(before._configs)
         self._hands: dict[int, tuple[object, bytes]] = {} if before is None else dict(before._used)
         self._used: dict[int, tuple[object, bytes]] = {}  # the hands packed or reused at this moment
-        self._rests: dict[tuple[int, ...], tuple[tuple[object, ...], bytes]] = {}
+        # The options with the keys around them, and the message up to the seat: the same for every view of a
+        # moment (the game and ``since`` too, but for a connection that is new to the game).
+        self._config: tuple[object, bytes] | None = None if before is None else before._config
+        self._head: tuple[int, int, bytes] | None = None
+        # Per ``since``: the values the rest was packed from (kept, for their identity) and its bytes.
+        self._rests: dict[int, tuple[tuple[object, ...], bytes]] = {}
 
-    def config(self, view: PlayerView) -> bytes:
-        known = self._configs.get(id(view.config))
-        if known is not None and known[0] is view.config:
-            return known[1]
-        packed = _pack(config_to_wire(view.config))
-        self._configs[id(view.config)] = (view.config, packed)
-        return packed
-
-    def hands(self, hands: tuple[tuple[CardView, ...], ...]) -> bytes:
-        """The array of hands; each hand is packed once for all the views that share it."""
+    def body(self, game: int, view: PlayerView, since: int, request_id: int | None) -> bytes:
+        """The msgpack body of a ``view`` message; the caller has checked every value (``pack_view_body``)."""
+        head = self._head
+        if head is None or head[0] != game or head[1] != since:
+            head = self._head = (game, since, b"".join((_MESSAGE_HEAD, _pack_int(game), _SINCE, _pack_int(since),
+                                                        _VIEW)))
+        config = self._config
+        if config is None or config[0] is not view.config:
+            config = self._config = (view.config, _CONFIG + _pack(config_to_wire(view.config)) + _HANDS)
+        values = _REST_OF(view)
+        rest = self._rests.get(since)
+        if rest is None or not all(map(is_, rest[0], values)):
+            # One map packed at once, without its header: the same bytes as its keys and values packed one by one.
+            rest = self._rests[since] = (values, _pack(view_rest_to_wire(view, since))[1:])  # a one-byte fixmap
+        hands = view.hands
+        parts = [head[2], _pack_int(view.seat), config[1],
+                 _HAND_ARRAYS[len(hands)] if len(hands) < 16 else _array_header(len(hands))]
         memo, used = self._hands, self._used
-        parts = [_HAND_ARRAYS[len(hands)] if len(hands) < 16 else _array_header(len(hands))]
         for hand in hands:
             known = memo.get(id(hand))
-            if known is None or known[0] is not hand:
+            if known is None:
                 known = memo[id(hand)] = (hand, _pack(_hand_to_wire(hand)))
             used[id(hand)] = known
             parts.append(known[1])
+        parts.append(rest[1])
+        parts.append(_NO_ID if request_id is None else _ID + _pack_int(request_id))
         return b"".join(parts)
-
-    def rest(self, view: PlayerView, since: int) -> bytes:
-        """Every key and value of the view after ``hands``, its history from event ``since`` on."""
-        values = (view.fireworks, view.discard, view.outcome, view.events)
-        key = (*map(id, values), since, view.clue_tokens, view.strikes, view.deck_left, view.deck_size,
-               view.current, view.turn, -1 if view.final_turns_left is None else view.final_turns_left)
-        known = self._rests.get(key)
-        if known is not None and all(a is b for a, b in zip(known[0], values, strict=True)):
-            return known[1]
-        # One map packed at once, without its header: the same bytes as its keys and values packed one by one.
-        packed = _pack(view_rest_to_wire(view, since))[1:]  # 11 entries: a one-byte fixmap header
-        self._rests[key] = (values, packed)
-        return packed
 
 
 def pack_view_body(game: int, view: PlayerView, since: int, request_id: int | None, memo: PackMemo) -> bytes:
@@ -131,7 +144,20 @@ def pack_view_body(game: int, view: PlayerView, since: int, request_id: int | No
         raise FieldError("view.since", f"{since} is not within the view's {len(view.events)} events")
     if len(view.events) > MAX_EVENTS:
         raise FieldError("view.events", f"{len(view.events)} events; a view carries at most {MAX_EVENTS}")
-    return b"".join((
-        _MESSAGE_HEAD, _pack_int(game), _SINCE, _pack_int(since), _VIEW, _pack_int(view.seat),
-        _CONFIG, memo.config(view), _HANDS, memo.hands(view.hands), memo.rest(view, since), _ID, _pack_int(request_id),
-    ))
+    return memo.body(game, view, since, request_id)
+
+
+# {"v", "t", "game", "event", "id"}: the ``event`` frame a table sends with the views of every move.
+_EVENT_HEAD = b"\x85" + _pack("v") + _pack(PROTOCOL_VERSION) + _pack("t") + _pack("event") + _pack("game")
+_EVENT = _pack("event")
+
+
+def pack_event_body(game: int, event: Event, request_id: int | None) -> bytes | None:
+    """The msgpack body of an ``event`` message, equal to packing ``to_wire(GameEvent(...))``; None for values
+    that ``to_wire`` has to judge (it says what is wrong with them)."""
+    if (type(game) is not int or not 0 <= game <= MAX_SAFE_INT or (type(event) is not TurnEvent and
+            type(event) is not RearrangeEvent) or (request_id is not None and (type(request_id) is not int
+                                                                            or not 0 <= request_id <= MAX_SAFE_INT))):
+        return None
+    return b"".join((_EVENT_HEAD, _pack_int(game), _EVENT, _pack(event_to_wire(event)),
+                     _NO_ID if request_id is None else _ID + _pack_int(request_id)))
