@@ -26,11 +26,12 @@ from .engine_wire import MAX_ARRAY
 from .errors import ErrorCode, ProtocolError
 from .fields import FieldError
 from .messages import CLIENT_TYPES, SERVER_TYPES, GameEvent, History, Message, ViewUpdate, from_wire, to_wire
-from .viewpack import PackMemo, pack_event_body, pack_view_body
+from .viewpack import PackMemo, pack_event_body
 
 DEFAULT_MAX_FRAME = 64 * 1024
 HEADER = struct.Struct(">I")
 _pack_header = HEADER.pack
+_unpack_header = HEADER.unpack_from
 MAX_MAP = 64  # entries in any map: a message has at most 14 fields, the rest is room for additions
 
 _packer = msgpack.Packer(use_bin_type=True, datetime=False, strict_types=False)
@@ -91,7 +92,7 @@ class Encoder:
         events = len(view.events) if type(view) is PlayerView else 0
         since = self._sent if message.game == self._game and self._sent <= events else 0
         try:
-            body = pack_view_body(message.game, view, since, message.id, memo or PackMemo())
+            body = (memo or PackMemo()).pack_view(message.game, view, since, message.id)
         except FieldError as exc:
             raise ProtocolError(ErrorCode.BAD_FIELD, f"cannot send view: {exc}", request="view",
                                 id=message.id) from None
@@ -275,8 +276,9 @@ class Decoder:
         buffer, start = self._buffer, self._start
         if len(buffer) - start < 4:
             return None
-        self._check_header()
-        (length,) = HEADER.unpack_from(buffer, start)
+        (length,) = _unpack_header(buffer, start)
+        if length > self.max_frame:
+            self._check_header()  # raises frame_too_large
         end = start + 4 + length
         if len(buffer) < end:
             return None

@@ -99,8 +99,24 @@ class PackMemo:
         # Per ``since``: the values the rest was packed from (kept, for their identity) and its bytes.
         self._rests: dict[int, tuple[tuple[object, ...], bytes]] = {}
 
-    def body(self, game: int, view: PlayerView, since: int, request_id: int | None) -> bytes:
-        """The msgpack body of a ``view`` message; the caller has checked every value (``pack_view_body``)."""
+    def pack_view(self, game: int, view: PlayerView, since: int, request_id: int | None) -> bytes:
+        """The msgpack body of a ``view`` message, equal to packing ``to_wire(ViewUpdate(...), since)``.
+
+        Raises FieldError for what ``to_wire`` refuses: a view that is no PlayerView, a game id out of range,
+        a ``since`` outside the history, a history over the limit.
+        """
+        if type(view) is not PlayerView:
+            raise FieldError("view.view", f"expected PlayerView, got {view!r:.60}")
+        if type(game) is not int or not 0 <= game <= MAX_SAFE_INT:
+            raise FieldError("view.game", f"expected an integer from 0 to {MAX_SAFE_INT}, got {game!r:.40}")
+        if request_id is not None and (type(request_id) is not int or not 0 <= request_id <= MAX_SAFE_INT):
+            raise FieldError("view.id", f"expected an integer from 0 to {MAX_SAFE_INT} or nil, "
+                                        f"got {request_id!r:.40}")
+        events = len(view.events)
+        if not 0 <= since <= events:
+            raise FieldError("view.since", f"{since} is not within the view's {events} events")
+        if events > MAX_EVENTS:
+            raise FieldError("view.events", f"{events} events; a view carries at most {MAX_EVENTS}")
         head = self._head
         if head is None or head[0] != game or head[1] != since:
             head = self._head = (game, since, b"".join((_MESSAGE_HEAD, _pack_int(game), _SINCE, _pack_int(since),
@@ -126,25 +142,6 @@ class PackMemo:
         parts.append(rest[1])
         parts.append(_NO_ID if request_id is None else _ID + _pack_int(request_id))
         return b"".join(parts)
-
-
-def pack_view_body(game: int, view: PlayerView, since: int, request_id: int | None, memo: PackMemo) -> bytes:
-    """The msgpack body of a ``view`` message, equal to packing ``to_wire(ViewUpdate(...), since)``.
-
-    Raises FieldError for what ``to_wire`` refuses: a view that is no PlayerView, a game id out of range, a
-    ``since`` outside the history, a history over the limit.
-    """
-    if type(view) is not PlayerView:
-        raise FieldError("view.view", f"expected PlayerView, got {view!r:.60}")
-    if type(game) is not int or not 0 <= game <= MAX_SAFE_INT:
-        raise FieldError("view.game", f"expected an integer from 0 to {MAX_SAFE_INT}, got {game!r:.40}")
-    if request_id is not None and (type(request_id) is not int or not 0 <= request_id <= MAX_SAFE_INT):
-        raise FieldError("view.id", f"expected an integer from 0 to {MAX_SAFE_INT} or nil, got {request_id!r:.40}")
-    if not 0 <= since <= len(view.events):
-        raise FieldError("view.since", f"{since} is not within the view's {len(view.events)} events")
-    if len(view.events) > MAX_EVENTS:
-        raise FieldError("view.events", f"{len(view.events)} events; a view carries at most {MAX_EVENTS}")
-    return memo.body(game, view, since, request_id)
 
 
 # {"v", "t", "game", "event", "id"}: the ``event`` frame a table sends with the views of every move.
