@@ -25,7 +25,17 @@ from hanabi.engine import PlayerView
 from .engine_wire import MAX_ARRAY
 from .errors import ErrorCode, ProtocolError
 from .fields import FieldError
-from .messages import CLIENT_TYPES, SERVER_TYPES, GameEvent, History, Message, ViewUpdate, from_wire, to_wire
+from .messages import (
+    CLIENT_TYPES,
+    SERVER_TYPES,
+    ActionRequest,
+    GameEvent,
+    History,
+    Message,
+    ViewUpdate,
+    from_wire,
+    to_wire,
+)
 from .viewpack import PackMemo, pack_event_body
 
 DEFAULT_MAX_FRAME = 64 * 1024
@@ -112,8 +122,23 @@ def _refuse_ext(code: int, data: bytes) -> NoReturn:
     raise _ExtRefused(code)
 
 
+# Action requests already read, by their bytes. A move's request is a few dozen bytes, and the same ones come
+# again and again, from every table (clients send them without an id): reading one is a dictionary lookup.
+# A message is immutable and reading is a pure function of the bytes (and of the types accepted, checked on
+# every hit), so the cache changes speed, not results; it is emptied when full, so a peer cannot grow it.
+_ACTIONS: dict[bytes, ActionRequest] = {}
+_ACTIONS_CAP = 2048
+_ACTION_BODY_MAX = 96  # bytes; a request without an id is about 60
+
+
 def decode_body(body: bytes, accept: Iterable[str] | None = None, history: History | None = None) -> Message:
     """The message in one frame's body (without its length prefix); ``history`` as for ``from_wire``."""
+    allowed = None if accept is None else accept if isinstance(accept, frozenset) else frozenset(accept)
+    small = type(body) is bytes and len(body) <= _ACTION_BODY_MAX
+    if small:
+        known = _ACTIONS.get(body)
+        if known is not None and (allowed is None or "action" in allowed):
+            return known
     size = max(len(body), 1)
     try:
         tree = msgpack.unpackb(
@@ -150,8 +175,12 @@ def decode_body(body: bytes, accept: Iterable[str] | None = None, history: Histo
         raise ProtocolError(ErrorCode.BAD_FRAME, f"the frame is not valid msgpack ({_describe(exc)})") from None
     except (TypeError, msgpack.UnpackException, OverflowError, RecursionError) as exc:
         raise ProtocolError(ErrorCode.BAD_FRAME, f"the frame is not valid msgpack ({_describe(exc)})") from None
-    allowed = None if accept is None else accept if isinstance(accept, frozenset) else frozenset(accept)
-    return from_wire(tree, allowed, history)
+    message = from_wire(tree, allowed, history)
+    if small and type(message) is ActionRequest:
+        if len(_ACTIONS) >= _ACTIONS_CAP:
+            _ACTIONS.clear()
+        _ACTIONS[body] = message
+    return message
 
 
 def _not_utf8(body: bytes, exc: UnicodeDecodeError) -> ProtocolError:

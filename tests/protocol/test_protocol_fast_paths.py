@@ -1,10 +1,10 @@
 """The fast paths of the frames of every move give exactly what the general paths give.
 
-Three of them: an ``event`` body packed from its parts (``viewpack.pack_event_body``) against packing
-``to_wire``; a well-formed ``action`` request read in one go (``messages._plain_action``) against the
-general field-by-field reading, whatever the tree; and ``view`` bodies packed from a ``PackMemo`` shared by
-the seats of a moment, against packing each whole map, for random seats, connections that join mid-game,
-request ids and game ids of every size.
+An ``event`` body packed from its parts (``viewpack.pack_event_body``) against packing ``to_wire``; a
+well-formed ``action`` request read in one go (``messages._plain_action``) against the general field-by-field
+reading, whatever the tree, and read again from the same bytes (``framing._ACTIONS``); and ``view`` bodies
+packed from a ``PackMemo`` shared by the seats of a moment, against packing each whole map, for random seats,
+connections that join mid-game, request ids and game ids of every size.
 """
 
 from __future__ import annotations
@@ -31,12 +31,14 @@ from hanabi.engine import (
 )
 from hanabi.protocol import (
     ActionRequest,
+    Decoder,
     Encoder,
     GameEvent,
     PackMemo,
     ProtocolError,
     ViewUpdate,
     encode,
+    framing,
     from_wire,
     to_wire,
 )
@@ -157,3 +159,19 @@ def test_views_packed_through_a_shared_memo_are_the_bytes_of_each_whole_map(seed
         actions = legal_actions(state)
         safe = [a for a in actions if not isinstance(a, Play)] or actions
         state = apply(state, rng.choice(safe if rng.random() < 0.8 else actions))
+
+
+def test_an_action_read_again_from_the_same_bytes_is_the_same_message_and_refused_where_it_was() -> None:
+    """Requests read before are looked up by their bytes (framing._ACTIONS): the same message, the same refusals,
+    and a bounded cache whatever a peer sends."""
+    frame = encode(ActionRequest(Clue(1, rank=2)))
+    assert Decoder(peer="client").feed(frame) == [ActionRequest(Clue(1, rank=2))]
+    assert Decoder(peer="client").feed(frame) == [ActionRequest(Clue(1, rank=2))]  # from the cache
+    assert Decoder().feed(frame) == [ActionRequest(Clue(1, rank=2))]
+    with pytest.raises(ProtocolError) as caught:
+        Decoder(peer="server").feed(frame)  # a client's request, sent to a client
+    assert caught.value.code == "unknown_type"
+    decoder = Decoder(peer="client")
+    for request_id in range(framing._ACTIONS_CAP + 10):
+        assert decoder.feed(encode(ActionRequest(Play(4), request_id))) == [ActionRequest(Play(4), request_id)]
+    assert len(framing._ACTIONS) <= framing._ACTIONS_CAP
