@@ -237,7 +237,8 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         if kind is Discard and tokens == CLUE_TOKENS:
             raise IllegalAction(f"cannot discard with all {CLUE_TOKENS} clue tokens available: clue or play instead")
         card = deck[order]
-        hands[current] = tuple(o for o in hand if o != order)
+        slot = hand.index(order)
+        hands[current] = hand[:slot] + hand[slot + 1:]
         if kind is Play and fireworks[card.suit.index] == card.rank - 1:
             success = True
             fireworks = fireworks[: card.suit.index] + (card.rank,) + fireworks[card.suit.index + 1 :]
@@ -329,7 +330,7 @@ def _clue(state: GameState, clue: Clue) -> tuple[tuple[CardKnowledge, ...], tupl
         colour_bit, rank_bit = 0, 1 << (clue.rank - 1)
     deck = state.deck
     hand = state.hands[target]
-    touched = tuple(o for o in hand if mask >> deck[o].identity & 1)
+    touched = tuple([o for o in hand if mask >> deck[o].identity & 1])
     if not touched and not state.config.empty_clues:
         # No seat number here: the message reaches players, who know seats by name.
         raise IllegalAction("that clue touches none of their cards: this table does not allow empty clues")
