@@ -9,6 +9,7 @@ connections that join mid-game, request ids and game ids of every size.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -175,3 +176,18 @@ def test_an_action_read_again_from_the_same_bytes_is_the_same_message_and_refuse
     for request_id in range(framing._ACTIONS_CAP + 10):
         assert decoder.feed(encode(ActionRequest(Play(4), request_id))) == [ActionRequest(Play(4), request_id)]
     assert len(framing._ACTIONS) <= framing._ACTIONS_CAP
+
+
+def test_a_view_of_odd_values_packs_as_the_whole_map_packs() -> None:
+    """Nothing the engine builds, but a PlayerView may hold it: bools where integers go (msgpack packs them as
+    bools), orders past any deck; the parts must still be the bytes of the whole map."""
+    state = new_game(GameConfig(players=3), seed=2)
+    for _ in range(6):
+        state = apply(state, next(a for a in legal_actions(state) if isinstance(a, Discard | Clue)))
+    view = views_for(state, [1])[0]
+    card = state.deck[0]
+    odd = dataclasses.replace(view, seat=True, clue_tokens=True, strikes=False, turn=300, deck_left=2**40,
+                              final_turns_left=0, discard=((True, card), (70, card), (-1, card), *view.discard))
+    for since in (0, 3):
+        assert Encoder().encode(ViewUpdate(1, odd), PackMemo()) == encode(ViewUpdate(1, odd))
+        assert PackMemo().pack_view(1, odd, since, None) == encode(ViewUpdate(1, odd), since=since)[4:]
