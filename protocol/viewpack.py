@@ -165,15 +165,16 @@ class PackMemo:
         hands = view.hands
         parts = [head[2], _pack_int(view.seat), config[1],
                  _HAND_ARRAYS[len(hands)] if len(hands) < 16 else _array_header(len(hands))]
-        memo, used = self._hands, self._used
+        memo, used, append = self._hands, self._used, parts.append
         for hand in hands:
-            known = memo.get(id(hand))
+            key = id(hand)
+            known = memo.get(key)
             if known is None:
-                known = memo[id(hand)] = (hand, _pack(_hand_to_wire(hand)))
-            used[id(hand)] = known
-            parts.append(known[1])
-        parts.append(rest[1])
-        parts.append(_NO_ID if request_id is None else _ID + _pack_int(request_id))
+                known = memo[key] = (hand, _pack(_hand_to_wire(hand)))
+            used[key] = known
+            append(known[1])
+        append(rest[1])
+        append(_NO_ID if request_id is None else _ID + _pack_int(request_id))
         return b"".join(parts)
 
 
