@@ -1,10 +1,11 @@
-"""The fast paths of the frames of every move give exactly what the general paths give.
+"""The fast paths of the protocol give exactly what the general paths give.
 
 An ``event`` body packed from its parts (``viewpack.pack_event_body``) against packing ``to_wire``; a
 well-formed ``action`` request read in one go (``messages._plain_action``) against the general field-by-field
 reading, whatever the tree, and read again from the same bytes (``framing._ACTIONS``); and ``view`` bodies
 packed from a ``PackMemo`` shared by the seats of a moment, against packing each whole map, for random seats,
-connections that join mid-game, request ids and game ids of every size.
+connections that join mid-game, request ids and game ids of every size; and long texts checked without the
+regular expression.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from hanabi.protocol import (
     to_wire,
 )
 from hanabi.protocol import messages as messages_module
+from hanabi.protocol.fields import _CONTROL, _CONTROL_MULTILINE, FieldError, ListOf, Text
 from hanabi.protocol.messages import CLIENT_TYPES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -191,3 +193,36 @@ def test_a_view_of_odd_values_packs_as_the_whole_map_packs() -> None:
     for since in (0, 3):
         assert Encoder().encode(ViewUpdate(1, odd), PackMemo()) == encode(ViewUpdate(1, odd))
         assert PackMemo().pack_view(1, odd, since, None) == encode(ViewUpdate(1, odd), since=since)[4:]
+
+
+# -- texts -----------------------------------------------------------------------------------------
+
+_texts = st.text(st.characters(max_codepoint=0x7F) | st.sampled_from("\t\n\r\x00\x7f\x85\u2028é✓"), max_size=300)
+
+
+@FAST
+@given(value=_texts, multiline=st.booleans(), padding=st.integers(0, 80))
+def test_a_text_is_refused_exactly_when_the_expression_finds_a_control_character(value: str, multiline: bool,
+                                                                                 padding: int) -> None:
+    """Long ASCII texts are checked without the regular expression (fields.Text): the same verdict, and the same
+    sentence naming the first control character."""
+    value = "x" * padding + value
+    expression = _CONTROL_MULTILINE if multiline else _CONTROL
+    found = expression.search(value)
+    try:
+        Text(0, 10_000, multiline=multiline).decode(value, "chat.text")
+    except FieldError as error:
+        assert found is not None and f"U+{ord(found.group()):04X}" in str(error)
+    else:
+        assert found is None
+
+
+def test_a_bad_item_of_a_list_is_named_by_its_path_both_ways() -> None:
+    """Lists check their items without building each item's path (fields.ListOf); a bad one is still named."""
+    spec = ListOf(ListOf(Text(1, 5, trimmed=True), 4), 4)
+    assert spec.encode((("a", "b"), ("c",)), "t") == [["a", "b"], ["c"]]
+    assert spec.decode([["a", "b"], ["c"]], "t") == (("a", "b"), ("c",))
+    with pytest.raises(FieldError, match=r"^t\[1\]\[2\]: ' d' starts or ends with white space$"):
+        spec.encode((("a",), ("b", "c", " d")), "t")
+    with pytest.raises(FieldError, match=r"^t\[0\]\[1\]: expected a string, got an integer$"):
+        spec.decode([["a", 3]], "t")
