@@ -488,6 +488,13 @@ class ViewUpdate:
     view: Annotated[PlayerView, _VIEW]
     id: Id = None
 
+    def __init__(self, game: int, view: PlayerView, id: int | None = None) -> None:
+        # What the dataclass would write, but through the slots themselves rather than object.__setattr__ by
+        # name: a third faster, and a server builds one for every connection after every move.
+        _set_view_update_game(self, game)
+        _set_view_update_view(self, view)
+        _set_view_update_id(self, id)
+
 
 @_message("server")
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -498,6 +505,21 @@ class GameEvent:
     game: Annotated[int, _ID]
     event: Annotated[Event, _EVENT]
     id: Id = None
+
+    def __init__(self, game: int, event: Event, id: int | None = None) -> None:
+        # As ViewUpdate's: one is built for every move of every table.
+        _set_game_event_game(self, game)
+        _set_game_event_event(self, event)
+        _set_game_event_id(self, id)
+
+
+# The slots of the two messages of every move, set directly by their __init__ (the classes are frozen).
+_set_view_update_game = ViewUpdate.__dict__["game"].__set__
+_set_view_update_view = ViewUpdate.__dict__["view"].__set__
+_set_view_update_id = ViewUpdate.__dict__["id"].__set__
+_set_game_event_game = GameEvent.__dict__["game"].__set__
+_set_game_event_event = GameEvent.__dict__["event"].__set__
+_set_game_event_id = GameEvent.__dict__["id"].__set__
 
 
 @_message("server")

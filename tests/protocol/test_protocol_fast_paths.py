@@ -226,3 +226,19 @@ def test_a_bad_item_of_a_list_is_named_by_its_path_both_ways() -> None:
         spec.encode((("a",), ("b", "c", " d")), "t")
     with pytest.raises(FieldError, match=r"^t\[0\]\[1\]: expected a string, got an integer$"):
         spec.decode([["a", 3]], "t")
+
+
+def test_the_messages_of_every_move_construct_as_frozen_dataclasses_do() -> None:
+    """ViewUpdate and GameEvent set their slots in their own __init__: the same fields, defaults and frozenness."""
+    view = views_for(new_game(GameConfig(players=2), seed=1), [0])[0]
+    event = RearrangeEvent(0, (1, 2))
+    cases: list[tuple[Any, tuple[Any, ...]]] = [
+        (ViewUpdate(game=4, view=view), (4, view, None)), (ViewUpdate(4, view, 9), (4, view, 9)),
+        (GameEvent(game=2, event=event), (2, event, None)), (GameEvent(2, event, id=1), (2, event, 1))]
+    for message, values in cases:
+        assert tuple(getattr(message, f.name) for f in dataclasses.fields(message)) == values
+        assert dataclasses.replace(message) == message and hash(dataclasses.replace(message)) == hash(message)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            message.id = 3  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        ViewUpdate(game=4)  # type: ignore[call-arg]
