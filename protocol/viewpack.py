@@ -91,8 +91,18 @@ def _pack_rest(view: PlayerView, since: int) -> bytes:
         _pack_int(view.strikes), _DISCARD, _array_header(len(pile)), *pile, _DECK_LEFT, _pack_int(view.deck_left),
         _DECK_SIZE, _pack_int(view.deck_size), _CURRENT, _pack_int(view.current), _TURN, _pack_int(view.turn),
         _FINAL, _pack_int(view.final_turns_left), _OUTCOME, _pack(outcome),
-        _EVENTS, _pack(event_pages(events_to_wire(view.events[since:] if since else view.events))),
+        _EVENTS, _pack_events(view.events, since),
     ))
+
+
+_ONE_PAGE_OF_ONE = b"\x91\x91"  # [[event]]: the history a view brings after every move
+
+
+def _pack_events(events: tuple[Event, ...], since: int) -> bytes:
+    """The history from event ``since`` on, in pages (``engine_wire.event_pages``), packed."""
+    if len(events) == since + 1:  # one new event, as after every move: no pages to make
+        return _ONE_PAGE_OF_ONE + _pack(event_to_wire(events[since]))
+    return _pack(event_pages(events_to_wire(events[since:] if since else events)))
 
 
 # {"v", "t", "game", "since", "view", "id"} and the view's 14 keys, in the order ``to_wire`` writes them.
