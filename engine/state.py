@@ -20,6 +20,7 @@ from .cards import MAX_RANK, RANKS, Card, Suit
 from .knowledge import CardKnowledge
 from .options import CLUE_TOKENS, MAX_STRIKES, GameConfig
 from .outcome import EndReason, Outcome
+from .quick import quick
 from .variants import Variant
 
 
@@ -142,6 +143,11 @@ def _deal(config: GameConfig, deck: tuple[Card, ...], first: int, seed: int | st
     )
 
 
+# Every move builds a state, an event and (a clue) new knowledge: with these (engine.quick), quickly.
+_game_state = quick(GameState)
+_turn_event = quick(TurnEvent)
+_card_knowledge = quick(CardKnowledge)
+
 # Action values are immutable, so legal_actions hands out shared instances (a
 # big saving for random play, which asks for the full list every turn). For
 # each variant: every clue that can be named, as (touched mask, clue per seat).
@@ -231,7 +237,8 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         if kind is Discard and tokens == CLUE_TOKENS:
             raise IllegalAction(f"cannot discard with all {CLUE_TOKENS} clue tokens available: clue or play instead")
         card = deck[order]
-        hands[current] = tuple(o for o in hand if o != order)
+        slot = hand.index(order)
+        hands[current] = hand[:slot] + hand[slot + 1:]
         if kind is Play and fireworks[card.suit.index] == card.rank - 1:
             success = True
             fireworks = fireworks[: card.suit.index] + (card.rank,) + fireworks[card.suit.index + 1 :]
@@ -251,17 +258,17 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
 
     # Endings that happen "at once", before any replacement is drawn.
     outcome: Outcome | None = None
-    max_score = config.variant.max_score
     if strikes >= MAX_STRIKES:
-        outcome = Outcome(EndReason.STRIKEOUT, 0, max_score, "the third strike: the fireworks exploded",
+        outcome = Outcome(EndReason.STRIKEOUT, 0, config.variant.max_score, "the third strike: the fireworks exploded",
                           config.all_or_nothing)
-    elif success and sum(fireworks) == max_score:
+    elif success and sum(fireworks) == config.variant.max_score:
+        max_score = config.variant.max_score
         outcome = Outcome(EndReason.PERFECT, max_score, max_score, "every firework is complete",
                           config.all_or_nothing)
     elif config.all_or_nothing and card is not None and not success:
         lost = _lost_firework(config, deck, discard, fireworks, card)
         if lost:
-            outcome = Outcome(EndReason.ALL_OR_NOTHING_DEFEAT, 0, max_score, lost, True)
+            outcome = Outcome(EndReason.ALL_OR_NOTHING_DEFEAT, 0, config.variant.max_score, lost, True)
 
     next_draw = state.next_draw
     drawn: int | None = None
@@ -270,7 +277,7 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         if final is not None:
             final -= 1
             if final == 0:
-                outcome = Outcome(EndReason.FINAL_ROUND, sum(fireworks), max_score,
+                outcome = Outcome(EndReason.FINAL_ROUND, sum(fireworks), config.variant.max_score,
                                   "everyone took a last turn after the final card was drawn")
         elif card is not None and next_draw < len(deck):
             drawn = next_draw
@@ -280,10 +287,10 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
                 # Every player, the drawer included, takes exactly one more turn.
                 final = players
 
-    event = TurnEvent(state.turn, current, action, card, success, touched, drawn, gained)
-    new = GameState(config, state.seed, deck, tuple(hands), knowledge, next_draw, fireworks, tokens, strikes,
-                    discard, played, (current + 1) % players, state.turn + 1, final, outcome,
-                    state.events + (event,))
+    event = _turn_event(state.turn, current, action, card, success, touched, drawn, gained)
+    new = _game_state(config, state.seed, deck, tuple(hands), knowledge, next_draw, fireworks, tokens, strikes,
+                      discard, played, (current + 1) % players, state.turn + 1, final, outcome,
+                      state.events + (event,))
     if outcome is None and config.all_or_nothing:
         # RULES.md: no legal action for the player to move is a defeat; so is a
         # table where no one holds a card, since nothing can be played any more
@@ -295,7 +302,8 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         else:
             detail = ""
         if detail:
-            new = replace(new, outcome=Outcome(EndReason.ALL_OR_NOTHING_DEFEAT, 0, max_score, detail, True))
+            new = replace(new, outcome=Outcome(EndReason.ALL_OR_NOTHING_DEFEAT, 0, config.variant.max_score, detail,
+                                               True))
     return new
 
 
@@ -322,7 +330,7 @@ def _clue(state: GameState, clue: Clue) -> tuple[tuple[CardKnowledge, ...], tupl
         colour_bit, rank_bit = 0, 1 << (clue.rank - 1)
     deck = state.deck
     hand = state.hands[target]
-    touched = tuple(o for o in hand if mask >> deck[o].identity & 1)
+    touched = tuple([o for o in hand if mask >> deck[o].identity & 1])
     if not touched and not state.config.empty_clues:
         # No seat number here: the message reaches players, who know seats by name.
         raise IllegalAction("that clue touches none of their cards: this table does not allow empty clues")
@@ -330,11 +338,11 @@ def _clue(state: GameState, clue: Clue) -> tuple[tuple[CardKnowledge, ...], tupl
     for o in hand:
         k = knowledge[o]
         if o in touched:
-            knowledge[o] = CardKnowledge(k.possible & mask, k.colours | colour_bit, k.ranks | rank_bit,
-                                         k.not_colours, k.not_ranks)
+            knowledge[o] = _card_knowledge(k.possible & mask, k.colours | colour_bit, k.ranks | rank_bit,
+                                           k.not_colours, k.not_ranks)
         else:
-            knowledge[o] = CardKnowledge(k.possible & ~mask, k.colours, k.ranks,
-                                         k.not_colours | colour_bit, k.not_ranks | rank_bit)
+            knowledge[o] = _card_knowledge(k.possible & ~mask, k.colours, k.ranks,
+                                           k.not_colours | colour_bit, k.not_ranks | rank_bit)
     return tuple(knowledge), touched
 
 

@@ -54,6 +54,7 @@ from hanabi.engine import (
     TurnEvent,
     Variant,
 )
+from hanabi.engine.quick import quick
 
 from .fields import FieldError, Text, as_map, check_plain, kind_of, quote
 
@@ -230,16 +231,29 @@ def action_to_wire(action: TurnAction) -> dict[str, Any]:
     raise FieldError("action", f"{action!r} is not a turn action (play, discard or clue)")
 
 
+# Views are decoded into these (engine.quick): the very objects the classes build, without their frozen __init__.
+_player_view = quick(PlayerView)
+_card_view = quick(CardView)
+_card_knowledge = quick(CardKnowledge)
+_turn_event = quick(TurnEvent)
+# Actions are immutable values, so requests and events share these instead of building (and checking) new ones.
+_PLAYS = tuple(Play(order) for order in range(MAX_DECK))
+_DISCARDS = tuple(Discard(order) for order in range(MAX_DECK))
+_COLOUR_CLUES = tuple(tuple(Clue(target, colour=suit) for suit in SUITS) for target in range(MAX_PLAYERS))
+_RANK_CLUES = tuple(tuple(Clue(target, rank=rank) for rank in range(1, MAX_RANK + 1)) for target in range(MAX_PLAYERS))
+
+
 def action_from_wire(data: dict[str, Any], where: str) -> TurnAction:
     """A turn action from the flat fields; the fields a kind does not use must be nil or absent."""
     kind = _get(data, "kind", where)
     order, target, colour, rank = data.get("order"), data.get("target"), data.get("colour"), data.get("rank")
     if kind == "play" or kind == "discard":
         order = _where_int(order, f"{where}.order", 0, MAX_DECK - 1)
-        for name, extra in (("target", target), ("colour", colour), ("rank", rank)):
-            if extra is not None:
-                raise FieldError(f"{where}.{name}", f"must be nil for a {kind}: a {kind} names only a card order")
-        return Play(order) if kind == "play" else Discard(order)
+        if target is not None or colour is not None or rank is not None:
+            for name, extra in (("target", target), ("colour", colour), ("rank", rank)):
+                if extra is not None:
+                    raise FieldError(f"{where}.{name}", f"must be nil for a {kind}: a {kind} names only a card order")
+        return _PLAYS[order] if kind == "play" else _DISCARDS[order]
     if kind == "clue":
         if order is not None:
             raise FieldError(f"{where}.order", "must be nil for a clue: a clue names a target seat")
@@ -252,8 +266,8 @@ def action_from_wire(data: dict[str, Any], where: str) -> TurnAction:
                 got = quote(colour) if type(colour) is str else kind_of(colour)
                 names = ", ".join(s.value for s in Suit)
                 raise FieldError(f"{where}.colour", f"{got} is not a colour: say one of {names}")
-            return Clue(target, colour=suit)
-        return Clue(target, rank=_where_int(rank, f"{where}.rank", 1, MAX_RANK))
+            return _COLOUR_CLUES[target][suit.index]
+        return _RANK_CLUES[target][_where_int(rank, f"{where}.rank", 1, MAX_RANK) - 1]
     got = quote(kind) if type(kind) is str else kind_of(kind)
     raise FieldError(f"{where}.kind", f"{got} is not an action kind: use \"play\", \"discard\" or \"clue\"")
 
@@ -327,18 +341,20 @@ def event_from_wire(value: object, where: str, players: int = MAX_PLAYERS, varia
                 and type(order) is int and 0 <= order < deck_size and card is not None
                 and type(success) is bool and type(gained) is bool
                 and (drawn is None or (type(drawn) is int and 0 <= drawn < deck_size))):
-            action: TurnAction = Play(order) if kind == "play" else Discard(order)
-            return TurnEvent(turn, seat, action, card, success, (), drawn, gained)
+            action: TurnAction = _PLAYS[order] if kind == "play" else _DISCARDS[order]
+            return _turn_event(turn, seat, action, card, success, (), drawn, gained)
     elif kind == "clue":
         turn, seat, target, clue_value, touched = value[1], value[2], value[3], value[4], value[5]
         if (type(turn) is int and 0 <= turn <= MAX_TURN and type(seat) is int and 0 <= seat < players
                 and type(target) is int and 0 <= target < players and type(touched) is list
                 and len(touched) <= MAX_HAND and all(type(o) is int and 0 <= o < deck_size for o in touched)):
             if type(clue_value) is int and 1 <= clue_value <= MAX_RANK:
-                return TurnEvent(turn, seat, Clue(target, rank=clue_value), None, False, tuple(touched))
+                return _turn_event(turn, seat, _RANK_CLUES[target][clue_value - 1], None, False, tuple(touched), None,
+                                   False)
             suit = _SUIT_BY_VALUE.get(clue_value) if type(clue_value) is str else None
             if suit is not None:
-                return TurnEvent(turn, seat, Clue(target, colour=suit), None, False, tuple(touched))
+                return _turn_event(turn, seat, _COLOUR_CLUES[target][suit.index], None, False, tuple(touched), None,
+                                   False)
     else:
         seat, hand = value[1], value[2]
         if (type(seat) is int and 0 <= seat < players and type(hand) is list and len(hand) <= MAX_HAND
@@ -498,7 +514,7 @@ def _knowledge(p: int, c: int, r: int, nc: int, nr: int) -> CardKnowledge:
     if known is None:
         if len(_KNOWLEDGE) >= _KNOWLEDGE_CAP:
             _KNOWLEDGE.clear()
-        known = _KNOWLEDGE[key] = CardKnowledge(p, c, r, nc, nr)
+        known = _KNOWLEDGE[key] = _card_knowledge(p, c, r, nc, nr)
     return known
 
 
@@ -559,7 +575,7 @@ def _hand_from_wire(hand: list[Any], where: str, shape: _Shape) -> tuple[CardVie
                     and type(r) is int and 0 <= r <= _ALL_RANKS
                     and type(nc) is int and 0 <= nc <= _ALL_COLOURS
                     and type(nr) is int and 0 <= nr <= _ALL_RANKS):
-                row.append(CardView(order, card, _knowledge(p, c, r, nc, nr)))
+                row.append(_card_view(order, card, _knowledge(p, c, r, nc, nr)))
                 continue
         _card_view_slow(item, f"{where}[{i}]", deck_size, shape.variant)
     return tuple(row)
@@ -611,21 +627,21 @@ def view_from_wire(value: object, where: str = "view", before: tuple[Event, ...]
             raise FieldError(f"{where}.events", f"{len(before)} events held and {len(events)} more; a game's "
                                                 f"history holds at most {MAX_EVENTS}")
         events = before + events
-    view = PlayerView(
-        seat=seat,
-        config=config,
-        hands=_hands_from_wire(_get(data, "hands", where), f"{where}.hands", players, shape),
-        fireworks=tuple(fireworks),
-        clue_tokens=_where_int(_get(data, "clue_tokens", where), f"{where}.clue_tokens", 0, CLUE_TOKENS),
-        strikes=_where_int(_get(data, "strikes", where), f"{where}.strikes", 0, MAX_STRIKES),
-        discard=tuple(discard),
-        deck_left=_where_int(_get(data, "deck_left", where), f"{where}.deck_left", 0, deck_size),
-        deck_size=deck_size,
-        current=_where_int(_get(data, "current", where), f"{where}.current", 0, players - 1),
-        turn=_where_int(_get(data, "turn", where), f"{where}.turn", 0, MAX_TURN),
-        final_turns_left=final,
-        outcome=None if outcome is None else outcome_from_wire(outcome, f"{where}.outcome"),
-        events=events,
+    view = _player_view(  # the fields in order, as PlayerView's own constructor would take them
+        seat,
+        config,
+        _hands_from_wire(_get(data, "hands", where), f"{where}.hands", players, shape),
+        tuple(fireworks),
+        _where_int(_get(data, "clue_tokens", where), f"{where}.clue_tokens", 0, CLUE_TOKENS),
+        _where_int(_get(data, "strikes", where), f"{where}.strikes", 0, MAX_STRIKES),
+        tuple(discard),
+        _where_int(_get(data, "deck_left", where), f"{where}.deck_left", 0, deck_size),
+        deck_size,
+        _where_int(_get(data, "current", where), f"{where}.current", 0, players - 1),
+        _where_int(_get(data, "turn", where), f"{where}.turn", 0, MAX_TURN),
+        final,
+        None if outcome is None else outcome_from_wire(outcome, f"{where}.outcome"),
+        events,
     )
     if len(data) > 14:
         _ignore_unknown(data, _VIEW_KEYS, where)

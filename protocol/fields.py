@@ -28,6 +28,7 @@ MAX_SAFE_INT = 2**53 - 1
 # Control characters: never in a single-line text; a multi-line text may hold newlines and tabs.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _CONTROL_MULTILINE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+_PRINTABLE_ASCII = bytes(range(0x20, 0x7F))
 _IDENT = re.compile(r"[a-z][a-z0-9_]*\Z")
 _TOKEN = re.compile(r"[\x21-\x7e]+\Z")
 
@@ -106,6 +107,7 @@ class Text(Spec[str]):
     def __init__(self, lo: int, hi: int, *, multiline: bool = False, trimmed: bool = False) -> None:
         self.lo, self.hi, self.multiline, self.trimmed = lo, hi, multiline, trimmed
         self._control = _CONTROL_MULTILINE if multiline else _CONTROL
+        self._allowed = _PRINTABLE_ASCII + (b"\t\n" if multiline else b"")  # the ASCII that _control lets through
 
     def decode(self, value: object, where: str) -> str:
         if type(value) is not str:
@@ -114,9 +116,12 @@ class Text(Spec[str]):
             raise FieldError(where, f"expected a string, got {kind_of(value)}")
         if not self.lo <= len(value) <= self.hi:
             raise FieldError(where, f"must be {self.lo} to {self.hi} characters long, not {len(value)}")
-        bad = self._control.search(value)
-        if bad is not None:
-            raise FieldError(where, f"holds the control character U+{ord(bad.group()):04X}, which is not allowed")
+        # A long ASCII text (a replay: 5,000 characters) is checked in C, ten times faster than by the expression:
+        # it is fine if deleting every allowed character leaves nothing. The expression looks at every other text.
+        if len(value) < 64 or not value.isascii() or value.encode().translate(None, self._allowed):
+            bad = self._control.search(value)
+            if bad is not None:
+                raise FieldError(where, f"holds the control character U+{ord(bad.group()):04X}, which is not allowed")
         if self.trimmed and value != value.strip():
             raise FieldError(where, f"{quote(value)} starts or ends with white space")
         return value
@@ -214,7 +219,11 @@ class ListOf(Spec[tuple[T, ...]]):
         if not self.lo <= len(value) <= self.hi:
             raise FieldError(where, f"must hold {self.lo} to {self.hi} items, not {len(value)}")
         decode = self.item.decode
-        return tuple(decode(v, f"{where}[{i}]") for i, v in enumerate(value))
+        try:
+            return tuple([decode(v, where) for v in value])  # without each item's path, made only for an error
+        except FieldError:
+            pass
+        return tuple([decode(v, f"{where}[{i}]") for i, v in enumerate(value)])  # fails again, naming the item
 
     def encode(self, value: tuple[T, ...], where: str) -> object:
         if not isinstance(value, Sequence) or isinstance(value, str | bytes):
@@ -222,7 +231,11 @@ class ListOf(Spec[tuple[T, ...]]):
         if not self.lo <= len(value) <= self.hi:
             raise FieldError(where, f"must hold {self.lo} to {self.hi} items, not {len(value)}")
         encode = self.item.encode
-        return [encode(v, f"{where}[{i}]") for i, v in enumerate(value)]
+        try:
+            return [encode(v, where) for v in value]  # without each item's path, made only for an error
+        except FieldError:
+            pass
+        return [encode(v, f"{where}[{i}]") for i, v in enumerate(value)]  # fails again, naming the item
 
     def describe(self) -> str:
         return f"array of {self.lo}..{self.hi} x ({self.item.describe()})"
