@@ -219,7 +219,7 @@ class Connection:
                 self._idle.deadline = deadline + slack
             self._idle_why = why
             try:
-                data = await self.stream.receive_some(65536)
+                data = await self._receive()
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 # A reset (the peer's process died, or closed with unread data): gone, like a clean close.
                 self.why = self.why or "connection lost (reset by the client)"
@@ -228,7 +228,7 @@ class Connection:
                 self.why = self.why or "the client closed the connection"
                 return None
             try:
-                self._decoder.receive(bytes(data))
+                self._decoder.receive(data)
             except wire.ProtocolError as e:
                 self._pending.append(e)  # fatal: a frame over the cap
                 break
@@ -248,6 +248,25 @@ class Connection:
         if self._idle.deadline - trio.current_time() < self.config.idle_timeout / 2:
             self._idle.deadline = math.inf
         return self._pending.popleft()
+
+    async def _receive(self) -> bytes:
+        """The next bytes from the peer; b"" once it has closed its side.
+
+        On a TCP socket this waits until the socket is readable and then reads: one system call per request.
+        The stream's ``receive_some`` reads first and waits only if that fails, and it nearly always fails
+        here (a peer rarely has its next request ready when the last one is done), which costs a failed call,
+        an exception and a second read per request."""
+        fd = self._fd
+        if fd is None:
+            return bytes(await self.stream.receive_some(65536))
+        while True:
+            await trio.lowlevel.wait_readable(fd)
+            try:
+                return os.read(fd, 65536)
+            except BlockingIOError:
+                continue  # woken with nothing to read after all: wait again
+            except OSError as e:  # a reset, or the socket closed under us: the peer is gone
+                raise trio.BrokenResourceError(str(e)) from e
 
     async def _reader(self) -> None:
         with self._idle:
