@@ -35,7 +35,6 @@ from hanabi.engine import (
     Variant,
     apply,
     new_game,
-    replay,
     reveal,
     terminate,
     view_for,
@@ -44,6 +43,8 @@ from hanabi.engine import (
 
 from . import wire
 from .bots import decide
+from .handoff import Inbox, Reply
+from .jsontext import replay_text
 from .session import Player, Refused
 from .store import StoredTable, StoreFailure
 
@@ -136,13 +137,17 @@ class _RetryBot:
     """A bot's move failed to be saved a moment ago: let it choose again."""
 
 
-@dataclass(slots=True)
-class _Call:
-    player: Player | None
-    request: object
-    conn: object = None  # the connection the player made the request on
-    done: trio.Event = field(default_factory=trio.Event)
-    error: Refused | None = None
+class _Call(Reply):
+    """A request on its way to the table's task; the caller waits for it to be carried out (or refused)."""
+
+    __slots__ = ("conn", "error", "player", "request")
+
+    def __init__(self, player: Player | None, request: object, conn: object) -> None:
+        super().__init__()
+        self.player = player
+        self.request = request
+        self.conn = conn  # the connection the player made the request on
+        self.error: Refused | None = None
 
 
 class Table:
@@ -163,7 +168,7 @@ class Table:
         self.game: Game | None = None  # the running game, or the last one
         self.closed = False
         self._bot_pending: tuple[int, int] | None = None  # (game, turn) a bot is thinking about
-        self._send, self._receive = trio.open_memory_channel[_Call](64)
+        self._inbox: Inbox[_Call] = Inbox(64)
         # The last views sent and how they were packed: the next move's views reuse the hands it left alone.
         self._views: list[PlayerView] = []
         self._memo: wire.PackMemo | None = None
@@ -180,20 +185,13 @@ class Table:
             task_status.started()
             self._schedule_bot()
             self._watch_absence()  # a restored table starts with everyone away
-            async for call in self._receive:
-                await self._process(call)
-                if self.closed:
-                    break
+            while not self.closed:
+                await self._process(await self._inbox.get())
             nursery.cancel_scope.cancel()
         # Requests that arrived after the table closed are answered, not left waiting.
-        self._receive.close()
-        while True:
-            try:
-                call = self._receive.receive_nowait()
-            except (trio.WouldBlock, trio.ClosedResourceError, trio.EndOfChannel):
-                break
+        for call in self._inbox.close():
             call.error = self._gone()
-            call.done.set()
+            call.finish()
 
     async def call(self, player: Player | None, request: object) -> None:
         """Have the table's task carry out ``request``; raises ``Refused`` when it is refused."""
@@ -201,10 +199,10 @@ class Table:
             raise self._gone()
         call = _Call(player, request, player.conn if player is not None else None)
         try:
-            await self._send.send(call)
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            await self._inbox.put(call)
+        except trio.ClosedResourceError:
             raise self._gone() from None
-        await call.done.wait()
+        await call.wait()
         if call.error is not None:
             raise call.error
 
@@ -217,7 +215,7 @@ class Table:
             # Made on a connection a newer one has replaced since (it is closing): two connections must never
             # act for one player, or both could be seated somewhere at once.
             call.error = Refused(E.NOT_LOGGED_IN, "this connection was replaced by a newer one: request dropped")
-            call.done.set()
+            call.finish()
             return
         try:
             await self._handle(call.player, call.request)
@@ -235,7 +233,7 @@ class Table:
             call.error = Refused(E.INTERNAL, "the server failed on this request (its fault, not yours); "
                                              "it has been logged")
         finally:
-            call.done.set()
+            call.finish()
 
     async def _handle(self, player: Player | None, request: object) -> None:
         if isinstance(request, BotMove):
@@ -386,7 +384,7 @@ class Table:
         self._views, self._memo = [], None  # nothing of this game's views is of use to the next
         shown = reveal(game.state)
         frame = wire.frame(wire.GameOver(game=game.id, outcome=shown.outcome, deck=shown.deck, seed=game.seed))
-        frame += wire.frame(wire.ReplayFile(game=game.id, json=replay.dumps(game.state, game.names)))
+        frame += wire.frame(wire.ReplayFile(game=game.id, json=replay_text(game.state, game.names)))
         self._to_members(frame)
 
     # --- connections coming and going ---------------------------------------------------------------------------
