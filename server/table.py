@@ -45,7 +45,7 @@ from . import wire
 from .bots import decide
 from .handoff import Inbox, Reply
 from .jsontext import replay_text
-from .session import Player, Refused
+from .session import Outbox, Player, Refused
 from .store import StoredTable, StoreFailure
 
 if TYPE_CHECKING:
@@ -362,21 +362,27 @@ class Table:
         assert game is not None
         state = game.state
         event_frame = wire.frame(wire.GameEvent(game=game.id, event=event)) if event is not None else b""
-        online: list[tuple[Player, int | None]] = [
-            (seat.player, index) for index, seat in enumerate(self.seats)
-            if seat is not None and seat.player is not None and seat.player.conn is not None]
-        watching = [p for p in self.spectators if p.conn is not None]
+        # The connections to send to, and whose view each gets (None: a spectator's). What ``Player.send`` does
+        # for one player is done here for all of them: this runs for every move of every table.
+        conns: list[Outbox] = []
+        seats: list[int | None] = []
+        for index, seat in enumerate(self.seats):
+            if seat is not None and seat.player is not None and (conn := seat.player.conn) is not None:
+                conns.append(conn)
+                seats.append(index)
+        watching = [p.conn for p in self.spectators if p.conn is not None]
         if watching:
-            online.append((watching[0], None))
+            conns.append(watching[0])
+            seats.append(None)
         # The views are built together (they share every card they may all see) and each connection encodes
         # its own, sending only the events it has not sent yet; the memo packs what they share only once.
-        views = views_for(state, [seat for _, seat in online], self._views)
+        views = views_for(state, seats, self._views)
         memo = wire.PackMemo(self._memo)
         self._views, self._memo = views, memo
-        for (player, _), view in zip(online, views, strict=True):
-            player.send(wire.ViewUpdate(game=game.id, view=view), event_frame, memo)
-        for p in watching[1:]:
-            p.send(wire.ViewUpdate(game=game.id, view=views[-1]), event_frame, memo)
+        for conn, view in zip(conns, views, strict=True):
+            conn.send_frame(event_frame + conn.encode(wire.ViewUpdate(game=game.id, view=view), memo))
+        for conn in watching[1:]:
+            conn.send_frame(event_frame + conn.encode(wire.ViewUpdate(game=game.id, view=views[-1]), memo))
 
     def _game_over(self) -> None:
         game = self.game
