@@ -79,6 +79,12 @@ class Stats:
     measuring: bool = False
 
 
+def current_seat(data: bytes | bytearray, start: int, end: int) -> int | None:
+    """Whose turn a ``view`` frame's body ``data[start:end]`` says it is, read from its bytes (no unpacking)."""
+    at = data.find(_CURRENT, start, end)
+    return data[at + len(_CURRENT)] if at >= 0 else None
+
+
 class LoadClient:
     """One seat: reads its socket, acts on its turn, and times its own actions."""
 
@@ -153,9 +159,8 @@ class LoadClient:
                     self.stats.latencies.append(time.perf_counter() - self.sent_at)
                     self.stats.actions += 1
                 self.sent_at = None
-            at = data.find(_CURRENT, start, end)
-            if at < 0 or data[at + len(_CURRENT)] != self.seat:
-                return  # not this seat's turn (or the game is over and no one's is): nothing to unpack
+            if current_seat(data, start, end) != self.seat:
+                return  # not this seat's turn: nothing to unpack
             view = msgpack.unpackb(memoryview(data)[start:end])["view"]
             if view["outcome"] is None and view["turn"] != self.acted_turn:
                 self.acted_turn = view["turn"]
