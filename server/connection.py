@@ -22,6 +22,7 @@ import trio
 
 from . import wire
 from .config import PROGRAM, ServerConfig
+from .handoff import Reply
 from .lobby import Lobby
 from .session import Player, Refused
 from .store import StoreFailure
@@ -63,6 +64,7 @@ class Connection:
         # Sends each event of a game's history once on this connection (a view carries only what is new).
         self._encoder = wire.Encoder(max_frame=config.max_frame)
         self._pending: deque[object] = deque()
+        self._handed: Reply | None = None  # a request a table has yet to finish (see hand_over)
         self._limit = RateLimit(config.rate, config.burst)
         self._refused_in_a_row = 0
         self._scope = trio.CancelScope()  # cancelled to stop at once (too slow, or the server's last resort)
@@ -116,6 +118,21 @@ class Connection:
 
     def send(self, message: wire.Message) -> None:
         self.send_frame(self.encode(message))
+
+    def hand_over(self, request: Reply) -> None:
+        """A request of this connection that its table finishes later (a move): the reader goes back to
+        reading at once, and waits for it before it takes the next request (``_settle``)."""
+        self._handed = request
+
+    def refused(self, request: object, refusal: Refused) -> None:
+        """A handed-over request was refused: the error goes out now, before any reply to a later request."""
+        self._error(request, refusal)
+
+    async def _settle(self) -> None:
+        """Wait until the request handed over last is done: one request at a time, answered in order."""
+        handed, self._handed = self._handed, None
+        if handed is not None and not handed.finished:
+            await handed.wait()
 
     def replaced(self) -> None:
         self.close(G.REPLACED, "you connected again from elsewhere; this older connection is closed")
@@ -294,6 +311,8 @@ class Connection:
         silent = f"nothing heard for {self.config.idle_timeout:g} seconds"
         while True:
             item = await self._next(trio.current_time() + self.config.idle_timeout, silent)
+            if self._handed is not None:
+                await self._settle()
             if item is None:
                 return
             if player.conn is not self:

@@ -138,16 +138,23 @@ class _RetryBot:
 
 
 class _Call(Reply):
-    """A request on its way to the table's task; the caller waits for it to be carried out (or refused)."""
+    """A request on its way to the table's task; the caller waits for it to be carried out (or refused), or,
+    for a move, its connection takes it in hand (``Outbox.hand_over``) and a refusal goes straight to it."""
 
-    __slots__ = ("conn", "error", "player", "request")
+    __slots__ = ("conn", "error", "handed", "player", "request")
 
-    def __init__(self, player: Player | None, request: object, conn: object) -> None:
+    def __init__(self, player: Player | None, request: object, conn: Outbox | None) -> None:
         super().__init__()
         self.player = player
         self.request = request
         self.conn = conn  # the connection the player made the request on
         self.error: Refused | None = None
+        self.handed = False  # no one waits in ``call``: the refusal, if any, is sent from here
+
+    def finish(self) -> None:
+        if self.handed and self.error is not None and self.conn is not None:
+            self.conn.refused(self.request, self.error)
+        super().finish()
 
 
 class Table:
@@ -197,11 +204,21 @@ class Table:
         """Have the table's task carry out ``request``; raises ``Refused`` when it is refused."""
         if self.closed:
             raise self._gone()
-        call = _Call(player, request, player.conn if player is not None else None)
+        conn = player.conn if player is not None else None
+        call = _Call(player, request, conn)
+        # A move (every request of a game but a few) is handed to the connection instead of waited for here:
+        # the connection waits for it only before it takes its next request (Connection._settle), so requests
+        # are still carried out and answered one at a time, but the reader is not woken just to go back to
+        # reading, which cost every move a task switch.
+        call.handed = conn is not None and isinstance(request, wire.ActionRequest)
         try:
             await self._inbox.put(call)
         except trio.ClosedResourceError:
             raise self._gone() from None
+        if call.handed:
+            assert conn is not None
+            conn.hand_over(call)
+            return
         await call.wait()
         if call.error is not None:
             raise call.error

@@ -1,5 +1,6 @@
 """The hot path's hand-offs: a reply, a table's inbox and the store's writer thread keep the guarantees of
-the Trio tools they replace (order, bounds, cancellation, and a write's outcome always reaching its caller)."""
+the Trio tools they replace (order, bounds, cancellation, and a write's outcome always reaching its caller),
+and a move handed over to its connection is still carried out and answered before the next request."""
 
 from __future__ import annotations
 
@@ -9,8 +10,13 @@ import pytest
 import trio
 import trio.testing
 from hanabi.engine import ChatPolicy, Discard, GameConfig, Variant
+from hanabi.protocol.framing import encode
+from hanabi.protocol.messages import ActionRequest, ErrorReply, ListTables, Ping, Pong, SeatStatus, Tables, ViewUpdate
 from hanabi.server.handoff import Inbox, Reply
 from hanabi.server.store import Store, StoreFailure
+
+from .conftest import Connect
+from .test_server_faults import last_view, started_game
 
 # --- Reply ------------------------------------------------------------------------------------------------------
 
@@ -216,3 +222,36 @@ async def test_a_stopped_store_refuses_writes_at_once(tmp_path: Path) -> None:
             await store.add_action(game, 0, Discard(0))
     finally:
         store.close_sync()
+
+
+# --- moves handed over to the connection --------------------------------------------------------------------
+
+
+async def test_requests_sent_together_with_a_move_are_answered_after_it_in_order(connect: Connect) -> None:
+    alice, bob = await started_game(connect)
+    view = last_view(alice).view
+    mover, waiter = (alice, bob) if view.current == 0 else (bob, alice)
+    action = last_view(mover).view.legal_actions()[0]
+    # One write: a legal move, the same move again (now out of turn), a ping, a list of tables.
+    await mover.send_raw(encode(ActionRequest(action, id=1)) + encode(ActionRequest(action, id=2))
+                         + encode(Ping(n=5, id=3)) + encode(ListTables(id=4)))
+    await mover.drain(0.3)
+    replies = [m for m in mover.seen[-12:] if isinstance(m, (ViewUpdate, ErrorReply, Pong, Tables))]
+    kinds = [type(m).__name__ for m in replies]
+    assert kinds[-4:] == ["ViewUpdate", "ErrorReply", "Pong", "Tables"], kinds
+    error = replies[-3]
+    assert isinstance(error, ErrorReply) and (error.id, error.code) == (2, "not_your_turn")
+    assert (await waiter.expect(ViewUpdate)).view.turn == view.turn + 1
+
+
+async def test_a_move_sent_just_before_leaving_is_played_before_the_seat_shows_away(connect: Connect) -> None:
+    alice, bob = await started_game(connect)
+    view = last_view(alice).view
+    mover, waiter = (alice, bob) if view.current == 0 else (bob, alice)
+    action = last_view(mover).view.legal_actions()[0]
+    await mover.send(ActionRequest(action))
+    await mover.stream.aclose()
+    status = await waiter.expect(SeatStatus, where=lambda m: not m.connected)
+    seen = [m for m in waiter.seen if isinstance(m, (ViewUpdate, SeatStatus))]
+    assert seen.index(status) > 0 and isinstance(seen[seen.index(status) - 1], ViewUpdate)
+    assert seen[seen.index(status) - 1].view.turn == view.turn + 1  # type: ignore[union-attr]
