@@ -253,6 +253,9 @@ class Table:
             call.finish()
 
     async def _handle(self, player: Player | None, request: object) -> None:
+        if isinstance(request, wire.ActionRequest) and player is not None:  # nearly every request: asked first
+            await self._act(player, request.action)
+            return
         if isinstance(request, BotMove):
             await self._bot_move(request)
             return
@@ -274,8 +277,6 @@ class Table:
             self._spectate(player, request.password, request.id)
         elif isinstance(request, wire.Leave):
             await self._leave(player)
-        elif isinstance(request, wire.ActionRequest):
-            await self._act(player, request.action)
         elif isinstance(request, wire.RearrangeRequest):
             await self._act(player, Rearrange(self._seat_of(player), tuple(request.hand)))
         elif isinstance(request, wire.Start):
