@@ -23,6 +23,7 @@ import trio
 
 from . import wire
 from .config import PROGRAM, ServerConfig
+from .handoff import Reply
 from .lobby import Lobby
 from .session import HandOff, Player, Refused
 from .store import StoreFailure
@@ -76,6 +77,7 @@ class Connection:
         # Sends each event of a game's history once on this connection (a view carries only what is new).
         self._encoder = wire.Encoder(max_frame=config.max_frame)
         self._pending: deque[wire.Message | wire.ProtocolError] = deque()
+        self._handed: Reply | None = None  # a request a table has yet to finish (see hand_over)
         self._limit = RateLimit(config.rate, config.burst)
         self._refused_in_a_row = 0
         self._scope = trio.CancelScope()  # cancelled to stop at once (too slow, or the server's last resort)
@@ -84,9 +86,9 @@ class Connection:
         self._idle_why = ""
         self._closing = False
         self._farewell: bytes | None = None  # the goodbye to send last, if the peer can still hear one
-        self._write_since: float | None = None  # when the write in progress began (None: not writing)
+        self._writing = False  # the writer is in the middle of a write (frames must wait their turn behind it)
         self._queued = 0  # frames in the outbound queue
-        # A TCP stream's socket, for writing at once when it can take a frame (see _write_now).
+        # A TCP stream's socket, for writing at once when it can take a frame (see send_frame).
         self._fd: int | None = stream.socket.fileno() if isinstance(stream, trio.SocketStream) else None
         self.why: str = ""
         self._adopted = adopted
@@ -97,13 +99,24 @@ class Connection:
     # --- the outside's handle -----------------------------------------------------------------------------------
 
     def send_frame(self, frame: bytes) -> None:
-        """Queue a frame without waiting; a peer whose queue is full is too slow and is dropped."""
+        """Queue a frame without waiting; a peer whose queue is full is too slow and is dropped.
+
+        When nothing is queued or being written (so frames keep their order), the frame is first handed to the
+        kernel at once: most fit in the socket's buffer, and this skips a task switch and a trip through the
+        writer per frame, which the load test showed to be a fifth of the server's time. What the socket does
+        not take is queued for the writer (after an error too: the writer meets it again and ends the
+        connection the usual way)."""
         if self._closing:
             return
-        if self._fd is not None and self._write_since is None and self._queued == 0:
-            frame = self._write_now(frame)
-            if not frame:
+        fd = self._fd
+        if fd is not None and not self._writing and self._queued == 0:
+            try:
+                sent = os.write(fd, frame)
+            except OSError:  # a full buffer (BlockingIOError), or a broken connection
+                sent = 0
+            if sent == len(frame):
                 return
+            frame = frame[sent:]
         try:
             self._out_send.send_nowait(frame)
             self._queued += 1
@@ -111,30 +124,32 @@ class Connection:
             self.close(G.TOO_SLOW, "you did not read what the server sent in time; reconnect to resume your seat",
                        tell=False)
 
-    def _write_now(self, frame: bytes) -> bytes:
-        """Hand ``frame`` to the kernel at once when the socket can take it; returns what is left to queue.
-
-        Only when nothing is queued or being written, so frames keep their order. Most frames fit in the
-        socket's buffer: this skips a task switch and a trip through the writer per frame, which the load
-        test showed to be a fifth of the server's time. A full buffer or an error leaves it to the writer.
-        """
-        assert self._fd is not None
-        try:
-            sent = os.write(self._fd, frame)
-        except (BlockingIOError, InterruptedError):
-            return frame
-        except OSError:
-            return frame  # the writer meets the same error and ends the connection the usual way
-        return frame[sent:]
-
     def encode(self, message: wire.Message, memo: wire.PackMemo | None = None) -> bytes:
         """The frame of ``message`` on this connection (a view sends only the events it has not sent yet;
-        ``memo`` shares the packing of views of one moment); never raises (see ``wire.frame``). Send the
-        frame: the peer's decoder counts on getting it."""
-        return wire.frame(message, self._encoder, memo)
+        ``memo`` shares the packing of views of one moment); never raises (see ``wire.frame``, whose work
+        this does without the extra call). Send the frame: the peer's decoder counts on getting it."""
+        try:
+            return self._encoder.encode(message, memo)
+        except wire.ProtocolError as error:
+            return wire.safely(message, error)
 
     def send(self, message: wire.Message) -> None:
         self.send_frame(self.encode(message))
+
+    def hand_over(self, request: Reply) -> None:
+        """A request of this connection that its table finishes later (a move): the reader goes back to
+        reading at once, and waits for it before it takes the next request (``_settle``)."""
+        self._handed = request
+
+    def refused(self, request: object, refusal: Refused) -> None:
+        """A handed-over request was refused: the error goes out now, before any reply to a later request."""
+        self._error(request, refusal)
+
+    async def _settle(self) -> None:
+        """Wait until the request handed over last is done: one request at a time, answered in order."""
+        handed, self._handed = self._handed, None
+        if handed is not None and not handed.finished:
+            await handed.wait()
 
     def replaced(self) -> None:
         self.close(G.REPLACED, "you connected again from elsewhere; this older connection is closed")
@@ -224,9 +239,14 @@ class Connection:
                     except (trio.WouldBlock, trio.EndOfChannel):
                         break
                 self._queued -= len(frames)
-                self._write_since = trio.current_time()
-                await self.stream.send_all(b"".join(frames) if len(frames) > 1 else frame)
-                self._write_since = None
+                self._writing = True
+                # A peer whose socket takes nothing for so long has stopped reading (its queue may not be full).
+                with trio.move_on_after(self.config.send_timeout) as stuck:
+                    await self.stream.send_all(b"".join(frames) if len(frames) > 1 else frame)
+                if stuck.cancelled_caught:
+                    self.close(G.TOO_SLOW, "you did not read what the server sent in time", tell=False)
+                    return
+                self._writing = False
             if self._farewell is not None:
                 await self.stream.send_all(self._farewell)
             self._drained = True
@@ -235,25 +255,21 @@ class Connection:
             self._reader_scope.cancel()  # the peer is gone: nothing more to read either
 
     async def _watchdog(self, scope: trio.CancelScope) -> None:
-        """Pings a logged-in peer every ``ping_interval``; drops one whose socket has taken no bytes for
-        ``send_timeout`` (its queue may not be full yet, but it has stopped reading)."""
-        config = self.config
-        tick = min(config.ping_interval, config.send_timeout) / 2
+        """Pings a logged-in peer every ``ping_interval``, so that a silent one is noticed (see ``_next``).
+
+        One wake-up per ping and connection: a peer that stops reading is the writer's to drop (a deadline on
+        each write), not something to poll for here, which doubled this task's wake-ups (a thousand connections
+        cost the loop hundreds of timer expiries a second)."""
+        interval = self.config.ping_interval
         n = 0
-        next_ping = trio.current_time() + config.ping_interval
         with scope:
             # A random phase: connections opened together must not all wake (and ping) in the same instant.
-            await trio.sleep(random.uniform(0, tick))
+            await trio.sleep(interval * random.uniform(1.0, 1.5))
             while True:
-                await trio.sleep(tick)
-                now = trio.current_time()
-                if self._write_since is not None and now - self._write_since > config.send_timeout:
-                    self.close(G.TOO_SLOW, "you did not read what the server sent in time", tell=False)
-                    return
-                if self.player is not None and now >= next_ping:
+                if self.player is not None:
                     n += 1
                     self.send(wire.Ping(n=n))
-                    next_ping = now + config.ping_interval
+                await trio.sleep(interval)
 
     async def _next(self, deadline: float, why: str) -> object | None:
         """The next message (or ProtocolError) from the peer; None when it closed. Silence past ``deadline``
@@ -267,7 +283,7 @@ class Connection:
                 self._idle.deadline = deadline + slack
             self._idle_why = why
             try:
-                data = await self.stream.receive_some(65536)
+                data = await self._receive()
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 # A reset (the peer's process died, or closed with unread data): gone, like a clean close.
                 self.why = self.why or "connection lost (reset by the client)"
@@ -275,7 +291,7 @@ class Connection:
             if not data:
                 self.why = self.why or "the client closed the connection"
                 return None
-            self._take(bytes(data))
+            self._take(data)
         # Handling a request may take a while; that is not the peer's silence. After a long silence the deadline
         # is near: then it is lifted until the next wait (otherwise it is still most of a timeout away).
         if self._idle.deadline - trio.current_time() < self.config.idle_timeout / 2:
@@ -300,6 +316,25 @@ class Connection:
             if message is None:
                 return
             self._pending.append(message)
+
+    async def _receive(self) -> bytes:
+        """The next bytes from the peer; b"" once it has closed its side.
+
+        On a TCP socket this waits until the socket is readable and then reads: one system call per request.
+        The stream's ``receive_some`` reads first and waits only if that fails, and it nearly always fails
+        here (a peer rarely has its next request ready when the last one is done), which costs a failed call,
+        an exception and a second read per request."""
+        fd = self._fd
+        if fd is None:
+            return bytes(await self.stream.receive_some(65536))
+        while True:
+            await trio.lowlevel.wait_readable(fd)
+            try:
+                return os.read(fd, 65536)
+            except BlockingIOError:
+                continue  # woken with nothing to read after all: wait again
+            except OSError as e:  # a reset, or the socket closed under us: the peer is gone
+                raise trio.BrokenResourceError(str(e)) from e
 
     async def _reader(self) -> None:
         with self._idle:
@@ -341,6 +376,8 @@ class Connection:
         silent = f"nothing heard for {self.config.idle_timeout:g} seconds"
         while True:
             item = await self._next(trio.current_time() + self.config.idle_timeout, silent)
+            if self._handed is not None:
+                await self._settle()
             if item is None:
                 return
             if player.conn is not self:

@@ -15,13 +15,17 @@ given time. Then it prints:
   set) per table, from /proc (so Linux only).
 
 The clients are lean on purpose so that the server, not the load, is what is
-measured: they all run on one epoll loop in this process (no task or thread
-per connection), read every frame, unpack events and, on their turn, their
-view as plain msgpack trees (they trust the server, so they skip the
-protocol's checks, which a real client runs), and write their requests with
-the protocol's ``encode``. Their play is simple and always legal: discard
-the oldest card, or clue the next seat with the rank of its newest card
-when all clue tokens are in.
+measured (they share the machine's cores with it): they all run on one
+epoll loop in this process (no task or thread per connection), read every
+frame into one shared buffer, and unpack only what they act on. A view
+says whose turn it is (its ``current`` key, found in the frame's bytes);
+only the seat whose turn it is unpacks it, as a plain msgpack tree (they
+trust the server, so they skip the protocol's checks, which a real client
+runs). Events are not unpacked at all: the view that follows each one says
+all a client needs. Requests are made with the protocol's ``encode``, each
+distinct one once. Their play is simple and always legal: discard the
+oldest card, or clue the next seat with the rank of its newest card when
+all clue tokens are in.
 """
 
 from __future__ import annotations
@@ -60,6 +64,9 @@ from hanabi.protocol import (
 _EVENT = b"\xa1t\xa5event"
 _VIEW = b"\xa1t\xa4view"
 _PING = b"\xa1t\xa4ping"
+_CURRENT = b"\xa7current"  # a view's key "current"; a seat number (a positive fixint byte) follows it
+_HEAD = 16  # a frame's type is among its first bytes: {"v": 2, "t": TYPE, ...}
+_REQUESTS: dict[tuple[int, int], bytes] = {}  # (0, order) discards, (target + 1, rank) clues: their frames
 SETUP_TIMEOUT = 20.0  # seconds for one connection to be welcomed and seated
 
 
@@ -72,6 +79,12 @@ class Stats:
     measuring: bool = False
 
 
+def current_seat(data: bytes | bytearray, start: int, end: int) -> int | None:
+    """Whose turn a ``view`` frame's body ``data[start:end]`` says it is, read from its bytes (no unpacking)."""
+    at = data.find(_CURRENT, start, end)
+    return data[at + len(_CURRENT)] if at >= 0 else None
+
+
 class LoadClient:
     """One seat: reads its socket, acts on its turn, and times its own actions."""
 
@@ -82,8 +95,8 @@ class LoadClient:
         self.players = players
         self.stats = stats
         self.host = host
-        self.buffer = bytearray()
-        self.my_turn = False  # an event said I am next: the view that follows is the one to act on
+        self.buffer = bytearray()  # the start of a frame whose end has not arrived yet
+        self.acted_turn = -1  # the turn of the last view acted on: a view of the same turn is not acted on again
         self.sent_at: float | None = None
         self.think = think  # seconds to wait before acting, like a player thinking (0: as fast as possible)
         self.pending: dict[str, Any] | None = None  # the view to act on once the thinking is over
@@ -119,57 +132,78 @@ class LoadClient:
                 if tree["t"] == "error":
                     raise RuntimeError(f"the server refused a setup request: {tree['message']}")
 
-    def receive(self, data: bytes, timers: list[tuple[float, int, LoadClient]]) -> None:
-        for body in self.frames(data):
-            head = body[:16]
-            if _VIEW in head:
-                if self.sent_at is not None:
-                    if self.stats.measuring:
-                        self.stats.latencies.append(time.perf_counter() - self.sent_at)
-                        self.stats.actions += 1
-                    self.sent_at = None
-                if self.my_turn:
-                    self.my_turn = False
-                    view = msgpack.unpackb(body)["view"]
-                    if view["outcome"] is None and view["current"] == self.seat:
-                        if self.think:
-                            # Players do not all think for the same time; equal pauses would keep every table
-                            # in step and turn the load into bursts of one action per table at the same instant.
-                            self.pending = view
-                            due = time.perf_counter() + self.think * random.uniform(0.5, 1.5)
-                            heapq.heappush(timers, (due, id(self), self))
-                        else:
-                            self.act(view)
-            elif _EVENT in head:
-                event = msgpack.unpackb(body)["event"]
-                if event[0] != "rearrange":  # a turn: [kind, turn, seat, ...]
-                    self.my_turn = (event[2] + 1) % self.players == self.seat
-            elif _PING in head:
-                self.send(Pong(n=msgpack.unpackb(body)["n"]))
-            else:
-                tree = msgpack.unpackb(body)
-                kind = tree["t"]
-                if kind == "game_started":
-                    self.my_turn = True  # the first view tells whether this seat starts
-                elif kind == "game_over":
-                    if self.host:
-                        self.stats.games += 1
-                        self.send(Start())
-                elif kind == "error":
-                    self.stats.errors.append(tree["message"])
-                elif kind == "goodbye":
-                    raise EOFError(f"goodbye: {tree['reason']}: {tree['message']}")
+    def receive(self, data: bytes | bytearray, size: int, timers: list[tuple[float, int, LoadClient]]) -> None:
+        """Handle the frames completed by the first ``size`` bytes of ``data`` (a buffer reused for every
+        read: nothing of it is kept but the start of an incomplete frame, copied)."""
+        if self.buffer:
+            self.buffer += memoryview(data)[:size]
+            data, size = self.buffer, len(self.buffer)
+            self.buffer = bytearray()
+        start = 0
+        while size - start >= 4:
+            (length,) = HEADER.unpack_from(data, start)
+            end = start + 4 + length
+            if end > size:
+                break
+            self.frame(data, start + 4, end, timers)
+            start = end
+        if start < size:
+            self.buffer = bytearray(memoryview(data)[start:size])
+
+    def frame(self, data: bytes | bytearray, start: int, end: int,
+              timers: list[tuple[float, int, LoadClient]]) -> None:
+        """One frame, the bytes ``data[start:end]``: looked at in place, unpacked only when acted on."""
+        if data.find(_VIEW, start, start + _HEAD) >= 0:
+            if self.sent_at is not None:
+                if self.stats.measuring:
+                    self.stats.latencies.append(time.perf_counter() - self.sent_at)
+                    self.stats.actions += 1
+                self.sent_at = None
+            if current_seat(data, start, end) != self.seat:
+                return  # not this seat's turn: nothing to unpack
+            view = msgpack.unpackb(memoryview(data)[start:end])["view"]
+            if view["outcome"] is None and view["turn"] != self.acted_turn:
+                self.acted_turn = view["turn"]
+                if self.think:
+                    # Players do not all think for the same time; equal pauses would keep every table
+                    # in step and turn the load into bursts of one action per table at the same instant.
+                    self.pending = view
+                    due = time.perf_counter() + self.think * random.uniform(0.5, 1.5)
+                    heapq.heappush(timers, (due, id(self), self))
+                else:
+                    self.act(view)
+        elif data.find(_EVENT, start, start + _HEAD) >= 0:
+            return  # the view that comes with it says whose turn it is
+        elif data.find(_PING, start, start + _HEAD) >= 0:
+            self.send(Pong(n=msgpack.unpackb(memoryview(data)[start:end])["n"]))
+        else:
+            tree = msgpack.unpackb(memoryview(data)[start:end])
+            kind = tree["t"]
+            if kind == "game_started":
+                self.acted_turn = -1  # a new game counts its turns from 0 again
+            elif kind == "game_over":
+                if self.host:
+                    self.stats.games += 1
+                    self.send(Start())
+            elif kind == "error":
+                self.stats.errors.append(tree["message"])
+            elif kind == "goodbye":
+                raise EOFError(f"goodbye: {tree['reason']}: {tree['message']}")
 
     def act(self, view: dict[str, Any]) -> None:
         """Act on a view read as a plain tree (``docs/protocol.md``, section 6): what the server checks."""
         hands = view["hands"]
         if view["clue_tokens"] < CLUE_TOKENS:
-            action: Discard | Clue = Discard(hands[self.seat][-1][0])  # the oldest card's order
+            key = (0, hands[self.seat][-1][0])  # discard the oldest card (by its order)
         else:
             target = (self.seat + 1) % self.players
-            action = Clue(target, rank=int(hands[target][0][1][1]))  # the rank of its newest card, "R3" -> 3
+            key = (target + 1, int(hands[target][0][1][1]))  # clue the rank of its newest card, "R3" -> 3
+        request = _REQUESTS.get(key)
+        if request is None:
+            action = Discard(key[1]) if key[0] == 0 else Clue(key[0] - 1, rank=key[1])
+            request = _REQUESTS[key] = encode(ActionRequest(action))
         self.sent_at = time.perf_counter()
-        self.send(ActionRequest(action))
+        self.sock.sendall(request)  # a request is a few dozen bytes: the socket's buffer takes it
 
 
 def _connect(port: int, name: str, seat: int, players: int, stats: Stats, host: bool,
@@ -259,6 +293,7 @@ def _play(clients: list[LoadClient], warmup: float, seconds: float, stats: Stats
         by_fd[c.sock.fileno()] = c
         poller.register(c.sock.fileno(), select.EPOLLIN)
     timers: list[tuple[float, int, LoadClient]] = []  # (when, tie-breaker, client): thinking players
+    received = bytearray(1 << 16)  # every read lands here: no new buffer per read
     for c in clients:
         if c.host:
             c.send(Start())
@@ -282,10 +317,10 @@ def _play(clients: list[LoadClient], warmup: float, seconds: float, stats: Stats
             wait = min(stop_at, measure_at if started == 0.0 else stop_at, timers[0][0] if timers else stop_at)
             for fd, _ in poller.poll(max(0.0, wait - time.perf_counter())):
                 c = by_fd[fd]
-                data = c.sock.recv(1 << 16)
-                if not data:
+                size = c.sock.recv_into(received)
+                if not size:
                     raise EOFError("the server closed a connection")
-                c.receive(data, timers)
+                c.receive(received, size, timers)
     finally:
         stats.measuring = False
         poller.close()

@@ -15,18 +15,24 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from hanabi.protocol import Message, PackMemo
 
+    from .handoff import Reply
     from .table import Table
 
 
 class Outbox(Protocol):
     """What a table or the lobby needs from a connection: queue a frame without waiting; encode a message
-    the way this connection sends it (views carry only what it has not sent yet); be replaced."""
+    the way this connection sends it (views carry only what it has not sent yet); be replaced; take in hand
+    a request its table will finish later (it waits for it before its next request), and refuse it then."""
 
     def send_frame(self, frame: bytes) -> None: ...
 
     def encode(self, message: Message, memo: PackMemo | None = None) -> bytes: ...
 
     def replaced(self) -> None: ...
+
+    def hand_over(self, request: Reply) -> None: ...
+
+    def refused(self, request: object, refusal: Refused) -> None: ...
 
     def hand_off(self, move: HandOff) -> None: ...
 

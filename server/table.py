@@ -35,7 +35,6 @@ from hanabi.engine import (
     Variant,
     apply,
     new_game,
-    replay,
     reveal,
     terminate,
     view_for,
@@ -44,7 +43,9 @@ from hanabi.engine import (
 
 from . import wire
 from .bots import decide
-from .session import Player, Refused
+from .handoff import Inbox, Reply
+from .jsontext import replay_text
+from .session import Outbox, Player, Refused
 from .store import StoredTable, StoreFailure
 
 if TYPE_CHECKING:
@@ -141,13 +142,24 @@ class _RetryBot:
     """A bot's move failed to be saved a moment ago: let it choose again."""
 
 
-@dataclass(slots=True)
-class _Call:
-    player: Player | None
-    request: object
-    conn: object = None  # the connection the player made the request on
-    done: trio.Event = field(default_factory=trio.Event)
-    error: Refused | None = None
+class _Call(Reply):
+    """A request on its way to the table's task; the caller waits for it to be carried out (or refused), or,
+    for a move, its connection takes it in hand (``Outbox.hand_over``) and a refusal goes straight to it."""
+
+    __slots__ = ("conn", "error", "handed", "player", "request")
+
+    def __init__(self, player: Player | None, request: object, conn: Outbox | None) -> None:
+        super().__init__()
+        self.player = player
+        self.request = request
+        self.conn = conn  # the connection the player made the request on
+        self.error: Refused | None = None
+        self.handed = False  # no one waits in ``call``: the refusal, if any, is sent from here
+
+    def finish(self) -> None:
+        if self.handed and self.error is not None and self.conn is not None:
+            self.conn.refused(self.request, self.error)
+        super().finish()
 
 
 class Table:
@@ -168,7 +180,7 @@ class Table:
         self.game: Game | None = None  # the running game, or the last one
         self.closed = False
         self._bot_pending: tuple[int, int] | None = None  # (game, turn) a bot is thinking about
-        self._send, self._receive = trio.open_memory_channel[_Call](64)
+        self._inbox: Inbox[_Call] = Inbox(64)
         # The last views sent and how they were packed: the next move's views reuse the hands it left alone.
         self._views: list[PlayerView] = []
         self._memo: wire.PackMemo | None = None
@@ -185,31 +197,34 @@ class Table:
             task_status.started()
             self._schedule_bot()
             self._watch_absence()  # a restored table starts with everyone away
-            async for call in self._receive:
-                await self._process(call)
-                if self.closed:
-                    break
+            while not self.closed:
+                await self._process(await self._inbox.get())
             nursery.cancel_scope.cancel()
         # Requests that arrived after the table closed are answered, not left waiting.
-        self._receive.close()
-        while True:
-            try:
-                call = self._receive.receive_nowait()
-            except (trio.WouldBlock, trio.ClosedResourceError, trio.EndOfChannel):
-                break
+        for call in self._inbox.close():
             call.error = self._gone()
-            call.done.set()
+            call.finish()
 
     async def call(self, player: Player | None, request: object) -> None:
         """Have the table's task carry out ``request``; raises ``Refused`` when it is refused."""
         if self.closed:
             raise self._gone()
-        call = _Call(player, request, player.conn if player is not None else None)
+        conn = player.conn if player is not None else None
+        call = _Call(player, request, conn)
+        # A move (every request of a game but a few) is handed to the connection instead of waited for here:
+        # the connection waits for it only before it takes its next request (Connection._settle), so requests
+        # are still carried out and answered one at a time, but the reader is not woken just to go back to
+        # reading, which cost every move a task switch.
+        call.handed = conn is not None and isinstance(request, wire.ActionRequest)
         try:
-            await self._send.send(call)
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            await self._inbox.put(call)
+        except trio.ClosedResourceError:
             raise self._gone() from None
-        await call.done.wait()
+        if call.handed:
+            assert conn is not None
+            conn.hand_over(call)
+            return
+        await call.wait()
         if call.error is not None:
             raise call.error
 
@@ -222,7 +237,7 @@ class Table:
             # Made on a connection a newer one has replaced since (it is closing): two connections must never
             # act for one player, or both could be seated somewhere at once.
             call.error = Refused(E.NOT_LOGGED_IN, "this connection was replaced by a newer one: request dropped")
-            call.done.set()
+            call.finish()
             return
         try:
             await self._handle(call.player, call.request)
@@ -240,9 +255,12 @@ class Table:
             call.error = Refused(E.INTERNAL, "the server failed on this request (its fault, not yours); "
                                              "it has been logged")
         finally:
-            call.done.set()
+            call.finish()
 
     async def _handle(self, player: Player | None, request: object) -> None:
+        if isinstance(request, wire.ActionRequest) and player is not None:  # nearly every request: asked first
+            await self._act(player, request.action)
+            return
         if isinstance(request, BotMove):
             await self._bot_move(request)
             return
@@ -264,8 +282,6 @@ class Table:
             self._spectate(player, request.password, request.id)
         elif isinstance(request, wire.Leave):
             await self._leave(player)
-        elif isinstance(request, wire.ActionRequest):
-            await self._act(player, request.action)
         elif isinstance(request, wire.RearrangeRequest):
             await self._act(player, Rearrange(self._seat_of(player), tuple(request.hand)))
         elif isinstance(request, wire.Start):
@@ -369,21 +385,27 @@ class Table:
         assert game is not None
         state = game.state
         event_frame = wire.frame(wire.GameEvent(game=game.id, event=event)) if event is not None else b""
-        online: list[tuple[Player, int | None]] = [
-            (seat.player, index) for index, seat in enumerate(self.seats)
-            if seat is not None and seat.player is not None and seat.player.conn is not None]
-        watching = [p for p in self.spectators if p.conn is not None]
+        # The connections to send to, and whose view each gets (None: a spectator's). What ``Player.send`` does
+        # for one player is done here for all of them: this runs for every move of every table.
+        conns: list[Outbox] = []
+        seats: list[int | None] = []
+        for index, seat in enumerate(self.seats):
+            if seat is not None and seat.player is not None and (conn := seat.player.conn) is not None:
+                conns.append(conn)
+                seats.append(index)
+        watching = [p.conn for p in self.spectators if p.conn is not None]
         if watching:
-            online.append((watching[0], None))
+            conns.append(watching[0])
+            seats.append(None)
         # The views are built together (they share every card they may all see) and each connection encodes
         # its own, sending only the events it has not sent yet; the memo packs what they share only once.
-        views = views_for(state, [seat for _, seat in online], self._views)
+        views = views_for(state, seats, self._views)
         memo = wire.PackMemo(self._memo)
         self._views, self._memo = views, memo
-        for (player, _), view in zip(online, views, strict=True):
-            player.send(wire.ViewUpdate(game=game.id, view=view), event_frame, memo)
-        for p in watching[1:]:
-            p.send(wire.ViewUpdate(game=game.id, view=views[-1]), event_frame, memo)
+        for conn, view in zip(conns, views, strict=True):
+            conn.send_frame(event_frame + conn.encode(wire.ViewUpdate(game=game.id, view=view), memo))
+        for conn in watching[1:]:
+            conn.send_frame(event_frame + conn.encode(wire.ViewUpdate(game=game.id, view=views[-1]), memo))
 
     def _game_over(self) -> None:
         game = self.game
@@ -391,7 +413,7 @@ class Table:
         self._views, self._memo = [], None  # nothing of this game's views is of use to the next
         shown = reveal(game.state)
         frame = wire.frame(wire.GameOver(game=game.id, outcome=shown.outcome, deck=shown.deck, seed=game.seed))
-        frame += wire.frame(wire.ReplayFile(game=game.id, json=replay.dumps(game.state, game.names)))
+        frame += wire.frame(wire.ReplayFile(game=game.id, json=replay_text(game.state, game.names)))
         self._to_members(frame)
 
     # --- connections coming and going ---------------------------------------------------------------------------

@@ -1,9 +1,18 @@
-"""The load test runs end to end on a small load and reports sane figures (a smoke test: no speed asserted)."""
+"""The load test runs end to end on a small load and reports sane figures (a smoke test: no speed asserted);
+its clients take frames apart in place, however the bytes arrive."""
 
 from __future__ import annotations
 
+import random
+import socket
+
+import msgpack
 import pytest
-from hanabi.server.loadtest import main, run
+from hanabi.engine import GameConfig, apply, legal_actions, new_game, view_for
+from hanabi.protocol import Encoder, GameEvent, ViewUpdate
+from hanabi.server.loadtest import LoadClient, Stats, current_seat, main, run
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 def test_a_small_load_plays_and_reports_without_errors() -> None:
@@ -21,3 +30,44 @@ def test_thinking_players_and_the_printed_report(capsys: pytest.CaptureFixture[s
     assert "2 tables x 2 players = 4 connections" in out and "think time 0.05 s" in out
     assert "actions/s" in out and "µs per action" in out and "KiB playing" in out
     assert "errors from the server" not in out
+
+
+def _frames_of_a_game(players: int, seed: int) -> list[tuple[bytes, int | None]]:
+    """The frames one seat's connection gets in a whole game (event and view of each move), each with the
+    seat whose turn its view says it is (None for an event)."""
+    state = new_game(GameConfig(players=players), str(seed))
+    encoder = Encoder()
+    rng = random.Random(seed)
+    out: list[tuple[bytes, int | None]] = []
+    while True:
+        out.append((encoder.encode(ViewUpdate(game=1, view=view_for(state, 0))), state.current))
+        if state.over:
+            return out
+        state = apply(state, rng.choice(legal_actions(state)))
+        out.append((encoder.encode(GameEvent(game=1, event=state.events[-1])), None))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 5), st.integers(0, 10**6), st.lists(st.integers(1, 700), max_size=400))
+def test_load_clients_take_frames_apart_however_they_arrive(players: int, seed: int, cuts: list[int]) -> None:
+    frames = _frames_of_a_game(players, seed)
+    stream = b"".join(frame for frame, _ in frames)
+    seen: list[bytes] = []
+    a, b = socket.socketpair()
+    try:
+        client = LoadClient(a, 0, players, Stats(), host=False)
+        client.frame = lambda data, start, end, timers: seen.append(bytes(data[start:end]))  # type: ignore[method-assign]
+        shared = bytearray(1 << 16)  # reused for every read, as in the load test
+        at = 0
+        for cut in [*cuts, len(stream)]:
+            piece = stream[at:at + cut]
+            at += len(piece)
+            shared[:len(piece)] = piece
+            client.receive(shared, len(piece), [])
+        assert seen == [frame[4:] for frame, _ in frames]
+    finally:
+        a.close()
+        b.close()
+    for frame, current in frames:
+        if current is not None:  # a view: its bytes say whose turn it is, as its unpacked tree does
+            assert current_seat(frame, 4, len(frame)) == msgpack.unpackb(frame[4:])["view"]["current"] == current

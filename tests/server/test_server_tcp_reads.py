@@ -1,0 +1,77 @@
+"""A TCP connection's own read path (wait until readable, then read) and the writer's deadline, over real
+loopback sockets and in-memory streams: requests split or bunched any way arrive whole and in order, a reset
+is a dropped connection, silence is still noticed, a peer that stops reading is still dropped."""
+
+from __future__ import annotations
+
+import socket
+import struct
+
+import pytest
+import trio
+from hanabi.engine import ChatPolicy
+from hanabi.protocol.framing import encode
+from hanabi.protocol.messages import Chat, ErrorReply, Goodbye, ListTables, Ping, Pong, SeatStatus, Tables
+from hanabi.server import ServerConfig
+
+from .conftest import Connect, config_with
+from .test_server_tables import table_of
+
+
+async def test_requests_cut_into_single_bytes_or_sent_together_are_all_answered_in_order(
+        tcp_connect: Connect) -> None:
+    alice = await tcp_connect("Alice")
+    pings = b"".join(encode(Ping(n=n, id=n)) for n in range(1, 6))
+    for byte in pings[:-1]:
+        await alice.send_raw(bytes([byte]))  # a frame in pieces: nothing happens until it is whole
+    await alice.send_raw(pings[-1:] + encode(ListTables(id=7)) + encode(Ping(n=6, id=6)))
+    await alice.drain(0.3)
+    pongs = [m.n for m in alice.seen if isinstance(m, Pong)]
+    assert pongs == [1, 2, 3, 4, 5, 6]
+    assert [m.id for m in alice.take(Tables)] == [7]
+    # Ping 6 came after list_tables in the same segment: its pong came after the tables.
+    order = [type(m).__name__ for m in alice.seen if isinstance(m, (Pong, Tables))]
+    assert order == ["Pong"] * 5 + ["Tables", "Pong"]
+
+
+async def test_a_bad_frame_over_tcp_is_refused_and_the_next_one_served(tcp_connect: Connect) -> None:
+    alice = await tcp_connect("Alice")
+    body = b"\x81\xa1v\x02"  # a map without a type
+    await alice.send_raw(struct.pack(">I", len(body)) + body + encode(ListTables(id=3)))
+    error = await alice.expect(ErrorReply)
+    assert error.code in ("bad_frame", "bad_field", "unknown_type")
+    assert (await alice.expect(Tables)).id == 3
+
+
+async def test_a_client_whose_connection_is_reset_loses_it_but_keeps_its_seat(tcp_connect: Connect,
+                                                                             server: object) -> None:
+    alice, bob = await tcp_connect("Alice"), await tcp_connect("Bob")
+    await table_of(alice, [bob], chat=ChatPolicy.ALWAYS)
+    sock = bob.stream.socket  # type: ignore[attr-defined]
+    # SO_LINGER 0: close sends a reset, as when a client's process dies with unread data.
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    await bob.stream.aclose()
+    status = await alice.expect(SeatStatus, where=lambda m: not m.connected)
+    assert status.seat == 1
+    await alice.send(Chat(text="still here"))
+    assert (await alice.expect(Chat)).text == "still here"
+
+
+@pytest.mark.parametrize("fast_config", [config_with(idle_timeout=0.5, ping_interval=5.0)])
+async def test_a_silent_tcp_client_is_told_it_was_idle(tcp_connect: Connect, fast_config: ServerConfig) -> None:
+    mute = await tcp_connect("Mute")
+    bye = await mute.expect(Goodbye, timeout=3)
+    assert bye.reason == "idle"
+
+
+@pytest.mark.parametrize("fast_config", [config_with(send_timeout=0.3)])
+async def test_a_peer_that_stops_reading_is_dropped_by_the_writers_deadline(connect: Connect,
+                                                                          fast_config: ServerConfig) -> None:
+    alice = await connect("Alice")
+    sloth = await connect("Sloth", lockstep=True)  # a lockstep stream takes nothing its reader does not read
+    await table_of(alice, [sloth], chat=ChatPolicy.ALWAYS)
+    with trio.fail_after(3):
+        for i in range(3):  # far fewer frames than its queue holds: only the deadline can drop it
+            await alice.send(Chat(text=f"message {i}"))
+        status = await alice.expect(SeatStatus, where=lambda m: not m.connected)
+    assert status.seat == 1
