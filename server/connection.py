@@ -25,7 +25,7 @@ from . import wire
 from .config import PROGRAM, ServerConfig
 from .handoff import Reply
 from .lobby import Lobby
-from .session import HandOff, Player, Refused
+from .session import Player, Refused, Transfer
 from .store import StoreFailure
 
 log = logging.getLogger(__name__)
@@ -92,7 +92,7 @@ class Connection:
         self._fd: int | None = stream.socket.fileno() if isinstance(stream, trio.SocketStream) else None
         self.why: str = ""
         self._adopted = adopted
-        self._handoff: HandOff | None = None  # set: this connection moves to another process once drained
+        self._transfer: Transfer | None = None  # set: this connection moves to another process once drained
         self._in_request = False
         self._drained = False  # the writer sent everything queued, and stopped
 
@@ -154,11 +154,11 @@ class Connection:
     def replaced(self) -> None:
         self.close(G.REPLACED, "you connected again from elsewhere; this older connection is closed")
 
-    def hand_off(self, move: HandOff) -> None:
+    def transfer(self, move: Transfer) -> None:
         """Move this connection to another process as soon as it is not in the middle of a request."""
-        if self._closing or self._handoff is not None or self._fd is None:
+        if self._closing or self._transfer is not None or self._fd is None:
             return
-        self._handoff = move
+        self._transfer = move
         if not self._in_request:
             self._reader_scope.cancel()  # waiting for the peer: nothing read is lost by stopping the wait
 
@@ -202,7 +202,7 @@ class Connection:
         finally:
             self._closing = True
             if self._move():
-                log.debug("%s (%s) handed to another process", self.peer, self.player.name if self.player else "-")
+                log.debug("%s (%s) transferred to another process", self.peer, self.player.name if self.player else "-")
             else:
                 if self.player is not None:
                     self.lobby.disconnected(self.player, self)
@@ -211,8 +211,8 @@ class Connection:
                          self.why or "closed")
 
     def _move(self) -> bool:
-        """Hand the socket over (see ``HandOff``) if a move was asked for and everything queued went out."""
-        move, player = self._handoff, self.player
+        """Hand the socket over (see ``Transfer``) if a move was asked for and everything queued went out."""
+        move, player = self._transfer, self.player
         if move is None or not self._drained or player is None or not isinstance(self.stream, trio.SocketStream):
             return False
         # What was read and not handled goes along: the request that caused the move, the requests decoded
@@ -370,8 +370,8 @@ class Connection:
         if resumed:
             try:
                 self.lobby.arrived(player)
-            except HandOff as move:
-                self._handoff = move  # the player's table is in another process: the connection goes there
+            except Transfer as move:
+                self._transfer = move  # the player's table is in another process: the connection goes there
                 return
         silent = f"nothing heard for {self.config.idle_timeout:g} seconds"
         while True:
@@ -399,9 +399,9 @@ class Connection:
                 await self._request(player, item)
             finally:
                 self._in_request = False
-            if self._handoff is None:
-                self._handoff = self.lobby.moves(player)
-            if self._handoff is not None:
+            if self._transfer is None:
+                self._transfer = self.lobby.moves(player)
+            if self._transfer is not None:
                 return
 
     async def _handshake(self) -> wire.Hello | None:
@@ -459,8 +459,8 @@ class Connection:
             return
         try:
             await self.lobby.handle(player, request)
-        except HandOff as move:
-            self._handoff = move  # carried out in another process of this server, where the connection goes
+        except Transfer as move:
+            self._transfer = move  # carried out in another process of this server, where the connection goes
         except Refused as refusal:
             self._error(request, refusal)
         except Exception:  # a bug of ours must cost one request, not the connection or the server

@@ -20,7 +20,7 @@ from hanabi.engine import EndReason, Rearrange, Variant, apply, new_game, replay
 from . import wire
 from .bots import BOT_NAMES, Policy, default_policy
 from .config import ServerConfig
-from .session import HandOff, Outbox, Player, Refused
+from .session import Outbox, Player, Refused, Transfer
 from .store import Snapshot, Store, StoredGame, StoreFailure, token_hash
 from .table import CloseIfEmpty, Table, hash_password
 
@@ -146,7 +146,7 @@ class Lobby:
         self._online.add(player)
         return player
 
-    def moves(self, player: Player) -> HandOff | None:
+    def moves(self, player: Player) -> Transfer | None:
         """After each request: whether the connection now goes on in another process (never, in one process)."""
         return None
 

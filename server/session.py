@@ -34,7 +34,7 @@ class Outbox(Protocol):
 
     def refused(self, request: object, refusal: Refused) -> None: ...
 
-    def hand_off(self, move: HandOff) -> None: ...
+    def transfer(self, move: Transfer) -> None: ...
 
 
 class Refused(Exception):
@@ -46,9 +46,9 @@ class Refused(Exception):
         self.message = message
 
 
-class HandOff(Exception):
+class Transfer(Exception):
     """This connection goes on in another process (``shard``): raised while handling a request, or given to
-    ``Outbox.hand_off`` from outside.
+    ``Outbox.transfer`` from outside.
 
     The connection stops reading, sends what it has queued, and then calls
     ``move(player, fd, unread)`` with its socket's file descriptor (the TCP

@@ -51,7 +51,7 @@ from . import wire
 from .config import ServerConfig
 from .connection import Adopted
 from .lobby import Listed, Lobby, no_such_table
-from .session import HandOff, Player
+from .session import Player, Transfer
 from .store import Store, StoredTable
 from .table import already_seated, hash_password
 
@@ -252,7 +252,7 @@ class FrontLobby(Lobby):
             table = self.remote.get(request.table)
             if table is None:
                 raise no_such_table(request.table)
-            raise HandOff(functools.partial(self._move_in, table.worker, None), request)
+            raise Transfer(functools.partial(self._move_in, table.worker, None), request)
         if isinstance(request, wire.CreateTable):
             self._may_create(player)
             counts = {w.index: 0 for w in self.workers}
@@ -266,13 +266,13 @@ class FrontLobby(Lobby):
             self.remote[table_id] = RemoteTable(worker, _stored_info(StoredTable(
                 table_id, request.name, request.variant, request.empty_clues, request.all_or_nothing, request.chat,
                 request.seats, password, None)))
-            raise HandOff(functools.partial(self._move_in, worker, table_id), request)
+            raise Transfer(functools.partial(self._move_in, worker, table_id), request)
         await super().handle(player, request)
 
     def arrived(self, player: Player) -> None:
         worker = player.elsewhere
         if isinstance(worker, Worker):
-            raise HandOff(functools.partial(self._move_in, worker, None), resumed=True)
+            raise Transfer(functools.partial(self._move_in, worker, None), resumed=True)
         super().arrived(player)
 
     def _move_in(self, worker: Worker, table: int | None, player: Player, fd: int, unread: bytes,
@@ -417,7 +417,7 @@ class WorkerLobby(Lobby):
             if player.seat is not None:
                 raise already_seated(player.table, player.seat)
             self._stop_watching(player)
-            raise HandOff(self._release, request)
+            raise Transfer(self._release, request)
         await super().handle(player, request)
 
     def _stop_watching(self, player: Player) -> None:
@@ -427,14 +427,14 @@ class WorkerLobby(Lobby):
             player.table = None
             watched.changed()
 
-    def moves(self, player: Player) -> HandOff | None:
-        return HandOff(self._release) if player.table is None else None
+    def moves(self, player: Player) -> Transfer | None:
+        return Transfer(self._release) if player.table is None else None
 
     def arrived(self, player: Player) -> None:
         if player.table is None:
             # Sent here to resume a seat this worker no longer holds (the table closed meanwhile): back to the
             # front, which knows by now.
-            raise HandOff(self._release, resumed=True)
+            raise Transfer(self._release, resumed=True)
         super().arrived(player)
 
     def _release(self, player: Player, fd: int, unread: bytes, resumed: bool) -> None:
@@ -461,7 +461,7 @@ class WorkerLobby(Lobby):
             if p.table is not None:
                 continue
             if p.conn is not None:
-                p.conn.hand_off(HandOff(self._release))
+                p.conn.transfer(Transfer(self._release))
             elif self.players.get(p.key) is p:
                 self._forget(p)
                 self.front.post("left", key=p.key)
