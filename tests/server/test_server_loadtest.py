@@ -56,7 +56,7 @@ def test_load_clients_take_frames_apart_however_they_arrive(players: int, seed: 
     a, b = socket.socketpair()
     try:
         client = LoadClient(a, 0, players, Stats(), host=False)
-        client.frame = lambda data, start, end, timers: seen.append(bytes(data[start:end]))  # type: ignore[method-assign]
+        client.frame = lambda data, start, end, timers, arrived=None: seen.append(bytes(data[start:end]))  # type: ignore[method-assign]
         shared = bytearray(1 << 16)  # reused for every read, as in the load test
         at = 0
         for cut in [*cuts, len(stream)]:
