@@ -158,7 +158,7 @@ async def serve(host: str | None, port: int, db: str = ":memory:", *, config: Se
         async with trio.open_nursery() as outer:
             await outer.start(store.run)
             async with trio.open_nursery() as inner:
-                pool = [Worker(i, db, config) for i in range(workers)]
+                pool = [Worker(i, db, config, workers) for i in range(workers)]
                 lobby = FrontLobby(store, config, inner, pool) if pool else Lobby(store, config, inner, policy)
                 restored = await lobby.restore()
                 listeners = await trio.open_tcp_listeners(port, host=host)

@@ -277,3 +277,22 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+async def test_each_worker_keeps_to_a_core_of_its_own_when_there_are_enough(sharded: Server) -> None:
+    lobby = sharded.lobby
+    assert isinstance(lobby, FrontLobby)
+    with trio.fail_after(20):
+        while not all(w.ready.is_set() for w in lobby.workers):
+            await trio.sleep(0.05)
+    allowed = []
+    for worker in lobby.workers:
+        assert worker.process is not None
+        status = Path(f"/proc/{worker.process.pid}/status").read_text()
+        allowed.append(next(line.split(":")[1].strip() for line in status.splitlines()
+                            if line.startswith("Cpus_allowed_list")))
+    cores = sorted(os.sched_getaffinity(0))
+    if len(cores) >= len(lobby.workers):
+        assert allowed == [str(core) for core in cores[:len(lobby.workers)]]
+    else:  # more workers than cores: the scheduler places them
+        assert len(set(allowed)) == 1
