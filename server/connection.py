@@ -62,6 +62,8 @@ class Adopted:
     name: str
     unread: bytes
     resumed: bool
+    tokens: float  # what was left of the rate limit, and the requests refused in a row: a move must not reset them
+    refused: int
 
 
 class Connection:
@@ -93,7 +95,7 @@ class Connection:
         self.why: str = ""
         self._adopted = adopted
         self._transfer: Transfer | None = None  # set: this connection moves to another process once drained
-        self._in_request = False
+        self._reading = False  # waiting for the peer's bytes (nothing taken from the socket is in hand)
         self._drained = False  # the writer sent everything queued, and stopped
 
     # --- the outside's handle -----------------------------------------------------------------------------------
@@ -152,14 +154,24 @@ class Connection:
             await handed.wait()
 
     def replaced(self) -> None:
-        self.close(G.REPLACED, "you connected again from elsewhere; this older connection is closed")
+        why = "you connected again from elsewhere; this older connection is closed"
+        if self._transfer is not None:
+            # Stopped reading to move to another process, and replaced meanwhile: it must not move (it would act
+            # for the player beside the newer connection); it says goodbye once what is queued has gone out.
+            self._transfer.abandoned()
+            self._transfer = None
+            self.why = str(G.REPLACED)
+            self._farewell = wire.frame(wire.Goodbye(reason=str(G.REPLACED), message=why))
+            return
+        self.close(G.REPLACED, why)
 
     def transfer(self, move: Transfer) -> None:
-        """Move this connection to another process as soon as it is not in the middle of a request."""
+        """Move this connection to another process (its player is at none of this process's tables any more)
+        once it is not in the middle of a request; a request in progress may change that (see ``_conversation``)."""
         if self._closing or self._transfer is not None or self._fd is None:
             return
         self._transfer = move
-        if not self._in_request:
+        if self._reading:
             self._reader_scope.cancel()  # waiting for the peer: nothing read is lost by stopping the wait
 
     def close(self, reason: str, message: str, *, tell: bool = True) -> None:
@@ -213,8 +225,14 @@ class Connection:
     def _move(self) -> bool:
         """Hand the socket over (see ``Transfer``) if a move was asked for and everything queued went out."""
         move, player = self._transfer, self.player
-        if move is None or not self._drained or player is None or not isinstance(self.stream, trio.SocketStream):
+        if move is None:
             return False
+        if not self._drained or player is None or not isinstance(self.stream, trio.SocketStream):
+            move.abandoned()
+            return False
+        if player.conn is not self:
+            move.abandoned()
+            return False  # replaced by a newer connection while draining: only that one may act for the player
         # What was read and not handled goes along: the request that caused the move, the requests decoded
         # after it, and the start of a frame not yet whole.
         unread = [wire.encode(move.request)] if move.request is not None else []
@@ -226,7 +244,7 @@ class Connection:
             fd = sock.detach()
         except OSError:
             return False
-        move.move(player, fd, b"".join(unread), move.resumed)
+        move.move(player, fd, b"".join(unread), move.resumed, self._limit.tokens, self._refused_in_a_row)
         return True
 
     async def _writer(self) -> None:
@@ -271,7 +289,7 @@ class Connection:
                     self.send(wire.Ping(n=n))
                 await trio.sleep(interval)
 
-    async def _next(self, deadline: float, why: str) -> object | None:
+    async def _next(self, deadline: float, why: str) -> wire.Message | wire.ProtocolError | None:
         """The next message (or ProtocolError) from the peer; None when it closed. Silence past ``deadline``
         cancels the reader (see ``_reader``)."""
         while not self._pending:
@@ -282,12 +300,15 @@ class Connection:
                 slack = min(_DEADLINE_SLACK, max(0.0, deadline - trio.current_time()) / 10)
                 self._idle.deadline = deadline + slack
             self._idle_why = why
+            self._reading = True
             try:
                 data = await self._receive()
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 # A reset (the peer's process died, or closed with unread data): gone, like a clean close.
                 self.why = self.why or "connection lost (reset by the client)"
                 return None
+            finally:
+                self._reading = False
             if not data:
                 self.why = self.why or "the client closed the connection"
                 return None
@@ -347,6 +368,7 @@ class Connection:
         if adopted is not None:
             # Moved here from another process of this server: the handshake is done, the player known.
             player = self.player = self.lobby.adopt(self, adopted.key, adopted.name)
+            self._limit.tokens, self._refused_in_a_row = adopted.tokens, adopted.refused
             self._take(adopted.unread)
             resumed = adopted.resumed
         else:
@@ -378,6 +400,10 @@ class Connection:
             item = await self._next(trio.current_time() + self.config.idle_timeout, silent)
             if self._handed is not None:
                 await self._settle()
+            if self._transfer is not None:  # asked to move while the last move was being finished
+                if item is not None:
+                    self._pending.appendleft(item)  # it goes along, unhandled
+                return
             if item is None:
                 return
             if player.conn is not self:
@@ -394,13 +420,10 @@ class Connection:
             if isinstance(item, wire.Goodbye):
                 self.why = f"client said goodbye: {item.reason}"
                 return
-            self._in_request = True
-            try:
-                await self._request(player, item)
-            finally:
-                self._in_request = False
-            if self._transfer is None:
-                self._transfer = self.lobby.moves(player)
+            wanted = await self._request(player, item)
+            # Where the player is now decides (a move asked from outside during the request, because their table
+            # closed, is void if the request sat them down again here).
+            self._transfer = wanted or self.lobby.moves(player)
             if self._transfer is not None:
                 return
 
@@ -447,26 +470,28 @@ class Connection:
                                                       "second; requests are dropped until you do"))
         return True
 
-    async def _request(self, player: Player, request: object) -> None:
+    async def _request(self, player: Player, request: object) -> Transfer | None:
+        """Carry out ``request``; returns the move to another process that it calls for, if any."""
         if player.conn is not self:
             # A newer connection took this player over: what this one still had queued is dropped, so two
             # connections never act for one player at once.
-            return
+            return None
         if isinstance(request, wire.Ping):
             self.send(wire.Pong(n=request.n, id=request.id))
-            return
+            return None
         if isinstance(request, wire.Pong):
-            return
+            return None
         try:
             await self.lobby.handle(player, request)
         except Transfer as move:
-            self._transfer = move  # carried out in another process of this server, where the connection goes
+            return move  # carried out in another process of this server, where the connection goes
         except Refused as refusal:
             self._error(request, refusal)
         except Exception:  # a bug of ours must cost one request, not the connection or the server
             log.exception("request %r of %s failed", request, player.name)
             self._error(request, Refused(E.INTERNAL, "the server failed on this request (its fault, not yours); "
                                                      "it has been logged"))
+        return None
 
     def _protocol_error(self, error: wire.ProtocolError) -> bool:
         """Answer a bad frame; False when the stream cannot be trusted any more and the connection must end."""

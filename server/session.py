@@ -51,20 +51,30 @@ class Transfer(Exception):
     ``Outbox.transfer`` from outside.
 
     The connection stops reading, sends what it has queued, and then calls
-    ``move(player, fd, unread)`` with its socket's file descriptor (the TCP
-    connection stays open) and the bytes it read but did not handle:
-    ``request`` first (when the move is for a request the other process
-    must carry out), then whatever came after it. ``resumed``: the player
-    has just been welcomed back, and the other process should give them
-    their seat and view.
+    ``move(player, fd, unread, resumed, tokens, refused)`` with its socket's
+    file descriptor (the TCP connection stays open); the bytes it read but
+    did not handle (``request`` first, when the move is for a request the
+    other process must carry out, then whatever came after it); whether the
+    player has just been welcomed back (the other process gives them their
+    seat and view); and its rate limit's state, so that moving does not
+    reset it. A move that cannot be made (the peer left, or a newer
+    connection replaced this one meanwhile) calls ``abandon`` instead, if
+    given.
     """
 
-    def __init__(self, move: Callable[[Player, int, bytes, bool], None], request: Message | None = None,
-                 resumed: bool = False) -> None:
-        super().__init__("connection handed off")
+    def __init__(self, move: Callable[[Player, int, bytes, bool, float, int], None],
+                 request: Message | None = None, resumed: bool = False,
+                 abandon: Callable[[], None] | None = None) -> None:
+        super().__init__("connection moving to another process")
         self.move = move
         self.request = request
         self.resumed = resumed
+        self._abandon = abandon
+
+    def abandoned(self) -> None:
+        abandon, self._abandon = self._abandon, None
+        if abandon is not None:
+            abandon()
 
 
 class Player:
@@ -77,7 +87,8 @@ class Player:
         self.table: Table | None = None
         self.seat: int | None = None  # None with a table: spectating
         self.away_since = 0.0  # trio.current_time() when the last connection ended (see Lobby.forget_idle)
-        # In the front process of a sharded server: the worker whose table the player is at (see ``shard``).
+        # In the front process of a sharded server: the worker (a ``shard.Worker``, kept untyped here so that
+        # this module need not know of processes) whose table the player is at.
         self.elsewhere: object | None = None
 
     @property

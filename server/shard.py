@@ -20,14 +20,23 @@ again with its tables; its players reconnect (with their tokens) into it.
 
 Messages, msgpack maps ``{"k": kind, ...}`` on a SOCK_SEQPACKET socket pair:
 
-- front -> worker: ``start`` {tables}: restore these tables from the store;
-  ``adopt`` {key, name, unread, resumed} with a socket: serve this player;
-  ``answer`` {key, frame}: the reply to an ``ask``; ``stop`` {message}.
-- worker -> front: ``lobby`` {frame}: a table changed or closed;
-  ``release`` {key, name, unread, resumed} with a socket: the player is at
-  none of this worker's tables any more; ``left`` {key}: the same, for a
-  player who is offline; ``ask`` {key, frame}: a request only the front can
-  answer (the list of every table).
+- front -> worker: ``start`` {tables}: restore these tables from the store
+  (always the first message); ``adopt`` {key, name, unread, resumed,
+  tokens, refused, table} with a socket: serve this player (``table``: the
+  number of the table the front wrote for them to open here, or nil;
+  ``tokens``/``refused``: their rate limit, which a move does not reset);
+  ``answer`` {ask, frame}: the reply to an ``ask``; ``stop`` {message}.
+- worker -> front: ``ready`` {}: the tables are restored; ``lobby``
+  {frame}: a table changed or closed; ``release`` (as ``adopt``, without
+  ``table``) with a socket: the player is at none of this worker's tables
+  any more; ``left`` {key}: the same, for a player who is offline; ``ask``
+  {ask, frame}: a request only the front can answer (the list of every
+  table), which waits for its ``answer``.
+
+One player is served by one connection in one process: a connection that
+a newer one replaced while it was on its way to another process does not
+move (``Connection._move``), and a connection coming back from a worker
+the player has left since is closed.
 """
 
 from __future__ import annotations
@@ -51,8 +60,8 @@ from . import wire
 from .config import ServerConfig
 from .connection import Adopted
 from .lobby import Listed, Lobby, no_such_table
-from .session import Player, Transfer
-from .store import Store, StoredTable
+from .session import Player, Refused, Transfer
+from .store import Store, StoredTable, StoreFailure
 from .table import already_seated, hash_password
 
 if TYPE_CHECKING:
@@ -62,6 +71,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 E = wire.ErrorCode
 
+ASK_TIMEOUT = 5.0  # seconds a worker waits for the front to answer a question (the list of tables)
 _MAX_MESSAGE = 1 << 20  # a message carries at most a few frames a client sent and the server did not handle yet
 _ONE_FD = socket.CMSG_SPACE(array.array("i").itemsize)
 
@@ -136,7 +146,8 @@ class Link:
 
 
 def _adopted(message: dict[str, Any]) -> Adopted:
-    return Adopted(key=message["key"], name=message["name"], unread=message["unread"], resumed=message["resumed"])
+    return Adopted(key=message["key"], name=message["name"], unread=message["unread"], resumed=message["resumed"],
+                   tokens=message["tokens"], refused=message["refused"])
 
 
 def _decode(frame: bytes) -> wire.Message | None:
@@ -228,7 +239,8 @@ class FrontLobby(Lobby):
         self.stopping = False
 
     async def restore(self, only: set[int] | None = None) -> int:
-        """Players from the store, and each open table given to a worker (they take turns)."""
+        """Players from the store, and each open table given to a worker (they take turns; ``only`` is for
+        workers, the front takes every table)."""
         snap = await self.restore_players()
         running = 0
         for n, stored in enumerate(snap.tables):
@@ -267,7 +279,8 @@ class FrontLobby(Lobby):
             self.remote[table_id] = RemoteTable(worker, _stored_info(StoredTable(
                 table_id, request.name, request.variant, request.empty_clues, request.all_or_nothing, request.chat,
                 request.seats, password, None)))
-            raise Transfer(functools.partial(self._move_in, worker, table_id), request)
+            raise Transfer(functools.partial(self._move_in, worker, table_id), request,
+                           abandon=functools.partial(self._not_opened, table_id))
         await super().handle(player, request)
 
     def arrived(self, player: Player) -> None:
@@ -276,9 +289,22 @@ class FrontLobby(Lobby):
             raise Transfer(functools.partial(self._move_in, worker, None), resumed=True)
         super().arrived(player)
 
+    def _not_opened(self, table: int) -> None:
+        """The creator of ``table`` left before their connection reached the worker: nobody will open it."""
+        self.remote.pop(table, None)
+
+        async def close() -> None:
+            try:
+                await self.store.close_table(table)
+            except StoreFailure as e:
+                log.error("table %d, never opened, could not be closed in the store: %s", table, e)
+
+        self._nursery.start_soon(close)
+
     def _move_in(self, worker: Worker, table: int | None, player: Player, fd: int, unread: bytes,
-                 resumed: bool) -> None:
-        worker.post("adopt", fd, key=player.key, name=player.name, unread=unread, resumed=resumed, table=table)
+                 resumed: bool, tokens: float, refused: int) -> None:
+        worker.post("adopt", fd, key=player.key, name=player.name, unread=unread, resumed=resumed, table=table,
+                    tokens=tokens, refused=refused)
         player.elsewhere = worker
         player.conn = None
         player.away_since = trio.current_time()
@@ -322,6 +348,11 @@ class FrontLobby(Lobby):
             player = self.players.get(message["key"])
             if player is None:
                 player = self.players[message["key"]] = Player(message["key"], message["name"])
+            if player.elsewhere is not None and player.elsewhere is not worker:
+                # The player went on to another worker meanwhile (on a newer connection): this one is stale.
+                log.warning("%s: a stale connection came back from worker %d; closed", player.name, worker.index)
+                os.close(fd)
+                return
             player.elsewhere = None
             player.table, player.seat = None, None
             assert self.server is not None
@@ -345,7 +376,7 @@ class FrontLobby(Lobby):
         elif kind == "ask":
             asked = _decode(message["frame"])
             if isinstance(asked, wire.ListTables):
-                worker.post("answer", key=message["key"], frame=self.tables_frame(asked.id))
+                worker.post("answer", ask=message["ask"], frame=self.tables_frame(asked.id))
         elif kind == "ready":
             worker.ready.set()
         else:
@@ -382,10 +413,23 @@ class WorkerLobby(Lobby):
     def __init__(self, store: Store, config: ServerConfig, nursery: trio.Nursery, front: Mailbox) -> None:
         super().__init__(store, config, nursery)
         self.front = front
+        self._asks: dict[int, tuple[trio.Event, list[bytes]]] = {}  # questions to the front, by number
+        self._next_ask = 0
         self._reserved: dict[str, int] = {}  # player key -> the table the front wrote for them to open here
 
     def reserve(self, key: str, table: int) -> None:
         self._reserved[key] = table
+
+    async def _create(self, player: Player, request: wire.CreateTable) -> None:
+        reserved = self._reserved.get(player.key)
+        if reserved is not None and reserved in self.tables:
+            # This worker was started again after the front wrote the table, and restored it (empty): the
+            # creator sits down at it rather than open it twice.
+            del self._reserved[player.key]
+            await self.tables[reserved].call(player, wire.Join(table=reserved, seat=0, password=request.password,
+                                                               id=request.id))
+            return
+        await super()._create(player, request)
 
     async def _table_row(self, player: Player, request: wire.CreateTable, password: str | None) -> int:
         reserved = self._reserved.pop(player.key, None)
@@ -408,7 +452,21 @@ class WorkerLobby(Lobby):
 
     async def handle(self, player: Player, request: object) -> None:
         if isinstance(request, wire.ListTables):
-            self.front.post("ask", key=player.key, frame=wire.encode(request))
+            # Only the front knows every table. The request waits for its answer, so that replies keep their
+            # order and the connection cannot move away before it comes.
+            self._next_ask += 1
+            number, answered, answer = self._next_ask, trio.Event(), list[bytes]()
+            self._asks[number] = (answered, answer)
+            self.front.post("ask", ask=number, frame=wire.encode(request))
+            try:
+                with trio.move_on_after(ASK_TIMEOUT):
+                    await answered.wait()
+            finally:
+                del self._asks[number]
+            if not answer:
+                raise Refused(E.INTERNAL, "the server could not list the tables just now (its fault, not yours): "
+                                          "ask again in a moment")
+            player.send_frame(answer[0])
             return
         if isinstance(request, (wire.Join, wire.Spectate)) and request.table not in self.tables:
             if player.table is None:
@@ -438,8 +496,9 @@ class WorkerLobby(Lobby):
             raise Transfer(self._release, resumed=True)
         super().arrived(player)
 
-    def _release(self, player: Player, fd: int, unread: bytes, resumed: bool) -> None:
-        self.front.post("release", fd, key=player.key, name=player.name, unread=unread, resumed=resumed)
+    def _release(self, player: Player, fd: int, unread: bytes, resumed: bool, tokens: float, refused: int) -> None:
+        self.front.post("release", fd, key=player.key, name=player.name, unread=unread, resumed=resumed,
+                        tokens=tokens, refused=refused)
         self._forget(player)
 
     def _forget(self, player: Player) -> None:
@@ -467,10 +526,11 @@ class WorkerLobby(Lobby):
                 self._forget(p)
                 self.front.post("left", key=p.key)
 
-    def answer(self, key: str, frame: bytes) -> None:
-        player = self.players.get(key)
-        if player is not None:
-            player.send_frame(frame)
+    def answer(self, number: int, frame: bytes) -> None:
+        asked = self._asks.get(number)
+        if asked is not None:
+            asked[1].append(frame)
+            asked[0].set()
 
 
 async def _worker(ipc: int, index: int, db: str, config: ServerConfig) -> None:
@@ -510,7 +570,7 @@ async def _worker(ipc: int, index: int, db: str, config: ServerConfig) -> None:
                         await lobby.restore(set(message["tables"]))
                         front.post("ready")
                     elif kind == "answer":
-                        lobby.answer(message["key"], message["frame"])
+                        lobby.answer(message["ask"], message["frame"])
                     elif kind == "stop":
                         server.request_stop(message["message"])
                     else:

@@ -9,6 +9,7 @@ work, except where the point is that two tables run in two processes.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -28,6 +29,7 @@ from hanabi.protocol.messages import (
     GameOver,
     GameStarted,
     Goodbye,
+    Hello,
     Join,
     Joined,
     Leave,
@@ -39,6 +41,7 @@ from hanabi.protocol.messages import (
     Tables,
     ViewUpdate,
 )
+from hanabi.protocol.version import PROTOCOL_VERSION
 from hanabi.server import Server, serve
 from hanabi.server.shard import FrontLobby
 
@@ -296,3 +299,49 @@ async def test_each_worker_keeps_to_a_core_of_its_own_when_there_are_enough(shar
         assert allowed == [str(core) for core in cores[:len(lobby.workers)]]
     else:  # more workers than cores: the scheduler places them
         assert len(set(allowed)) == 1
+
+
+async def test_a_second_connection_during_a_move_never_seats_one_player_twice(sharded: Server) -> None:
+    lobby = sharded.lobby
+    assert isinstance(lobby, FrontLobby)
+    alice, bob = await _client(sharded, "Alice"), await _client(sharded, "Bob")
+    first, second = await _table(alice, "one", 5), await _table(bob, "two", 5)
+    assert _worker_of(sharded, first) != _worker_of(sharded, second)
+    for attempt in range(6):
+        # Eve joins the first table; at the same moment a second connection with her token joins the second.
+        eve = await _client(sharded, f"Eve{attempt}")
+        again = Client(await trio.open_tcp_stream("127.0.0.1", sharded.port), "Eve again")
+        await trio.sleep(0.05)
+        async with trio.open_nursery() as both:
+            both.start_soon(eve.send, Join(table=first, id=1))
+            both.start_soon(again.send_raw, encode(Hello(protocol=PROTOCOL_VERSION, program="test", name="Eve",
+                                                         resume=eve.token)) + encode(Join(table=second, id=2)))  # type: ignore[attr-defined]
+        for c in (eve, again):
+            with contextlib.suppress(EOFError):
+                await c.drain(1.0)
+        seated = [t for t in (first, second)
+                  if any(s is not None and s.name.startswith(f"Eve{attempt}") for s in lobby.remote[t].info().players)]
+        assert len(seated) <= 1, f"attempt {attempt}: one player sits at two tables"
+
+
+async def test_moving_does_not_reset_the_rate_limit(sharded: Server) -> None:
+    alice, bob = await _client(sharded, "Alice"), await _client(sharded, "Bob")
+    table = await _table(alice, "watched", 3)
+    # Watch, leave, watch...: each pair moves the connection to the worker and back.
+    await bob.send_raw(b"".join(encode(Spectate(table=table, id=i)) + encode(Leave()) for i in range(150)))
+    with contextlib.suppress(EOFError):
+        await bob.drain(6.0)
+    carried_out = [m for m in bob.inbox if isinstance(m, Joined)]
+    assert len(carried_out) <= FAST.burst + 1, "each move gave the connection a fresh rate limit"
+    assert any(isinstance(m, ErrorReply) and m.code == "rate_limited" for m in bob.inbox) or bob.closed
+
+
+async def test_a_list_of_tables_asked_for_just_before_leaving_is_answered_first(sharded: Server) -> None:
+    alice, bob = await _client(sharded, "Alice"), await _client(sharded, "Bob")
+    table = await _table(alice, "watched", 3)
+    for i in range(3):
+        await bob.send(Spectate(table=table))
+        await bob.expect(Joined, timeout=10)
+        await bob.send_raw(encode(ListTables(id=100 + i)) + encode(Leave()))
+        listed = await bob.expect(Tables, timeout=10, where=lambda m, i=i: m.id == 100 + i)  # type: ignore[misc]
+        assert table in {t.id for t in listed.tables}
