@@ -312,10 +312,11 @@ def _play(clients: list[LoadClient], warmup: float, seconds: float, stats: Stats
         poller.register(c.sock.fileno(), select.EPOLLIN)
     timers: list[tuple[float, int, LoadClient]] = []  # (when, tie-breaker, client): thinking players
     received = bytearray(1 << 16)  # every read lands here: no new buffer per read
-    for c in clients:
-        if c.host:
-            c.send(Start())
     now = time.perf_counter()
+    # Each table deals its first game after a pause of up to the warm-up, at random: started in the same instant,
+    # 200 tables would keep dealing, ending and dealing again nearly together (their games are of much the same
+    # length), a burst of work every few seconds that no server of real tables sees.
+    starts = sorted((now + random.uniform(0, warmup), id(c), c) for c in clients if c.host)
     measure_at, stop_at = now + warmup, now + warmup + seconds
     before: tuple[float, float] = (0.0, 0.0)
     load_before = started = 0.0
@@ -327,12 +328,15 @@ def _play(clients: list[LoadClient], warmup: float, seconds: float, stats: Stats
                 started, before, load_before = now, _cpu_seconds(pid), time.process_time()
             if now >= stop_at:
                 break
+            while starts and starts[0][0] <= now:
+                starts.pop(0)[2].send(Start())
             while timers and timers[0][0] <= now:
                 _, _, c = heapq.heappop(timers)
                 view, c.pending = c.pending, None
                 if view is not None:
                     c.act(view)
-            wait = min(stop_at, measure_at if started == 0.0 else stop_at, timers[0][0] if timers else stop_at)
+            wait = min(stop_at, measure_at if started == 0.0 else stop_at, timers[0][0] if timers else stop_at,
+                       starts[0][0] if starts else stop_at)
             for fd, _ in poller.poll(max(0.0, wait - time.perf_counter())):
                 c = by_fd[fd]
                 size, ancillary, _, _ = c.sock.recvmsg_into([received], _STAMP_SPACE)
