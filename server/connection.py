@@ -53,6 +53,10 @@ class RateLimit:
         return False
 
 
+def _goodbye(reason: str, message: str) -> bytes:
+    return wire.frame(wire.Goodbye(reason=str(reason), message=message[:500]))
+
+
 @dataclass(frozen=True, slots=True)
 class Adopted:
     """A connection another process of this server handed over (``shard``): whose it is, the bytes it had read
@@ -161,7 +165,7 @@ class Connection:
             self._transfer.abandoned()
             self._transfer = None
             self.why = str(G.REPLACED)
-            self._farewell = wire.frame(wire.Goodbye(reason=str(G.REPLACED), message=why))
+            self._farewell = _goodbye(G.REPLACED, why)
             return
         self.close(G.REPLACED, why)
 
@@ -182,7 +186,7 @@ class Connection:
         self._closing = True
         self.why = str(reason)
         if tell:
-            self._farewell = wire.frame(wire.Goodbye(reason=str(reason), message=message[:500]))
+            self._farewell = _goodbye(reason, message)
             self._reader_scope.cancel()
         else:
             self._scope.cancel()

@@ -116,11 +116,7 @@ class Lobby:
         if hello.resume is not None:
             player = self.players.get(token_hash(hello.resume))
             if player is not None:
-                old = player.conn
-                player.conn = conn
-                if old is not None and old is not conn:
-                    old.replaced()
-                self._online.add(player)
+                self._attach(player, conn)
                 return player, hello.resume, None
             notice = Refused(E.BAD_RESUME, "that resume token is not known here (the server's store may have "
                                            "been reset): you are in the lobby with a new one")
@@ -130,8 +126,7 @@ class Lobby:
         player = Player(token_hash(token), self._unique_name(hello.name))
         await self.store.add_player(player.key, player.name)
         self.players[player.key] = player
-        player.conn = conn
-        self._online.add(player)
+        self._attach(player, conn)
         return player, token, notice
 
     def adopt(self, conn: Outbox, key: str, name: str) -> Player:
@@ -139,12 +134,16 @@ class Lobby:
         player = self.players.get(key)
         if player is None:
             player = self.players[key] = Player(key, name)
+        self._attach(player, conn)
+        return player
+
+    def _attach(self, player: Player, conn: Outbox) -> None:
+        """``conn`` is ``player``'s connection now; the one before it, if any, is told it was replaced."""
         old = player.conn
         player.conn = conn
         if old is not None and old is not conn:
             old.replaced()
         self._online.add(player)
-        return player
 
     def moves(self, player: Player) -> Transfer | None:
         """After each request: whether the connection now goes on in another process (never, in one process)."""

@@ -440,8 +440,7 @@ class WorkerLobby(Lobby):
     async def restore(self, only: set[int] | None = None) -> int:
         running = await super().restore(only if only is not None else set())
         # Only the players at these tables are this worker's to keep.
-        placed = {p.key for t in self.tables.values() for p in t.members()}
-        placed |= {s.player.key for t in self.tables.values() for s in t.seats if s is not None and s.player}
+        placed = {p.key for t in self.tables.values() for p in t.members()}  # seated players and spectators
         for key in [k for k in self.players if k not in placed]:
             del self.players[key]
         for table in self.tables.values():
