@@ -25,6 +25,7 @@ import sys
 import time
 from pathlib import Path
 
+import platformdirs
 import trio
 
 from . import wire
@@ -39,14 +40,7 @@ _DEFAULTS = ServerConfig()
 
 def default_db() -> Path:
     """The game store in the user's data folder (XDG on Linux, Application Support on macOS, AppData on Windows)."""
-    home = Path.home()
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA") or home / "AppData" / "Local")
-    elif sys.platform == "darwin":
-        base = home / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
-    return base / "hanabi" / "server.sqlite3"
+    return platformdirs.user_data_path("hanabi", appauthor=False) / "server.sqlite3"
 
 
 def _lan_address() -> str | None:
