@@ -124,17 +124,21 @@ async def serve(host: str | None, port: int, db: str = ":memory:", *, config: Se
     store = Store(db)
     await trio.to_thread.run_sync(store.open_sync)
     try:
-        async with trio.open_nursery() as nursery:
-            lobby = Lobby(store, config, nursery, policy)
-            restored = await lobby.restore()
-            listeners = await trio.open_tcp_listeners(port, host=host)
-            bound = listeners[0].socket.getsockname()[1]
-            server = Server(host or "*", bound, db, lobby, store, restored, config)
-            nursery.start_soon(server._wait_for_stop, nursery.cancel_scope)
-            nursery.start_soon(trio.serve_listeners, server._handle_tcp, listeners)
-            task_status.started(server)
-        # Every table and connection has stopped; a write under way finished first (it cannot be cancelled).
-        store.stop()
+        async with trio.open_nursery() as outer:
+            await outer.start(store.run)
+            try:
+                async with trio.open_nursery() as nursery:
+                    lobby = Lobby(store, config, nursery, policy)
+                    restored = await lobby.restore()
+                    listeners = await trio.open_tcp_listeners(port, host=host)
+                    bound = listeners[0].socket.getsockname()[1]
+                    server = Server(host or "*", bound, db, lobby, store, restored, config)
+                    nursery.start_soon(server._wait_for_stop, nursery.cancel_scope)
+                    nursery.start_soon(trio.serve_listeners, server._handle_tcp, listeners)
+                    task_status.started(server)
+            finally:
+                # Every table and connection has stopped: the store commits what it was given, then stops.
+                store.stop()
     finally:
         store.close_sync()
         if server is not None:

@@ -124,7 +124,8 @@ class Connection:
             self.life.closed()
             if self.player is not None:
                 self.lobby.disconnected(self.player, self)
-            log.info("%s (%s) disconnected: %s", self.peer, self.player.name if self.player else "-", self.why or "closed")
+            name = self.player.name if self.player else "-"
+            log.info("%s (%s) disconnected: %s", self.peer, name, self.why or "closed")
             await trio.aclose_forcefully(self.stream)
 
     async def _writer(self) -> None:

@@ -2,11 +2,12 @@
 
 A game *is* its config, its seed and its actions, so that is all we keep;
 restoring a game replays its actions through the engine. The stdlib
-``sqlite3`` module blocks, so every statement runs in a worker thread
-(``trio.to_thread.run_sync``) behind a ``CapacityLimiter(1)``: one
-transaction at a time, and the event loop never waits on the disk. Each
-method returns once its transaction is committed, so a caller that shows a
-move only after ``add_action`` returns never shows one the store lacks.
+``sqlite3`` module blocks, so the store's own task (``run``) takes the jobs
+queued on a memory channel and commits them in a worker thread
+(``trio.to_thread.run_sync``): one transaction at a time, and the event
+loop never waits on the disk. Each method returns once its write is
+committed, so a caller that shows a move only after ``add_action`` returns
+never shows one the store lacks.
 
 The database is in WAL mode with ``synchronous=NORMAL``: a committed write
 survives the server process being killed (SIGKILL); a power cut may lose
@@ -206,17 +207,30 @@ class FinishedGame:
 
 # --- the store ---------------------------------------------------------------------------------------------------
 
-Job = Callable[[sqlite3.Connection], T]
+Job = Callable[[sqlite3.Connection], Any]
+
+
+@dataclass(eq=False, slots=True)
+class _Pending:
+    """One job on its way to the store's task, and its outcome once committed (or not)."""
+
+    job: Job
+    done: trio.Event = field(default_factory=trio.Event)
+    result: Any = None
+    error: BaseException | None = None
 
 
 class Store:
-    """One SQLite file (or ``:memory:``); every async method returns once its work is committed."""
+    """One SQLite file (or ``:memory:``), written by its own task (``run``); every async method returns once
+    its work is committed."""
+
+    BATCH = 256  # most jobs in one transaction
+    QUEUED = 4096  # most jobs waiting at once; callers past it wait for room
 
     def __init__(self, path: str) -> None:
         self.path = path
         self._db: sqlite3.Connection | None = None
-        self._one_at_a_time = trio.CapacityLimiter(1)
-        self._stopped = False
+        self._submit, self._jobs = trio.open_memory_channel[_Pending](self.QUEUED)
 
     # -- lifetime --
 
@@ -238,43 +252,86 @@ class Store:
             raise StoreError(f"{self.path} cannot be used as a game store: {e}") from None
         self._db = db
 
-    def stop(self) -> None:
-        """Refuse new work from now on (what is under way still commits); the server calls this when stopping."""
-        self._stopped = True
-
     def close_sync(self) -> None:
         if self._db is not None:
             self._db.close()
             self._db = None
 
-    def _transaction(self, job: Job[T]) -> T:
-        """In the worker thread: ``job`` in one transaction, committed, or rolled back and a ``StoreFailure``."""
-        db = self._db
-        if db is None:
-            raise StoreFailure("the store is closed")
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        """The store's task: commit what is queued, a batch per transaction, in a worker thread, until ``stop``.
+
+        Writes that queue up while a transaction is being committed go in together in the next one (group
+        commit): at a few thousand moves a second, one thread hop and one commit per move would make each move
+        wait behind all the others. Every caller still gets its answer only once its write is committed."""
+        task_status.started()
         try:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                result = job(db)
-            except BaseException:
+            async for first in self._jobs:
+                batch = [first]
+                while len(batch) < self.BATCH:
+                    try:
+                        batch.append(self._jobs.receive_nowait())
+                    except (trio.WouldBlock, trio.EndOfChannel):
+                        break
+                # Not cancellable (to_thread's default): a batch begun is committed, and its callers told.
+                await trio.to_thread.run_sync(self._commit, batch)
+                for pending in batch:
+                    pending.done.set()
+        finally:
+            # Cancelled from outside: what is still queued is refused, and later work too, never left waiting.
+            while True:
+                try:
+                    pending = self._jobs.receive_nowait()
+                except (trio.WouldBlock, trio.EndOfChannel):
+                    break
+                pending.error = StoreFailure("the store has stopped")
+                pending.done.set()
+            self._jobs.close()
+
+    def stop(self) -> None:
+        """No new work from now on; ``run`` returns once what was queued before is committed."""
+        self._submit.close()
+
+    def _commit(self, batch: list[_Pending]) -> None:
+        """In the worker thread: the batch in one transaction, each job in a savepoint of its own, so that one
+        failing job (a bug) costs only its own writes. A failed commit fails every job with ``StoreFailure``."""
+        db = self._db
+        try:
+            if db is None:
+                raise sqlite3.OperationalError("the store is closed")
+            if db.in_transaction:  # left open by a failure before: start clean
                 db.execute("ROLLBACK")
-                raise
+            db.execute("BEGIN IMMEDIATE")
+            for pending in batch:
+                db.execute("SAVEPOINT job")
+                try:
+                    pending.result = pending.job(db)
+                except Exception as e:
+                    pending.error = e
+                    db.execute("ROLLBACK TO job")
+                db.execute("RELEASE job")
             db.execute("COMMIT")
         except sqlite3.Error as e:
-            log.error("the store could not commit a write: %s", e)
-            if db.in_transaction:
+            log.error("the store could not commit %d writes: %s", len(batch), e)
+            for pending in batch:
+                pending.error = StoreFailure(str(e))
+            if db is not None and db.in_transaction:
                 try:
                     db.execute("ROLLBACK")
                 except sqlite3.Error as again:
                     log.error("rollback failed too: %s", again)
-            raise StoreFailure(str(e)) from None
-        return result
 
-    async def _do(self, job: Job[T]) -> T:
-        if self._stopped:
-            raise StoreFailure("the store has stopped")
-        # Not cancellable once started (to_thread's default): the caller must learn the outcome to stay consistent.
-        return await trio.to_thread.run_sync(self._transaction, job, limiter=self._one_at_a_time)
+    async def _do(self, job: Callable[[sqlite3.Connection], T]) -> T:
+        pending = _Pending(job)
+        try:
+            await self._submit.send(pending)
+        except (trio.ClosedResourceError, trio.BrokenResourceError):
+            raise StoreFailure("the store has stopped") from None
+        # Once queued the write happens: the caller must learn its outcome to stay consistent, even if cancelled.
+        with trio.CancelScope(shield=True):
+            await pending.done.wait()
+        if pending.error is not None:
+            raise pending.error
+        return pending.result  # type: ignore[no-any-return]
 
     # -- writes --
 

@@ -21,6 +21,7 @@ async def _store_with_games(path: Path) -> None:
     store = Store(str(path))
     store.open_sync()
     async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
         table = await store.create_table("t", Variant.NONE, False, False, ChatPolicy.OFF, 2, None, 0)
         for game_id, moves in ((1, None), (2, 3)):
             config = GameConfig(players=2)

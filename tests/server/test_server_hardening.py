@@ -185,6 +185,7 @@ async def test_a_game_whose_last_action_was_saved_but_not_its_end_is_finished_on
     config = GameConfig(players=2)
     state = new_game(config, "window")
     async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
         table_id = await store.create_table("W", Variant.NONE, False, False, ChatPolicy.BETWEEN_GAMES, 2, None, 0)
         for seat in (0, 1):
             await store.set_seat(table_id, seat, bot=True, name=f"Bot {seat}", key=None)

@@ -35,6 +35,7 @@ async def test_a_game_is_back_after_reopening(tmp_path: Path) -> None:
     store = Store(path)
     store.open_sync()
     async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
         await store.add_player(token_hash("secret-token"), "Alice")
         tid = await store.create_table("Friday", Variant.SIX_SUITS, False, False, ChatPolicy.ALWAYS, 3, None, 0)
         await store.set_seat(tid, 0, bot=False, name="Alice", key=token_hash("secret-token"))
@@ -71,6 +72,7 @@ async def test_finished_games_are_listed(tmp_path: Path) -> None:
     store = Store(":memory:")
     store.open_sync()
     async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
         tid = await store.create_table("t", Variant.NONE, False, False, ChatPolicy.OFF, 2, None, 0)
         g1 = await store.start_game(tid, GameConfig(players=2), "s1", ("A", "B"))
         g2 = await store.start_game(tid, GameConfig(players=2), "s2", ("A", "B"))
