@@ -49,9 +49,10 @@ from hanabi.protocol.table_rules import seat_label
 
 from .bots import Policy, default_policy
 from .config import ServerConfig
+from .game import Game, replayed
 from .session import Outbox, Player, Refused, frame
-from .store import Snapshot, Store, StoredGame, StoreFailure, token_hash
-from .table import CloseIfEmpty, Rewatch, Table, Unwatch, hash_password, replayed
+from .store import Snapshot, Store, StoredGame, StoredTable, StoreFailure, token_hash
+from .table import CloseIfEmpty, Rewatch, Seat, Table, Unwatch, hash_password
 
 log = logging.getLogger(__name__)
 
@@ -82,8 +83,7 @@ class Lobby:
         running = 0
         for stored in snap.tables:
             try:
-                table = Table.restore(stored, self.players, store=self.store, config=self.config,
-                                      policy=self.policy, lobby=self)
+                table = self._restored(stored)
             except Exception:  # one damaged table must not keep the others (or the server) down
                 log.exception("table %d could not be restored; it is left out", stored.id)
                 continue
@@ -95,14 +95,29 @@ class Lobby:
                 assert outcome is not None
                 await self.store.finish_game(game.id, outcome.score, outcome.reason.value)
                 log.info("game %d: ended with its last saved action; marked finished now", game.id)
-            for seat, holder in enumerate(table.seats):
-                if holder is not None and holder.player is not None:
-                    holder.player.table, holder.player.seat = table, seat
             self.tables[table.id] = table
             await self._nursery.start(table.run)
             running += table.running
         self._nursery.start_soon(self._forget_now_and_then)
         return running
+
+    def _restored(self, stored: StoredTable) -> Table:
+        """A table from the store, its seats given back to the players known (by token hash)."""
+        table = Table(stored.id, stored.name, stored.variant, stored.empty_clues, stored.all_or_nothing, stored.chat,
+                      stored.seats, stored.password, store=self.store, config=self.config, policy=self.policy,
+                      lobby=self)
+        table.host = stored.host
+        for s in stored.seated:
+            player = None if s.bot else self.players.get(s.token_hash or "")
+            if not s.bot and player is None:
+                log.warning("table %d, %s: its player is unknown; the seat is freed", stored.id, seat_label(s.seat))
+                continue
+            table.seats[s.seat] = Seat(s.name if player is None else player.name, player)
+            if player is not None:
+                player.table, player.seat = table, s.seat
+        if stored.game is not None:
+            table.game = Game.restore(stored.game)
+        return table
 
     async def restore_players(self) -> Snapshot:
         """Every player the store knows (all away for now); returns what the store holds."""

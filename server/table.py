@@ -32,15 +32,11 @@ from hanabi.engine import (
     Event,
     GameConfig,
     GameState,
-    IllegalAction,
     PlayerView,
     Rearrange,
     TurnAction,
     Variant,
-    apply,
     new_game,
-    replay,
-    reveal,
     terminate,
     view_for,
 )
@@ -49,8 +45,6 @@ from hanabi.protocol import (
     AddBot,
     Chat,
     ErrorCode,
-    GameEvent,
-    GameOver,
     GameStarted,
     GiveHost,
     Join,
@@ -58,7 +52,6 @@ from hanabi.protocol import (
     Leave,
     RearrangeRequest,
     RemoveBot,
-    ReplayFile,
     SeatInfo,
     SeatStatus,
     Spectate,
@@ -66,14 +59,15 @@ from hanabi.protocol import (
     TableChanged,
     TableGone,
     TableInfo,
-    ViewUpdate,
 )
 from hanabi.protocol import table_rules as rules
 
+from .absence import AbsenceClock, duration
 from .bots import BOT_NAMES, Policy, decide
 from .config import ServerConfig
+from .game import Game
 from .session import Player, Refused, frame
-from .store import Store, StoredGame, StoredTable, StoreFailure
+from .store import Store, StoreFailure
 
 log = logging.getLogger(__name__)
 
@@ -88,32 +82,9 @@ def password_matches(stored: str, given: str) -> bool:
     return hmac.compare_digest(digest, hashlib.sha256((salt + given).encode()).hexdigest())
 
 
-def replayed(stored: StoredGame) -> GameState:
-    """A stored game brought back: its actions applied to its deal. An action that no longer applies (a damaged
-    store) stops the game there; a game the store marks finished but whose actions did not end it is stopped."""
-    state = new_game(stored.config, stored.seed)
-    for i, action in enumerate(stored.actions):
-        try:
-            state = apply(state, action, seat=action.seat if isinstance(action, Rearrange) else None)
-        except IllegalAction as e:
-            log.error("game %d: stored action %d (%s) does not apply: %s; the game is stopped there",
-                      stored.id, i, action, e)
-            return terminate(state, "the stored game could not be fully restored")
-    if stored.finished is not None and not state.over:
-        state = terminate(state, "the game was stopped")
-    return state
-
-
 def _refuse(refusal: rules.Refusal | None) -> None:
     if refusal is not None:
         raise Refused(refusal.code, refusal.message)
-
-
-def _duration(seconds: float) -> str:
-    if seconds >= 60:
-        minutes = round(seconds / 60, 1)
-        return f"{minutes:g} minute{'s' if minutes != 1 else ''}"
-    return f"{seconds:g} second{'s' if seconds != 1 else ''}"
 
 
 class LobbySide(Protocol):
@@ -132,21 +103,6 @@ class Seat:
     @property
     def bot(self) -> bool:
         return self.player is None
-
-
-@dataclass(slots=True)
-class Game:
-    id: int
-    seed: str
-    names: tuple[str, ...]
-    state: GameState
-    seq: int = 0  # actions written to the store so far
-    rearranged: dict[int, int] = field(default_factory=dict)  # seat -> rearrangements during turn ``rearranged_turn``
-    rearranged_turn: int = -1
-
-    @property
-    def running(self) -> bool:
-        return not self.state.over
 
 
 # Requests a table makes of itself, beside the players' messages.
@@ -185,11 +141,6 @@ class Rewatch:
     """The move elsewhere was refused: the spectator watches here again (they were let in before)."""
 
 
-@dataclass(slots=True)
-class RetryBot:
-    """A bot's move failed to be saved a moment ago: let it choose again."""
-
-
 @dataclass(slots=True, eq=False)
 class _Call:
     """A request on its way to the table's task, and its outcome once carried out (or refused)."""
@@ -226,9 +177,7 @@ class Table:
         self._bot_pending: tuple[int, int] | None = None  # (game, turn) a bot is thinking about
         self._inbox, self._requests = trio.open_memory_channel[_Call](64)
         self._nursery: trio.Nursery | None = None
-        # Since when no seated human has been connected (None: someone is), and the clock that closes the table.
-        self._away_since: float | None = None
-        self._away_clock: trio.CancelScope | None = None
+        self._absence = AbsenceClock(config.abandon_after, self._given_up)
 
     # --- the task ---------------------------------------------------------------------------------------------
 
@@ -285,8 +234,9 @@ class Table:
             log.error("table %d: %r not saved: %s", self.id, call.request, e)
             call.error = Refused(ErrorCode.INTERNAL, "the server could not save this (its disk or store failed, "
                                                      "not your fault): nothing changed; try again in a moment")
-            if isinstance(call.request, BotMove):
-                self._retry_bot()
+            if isinstance(call.request, BotMove):  # it chooses again in a moment, or the game would wait for ever
+                self._bot_pending = None
+                self._schedule_bot(pause=1.0)
         except Exception:
             log.exception("table %d failed on %r", self.id, call.request)
             call.error = Refused(ErrorCode.INTERNAL, "the server failed on this request (its fault, not yours); "
@@ -333,12 +283,8 @@ class Table:
             await self._bot_move(request)
         elif isinstance(request, Abandoned):
             await self._abandoned(request)
-        elif isinstance(request, CloseIfEmpty):
-            if self.humans == 0 and not self.closed:
-                await self.close(request.why)
-        elif isinstance(request, RetryBot):
-            self._bot_pending = None
-            self._schedule_bot()
+        elif isinstance(request, CloseIfEmpty) and self.humans == 0 and not self.closed:
+            await self.close(request.why)
 
     # --- who is here --------------------------------------------------------------------------------------------
 
@@ -405,29 +351,11 @@ class Table:
     def _send_view(self, player: Player) -> None:
         """The current view of ``player`` (seat or spectator), if there is a game to show."""
         if self.game is not None:
-            player.send(ViewUpdate(game=self.game.id, view=view_for(self.game.state, self.seat_of(player))))
+            player.send(self.game.view(self.seat_of(player)))
 
     def _publish(self, event: Event | None) -> None:
-        """After a change: the event (public) and each seat's own view; one spectator view for all spectators."""
-        game = self.game
-        assert game is not None
-        state = game.state
-        event_frame = frame(GameEvent(game=game.id, event=event)) if event is not None else b""
-        for seat, holder in enumerate(self.seats):
-            if holder is not None and holder.player is not None and holder.player.online:
-                holder.player.send(ViewUpdate(game=game.id, view=view_for(state, seat)), before=event_frame)
-        watching = [p for p in self.spectators if p.online]
-        if watching:
-            shown = ViewUpdate(game=game.id, view=view_for(state, None))
-            for p in watching:
-                p.send(shown, before=event_frame)
-
-    def _game_over(self) -> None:
-        game = self.game
-        assert game is not None and game.state.outcome is not None
-        shown = reveal(game.state)
-        self._to_members(frame(GameOver(game=game.id, outcome=shown.outcome, deck=shown.deck, seed=game.seed))
-                         + frame(ReplayFile(game=game.id, json=replay.dumps(game.state, game.names))))
+        assert self.game is not None
+        self.game.publish([s.player if s is not None else None for s in self.seats], self.spectators, event)
 
     # --- connections coming and going ---------------------------------------------------------------------------
     # These two run in the connection's task, not the table's: each is one step with no await in it, so the
@@ -458,36 +386,19 @@ class Table:
         self.lobby.table_changed(self.info())
 
     def _watch_absence(self) -> None:
-        """Start the clock that closes a table whose seated humans are all away (``ServerConfig.abandon_after``),
-        or stop it once one of them is back; the closing itself goes through the table's queue."""
-        limit = self.config.abandon_after
+        """Start the clock that closes a table whose seated humans are all away, or stop it if one is here."""
         away = self.humans > 0 and not any(s is not None and s.player is not None and s.player.online
                                            for s in self.seats)
-        if not away or limit is None:
-            self._away_since = None
-            if self._away_clock is not None:
-                self._away_clock.cancel()
-                self._away_clock = None
-            return
-        if self._away_since is not None or self._nursery is None or self.closed:
-            return  # already counting (or not running)
-        self._away_since = since = trio.current_time()
-        self._away_clock = clock = trio.CancelScope()
-        try:
-            self._nursery.start_soon(self._close_when_abandoned, clock, since, limit)
-        except RuntimeError:  # the table's task has ended (the server is stopping): no clock to keep
-            self._away_since = self._away_clock = None
+        self._absence.update(away, None if self.closed else self._nursery)
 
-    async def _close_when_abandoned(self, clock: trio.CancelScope, since: float, limit: float) -> None:
-        with clock:
-            await trio.sleep(limit)
-            with contextlib.suppress(Refused):  # closed meanwhile
-                await self.call(None, Abandoned(since))
+    async def _given_up(self, since: float) -> None:
+        with contextlib.suppress(Refused):  # closed meanwhile
+            await self.call(None, Abandoned(since))
 
     async def _abandoned(self, request: Abandoned) -> None:
-        if self._away_since != request.since:
+        if not self._absence.current(request.since):
             return  # someone came back while this was queued
-        why = f"every player was away for {_duration(self.config.abandon_after or 0)}"
+        why = f"every player was away for {duration(self.config.abandon_after or 0)}"
         if self.running:
             await self._end_game(why)
         await self.close(why)
@@ -570,37 +481,15 @@ class Table:
 
     async def _act(self, player: Player, action: Action) -> None:
         seat = self._seated(player)
-        game = self.game
-        if game is None or not game.running:
+        if self.game is None:
             raise Refused(ErrorCode.GAME_NOT_RUNNING, "no game is running at this table")
-        if not isinstance(action, Rearrange) and game.state.current != seat:
-            current = game.state.current
-            raise Refused(ErrorCode.NOT_YOUR_TURN, f"it is {game.names[current]}'s turn, not yours")
-        if isinstance(action, Rearrange):
-            self._count_rearrangement(game, seat)
-        try:
-            new = apply(game.state, action, seat=seat)
-        except IllegalAction as e:
-            raise Refused(ErrorCode.ILLEGAL_ACTION, str(e)) from None
-        await self._commit(game, action, new)
-        if isinstance(action, Rearrange):  # counted once saved: a refused one does not use up the limit
-            game.rearranged[seat] = game.rearranged.get(seat, 0) + 1
+        new = self.game.check(seat, action, self.config.rearranges_per_turn)
+        await self._commit(self.game, seat, action, new)
 
-    def _count_rearrangement(self, game: Game, seat: int) -> None:
-        """Refuse a rearrangement past the limit per seat and turn: each one lengthens every view's history."""
-        if game.rearranged_turn != game.state.turn:
-            game.rearranged_turn = game.state.turn
-            game.rearranged.clear()
-        limit = self.config.rearranges_per_turn
-        if game.rearranged.get(seat, 0) >= limit:
-            raise Refused(ErrorCode.RATE_LIMITED, f"you have rearranged your hand {limit} times this turn, the "
-                                                  "most allowed: you can again once the next turn is taken")
-
-    async def _commit(self, game: Game, action: Action, new: GameState) -> None:
+    async def _commit(self, game: Game, seat: int, action: Action, new: GameState) -> None:
         """Write the action, then show it: nobody sees a move the store does not hold."""
         await self.store.add_action(game.id, game.seq, action)
-        game.seq += 1
-        game.state = new
+        game.record(seat, action, new)
         self._publish(new.events[-1])
         if new.outcome is not None:
             try:
@@ -611,7 +500,7 @@ class Table:
                 log.error("game %d: its end could not be saved (marked on the next start): %s", game.id, e)
             log.info("table %d (%s): game %d over: %d/%d, %s", self.id, self.name, game.id, new.outcome.score,
                      new.outcome.max_score, new.outcome.reason.value)
-            self._game_over()
+            self._to_members(game.over_frames())
             self.changed()
         else:
             self._schedule_bot()
@@ -623,7 +512,7 @@ class Table:
         await self.store.finish_game(game.id, 0, "terminated")
         game.state = ended
         self._publish(None)  # everyone's last view shows the game over, as after a last move
-        self._game_over()
+        self._to_members(game.over_frames())
 
     async def _add_bot(self, player: Player, seat: int) -> None:
         await self._may_use_host_powers(player, rules.add_bot_refusal(self.info(), self.seat_of(player), seat))
@@ -653,7 +542,7 @@ class Table:
 
     # --- bots ---------------------------------------------------------------------------------------------------
 
-    def _schedule_bot(self) -> None:
+    def _schedule_bot(self, pause: float = 0.0) -> None:
         game = self.game
         if game is None or not game.running or self._nursery is None:
             return
@@ -663,27 +552,11 @@ class Table:
         if seat is None or not seat.bot or self._bot_pending == key:
             return
         self._bot_pending = key
-        self._nursery.start_soon(self._bot_turn, game.id, state.turn, state.current, view_for(state, state.current))
+        self._nursery.start_soon(self._bot_turn, game.id, state.turn, state.current, view_for(state, state.current),
+                                 self.config.bot_delay + pause)
 
-    def _retry_bot(self) -> None:
-        """A bot's move could not be saved: it chooses again after a pause, or the game would wait for ever."""
-        if self._nursery is None:
-            return
-
-        async def later() -> None:
-            await trio.sleep(1.0)
-            with contextlib.suppress(Refused):  # the table closed meanwhile
-                await self.call(None, RetryBot())
-
-        self._nursery.start_soon(later)
-
-    async def _bot_turn(self, game: int, turn: int, seat: int, view: PlayerView) -> None:
-        try:
-            action = await decide(self.policy, view, self.config.bot_delay)
-        except Exception:
-            log.exception("the bot at table %d, %s, failed; it plays its first legal action", self.id,
-                          rules.seat_label(seat))
-            action = view.legal_actions()[0]
+    async def _bot_turn(self, game: int, turn: int, seat: int, view: PlayerView, delay: float) -> None:
+        action = await decide(self.policy, view, delay)
         with contextlib.suppress(Refused):  # the table closed meanwhile
             await self.call(None, BotMove(game, turn, seat, action))
 
@@ -691,32 +564,5 @@ class Table:
         game = self.game
         if game is None or game.id != move.game or game.state.turn != move.turn or not game.running:
             return  # the game moved on (ended, or restarted) while the bot was thinking
-        try:
-            new = apply(game.state, move.action, seat=move.seat)
-        except IllegalAction as e:
-            log.error("the bot at table %d chose an illegal action (%s): %s", self.id, move.action, e)
-            action = view_for(game.state, move.seat).legal_actions()[0]
-            new = apply(game.state, action, seat=move.seat)
-            move = BotMove(move.game, move.turn, move.seat, action)
-        await self._commit(game, move.action, new)
-
-    # --- restoring after a restart ------------------------------------------------------------------------------
-
-    @classmethod
-    def restore(cls, stored: StoredTable, players: dict[str, Player], *, store: Store, config: ServerConfig,
-                policy: Policy, lobby: LobbySide) -> Table:
-        """A table from the store, its seats given back to the ``players`` known (by token hash)."""
-        table = cls(stored.id, stored.name, stored.variant, stored.empty_clues, stored.all_or_nothing, stored.chat,
-                    stored.seats, stored.password, store=store, config=config, policy=policy, lobby=lobby)
-        table.host = stored.host
-        for s in stored.seated:
-            player = None if s.bot else players.get(s.token_hash or "")
-            if not s.bot and player is None:
-                log.warning("table %d, %s: its player is unknown; the seat is freed", stored.id,
-                            rules.seat_label(s.seat))
-                continue
-            table.seats[s.seat] = Seat(s.name if player is None else player.name, player)
-        g = stored.game
-        if g is not None:
-            table.game = Game(g.id, g.seed, g.players, replayed(g), len(g.actions))
-        return table
+        action, new = game.bot_choice(move.seat, move.action)
+        await self._commit(game, move.seat, action, new)
