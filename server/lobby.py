@@ -50,9 +50,11 @@ from hanabi.protocol.table_rules import seat_label
 from .bots import Policy, default_policy
 from .config import ServerConfig
 from .game import Game, replayed
+from .passwords import hash_password
+from .requests import CloseIfEmpty, Rewatch, Unwatch
 from .session import Outbox, Player, Refused, frame
 from .store import Snapshot, Store, StoredGame, StoredTable, StoreFailure, token_hash
-from .table import CloseIfEmpty, Rewatch, Seat, Table, Unwatch, hash_password
+from .table import Seat, Table
 
 log = logging.getLogger(__name__)
 

@@ -3,26 +3,20 @@
 Connections never touch a table's state: they ``call`` it with a request
 and wait until it is done (or refused). The table's task takes requests
 one at a time from a bounded memory channel, checks them (the table rules
-of ``hanabi.protocol.table_rules``, the game rules of the engine), writes
-what changed to the store, and only then updates its state and tells
-everyone: a move is on disk before any view shows it. Every frame to a seat
-is built from ``view_for(state, seat)`` alone, so nothing a seat may not
-see can reach it.
+of ``hanabi.protocol.table_rules``, the game's in ``game.py``), writes what
+changed to the store, and only then updates its state and tells everyone:
+a move is on disk before any view shows it.
 
 A table knows its own seats and spectators; *where each player is* is the
-lobby's to keep (``Lobby``), which a table tells when it closes. Bots'
-turns run beside the task (a delay, then the bot's choice in a worker
-thread) and come back through the same channel as everybody's requests.
+lobby's to keep, which a table tells when it closes. Bots' turns run beside
+the task and come back through the same channel as everybody's requests.
 """
-
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import hmac
 import logging
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import trio
@@ -34,7 +28,6 @@ from hanabi.engine import (
     GameState,
     PlayerView,
     Rearrange,
-    TurnAction,
     Variant,
     new_game,
     terminate,
@@ -66,20 +59,12 @@ from .absence import AbsenceClock, duration
 from .bots import BOT_NAMES, Policy, decide
 from .config import ServerConfig
 from .game import Game
+from .passwords import check_password
+from .requests import Abandoned, BotMove, Call, CloseIfEmpty, Rewatch, Unwatch
 from .session import Player, Refused, frame
 from .store import Store, StoreFailure
 
 log = logging.getLogger(__name__)
-
-
-def hash_password(password: str) -> str:
-    salt = secrets.token_hex(8)
-    return salt + "$" + hashlib.sha256((salt + password).encode()).hexdigest()
-
-
-def password_matches(stored: str, given: str) -> bool:
-    salt, _, digest = stored.partition("$")
-    return hmac.compare_digest(digest, hashlib.sha256((salt + given).encode()).hexdigest())
 
 
 def _refuse(refusal: rules.Refusal | None) -> None:
@@ -105,54 +90,6 @@ class Seat:
         return self.player is None
 
 
-# Requests a table makes of itself, beside the players' messages.
-
-@dataclass(slots=True)
-class BotMove:
-    """A bot's chosen action, coming back into the table's queue."""
-
-    game: int
-    turn: int
-    seat: int
-    action: TurnAction
-
-
-@dataclass(slots=True)
-class Abandoned:
-    """No seated human has been connected since ``since`` for the configured time: close the table."""
-
-    since: float
-
-
-@dataclass(slots=True)
-class CloseIfEmpty:
-    """Its creator could not sit down at a new table: close it rather than leave an empty table listed."""
-
-    why: str
-
-
-@dataclass(slots=True)
-class Unwatch:
-    """The lobby moves a spectator elsewhere (to sit or watch at another table): they stop watching here."""
-
-
-@dataclass(slots=True)
-class Rewatch:
-    """The move elsewhere was refused: the spectator watches here again (they were let in before)."""
-
-
-@dataclass(slots=True, eq=False)
-class _Call:
-    """A request on its way to the table's task, and its outcome once carried out (or refused)."""
-
-    player: Player | None
-    request: object
-    conn: object  # the connection the request came on (None for the table's own requests)
-    done: trio.Event = field(default_factory=trio.Event)
-    result: Any = None
-    error: Refused | None = None
-
-
 class Table:
     def __init__(self, id: int, name: str, variant: Variant, empty_clues: bool, all_or_nothing: bool,
                  chat: ChatPolicy, size: int, password: str | None, *, store: Store, config: ServerConfig,
@@ -175,7 +112,7 @@ class Table:
         self.game: Game | None = None  # the running game, or the last one
         self.closed = False
         self._bot_pending: tuple[int, int] | None = None  # (game, turn) a bot is thinking about
-        self._inbox, self._requests = trio.open_memory_channel[_Call](64)
+        self._inbox, self._requests = trio.open_memory_channel[Call](64)
         self._nursery: trio.Nursery | None = None
         self._absence = AbsenceClock(config.abandon_after, self._given_up)
 
@@ -206,7 +143,7 @@ class Table:
         """Have the table's task carry out ``request``; returns what it answers, raises ``Refused`` if refused."""
         if self.closed:
             raise self._gone()
-        call = _Call(player, request, player.conn if player is not None else None)
+        call = Call(player, request, player.conn if player is not None else None)
         try:
             await self._inbox.send(call)
         except (trio.ClosedResourceError, trio.BrokenResourceError):
@@ -219,7 +156,7 @@ class Table:
     def _gone(self) -> Refused:
         return Refused(ErrorCode.NO_SUCH_TABLE, f"table {self.id} ({self.name}) has closed")
 
-    async def _process(self, call: _Call) -> None:
+    async def _process(self, call: Call) -> None:
         player = call.player
         try:
             if player is not None and player.conn is not None and player.conn is not call.conn:
@@ -328,14 +265,6 @@ class Table:
             self.host = seat
             self.changed()
 
-    def _check_password(self, given: str | None) -> None:
-        if self.password is None:
-            return
-        if given is None:
-            raise Refused(ErrorCode.WRONG_PASSWORD, f"table {self.name!r} has a password: give it to join or watch")
-        if not password_matches(self.password, given):
-            raise Refused(ErrorCode.WRONG_PASSWORD, f"that is not the password of table {self.name!r}")
-
     # --- telling people -----------------------------------------------------------------------------------------
 
     def _to_members(self, data: bytes) -> None:
@@ -407,7 +336,7 @@ class Table:
 
     async def _join(self, player: Player, seat: int | None, password: str | None, request_id: int | None) -> int:
         """Seat ``player`` (whom the lobby has checked sits nowhere); returns the seat."""
-        self._check_password(password)
+        check_password(self.password, password, self.name)
         info = self.info()
         _refuse(rules.join_refusal(info, seat))
         if seat is None:
@@ -427,7 +356,7 @@ class Table:
 
     def _spectate(self, player: Player, password: str | None, request_id: int | None, let_in: bool = False) -> None:
         if not let_in:
-            self._check_password(password)
+            check_password(self.password, password, self.name)
         self.spectators.add(player)
         player.send(Joined(table=self.info(), seat=None, id=request_id))
         self._send_view(player)
