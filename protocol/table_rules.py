@@ -37,19 +37,24 @@ def no_such_seat(table: TableInfo, seat: int) -> Refusal | None:
     return Refusal(ErrorCode.BAD_FIELD, f"there is no {seat_label(seat)}: this table has seats 1 to {table.seats}")
 
 
+def seat_taken(table: TableInfo, seat: int) -> Refusal | None:
+    """Whether ``seat`` is not an empty seat of ``table``."""
+    refusal = no_such_seat(table, seat)
+    if refusal is not None:
+        return refusal
+    holder = table.players[seat]
+    if holder is not None:
+        return Refusal(ErrorCode.SEAT_TAKEN, f"{seat_label(seat)} is taken by {holder.name}")
+    return None
+
+
 def join_refusal(table: TableInfo, seat: int | None) -> Refusal | None:
     """Whether someone at no seat may sit at ``table``, in ``seat`` (None: the first free one)."""
     if seat is None:
         if None not in table.players:
             return Refusal(ErrorCode.TABLE_FULL, f"every seat of table {table.name!r} is taken: you can watch instead")
         return None
-    taken = no_such_seat(table, seat)
-    if taken is not None:
-        return taken
-    holder = table.players[seat]
-    if holder is not None:
-        return Refusal(ErrorCode.SEAT_TAKEN, f"{seat_label(seat)} is taken by {holder.name}")
-    return None
+    return seat_taken(table, seat)
 
 
 def free_seat(table: TableInfo) -> int | None:
@@ -99,13 +104,7 @@ def start_refusal(table: TableInfo, asker: int | None) -> Refusal | None:
 
 def add_bot_refusal(table: TableInfo, asker: int | None, seat: int) -> Refusal | None:
     """Whether seat ``asker`` may seat a bot in ``seat``."""
-    refusal = host_refusal(table, asker, "add a bot") or between_games(table, "add a bot") or no_such_seat(table, seat)
-    if refusal is not None:
-        return refusal
-    holder = table.players[seat]
-    if holder is not None:
-        return Refusal(ErrorCode.SEAT_TAKEN, f"{seat_label(seat)} is taken by {holder.name}")
-    return None
+    return host_refusal(table, asker, "add a bot") or between_games(table, "add a bot") or seat_taken(table, seat)
 
 
 def remove_bot_refusal(table: TableInfo, asker: int | None, seat: int) -> Refusal | None:
