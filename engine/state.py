@@ -20,7 +20,6 @@ from .cards import MAX_RANK, RANKS, Card, Suit
 from .knowledge import CardKnowledge
 from .options import CLUE_TOKENS, MAX_STRIKES, GameConfig
 from .outcome import EndReason, Outcome
-from .quick import quick
 from .variants import Variant
 
 
@@ -142,11 +141,6 @@ def _deal(config: GameConfig, deck: tuple[Card, ...], first: int, seed: int | st
         events=(),
     )
 
-
-# Every move builds a state, an event and (a clue) new knowledge: with these (engine.quick), quickly.
-_game_state = quick(GameState)
-_turn_event = quick(TurnEvent)
-_card_knowledge = quick(CardKnowledge)
 
 # Action values are immutable, so legal_actions hands out shared instances (a
 # big saving for random play, which asks for the full list every turn). For
@@ -287,10 +281,9 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
                 # Every player, the drawer included, takes exactly one more turn.
                 final = players
 
-    event = _turn_event(state.turn, current, action, card, success, touched, drawn, gained)
-    new = _game_state(config, state.seed, deck, tuple(hands), knowledge, next_draw, fireworks, tokens, strikes,
-                      discard, played, (current + 1) % players, state.turn + 1, final, outcome,
-                      state.events + (event,))
+    event = TurnEvent(state.turn, current, action, card, success, touched, drawn, gained)
+    new = GameState(config, state.seed, deck, tuple(hands), knowledge, next_draw, fireworks, tokens, strikes,
+                    discard, played, (current + 1) % players, state.turn + 1, final, outcome, state.events + (event,))
     if outcome is None and config.all_or_nothing:
         # RULES.md: no legal action for the player to move is a defeat; so is a
         # table where no one holds a card, since nothing can be played any more
@@ -338,11 +331,11 @@ def _clue(state: GameState, clue: Clue) -> tuple[tuple[CardKnowledge, ...], tupl
     for o in hand:
         k = knowledge[o]
         if o in touched:
-            knowledge[o] = _card_knowledge(k.possible & mask, k.colours | colour_bit, k.ranks | rank_bit,
-                                           k.not_colours, k.not_ranks)
+            knowledge[o] = CardKnowledge(k.possible & mask, k.colours | colour_bit, k.ranks | rank_bit,
+                                         k.not_colours, k.not_ranks)
         else:
-            knowledge[o] = _card_knowledge(k.possible & ~mask, k.colours, k.ranks,
-                                           k.not_colours | colour_bit, k.not_ranks | rank_bit)
+            knowledge[o] = CardKnowledge(k.possible & ~mask, k.colours, k.ranks,
+                                         k.not_colours | colour_bit, k.not_ranks | rank_bit)
     return tuple(knowledge), touched
 
 

@@ -76,11 +76,10 @@ from .messages import (
     to_wire,
 )
 from .version import PROGRAM, PROTOCOL_VERSION, version_mismatch
-from .viewpack import PackMemo
 
 __all__ = [
     "CHAT_MAX", "CLIENT_TYPES", "DEFAULT_MAX_FRAME", "HEADER", "LIST_MAX", "MESSAGE_TYPES", "NAME_MAX", "PASSWORD_MAX",
-    "Encoder", "PackMemo", "PROGRAM", "PROTOCOL_VERSION", "SERVER_TYPES", "TABLE_NAME_MAX",
+    "Encoder", "PROGRAM", "PROTOCOL_VERSION", "SERVER_TYPES", "TABLE_NAME_MAX",
     "ActionRequest", "AddBot", "Chat", "CreateTable", "Decoder", "ErrorCode", "ErrorReply", "GameEvent", "GameOver",
     "GameStarted", "GameSummary", "Games", "GetReplay", "GiveHost", "Goodbye", "GoodbyeReason", "Hello", "Join",
     "Joined", "Leave", "ListGames", "ListTables", "Message", "Ping", "Pong", "ProtocolError", "RearrangeRequest",

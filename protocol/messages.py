@@ -41,7 +41,6 @@ from hanabi.engine import (
     Variant,
 )
 from hanabi.engine import TurnAction as _TurnAction
-from hanabi.engine.quick import quick
 
 from . import engine_wire as ew
 from .errors import ErrorCode, ProtocolError
@@ -488,13 +487,6 @@ class ViewUpdate:
     view: Annotated[PlayerView, _VIEW]
     id: Id = None
 
-    def __init__(self, game: int, view: PlayerView, id: int | None = None) -> None:
-        # What the dataclass would write, but through the slots themselves rather than object.__setattr__ by
-        # name: a third faster, and a server builds one for every connection after every move.
-        _set_view_update_game(self, game)
-        _set_view_update_view(self, view)
-        _set_view_update_id(self, id)
-
 
 @_message("server")
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -505,21 +497,6 @@ class GameEvent:
     game: Annotated[int, _ID]
     event: Annotated[Event, _EVENT]
     id: Id = None
-
-    def __init__(self, game: int, event: Event, id: int | None = None) -> None:
-        # As ViewUpdate's: one is built for every move of every table.
-        _set_game_event_game(self, game)
-        _set_game_event_event(self, event)
-        _set_game_event_id(self, id)
-
-
-# The slots of the two messages of every move, set directly by their __init__ (the classes are frozen).
-_set_view_update_game = ViewUpdate.__dict__["game"].__set__
-_set_view_update_view = ViewUpdate.__dict__["view"].__set__
-_set_view_update_id = ViewUpdate.__dict__["id"].__set__
-_set_game_event_game = GameEvent.__dict__["game"].__set__
-_set_game_event_event = GameEvent.__dict__["event"].__set__
-_set_game_event_id = GameEvent.__dict__["id"].__set__
 
 
 @_message("server")
@@ -693,10 +670,6 @@ def from_wire(tree: object, accept: frozenset[str] | set[str] | None = None, his
     """
     if type(tree) is not dict:
         raise ProtocolError(ErrorCode.BAD_FRAME, f"a frame must hold one msgpack map, not {kind_of(tree)}")
-    if tree.get("t") == "action" and (accept is None or "action" in accept):
-        action = _plain_action(tree)
-        if action is not None:
-            return action
     kind = tree.get("t")
     raw_id = tree.get("id")
     req_id = raw_id if type(raw_id) is int and 0 <= raw_id <= MAX_SAFE_INT else None
@@ -747,28 +720,6 @@ def _message_from_tree(cls: type, kind: str, tree: dict[Any, Any], req_id: int |
     for key in unknown:
         check_plain(tree[key], f"{kind}.{key}")
     return ActionRequest(action, req_id)
-
-
-_ACTION_MESSAGE_KEYS = _ACTION_KEYS | _ENVELOPE | {"id"}
-
-
-def _plain_action(tree: dict[Any, Any]) -> ActionRequest | None:
-    """The request of every move, when it is what a well-behaved client sends: of this version, with no other
-    keys (so none to walk) and a good id and action; None sends it down the general path, which says what is wrong.
-
-    The general path would give the very same message: this one only skips what cannot fail here.
-    """
-    version, raw_id = tree.get("v"), tree.get("id")
-    if (type(version) is not int or version != PROTOCOL_VERSION or not tree.keys() <= _ACTION_MESSAGE_KEYS
-            or (raw_id is not None and (type(raw_id) is not int or not 0 <= raw_id <= MAX_SAFE_INT))):
-        return None
-    try:
-        return _action_request(ew.action_from_wire(tree, "action"), raw_id)
-    except FieldError:
-        return None
-
-
-_action_request = quick(ActionRequest)  # engine.quick: the same message, without the frozen __init__
 
 
 _SINCE = Opt(Int(0, ew.MAX_EVENTS))

@@ -130,12 +130,12 @@ class Connection:
             self.close(G.TOO_SLOW, "you did not read what the server sent in time; reconnect to resume your seat",
                        tell=False)
 
-    def encode(self, message: wire.Message, memo: wire.PackMemo | None = None) -> bytes:
-        """The frame of ``message`` on this connection (a view sends only the events it has not sent yet;
-        ``memo`` shares the packing of views of one moment); never raises (see ``wire.frame``, whose work
-        this does without the extra call). Send the frame: the peer's decoder counts on getting it."""
+    def encode(self, message: wire.Message) -> bytes:
+        """The frame of ``message`` on this connection (a view sends only the events it has not sent yet);
+        never raises (see ``wire.frame``, whose work this does without the extra call). Send the frame: the
+        peer's decoder counts on getting it."""
         try:
-            return self._encoder.encode(message, memo)
+            return self._encoder.encode(message)
         except wire.ProtocolError as error:
             return wire.safely(message, error)
 

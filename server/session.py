@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from hanabi.protocol import Message, PackMemo
+    from hanabi.protocol import Message
 
     from .handoff import Reply
     from .table import Table
@@ -26,7 +26,7 @@ class Outbox(Protocol):
 
     def send_frame(self, frame: bytes) -> None: ...
 
-    def encode(self, message: Message, memo: PackMemo | None = None) -> bytes: ...
+    def encode(self, message: Message) -> bytes: ...
 
     def replaced(self) -> None: ...
 
@@ -103,11 +103,11 @@ class Player:
         if self.conn is not None:
             self.conn.send_frame(frame)
 
-    def send(self, message: Message, before: bytes = b"", memo: PackMemo | None = None) -> None:
+    def send(self, message: Message, before: bytes = b"") -> None:
         """``message`` encoded for the connection the player is on now, after the frames ``before``."""
         conn = self.conn
         if conn is not None:
-            conn.send_frame(before + conn.encode(message, memo))
+            conn.send_frame(before + conn.encode(message))
 
     def __repr__(self) -> str:
         return f"Player({self.name!r})"

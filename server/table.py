@@ -181,9 +181,8 @@ class Table:
         self.closed = False
         self._bot_pending: tuple[int, int] | None = None  # (game, turn) a bot is thinking about
         self._inbox: Inbox[_Call] = Inbox(64)
-        # The last views sent and how they were packed: the next move's views reuse the hands it left alone.
+        # The last views sent: the next move's views reuse the hands it left alone.
         self._views: list[PlayerView] = []
-        self._memo: wire.PackMemo | None = None
         self._nursery: trio.Nursery | None = None
         # Since when no seated human has been connected (None: someone is), and the clock that closes the table.
         self._away_since: float | None = None
@@ -398,19 +397,18 @@ class Table:
             conns.append(watching[0])
             seats.append(None)
         # The views are built together (they share every card they may all see) and each connection encodes
-        # its own, sending only the events it has not sent yet; the memo packs what they share only once.
+        # its own, sending only the events it has not sent yet.
         views = views_for(state, seats, self._views)
-        memo = wire.PackMemo(self._memo)
-        self._views, self._memo = views, memo
+        self._views = views
         for conn, view in zip(conns, views, strict=True):
-            conn.send_frame(event_frame + conn.encode(wire.ViewUpdate(game=game.id, view=view), memo))
+            conn.send_frame(event_frame + conn.encode(wire.ViewUpdate(game=game.id, view=view)))
         for conn in watching[1:]:
-            conn.send_frame(event_frame + conn.encode(wire.ViewUpdate(game=game.id, view=views[-1]), memo))
+            conn.send_frame(event_frame + conn.encode(wire.ViewUpdate(game=game.id, view=views[-1])))
 
     def _game_over(self) -> None:
         game = self.game
         assert game is not None and game.state.outcome is not None
-        self._views, self._memo = [], None  # nothing of this game's views is of use to the next
+        self._views = []  # nothing of this game's views is of use to the next
         shown = reveal(game.state)
         frame = wire.frame(wire.GameOver(game=game.id, outcome=shown.outcome, deck=shown.deck, seed=game.seed))
         frame += wire.frame(wire.ReplayFile(game=game.id, json=replay_text(game.state, game.names)))

@@ -37,7 +37,6 @@ from hanabi.protocol import (
     ListGames,
     ListTables,
     Message,
-    PackMemo,
     Ping,
     Pong,
     ProtocolError,
@@ -62,7 +61,7 @@ __all__ = [
     "DEFAULT_MAX_FRAME", "PROTOCOL_VERSION", "ActionRequest", "AddBot", "Chat", "CreateTable", "Decoder", "Encoder",
     "ErrorCode", "ErrorReply", "GameEvent", "GameOver", "GameStarted", "GameSummary", "Games", "GetReplay",
     "GiveHost", "Goodbye", "GoodbyeReason", "Hello", "Join", "Joined", "LIST_MAX", "Leave", "ListGames", "ListTables",
-    "Message", "PackMemo", "Ping", "Pong", "ProtocolError", "RearrangeRequest", "RemoveBot", "ReplayFile", "SeatInfo",
+    "Message", "Ping", "Pong", "ProtocolError", "RearrangeRequest", "RemoveBot", "ReplayFile", "SeatInfo",
     "SeatStatus", "Spectate", "Start", "TableChanged", "TableGone", "TableInfo", "Tables", "ViewUpdate", "Welcome",
     "encode", "frame", "safely", "version_mismatch",
 ]
@@ -70,7 +69,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 
-def frame(message: Message, encoder: Encoder | None = None, memo: PackMemo | None = None) -> bytes:
+def frame(message: Message, encoder: Encoder | None = None) -> bytes:
     """The frame of ``message`` (through a connection's ``encoder`` when given), never an exception.
 
     A message the protocol refuses to carry (a field out of range, a frame
@@ -79,7 +78,7 @@ def frame(message: Message, encoder: Encoder | None = None, memo: PackMemo | Non
     place, so that no encoding failure can take down a table or a connection.
     """
     try:
-        return encoder.encode(message, memo) if encoder is not None else encode(message)
+        return encoder.encode(message) if encoder is not None else encode(message)
     except ProtocolError as error:
         return safely(message, error)
 
