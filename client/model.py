@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, replace
 
-from hanabi.engine import Card, Outcome, PlayerView, TurnEvent
+from hanabi.engine import Card, Hands, Outcome, PlayerView, TurnEvent, hands_after, opening_hands
 from hanabi.protocol import ErrorCode
 from hanabi.protocol.messages import (
     Chat,
@@ -34,7 +34,7 @@ from hanabi.protocol.messages import (
 from hanabi.protocol.messages import GameOver as GameOverMessage
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from .history import Hands, describe, hands_after, opening_hands
+from .history import describe
 
 MAX_LOG = 2000
 MAX_CHAT = 500
