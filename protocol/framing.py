@@ -24,9 +24,11 @@ from hanabi.engine import PlayerView
 
 from .engine_wire import MAX_ARRAY
 from .errors import ErrorCode, ProtocolError
+from .fields import IDENT_MAX
 from .messages import CLIENT_TYPES, SERVER_TYPES, History, Message, ViewUpdate, from_wire, to_wire
 
 DEFAULT_MAX_FRAME = 64 * 1024
+DEFAULT_PORT = 7777  # the reference server's TCP port when none is given (docs/protocol.md, section 1)
 HEADER = struct.Struct(">I")
 MAX_MAP = 64  # entries in any map: a message has at most 14 fields, the rest is room for additions
 
@@ -146,7 +148,7 @@ def _not_utf8(body: bytes, exc: UnicodeDecodeError) -> ProtocolError:
         tree = None
     if type(tree) is dict:
         kind = tree.get(b"t")
-        if type(kind) is bytes and kind.isascii() and kind.decode().isidentifier() and len(kind) <= 32:
+        if type(kind) is bytes and kind.isascii() and kind.decode().isidentifier() and len(kind) <= IDENT_MAX:
             request = kind.decode()
         raw_id = tree.get(b"id")
         req_id = raw_id if type(raw_id) is int and 0 <= raw_id < 2**53 else None

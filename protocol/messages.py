@@ -45,6 +45,7 @@ from hanabi.engine import TurnAction as _TurnAction
 from . import engine_wire as ew
 from .errors import ErrorCode, ProtocolError
 from .fields import (
+    IDENT_MAX,
     MAX_SAFE_INT,
     Bool,
     Choice,
@@ -75,6 +76,7 @@ SENTENCE_MAX = 500  # error and goodbye messages
 MOTD_MAX = 2000
 PROGRAM_MAX = 64
 TOKEN_MAX = 128
+SEED_MAX = 200  # characters of a seed as a game_over message shows it
 REPLAY_MAX = 60_000
 # Tables in "tables", games in "games": 50 of the largest possible entries still fit in a 64 KiB frame.
 LIST_MAX = 50
@@ -116,10 +118,10 @@ class _FieldPlan:
 
 _PLANS: dict[type, tuple[_FieldPlan, ...]] = {}
 _KNOWN_KEYS: dict[type, frozenset[str]] = {}
-C = TypeVar("C", bound=type)
+ClassT = TypeVar("ClassT", bound=type)
 
 
-def _plan(cls: C) -> C:
+def _plan(cls: ClassT) -> ClassT:
     """Read the class's annotated fields into the plan ``to_wire`` and ``from_wire`` follow."""
     hints = get_type_hints(cls, include_extras=True)
     plans = []
@@ -157,20 +159,20 @@ def _fields_from_wire(cls: type, data: dict[str, Any], where: str, skip: frozens
         raise FieldError(where, str(exc)) from None
 
 
-R = TypeVar("R")
+RecordT = TypeVar("RecordT")
 
 
-class Record(Spec[R]):
+class Record(Spec[RecordT]):
     """A nested map described by a planned dataclass (TableInfo, SeatInfo, GameSummary)."""
 
-    def __init__(self, cls: type[R]) -> None:
+    def __init__(self, cls: type[RecordT]) -> None:
         self.cls = cls
 
-    def decode(self, value: object, where: str) -> R:
-        result: R = _fields_from_wire(self.cls, as_map(value, where), where)
+    def decode(self, value: object, where: str) -> RecordT:
+        result: RecordT = _fields_from_wire(self.cls, as_map(value, where), where)
         return result
 
-    def encode(self, value: R, where: str) -> object:
+    def encode(self, value: RecordT, where: str) -> object:
         if type(value) is not self.cls:
             raise FieldError(where, f"expected a {self.cls.__name__}, got {value!r}")
         return _fields_to_wire(value, where, {})
@@ -238,8 +240,8 @@ CLIENT_TYPES: set[str] = set()  # types a client may send (a server's decoder ac
 SERVER_TYPES: set[str] = set()  # types a server may send
 
 
-def _message(sender: str) -> Callable[[C], C]:
-    def register(cls: C) -> C:
+def _message(sender: str) -> Callable[[ClassT], ClassT]:
+    def register(cls: ClassT) -> ClassT:
         _plan(cls)
         kind: str = cls.TYPE  # type: ignore[attr-defined]
         MESSAGE_TYPES[kind] = cls
@@ -508,7 +510,7 @@ class GameOver:
     game: Annotated[int, _ID]
     outcome: Annotated[Outcome, _OUTCOME]
     deck: Annotated[tuple[Card, ...], ListOf(_CARD, ew.MAX_DECK)]
-    seed: Annotated[str, Text(0, 200)]
+    seed: Annotated[str, Text(0, SEED_MAX)]
     id: Id = None
 
 
@@ -589,7 +591,7 @@ class ErrorReply:
     ``ErrorCode`` value, ``message`` a sentence for a person; ``id`` is the request's id."""
 
     TYPE: ClassVar[str] = "error"
-    request: Annotated[str, Text(0, 32)]
+    request: Annotated[str, Text(0, IDENT_MAX)]
     code: Annotated[str, Ident()]
     message: Annotated[str, _SENTENCE]
     id: Id = None
@@ -652,7 +654,7 @@ def to_wire(message: Message, since: int = 0) -> dict[str, Any]:
 
 
 _ENVELOPE = frozenset({"v", "t"})
-_TYPE_NAME = Ident(32)
+_TYPE_NAME = Ident(IDENT_MAX)
 _OPT_ID = Opt(_ID)
 
 
