@@ -105,15 +105,14 @@ def views_for(state: GameState, seats: Iterable[int | None],
     A server sends every seat its view after every move; built one by one,
     the views would each rebuild every card. Here the cards a viewer may see
     are built once and the views share them, with the other values they
-    have in common, so that code encoding the views can also do the common
-    parts once. Each seat's own hand is built from nothing but its
+    have in common. Each seat's own hand is built from nothing but its
     knowledge.
 
     ``previous``: views built earlier (of the last move, say). A move
     changes one or two hands; a hand whose cards, knowledge and visibility
     are all the very same as in one of those views is taken from it as it
-    is, the same object, so it is neither built nor encoded again. That
-    cannot change a view: a hand is reused only when it is identical.
+    is, the same object, so it is not built again. That cannot change a
+    view: a hand is reused only when it is identical.
     """
     deck, knowledge, orders_of = state.deck, state.knowledge, state.hands
     over = state.outcome is not None

@@ -83,17 +83,21 @@ _VARIANT_CARDS = {v: {str(c): c for c in v.deck()} for v in Variant}
 _DECK_SIZE = {v: len(v.deck()) for v in Variant}
 
 
-def _where_int(value: object, where: str, lo: int, hi: int) -> int:
+# The checks below name a bad value by ``where`` followed by ``item`` (``view.hands[0][2]`` and ``[0] (order)``):
+# a view holds hundreds of values, and the two are put together only for the one that is refused.
+
+
+def _where_int(value: object, where: str, lo: int, hi: int, item: str = "") -> int:
     if type(value) is not int:
-        raise FieldError(where, f"expected an integer, got {kind_of(value)}")
+        raise FieldError(where + item, f"expected an integer, got {kind_of(value)}")
     if not lo <= value <= hi:
-        raise FieldError(where, f"{value} is out of range: it must be from {lo} to {hi}")
+        raise FieldError(where + item, f"{value} is out of range: it must be from {lo} to {hi}")
     return value
 
 
-def _where_bool(value: object, where: str) -> bool:
+def _where_bool(value: object, where: str, item: str = "") -> bool:
     if type(value) is not bool:
-        raise FieldError(where, f"expected a boolean, got {kind_of(value)}")
+        raise FieldError(where + item, f"expected a boolean, got {kind_of(value)}")
     return value
 
 
@@ -117,11 +121,12 @@ def card_to_wire(card: Card) -> str:
     return _NAME_OF[card.identity]
 
 
-def card_from_wire(value: object, where: str, variant: Variant | None = None) -> Card:
+def card_from_wire(value: object, where: str, variant: Variant | None = None, item: str = "") -> Card:
     """A card from its short name; with ``variant``, it must also belong to that deck."""
     table = CARD_NAMES if variant is None else _VARIANT_CARDS[variant]
     card = table.get(value) if type(value) is str else None
     if card is None:
+        where += item
         if type(value) is str and value in CARD_NAMES and variant is not None:
             raise FieldError(where, f"{quote(value)} is not a card of the {variant.value} deck")
         got = quote(value) if type(value) is str else kind_of(value)
@@ -266,7 +271,7 @@ def _orders(value: object, where: str, deck_size: int, hi: int) -> tuple[int, ..
         raise FieldError(where, f"holds {len(value)} card orders; at most {hi} are possible")
     for i, o in enumerate(value):
         if type(o) is not int or not 0 <= o < deck_size:
-            _where_int(o, f"{where}[{i}]", 0, deck_size - 1)
+            _where_int(o, where, 0, deck_size - 1, f"[{i}]")
     return tuple(value)
 
 
@@ -286,29 +291,29 @@ def event_from_wire(value: object, where: str, players: int = MAX_PLAYERS, varia
         for i in range(size, len(value)):
             check_plain(value[i], f"{where}[{i}]")
     if kind == "rearrange":
-        return RearrangeEvent(_where_int(value[1], f"{where}[1] (seat)", 0, players - 1),
+        return RearrangeEvent(_where_int(value[1], where, 0, players - 1, "[1] (seat)"),
                               _orders(value[2], f"{where}[2] (hand)", deck_size, MAX_HAND))
-    turn = _where_int(value[1], f"{where}[1] (turn)", 0, MAX_TURN)
-    seat = _where_int(value[2], f"{where}[2] (seat)", 0, players - 1)
+    turn = _where_int(value[1], where, 0, MAX_TURN, "[1] (turn)")
+    seat = _where_int(value[2], where, 0, players - 1, "[2] (seat)")
     if kind == "clue":
-        target = _where_int(value[3], f"{where}[3] (target)", 0, players - 1)
+        target = _where_int(value[3], where, 0, players - 1, "[3] (target)")
         clue_value = value[4]
         clue: Clue
         if type(clue_value) is int:
-            clue = Clue(target, rank=_where_int(clue_value, f"{where}[4] (rank)", 1, MAX_RANK))
+            clue = Clue(target, rank=_where_int(clue_value, where, 1, MAX_RANK, "[4] (rank)"))
         elif type(clue_value) is str and clue_value in _SUIT_BY_VALUE:
             clue = Clue(target, colour=_SUIT_BY_VALUE[clue_value])
         else:
             got = quote(clue_value) if type(clue_value) is str else kind_of(clue_value)
             raise FieldError(f"{where}[4] (colour or rank)", f"{got} is neither a colour nor a rank 1-5")
         return TurnEvent(turn, seat, clue, touched=_orders(value[5], f"{where}[5] (touched)", deck_size, MAX_HAND))
-    order = _where_int(value[3], f"{where}[3] (order)", 0, deck_size - 1)
-    card = card_from_wire(value[4], f"{where}[4] (card)", variant)
-    success, rest = (_where_bool(value[5], f"{where}[5] (success)"), 6) if kind == "play" else (False, 5)
+    order = _where_int(value[3], where, 0, deck_size - 1, "[3] (order)")
+    card = card_from_wire(value[4], where, variant, "[4] (card)")
+    success, rest = (_where_bool(value[5], where, "[5] (success)"), 6) if kind == "play" else (False, 5)
     drawn = value[rest]
     if drawn is not None:
-        _where_int(drawn, f"{where}[{rest}] (drawn)", 0, deck_size - 1)
-    gained = _where_bool(value[rest + 1], f"{where}[{rest + 1}] (clue_gained)")
+        _where_int(drawn, where, 0, deck_size - 1, f"[{rest}] (drawn)")
+    gained = _where_bool(value[rest + 1], where, f"[{rest + 1}] (clue_gained)")
     action: TurnAction = Play(order) if kind == "play" else Discard(order)
     return TurnEvent(turn, seat, action, card, success, (), drawn, gained)
 
@@ -412,13 +417,13 @@ def _card_view_from_wire(value: object, where: str, deck_size: int, variant: Var
                                 f"got {kind_of(value)}" + (f" of {len(value)} items" if type(value) is list else ""))
     order, card, p, c, r, nc, nr = value
     return CardView(
-        _where_int(order, f"{where}[0] (order)", 0, deck_size - 1),
-        None if card is None else card_from_wire(card, f"{where}[1] (card)", variant),
-        CardKnowledge(_where_int(p, f"{where}[2] (possible)", 0, _ALL_POSSIBLE),
-                      _where_int(c, f"{where}[3] (colours)", 0, _ALL_COLOURS),
-                      _where_int(r, f"{where}[4] (ranks)", 0, _ALL_RANKS),
-                      _where_int(nc, f"{where}[5] (not_colours)", 0, _ALL_COLOURS),
-                      _where_int(nr, f"{where}[6] (not_ranks)", 0, _ALL_RANKS)),
+        _where_int(order, where, 0, deck_size - 1, "[0] (order)"),
+        None if card is None else card_from_wire(card, where, variant, "[1] (card)"),
+        CardKnowledge(_where_int(p, where, 0, _ALL_POSSIBLE, "[2] (possible)"),
+                      _where_int(c, where, 0, _ALL_COLOURS, "[3] (colours)"),
+                      _where_int(r, where, 0, _ALL_RANKS, "[4] (ranks)"),
+                      _where_int(nc, where, 0, _ALL_COLOURS, "[5] (not_colours)"),
+                      _where_int(nr, where, 0, _ALL_RANKS, "[6] (not_ranks)")),
     )
 
 
