@@ -16,14 +16,18 @@ from dataclasses import dataclass, field
 
 from hanabi.engine import (
     Action,
+    ActionDoesNotApply,
     Event,
+    GameEnded,
     GameState,
     IllegalAction,
+    NotYourTurn,
     Rearrange,
     TurnAction,
     apply,
     new_game,
     replay,
+    replay_actions,
     reveal,
     terminate,
     view_for,
@@ -39,14 +43,11 @@ log = logging.getLogger(__name__)
 def replayed(stored: StoredGame) -> GameState:
     """A stored game brought back: its actions applied to its deal. An action that no longer applies (a damaged
     store) stops the game there; a game the store marks finished but whose actions did not end it is stopped."""
-    state = new_game(stored.config, stored.seed)
-    for i, action in enumerate(stored.actions):
-        try:
-            state = apply(state, action, seat=action.seat if isinstance(action, Rearrange) else None)
-        except IllegalAction as e:
-            log.error("game %d: stored action %d (%s) does not apply: %s; the game is stopped there",
-                      stored.id, i, action, e)
-            return terminate(state, "the stored game could not be fully restored")
+    try:
+        state = replay_actions(new_game(stored.config, stored.seed), stored.actions)
+    except ActionDoesNotApply as e:
+        log.error("game %d: %s; the game is stopped there", stored.id, e)
+        return terminate(e.state, "the stored game could not be fully restored")
     if stored.finished is not None and not state.over:
         state = terminate(state, "the game was stopped")
     return state
@@ -72,20 +73,20 @@ class Game:
 
     def check(self, seat: int, action: Action, rearranges_per_turn: int) -> GameState:
         """The state after ``seat`` makes ``action``, or ``Refused`` saying why it may not; changes nothing."""
-        if not self.running:
-            raise Refused(ErrorCode.GAME_NOT_RUNNING, "no game is running at this table")
         state = self.state
-        if isinstance(action, Rearrange):
+        if isinstance(action, Rearrange) and self.running:
             # Each rearrangement adds an event to the history every view carries: a few per seat and turn.
             done = self.rearranged.get(seat, 0) if self.rearranged_turn == state.turn else 0
             if done >= rearranges_per_turn:
                 raise Refused(ErrorCode.RATE_LIMITED, f"you have rearranged your hand {rearranges_per_turn} times "
                                                       "this turn, the most allowed: you can again once the next "
                                                       "turn is taken")
-        elif state.current != seat:
-            raise Refused(ErrorCode.NOT_YOUR_TURN, f"it is {self.names[state.current]}'s turn, not yours")
         try:
             return apply(state, action, seat=seat)
+        except GameEnded:
+            raise Refused(ErrorCode.GAME_NOT_RUNNING, "no game is running at this table") from None
+        except NotYourTurn as e:
+            raise Refused(ErrorCode.NOT_YOUR_TURN, NotYourTurn.sentence(self.names[e.current])) from None
         except IllegalAction as e:
             raise Refused(ErrorCode.ILLEGAL_ACTION, str(e)) from None
 
