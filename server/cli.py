@@ -86,14 +86,16 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-connections", type=int, default=None, metavar="N",
                         help="connections served at once; more are told the server is full (default "
                              f"{_DEFAULTS.max_connections}, or fewer if the open-files limit is lower)")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="[COMMAND]", title="commands (optional)")
     games = sub.add_parser("games", help="list the finished games in the store, newest first")
     games.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH", help="the game store (default as above)")
     games.add_argument("--json", action="store_true", help="one JSON object per game, one per line")
     export = sub.add_parser("export", help="write a game as a hanab.live JSON replay file")
     export.add_argument("game", type=int, metavar="GAME_ID", help="the game's number (see 'hanabi-server games')")
     export.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH", help="the game store (default as above)")
-    export.add_argument("-o", "--output", default=None, metavar="FILE", help="write to FILE instead of the screen")
+    export.add_argument("-o", "--output", default=None, metavar="FILE",
+                        help="write to FILE instead of the screen (never over an existing file, unless --force)")
+    export.add_argument("--force", action="store_true", help="with -o: replace FILE if it exists")
     export.add_argument("--unfinished", action="store_true",
                         help="also export a game still in progress (its file shows every hand: not for players)")
     return parser
@@ -122,7 +124,7 @@ def _main(argv: list[str] | None) -> int:
     if args.command == "games":
         return _games(db, args.json)
     if args.command == "export":
-        return _export(db, args.game, args.output, args.unfinished)
+        return _export(db, args.game, args.output, args.unfinished, args.force)
     if not 0 <= args.port <= 65535:
         return _fail(f"--port {args.port} is not a TCP port: choose one from 1 to 65535")
     if args.bot_delay < 0:
@@ -243,7 +245,7 @@ def _announce(server: Server, db: str) -> None:
     print(f"hanabi-server: listening on port {server.port} ({where})", flush=True)
     lan = _lan_address() if server.host in ("*", "0.0.0.0", "::") else server.host
     if lan:
-        print(f"hanabi-server: players connect to {lan}:{server.port}", flush=True)
+        print(f"hanabi-server: players connect to {host_port(lan, server.port)}", flush=True)
     if db == ":memory:":
         print("hanabi-server: games are kept in memory only (--db :memory:): nothing is saved", flush=True)
     else:
@@ -252,6 +254,11 @@ def _announce(server: Server, db: str) -> None:
         print(f"hanabi-server: {server.restored} unfinished game(s) restored; players resume where they were",
               flush=True)
     print("hanabi-server: press Ctrl-C to stop", flush=True)
+
+
+def host_port(host: str, port: int) -> str:
+    """``host:port`` as a client takes it: an IPv6 address goes in brackets (``[::1]:7777``)."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 def _open(db: str) -> Store:
@@ -283,7 +290,7 @@ def _games(db: str, as_json: bool) -> int:
     return 0
 
 
-def _export(db: str, game_id: int, output: str | None, unfinished: bool) -> int:
+def _export(db: str, game_id: int, output: str | None, unfinished: bool, force: bool = False) -> int:
     try:
         store = _open(db)
     except StoreError as e:
@@ -302,7 +309,10 @@ def _export(db: str, game_id: int, output: str | None, unfinished: bool) -> int:
         print(text)
         return 0
     try:
-        Path(output).write_text(text + "\n", encoding="utf-8")
+        with Path(output).open("w" if force else "x", encoding="utf-8") as file:
+            file.write(text + "\n")
+    except FileExistsError:
+        return _fail(f"{output} already exists: choose another name, or add --force to replace it")
     except OSError as e:
         return _fail(f"cannot write {output}: {e.strerror}")
     print(f"game {game_id} written to {output}")

@@ -150,6 +150,9 @@ class Lifecycle:
             return Drop()
         if self.phase is Phase.HANDSHAKE:
             return self._handshake(item)
+        if isinstance(item, Hello):
+            return Answer(refusal(item, ErrorCode.ALREADY_LOGGED_IN, "this connection has said hello already: a "
+                                                                       "connection logs in once"))
         if isinstance(item, Ping):
             return Answer(Pong(n=item.n, id=item.id))
         if isinstance(item, Pong):

@@ -263,7 +263,7 @@ async def test_refusals_name_wire_types_not_python_classes(connect: Connect) -> 
     alice = await connect("Alice")
     await alice.send(Hello(protocol=PROTOCOL_VERSION, program="again", name="Alice"))
     err = await alice.expect(ErrorReply)
-    assert "hello requests" in err.message and "Hello" not in err.message
+    assert err.request == "hello" and "hello" in err.message and "Hello" not in err.message
 
 
 async def test_leaving_mid_game_sends_everyone_the_final_view_with_game_over(connect: Connect) -> None:

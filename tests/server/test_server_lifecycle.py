@@ -51,8 +51,10 @@ def test_a_hello_of_another_version_closes_with_a_goodbye_naming_both() -> None:
     assert life.phase is Phase.CLOSING and life.farewell == step and not life.reading
 
 
-def test_pings_are_answered_and_pongs_dropped_once_logged_in() -> None:
+def test_pings_are_answered_and_pongs_dropped_once_logged_in_and_hello_comes_once() -> None:
     life = opened()
+    again = life.receive(HELLO, 0.0)
+    assert isinstance(again, Answer) and again.message.code == ErrorCode.ALREADY_LOGGED_IN
     assert life.receive(Ping(n=5, id=2), 0.0) == Answer(Pong(n=5, id=2))
     assert life.receive(Pong(n=1), 0.0) == Drop()
 
