@@ -52,7 +52,7 @@ def test_a_hello_of_another_version_closes_with_a_goodbye_naming_both() -> None:
 
 
 def test_pings_are_answered_and_pongs_dropped_once_logged_in_and_hello_comes_once() -> None:
-    life = opened()
+    life = opened(replace(CONFIG, burst=10))
     again = life.receive(HELLO, 0.0)
     assert isinstance(again, Answer) and again.message.code == ErrorCode.ALREADY_LOGGED_IN
     assert life.receive(Ping(n=5, id=2), 0.0) == Answer(Pong(n=5, id=2))
