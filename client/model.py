@@ -215,7 +215,8 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
     if isinstance(message, TableGone):
         out = replace(model, tables=tuple(t for t in model.tables if t.id != message.table))
         if model.table is not None and model.table.id == message.table:
-            out = with_status(_leave(out), "Your table was closed.", True)
+            out = with_status(_leave(out), f"{message.reason[:1].upper()}{message.reason[1:]}." if message.reason
+                              else "Your table was closed.", True)
         return out
     if isinstance(message, Joined):
         table = message.table

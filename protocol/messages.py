@@ -328,8 +328,11 @@ class TableChanged:
 @_message("server")
 @dataclasses.dataclass(frozen=True, slots=True)
 class TableGone:
+    """A table closed; ``reason`` says why, for people (empty from older servers)."""
+
     TYPE: ClassVar[str] = "table_gone"
     table: Annotated[int, _ID]
+    reason: Annotated[str, _SENTENCE] = ""
     id: Id = None
 
 

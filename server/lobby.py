@@ -161,7 +161,11 @@ class Lobby:
         self._online.add(player)
 
     def arrived(self, player: Player) -> None:
-        """After the welcome: a returning player gets their seat and view back."""
+        """After the welcome: a returning player gets their seat and view back, or hears what happened to
+        their table while they were away."""
+        missed, player.missed = player.missed, []
+        for message in missed:
+            player.send(message)
         if player.table is not None:
             player.table.welcome_back(player)
 
@@ -223,12 +227,13 @@ class Lobby:
         self._to_lobby(frame(TableChanged(table=info)))
 
     def table_closed(self, table: Table, members: list[Player]) -> None:
-        """``table`` closed; ``members`` were at it, and are at no table now."""
+        """``table`` closed; ``members`` were at it (told why, or to be told when they come back), and are at no
+        table now."""
         self.tables.pop(table.id, None)
+        self._to_lobby(frame(TableGone(table=table.id)))  # those in the lobby already (members heard why)
         for p in members:
             if p.table is table:
                 p.table, p.seat = None, None
-        self._to_lobby(frame(TableGone(table=table.id)))
 
     # --- requests -----------------------------------------------------------------------------------------------
 

@@ -390,7 +390,12 @@ class Table:
         await self.store.close_table(self.id)
         log.info("table %d (%s) closed: %s", self.id, self.name, why)
         members = self.members() + ([leaving] if leaving is not None else [])
-        self._to_members(frame(TableGone(table=self.id)))
+        gone = TableGone(table=self.id, reason=f"table {self.name!r} closed: {why}")
+        for p in members:
+            if p.online:
+                p.send(gone)
+            else:
+                p.missed.append(gone)
         self.spectators.clear()
         self.lobby.table_closed(self, members)
 
