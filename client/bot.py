@@ -43,6 +43,7 @@ from hanabi.protocol.messages import (
 )
 from hanabi.protocol.version import PROGRAM, PROTOCOL_VERSION
 
+from .naming import name_problem
 from .session import CONNECT_TIMEOUT, HANDSHAKE_TIMEOUT, SEND_TIMEOUT, Address, parse_address
 
 
@@ -180,12 +181,14 @@ def main(argv: list[str] | None = None) -> int:
         address = parse_address(args.address)
     except ValueError as exc:
         parser.error(str(exc))
+    if (problem := name_problem(args.name.strip())) is not None:
+        parser.error(problem)
     if args.games is not None and args.games < 1:
         parser.error("--games must be at least 1")
     if not (math.isfinite(args.delay) and args.delay >= 0):
         parser.error(f"--delay {args.delay} is not a pause: give seconds, 0 or more (0 acts at once)")
     try:
-        played = trio.run(run_bot, address, args.name, args.table, args.games, args.delay)
+        played = trio.run(run_bot, address, args.name.strip(), args.table, args.games, args.delay)
     except BotError as exc:
         print(f"hanabi-bot: {exc}", file=sys.stderr)
         return 1

@@ -20,6 +20,7 @@ from hanabi.engine.replay import ReplayError, load
 
 from .app import ClientApp
 from .model import Link
+from .naming import name_problem
 from .replayer import ReplayViewer
 from .runner import Store, run_with_trio
 from .session import Address, Session, parse_address, resolve_problem
@@ -97,8 +98,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     name = (args.name if args.name is not None else default_name()).strip()
-    if not 1 <= len(name) <= 32:
-        parser.error("--name must be 1 to 32 characters")
+    if (problem := name_problem(name)) is not None:
+        parser.error(problem)
     modes = [flag for flag, given in (("--replay", args.replay is not None), ("--solo", args.solo),
                                       ("HOST[:PORT]", bool(args.server))) if given]
     if len(modes) > 1:

@@ -100,3 +100,21 @@ def test_cli_refuses_a_bad_address_and_reports_an_unreachable_server(capsys: pyt
     assert exc.value.code == 2
     assert main(["127.0.0.1:1", "--games", "1"]) == 1
     assert "hanabi-bot: cannot reach a server at 127.0.0.1:1" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("name", "words"), [
+    ("", "--name must be 1 to 32 characters, not 0"),
+    (" ", "--name must be 1 to 32 characters, not 0"),
+    ("x" * 40, "--name must be 1 to 32 characters, not 40"),
+    ("\t", "--name must be 1 to 32 characters"),
+    ("a\tb", "control character U+0009"),
+])
+def test_cli_refuses_a_name_the_server_would_refuse_in_one_line(
+        name: str, words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # Checked before connecting: nothing listens on port 1, so only the name can be what is said.
+    with pytest.raises(SystemExit) as exc:
+        main(["127.0.0.1:1", "--name", name])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert words in err.strip().splitlines()[-1]  # argparse's usage, then one line with the reason

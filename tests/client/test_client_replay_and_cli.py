@@ -96,6 +96,7 @@ def test_replay_of_a_missing_file_is_one_clear_line(tmp_path: Path, capsys: pyte
     (["--solo", "--variant", "purple"], "unknown variant"),
     (["--solo", "somehost"], "--solo and HOST[:PORT] do not go together"),
     (["--name", "", "host"], "--name must be"),
+    (["--name", "a\tb", "host"], "--name holds the control character U+0009"),
     ([":21777"], "':21777' has no host"),
     (["127.0.0.1:"], "no port after the colon"),
     (["256.1.1.1"], "'256.1.1.1' is not an IPv4 address"),
