@@ -100,9 +100,11 @@ class ClientApp:
             accept_handler=self._accept,
         )
         asking = Condition(lambda: self.ui.secret is not None)
+        # Masking first, then the label: a processor sees what the ones before it produced, so the other
+        # order masked the label too ("**********" before a key was typed, and no Backspace took it away).
         self.command_window = Window(BufferControl(self.command, input_processors=[
-            BeforeInput(lambda: "password: " if self.ui.secret is not None else ": "),
             ConditionalProcessor(PasswordProcessor(), asking),
+            BeforeInput(lambda: "password: " if self.ui.secret is not None else ": "),
         ]), height=1)
         self.status_window = Window(FormattedTextControl(self._status_text, focusable=True, show_cursor=False),
                                     height=Dimension(min=1, max=2), dont_extend_height=True, wrap_lines=True,

@@ -871,3 +871,14 @@ def test_a_long_variant_title_gives_way_before_whose_turn_it_is(term: Terminal, 
               kit.view_message(state, 0))
     title = term.screen().splitlines()[0]
     assert "short multicolor · turn 1 · your turn" in title and "…" not in title
+
+
+def test_the_password_prompt_shows_its_label_and_masks_only_what_is_typed(term: Terminal, kit) -> None:
+    locked = replace(kit.table(("x", None)), has_password=True)
+    term.feed(Welcome(1, "server", "dave", "tok", ""), Tables((locked,)))
+    term.type("j")
+    lines = term.screen().splitlines()
+    assert "password:" in "\n".join(lines) and not any("*" in line for line in lines)
+    term.type("ab\x7f")  # two letters, then Backspace takes one back
+    typed = [line for line in term.screen().splitlines() if line.startswith("password:")]
+    assert [line.rstrip() for line in typed] == ["password: *"]
