@@ -63,6 +63,13 @@ def start(key: str, view: PlayerView | None, names: Sequence[str]) -> Step:
         return Refused(f"it is not your turn: {seat_name(names, view.current)} is to act "
                        "(m rearranges your hand at any time)")
     if verb == "clue":
+        # A clue that surely touches a card (the rank of the next player's first card), asked of the engine now:
+        # what could still refuse it (no clue token left) is said at once, not after "whom?" and "with?".
+        target = others_in_turn_order(view)[0]
+        first = view.hands[target][0].card if view.hands[target] else None
+        reason = refusal(view, Clue(target, rank=first.rank if first is not None else RANKS[0]))
+        if reason is not None and first is not None:
+            return Refused(f"Not allowed: {reason}")
         return Prompt("Clue whom? " + _players_hint(view, names) + " · Esc cancels")
     return Prompt(_slot_prompt(verb.capitalize(), size))
 

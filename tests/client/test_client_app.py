@@ -882,3 +882,14 @@ def test_the_password_prompt_shows_its_label_and_masks_only_what_is_typed(term: 
     term.type("ab\x7f")  # two letters, then Backspace takes one back
     typed = [line for line in term.screen().splitlines() if line.startswith("password:")]
     assert [line.rstrip() for line in typed] == ["password: *"]
+
+
+def test_c_with_no_clue_token_left_is_refused_at_once(term: Terminal, kit) -> None:
+    state = kit.game(first_seat=1)
+    for _ in range(8):
+        state = kit.clue_something(state)
+    assert state.clue_tokens == 0 and state.current == 0
+    at_game(term, kit, state=state)
+    assert term.type("c") == []
+    assert term.app.ui.pending == [] and "Clue whom" not in term.screen()
+    assert "cannot clue with no clue tokens left" in term.store.model.status
