@@ -893,3 +893,10 @@ def test_c_with_no_clue_token_left_is_refused_at_once(term: Terminal, kit) -> No
     assert term.type("c") == []
     assert term.app.ui.pending == [] and "Clue whom" not in term.screen()
     assert "cannot clue with no clue tokens left" in term.store.model.status
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_start_during_a_running_game_says_it_runs(term: Terminal, kit, seat: int) -> None:
+    at_game(term, kit, seat=seat)  # seat 0 hosts, seat 1 does not
+    assert term.type(":start\r") == []
+    assert term.store.model.status == "the game is already running: it goes on"
