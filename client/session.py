@@ -41,7 +41,8 @@ SILENCE_LIMIT = 35.0  # no byte from the server for this long: the link is dead,
 OUTBOX = 256
 # Goodbyes after which reconnecting would be wrong: another connection took our seat, or we cannot talk.
 GOODBYE_VERSION = "protocol_version"
-FINAL_GOODBYES = frozenset({"replaced", GOODBYE_VERSION, "client_quit"})
+NOT_HANABI = "not_hanabi"  # our own reason: what answered is no hanabi server (a web server, an SSH banner)
+FINAL_GOODBYES = frozenset({"replaced", GOODBYE_VERSION, "client_quit", NOT_HANABI})
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,7 +231,14 @@ class Session:
                 if resume is None and self.tokens is not None:
                     resume = await self.tokens.wait_for()  # a previous run of this client may have left us a seat
                 await self._write(stream, Hello(PROTOCOL_VERSION, PROGRAM, self.name, resume))
-                welcome = await self._handshake(stream, decoder, goodbye)
+                try:
+                    welcome = await self._handshake(stream, decoder, goodbye)
+                except ProtocolError as e:
+                    # Unreadable before any welcome: another kind of server listens there, and asking again
+                    # will not change that. Said once, and we stop.
+                    self.dispatch(Note(f"{self.address} is not a hanabi server (its first bytes are not the hanabi "
+                                       f"protocol: {e}): check the address and the port", True))
+                    return NOT_HANABI
                 if welcome is None:
                     return goodbye[0] if goodbye else None
                 mismatch = version_mismatch(PROTOCOL_VERSION, welcome.protocol, their_program=welcome.program,

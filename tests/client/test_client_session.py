@@ -209,3 +209,31 @@ async def test_a_server_of_another_protocol_is_left_with_its_sentence_and_not_re
     assert store.model.link is Link.CLOSED and session.stopped
     assert connections == [1]
     assert Goodbye("protocol_version", sentence) in heard
+
+
+@pytest.mark.parametrize("answer", [
+    b"SSH-2.0-OpenSSH_9.6\r\n",
+    b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+])
+async def test_something_that_is_not_a_hanabi_server_is_said_once_and_left(nursery: trio.Nursery,
+                                                                          answer: bytes) -> None:
+    connections: list[int] = []
+
+    async def other_server(stream: trio.SocketStream) -> None:
+        connections.append(1)
+        async with stream:
+            await stream.send_all(answer)
+            with trio.move_on_after(2):
+                async for _ in stream:
+                    pass
+
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    port = listeners[0].socket.getsockname()[1]
+    nursery.start_soon(trio.serve_listeners, other_server, listeners)
+    store = Store()
+    session = Session(Address("127.0.0.1", port), "alice", store.get, store.dispatch)
+    with trio.fail_after(5):
+        await session.run()  # returns by itself: no "reconnecting…" for ever
+    assert f"127.0.0.1:{port} is not a hanabi server" in store.model.status and store.model.status_error
+    assert store.model.link is Link.CLOSED and session.stopped
+    assert connections == [1]
