@@ -15,7 +15,6 @@ once, so that a terminal or a log shows where it is.
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from collections.abc import Callable
 
@@ -43,7 +42,7 @@ from hanabi.protocol.messages import (
 )
 from hanabi.protocol.version import PROGRAM, PROTOCOL_VERSION
 
-from .naming import name_problem
+from .arguments import delay_problem, name_problem
 from .session import CONNECT_TIMEOUT, HANDSHAKE_TIMEOUT, SEND_TIMEOUT, Address, parse_address
 
 
@@ -185,8 +184,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(problem)
     if args.games is not None and args.games < 1:
         parser.error("--games must be at least 1")
-    if not (math.isfinite(args.delay) and args.delay >= 0):
-        parser.error(f"--delay {args.delay} is not a pause: give seconds, 0 or more (0 acts at once)")
+    if (problem := delay_problem("--delay", args.delay)) is not None:
+        parser.error(problem)
     try:
         played = trio.run(run_bot, address, args.name.strip(), args.table, args.games, args.delay)
     except BotError as exc:
