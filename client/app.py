@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
-from hanabi.engine import Clue, Discard, Play, Rearrange
+from hanabi.engine import Clue, Discard, Play, Rearrange, Variant
 from hanabi.protocol.messages import ActionRequest, Chat, GetReplay, Message, RearrangeRequest
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
@@ -37,7 +38,7 @@ from .judge import refusal
 from .layout import ScreenLayout
 from .lobby import LobbyActions
 from .model import ClientModel, Incoming, Link, Note
-from .saving import save_new_file
+from .saving import replay_stem, save_new_file
 from .screens import chat_closed
 from .style import STYLE
 
@@ -93,6 +94,7 @@ class ClientApp:
         self.lobby = LobbyActions(self)
         self.screen = ScreenLayout(self)
         self.replay_dir = replay_dir or Path.cwd()
+        self.clock: Callable[[], datetime] = datetime.now  # the local time a saved replay is named after
         self.command = Buffer(
             multiline=False,
             completer=CommandCompleter(lambda: self.get_model().view, lambda: self.get_model().names),
@@ -244,8 +246,10 @@ class ClientApp:
         if game in self.ui.saved:
             self.note(f"This game's replay is already saved in {self.ui.saved[game]}")
             return
+        view = self.get_model().view
+        variant = view.config.variant if view is not None else Variant.NONE
         try:
-            path = save_new_file(self.replay_dir, f"hanabi-game-{game}", text)
+            path = save_new_file(self.replay_dir, replay_stem(self.clock(), variant), text)
         except OSError as e:
             self.note(f"could not save the replay in {self.replay_dir}: {e.strerror or e}", True)
             return

@@ -8,6 +8,7 @@ import random
 import re
 from collections.abc import Iterator
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -329,17 +330,19 @@ def test_end_screen_saves_the_replay(term: Terminal, kit, tmp_path: Path) -> Non
     text = term.screen()
     assert f"Game over: 0/25 — {state.outcome.rating}" in text
     assert "save the replay" in text
+    term.app.clock = lambda: datetime(2026, 11, 24, 15, 30, 59)
     assert term.type("s") == [GetReplay(1)]
     replay = dumps(state, kit.NAMES)
     term.feed(ReplayFile(1, replay))
-    saved = tmp_path / "hanabi-game-1.json"
+    saved = tmp_path / "hanabi-2026-11-24-1530-no-variant.json"  # when, and what was played
     assert json.loads(saved.read_text()) == json.loads(replay)
     assert str(saved) in term.store.model.status
 
 
 def test_a_saved_replay_never_overwrites_an_older_one(term: Terminal, kit, tmp_path: Path) -> None:
-    older = tmp_path / "hanabi-game-1.json"
-    older.write_text("an earlier --solo game, also game 1 on its own server")
+    older = tmp_path / "hanabi-2026-11-24-1530-no-variant.json"
+    older.write_text("an earlier game of the same variant, saved in the same minute")
+    term.app.clock = lambda: datetime(2026, 11, 24, 15, 30)
     state = kit.game()
     while not state.over:
         state = apply(state, next(a for a in legal_actions(state) if isinstance(a, Play)))
@@ -349,12 +352,12 @@ def test_a_saved_replay_never_overwrites_an_older_one(term: Terminal, kit, tmp_p
     term.type("s")
     replay = dumps(state, kit.NAMES)
     term.feed(ReplayFile(1, replay))
-    assert older.read_text() == "an earlier --solo game, also game 1 on its own server"
-    saved = tmp_path / "hanabi-game-1-2.json"
+    assert older.read_text() == "an earlier game of the same variant, saved in the same minute"
+    saved = tmp_path / "hanabi-2026-11-24-1530-no-variant-2.json"
     assert json.loads(saved.read_text()) == json.loads(replay)
     assert f"Replay saved to {saved}" in term.store.model.status
     term.type("s")  # again: the same game is not written a second time under a third name
-    assert not (tmp_path / "hanabi-game-1-3.json").exists()
+    assert not (tmp_path / "hanabi-2026-11-24-1530-no-variant-3.json").exists()
     assert str(saved) in term.store.model.status
 
 
@@ -900,3 +903,15 @@ def test_start_during_a_running_game_says_it_runs(term: Terminal, kit, seat: int
     at_game(term, kit, seat=seat)  # seat 0 hosts, seat 1 does not
     assert term.type(":start\r") == []
     assert term.store.model.status == "the game is already running: it goes on"
+
+
+@pytest.mark.parametrize(("variant", "name"), [
+    (Variant.NONE, "hanabi-2026-01-02-0304-no-variant"),
+    (Variant.SIX_SUITS, "hanabi-2026-01-02-0304-six-suits"),
+    (Variant.SHORT_MULTICOLOR, "hanabi-2026-01-02-0304-six-suits-short-multicolor"),
+    (Variant.WILD_MULTICOLOR, "hanabi-2026-01-02-0304-wild-multicolor"),
+])
+def test_a_saved_replay_is_named_for_when_and_what(variant: Variant, name: str) -> None:
+    from hanabi.client.saving import replay_stem
+
+    assert replay_stem(datetime(2026, 1, 2, 3, 4, 5), variant) == name
