@@ -83,8 +83,10 @@ class ClientApp:
 
     def __init__(self, get_model: Callable[[], ClientModel], dispatch: Callable[[Incoming], None], send: Send,
                  *, input: Input | None = None, output: Output | None = None,
-                 replay_dir: Path | None = None, bell: bool = True) -> None:
+                 replay_dir: Path | None = None, bell: bool = True, solo: bool = False) -> None:
         self.get_model = get_model
+        # --solo: the table is the whole private server, so leaving it means quitting, not its empty lobby.
+        self.solo = solo
         self.bell = bell
         self._rung: tuple[int | None, int] | None = None  # the (game, turn) the bell last called us to
         self._selected_table: int | None = None  # our table when the lobby's highlight last followed it

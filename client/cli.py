@@ -159,7 +159,7 @@ def _run(address: Address | None, name: str, solo: Solo | None = None, bell: boo
         if box:
             box[0].send(message)  # type: ignore[arg-type]
 
-    app = ClientApp(store.get, store.dispatch, send, bell=bell)
+    app = ClientApp(store.get, store.dispatch, send, bell=bell, solo=solo is not None)
     store.listeners.append(app.on_model)
 
     async def network() -> None:

@@ -79,7 +79,7 @@ class ScreenLayout:
             ConditionalContainer(self.app.command_window, Condition(lambda: self.app.application.layout.has_focus(
                 self.app.command))),
             self.app.status_window,
-            Window(FormattedTextControl(lambda: keys_fragments(self.model(), self.app.mode(), self.width)), height=1,
+            Window(FormattedTextControl(lambda: keys_fragments(self.model(), self.app.mode(), self.width, solo=self.app.solo)), height=1,
                    style="class:keys"),
         ])
 
@@ -127,7 +127,7 @@ class ScreenLayout:
             Window(height=1, char="─", style="class:rule"),
             middle,
             ConditionalContainer(
-                Window(FormattedTextControl(lambda: end_fragments(self.model())), dont_extend_height=True,
+                Window(FormattedTextControl(lambda: end_fragments(self.model(), solo=self.app.solo)), dont_extend_height=True,
                        wrap_lines=True),
                 Condition(self._game_over)),
         ])

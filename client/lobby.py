@@ -99,7 +99,9 @@ class LobbyActions:
                                   "y = yes, any other key = no")
                 return
             self.app.ui.confirm = None
-            if self.app.send(Leave()):
+            if self.app.solo:
+                self.app.quit()
+            elif self.app.send(Leave()):
                 self.app.dispatch(LeftTable())
         elif verb in ("start", "again"):
             empty = [] if model.table is None else [i for i, p in enumerate(model.table.players) if p is None]

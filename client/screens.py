@@ -125,8 +125,11 @@ def chat_fragments(model: ClientModel) -> StyleAndTextTuples:
     return out
 
 
-def end_fragments(model: ClientModel) -> StyleAndTextTuples:
-    """The end of the game: score, rating, reason, the cards left in the deck, and what to do next."""
+def end_fragments(model: ClientModel, solo: bool = False) -> StyleAndTextTuples:
+    """The end of the game: score, rating, reason, the cards left in the deck, and what to do next.
+
+    In ``--solo`` there is no lobby to go back to: ``l`` quits, so only ``q`` is offered.
+    """
     view = model.view
     over = model.game_over
     outcome = over.outcome if over is not None else (view.outcome if view is not None else None)
@@ -149,7 +152,7 @@ def end_fragments(model: ClientModel) -> StyleAndTextTuples:
         again = "a ask the host for another game"
     else:
         again = "the host may start another game"  # chat closed (or watching): nothing to ask with
-    out.append(("class:keys", " s save the replay · " + again + " · l leave · q quit "))
+    out.append(("class:keys", " s save the replay · " + again + ("" if solo else " · l leave") + " · q quit "))
     return out
 
 
@@ -275,7 +278,7 @@ def chat_closed(model: ClientModel) -> str | None:
     return None
 
 
-def keys_fragments(model: ClientModel, mode: str, width: int = 80) -> StyleAndTextTuples:
+def keys_fragments(model: ClientModel, mode: str, width: int = 80, solo: bool = False) -> StyleAndTextTuples:
     """The bottom bar: the keys that do something on this screen, as many as fit (quit always shows)."""
     if mode == "command":
         items = [("Enter", "send"), ("Tab", "complete"), ("Esc", "cancel")]
@@ -294,6 +297,8 @@ def keys_fragments(model: ClientModel, mode: str, width: int = 80) -> StyleAndTe
                  (":", "cmd"), ("?", "help"), ("q", "quit")]
     if chat_closed(model) is not None:
         items = [item for item in items if item[0] != "t"]
+    if solo and mode == "end":
+        items = [item for item in items if item[0] != "l"]  # l quits there, as q does
 
     def size(chosen: list[tuple[str, str]]) -> int:
         return sum(len(k) + len(w) + 3 for k, w in chosen)

@@ -863,7 +863,7 @@ def test_the_end_counts_turns_taken_and_gives_the_score_once(term: Terminal, kit
     assert f"· {state.turn} turns · game over" in text.splitlines()[0]  # as hanabi-replay counts them
     assert f"turn {state.turn + 1}" not in text
     assert text.count("Game over") == 1
-    assert "— game 1 ends —" in text
+    assert "— the game ends —" in text
 
 
 def test_a_long_variant_title_gives_way_before_whose_turn_it_is(term: Terminal, kit) -> None:
@@ -915,3 +915,16 @@ def test_a_saved_replay_is_named_for_when_and_what(variant: Variant, name: str) 
     from hanabi.client.saving import replay_stem
 
     assert replay_stem(datetime(2026, 1, 2, 3, 4, 5), variant) == name
+
+
+def test_in_solo_leaving_quits_instead_of_showing_the_private_servers_lobby(term: Terminal, kit) -> None:
+    term.app.solo = True
+    state = kit.game()
+    while not state.over:
+        state = apply(state, next(a for a in legal_actions(state) if isinstance(a, Play)))
+    at_game(term, kit, state=state)
+    assert state.outcome is not None
+    term.feed(GameOver(1, state.outcome, state.deck, "7"))
+    text = term.screen()
+    assert "a play again · q quit" in text and "leave" not in text
+    assert term.type("l") == []  # no leave request: the client quits, and the private server with it
