@@ -104,6 +104,17 @@ def at_game(term: Terminal, kit, seat: int = 0, state=None):
     return state
 
 
+def at_game_over(term: Terminal, kit):
+    """alice at the end of a game where every move was a play (it ends by the third strike or the deck)."""
+    state = kit.game()
+    while not state.over:
+        state = apply(state, next(a for a in legal_actions(state) if isinstance(a, Play)))
+    at_game(term, kit, state=state)
+    assert state.outcome is not None
+    term.feed(GameOver(1, state.outcome, state.deck, "7"))
+    return state
+
+
 def test_clue_shortcut_sends_the_clue(term: Terminal, kit) -> None:
     state = at_game(term, kit)
     suit = state.deck[state.hands[1][0]].suit
@@ -321,12 +332,7 @@ def test_only_the_host_starts(term: Terminal, kit) -> None:
 
 
 def test_end_screen_saves_the_replay(term: Terminal, kit, tmp_path: Path) -> None:
-    state = kit.game()
-    while not state.over:
-        state = apply(state, next(a for a in legal_actions(state) if isinstance(a, Play)))
-    at_game(term, kit, state=state)
-    assert state.outcome is not None
-    term.feed(GameOver(1, state.outcome, state.deck, "7"))
+    state = at_game_over(term, kit)
     text = term.screen()
     assert f"Game over: 0/25 — {state.outcome.rating}" in text
     assert "save the replay" in text
@@ -343,12 +349,7 @@ def test_a_saved_replay_never_overwrites_an_older_one(term: Terminal, kit, tmp_p
     older = tmp_path / "hanabi-2026-11-24-1530-no-variant.json"
     older.write_text("an earlier game of the same variant, saved in the same minute")
     term.app.clock = lambda: datetime(2026, 11, 24, 15, 30)
-    state = kit.game()
-    while not state.over:
-        state = apply(state, next(a for a in legal_actions(state) if isinstance(a, Play)))
-    at_game(term, kit, state=state)
-    assert state.outcome is not None
-    term.feed(GameOver(1, state.outcome, state.deck, "7"))
+    state = at_game_over(term, kit)
     term.type("s")
     replay = dumps(state, kit.NAMES)
     term.feed(ReplayFile(1, replay))
@@ -647,12 +648,7 @@ def test_what_players_know_stays_in_the_card_columns_in_six_suits(tmp_path: Path
 
 
 def test_the_end_screen_says_the_result_once(term: Terminal, kit) -> None:
-    state = kit.game()
-    while not state.over:
-        state = apply(state, next(a for a in legal_actions(state) if isinstance(a, Play)))
-    at_game(term, kit, state=state)
-    assert state.outcome is not None
-    term.feed(GameOver(1, state.outcome, state.deck, "7"))
+    state = at_game_over(term, kit)
     text = term.screen()
     assert text.count(state.outcome.rating) == 1  # the end box only: the log just marks where the game ended
     assert f"Left in the deck ({state.deck_left}):" in text  # cards nobody drew, after a strike-out
@@ -853,12 +849,7 @@ def test_with_chat_open_a_guest_is_told_how_to_ask(term: Terminal, kit) -> None:
 
 
 def test_the_end_counts_turns_taken_and_gives_the_score_once(term: Terminal, kit) -> None:
-    state = kit.game()
-    while not state.over:
-        state = apply(state, next(a for a in legal_actions(state) if isinstance(a, Play)))
-    assert state.outcome is not None
-    at_game(term, kit, state=state)
-    term.feed(GameOver(1, state.outcome, state.deck, "7"))
+    state = at_game_over(term, kit)
     text = term.screen()
     assert f"· {state.turn} turns · game over" in text.splitlines()[0]  # as hanabi-replay counts them
     assert f"turn {state.turn + 1}" not in text
@@ -919,12 +910,7 @@ def test_a_saved_replay_is_named_for_when_and_what(variant: Variant, name: str) 
 
 def test_in_solo_leaving_quits_instead_of_showing_the_private_servers_lobby(term: Terminal, kit) -> None:
     term.app.solo = True
-    state = kit.game()
-    while not state.over:
-        state = apply(state, next(a for a in legal_actions(state) if isinstance(a, Play)))
-    at_game(term, kit, state=state)
-    assert state.outcome is not None
-    term.feed(GameOver(1, state.outcome, state.deck, "7"))
+    state = at_game_over(term, kit)
     text = term.screen()
     assert "a play again · q quit" in text and "leave" not in text
     assert term.type("l") == []  # no leave request: the client quits, and the private server with it
