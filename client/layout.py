@@ -79,8 +79,9 @@ class ScreenLayout:
             ConditionalContainer(self.app.command_window, Condition(lambda: self.app.application.layout.has_focus(
                 self.app.command))),
             self.app.status_window,
-            Window(FormattedTextControl(lambda: keys_fragments(self.model(), self.app.mode(), self.width, solo=self.app.solo)), height=1,
-                   style="class:keys"),
+            Window(FormattedTextControl(
+                lambda: keys_fragments(self.model(), self.app.mode(), self.width, solo=self.app.solo)),
+                height=1, style="class:keys"),
         ])
 
     def _screen(self) -> AnyContainer:
@@ -127,8 +128,8 @@ class ScreenLayout:
             Window(height=1, char="─", style="class:rule"),
             middle,
             ConditionalContainer(
-                Window(FormattedTextControl(lambda: end_fragments(self.model(), solo=self.app.solo)), dont_extend_height=True,
-                       wrap_lines=True),
+                Window(FormattedTextControl(lambda: end_fragments(self.model(), solo=self.app.solo)),
+                       dont_extend_height=True, wrap_lines=True),
                 Condition(self._game_over)),
         ])
 

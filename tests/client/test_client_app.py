@@ -910,7 +910,7 @@ def test_a_saved_replay_is_named_for_when_and_what(variant: Variant, name: str) 
 
 def test_in_solo_leaving_quits_instead_of_showing_the_private_servers_lobby(term: Terminal, kit) -> None:
     term.app.solo = True
-    state = at_game_over(term, kit)
+    at_game_over(term, kit)
     text = term.screen()
     assert "a play again · q quit" in text and "leave" not in text
     assert term.type("l") == []  # no leave request: the client quits, and the private server with it

@@ -209,7 +209,8 @@ def test_game_over_and_replay(kit) -> None:
     assert text_of(model)[-1] == "— the game ends —"  # the end screen shows the result: once is enough
     assert model.status == ""  # nor the status line
     again = reduce(model, GameStarted(1, 2))
-    assert text_of(again)[-2:] == ["— the last game ended 0/25: horrible, booed by the crowd —", "— a new game starts —"]
+    assert text_of(again)[-2:] == ["— the last game ended 0/25: horrible, booed by the crowd —",
+                                   "— a new game starts —"]
     model = reduce(model, ReplayFile(1, '{"players": []}'))
     assert model.replay == (1, '{"players": []}')
 
