@@ -1,8 +1,10 @@
 """The game board drawn from one ``PlayerView``: pure functions from a view to styled text.
 
 The layout follows a real table: the other players in turn order after you,
-each with a number (the key that picks them for a clue), then your own hand as
-what you know about it. Nothing here reads the network or the keyboard; the
+then your own hand as what you know about it. Each player is numbered by their
+seat at the table, the one number everywhere: the lobby's seats, the key that
+picks a player for a clue, ``clue 3 red``, ``bot 3``; it is the same on every
+player's screen, so "clue 3" said aloud means one person. Nothing here reads the network or the keyboard; the
 app wraps these functions in windows whose text is recomputed on every redraw.
 """
 
@@ -96,8 +98,8 @@ def _name_cell(label: str, style: str) -> StyleAndTextTuples:
     return [(style, label), ("", " " * (NAME_WIDTH - len(label)))]
 
 
-def _other_hand(view: PlayerView, names: Sequence[str], seat: int, number: int,
-                show_knowledge: bool, away: bool = False) -> list[Row]:
+def _other_hand(view: PlayerView, names: Sequence[str], seat: int, show_knowledge: bool,
+                away: bool = False) -> list[Row]:
     acting = view.current == seat and view.outcome is None
     marker = "▶" if acting else " "
     style = "class:name.current" if acting else "class:name"
@@ -107,7 +109,7 @@ def _other_hand(view: PlayerView, names: Sequence[str], seat: int, number: int,
         name = name[: NAME_WIDTH - 10] + " (away)"
         style = "class:name.away"
     hand = view.hands[seat]
-    rows: list[Row] = [(_name_cell(f"{marker}{number} {name}", style),
+    rows: list[Row] = [(_name_cell(f"{marker}{seat + 1} {name}", style),
                         [in_hand(card_fragments(cv.card, clued=cv.knowledge.clued), cv.knowledge.clued)
                          for cv in hand])]
     if show_knowledge:
@@ -131,7 +133,7 @@ def _own_hand(view: PlayerView, names: Sequence[str], seat: int) -> list[Row]:
     style = "class:name.current" if acting else "class:name.me"
     hand: tuple[CardView, ...] = view.hands[seat]
     variant = view.config.variant
-    name = _name_cell(f"{marker}  You ({seat_name(names, seat)})", style)
+    name = _name_cell(f"{marker}{seat + 1} You ({seat_name(names, seat)})", style)
     if view.outcome is not None:
         # The game is over: the view shows our own cards too.
         return [(name, [in_hand(card_fragments(cv.card, clued=cv.knowledge.clued), cv.knowledge.clued)
@@ -147,15 +149,15 @@ def _own_hand(view: PlayerView, names: Sequence[str], seat: int) -> list[Row]:
 
 def hands_fragments(view: PlayerView, names: Sequence[str], show_knowledge: bool = False,
                     away: Collection[int] = ()) -> StyleAndTextTuples:
-    """Every hand: the others in turn order (numbered for clues), then the viewer's own; ``away`` seats are marked.
+    """Every hand: the others in turn order, then the viewer's own, each by seat number; ``away`` seats are marked.
 
     Cells are ``CELL`` columns wide, or wider when a cell's text needs it (what a player knows in a six-suit
     game: " RYGWM1245"), so every card of a slot stays in one column whatever the rows hold.
     """
     size = max((len(h) for h in view.hands), default=0)
     rows = [_slot_header(size)]
-    for number, seat in enumerate(others_in_turn_order(view), start=1):
-        rows += _other_hand(view, names, seat, number, show_knowledge, seat in away)
+    for seat in others_in_turn_order(view):
+        rows += _other_hand(view, names, seat, show_knowledge, seat in away)
     if view.seat is not None:
         rows += _own_hand(view, names, view.seat)
     cell = max([CELL, *(fragments_width(c) + 1 for _, cells in rows for c in cells)])

@@ -237,7 +237,7 @@ def help_fragments() -> StyleAndTextTuples:
     lines = [
         "Keys during a game",
         "  p N    play the card in slot N (slot 1 = newest)      d N    discard slot N",
-        "  c P V  clue player P (their number on the board) with a colour letter or rank",
+        "  c P V  clue player P (the seat number on the board) with a colour or a rank",
         "  m A B  move your card from slot A to slot B (free, at any time)",
         "  k      show or hide what each player knows     t  talk     :  type a command",
         "  PgUp/PgDn scroll the log · Esc cancels a key sequence",
@@ -251,7 +251,7 @@ def help_fragments() -> StyleAndTextTuples:
         "  play N · discard N · clue PLAYER COLOUR|RANK · move FROM TO · say TEXT · help",
         "  join TABLE [SEAT] · watch TABLE · leave · new · start · again · save · quit",
         "  bot SEAT · unbot SEAT · host SEAT (hand the host role on) · knowledge",
-        '  PLAYER: the number on the board, or a name ("ada" or "bot a" for Bot Ada)',
+        '  PLAYER: the seat number on the board, or a name ("ada", "bot a": Bot Ada)',
         "  [p] beside a table in the lobby: it asks for a password",
         "",
         "Ctrl-C quits at any time. Press any key to close this help.",

@@ -118,13 +118,13 @@ def at_game_over(term: Terminal, kit):
 def test_clue_shortcut_sends_the_clue(term: Terminal, kit) -> None:
     state = at_game(term, kit)
     suit = state.deck[state.hands[1][0]].suit
-    assert term.type(f"c1{suit.letter.lower()}") == [ActionRequest(Clue(1, colour=suit))]
+    assert term.type(f"c2{suit.letter.lower()}") == [ActionRequest(Clue(1, colour=suit))]  # bob: seat 2
 
 
 def test_clue_shortcut_by_rank(term: Terminal, kit) -> None:
     state = at_game(term, kit)
     rank = state.deck[state.hands[2][0]].rank
-    assert term.type(f"c2{rank}") == [ActionRequest(Clue(2, rank=rank))]
+    assert term.type(f"c3{rank}") == [ActionRequest(Clue(2, rank=rank))]
 
 
 def test_blind_play_asks_first(term: Terminal, kit) -> None:
@@ -383,6 +383,7 @@ def test_help_screen(term: Terminal, kit) -> None:
     assert any("Press any key to close this help." in line for line in lines)
     assert any(line.rstrip().endswith("it asks for a password") for line in lines)
     assert any("[R3] a card that got a clue" in line for line in lines)
+    assert any("clue player P (the seat number on the board)" in line for line in lines)  # one numbering
     term.type("x")
     assert "Keys during a game" not in term.screen()
 
@@ -739,7 +740,7 @@ def test_clue_ada_on_the_command_line_reaches_bot_ada(term: Terminal, kit) -> No
     rank = state.deck[state.hands[1][0]].rank
     assert term.type(f":clue ada {rank}\r") == [ActionRequest(Clue(1, rank=rank))]
     assert term.type(":clue bot 1\r") == [ActionRequest(Clue(1, rank=rank))]  # ambiguous: nothing more sent
-    assert "could be 1 Bot Ada, 2 Bot Basil" in term.store.model.status
+    assert "could be 2 Bot Ada, 3 Bot Basil" in term.store.model.status
 
 
 def test_discarding_a_clued_card_asks_first(term: Terminal, kit) -> None:
@@ -810,13 +811,13 @@ def test_keys_pressed_while_reconnecting_say_so_and_send_nothing(term: Terminal,
     state = at_game(term, kit)
     term.feed(LinkChanged(Link.RECONNECTING, "server:7777", "Lost the connection to server:7777; reconnecting…"))
     rank = state.deck[state.hands[1][0]].rank
-    assert term.type(f"c1{rank}") == []
+    assert term.type(f"c2{rank}") == []
     assert term.store.model.status == "not connected — reconnecting; try again once back"
     assert "not connected — reconnecting" in term.screen()
     assert term.type(":say hello\r") == []
     assert term.store.model.status_error
     term.feed(Welcome(1, "server", "alice", "tok", ""))  # back: the same keys go through
-    assert term.type(f"c1{rank}") == [ActionRequest(Clue(1, rank=rank))]
+    assert term.type(f"c2{rank}") == [ActionRequest(Clue(1, rank=rank))]
 
 
 def test_the_new_table_form_is_kept_when_it_cannot_be_sent(term: Terminal, kit) -> None:
@@ -914,3 +915,16 @@ def test_in_solo_leaving_quits_instead_of_showing_the_private_servers_lobby(term
     text = term.screen()
     assert "a play again · q quit" in text and "leave" not in text
     assert term.type("l") == []  # no leave request: the client quits, and the private server with it
+
+
+def test_one_numbering_the_board_shows_seats_and_keys_and_commands_take_them(term: Terminal, kit) -> None:
+    # bob sits in seat 2 and is to act. The board lists the others in turn order after him, each under the
+    # seat number the lobby gives them; c 1 and clue 1 mean seat 1 (alice), whatever the order shown.
+    state = kit.clue_something(kit.game())
+    at_game(term, kit, seat=1, state=state)
+    rows = [line.split()[:2] for line in term.screen().splitlines() if re.match(r"^[ ▶]\d ", line)]
+    assert rows == [["3", "cathy"], ["1", "alice"], ["▶2", "You"]]
+    alices, cathys = (state.deck[state.hands[seat][0]].rank for seat in (0, 2))
+    assert term.type(f"c1{alices}") == [ActionRequest(Clue(0, rank=alices))]
+    assert term.type(f":clue 3 {cathys}\r")[-1] == ActionRequest(Clue(2, rank=cathys))
+    assert term.type("c2") == term.sent and "cannot clue yourself" in term.store.model.status
