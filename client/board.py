@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from hanabi.engine import CLUE_TOKENS, MAX_STRIKES, Card, CardView, PlayerView, Suit
+from hanabi.engine import CLUE_TOKENS, MAX_STRIKES, Card, CardView, PlayerView, Suit, Variant
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from .cardtext import (
@@ -22,7 +22,6 @@ from .cardtext import (
     clue_marks,
     fragments_width,
     in_hand,
-    knowledge_short,
     pad,
     suit_style,
 )
@@ -113,9 +112,18 @@ def _other_hand(view: PlayerView, names: Sequence[str], seat: int, show_knowledg
                         [in_hand(card_fragments(cv.card, clued=cv.knowledge.clued), cv.knowledge.clued)
                          for cv in hand])]
     if show_knowledge:
-        rows.append((_name_cell("    knows", "class:label"),
-                     [in_hand(knowledge_short(cv.knowledge, view.config.variant), False) for cv in hand]))
+        # Written as your own hand's "can be" is, suits above ranks: one way to read knowledge on the board.
+        rows += _can_be_rows("    knows", hand, view.config.variant)
     return rows
+
+
+def _can_be_rows(label: str, cards: Sequence[CardView | None], variant: Variant) -> list[Row]:
+    """Two rows under a hand: the suits each card can still be, then its ranks (blank: ``None``, a known card)."""
+    return [
+        (_name_cell(label, "class:label"),
+         [in_hand(can_be_suits(cv.knowledge, variant) if cv is not None else [], False) for cv in cards]),
+        (_name_cell("", ""), [in_hand(can_be_ranks(cv.knowledge) if cv is not None else [], False) for cv in cards]),
+    ]
 
 
 def _own_cell(cv: CardView) -> StyleAndTextTuples:
@@ -138,21 +146,17 @@ def _own_hand(view: PlayerView, names: Sequence[str], seat: int) -> list[Row]:
         # The game is over: the view shows our own cards too.
         return [(name, [in_hand(card_fragments(cv.card, clued=cv.knowledge.clued), cv.knowledge.clued)
                         for cv in hand])]
-    unknown = [cv for cv in hand if cv.knowledge.known is None]
-    return [
-        (name, [_own_cell(cv) for cv in hand]),
-        (_name_cell("    can be", "class:label"),
-         [in_hand(can_be_suits(cv.knowledge, variant) if cv in unknown else [], False) for cv in hand]),
-        (_name_cell("", ""), [in_hand(can_be_ranks(cv.knowledge) if cv in unknown else [], False) for cv in hand]),
-    ]
+    # A card whose identity the clues pinned down shows it above, in the hand's own row.
+    unknown = [cv if cv.knowledge.known is None else None for cv in hand]
+    return [(name, [_own_cell(cv) for cv in hand]), *_can_be_rows("    can be", unknown, variant)]
 
 
 def hands_fragments(view: PlayerView, names: Sequence[str], show_knowledge: bool = False,
                     away: Collection[int] = ()) -> StyleAndTextTuples:
     """Every hand: the others in turn order, then the viewer's own, each by seat number; ``away`` seats are marked.
 
-    Cells are ``CELL`` columns wide, or wider when a cell's text needs it (what a player knows in a six-suit
-    game: " RYGWM1245"), so every card of a slot stays in one column whatever the rows hold.
+    Cells are ``CELL`` columns wide, or wider when a cell's text needs it, so every card of a slot stays in one
+    column whatever the rows hold.
     """
     size = max((len(h) for h in view.hands), default=0)
     rows = [_slot_header(size)]

@@ -277,6 +277,11 @@ def test_knowledge_toggle_shows_what_others_know(term: Terminal, kit) -> None:
     assert "    knows " not in term.screen()
     term.type("k")
     assert term.screen().count("    knows ") == 2
+    # Written as your own hand's "can be" is: suits on one row, ranks under them (no clue yet: everything).
+    lines = term.screen().splitlines()
+    for label in ("    knows ", "    can be "):
+        row = next(i for i, line in enumerate(lines) if line.startswith(label))
+        assert lines[row].split()[-5:] == ["RYGBW"] * 5 and lines[row + 1].split() == ["1-5"] * 5
 
 
 def test_wide_terminal_gives_chat_its_own_column(kit, tmp_path: Path) -> None:
@@ -640,8 +645,9 @@ def test_what_players_know_stays_in_the_card_columns_in_six_suits(tmp_path: Path
         lines = term.screen().splitlines()
     header = lines[2]
     columns = {m.start() for m in re.finditer(r"\d", header)}
-    knows = [line for line in lines if line.startswith("    knows ")]
-    assert any(len(word) > 7 for line in knows for word in line.split()), knows  # the wide case is there
+    at = [i for i, line in enumerate(lines) if line.startswith("    knows ")]
+    knows = [lines[i] for i in at] + [lines[i + 1] for i in at]  # the suits rows, then the ranks rows
+    assert any(len(word) == 6 for line in knows for word in line.split()), knows  # six suits, all still possible
     for line in knows:
         starts = {m.start() for m in re.finditer(r"\S+", line[18:])}
         assert {s + 18 for s in starts} <= columns, (header, line)
@@ -725,7 +731,7 @@ def test_every_seat_of_random_games_fits_80x24(variant: Variant, tmp_path: Path)
                 assert len(lines) == 24 and all(len(line) <= 80 for line in lines), "\n".join(lines)
                 for other in range(players):
                     if other != seat:
-                        assert any(names[other] in line for line in lines[2:3 + 2 * players]), "\n".join(lines)
+                        assert any(names[other] in line for line in lines[2:3 + 3 * players]), "\n".join(lines)
                 assert "Deck " in lines[1] and lines[-1].rstrip().endswith("quit")
             if state.over:
                 break
