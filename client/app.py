@@ -41,6 +41,7 @@ from .model import ClientModel, Incoming, Link, Note
 from .saving import replay_stem, save_new_file
 from .screens import chat_closed
 from .style import STYLE
+from .wrapping import wrap_words
 
 Send = Callable[[Message], None]
 
@@ -141,9 +142,10 @@ class ClientApp:
 
     def _status_text(self) -> StyleAndTextTuples:
         if self.ui.prompt:
-            return [("class:status.prompt", " " + self.ui.prompt)]
+            return wrap_words([("class:status.prompt", " " + self.ui.prompt)], self.width, 1)
         model = self.get_model()
-        return [("class:status.error" if model.status_error else "class:status", " " + model.status)]
+        return wrap_words([("class:status.error" if model.status_error else "class:status", " " + model.status)],
+                          self.width, 1)
 
     # -- from keys to intents ----------------------------------------------------------------------
 

@@ -41,6 +41,7 @@ from .screens import (
     title_fragments,
     tokens_line,
 )
+from .wrapping import wrap_words
 
 if TYPE_CHECKING:
     from .app import ClientApp
@@ -116,10 +117,12 @@ class ScreenLayout:
         log_window = self._log_window(with_chat=not wide)
         middle: AnyContainer = log_window
         if wide:
-            chat = FormattedTextControl(lambda: chat_fragments(self.model()),
-                                        get_cursor_position=lambda: _end_of(chat_fragments(self.model())))
+            def chat_text() -> StyleAndTextTuples:
+                return wrap_words(chat_fragments(self.model()), self._chat_width(), 2)
+
+            chat = FormattedTextControl(chat_text, get_cursor_position=lambda: _end_of(chat_text()))
             middle = VSplit([log_window, Window(width=1, char="│", style="class:rule"),
-                             Window(chat, width=lambda: max(30, self.width // 3), wrap_lines=True)])
+                             Window(chat, width=self._chat_width, wrap_lines=True)])
         return HSplit([
             Window(FormattedTextControl(tokens), height=1),
             Window(FormattedTextControl(self._board), height=self._board_height),
@@ -128,10 +131,15 @@ class ScreenLayout:
             Window(height=1, char="─", style="class:rule"),
             middle,
             ConditionalContainer(
-                Window(FormattedTextControl(lambda: end_fragments(self.model(), solo=self.app.solo)),
+                Window(FormattedTextControl(
+                    lambda: wrap_words(end_fragments(self.model(), solo=self.app.solo), self.width, 1)),
                        dont_extend_height=True, wrap_lines=True),
                 Condition(self._game_over)),
         ])
+
+    def _chat_width(self) -> int:
+        """The chat's column on a wide screen (the log has the rest, less the rule between them)."""
+        return max(30, self.width // 3)
 
     def _game_over(self) -> bool:
         view = self.model().view
@@ -156,7 +164,9 @@ class ScreenLayout:
             if not lines:
                 return [("class:label", "The log of the game shows here.")]
             back = min(self.app.ui.log_back, len(lines) - 1)
-            out = join_lines(lines[: len(lines) - back])
+            width = self.width if with_chat else self.width - 1 - self._chat_width()
+            # A line too long for the log goes on under its text, clear of the turn numbers' column.
+            out = wrap_words(join_lines(lines[: len(lines) - back]), width, 4)
             if back:
                 out.append(("class:status.prompt", f"\n  ({back} newer line{'s' if back != 1 else ''} below: PgDn)"))
             return out

@@ -934,3 +934,41 @@ def test_one_numbering_the_board_shows_seats_and_keys_and_commands_take_them(ter
     assert term.type(f"c1{alices}") == [ActionRequest(Clue(0, rank=alices))]
     assert term.type(f":clue 3 {cathys}\r")[-1] == ActionRequest(Clue(2, rank=cathys))
     assert term.type("c2") == term.sent and "cannot clue yourself" in term.store.model.status
+
+
+def assert_words_whole(lines: list[str], text: str) -> None:
+    """Every word of ``text`` shows on one line of the screen: none was cut at the edge into two rows."""
+    cut = [word for word in text.split() if not any(word in line for line in lines)]
+    assert not cut, f"cut at the edge: {cut}\n" + "\n".join(lines)
+
+
+def test_long_status_lines_break_between_words_at_80_columns(term: Terminal, kit) -> None:
+    state = at_game(term, kit)
+    absent = next(r for r in range(1, 6) if all(state.deck[o].rank != r for o in state.hands[1]))
+    term.type(f":clue bob {absent}\r")  # an empty clue, which this table does not allow
+    status = term.store.model.status
+    assert "does not allow empty clues" in status and len(status) > 80
+    assert_words_whole(term.screen().splitlines(), status)
+    saved = ("Replay saved to /home/alice/games/hanabi-2026-11-24-1530-six-suits.json (open it with "
+             "hanabi-client --replay hanabi-2026-11-24-1530-six-suits.json)")
+    term.app.note(saved)
+    assert_words_whole(term.screen().splitlines(), saved)
+
+
+def test_long_log_lines_break_between_words_at_80_columns(tmp_path: Path) -> None:
+    names = ("alice", "Bot Basilisk the Second")
+    state = new_game(GameConfig(players=2, first_seat=0), 5)
+    while state.deck_left:
+        actions = legal_actions(state)
+        state = apply(state, next((a for a in actions if isinstance(a, Discard)), actions[-1]))
+    with create_pipe_input() as pipe:
+        term = Terminal(pipe, tmp_path)
+        seats = tuple(SeatInfo(n, False, True) for n in names)
+        info = TableInfo(1, "t", Variant.NONE, False, False, ChatPolicy.ALWAYS, 2, seats, False, True, 0, 0)
+        term.feed(Welcome(1, "s", "alice", "tok", ""), Joined(info, 0), ViewUpdate(1, view_for(state, 0)))
+        lines = term.screen().splitlines()
+    last = next(line for line in term.store.model.log if "everyone plays once more" in str(line.fragments))
+    text = "".join(f[1] for f in last.fragments)
+    assert len(text) > 80
+    assert_words_whole(lines, text)
+    assert any(line.startswith("    ") and "once more" in line for line in lines)  # under the text, not the number
