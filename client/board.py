@@ -85,16 +85,27 @@ def score_text(view: PlayerView) -> str:
     return f"score {score}/{view.config.max_score}"
 
 
-Row = tuple[StyleAndTextTuples, list[StyleAndTextTuples]]  # the name column, then one cell per card
+Label = tuple[str, str, str]  # the name column: (style, text, a mark kept whole when the text is cut)
+Row = tuple[Label, list[StyleAndTextTuples]]  # the name column, then one cell per card
+AWAY = " (away)"
 
 
 def _slot_header(size: int) -> Row:
-    return [("", "")], [[("", " "), ("class:slot", f"{i + 1}")] for i in range(size)]
+    return ("", "", ""), [[("", " "), ("class:slot", f"{i + 1}")] for i in range(size)]
 
 
-def _name_cell(label: str, style: str) -> StyleAndTextTuples:
-    label = label[: NAME_WIDTH - 1]
-    return [(style, label), ("", " " * (NAME_WIDTH - len(label)))]
+def _name_cell(label: str, style: str, mark: str = "") -> Label:
+    return style, label, mark
+
+
+def _fit(label: Label, column: int) -> StyleAndTextTuples:
+    """The name column's text padded to ``column``; cut with "…" when it does not fit, its mark kept whole."""
+    style, text, mark = label
+    room = column - 1 - len(mark)
+    if len(text) > room:
+        text = text[: max(0, room - 1)] + "…"
+    text += mark
+    return [(style, text), ("", " " * (column - len(text)))]
 
 
 def _other_hand(view: PlayerView, names: Sequence[str], seat: int, show_knowledge: bool,
@@ -104,11 +115,9 @@ def _other_hand(view: PlayerView, names: Sequence[str], seat: int, show_knowledg
     style = "class:name.current" if acting else "class:name"
     name = seat_name(names, seat)
     if away:
-        # Shortened so the mark always fits the name column.
-        name = name[: NAME_WIDTH - 10] + " (away)"
         style = "class:name.away"
     hand = view.hands[seat]
-    rows: list[Row] = [(_name_cell(f"{marker}{seat + 1} {name}", style),
+    rows: list[Row] = [(_name_cell(f"{marker}{seat + 1} {name}", style, AWAY if away else ""),
                         [in_hand(card_fragments(cv.card, clued=cv.knowledge.clued), cv.knowledge.clued)
                          for cv in hand])]
     if show_knowledge:
@@ -152,11 +161,13 @@ def _own_hand(view: PlayerView, names: Sequence[str], seat: int) -> list[Row]:
 
 
 def hands_fragments(view: PlayerView, names: Sequence[str], show_knowledge: bool = False,
-                    away: Collection[int] = ()) -> StyleAndTextTuples:
+                    away: Collection[int] = (), width: int = 80) -> StyleAndTextTuples:
     """Every hand: the others in turn order, then the viewer's own, each by seat number; ``away`` seats are marked.
 
     Cells are ``CELL`` columns wide, or wider when a cell's text needs it, so every card of a slot stays in one
-    column whatever the rows hold.
+    column whatever the rows hold. The names' column is ``NAME_WIDTH`` wide, or as wide as the longest name
+    needs when ``width`` leaves the room (a 32-character name fits beside four or five cards at 80 columns);
+    only a name that still does not fit is cut, with "…".
     """
     size = max((len(h) for h in view.hands), default=0)
     rows = [_slot_header(size)]
@@ -165,11 +176,13 @@ def hands_fragments(view: PlayerView, names: Sequence[str], show_knowledge: bool
     if view.seat is not None:
         rows += _own_hand(view, names, view.seat)
     cell = max([CELL, *(fragments_width(c) + 1 for _, cells in rows for c in cells)])
+    longest = max(len(text) + len(mark) + 1 for (_, text, mark), _ in rows)
+    column = max(NAME_WIDTH, min(longest, width - size * cell))
     out: StyleAndTextTuples = []
     for i, (name, cells) in enumerate(rows):
         if i:
             out.append(("", "\n"))
-        out += name if i else [("", " " * NAME_WIDTH)]
+        out += _fit(name, column)
         for c in cells:
             out += pad(c, cell)
     return out

@@ -59,7 +59,7 @@ class ScreenLayout:
     def __init__(self, app: ClientApp) -> None:
         self.app = app
         self._screens: dict[str, AnyContainer] = {}
-        self._board_cache: tuple[ClientModel, bool, StyleAndTextTuples] | None = None
+        self._board_cache: tuple[ClientModel, bool, int, StyleAndTextTuples] | None = None
 
     def model(self) -> ClientModel:
         return self.app.get_model()
@@ -147,10 +147,10 @@ class ScreenLayout:
 
     def _board(self) -> StyleAndTextTuples:
         """The hands, computed once per model and toggle (a redraw asks for them twice: text and height)."""
-        key = (self.model(), self.app.ui.show_knowledge)
-        if self._board_cache is None or self._board_cache[0] is not key[0] or self._board_cache[1] != key[1]:
-            self._board_cache = (key[0], key[1], board(key[0], key[1]))
-        return self._board_cache[2]
+        key = (self.model(), self.app.ui.show_knowledge, self.width)
+        if self._board_cache is None or self._board_cache[0] is not key[0] or self._board_cache[1:] != key[1:]:
+            self._board_cache = (*key, board(*key))
+        return self._board_cache[3]
 
     def _board_height(self) -> Dimension:
         """Exactly the hands' lines: the board never gives up a row to the log, the log takes what is left."""

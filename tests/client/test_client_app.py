@@ -522,14 +522,14 @@ def test_discards_are_grouped_by_suit_with_ranks_apart(term: Terminal, kit) -> N
     assert any(len(r) > 1 for r in by_suit.values()), by_suit  # the case the commas are for
 
 
-def test_the_title_gives_up_our_name_before_whose_turn_it_is(term: Terminal, kit) -> None:
+def test_the_title_keeps_our_name_and_whose_turn_it_is(term: Terminal, kit) -> None:
     names = ("alice 2", "Bot Ada", "bob 2")
     info = replace(kit.table(names, running=True, bots=(1,)), name="alice 2's table")
     term.feed(Welcome(1, "server", "alice 2", "tok", ""), Joined(info, 0), GameStarted(1, 1),
               kit.view_message(kit.game(first_seat=2), 0))
     title = term.screen().splitlines()[0]
     assert "turn 1 · bob 2's turn" in title and "…" not in title
-    assert title.rstrip().endswith("online")
+    assert title.rstrip().endswith("alice 2 ● online")
 
 
 def test_a_long_discard_pile_wraps_between_suits(term: Terminal, kit) -> None:
@@ -972,3 +972,38 @@ def test_long_log_lines_break_between_words_at_80_columns(tmp_path: Path) -> Non
     assert len(text) > 80
     assert_words_whole(lines, text)
     assert any(line.startswith("    ") and "once more" in line for line in lines)  # under the text, not the number
+
+
+FIVE = ("alice", "Bartholomew Longname", "Bot Dexter the Third", "Christina Verylongname", "Bot Ada")
+
+
+def five_at_80(term: Terminal, table_name: str, current: int) -> str:
+    """alice (seat 1) at a five-player short-multicolor table of long names; ``current`` is to act."""
+    seats = tuple(SeatInfo(n, n.startswith("Bot"), True) for n in FIVE)
+    info = TableInfo(1, table_name, Variant.SHORT_MULTICOLOR, False, False, ChatPolicy.ALWAYS, 5, seats, False,
+                     True, 0, 0)
+    state = new_game(GameConfig(players=5, variant=Variant.SHORT_MULTICOLOR, first_seat=current), 3)
+    term.feed(Welcome(1, "s", "alice", "tok", ""), Joined(info, 0), ViewUpdate(1, view_for(state, 0)))
+    return term.screen()
+
+
+@pytest.mark.parametrize("current", [0, 2, 3])
+def test_five_long_names_and_a_long_variant_keep_every_name_at_80_columns(term: Terminal, current: int) -> None:
+    lines = five_at_80(term, "Bot Dexter's table for the family", current).splitlines()
+    title = lines[0]
+    assert all(len(line) <= 80 for line in lines), "\n".join(lines)
+    assert title.rstrip().endswith(" alice ● online"), title  # our own name never gives way
+    assert ("your turn" if current == 0 else f"{FIVE[current]}'s turn") in title, title
+    for name in FIVE[1:]:  # every other player, whole, on the board
+        assert any(re.match(rf"^[ ▶]\d {re.escape(name)} ", line) for line in lines), (name, "\n".join(lines))
+    assert any(line.startswith("▶1 You (alice)") or line.startswith(" 1 You (alice)") for line in lines)
+
+
+def test_the_lobby_cuts_a_long_name_visibly_and_shows_it_whole_when_chosen(term: Terminal, kit) -> None:
+    seats = tuple(SeatInfo(n, n.startswith("Bot"), True) for n in FIVE)
+    carol = TableInfo(1, "Carol's table", Variant.NONE, False, False, ChatPolicy.ALWAYS, 5, seats, True, False, 0, 0)
+    term.feed(Welcome(1, "s", "dave", "tok", ""), Tables((carol,)))
+    lines = term.screen().splitlines()
+    row = next(line for line in lines if line.startswith("▶   1"))
+    assert "Carol's tab… [p]" in row and row.rstrip().endswith("…")  # cut, and marked as cut
+    assert_words_whole(lines, "Carol's table " + " ".join(FIVE))  # whole under the chosen table
