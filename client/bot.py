@@ -163,9 +163,12 @@ async def run_bot(address: Address, name: str = "Bot", table: int | None = None,
         client = BotClient(stream, name, delay, report)
         try:
             await client.join(table)
+            return await client.play(games)
         except trio.TooSlowError:
             raise BotError(f"the server at {address} did not answer in time") from None
-        return await client.play(games)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+            # A reset (the server's machine went away, a killed server): one line, not a traceback.
+            raise BotError(f"lost the connection to the server at {address}: {exc}") from None
 
 
 def main(argv: list[str] | None = None) -> int:
