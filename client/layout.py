@@ -148,7 +148,7 @@ class ScreenLayout:
     def _board(self) -> StyleAndTextTuples:
         """The hands, computed once per model and toggle (a redraw asks for them twice: text and height)."""
         key = (self.model(), self.app.ui.show_knowledge, self.width)
-        if self._board_cache is None or self._board_cache[0] is not key[0] or self._board_cache[1:] != key[1:]:
+        if self._board_cache is None or self._board_cache[0] is not key[0] or self._board_cache[1:3] != key[1:]:
             self._board_cache = (*key, board(*key))
         return self._board_cache[3]
 
