@@ -31,10 +31,9 @@ from prompt_toolkit.output import Output
 
 from . import keys as shortcuts
 from .bindings import key_bindings
-from .board import seat_name
 from .commands import CommandCompleter, CommandError, Intent, Lobby, Local, Say, parse
 from .form import TableForm
-from .judge import refusal
+from .judge import NO_GAME, refusal
 from .layout import ScreenLayout
 from .lobby import LobbyActions
 from .model import ClientModel, Incoming, Link, Note
@@ -167,12 +166,9 @@ class ClientApp:
         view = model.view
         if isinstance(intent, (Play, Discard, Clue, Rearrange)):
             if view is None:
-                self.note("there is no game in progress", True)
+                self.note(NO_GAME, True)
                 return
-            reason = refusal(view, intent)
-            if reason is not None and not isinstance(intent, Rearrange) and view.seat not in (None, view.current):
-                # The engine numbers seats from 0; a player wants to know who is to act.
-                reason = f"it is not your turn: {seat_name(model.names, view.current)} is to act"
+            reason = refusal(view, intent, model.names)
             if reason is not None:
                 self.note(f"Not allowed: {reason}", True)
                 return

@@ -21,6 +21,7 @@ from collections.abc import Callable
 import trio
 from hanabi.engine import PlayerView
 from hanabi.engine.bots import make_bot
+from hanabi.protocol import DEFAULT_PORT
 from hanabi.protocol.errors import ProtocolError
 from hanabi.protocol.framing import Decoder, encode
 from hanabi.protocol.messages import (
@@ -173,7 +174,7 @@ async def run_bot(address: Address, name: str = "Bot", table: int | None = None,
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="hanabi-bot", description="Run the house bot as a player at a table.")
-    parser.add_argument("address", help="the server: HOST or HOST:PORT (default port 7777)")
+    parser.add_argument("address", help=f"the server: HOST or HOST:PORT (default port {DEFAULT_PORT})")
     parser.add_argument("--name", default="Bot", help="the bot's player name (default Bot)")
     parser.add_argument("--table", type=int, help="the table to join (default: the first with a free seat)")
     parser.add_argument("--games", type=int, help="stop after this many games (default: play on)")

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from hanabi.engine import MAX_PLAYERS, MIN_PLAYERS, Variant
 from hanabi.engine.replay import ReplayError, load
+from hanabi.protocol import DEFAULT_PORT, NAME_MAX
 
 from .app import ClientApp
 from .arguments import delay_problem, name_problem
@@ -50,7 +51,7 @@ def default_name() -> str:
         name = getpass.getuser()
     except (KeyError, OSError):
         name = ""
-    return (name or "player")[:32]
+    return (name or "player")[:NAME_MAX]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,7 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play Hanabi in the terminal: join a LAN server, play alone against bots, or replay a game.",
         epilog="Once in, ? shows every key and command; Ctrl-C quits at any time (your seat waits for you).",
     )
-    parser.add_argument("server", nargs="?", metavar="HOST[:PORT]", help="the server to join (port 7777 by default)")
+    parser.add_argument("server", nargs="?", metavar="HOST[:PORT]",
+                        help=f"the server to join (port {DEFAULT_PORT} by default)")
     parser.add_argument("--name", default=None, help="your name at the table (default: your login name)")
     parser.add_argument("--solo", action="store_true",
                         help="play at once against bots, on a private server inside this client")

@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hanabi.engine import RANKS, Clue, Discard, Play, PlayerView, Rearrange
+from hanabi.engine import RANKS, Clue, Discard, GameEnded, NotYourTurn, Play, PlayerView, Rearrange, check_turn
 
 from .board import others_in_turn_order, seat_name
 from .commands import CommandError, clue_value, other_player
-from .judge import refusal
+from .judge import NO_GAME, SPECTATORS_CANNOT_ACT, refusal
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,15 +53,19 @@ def _slot_prompt(verb: str, size: int) -> str:
 def start(key: str, view: PlayerView | None, names: Sequence[str]) -> Step:
     """The first key of a shortcut."""
     verb = STARTERS[key]
-    if view is None or view.outcome is not None:
-        return Refused("there is no game in progress")
+    if view is None:
+        return Refused(NO_GAME)
+    if view.outcome is not None:
+        return Refused(str(GameEnded(view.outcome)))
     if view.seat is None:
-        return Refused("spectators watch; they cannot act")
+        return Refused(SPECTATORS_CANNOT_ACT)
     size = len(view.hands[view.seat])
-    if verb != "move" and view.current != view.seat:
+    if verb != "move":
         # Said at the first key, not after the player has picked a slot and a value.
-        return Refused(f"it is not your turn: {seat_name(names, view.current)} is to act "
-                       "(m rearranges your hand at any time)")
+        try:
+            check_turn(view.current, view.seat)
+        except NotYourTurn as e:
+            return Refused(NotYourTurn.sentence(seat_name(names, e.current)) + " (m rearranges your hand at any time)")
     if verb == "clue":
         # A clue that surely touches a card (the rank of the next player's first card), asked of the engine now:
         # what could still refuse it (no clue token left) is said at once, not after "whom?" and "with?".

@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import trio
+from hanabi.protocol import DEFAULT_PORT
 from hanabi.protocol.errors import ProtocolError
 from hanabi.protocol.framing import Decoder, encode
 from hanabi.protocol.messages import Goodbye, Hello, ListTables, Message, Ping, Pong, Spectate, Welcome
@@ -32,7 +33,6 @@ from .tokens import TokenStore
 
 log = logging.getLogger(__name__)
 
-DEFAULT_PORT = 7777
 CONNECT_TIMEOUT = 10.0
 HANDSHAKE_TIMEOUT = 10.0
 SEND_TIMEOUT = 10.0

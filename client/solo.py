@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import trio
 from hanabi.engine import ChatPolicy, Variant
+from hanabi.protocol import TABLE_NAME_MAX
 from hanabi.protocol.messages import AddBot, CreateTable, Start
 
 from .runner import Store
@@ -37,7 +38,8 @@ def table_setup(name: str, players: int, variant: Variant) -> Callable[[Session,
         if resumed:
             return  # after a reconnection the server puts us back in the game we already have
         # Chat is always open: at a private table there is no one to hint to but bots.
-        await session.request(CreateTable(f"{name}'s solo game"[:32], variant, players, chat=ChatPolicy.ALWAYS))
+        title = f"{name}'s solo game"[:TABLE_NAME_MAX]
+        await session.request(CreateTable(title, variant, players, chat=ChatPolicy.ALWAYS))
         for seat in range(1, players):
             await session.request(AddBot(seat))
         await session.request(Start())

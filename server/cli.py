@@ -26,8 +26,8 @@ import time
 from pathlib import Path
 
 import trio
+from hanabi.protocol import PROTOCOL_VERSION, ProtocolError, Welcome, encode
 
-from . import wire
 from .app import Server, serve
 from .config import PROGRAM, ServerConfig
 from .lobby import replay_text
@@ -86,9 +86,6 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-connections", type=int, default=None, metavar="N",
                         help="connections served at once; more are told the server is full (default "
                              f"{_DEFAULTS.max_connections}, or fewer if the open-files limit is lower)")
-    parser.add_argument("--workers", type=int, default=0, metavar="N",
-                        help="run the tables in N worker processes, to use N more cores (for hundreds of tables; "
-                             "default 0: one process does everything, plenty for a LAN party)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     games = sub.add_parser("games", help="list the finished games in the store, newest first")
     games.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH", help="the game store (default as above)")
@@ -132,11 +129,6 @@ def _main(argv: list[str] | None) -> int:
         return _fail("--bot-delay cannot be negative")
     if not args.abandon_after >= 0:
         return _fail("--abandon-after cannot be negative (0 never closes a table)")
-    if not 0 <= args.workers <= _MAX_WORKERS:
-        return _fail(f"--workers {args.workers}: give 0 (everything in one process) to {_MAX_WORKERS}")
-    if args.workers and db == ":memory:":
-        return _fail("--workers: worker processes share the game store, so it must be a file: leave out "
-                     "--db :memory: (or --workers)")
     if args.max_connections is not None and args.max_connections < 1:
         return _fail(f"--max-connections {args.max_connections}: give at least 1")
     if args.db is not None and db != ":memory:":
@@ -164,7 +156,7 @@ def _main(argv: list[str] | None) -> int:
                           max_unwelcomed=min(_DEFAULTS.max_unwelcomed, max_connections))
     try:
         try:
-            trio.run(_run, args.host, args.port, db, config, args.workers)
+            trio.run(_run, args.host, args.port, db, config)
         except BaseExceptionGroup as group:
             raise _leaf(group) from None
     except StoreError as e:
@@ -185,7 +177,6 @@ def _main(argv: list[str] | None) -> int:
     return 0
 
 
-_MAX_WORKERS = 64
 _FILES_KEPT = 64  # open files kept for the store, its checkpoints, the log and the listener
 
 
@@ -213,12 +204,11 @@ def _leaf(group: BaseExceptionGroup[BaseException]) -> BaseException:
     return error
 
 
-async def _run(host: str | None, port: int, db: str, config: ServerConfig, workers: int = 0) -> None:
+async def _run(host: str | None, port: int, db: str, config: ServerConfig) -> None:
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
-            server: Server = await nursery.start(functools.partial(serve, host, port, db, config=config,
-                                                                   workers=workers))
-            tune_gc()
+            server: Server = await nursery.start(functools.partial(serve, host, port, db, config=config))
+            fewer_collections()
             _announce(server, db)
             async for signum in signals:
                 name = "Ctrl-C" if signum == signal.SIGINT else "SIGTERM"
@@ -234,16 +224,16 @@ async def _run(host: str | None, port: int, db: str, config: ServerConfig, worke
 def _motd_problem(motd: str) -> str | None:
     """Why ``motd`` cannot go in a ``welcome`` (too long, a control character...), or None."""
     try:
-        wire.encode(wire.Welcome(protocol=wire.PROTOCOL_VERSION, program=PROGRAM, player="x", resume="x", motd=motd))
-    except wire.ProtocolError as e:
+        encode(Welcome(protocol=PROTOCOL_VERSION, program=PROGRAM, player="x", resume="x", motd=motd))
+    except ProtocolError as e:
         return e.message.rsplit(": ", 1)[-1]
     return None
 
 
-def tune_gc() -> None:
-    """Fewer, later garbage collections. Nearly all the server's garbage is freed by reference counting;
-    with the default thresholds the cycle collector ran about a thousand times a second under load and
-    took a fifth of the time (measured with the load test), with pauses of up to 200 ms."""
+def fewer_collections() -> None:
+    """Fewer, later garbage collections. Nearly all the server's garbage is freed by reference counting; with
+    the default thresholds the cycle collector ran about a thousand times a second under the load test (every
+    move makes many short-lived objects), taking a large share of the time in pauses of up to 200 ms."""
     gc.freeze()  # what start-up built lives as long as the server: never scan it again
     gc.set_threshold(50_000, 20, 100)
 
@@ -258,9 +248,6 @@ def _announce(server: Server, db: str) -> None:
         print("hanabi-server: games are kept in memory only (--db :memory:): nothing is saved", flush=True)
     else:
         print(f"hanabi-server: games are kept in {Path(db).expanduser().resolve()}", flush=True)
-    workers = getattr(server.lobby, "workers", None)
-    if workers:
-        print(f"hanabi-server: tables run in {len(workers)} worker processes", flush=True)
     if server.restored:
         print(f"hanabi-server: {server.restored} unfinished game(s) restored; players resume where they were",
               flush=True)
@@ -310,7 +297,7 @@ def _export(db: str, game_id: int, output: str | None, unfinished: bool) -> int:
     if stored.finished is None and not unfinished:
         return _fail(f"game {game_id} is still in progress; its replay would show every hand "
                      "(add --unfinished if you really want it)")
-    text = replay_text(stored, finish=stored.finished is not None)
+    text = replay_text(stored)
     if output is None:
         print(text)
         return 0

@@ -142,7 +142,8 @@ def test_the_engine_refuses_with_its_own_reason(kit, view) -> None:
     assert reason is not None and "8 clue tokens" in reason
     assert refusal(view, Play(view.hands[0][0].order)) is None
     bob = view_for(kit.game(), 1)
-    assert "not your turn" in (refusal(bob, Play(bob.hands[1][0].order)) or "")
+    assert refusal(bob, Play(bob.hands[1][0].order)) == "it is not your turn: seat 1 is to act"
+    assert refusal(bob, Play(bob.hands[1][0].order), kit.NAMES) == "it is not your turn: alice is to act"
     assert "spectators" in (refusal(view_for(kit.game(), None), Play(0)) or "")
 
 

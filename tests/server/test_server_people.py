@@ -71,7 +71,7 @@ async def test_refusals_count_seats_from_one_and_name_players(connect: Connect) 
     own = (await bob.expect(ViewUpdate)).view.hands[1] if seat == 1 else view.hands[0]
     message = await refusal(waiting, ActionRequest(Play(own[0].order)))
     current = ("Alice", "Bob", "Bot Ada")[view.current]
-    assert message == f"it is {current}'s turn, not yours"
+    assert message == f"it is not your turn: {current} is to act"
     for text in told + [message]:
         assert not re.search(r"seat 0\b", text)
 
