@@ -75,7 +75,7 @@ def title_fragments(model: ClientModel, width: int) -> StyleAndTextTuples:
     room = width - len(right_text) - 1
     if table is not None:
         # The table's name cut to what is left, marked as cut, as a last resort before anything else goes.
-        spare = room - len(named) - len(bar(False, "", label)) + 3
+        spare = room - len(named) - len(bar(False, None, label)) - len(" · ")  # columns left for the name
         if spare >= 4:
             tries.append((bar(False, table[: spare - 1] + "…", label), named))
         tries.append((bar(False, None, label), named))

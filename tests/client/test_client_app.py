@@ -997,6 +997,8 @@ def test_five_long_names_and_a_long_variant_keep_every_name_at_80_columns(term: 
     for name in FIVE[1:]:  # every other player, whole, on the board
         assert any(re.match(rf"^[ ▶]\d {re.escape(name)} ", line) for line in lines), (name, "\n".join(lines))
     assert any(line.startswith("▶1 You (alice)") or line.startswith(" 1 You (alice)") for line in lines)
+    if current == 0:  # room for part of the table's name: cut visibly, to exactly what is left
+        assert title.startswith(" Bot Dexter's table fo… · short multicolor · turn 1 · your turn  alice"), title
 
 
 def test_the_lobby_cuts_a_long_name_visibly_and_shows_it_whole_when_chosen(term: Terminal, kit) -> None:
