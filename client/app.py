@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
-from hanabi.engine import Clue, Discard, Play, Rearrange
+from hanabi.engine import Clue, Discard, Play, Rearrange, Variant
 from hanabi.protocol.messages import ActionRequest, Chat, GetReplay, Message, RearrangeRequest
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
@@ -36,9 +37,10 @@ from .judge import NO_GAME, refusal
 from .layout import ScreenLayout
 from .lobby import LobbyActions
 from .model import ClientModel, Incoming, Link, Note
-from .saving import save_new_file
+from .saving import replay_stem, save_new_file
 from .screens import chat_closed
 from .style import STYLE
+from .wrapping import wrap_words
 
 Send = Callable[[Message], None]
 
@@ -81,8 +83,10 @@ class ClientApp:
 
     def __init__(self, get_model: Callable[[], ClientModel], dispatch: Callable[[Incoming], None], send: Send,
                  *, input: Input | None = None, output: Output | None = None,
-                 replay_dir: Path | None = None, bell: bool = True) -> None:
+                 replay_dir: Path | None = None, bell: bool = True, solo: bool = False) -> None:
         self.get_model = get_model
+        # --solo: the table is the whole private server, so leaving it means quitting, not its empty lobby.
+        self.solo = solo
         self.bell = bell
         self._rung: tuple[int | None, int] | None = None  # the (game, turn) the bell last called us to
         self._selected_table: int | None = None  # our table when the lobby's highlight last followed it
@@ -92,6 +96,7 @@ class ClientApp:
         self.lobby = LobbyActions(self)
         self.screen = ScreenLayout(self)
         self.replay_dir = replay_dir or Path.cwd()
+        self.clock: Callable[[], datetime] = datetime.now  # the local time a saved replay is named after
         self.command = Buffer(
             multiline=False,
             completer=CommandCompleter(lambda: self.get_model().view, lambda: self.get_model().names),
@@ -99,9 +104,11 @@ class ClientApp:
             accept_handler=self._accept,
         )
         asking = Condition(lambda: self.ui.secret is not None)
+        # Masking first, then the label: a processor sees what the ones before it produced, so the other
+        # order masked the label too ("**********" before a key was typed, and no Backspace took it away).
         self.command_window = Window(BufferControl(self.command, input_processors=[
-            BeforeInput(lambda: "password: " if self.ui.secret is not None else ": "),
             ConditionalProcessor(PasswordProcessor(), asking),
+            BeforeInput(lambda: "password: " if self.ui.secret is not None else ": "),
         ]), height=1)
         self.status_window = Window(FormattedTextControl(self._status_text, focusable=True, show_cursor=False),
                                     height=Dimension(min=1, max=2), dont_extend_height=True, wrap_lines=True,
@@ -134,9 +141,10 @@ class ClientApp:
 
     def _status_text(self) -> StyleAndTextTuples:
         if self.ui.prompt:
-            return [("class:status.prompt", " " + self.ui.prompt)]
+            return wrap_words([("class:status.prompt", " " + self.ui.prompt)], self.width, 1)
         model = self.get_model()
-        return [("class:status.error" if model.status_error else "class:status", " " + model.status)]
+        return wrap_words([("class:status.error" if model.status_error else "class:status", " " + model.status)],
+                          self.width, 1)
 
     # -- from keys to intents ----------------------------------------------------------------------
 
@@ -238,8 +246,10 @@ class ClientApp:
         if game in self.ui.saved:
             self.note(f"This game's replay is already saved in {self.ui.saved[game]}")
             return
+        view = self.get_model().view
+        variant = view.config.variant if view is not None else Variant.NONE
         try:
-            path = save_new_file(self.replay_dir, f"hanabi-game-{game}", text)
+            path = save_new_file(self.replay_dir, replay_stem(self.clock(), variant), text)
         except OSError as e:
             self.note(f"could not save the replay in {self.replay_dir}: {e.strerror or e}", True)
             return

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from hanabi.engine import RANKS, Clue, Discard, GameEnded, NotYourTurn, Play, PlayerView, Rearrange, check_turn
 
 from .board import others_in_turn_order, seat_name
-from .commands import CommandError, clue_value
+from .commands import CommandError, clue_value, other_player
 from .judge import NO_GAME, SPECTATORS_CANNOT_ACT, refusal
 
 
@@ -67,12 +67,19 @@ def start(key: str, view: PlayerView | None, names: Sequence[str]) -> Step:
         except NotYourTurn as e:
             return Refused(NotYourTurn.sentence(seat_name(names, e.current)) + " (m rearranges your hand at any time)")
     if verb == "clue":
+        # A clue that surely touches a card (the rank of the next player's first card), asked of the engine now:
+        # what could still refuse it (no clue token left) is said at once, not after "whom?" and "with?".
+        target = others_in_turn_order(view)[0]
+        first = view.hands[target][0].card if view.hands[target] else None
+        reason = refusal(view, Clue(target, rank=first.rank if first is not None else RANKS[0]))
+        if reason is not None and first is not None:
+            return Refused(f"Not allowed: {reason}")
         return Prompt("Clue whom? " + _players_hint(view, names) + " · Esc cancels")
     return Prompt(_slot_prompt(verb.capitalize(), size))
 
 
 def _players_hint(view: PlayerView, names: Sequence[str]) -> str:
-    return "  ".join(f"{i} {seat_name(names, s)}" for i, s in enumerate(others_in_turn_order(view), start=1))
+    return "  ".join(f"{s + 1} {seat_name(names, s)}" for s in others_in_turn_order(view))
 
 
 def step(keys: Sequence[str], key: str, view: PlayerView, names: Sequence[str]) -> Step:
@@ -99,14 +106,16 @@ def step(keys: Sequence[str], key: str, view: PlayerView, names: Sequence[str]) 
             return Done(Play(order) if verb == "play" else Discard(order))
         return Refused("not played" if verb == "play" else "not discarded")
     if verb == "clue" and len(keys) == 1:
-        others = others_in_turn_order(view)
-        if not key.isdigit() or not 1 <= int(key) <= len(others):
-            return Refused(f"no player {key!r}: press a number from 1 to {len(others)}, as on the board")
-        target = others[int(key) - 1]
+        if not key.isdigit():
+            return Refused(f"no player {key!r}: press a seat number, as the board shows them")
+        try:
+            target = other_player(view, names, int(key))
+        except CommandError as e:
+            return Refused(str(e))
         colours = " ".join(s.letter.lower() for s in view.config.variant.clue_colours)
         return Prompt(f"Clue {seat_name(names, target)} with? colour {colours} or rank 1-{RANKS[-1]} · Esc cancels")
     if verb == "clue" and len(keys) == 2:
-        target = others_in_turn_order(view)[int(keys[1]) - 1]
+        target = int(keys[1]) - 1
         try:
             colour, rank = clue_value(view.config.variant, key)
         except CommandError:

@@ -99,11 +99,15 @@ class LobbyActions:
                                   "y = yes, any other key = no")
                 return
             self.app.ui.confirm = None
-            if self.app.send(Leave()):
+            if self.app.solo:
+                self.app.quit()
+            elif self.app.send(Leave()):
                 self.app.dispatch(LeftTable())
         elif verb in ("start", "again"):
             empty = [] if model.table is None else [i for i, p in enumerate(model.table.players) if p is None]
-            if model.is_host and empty and verb == "start":
+            if verb == "start" and model.view is not None and model.view.outcome is None:
+                self.app.note("the game is already running: it goes on", True)
+            elif model.is_host and empty and verb == "start":
                 self.app.note(f"seat {empty[0] + 1} is empty: wait for a player, or press b to seat a bot", True)
             elif model.is_host:
                 self.app.send(Start())

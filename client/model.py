@@ -222,18 +222,24 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
         table = message.table
         out = replace(model, tables=_upsert(model.tables, table), table=table, seat=message.seat, rejoining=False)
         if model.table is None or model.table.id != table.id:
-            out = replace(out, game=None, view=None, game_over=None, chat=(), logged_events=0, hands=())
+            # Another table: nothing of the last one (its log, its chat) may read as this one's.
+            out = replace(out, game=None, view=None, game_over=None, chat=(), log=(), logged_events=0, hands=())
         where = f"seat {message.seat + 1}" if message.seat is not None else "a spectator's chair"
         return with_status(out, f"You are at table {table.name!r}, {where}.")
     if isinstance(message, SeatStatus):
         return _seat_status(model, message)
+    if isinstance(message, (GameStarted, ViewUpdate, GameOver)) and model.table is None:
+        # A game of a table we left (the server tells its end to everyone who was there, us included):
+        # shown, it would bring back an end screen whose keys act on a table we are no longer at.
+        return model
     if isinstance(message, GameStarted):
+        # The log says no game number: the server's numbers count every game on the server, not this table's.
         if model.game_over is not None:
             # The end of the last game showed its result; the log keeps it once that screen is gone.
-            last, done = model.game_over.game, model.game_over.outcome
-            model = _notice(model, f"— game {last} ended {done.score}/{done.max_score}: {done.rating} —")
+            done = model.game_over.outcome
+            model = _notice(model, f"— the last game ended {done.score}/{done.max_score}: {done.rating} —")
         out = replace(model, game=message.game, view=None, game_over=None, replay=None, logged_events=0, hands=())
-        out = _notice(out, f"— game {message.game} starts —")
+        out = _notice(out, "— a new game starts —")
         return with_status(out, "The game starts.")
     if isinstance(message, ViewUpdate):
         out = model
@@ -246,7 +252,7 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
     if isinstance(message, GameOver):
         # The score is said once, by the end of the game's pane; the log only marks where this game ended,
         # as it marks where it started.
-        return with_status(_notice(replace(model, game_over=message), f"— game {message.game} ends —"), "")
+        return with_status(_notice(replace(model, game_over=message), "— the game ends —"), "")
     if isinstance(message, ReplayFile):
         return replace(model, replay=(message.game, message.json))
     if isinstance(message, Chat):

@@ -99,9 +99,9 @@ class ReplayViewer:
         """The board and the log, as a live game shows them."""
         return HSplit([
             Window(FormattedTextControl(self._tokens), height=1),
-            Window(FormattedTextControl(lambda: board(self.model(), self.pos.show_knowledge)),
+            Window(FormattedTextControl(lambda: board(self.model(), self.pos.show_knowledge, self.width)),
                    height=lambda: Dimension.exact(
-                       to_plain_text(board(self.model(), self.pos.show_knowledge)).count("\n") + 1)),
+                       to_plain_text(board(self.model(), self.pos.show_knowledge, self.width)).count("\n") + 1)),
             Window(FormattedTextControl(lambda: discards(self.model(), self.width)), dont_extend_height=True,
                    wrap_lines=True),
             Window(height=1, char="─", style="class:rule"),

@@ -9,6 +9,7 @@ other seat and start, so the first screen the player sees is the game.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 import trio
 from hanabi.engine import ChatPolicy, Variant
@@ -19,6 +20,15 @@ from .runner import Store
 from .session import Address, Session
 
 SOLO_BOT_DELAY = 0.6  # seconds: long enough to follow what the bots do
+
+
+@dataclass(frozen=True, slots=True)
+class Solo:
+    """A ``--solo`` game as asked for on the command line."""
+
+    players: int
+    variant: Variant
+    bot_delay: float = SOLO_BOT_DELAY
 
 
 def table_setup(name: str, players: int, variant: Variant) -> Callable[[Session, bool], Awaitable[None]]:
