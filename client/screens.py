@@ -8,7 +8,10 @@ room when there is more.
 
 from __future__ import annotations
 
-from hanabi.engine import ChatPolicy, PlayerView, Variant
+from dataclasses import replace
+
+from hanabi.engine import PlayerView, Variant
+from hanabi.protocol import table_rules as rules
 from hanabi.protocol.messages import TableInfo
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
@@ -290,18 +293,12 @@ def chat_closed(model: ClientModel) -> str | None:
 
     Only a hint, so the key can say so before a message is typed: the server decides.
     """
-    table = model.table
+    table, view = model.table, model.view
     if table is None:
         return "chat is per table: join or watch one first"
-    view = model.view
-    playing = view is not None and view.outcome is None
-    if table.chat is ChatPolicy.OFF:
-        return "chat is off at this table"
-    if playing and table.chat is ChatPolicy.BETWEEN_GAMES:
-        return "at this table chat is open only between games: it opens when this game ends"
-    if playing and model.seat is None:
-        return "spectators chat only between games: they see every hand"
-    return None
+    playing = view is not None and view.outcome is None  # what the view says comes before the lobby's list
+    refusal = rules.chat_refusal(replace(table, running=playing), seated=model.seat is not None)
+    return refusal.message if refusal is not None else None
 
 
 def keys_fragments(model: ClientModel, mode: str, width: int = 80, solo: bool = False) -> StyleAndTextTuples:

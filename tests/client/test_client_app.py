@@ -764,8 +764,9 @@ def test_discarding_a_clued_card_asks_first(term: Terminal, kit) -> None:
 @pytest.mark.parametrize(("line", "words"), [
     ("bot 2", "seat 2 is taken by bob"),
     ("bot 4", "there is no seat 4: this table has seats 1 to 3"),
-    ("unbot 1", "seat 1 holds no bot"),
-    ("host 3", "seat 3 holds no human player"),
+    ("unbot 1", "alice is not a bot: only bots can be removed"),
+    ("unbot 3", "seat 3 is empty: there is no bot to remove"),
+    ("host 3", "seat 3 is empty: only a seated player can be host"),
 ])
 def test_seat_commands_are_checked_in_the_lobbys_numbering(term: Terminal, kit, line: str, words: str) -> None:
     term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(kit.table(("alice", "bob", None)), 0))
@@ -776,9 +777,9 @@ def test_seat_commands_are_checked_in_the_lobbys_numbering(term: Terminal, kit, 
 def test_join_a_taken_or_missing_seat_says_so_in_the_lobbys_numbering(term: Terminal, kit) -> None:
     term.feed(Welcome(1, "server", "dave", "tok", ""), Tables((kit.table(("x", None, None), id=4),)))
     assert term.type(":join 4 1\r") == []
-    assert "seat 1 of table 4 is taken by x" in term.store.model.status
+    assert "table 4: seat 1 is taken by x" in term.store.model.status
     assert term.type(":join 4 9\r") == []
-    assert "there is no seat 9: table 4 has seats 1 to 3" in term.store.model.status
+    assert "table 4: there is no seat 9: this table has seats 1 to 3" in term.store.model.status
     assert term.type(":join 4 3\r") == [Join(4, 2)]
 
 
@@ -900,7 +901,7 @@ def test_c_with_no_clue_token_left_is_refused_at_once(term: Terminal, kit) -> No
 def test_start_during_a_running_game_says_it_runs(term: Terminal, kit, seat: int) -> None:
     at_game(term, kit, seat=seat)  # seat 0 hosts, seat 1 does not
     assert term.type(":start\r") == []
-    assert term.store.model.status == "the game is already running: it goes on"
+    assert term.store.model.status == "a game is already running at this table"
 
 
 @pytest.mark.parametrize(("variant", "name"), [
