@@ -23,7 +23,7 @@ from .app import ClientApp
 from .arguments import delay_problem, name_problem
 from .model import Link
 from .replayer import ReplayViewer
-from .runner import Store, run_with_trio
+from .runner import ModelStore, run_with_trio
 from .session import Address, Session, parse_address, resolve_problem
 from .solo import SOLO_BOT_DELAY, Solo, run_solo
 from .tokens import TokenStore
@@ -154,7 +154,7 @@ def _replay(path: str) -> int:
 
 
 def _run(address: Address | None, name: str, solo: Solo | None = None, bell: bool = True) -> int:
-    store = Store()
+    store = ModelStore()
     box: list[Session] = []
 
     def send(message: object) -> None:

@@ -16,7 +16,7 @@ from hanabi.engine import ChatPolicy, Variant
 from hanabi.protocol import TABLE_NAME_MAX
 from hanabi.protocol.messages import AddBot, CreateTable, Start
 
-from .runner import Store
+from .runner import ModelStore
 from .session import Address, Session
 
 SOLO_BOT_DELAY = 0.6  # seconds: long enough to follow what the bots do
@@ -47,7 +47,7 @@ def table_setup(name: str, players: int, variant: Variant) -> Callable[[Session,
     return set_up
 
 
-async def run_solo(name: str, players: int, variant: Variant, store: Store, box: list[Session],
+async def run_solo(name: str, players: int, variant: Variant, store: ModelStore, box: list[Session],
                    bot_delay: float = SOLO_BOT_DELAY) -> None:
     from hanabi.server.app import serve
     from hanabi.server.config import ServerConfig
