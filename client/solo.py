@@ -9,15 +9,26 @@ other seat and start, so the first screen the player sees is the game.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 import trio
 from hanabi.engine import ChatPolicy, Variant
+from hanabi.protocol import TABLE_NAME_MAX
 from hanabi.protocol.messages import AddBot, CreateTable, Start
 
-from .runner import Store
+from .runner import ModelStore
 from .session import Address, Session
 
 SOLO_BOT_DELAY = 0.6  # seconds: long enough to follow what the bots do
+
+
+@dataclass(frozen=True, slots=True)
+class Solo:
+    """A ``--solo`` game as asked for on the command line."""
+
+    players: int
+    variant: Variant
+    bot_delay: float = SOLO_BOT_DELAY
 
 
 def table_setup(name: str, players: int, variant: Variant) -> Callable[[Session, bool], Awaitable[None]]:
@@ -27,7 +38,8 @@ def table_setup(name: str, players: int, variant: Variant) -> Callable[[Session,
         if resumed:
             return  # after a reconnection the server puts us back in the game we already have
         # Chat is always open: at a private table there is no one to hint to but bots.
-        await session.request(CreateTable(f"{name}'s solo game"[:32], variant, players, chat=ChatPolicy.ALWAYS))
+        title = f"{name}'s solo game"[:TABLE_NAME_MAX]
+        await session.request(CreateTable(title, variant, players, chat=ChatPolicy.ALWAYS))
         for seat in range(1, players):
             await session.request(AddBot(seat))
         await session.request(Start())
@@ -35,7 +47,7 @@ def table_setup(name: str, players: int, variant: Variant) -> Callable[[Session,
     return set_up
 
 
-async def run_solo(name: str, players: int, variant: Variant, store: Store, box: list[Session],
+async def run_solo(name: str, players: int, variant: Variant, store: ModelStore, box: list[Session],
                    bot_delay: float = SOLO_BOT_DELAY) -> None:
     from hanabi.server.app import serve
     from hanabi.server.config import ServerConfig

@@ -38,10 +38,6 @@ ALLOWED: dict[str, frozenset[str]] = {
 ALLOWED_EXCEPTIONS: dict[str, frozenset[str]] = {
     # hanabi-client --solo runs a private server in the client process (and talks to it over loopback TCP).
     "client/solo.py": frozenset({"server"}),
-    # Worker processes: go with issue 10 (one server process). Remove these lines when the files go.
-    "server/shard.py": frozenset({"msgpack"}),
-    # The load generator: moves to bench/ (not a package, so not checked) with issue 10.
-    "server/loadtest.py": frozenset({"msgpack"}),
 }
 
 
