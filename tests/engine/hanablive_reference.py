@@ -278,10 +278,16 @@ def expected_row(data: dict[str, Any]) -> dict[str, Any]:
         row["strikes"] = played_on["strikes"]
         row["end"] = list(_END_NAMES[played_on["why"]])
     else:
-        row["end"] = list(_END_NAMES[hanablive["why"]])
-    if hanablive["why"] == "final_round" and hanablive["score"] == 5 * VARIANTS[variant][0]:
-        row["end"].append("perfect")  # the last card of the final round completed the fireworks
+        row["end"] = engine_names(hanablive["why"], hanablive["score"], 5 * VARIANTS[variant][0])
     return row
+
+
+def engine_names(why: str, score: int, max_score: int) -> list[str]:
+    """The project's names for the ending ``why`` (a ``result``'s): more than one where both fit."""
+    names = list(_END_NAMES[why])
+    if why == "final_round" and score == max_score:
+        names.append("perfect")  # the last card of the final round completed the fireworks
+    return names
 
 
 def table(folder: Path) -> dict[str, dict[str, Any]]:
