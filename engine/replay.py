@@ -244,8 +244,8 @@ def _parse_action(raw: object, state: GameState, i: int, players: Sequence[str])
         return _END_CONDITIONS[TERMINATED_BY_VOTE]
     if kind == GAME_OVER:
         seat = _int(raw["target"], f"action {i} target (the seat that ended the game, or -1)", -1, state.players - 1)
-        condition = raw.get("value", 0)
-        if condition not in _END_CONDITIONS or isinstance(condition, bool):
+        condition = _int(raw.get("value", 0), f"action {i} end condition", 0, TERMINATED_BY_VOTE)
+        if condition not in _END_CONDITIONS:
             known = ", ".join(str(c) for c in _END_CONDITIONS if c)
             raise ReplayError(f"action {i} ends the game with condition {json.dumps(condition)}, "
                               f"which is not one of hanab.live's ({known})")

@@ -29,6 +29,8 @@ from hanabi.engine import (
     view_for,
 )
 from hanabi.engine.replay import ReplayError, from_json, to_json
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 # The deck's cards in suit-then-rank order, with the named cards first (in dealing order).
@@ -266,3 +268,35 @@ def test_an_export_never_carries_the_seed_and_a_stopped_game_is_terminated_by_a_
     data = to_json(stopped)
     assert "seed" not in data
     assert data["actions"][-1] == {"type": 4, "target": stopped.current, "value": 4}
+
+
+_ODD_VALUES = st.sampled_from([None, True, False, 0, -1, 1.5, 10**30, "x", "", [], {}, [1], {"a": 1}, 2**31, 7, 99])
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_a_damaged_file_is_one_sentence_never_a_traceback(data: st.DataObject) -> None:
+    # One field of a real-looking file (with a deck play, a vote and timers) replaced or removed.
+    game = _file(options={"deckPlays": True, "timed": True, "timeBase": 60, "timePerTurn": 5})
+    game["actions"].append({"type": 5, "target": -1, "value": 10})
+    where: Any = game
+    path = []
+    while isinstance(where, (dict, list)) and where and data.draw(st.booleans()):
+        key = data.draw(st.sampled_from(sorted(where)) if isinstance(where, dict)
+                        else st.integers(0, len(where) - 1))
+        path.append(key)
+        if not isinstance(where[key], (dict, list)) or not where[key]:
+            break
+        where = where[key]
+    if path:
+        parent: Any = game
+        for key in path[:-1]:
+            parent = parent[key]
+        if data.draw(st.booleans()):
+            del parent[path[-1]]
+        else:
+            parent[path[-1]] = data.draw(_ODD_VALUES)
+    try:
+        from_json(game)
+    except ReplayError as e:
+        assert str(e) and "\n" not in str(e)
