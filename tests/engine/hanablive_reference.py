@@ -10,7 +10,7 @@ turn is marked as one that can no longer be played.
 
 ``result(data)`` replays one file and says how hanab.live ends it (its end condition, the score it records,
 the turn); ``expected_row`` turns that into what a correct reader of the file does, and
-``python tests/engine/hanablive_reference.py GAMES_DIR > tests/engine/replays/hanablive_expected.json``
+``python tests/engine/hanablive_reference.py GAMES_DIR > tests/engine/hanablive_expected.json``
 writes the table the engine is tested against (see ``replays/README.md``).
 """
 

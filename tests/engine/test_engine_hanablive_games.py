@@ -1,7 +1,7 @@
 """The 118 real hanab.live game files in ``../shared/hanablive/games/``: each replays with hanab.live's result,
 or is refused with a sentence naming what this program does not play.
 
-The expected result of each file is in ``replays/hanablive_expected.json``, worked out by
+The expected result of each file is in ``hanablive_expected.json``, worked out by
 ``hanablive_reference.py`` (an independent replayer written from hanab.live's rules, sharing no code with
 the engine) and anchored on the facts hanab.live's own data gives (FORMAT.md, SOURCES.md). Set
 ``HANABLIVE_GAMES`` to read the games from another folder.
@@ -24,7 +24,7 @@ from .hanablive_reference import Unplayable, expected_row, result
 
 HERE = Path(__file__).parent
 GAMES = Path(os.environ.get("HANABLIVE_GAMES", HERE.resolve().parents[2] / "shared" / "hanablive" / "games"))
-EXPECTED: dict[str, dict[str, Any]] = json.loads((HERE / "replays" / "hanablive_expected.json").read_text("utf-8"))
+EXPECTED: dict[str, dict[str, Any]] = json.loads((HERE / "hanablive_expected.json").read_text("utf-8"))
 
 pytestmark = pytest.mark.skipif(not GAMES.is_dir(), reason=f"no hanab.live games in {GAMES} (set HANABLIVE_GAMES)")
 
