@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 import trio
+from hanabi.engine import GameConfig
 from hanabi.server.cli import main
 from hanabi.server.lobby import replay_text
-from hanabi.server.store import Store
+from hanabi.server.store import Store, config_from_text, config_to_text
 
 from tests.engine.hanablive_loader import problems
 
@@ -57,3 +58,11 @@ async def test_every_export_is_a_file_hanablive_takes(tmp_path: Path, capsys: py
     finally:
         store.close_sync()
     assert stored is not None and json.loads(replay_text(stored)) == files["stopped"]
+
+
+def test_a_stored_game_keeps_hanablives_two_options() -> None:
+    config = GameConfig(players=3, end_when_no_points=True, deck_plays=True)
+    assert config_from_text(config_to_text(config)) == config
+    old = json.loads(config_to_text(GameConfig(players=3)))
+    del old["end_when_no_points"], old["deck_plays"]  # a game stored before the options existed
+    assert config_from_text(json.dumps(old)) == GameConfig(players=3)
