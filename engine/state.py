@@ -9,6 +9,10 @@ Hands are tuples of card orders, slot 1 first; a drawn card goes to slot 1,
 so the last slot holds the oldest card (hanab.live shows hands the same way;
 ``hands.py`` moves them).
 
+hanab.live's two rule options live here too (see ``options.py``): the blind
+play of the deck's last card, and the end as soon as no more points can be
+scored, judged as hanab.live judges it.
+
 A refusal is an ``IllegalAction`` whose message says exactly why; the
 refusals a caller may want to tell apart (to name a player, say) are its
 subclasses, ``NotYourTurn`` and ``GameEnded``, so nobody words them again.
@@ -249,6 +253,7 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     success = False
     gained = False
     touched: tuple[int, ...] = ()
+    from_deck = False  # option deck_plays: the deck's last card played blind
     kind = type(action)
 
     if kind is Clue:
@@ -300,7 +305,7 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     next_draw = state.next_draw
     drawn: int | None = None
     final = state.final_turns_left
-    if kind is Play and from_deck:
+    if from_deck:
         # The card left the deck whatever came of it; no replacement is drawn (the hand is untouched).
         next_draw += 1
     if outcome is None:
