@@ -197,7 +197,8 @@ def legal_actions(state: GameState) -> list[TurnAction]:
     deck = state.deck
     return legal_turn_actions(state.config, state.current, state.hands[state.current], state.clue_tokens,
                               [[deck[o] for o in hand] for hand in state.hands],
-                              deck_play_order(state.config, state.deck_left, len(deck)))
+                              deck_play_order(state.config, state.deck_left, len(deck)) if state.config.deck_plays
+                              else None)
 
 
 def legal_turn_actions(config: GameConfig, current: int, own_hand: Sequence[int], clue_tokens: int,
@@ -263,7 +264,7 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     elif kind is Play or kind is Discard:
         assert isinstance(action, (Play, Discard))
         order = action.order
-        from_deck = kind is Play and is_deck_play(state, order)
+        from_deck = kind is Play and config.deck_plays and is_deck_play(state, order)
         if order not in hand and not from_deck:
             # Players know seats by name, so the sentence names no seat number.
             whose = "no one's hand" if state.holder(order) is None else "another player's hand"
