@@ -50,12 +50,13 @@ def describe(event: Event, before: Hands, names: Sequence[str], deck_size: int |
             ("class:log.clue", f" → {_slot_text(slots)}"),
         ]
     slot = slots_of(before[event.seat], [action.order])
-    where = f" from slot {slot[0]}" if slot else ""
+    # A card in no hand was played blind from the deck (option deck_plays): the deck's last card.
+    where = f" from slot {slot[0]}" if slot else " blind from the deck"
     card = event.card
     card_frag = (card_style(card), str(card) if card is not None else "a card")
     extra = " (+1 clue)" if event.clue_gained else ""
     last = ""
-    if deck_size is not None and event.drawn is not None and event.drawn == deck_size - 1:
+    if deck_size is not None and deck_size - 1 in (event.drawn, None if slot else action.order):
         last = "; that was the last card: everyone plays once more"
     if isinstance(action, Play):
         if event.success:

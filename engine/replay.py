@@ -1,30 +1,65 @@
 """Replay files in hanab.live's JSON format: export a game, import and check one.
 
-The format: ``players`` (names), ``deck`` (``{suitIndex, rank}``, top card
-first), ``actions`` (``{type, target, value}``: 0 play and 1 discard name a
-card order in ``target``; 2 colour clue and 3 rank clue name a seat in
-``target`` and the colour index or rank in ``value``; 4 ends the game from
-outside) and ``options`` (``variant`` and the flags ``allOrNothing``,
-``emptyClues``, ``startingPlayer``). Importing replays every action through
+The format (see hanab.live's ``misc/example_game_with_comments.jsonc``):
+``players`` (names), ``deck`` (``{suitIndex, rank}``, top card first),
+``actions`` (``{type, target, value}``: 0 play and 1 discard name a card
+order in ``target``; 2 colour clue and 3 rank clue name a seat in ``target``
+and the colour index or rank in ``value``; 4 ends the game from outside, its
+``value`` hanab.live's end condition; 5 ends it by a vote) and ``options``
+(``variant`` and the rule flags). Importing replays every action through
 ``apply``, so a file is accepted only if every move in it was legal.
+
+hanab.live always ends a game as soon as no more points can be scored, so a
+file read here plays with ``end_when_no_points`` unless its options say
+``"endWhenNoPoints": false`` (what this program writes for its own tables,
+which may play on; hanab.live ignores option names it does not know).
+Options that change the deal or the rules in ways this program does not
+play are refused by name; options with no effect on the rules (timers) are
+read and checked. An export never carries ``seed``: hanab.live would shuffle
+its own deck from it and replay the actions against another deal.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from .actions import Clue, Discard, Play, TurnAction, TurnEvent
 from .cards import RANKS, Card
 from .options import MAX_PLAYERS, MIN_PLAYERS, GameConfig
+from .outcome import EndReason
 from .state import GameState, IllegalAction, apply, game_from_deck, terminate
 from .variants import Variant
 
-PLAY, DISCARD, COLOUR_CLUE, RANK_CLUE, GAME_OVER = range(5)
+PLAY, DISCARD, COLOUR_CLUE, RANK_CLUE, GAME_OVER, GAME_OVER_BY_VOTE = range(6)
 DEFAULT_NAMES = ("Alice", "Bob", "Cathy", "Donald", "Emily")
+
+# hanab.live's end conditions a game-over action may carry, and what each says happened. 0 is not one of
+# them: this program wrote it before it knew, so its own old files still read (as stopped by a player).
+TIMEOUT, TERMINATED_BY_PLAYER, IDLE_TIMEOUT, ALL_OR_NOTHING_FAIL, TERMINATED_BY_VOTE = 3, 4, 6, 8, 10
+_END_CONDITIONS = {
+    0: "{who} stopped the game",
+    TIMEOUT: "{who} ran out of time",
+    TERMINATED_BY_PLAYER: "{who} stopped the game",
+    IDLE_TIMEOUT: "the table was idle for too long",
+    ALL_OR_NOTHING_FAIL: "all or nothing could no longer be won",
+    TERMINATED_BY_VOTE: "the players voted to end the game",
+}
+
+# hanab.live's options that change the deal or the rules in ways this program does not play.
+UNSUPPORTED_OPTIONS = {
+    "oneExtraCard": "one extra card in each hand",
+    "oneLessCard": "one card less in each hand",
+    "cardCycle": "hands cycle after each clue",
+    "detrimentalCharacters": "detrimental characters",
+    "speedrun": "speedrun",
+}
+# hanab.live's options with no effect on the rules, and the JSON type each must have.
+_RULELESS_OPTIONS: dict[str, type] = {"timed": bool, "timeBase": int, "timePerTurn": int}
+NO_EARLY_END = "endWhenNoPoints"  # this program's own option name; hanab.live ignores it
 
 
 class ReplayError(ValueError):
@@ -59,24 +94,27 @@ def to_json(state: GameState, players: Sequence[str] | None = None) -> dict[str,
     actions: list[dict[str, int]] = [
         action_to_json(variant, e.action) for e in state.events if isinstance(e, TurnEvent)
     ]
-    if state.outcome is not None and state.outcome.reason.value == "terminated":
-        actions.append({"type": GAME_OVER, "target": state.current, "value": 0})
+    if state.outcome is not None and state.outcome.reason is EndReason.TERMINATED:
+        actions.append({"type": GAME_OVER, "target": state.current, "value": TERMINATED_BY_PLAYER})
     options: dict[str, Any] = {"variant": variant.value}
     if config.all_or_nothing:
         options["allOrNothing"] = True
     if config.empty_clues:
         options["emptyClues"] = True
+    if config.deck_plays:
+        options["deckPlays"] = True
     if config.first_seat:
         options["startingPlayer"] = config.first_seat
-    data: dict[str, Any] = {
+    if not config.end_when_no_points:
+        options[NO_EARLY_END] = False
+    # No "seed": hanab.live would ignore this deck and shuffle its own from it (a whole-number seed it would
+    # even refuse without a word).
+    return {
         "players": names,
         "deck": [{"suitIndex": suits.index(c.suit), "rank": c.rank} for c in state.deck],
         "actions": actions,
         "options": options,
     }
-    if state.outcome is not None and state.seed is not None:
-        data["seed"] = state.seed  # as it was given: the string "42" would shuffle another deck than 42
-    return data
 
 
 def dumps(state: GameState, players: Sequence[str] | None = None) -> str:
@@ -93,11 +131,24 @@ def _int(value: object, what: str, low: int, high: int) -> int:
     return value
 
 
-def _flag(options: dict[str, Any], key: str) -> bool:
-    value = options.get(key, False)
+def _flag(options: dict[str, Any], key: str, default: bool = False) -> bool:
+    value = options.get(key, default)
     if not isinstance(value, bool):
         raise ReplayError(f'options.{key} must be true or false, not {json.dumps(value)}')
     return value
+
+
+def _check_options(options: dict[str, Any]) -> None:
+    """Refuse the options this program does not play; check the types of those without effect on the rules."""
+    for key, what in UNSUPPORTED_OPTIONS.items():
+        if _flag(options, key):
+            raise ReplayError(f"the option {key} ({what}) is not played here: this program cannot replay the game")
+    for key, kind in _RULELESS_OPTIONS.items():
+        if key in options:
+            if kind is bool:
+                _flag(options, key)
+            else:
+                _int(options[key], f"options.{key}", 0, 2**31 - 1)
 
 
 def from_json(data: object) -> Replay:
@@ -116,6 +167,8 @@ def from_json(data: object) -> Replay:
     if not isinstance(options, dict):
         raise ReplayError('"options" must be an object')
     name = options.get("variant", Variant.NONE.value)
+    if not isinstance(name, str):
+        raise ReplayError(f"options.variant must be a variant's name, not {json.dumps(name)}")
     try:
         variant = Variant(name)
     except ValueError:
@@ -123,8 +176,11 @@ def from_json(data: object) -> Replay:
         raise ReplayError(f"unknown variant {json.dumps(name)}: this program plays {known}") from None
     first = options.get("startingPlayer", data.get("firstPlayer", 0))
     first = _int(first, "options.startingPlayer", 0, len(players) - 1)
+    _check_options(options)
     config = GameConfig(players=len(players), variant=variant, empty_clues=_flag(options, "emptyClues"),
-                        all_or_nothing=_flag(options, "allOrNothing"), first_seat=first)
+                        all_or_nothing=_flag(options, "allOrNothing"), first_seat=first,
+                        deck_plays=_flag(options, "deckPlays"),
+                        end_when_no_points=_flag(options, NO_EARLY_END, default=True))
 
     deck_data = data["deck"]
     if not isinstance(deck_data, list):
@@ -147,25 +203,53 @@ def from_json(data: object) -> Replay:
     actions = data["actions"]
     if not isinstance(actions, list):
         raise ReplayError('"actions" must be a list')
+    try:
+        return Replay(_play_out(state, actions, players), tuple(players))
+    except _PlayedOn:
+        # The moves go on where no more points could be scored: the server did not end games there (hanab.live
+        # before mid-2020 did not always), so the game is replayed as it was played, without the early end.
+        state = replace(state, config=replace(state.config, end_when_no_points=False))
+        return Replay(_play_out(state, actions, players), tuple(players))
+
+
+class _PlayedOn(Exception):
+    """Actions follow an end that only the ``end_when_no_points`` option made."""
+
+
+def _play_out(state: GameState, actions: list[Any], players: Sequence[str]) -> GameState:
     for i, raw in enumerate(actions):
-        if state.over:
-            raise ReplayError(f"action {i} comes after the end of the game")
+        if state.outcome is not None:
+            if state.outcome.reason is EndReason.NO_MORE_POINTS:
+                raise _PlayedOn
+            raise ReplayError(f"action {i} comes after the end of the game ({state.outcome.detail})")
         try:
-            action = _parse_action(raw, state, i)
-            state = terminate(state) if action is None else apply(state, action)
+            action = _parse_action(raw, state, i, players)
+            state = terminate(state, action) if isinstance(action, str) else apply(state, action)
         except IllegalAction as e:
             raise ReplayError(f"action {i} ({json.dumps(raw)}) is illegal: {e}") from None
-    return Replay(state, tuple(players))
+    return state
 
 
-def _parse_action(raw: object, state: GameState, i: int) -> TurnAction | None:
+def _parse_action(raw: object, state: GameState, i: int, players: Sequence[str]) -> TurnAction | str:
+    """The turn action ``raw`` names, or for a game-over action the sentence saying why the game ended."""
     if not isinstance(raw, dict):
         raise ReplayError(f"action {i} must be an object with type and target")
     if "type" not in raw or "target" not in raw:
         raise ReplayError(f"action {i} needs a type and a target")
-    kind = _int(raw["type"], f"action {i} type", PLAY, GAME_OVER)
+    kind = _int(raw["type"], f"action {i} type", PLAY, GAME_OVER_BY_VOTE)
+    if kind == GAME_OVER_BY_VOTE:
+        _int(raw["target"], f"action {i} target (-1 for a vote)", -1, -1)
+        _int(raw.get("value", TERMINATED_BY_VOTE), f"action {i} end condition of a vote", TERMINATED_BY_VOTE,
+             TERMINATED_BY_VOTE)
+        return _END_CONDITIONS[TERMINATED_BY_VOTE]
     if kind == GAME_OVER:
-        return None
+        seat = _int(raw["target"], f"action {i} target (the seat that ended the game, or -1)", -1, state.players - 1)
+        condition = _int(raw.get("value", 0), f"action {i} end condition", 0, TERMINATED_BY_VOTE)
+        if condition not in _END_CONDITIONS:
+            known = ", ".join(str(c) for c in _END_CONDITIONS if c)
+            raise ReplayError(f"action {i} ends the game with condition {json.dumps(condition)}, "
+                              f"which is not one of hanab.live's ({known})")
+        return _END_CONDITIONS[condition].format(who=players[seat] if seat >= 0 else "a player")
     variant = state.config.variant
     if kind in (PLAY, DISCARD):
         order = _int(raw["target"], f"action {i} target (a card order)", 0, len(state.deck) - 1)

@@ -9,6 +9,10 @@ Hands are tuples of card orders, slot 1 first; a drawn card goes to slot 1,
 so the last slot holds the oldest card (hanab.live shows hands the same way;
 ``hands.py`` moves them).
 
+hanab.live's two rule options live here too (see ``options.py``): the blind
+play of the deck's last card, and the end as soon as no more points can be
+scored, judged as hanab.live judges it.
+
 A refusal is an ``IllegalAction`` whose message says exactly why; the
 refusals a caller may want to tell apart (to name a player, say) are its
 subclasses, ``NotYourTurn`` and ``GameEnded``, so nobody words them again.
@@ -192,17 +196,22 @@ def legal_actions(state: GameState) -> list[TurnAction]:
         return []
     deck = state.deck
     return legal_turn_actions(state.config, state.current, state.hands[state.current], state.clue_tokens,
-                              [[deck[o] for o in hand] for hand in state.hands])
+                              [[deck[o] for o in hand] for hand in state.hands],
+                              deck_play_order(state.config, state.deck_left, len(deck)) if state.config.deck_plays
+                              else None)
 
 
 def legal_turn_actions(config: GameConfig, current: int, own_hand: Sequence[int], clue_tokens: int,
-                       hands: Sequence[Sequence[Card | None]]) -> list[TurnAction]:
+                       hands: Sequence[Sequence[Card | None]], deck_play: int | None = None) -> list[TurnAction]:
     """The legal actions of ``current``, from what that seat can see (its own cards may be None).
 
     Shared by ``legal_actions`` and by views, so that a seat (or a bot) knows
-    its options by the very same rule the engine enforces.
+    its options by the very same rule the engine enforces. ``deck_play`` is
+    the order of the deck's last card when it may be played blind.
     """
     actions: list[TurnAction] = [_PLAYS[o] for o in own_hand]
+    if deck_play is not None:
+        actions.append(_PLAYS[deck_play])
     if clue_tokens < CLUE_TOKENS:
         actions += [_DISCARDS[o] for o in own_hand]
     if clue_tokens > 0:
@@ -245,6 +254,7 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     success = False
     gained = False
     touched: tuple[int, ...] = ()
+    from_deck = False  # option deck_plays: the deck's last card played blind
     kind = type(action)
 
     if kind is Clue:
@@ -254,7 +264,8 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     elif kind is Play or kind is Discard:
         assert isinstance(action, (Play, Discard))
         order = action.order
-        if order not in hand:
+        from_deck = kind is Play and config.deck_plays and is_deck_play(state, order)
+        if order not in hand and not from_deck:
             # Players know seats by name, so the sentence names no seat number.
             whose = "no one's hand" if state.holder(order) is None else "another player's hand"
             raise IllegalAction(f"card #{order} is not in your hand (it is in {whose})")
@@ -295,15 +306,19 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     next_draw = state.next_draw
     drawn: int | None = None
     final = state.final_turns_left
+    if from_deck:
+        # The card left the deck whatever came of it; no replacement is drawn (the hand is untouched).
+        next_draw += 1
     if outcome is None:
         if final is not None:
             final -= 1
             if final == 0:
                 outcome = Outcome(EndReason.FINAL_ROUND, sum(fireworks), config.variant.max_score,
                                   "everyone took a last turn after the final card was drawn")
-        elif card is not None and next_draw < len(deck):
-            drawn = next_draw
-            next_draw += 1
+        elif card is not None and (from_deck or next_draw < len(deck)):
+            if not from_deck:
+                drawn = next_draw
+                next_draw += 1
             if next_draw == len(deck) and not config.all_or_nothing:
                 # Every player, the drawer included, takes exactly one more turn.
                 final = players
@@ -312,6 +327,10 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     new = GameState(config, state.seed, deck, hands_after(state.hands, event), knowledge, next_draw, fireworks,
                     tokens, strikes, discard, played, (current + 1) % players, state.turn + 1, final, outcome,
                     state.events + (event,))
+    if outcome is None and config.end_when_no_points and not _points_left(new):
+        new = replace(new, outcome=Outcome(
+            EndReason.NO_MORE_POINTS, sum(fireworks), config.variant.max_score,
+            "no more points can be scored: no card that could still be played is left to play", config.all_or_nothing))
     if outcome is None and config.all_or_nothing:
         # RULES.md: no legal action for the player to move is a defeat; so is a
         # table where no one holds a card, since nothing can be played any more
@@ -326,6 +345,35 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
             new = replace(new, outcome=Outcome(EndReason.ALL_OR_NOTHING_DEFEAT, 0, config.variant.max_score, detail,
                                                True))
     return new
+
+
+def deck_play_order(config: GameConfig, deck_left: int, deck_size: int) -> int | None:
+    """Option ``deck_plays``: with one card left in the deck, the player to act may play it blind; its order."""
+    return deck_size - 1 if config.deck_plays and deck_left == 1 else None
+
+
+def is_deck_play(state: GameState, order: int) -> bool:
+    return order == deck_play_order(state.config, state.deck_left, len(state.deck))
+
+
+def _points_left(state: GameState) -> bool:
+    """Option ``end_when_no_points``: can some firework still grow?
+
+    As hanab.live judges it: a firework can grow while the card it needs next
+    is still in the deck or in the hand of a player with a turn to come. In
+    the final round the players who have taken their last turn hold dead
+    cards; everything discarded (misplays included) is gone.
+    """
+    players = state.players
+    finished = 0 if state.final_turns_left is None else players - state.final_turns_left
+    dead = {(state.current - k) % players for k in range(1, finished + 1)}
+    deck = state.deck
+    available = {c.identity for c in deck[state.next_draw:]}
+    available.update(deck[o].identity for seat, hand in enumerate(state.hands) if seat not in dead for o in hand)
+    for suit, height in zip(state.config.variant.suits, state.fireworks, strict=True):
+        if height < MAX_RANK and Card(suit, height + 1).identity in available:
+            return True
+    return False
 
 
 def _clue(state: GameState, clue: Clue) -> tuple[tuple[CardKnowledge, ...], tuple[int, ...]]:

@@ -17,7 +17,7 @@ from .cards import Card
 from .knowledge import CardKnowledge
 from .options import GameConfig
 from .outcome import Outcome
-from .state import GameState, IllegalAction, legal_turn_actions
+from .state import GameState, IllegalAction, deck_play_order, legal_turn_actions
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +68,8 @@ class PlayerView:
             return []
         own = [cv.order for cv in self.hands[self.current]]
         cards = [[cv.card for cv in hand] for hand in self.hands]
-        return legal_turn_actions(self.config, self.current, own, self.clue_tokens, cards)
+        return legal_turn_actions(self.config, self.current, own, self.clue_tokens, cards,
+                                  deck_play_order(self.config, self.deck_left, self.deck_size))
 
     def visible_cards(self) -> list[Card]:
         """Every card identity this viewer can see: other hands, the discard pile and the fireworks."""
