@@ -70,7 +70,7 @@ def _decode_problems(data: Any) -> list[str]:
     return out
 
 
-def _valid_problems(data: dict[str, Any]) -> list[str]:
+def _valid_problems(data: dict[str, Any]) -> list[str]:  # noqa: C901 - one check per rule of the loader
     """``isJSONValid``, and the seed that would replace the deck."""
     out = []
     players = data.get("players") or []
