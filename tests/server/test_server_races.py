@@ -1,0 +1,77 @@
+"""Races found in review: what happens when something else moves while a request is in flight.
+
+Each test holds the store (or the table) at a chosen point with an event,
+does the other thing at exactly that moment, then lets go, and checks that
+where the lobby thinks a player is matches the table, that nothing hidden
+reaches a seat, and that nothing waits for ever.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import trio
+from hanabi.protocol.messages import (
+    CreateTable,
+    ErrorReply,
+    GameStarted,
+    Join,
+    Joined,
+    Leave,
+    Spectate,
+    Start,
+    TableChanged,
+    ViewUpdate,
+)
+from hanabi.server import Server
+
+from .conftest import Connect
+
+
+def hold_set_seat(server: Server, monkeypatch: pytest.MonkeyPatch) -> tuple[trio.Event, trio.Event]:
+    """The next ``store.set_seat`` waits, once it has begun, until the second event is set."""
+    begun, release = trio.Event(), trio.Event()
+    original = server.store.set_seat
+
+    async def held(*args: Any, **kwargs: Any) -> None:
+        if not release.is_set():
+            begun.set()
+            await release.wait()
+        await original(*args, **kwargs)
+
+    monkeypatch.setattr(server.store, "set_seat", held)
+    return begun, release
+
+
+async def test_a_join_in_flight_when_its_connection_is_replaced_still_places_the_player(
+        connect: Connect, server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    bob = await connect("Bob")
+    await bob.send(CreateTable(name="t", seats=2))
+    table = (await bob.expect(Joined)).table.id
+    alice = await connect("Alice")
+    begun, release = hold_set_seat(server, monkeypatch)
+    await alice.send(Join(table=table))
+    with trio.fail_after(3):
+        await begun.wait()
+    # Alice comes back on another connection while her join is being written: the older one is replaced.
+    again = await connect("Alice", resume=alice.token)  # type: ignore[attr-defined]
+    release.set()
+    assert (await again.expect(Joined)).seat == 1  # the table did seat her: she hears it on the new connection
+    player = next(p for p in server.lobby.players.values() if p.name == "Alice")
+    with trio.fail_after(3):
+        async with player.busy:  # the join in flight is done (it holds the player's lock)
+            pass
+    # Where the lobby thinks she is matches the table.
+    assert player.table is server.lobby.tables[table] and player.seat == 1
+    # So she can leave her seat, and cannot watch the table she sits at (a spectator sees every hand).
+    await bob.send(Start())
+    await again.expect(GameStarted)
+    await again.send(Spectate(table=table, id=7))
+    err = await again.expect(ErrorReply, where=lambda m: m.id == 7)
+    assert err.code == "already_seated"
+    await again.drain(0.1)
+    assert all(m.view.seat == 1 for m in again.inbox if isinstance(m, ViewUpdate))
+    await again.send(Leave(id=8))
+    await again.expect(TableChanged, where=lambda m: m.table.players[1] is None)
+    assert not [m for m in again.take(ErrorReply) if m.id == 8]
