@@ -19,9 +19,11 @@ from hanabi.protocol.messages import (
     Join,
     Joined,
     Leave,
+    ListTables,
     Spectate,
     Start,
     TableChanged,
+    Tables,
     ViewUpdate,
 )
 from hanabi.server import Server
@@ -73,5 +75,23 @@ async def test_a_join_in_flight_when_its_connection_is_replaced_still_places_the
     await again.drain(0.1)
     assert all(m.view.seat == 1 for m in again.inbox if isinstance(m, ViewUpdate))
     await again.send(Leave(id=8))
-    await again.expect(TableChanged, where=lambda m: m.table.players[1] is None)
+    await again.send(ListTables(id=9))
+    tables = await again.expect(Tables, where=lambda m: m.id == 9)
     assert not [m for m in again.take(ErrorReply) if m.id == 8]
+    assert tables.tables[0].players[1] is None and player.table is None
+
+
+async def test_who_leaves_a_table_sees_it_change_in_the_lobby(connect: Connect) -> None:
+    # The client counts on it ("the server has nothing to answer but the tables' changes", client/model.py):
+    # otherwise its list of tables still shows the player in the seat they left.
+    bob = await connect("Bob")
+    await bob.send(CreateTable(name="t", seats=3))
+    table = (await bob.expect(Joined)).table.id
+    alice = await connect("Alice")
+    await alice.send(Join(table=table))
+    assert (await alice.expect(Joined)).seat == 1
+    await alice.drain(0.05)
+    alice.inbox.clear()
+    await alice.send(Leave())
+    changed = await alice.expect(TableChanged, where=lambda m: m.table.id == table and m.table.players[1] is None)
+    assert changed.table.players[0] is not None
