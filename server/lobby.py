@@ -246,9 +246,13 @@ class Lobby:
         elif isinstance(request, GetReplay):
             await self._replay(player, request.game, request.id)
         else:
-            # Whatever may change where the player is, one at a time per player.
+            # Whatever may change where the player is, one at a time per player. Shielded: a table carries out a
+            # request it was given even if the connection asking stops meanwhile (replaced, dropped), so the lobby
+            # must wait for the outcome and record where the player is, or it would lose a seat the table gave.
+            # It is bounded: tables answer every request, even when stopped (Table.run).
             async with player.busy:
-                await self._placed(player, request)
+                with trio.CancelScope(shield=True):
+                    await self._placed(player, request)
 
     async def _placed(self, player: Player, request: Message) -> None:
         if isinstance(request, _AT_TABLE):

@@ -119,25 +119,28 @@ class Table:
     # --- the task ---------------------------------------------------------------------------------------------
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        async with trio.open_nursery() as nursery:
-            self._nursery = nursery
-            task_status.started()
-            self._schedule_bot()
-            self._watch_absence()  # a restored table starts with everyone away
-            async for call in self._requests:
-                await self._process(call)
-                if self.closed:
+        try:
+            async with trio.open_nursery() as nursery:
+                self._nursery = nursery
+                task_status.started()
+                self._schedule_bot()
+                self._watch_absence()  # a restored table starts with everyone away
+                async for call in self._requests:
+                    await self._process(call)
+                    if self.closed:
+                        break
+                nursery.cancel_scope.cancel()
+        finally:
+            # Requests that arrived after the table closed (or while the server stops) are answered, not left
+            # waiting: the lobby waits for its requests' outcome even when its connection has gone.
+            self._inbox.close()
+            while True:
+                try:
+                    call = self._requests.receive_nowait()
+                except (trio.WouldBlock, trio.EndOfChannel):
                     break
-            nursery.cancel_scope.cancel()
-        # Requests that arrived after the table closed are answered, not left waiting.
-        self._inbox.close()
-        while True:
-            try:
-                call = self._requests.receive_nowait()
-            except (trio.WouldBlock, trio.EndOfChannel):
-                break
-            call.error = self._gone()
-            call.done.set()
+                call.error = self._gone()
+                call.done.set()
 
     async def call(self, player: Player | None, request: object) -> Any:
         """Have the table's task carry out ``request``; returns what it answers, raises ``Refused`` if refused."""
@@ -178,6 +181,9 @@ class Table:
             log.exception("table %d failed on %r", self.id, call.request)
             call.error = Refused(ErrorCode.INTERNAL, "the server failed on this request (its fault, not yours); "
                                                      "it has been logged")
+        except BaseException:  # cancelled: the server is stopping, and the request is not done
+            call.error = self._gone()
+            raise
         finally:
             call.done.set()
 
