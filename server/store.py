@@ -272,8 +272,10 @@ class Store:
                         batch.append(self._jobs.receive_nowait())
                     except (trio.WouldBlock, trio.EndOfChannel):
                         break
-                # Not cancellable (to_thread's default): a batch begun is committed, and its callers told.
-                await trio.to_thread.run_sync(self._commit, batch)
+                # Shielded: a batch taken is committed, and its callers told (they wait shielded). to_thread alone
+                # would not do: it raises Cancelled before starting the thread if cancelled meanwhile.
+                with trio.CancelScope(shield=True):
+                    await trio.to_thread.run_sync(self._commit, batch)
                 for pending in batch:
                     pending.done.set()
         finally:
