@@ -12,10 +12,13 @@ from typing import Any
 
 import pytest
 import trio
+import trio.testing
 from hanabi.protocol.messages import (
     CreateTable,
     ErrorReply,
     GameStarted,
+    Goodbye,
+    Hello,
     Join,
     Joined,
     Leave,
@@ -26,6 +29,7 @@ from hanabi.protocol.messages import (
     Tables,
     ViewUpdate,
 )
+from hanabi.protocol.version import PROTOCOL_VERSION
 from hanabi.server import Server
 
 from .conftest import Connect
@@ -95,3 +99,27 @@ async def test_who_leaves_a_table_sees_it_change_in_the_lobby(connect: Connect) 
     await alice.send(Leave())
     changed = await alice.expect(TableChanged, where=lambda m: m.table.id == table and m.table.players[1] is None)
     assert changed.table.players[0] is not None
+
+
+async def test_a_login_being_saved_when_the_server_stops_gets_its_goodbye(
+        connect: Connect, server: Server, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    begun, release = trio.Event(), trio.Event()
+    original = server.store.add_player
+
+    async def held(key: str, name: str) -> None:
+        begun.set()
+        with trio.CancelScope(shield=True):  # as the store's own wait (Store._do): a write queued is seen through
+            await release.wait()
+            await original(key, name)
+
+    monkeypatch.setattr(server.store, "add_player", held)
+    alice = await connect("Alice", hello=False)
+    await alice.send(Hello(protocol=PROTOCOL_VERSION, program="test-client", name="Alice"))
+    with trio.fail_after(3):
+        await begun.wait()
+    server.request_stop("the server is shutting down")
+    await trio.testing.wait_all_tasks_blocked()
+    release.set()
+    bye = await alice.expect(Goodbye)
+    assert bye.reason == "server_shutdown"
+    assert not [r for r in caplog.records if r.exc_info], "no traceback in the log"
