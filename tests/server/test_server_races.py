@@ -31,6 +31,7 @@ from hanabi.protocol.messages import (
 )
 from hanabi.protocol.version import PROTOCOL_VERSION
 from hanabi.server import Server
+from hanabi.server.store import StoreFailure
 
 from .conftest import Connect
 
@@ -123,3 +124,21 @@ async def test_a_login_being_saved_when_the_server_stops_gets_its_goodbye(
     bye = await alice.expect(Goodbye)
     assert bye.reason == "server_shutdown"
     assert not [r for r in caplog.records if r.exc_info], "no traceback in the log"
+
+
+async def test_a_table_whose_closing_is_not_saved_does_not_keep_its_last_player(
+        connect: Connect, server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def failing(table_id: int) -> None:
+        raise StoreFailure("disk full")
+
+    monkeypatch.setattr(server.store, "close_table", failing)
+    alice = await connect("Alice")
+    await alice.send(CreateTable(name="t", seats=2))
+    await alice.expect(Joined)
+    await alice.send(Leave(id=1))
+    await alice.drain(0.1)
+    # Whatever the store said, Alice is not stuck at a table that no longer takes requests: she can sit again.
+    await alice.send(CreateTable(name="u", seats=2, id=2))
+    joined = await alice.expect(Joined, where=lambda m: m.table.name == "u")
+    assert joined.seat == 0
+    assert not [m for m in alice.take(ErrorReply) if m.id == 2]
