@@ -393,7 +393,12 @@ class Table:
         """The last human left (``leaving``), or all were away too long: the table goes away (its games stay in
         the store), and everyone who was at it is told."""
         self.closed = True
-        await self.store.close_table(self.id)
+        try:
+            await self.store.close_table(self.id)
+        except StoreFailure as e:
+            # It closes all the same (it takes no more requests): its players must not be held at it. Unsaved,
+            # a restart brings it back, as it was left.
+            log.error("table %d: its closing was not saved: %s", self.id, e)
         log.info("table %d (%s) closed: %s", self.id, self.name, why)
         members = self.members() + ([leaving] if leaving is not None else [])
         gone = TableGone(table=self.id, reason=f"table {self.name!r} closed: {why}")
