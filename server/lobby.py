@@ -262,11 +262,11 @@ class Lobby:
         elif isinstance(request, Leave):
             if player.table is None:
                 raise Refused(ErrorCode.NOT_SEATED, "you are not at a table: join or watch one first")
-            table = player.table
-            await table.call(player, request)
+            left = player.table
+            await left.call(player, request)
             player.table, player.seat = None, None
-            if not table.closed:  # in the lobby now: the table as it is without them (a closed one said so)
-                player.send_frame(frame(TableChanged(table=table.info())))
+            if not left.closed:  # in the lobby now: the table as it is without them (a closed one said so)
+                player.send_frame(frame(TableChanged(table=left.info())))
         elif isinstance(request, (Join, Spectate)):
             table = self.tables.get(request.table)
             if table is None:
