@@ -33,7 +33,7 @@ from hanabi.protocol.version import PROTOCOL_VERSION
 from hanabi.server import Server
 from hanabi.server.store import StoreFailure
 
-from .conftest import Connect
+from .conftest import Connect, config_with
 
 
 def hold_set_seat(server: Server, monkeypatch: pytest.MonkeyPatch) -> tuple[trio.Event, trio.Event]:
@@ -102,6 +102,7 @@ async def test_who_leaves_a_table_sees_it_change_in_the_lobby(connect: Connect) 
     assert changed.table.players[0] is not None
 
 
+@pytest.mark.parametrize("fast_config", [config_with(shutdown_grace=5.0)])  # a busy machine is not a failure
 async def test_a_login_being_saved_when_the_server_stops_gets_its_goodbye(
         connect: Connect, server: Server, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     begun, release = trio.Event(), trio.Event()
