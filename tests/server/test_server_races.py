@@ -14,6 +14,7 @@ import pytest
 import trio
 import trio.testing
 from hanabi.protocol.messages import (
+    AddBot,
     CreateTable,
     ErrorReply,
     GameStarted,
@@ -143,3 +144,33 @@ async def test_a_table_whose_closing_is_not_saved_does_not_keep_its_last_player(
     joined = await alice.expect(Joined, where=lambda m: m.table.name == "u")
     assert joined.seat == 0
     assert not [m for m in alice.take(ErrorReply) if m.id == 2]
+
+
+async def test_a_spectator_whose_connection_is_replaced_while_moving_is_never_at_two_tables(
+        connect: Connect, server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    bob = await connect("Bob")
+    await bob.send(CreateTable(name="w", seats=3))
+    watched = (await bob.expect(Joined)).table.id
+    carol = await connect("Carol")
+    await carol.send(CreateTable(name="u", seats=2))
+    other = (await carol.expect(Joined)).table.id
+    alice = await connect("Alice")
+    await alice.send(Spectate(table=watched))
+    await alice.expect(Joined)
+    begun, release = hold_set_seat(server, monkeypatch)
+    await bob.send(AddBot(seat=1))  # table w's task is busy with this while...
+    with trio.fail_after(3):
+        await begun.wait()
+    await alice.send(Join(table=other))  # ...Alice's move asks it to stop showing her the table
+    await trio.testing.wait_all_tasks_blocked()
+    again = await connect("Alice", resume=alice.token)  # type: ignore[attr-defined]
+    release.set()
+    player = next(p for p in server.lobby.players.values() if p.name == "Alice")
+    await again.drain(0.2)
+    with trio.fail_after(3):
+        async with player.busy:
+            pass
+    w = server.lobby.tables[watched]
+    # Wherever she ends up, it is one place: not seated at u while table w still shows her every hand of its game.
+    assert player not in w.spectators or player.table is w
+    assert player in w.spectators or player.table is not w
