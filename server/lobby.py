@@ -288,8 +288,12 @@ class Lobby:
             raise Refused(ErrorCode.ALREADY_SEATED, f"you already sit at {here}, in {seat}: leave it first")
         watched = player.table if player.table is not table else None
         if watched is not None:
-            with contextlib.suppress(Refused):  # closed meanwhile: nothing to stop watching
+            try:
                 await watched.call(player, Unwatch())
+            except Refused:
+                if not watched.closed:
+                    raise  # refused to this request's connection (a newer one replaced it): nothing moves
+                # closed meanwhile: nothing to stop watching
             player.table = None
         try:
             seat = await table.call(player, request)
