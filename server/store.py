@@ -308,7 +308,9 @@ class Store:
                 try:
                     pending.result = pending.job(db)
                 except Exception as e:
-                    pending.error = e
+                    # The database refusing this write (a full disk, a constraint) is a StoreFailure, which callers
+                    # handle ("nothing changed"); anything else is a bug of the job's, passed on as it is.
+                    pending.error = StoreFailure(str(e)) if isinstance(e, sqlite3.Error) else e
                     db.execute("ROLLBACK TO job")
                 db.execute("RELEASE job")
             db.execute("COMMIT")
