@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 import trio
 import trio.testing
+from hanabi.engine.bots import choose_action
 from hanabi.protocol.messages import (
+    ActionRequest,
     AddBot,
     CreateTable,
     ErrorReply,
@@ -174,3 +176,29 @@ async def test_a_spectator_whose_connection_is_replaced_while_moving_is_never_at
     # Wherever she ends up, it is one place: not seated at u while table w still shows her every hand of its game.
     assert player not in w.spectators or player.table is w
     assert player in w.spectators or player.table is not w
+
+
+@pytest.mark.parametrize("fast_config", [config_with(bot_delay=0.2)])
+async def test_a_bot_whose_move_the_database_refuses_chooses_again(
+        connect: Connect, server: Server, caplog: pytest.LogCaptureFixture) -> None:
+    # The database refuses the statement itself (as with a full disk), in a batch that commits.
+    await server.store._do(lambda db: db.execute("CREATE TABLE refuse (x)"))
+    await server.store._do(lambda db: db.execute(
+        "CREATE TRIGGER refused BEFORE INSERT ON actions WHEN EXISTS (SELECT 1 FROM refuse)"
+        " BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"))
+    alice = await connect("Alice")
+    await alice.send(CreateTable(name="t", seats=2))
+    await alice.expect(Joined)
+    await alice.send(AddBot(seat=1))
+    await alice.send(Start())
+    view = (await alice.expect(ViewUpdate)).view
+    if view.current == 0:
+        await alice.send(ActionRequest(choose_action(view)))
+        view = (await alice.expect(ViewUpdate, where=lambda m: m.view.turn == view.turn + 1)).view
+    assert view.current == 1
+    await server.store._do(lambda db: db.execute("INSERT INTO refuse VALUES (1)"))
+    with trio.fail_after(3):  # the bot's move is refused...
+        while not [r for r in caplog.records if r.levelname == "ERROR" and "BotMove" in r.getMessage()]:
+            await alice.drain(0.02)
+    await server.store._do(lambda db: db.execute("DELETE FROM refuse"))  # ...then the disk has room again
+    await alice.expect(ViewUpdate, where=lambda m: m.view.turn == view.turn + 1, timeout=5)
