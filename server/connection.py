@@ -257,7 +257,8 @@ class Connection:
             self.life.why = "login not saved: the store failed"
             return
         self.player = player
-        self.life.logged_in()
+        if not self.life.logged_in():
+            return  # closing meanwhile: what it says last is the goodbye (the seat waits, as for any drop)
         self.send(Welcome(protocol=PROTOCOL_VERSION, program=PROGRAM, player=player.name, resume=token,
                           motd=self.config.motd))
         if notice is not None:

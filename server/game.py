@@ -118,8 +118,10 @@ class Game:
     def publish(self, seats: Sequence[Player | None], spectators: Iterable[Player], event: Event | None) -> None:
         """After a change: the event (public), each seated player's own view, one spectator view for all."""
         event_frame = frame(GameEvent(game=self.id, event=event)) if event is not None else b""
-        watching = [p for p in spectators if p.online]
         receivers = [(seat, p) for seat, p in enumerate(seats) if p is not None and p.online]
+        # A spectator sees every hand: never someone who sits here too (the lobby should not let that happen).
+        seated = {p for _, p in receivers}
+        watching = [p for p in spectators if p.online and p not in seated]
         # Built together, the views share the cards they all show, and take the hands a move left alone from
         # the last move's views (engine.views_for): measured, this halves the cost of building them.
         views = views_for(self.state, [seat for seat, _ in receivers] + ([None] if watching else []), self._views)

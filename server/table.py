@@ -119,18 +119,22 @@ class Table:
     # --- the task ---------------------------------------------------------------------------------------------
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        async with trio.open_nursery() as nursery:
-            self._nursery = nursery
-            task_status.started()
-            self._schedule_bot()
-            self._watch_absence()  # a restored table starts with everyone away
-            async for call in self._requests:
-                await self._process(call)
-                if self.closed:
-                    break
-            nursery.cancel_scope.cancel()
-        self._inbox.close()
-        refuse_waiting(self._requests, self._gone())  # requests that came after the table closed
+        try:
+            async with trio.open_nursery() as nursery:
+                self._nursery = nursery
+                task_status.started()
+                self._schedule_bot()
+                self._watch_absence()  # a restored table starts with everyone away
+                async for call in self._requests:
+                    await self._process(call)
+                    if self.closed:
+                        break
+                nursery.cancel_scope.cancel()
+        finally:
+            # Requests that arrived after the table closed (or while the server stops) are answered, not left
+            # waiting: the lobby waits for its requests' outcome even when its connection has gone.
+            self._inbox.close()
+            refuse_waiting(self._requests, self._gone())
 
     async def call(self, player: Player | None, request: object) -> Any:
         """Have the table's task carry out ``request``; returns what it answers, raises ``Refused`` if refused."""
@@ -171,6 +175,9 @@ class Table:
             log.exception("table %d failed on %r", self.id, call.request)
             call.error = Refused(ErrorCode.INTERNAL, "the server failed on this request (its fault, not yours); "
                                                      "it has been logged")
+        except BaseException:  # cancelled: the server is stopping, and the request is not done
+            call.error = self._gone()
+            raise
         finally:
             call.done.set()
 
@@ -382,7 +389,12 @@ class Table:
         """The last human left (``leaving``), or all were away too long: the table goes away (its games stay in
         the store), and everyone who was at it is told."""
         self.closed = True
-        await self.store.close_table(self.id)
+        try:
+            await self.store.close_table(self.id)
+        except StoreFailure as e:
+            # It closes all the same (it takes no more requests): its players must not be held at it. Unsaved,
+            # a restart brings it back, as it was left.
+            log.error("table %d: its closing was not saved: %s", self.id, e)
         log.info("table %d (%s) closed: %s", self.id, self.name, why)
         members = self.members() + ([leaving] if leaving is not None else [])
         gone = TableGone(table=self.id, reason=f"table {self.name!r} closed: {why}")

@@ -107,3 +107,12 @@ def test_closing_from_outside_keeps_its_goodbye_for_the_end(reason: GoodbyeReaso
     assert life.close(reason, "x" * 1000)
     assert life.farewell is not None and life.farewell.reason is reason and len(life.farewell.message) <= 500
     assert not life.reading
+
+
+def test_a_login_saved_after_the_connection_began_closing_does_not_reopen_it() -> None:
+    life = Lifecycle(CONFIG, now=0.0)
+    assert life.receive(HELLO, 0.0) == Login(HELLO)
+    assert life.close(GoodbyeReason.SERVER_SHUTDOWN, "stopping")  # while the login was being saved
+    assert not life.logged_in()
+    assert life.phase is Phase.CLOSING and not life.reading
+    assert life.farewell == Close(GoodbyeReason.SERVER_SHUTDOWN, "stopping")
