@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import trio
 
 from . import wire
+from .announce import Counts  # LAN announcement hook (issue 16)
 from .bots import Policy
 from .config import ServerConfig
 from .connection import Adopted, Connection
@@ -104,6 +105,10 @@ class Server:
         except OSError:
             peer = "?"
         await self.handle(trio.SocketStream(trio.socket.from_stdlib_socket(sock)), peer, adopted)
+
+    # LAN announcement hook (issue 16): what the announcer's TXT record says about this server.
+    def counts(self) -> Counts:
+        return Counts(tables=len(self.lobby.listed()), players=len(self.lobby.online()))
 
     @property
     def connections(self) -> int:

@@ -1,11 +1,13 @@
 """``hanabi-server``: run a LAN server, or list and export the games it kept.
 
     hanabi-server [--port 7777] [--host ADDR] [--db PATH | --db :memory:] [--log-level info]
+                  [--name NAME | --no-announce]
                   [--bot-delay SECONDS] [--motd TEXT] [--abandon-after MINUTES] [--max-connections N]
     hanabi-server games [--db PATH]             finished games, newest first
     hanabi-server export GAME_ID [--db PATH] [-o FILE]   a game as hanab.live JSON
 
-The server prints where it listens and where it keeps its games, and stops
+The server prints where it listens and where it keeps its games, announces
+itself on the LAN (DNS-SD over mDNS, ``announce.py``) unless told not to, and stops
 cleanly on Ctrl-C or SIGTERM, telling every connected player why.
 """
 
@@ -28,6 +30,8 @@ from pathlib import Path
 import trio
 
 from . import wire
+from .announce import announce, lan_address, name_problem  # LAN announcement hook (issue 16)
+from .announce import default_name as default_lan_name
 from .app import Server, serve
 from .config import PROGRAM, ServerConfig
 from .lobby import replay_text
@@ -47,17 +51,6 @@ def default_db() -> Path:
     else:
         base = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
     return base / "hanabi" / "server.sqlite3"
-
-
-def _lan_address() -> str | None:
-    """This machine's address on the local network, to tell players where to connect (no packet is sent)."""
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("10.255.255.255", 1))
-            address: str = s.getsockname()[0]
-            return address
-    except OSError:
-        return None
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -89,6 +82,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--workers", type=int, default=0, metavar="N",
                         help="run the tables in N worker processes, to use N more cores (for hundreds of tables; "
                              "default 0: one process does everything, plenty for a LAN party)")
+    # LAN announcement hook (issue 16): the two options.
+    parser.add_argument("--name", default=None,
+                        help="the name players see in their list of servers on this network "
+                             f"(default {default_lan_name()!r})")
+    parser.add_argument("--no-announce", action="store_true",
+                        help="do not announce this server on the LAN; players connect by address")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     games = sub.add_parser("games", help="list the finished games in the store, newest first")
     games.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH", help="the game store (default as above)")
@@ -146,6 +145,12 @@ def _main(argv: list[str] | None) -> int:
         if not folder.is_dir():
             return _fail(f"--db {db}: the folder {folder} does not exist; create it first "
                          "(or leave out --db to use the default store)")
+    # LAN announcement hook (issue 16): the name is checked before anything starts.
+    lan_name = None if args.no_announce else (args.name if args.name is not None else default_lan_name())
+    if args.name is not None and args.no_announce:
+        return _fail("--name is the name announced on the LAN: it does not go with --no-announce")
+    if lan_name is not None and (problem := name_problem(lan_name)) is not None:
+        return _fail(f"--name: {problem}")
     motd_problem = _motd_problem(args.motd)
     if motd_problem:
         return _fail(f"--motd: {motd_problem}")
@@ -164,7 +169,7 @@ def _main(argv: list[str] | None) -> int:
                           max_unwelcomed=min(_DEFAULTS.max_unwelcomed, max_connections))
     try:
         try:
-            trio.run(_run, args.host, args.port, db, config, args.workers)
+            trio.run(_run, args.host, args.port, db, config, args.workers, lan_name)
         except BaseExceptionGroup as group:
             raise _leaf(group) from None
     except StoreError as e:
@@ -213,18 +218,22 @@ def _leaf(group: BaseExceptionGroup[BaseException]) -> BaseException:
     return error
 
 
-async def _run(host: str | None, port: int, db: str, config: ServerConfig, workers: int = 0) -> None:
+async def _run(host: str | None, port: int, db: str, config: ServerConfig, workers: int = 0,
+               lan_name: str | None = None) -> None:
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
             server: Server = await nursery.start(functools.partial(serve, host, port, db, config=config,
                                                                    workers=workers))
             tune_gc()
-            _announce(server, db)
+            _tell_where(server, db)
+            if lan_name is not None:  # LAN announcement hook (issue 16): runs beside the server until it stops
+                nursery.start_soon(functools.partial(announce, lan_name, host, server.port, server.counts))
             async for signum in signals:
                 name = "Ctrl-C" if signum == signal.SIGINT else "SIGTERM"
                 print(f"hanabi-server: {name}: telling players and stopping...", flush=True)
                 await server.stop("the server is shutting down (stopped by its operator)")
                 break
+            nursery.cancel_scope.cancel()  # the server has stopped; this ends the LAN announcement too
     if db == ":memory:":
         print("hanabi-server: stopped; its games were kept in memory only (--db :memory:) and are gone", flush=True)
     else:
@@ -248,10 +257,10 @@ def tune_gc() -> None:
     gc.set_threshold(50_000, 20, 100)
 
 
-def _announce(server: Server, db: str) -> None:
+def _tell_where(server: Server, db: str) -> None:
     where = "every interface" if server.host == "*" else server.host
     print(f"hanabi-server: listening on port {server.port} ({where})", flush=True)
-    lan = _lan_address() if server.host in ("*", "0.0.0.0", "::") else server.host
+    lan = lan_address() if server.host in ("*", "0.0.0.0", "::") else server.host
     if lan:
         print(f"hanabi-server: players connect to {lan}:{server.port}", flush=True)
     if db == ":memory:":
