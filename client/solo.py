@@ -1,14 +1,26 @@
-"""``hanabi-client --solo``: a private server inside the client, a table full of bots, and straight to the game.
+"""A server inside the client: ``--solo`` (a private one, full of bots) and ``--serve`` (a LAN server).
 
-The server is the real one (``hanabi.server.serve``) on loopback, on a free
-port, with a throwaway in-memory store; the client talks to it over TCP like
-any other. Once the handshake is done we create a table, seat a bot in every
-other seat and start, so the first screen the player sees is the game.
+This is the one module of the client that imports ``hanabi.server``.
+
+``--solo``: the server is the real one (``hanabi.server.serve``) on loopback,
+on a free port, with a throwaway in-memory store; the client talks to it over
+TCP like any other. Once the handshake is done we create a table, seat a bot
+in every other seat and start, so the first screen the player sees is the game.
+
+``--serve``: the same server on every interface, on port 7777 or the next free
+one, its games kept in the user's data folder, announced on the LAN
+(``hanabi.server.announce``); the client joins it like any player and opens
+its lobby. When the client quits, the server stops after telling everyone the
+host stopped it.
 """
 
 from __future__ import annotations
 
+import errno
+import functools
+import socket
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import trio
 from hanabi.engine import ChatPolicy, Variant
@@ -16,6 +28,7 @@ from hanabi.protocol.messages import AddBot, CreateTable, Start
 
 from .runner import Store
 from .session import Address, Session
+from .tokens import TokenStore
 
 SOLO_BOT_DELAY = 0.6  # seconds: long enough to follow what the bots do
 
@@ -48,3 +61,78 @@ async def run_solo(name: str, players: int, variant: Variant, store: Store, box:
         box.append(session)
         await session.run()
         nursery.cancel_scope.cancel()
+
+
+HOSTED_PORT = 7777  # the port players expect; the next free one when it is taken
+_PORTS_TRIED = 20
+HOSTED_STOP_GRACE = 5.0  # seconds: the most that telling everyone and stopping may take when the host quits
+HOST_STOPPED = "the host stopped this server (they quit their hanabi-client --serve)"
+
+
+class HostingError(Exception):
+    """The server could not be started (no free port, the store cannot be opened): one sentence why."""
+
+
+def free_port(first: int = HOSTED_PORT, tries: int = _PORTS_TRIED) -> int:
+    """The first port from ``first`` on which every interface can be listened on."""
+    for port in range(first, first + tries):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server's listener does
+            try:
+                probe.bind(("", port))
+            except OSError as e:
+                if e.errno in (errno.EADDRINUSE, errno.EACCES):
+                    continue
+                raise HostingError(f"cannot listen on port {port}: {e.strerror or e}") from None
+            return port
+    raise HostingError(f"ports {first} to {first + tries - 1} are all in use: stop another server first")
+
+
+def hosted_db() -> Path:
+    """Where a hosting client keeps its games: the user's data folder, beside (not in) hanabi-server's store,
+    so a client hosting and a hanabi-server on the same machine never share unfinished games."""
+    from hanabi.server.cli import default_db
+
+    return default_db().with_name("hosted.sqlite3")
+
+
+async def run_hosted(name: str, lan_name: str, store: Store, box: list[Session], *, port: int | None = None,
+                     db: str | None = None, on_welcome: Callable[[Session, bool], Awaitable[None]] | None = None,
+                     started: Callable[[int], None] | None = None) -> None:
+    """``--serve``: a LAN server announced as ``lan_name``, joined by this client as ``name``. Returns (the
+    server stopped, everyone told) when cancelled, that is when the client quits. ``started`` gets the port."""
+    from hanabi.server.announce import announce
+    from hanabi.server.app import Server, serve
+    from hanabi.server.store import StoreError
+
+    port = free_port() if port is None else port
+    db = str(hosted_db()) if db is None else db
+    serving = trio.CancelScope(shield=True)
+
+    async def shielded(task_status: trio.TaskStatus[Server]) -> None:
+        # The client quitting cancels everything here at once; the server must outlive that long enough to
+        # say goodbye to its players, so it is stopped on purpose (below) rather than cancelled.
+        with serving:
+            await serve(None, port, db, task_status=task_status)
+
+    async with trio.open_nursery() as nursery:
+        try:
+            server: Server = await nursery.start(shielded)
+        except (OSError, StoreError) as e:
+            raise HostingError(f"could not start the server on port {port}: {getattr(e, 'strerror', None) or e}") \
+                from None
+        if started is not None:
+            started(server.port)
+        nursery.start_soon(functools.partial(announce, lan_name, None, server.port, server.counts))
+        address = Address("127.0.0.1", server.port)
+        session = Session(address, name, store.get, store.dispatch, tokens=TokenStore(f"{name}@{address}"),
+                          on_welcome=on_welcome)
+        box.append(session)
+        try:
+            await session.run()
+        finally:
+            with trio.CancelScope(shield=True):
+                with trio.move_on_after(HOSTED_STOP_GRACE):
+                    await server.stop(HOST_STOPPED)
+                serving.cancel()  # stopped by now, or stuck: either way it ends here
+            nursery.cancel_scope.cancel()
