@@ -95,12 +95,15 @@ class Browser:
     def start(self) -> str | None:
         """Start looking (returns at once); the sentence saying why we cannot, or None."""
         try:
-            from zeroconf import IPVersion, ServiceBrowser, Zeroconf
+            from zeroconf import DNSQuestionType, IPVersion, ServiceBrowser, Zeroconf
 
             # Called where no asyncio loop runs (a plain thread or before the app's loop), zeroconf starts
             # a thread and loop of its own, so its blocking calls never stall ours.
             self._zeroconf = Zeroconf(ip_version=IPVersion.V4Only)
-            self._browser = ServiceBrowser(self._zeroconf, SERVICE_TYPE, handlers=[self._changed])
+            # Multicast answers only (QM): an answer sent by unicast to port 5353 reaches just one of the
+            # sockets sharing it on a machine, so a server on this same machine could go unheard.
+            self._browser = ServiceBrowser(self._zeroconf, SERVICE_TYPE, handlers=[self._changed],
+                                           question_type=DNSQuestionType.QM)
         except Exception as e:  # OSError, or RuntimeError("No interfaces to listen on"), or zeroconf's own
             self.close()
             reason = (e.strerror if isinstance(e, OSError) and e.strerror else str(e)) or type(e).__name__
@@ -127,19 +130,17 @@ class Browser:
 
     def _changed(self, zeroconf: Zeroconf, service_type: str, name: str, state_change: object) -> None:
         """zeroconf's callback, on its browser thread: a server appeared, changed or said goodbye."""
-        from zeroconf import ServiceStateChange
+        from zeroconf import DNSQuestionType, IPVersion, ServiceStateChange
 
         if state_change is ServiceStateChange.Removed:
             self._store(name, None)
             return
         try:
-            info = zeroconf.get_service_info(service_type, name, timeout=_ASK_FOR)
+            info = zeroconf.get_service_info(service_type, name, timeout=_ASK_FOR, question_type=DNSQuestionType.QM)
         except Exception:  # a malformed answer from some device must not stop the browsing
             info = None
         if info is None or info.port is None:
             return  # it did not answer in time: the next announcement or query brings it back
-        from zeroconf import IPVersion
-
         addresses = info.parsed_addresses(IPVersion.V4Only)
         if not addresses:
             return

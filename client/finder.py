@@ -50,7 +50,7 @@ class ServerFinder:
                 Window(FormattedTextControl(lambda: [("class:title", " Hanabi — servers on this network ")]),
                        height=1, style="class:title"),
                 self.list_window,
-                Window(FormattedTextControl(self._status_text), height=2, wrap_lines=True),
+                Window(FormattedTextControl(self._status_text), height=3, wrap_lines=True),
                 ConditionalContainer(Window(BufferControl(self.typed, input_processors=[
                     BeforeInput("address (HOST or HOST:PORT): ")]), height=1), typing),
                 Window(FormattedTextControl(self._keys_text), height=1, style="class:keys"),

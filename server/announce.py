@@ -38,6 +38,9 @@ NAME_LIMIT = 60  # bytes: a DNS label holds 63, and a clash renames "name" to "n
 UPDATE_EVERY = 2.0  # seconds: the least time between two updates of the counts
 _LOOK_EVERY = 0.5  # seconds: how often the counts are read (reading them costs nothing)
 _GOODBYE_WITHIN = 2.0  # seconds given to saying goodbye when the server stops
+# Milliseconds to wait for another server to say it has our name: it answers at once, unless it multicast that
+# record less than a second ago (just started, or just updated its counts), when mDNS holds the answer back a second.
+_CLASH_WAIT = 2000
 
 
 @dataclass(frozen=True)
@@ -124,12 +127,27 @@ class Announcement:
                            properties=txt_record(self.counts.tables, self.counts.players))
 
     def register(self) -> None:
+        """Register under the name asked for, or "name-2", "name-3"... when a server already has it."""
         try:
-            # Two servers of the same name on one network both appear: the second is renamed "name-2".
+            self.info = self._info(self._free_name(), None)
+            # allow_name_change: zeroconf's own probing settles a clash the check above could not see (two
+            # servers starting at the same moment on two machines).
             self.zeroconf.register_service(self.info, allow_name_change=True)
         except BaseException:
             self.zeroconf.close()
             raise
+
+    def _free_name(self) -> str:
+        # zeroconf's probes ask for unicast answers; two servers on one machine share port 5353, where a unicast
+        # answer reaches only one socket, so a clash there goes unnoticed. A multicast question (QM) is heard.
+        from zeroconf import DNSQuestionType
+
+        wanted = self.info.name[: -len(SERVICE_TYPE) - 1]
+        name, number = wanted, 2
+        while self.zeroconf.get_service_info(SERVICE_TYPE, f"{name}.{SERVICE_TYPE}", timeout=_CLASH_WAIT,
+                                             question_type=DNSQuestionType.QM) is not None:
+            name, number = f"{wanted}-{number}", number + 1
+        return f"{name}.{SERVICE_TYPE}"
 
     @property
     def name(self) -> str:
