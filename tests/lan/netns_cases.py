@@ -21,13 +21,13 @@ from pathlib import Path
 
 import pytest
 import trio
+from hanabi.client.bot import run_bot
 from hanabi.client.discovery import Browser, Found
 from hanabi.client.finder import ServerFinder
 from hanabi.client.model import ClientModel
 from hanabi.client.runner import Store
 from hanabi.client.session import Address, Session
 from hanabi.client.snapshot import SizedOutput, screen_text
-from hanabi.client.bot import run_bot
 from hanabi.client.solo import run_hosted
 from hanabi.engine import ChatPolicy, Variant
 from hanabi.engine.bots import choose_action
