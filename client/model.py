@@ -187,7 +187,12 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
     if isinstance(message, LinkChanged):
         out = replace(model, link=message.link, address=message.address or model.address)
         if message.detail:
-            out = with_status(out, message.detail, message.link is not Link.ONLINE)
+            detail = message.detail
+            if model.farewell and message.link is Link.RECONNECTING:
+                # Why the server went (its operator, or the host of a --serve server, stopped it) stays in view
+                # while we try to reach it again.
+                detail = f"The server said goodbye: {model.farewell}. {detail}"
+            out = with_status(out, detail, message.link is not Link.ONLINE)
         return out
     if isinstance(message, LeftTable):
         return with_status(_leave(model), "You left the table.")
