@@ -18,17 +18,23 @@ from __future__ import annotations
 
 import errno
 import functools
+import logging
 import socket
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import trio
 from hanabi.engine import ChatPolicy, Variant
 from hanabi.protocol.messages import AddBot, CreateTable, Start
 
+from .model import Note
 from .runner import Store
 from .session import Address, Session
 from .tokens import TokenStore
+
+if TYPE_CHECKING:
+    from hanabi.server.app import Server
 
 SOLO_BOT_DELAY = 0.6  # seconds: long enough to follow what the bots do
 
@@ -100,10 +106,9 @@ async def run_hosted(name: str, lan_name: str, store: Store, box: list[Session],
                      db: str | None = None, on_welcome: Callable[[Session, bool], Awaitable[None]] | None = None,
                      started: Callable[[int], None] | None = None) -> None:
     """``--serve``: a LAN server announced as ``lan_name``, joined by this client as ``name``. Returns (the
-    server stopped, everyone told) when cancelled, that is when the client quits. ``started`` gets the port."""
-    from hanabi.server.announce import announce
-    from hanabi.server.app import Server, serve
-    from hanabi.server.store import StoreError
+    server stopped, everyone told) when cancelled, that is when the client quits. ``started`` gets the port;
+    ``HostingError`` says why the server could not start."""
+    from hanabi.server.app import serve
 
     port = free_port() if port is None else port
     db = str(hosted_db()) if db is None else db
@@ -111,23 +116,57 @@ async def run_hosted(name: str, lan_name: str, store: Store, box: list[Session],
 
     async def shielded(task_status: trio.TaskStatus[Server]) -> None:
         # The client quitting cancels everything here at once; the server must outlive that long enough to
-        # say goodbye to its players, so it is stopped on purpose (below) rather than cancelled.
+        # say goodbye to its players, so it is stopped on purpose (in _host) rather than cancelled.
         with serving:
             await serve(None, port, db, task_status=task_status)
 
+    failed: str | None = None
     async with trio.open_nursery() as nursery:
         try:
             server: Server = await nursery.start(shielded)
-        except (OSError, StoreError) as e:
-            raise HostingError(f"could not start the server on port {port}: {getattr(e, 'strerror', None) or e}") \
-                from None
-        if started is not None:
-            started(server.port)
-        nursery.start_soon(functools.partial(announce, lan_name, None, server.port, server.counts))
-        address = Address("127.0.0.1", server.port)
-        session = Session(address, name, store.get, store.dispatch, tokens=TokenStore(f"{name}@{address}"),
-                          on_welcome=on_welcome)
-        box.append(session)
+        except Exception as e:  # OSError or StoreError, inside the groups of serve's nurseries
+            failed = _why_not_started(e)
+        else:
+            if started is not None:
+                started(server.port)
+            await _host(server, serving, name, lan_name, store, box, on_welcome)
+            nursery.cancel_scope.cancel()
+    if failed is not None:  # raised out here: inside the nursery it would come out wrapped in a group
+        raise HostingError(f"could not start the server on port {port}: {failed}")
+
+
+def _why_not_started(error: BaseException) -> str:
+    while isinstance(error, BaseExceptionGroup):
+        error = error.exceptions[0]
+    if isinstance(error, OSError) and error.errno == errno.EADDRINUSE:
+        return "the port is in use (another server?)"
+    return (error.strerror if isinstance(error, OSError) else None) or str(error) or type(error).__name__
+
+
+async def _host(server: Server, serving: trio.CancelScope, name: str, lan_name: str, store: Store, box: list[Session],
+                on_welcome: Callable[[Session, bool], Awaitable[None]] | None) -> None:
+    """Announce ``server`` and play on it until cancelled; then stop it, telling everyone the host did."""
+    from hanabi.server.announce import announce
+
+    async def announce_and_say() -> None:
+        async with trio.open_nursery() as inner:
+            announced = await inner.start(functools.partial(announce, lan_name, None, server.port, server.counts))
+            if announced is None:
+                store.dispatch(Note(f"Could not announce {lan_name!r} on this network: players connect by "
+                                    f"address, port {server.port}", True))
+            else:
+                store.dispatch(Note(f"Hosting {announced.name!r} on port {server.port}: players on this "
+                                    "network find it in hanabi-client's list"))
+
+    for logger in ("hanabi.server", "zeroconf"):
+        # Their lines would be written over the full-screen app; what the host must know is said above.
+        logging.getLogger(logger).addHandler(logging.NullHandler())
+    address = Address("127.0.0.1", server.port)
+    session = Session(address, name, store.get, store.dispatch, tokens=TokenStore(f"{name}@{address}"),
+                      on_welcome=on_welcome)
+    box.append(session)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(announce_and_say)
         try:
             await session.run()
         finally:

@@ -38,9 +38,10 @@ NAME_LIMIT = 60  # bytes: a DNS label holds 63, and a clash renames "name" to "n
 UPDATE_EVERY = 2.0  # seconds: the least time between two updates of the counts
 _LOOK_EVERY = 0.5  # seconds: how often the counts are read (reading them costs nothing)
 _GOODBYE_WITHIN = 2.0  # seconds given to saying goodbye when the server stops
-# Milliseconds to wait for another server to say it has our name: it answers at once, unless it multicast that
-# record less than a second ago (just started, or just updated its counts), when mDNS holds the answer back a second.
-_CLASH_WAIT = 2000
+# Milliseconds to wait for another server to say it has our name, twice: it answers at once, unless it multicast
+# that record less than a second ago (it has just started), when mDNS may hold the answer back; the second question,
+# a second later, is answered at once.
+_CLASH_WAIT = 1000
 
 
 @dataclass(frozen=True)
@@ -142,10 +143,14 @@ class Announcement:
         # answer reaches only one socket, so a clash there goes unnoticed. A multicast question (QM) is heard.
         from zeroconf import DNSQuestionType
 
+        def taken(name: str) -> bool:
+            return any(self.zeroconf.get_service_info(SERVICE_TYPE, f"{name}.{SERVICE_TYPE}", timeout=_CLASH_WAIT,
+                                                      question_type=DNSQuestionType.QM) is not None
+                       for _ in range(2))
+
         wanted = self.info.name[: -len(SERVICE_TYPE) - 1]
         name, number = wanted, 2
-        while self.zeroconf.get_service_info(SERVICE_TYPE, f"{name}.{SERVICE_TYPE}", timeout=_CLASH_WAIT,
-                                             question_type=DNSQuestionType.QM) is not None:
+        while taken(name):
             name, number = f"{wanted}-{number}", number + 1
         return f"{name}.{SERVICE_TYPE}"
 

@@ -28,7 +28,7 @@ from hanabi.client.model import ClientModel
 from hanabi.client.runner import Store
 from hanabi.client.session import Address, Session
 from hanabi.client.snapshot import SizedOutput, screen_text
-from hanabi.client.solo import run_hosted
+from hanabi.client.solo import HostingError, free_port, run_hosted
 from hanabi.engine import ChatPolicy, Variant
 from hanabi.engine.bots import choose_action
 from hanabi.protocol.lan import SERVICE_TYPE, txt_record
@@ -68,7 +68,8 @@ class CliServer:
                 return
         raise AssertionError(f"the server did not start: {self.lines}")
 
-    def stop(self) -> None:
+    def stop(self) -> str:
+        """Stop it (as Ctrl-C would); what it printed."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGINT)
             try:
@@ -76,6 +77,10 @@ class CliServer:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        if self.proc.stdout is not None and not self.proc.stdout.closed:
+            self.lines.append(self.proc.stdout.read())
+            self.proc.stdout.close()
+        return "".join(self.lines)
 
 
 @pytest.fixture
@@ -182,7 +187,10 @@ def test_two_servers_with_the_same_name_both_appear(servers: Callable[..., CliSe
     first = servers("--name", "Twin")
     wait_for(browser, named("Twin"), "the first twin")
     second = servers("--name", "Twin")
-    found = wait_for(browser, lambda f: len([s for s in f if s.name.startswith("Twin")]) == 2, "both twins")
+    try:
+        found = wait_for(browser, lambda f: len([s for s in f if s.name.startswith("Twin")]) == 2, "both twins")
+    except AssertionError as e:
+        raise AssertionError(f"{e}\nfirst:\n{first.stop()}\nsecond:\n{second.stop()}") from None
     assert sorted((s.name, s.port) for s in found) == [("Twin", first.port), ("Twin-2", second.port)]
 
 
@@ -190,8 +198,7 @@ def test_a_server_that_stops_disappears(servers: Callable[..., CliServer], brows
     leaving = servers("--name", "Leaving")
     servers("--name", "Staying")
     wait_for(browser, lambda f: named("Leaving")(f) and named("Staying")(f), "both servers")
-    leaving.stop()
-    assert "stopped" in (leaving.proc.stdout.read() if leaving.proc.stdout else "")
+    assert "stopped" in leaving.stop()
     found = wait_for(browser, lambda f: not named("Leaving")(f), "the stopped server go", timeout=5.0)
     assert [s.name for s in found] == ["Staying"]
 
@@ -288,3 +295,13 @@ async def test_serve_then_a_second_client_finds_it_and_plays(tmp_path: Path, bro
     # The host quit: the server stopped and said goodbye on the LAN.
     await wait_for_async(browser, lambda f: not named("Hosted party")(f), "the hosted server go", timeout=5.0)
 
+
+
+async def test_serve_on_a_port_in_use_says_so(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert free_port(port, 3) != port  # a later one is chosen
+        with pytest.raises(HostingError, match=f"could not start the server on port {port}: the port is in use"):
+            await run_hosted("host", "Busy", Store(), [], port=port, db=str(tmp_path / "h.sqlite3"))
