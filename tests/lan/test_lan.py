@@ -9,18 +9,22 @@ nothing ever leaves this machine's loopback. Where a namespace cannot be made
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from hanabi.client.app import ClientApp
 from hanabi.client.cli import hosted_name, main
 from hanabi.client.discovery import Found, instance_name, ordered
 from hanabi.client.finder import ServerFinder
+from hanabi.client.runner import Store
 from hanabi.client.session import Address
 from hanabi.client.snapshot import SizedOutput, screen_text
 from hanabi.protocol.lan import SERVICE_TYPE, read_txt, txt_record
+from hanabi.protocol.messages import Welcome
 from hanabi.protocol.version import PROTOCOL_VERSION
 from hanabi.server.announce import default_name, name_problem, where
 from hanabi.server.cli import main as server_main
@@ -184,3 +188,29 @@ def test_the_protocol_doc_names_the_service_and_every_txt_key() -> None:
     doc = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text()
     assert f"`{SERVICE_TYPE.removesuffix('.local.')}`" in doc
     assert [key for key in txt_record(0, 0) if f"| `{key}` |" not in doc] == []
+
+
+def test_quitting_a_hosting_client_asks_first() -> None:
+    for keys, quits in (("qn", False), ("q", False), ("qy", True), ("\x03\x03", True), (":quit\ry", True)):
+        store = Store()
+        with create_pipe_input() as pipe:
+            app = ClientApp(store.get, store.dispatch, lambda message: None, input=pipe,
+                            output=SizedOutput(80, 24), hosting=True)
+            store.listeners.append(app.on_model)
+            store.dispatch(Welcome(PROTOCOL_VERSION, "server", "ann", "tok", ""))
+            pipe.send_text(keys)
+            app.application.ttimeoutlen = 0.01
+
+            async def run() -> bool:
+                task = asyncio.ensure_future(app.application.run_async())
+                for _ in range(40):  # a quitting app is done within a few redraws
+                    await asyncio.sleep(0.02)
+                    if task.done():
+                        return True
+                app.quit()
+                await task
+                return False
+
+            assert asyncio.run(run()) is quits, keys
+            if keys == "q":
+                assert "Quitting stops the server you host, for everyone on it" in screen_text(app.application)
