@@ -190,27 +190,30 @@ def test_the_protocol_doc_names_the_service_and_every_txt_key() -> None:
     assert [key for key in txt_record(0, 0) if f"| `{key}` |" not in doc] == []
 
 
-def test_quitting_a_hosting_client_asks_first() -> None:
-    for keys, quits in (("qn", False), ("q", False), ("qy", True), ("\x03\x03", True), (":quit\ry", True)):
-        store = Store()
-        with create_pipe_input() as pipe:
-            app = ClientApp(store.get, store.dispatch, lambda message: None, input=pipe,
-                            output=SizedOutput(80, 24), hosting=True)
-            store.listeners.append(app.on_model)
-            store.dispatch(Welcome(PROTOCOL_VERSION, "server", "ann", "tok", ""))
-            pipe.send_text(keys)
-            app.application.ttimeoutlen = 0.01
+async def _quits(app: ClientApp) -> bool:
+    """Whether the app exits by itself within a moment (the keys are waiting in its input)."""
+    task = asyncio.ensure_future(app.application.run_async())
+    for _ in range(40):  # a quitting app is done within a few redraws
+        await asyncio.sleep(0.02)
+        if task.done():
+            return True
+    app.quit()
+    await task
+    return False
 
-            async def run() -> bool:
-                task = asyncio.ensure_future(app.application.run_async())
-                for _ in range(40):  # a quitting app is done within a few redraws
-                    await asyncio.sleep(0.02)
-                    if task.done():
-                        return True
-                app.quit()
-                await task
-                return False
 
-            assert asyncio.run(run()) is quits, keys
-            if keys == "q":
-                assert "Quitting stops the server you host, for everyone on it" in screen_text(app.application)
+@pytest.mark.parametrize(("keys", "quits"), [("qn", False), ("q", False), ("qy", True), ("\x03\x03", True),
+                                             (":quit\ry", True)])
+def test_quitting_a_hosting_client_asks_first(keys: str, quits: bool) -> None:
+    store = Store()
+    with create_pipe_input() as pipe:
+        app = ClientApp(store.get, store.dispatch, lambda message: None, input=pipe, output=SizedOutput(80, 24),
+                        hosting=True)
+        store.listeners.append(app.on_model)
+        store.dispatch(Welcome(PROTOCOL_VERSION, "server", "ann", "tok", ""))
+        pipe.send_text(keys)
+        assert asyncio.run(_quits(app)) is quits
+        if keys == "q":
+            assert "Quitting stops the server you host, for everyone on it" in screen_text(app.application)
+        if keys == "qn":
+            assert "You stay; the server goes on." in store.model.status
