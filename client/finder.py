@@ -11,6 +11,7 @@ None when the player quit.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from prompt_toolkit.application import Application
@@ -24,7 +25,7 @@ from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.layout.processors import BeforeInput
 from prompt_toolkit.output import Output
 
-from .discovery import Found
+from .discovery import LIST_WAIT, Found
 from .session import Address, parse_address
 from .style import STYLE
 
@@ -42,6 +43,7 @@ class ServerFinder:
         self.note = ""
         self.note_is_error = False
         self.chosen: Address | None = None
+        self.since = time.monotonic()
         self.typed = Buffer(multiline=False, accept_handler=self._typed)
         typing = Condition(lambda: self.application.layout.has_focus(self.typed))
         self.list_window = Window(FormattedTextControl(self._list_text, focusable=True, show_cursor=False))
@@ -79,8 +81,14 @@ class ServerFinder:
         found = self._shown()
         lines: StyleAndTextTuples = [("", "\n")]
         if not found:
-            text = ("  Looking for servers…" if self.problem is None else "  Cannot look for servers here.")
-            return [*lines, ("class:label", text + "\n\n  Press a to type a server's address.\n")]
+            if self.problem is not None:
+                text = "  Cannot look for servers here."
+            elif time.monotonic() - self.since < LIST_WAIT:
+                text = "  Looking for servers…"
+            else:
+                # Said after a while: with multicast blocked (a firewall, some Wi-Fi) nothing will ever come.
+                text = "  No server found on this network (yet): the list fills in as servers appear."
+            return [*lines, ("class:label", text + "\n\n  Press a to type a server's address (HOST or HOST:PORT).\n")]
         lines.append(("class:label", f"  {'name':<32} {'address':<21} {'players':>7} {'tables':>6}\n"))
         for i, server in enumerate(found):
             mark = "!" if server.mismatch() is not None else " "

@@ -22,6 +22,7 @@ import getpass
 import ipaddress
 import logging
 import socket
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -38,10 +39,9 @@ NAME_LIMIT = 60  # bytes: a DNS label holds 63, and a clash renames "name" to "n
 UPDATE_EVERY = 2.0  # seconds: the least time between two updates of the counts
 _LOOK_EVERY = 0.5  # seconds: how often the counts are read (reading them costs nothing)
 _GOODBYE_WITHIN = 2.0  # seconds given to saying goodbye when the server stops
-# Milliseconds to wait for another server to say it has our name, twice: it answers at once, unless it multicast
-# that record less than a second ago (it has just started), when mDNS may hold the answer back; the second question,
-# a second later, is answered at once.
-_CLASH_WAIT = 1000
+# Seconds spent listening for the servers already on the network before taking a name: they answer a query within
+# a few tenths, or a second later when they have just multicast their records (mDNS holds repeats back a second).
+_CLASH_WAIT = 2.0
 
 
 @dataclass(frozen=True)
@@ -140,17 +140,23 @@ class Announcement:
 
     def _free_name(self) -> str:
         # zeroconf's probes ask for unicast answers; two servers on one machine share port 5353, where a unicast
-        # answer reaches only one socket, so a clash there goes unnoticed. A multicast question (QM) is heard.
-        from zeroconf import DNSQuestionType
+        # answer reaches only one socket, so a clash there goes unnoticed. So we first browse, as a client does,
+        # asking for multicast answers (QM), which every socket hears, and take the first name no one has.
+        from zeroconf import DNSQuestionType, ServiceBrowser, ServiceStateChange
 
-        def taken(name: str) -> bool:
-            return any(self.zeroconf.get_service_info(SERVICE_TYPE, f"{name}.{SERVICE_TYPE}", timeout=_CLASH_WAIT,
-                                                      question_type=DNSQuestionType.QM) is not None
-                       for _ in range(2))
+        taken: set[str] = set()
 
+        def seen(zeroconf: object, service_type: str, name: str, state_change: ServiceStateChange) -> None:
+            (taken.discard if state_change is ServiceStateChange.Removed else taken.add)(name.lower())
+
+        browser = ServiceBrowser(self.zeroconf, SERVICE_TYPE, handlers=[seen], question_type=DNSQuestionType.QM)
+        try:
+            time.sleep(_CLASH_WAIT)
+        finally:
+            browser.cancel()  # joins its thread: ``taken`` is ours alone from here
         wanted = self.info.name[: -len(SERVICE_TYPE) - 1]
         name, number = wanted, 2
-        while taken(name):
+        while f"{name}.{SERVICE_TYPE}".lower() in taken:
             name, number = f"{wanted}-{number}", number + 1
         return f"{name}.{SERVICE_TYPE}"
 

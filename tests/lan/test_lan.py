@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from hanabi.client.app import ClientApp
 from hanabi.client.cli import hosted_name, main
-from hanabi.client.discovery import Found, instance_name, ordered
+from hanabi.client.discovery import LIST_WAIT, Found, instance_name, ordered
 from hanabi.client.finder import ServerFinder
 from hanabi.client.runner import Store
 from hanabi.client.session import Address
@@ -120,6 +120,9 @@ def test_the_servers_screen_quits_with_q() -> None:
         assert finder.run() is None
         assert "Looking for servers" in screen_text(finder.application)
         assert "no server to join yet" in finder.note
+        finder.since -= LIST_WAIT  # a while later, still nothing: say so, and how to connect by address
+        text = screen_text(finder.application)
+        assert "No server found on this network" in text and "Press a to type a server's address" in text
 
 
 @pytest.mark.parametrize(("argv", "words"), [
