@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
-from hanabi.engine import Clue, Discard, Play, Rearrange
+from hanabi.engine import Clue, Discard, Play, Rearrange, Variant
 from hanabi.protocol.messages import ActionRequest, Chat, GetReplay, Message, RearrangeRequest
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
@@ -30,16 +31,16 @@ from prompt_toolkit.output import Output
 
 from . import keys as shortcuts
 from .bindings import key_bindings
-from .board import seat_name
 from .commands import CommandCompleter, CommandError, Intent, Lobby, Local, Say, parse
 from .form import TableForm
-from .judge import refusal
+from .judge import NO_GAME, refusal
 from .layout import ScreenLayout
 from .lobby import LobbyActions
 from .model import ClientModel, Incoming, Link, Note
-from .saving import save_new_file
+from .saving import replay_stem, save_new_file
 from .screens import chat_closed
 from .style import STYLE
+from .wrapping import wrap_words
 
 Send = Callable[[Message], None]
 
@@ -83,8 +84,11 @@ class ClientApp:
 
     def __init__(self, get_model: Callable[[], ClientModel], dispatch: Callable[[Incoming], None], send: Send,
                  *, input: Input | None = None, output: Output | None = None,
-                 replay_dir: Path | None = None, bell: bool = True, hosting: bool = False) -> None:
+                 replay_dir: Path | None = None, bell: bool = True, solo: bool = False,
+                 hosting: bool = False) -> None:
         self.get_model = get_model
+        # --solo: the table is the whole private server, so leaving it means quitting, not its empty lobby.
+        self.solo = solo
         self.hosting = hosting  # this client runs the server others play on (--serve): quitting stops it
         self.bell = bell
         self._rung: tuple[int | None, int] | None = None  # the (game, turn) the bell last called us to
@@ -95,6 +99,7 @@ class ClientApp:
         self.lobby = LobbyActions(self)
         self.screen = ScreenLayout(self)
         self.replay_dir = replay_dir or Path.cwd()
+        self.clock: Callable[[], datetime] = datetime.now  # the local time a saved replay is named after
         self.command = Buffer(
             multiline=False,
             completer=CommandCompleter(lambda: self.get_model().view, lambda: self.get_model().names),
@@ -102,9 +107,11 @@ class ClientApp:
             accept_handler=self._accept,
         )
         asking = Condition(lambda: self.ui.secret is not None)
+        # Masking first, then the label: a processor sees what the ones before it produced, so the other
+        # order masked the label too ("**********" before a key was typed, and no Backspace took it away).
         self.command_window = Window(BufferControl(self.command, input_processors=[
-            BeforeInput(lambda: "password: " if self.ui.secret is not None else ": "),
             ConditionalProcessor(PasswordProcessor(), asking),
+            BeforeInput(lambda: "password: " if self.ui.secret is not None else ": "),
         ]), height=1)
         self.status_window = Window(FormattedTextControl(self._status_text, focusable=True, show_cursor=False),
                                     height=Dimension(min=1, max=2), dont_extend_height=True, wrap_lines=True,
@@ -137,9 +144,10 @@ class ClientApp:
 
     def _status_text(self) -> StyleAndTextTuples:
         if self.ui.prompt:
-            return [("class:status.prompt", " " + self.ui.prompt)]
+            return wrap_words([("class:status.prompt", " " + self.ui.prompt)], self.width, 1)
         model = self.get_model()
-        return [("class:status.error" if model.status_error else "class:status", " " + model.status)]
+        return wrap_words([("class:status.error" if model.status_error else "class:status", " " + model.status)],
+                          self.width, 1)
 
     # -- from keys to intents ----------------------------------------------------------------------
 
@@ -161,12 +169,9 @@ class ClientApp:
         view = model.view
         if isinstance(intent, (Play, Discard, Clue, Rearrange)):
             if view is None:
-                self.note("there is no game in progress", True)
+                self.note(NO_GAME, True)
                 return
-            reason = refusal(view, intent)
-            if reason is not None and not isinstance(intent, Rearrange) and view.seat not in (None, view.current):
-                # The engine numbers seats from 0; a player wants to know who is to act.
-                reason = f"it is not your turn: {seat_name(model.names, view.current)} is to act"
+            reason = refusal(view, intent, model.names)
             if reason is not None:
                 self.note(f"Not allowed: {reason}", True)
                 return
@@ -244,8 +249,10 @@ class ClientApp:
         if game in self.ui.saved:
             self.note(f"This game's replay is already saved in {self.ui.saved[game]}")
             return
+        view = self.get_model().view
+        variant = view.config.variant if view is not None else Variant.NONE
         try:
-            path = save_new_file(self.replay_dir, f"hanabi-game-{game}", text)
+            path = save_new_file(self.replay_dir, replay_stem(self.clock(), variant), text)
         except OSError as e:
             self.note(f"could not save the replay in {self.replay_dir}: {e.strerror or e}", True)
             return

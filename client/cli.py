@@ -22,15 +22,17 @@ from pathlib import Path
 
 from hanabi.engine import MAX_PLAYERS, MIN_PLAYERS, Variant
 from hanabi.engine.replay import ReplayError, load
+from hanabi.protocol import DEFAULT_PORT, NAME_MAX
 
 from .app import ClientApp
+from .arguments import delay_problem, name_problem
 from .discovery import LIST_WAIT, NOTHING_FOUND, Browser
 from .finder import ServerFinder
 from .model import Link
 from .replayer import ReplayViewer
 from .runner import Store, run_with_trio
 from .session import Address, Session, parse_address, resolve_problem
-from .solo import HostingError, hosted_db, run_hosted, run_solo
+from .solo import SOLO_BOT_DELAY, HostingError, Solo, hosted_db, run_hosted, run_solo
 from .tokens import TokenStore
 
 # The names typed most, each one ``Variant.parse`` accepts (a test checks), with its shorter alias if any;
@@ -56,7 +58,7 @@ def default_name() -> str:
         name = getpass.getuser()
     except (KeyError, OSError):
         name = ""
-    return (name or "player")[:32]
+    return (name or "player")[:NAME_MAX]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -66,8 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Once in, ? shows every key and command; Ctrl-C quits at any time (your seat waits for you).",
     )
     parser.add_argument("server", nargs="?", metavar="HOST[:PORT]",
-                        help="the server to join (port 7777 by default); without one, the servers found on this "
-                             "network are listed to choose from")
+                        help=f"the server to join (port {DEFAULT_PORT} by default); without one, the servers found "
+                             "on this network are listed to choose from")
     parser.add_argument("--name", default=None,
                         help="your name at the table (default: your login name); with --serve the server is "
                              "announced as \"NAME's Hanabi server\"")
@@ -75,13 +77,16 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"print the servers found on this network within {LIST_WAIT:g} seconds, then exit")
     parser.add_argument("--json", action="store_true", help="--list: one JSON object a line")
     parser.add_argument("--serve", action="store_true",
-                        help="host a LAN server inside this client (port 7777 or the next free one, announced on "
-                             "the network) and open its lobby; quitting stops it for everyone")
+                        help=f"host a LAN server inside this client (port {DEFAULT_PORT} or the next free one, "
+                             "announced on the network) and open its lobby; quitting stops it for everyone")
     parser.add_argument("--solo", action="store_true",
                         help="play at once against bots, on a private server inside this client")
     parser.add_argument("--players", type=int, default=None,
                         help="--solo: players at the table, you included (2-5; 3 by default)")
     parser.add_argument("--variant", default=None, help=f"--solo: the deck; {VARIANT_CHOICES}")
+    parser.add_argument("--bot-delay", type=float, default=None, metavar="S",
+                        help=f"--solo: seconds each bot waits before its move ({SOLO_BOT_DELAY:g} by default; "
+                             "0 answers at once)")
     parser.add_argument("--replay", metavar="FILE.json", help="step through a saved game, offline")
     parser.add_argument("--no-bell", action="store_true",
                         help="do not ring the terminal's bell when your turn comes (--solo never rings it)")
@@ -114,8 +119,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     name = (args.name if args.name is not None else default_name()).strip()
-    if not 1 <= len(name) <= 32:
-        parser.error("--name must be 1 to 32 characters")
+    if (problem := name_problem(name)) is not None:
+        parser.error(problem)
     modes = [flag for flag, given in (("--replay", args.replay is not None), ("--solo", args.solo),
                                       ("HOST[:PORT]", bool(args.server)), ("--list", args.list),
                                       ("--serve", args.serve)) if given]
@@ -125,7 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json and not args.list:
         parser.error("--json is for --list")
     if not args.solo:
-        for flag, value in (("--players", args.players), ("--variant", args.variant)):
+        for flag, value in (("--players", args.players), ("--variant", args.variant), ("--bot-delay", args.bot_delay)):
             if value is not None:
                 parser.error(f"{flag} is for --solo games (at a server, the table's host chooses)")
     if args.replay is not None:
@@ -138,9 +143,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             variant = parse_variant("none" if args.variant is None else args.variant)
         except ValueError as e:
             parser.error(str(e))
+        bot_delay = SOLO_BOT_DELAY if args.bot_delay is None else args.bot_delay
+        if (problem := delay_problem("--bot-delay", bot_delay)) is not None:
+            parser.error(problem)
         if (problem := terminal_problem()) is not None:
             return _refuse(problem)
-        return _run(None, name, solo=(players, variant), bell=wants_bell(args))
+        return _run(None, name, solo=Solo(players, variant, bot_delay), bell=wants_bell(args))
     if args.list:
         return list_servers(args.json)
     if args.serve:
@@ -209,7 +217,7 @@ def _replay(path: str) -> int:
     return 0
 
 
-def _run(address: Address | None, name: str, solo: tuple[int, Variant] | None = None, bell: bool = True,
+def _run(address: Address | None, name: str, solo: Solo | None = None, bell: bool = True,
          lan_name: str | None = None) -> int:
     store = Store()
     box: list[Session] = []
@@ -218,7 +226,8 @@ def _run(address: Address | None, name: str, solo: tuple[int, Variant] | None = 
         if box:
             box[0].send(message)  # type: ignore[arg-type]
 
-    app = ClientApp(store.get, store.dispatch, send, bell=bell, hosting=lan_name is not None)
+    app = ClientApp(store.get, store.dispatch, send, bell=bell, solo=solo is not None,
+                    hosting=lan_name is not None)
     store.listeners.append(app.on_model)
     hosted: list[int] = []  # the port of the server this client hosts (--serve), once it listens
     failed: list[str] = []  # why it could not be started
@@ -237,7 +246,7 @@ def _run(address: Address | None, name: str, solo: tuple[int, Variant] | None = 
             box.append(session)
             await session.run()
             return
-        await run_solo(name, solo[0], solo[1], store, box)
+        await run_solo(name, solo.players, solo.variant, store, box, solo.bot_delay)
 
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run_with_trio(app, store, network))

@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hanabi.engine import RANKS, Clue, Discard, Play, PlayerView, Rearrange
+from hanabi.engine import RANKS, Clue, Discard, GameEnded, NotYourTurn, Play, PlayerView, Rearrange, check_turn
 
 from .board import others_in_turn_order, seat_name
-from .commands import CommandError, clue_value
-from .judge import refusal
+from .commands import CommandError, clue_value, other_player
+from .judge import NO_GAME, SPECTATORS_CANNOT_ACT, refusal
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,22 +53,33 @@ def _slot_prompt(verb: str, size: int) -> str:
 def start(key: str, view: PlayerView | None, names: Sequence[str]) -> Step:
     """The first key of a shortcut."""
     verb = STARTERS[key]
-    if view is None or view.outcome is not None:
-        return Refused("there is no game in progress")
+    if view is None:
+        return Refused(NO_GAME)
+    if view.outcome is not None:
+        return Refused(str(GameEnded(view.outcome)))
     if view.seat is None:
-        return Refused("spectators watch; they cannot act")
+        return Refused(SPECTATORS_CANNOT_ACT)
     size = len(view.hands[view.seat])
-    if verb != "move" and view.current != view.seat:
+    if verb != "move":
         # Said at the first key, not after the player has picked a slot and a value.
-        return Refused(f"it is not your turn: {seat_name(names, view.current)} is to act "
-                       "(m rearranges your hand at any time)")
+        try:
+            check_turn(view.current, view.seat)
+        except NotYourTurn as e:
+            return Refused(NotYourTurn.sentence(seat_name(names, e.current)) + " (m rearranges your hand at any time)")
     if verb == "clue":
+        # A clue that surely touches a card (the rank of the next player's first card), asked of the engine now:
+        # what could still refuse it (no clue token left) is said at once, not after "whom?" and "with?".
+        target = others_in_turn_order(view)[0]
+        first = view.hands[target][0].card if view.hands[target] else None
+        reason = refusal(view, Clue(target, rank=first.rank if first is not None else RANKS[0]))
+        if reason is not None and first is not None:
+            return Refused(f"Not allowed: {reason}")
         return Prompt("Clue whom? " + _players_hint(view, names) + " · Esc cancels")
     return Prompt(_slot_prompt(verb.capitalize(), size))
 
 
 def _players_hint(view: PlayerView, names: Sequence[str]) -> str:
-    return "  ".join(f"{i} {seat_name(names, s)}" for i, s in enumerate(others_in_turn_order(view), start=1))
+    return "  ".join(f"{s + 1} {seat_name(names, s)}" for s in others_in_turn_order(view))
 
 
 def step(keys: Sequence[str], key: str, view: PlayerView, names: Sequence[str]) -> Step:
@@ -95,14 +106,16 @@ def step(keys: Sequence[str], key: str, view: PlayerView, names: Sequence[str]) 
             return Done(Play(order) if verb == "play" else Discard(order))
         return Refused("not played" if verb == "play" else "not discarded")
     if verb == "clue" and len(keys) == 1:
-        others = others_in_turn_order(view)
-        if not key.isdigit() or not 1 <= int(key) <= len(others):
-            return Refused(f"no player {key!r}: press a number from 1 to {len(others)}, as on the board")
-        target = others[int(key) - 1]
+        if not key.isdigit():
+            return Refused(f"no player {key!r}: press a seat number, as the board shows them")
+        try:
+            target = other_player(view, names, int(key))
+        except CommandError as e:
+            return Refused(str(e))
         colours = " ".join(s.letter.lower() for s in view.config.variant.clue_colours)
         return Prompt(f"Clue {seat_name(names, target)} with? colour {colours} or rank 1-{RANKS[-1]} · Esc cancels")
     if verb == "clue" and len(keys) == 2:
-        target = others_in_turn_order(view)[int(keys[1]) - 1]
+        target = int(keys[1]) - 1
         try:
             colour, rank = clue_value(view.config.variant, key)
         except CommandError:

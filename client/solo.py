@@ -21,11 +21,13 @@ import functools
 import logging
 import socket
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import trio
 from hanabi.engine import ChatPolicy, Variant
+from hanabi.protocol import DEFAULT_PORT, TABLE_NAME_MAX
 from hanabi.protocol.messages import AddBot, CreateTable, Start
 
 from .model import Note
@@ -39,6 +41,15 @@ if TYPE_CHECKING:
 SOLO_BOT_DELAY = 0.6  # seconds: long enough to follow what the bots do
 
 
+@dataclass(frozen=True, slots=True)
+class Solo:
+    """A ``--solo`` game as asked for on the command line."""
+
+    players: int
+    variant: Variant
+    bot_delay: float = SOLO_BOT_DELAY
+
+
 def table_setup(name: str, players: int, variant: Variant) -> Callable[[Session, bool], Awaitable[None]]:
     """What to send once connected: a table of ``players`` seats, bots in all but ours, and start."""
 
@@ -46,7 +57,8 @@ def table_setup(name: str, players: int, variant: Variant) -> Callable[[Session,
         if resumed:
             return  # after a reconnection the server puts us back in the game we already have
         # Chat is always open: at a private table there is no one to hint to but bots.
-        await session.request(CreateTable(f"{name}'s solo game"[:32], variant, players, chat=ChatPolicy.ALWAYS))
+        title = f"{name}'s solo game"[:TABLE_NAME_MAX]
+        await session.request(CreateTable(title, variant, players, chat=ChatPolicy.ALWAYS))
         for seat in range(1, players):
             await session.request(AddBot(seat))
         await session.request(Start())
@@ -69,7 +81,7 @@ async def run_solo(name: str, players: int, variant: Variant, store: Store, box:
         nursery.cancel_scope.cancel()
 
 
-HOSTED_PORT = 7777  # the port players expect; the next free one when it is taken
+HOSTED_PORT = DEFAULT_PORT  # the port players expect; the next free one when it is taken
 _PORTS_TRIED = 20
 HOSTED_STOP_GRACE = 5.0  # seconds: the most that telling everyone and stopping may take when the host quits
 HOST_STOPPED = "the host stopped this server (they quit their hanabi-client --serve)"

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -81,55 +80,8 @@ def to_json(state: GameState, players: Sequence[str] | None = None) -> dict[str,
 
 
 def dumps(state: GameState, players: Sequence[str] | None = None) -> str:
-    """The replay as JSON text: exactly what ``json.dumps(to_json(state, players), indent=1)`` writes.
-
-    Asked to indent, ``json.dumps`` gives up its C encoder and takes about 0.3 ms for a game, and a server
-    writes one at the end of every game. So the text is put together here: the replay's values are lists and
-    maps of plain values (names, options) or of small objects of a few integers (the deck and the actions,
-    nearly all of the text), which repeat from game to game, so each of those is written once by
-    ``json.dumps`` and then looked up. Anything else goes to ``json.dumps`` as it is. Indenting a value one
-    level deeper is adding a space after each of its line breaks (JSON strings have none: ``json`` escapes
-    them).
-    """
-    data = to_json(state, players)
-    return "{\n " + ",\n ".join([f"{json.dumps(key)}: {_value_text(value)}" for key, value in data.items()]) + "\n}"
-
-
-_PLAIN = frozenset({str, int, float, bool, type(None)})  # what json.dumps writes the same way, indented or not
-_INT = frozenset({int})
-_SMALL_OBJECTS: dict[tuple[tuple[str, int], ...], str] = {}  # a card or an action of a replay -> its text
-_SMALL_OBJECTS_CAP = 4096
-
-
-def _value_text(value: object) -> str:
-    """A value of the replay's top-level map as ``json.dumps(..., indent=1)`` writes it there."""
-    if type(value) is list and value:
-        texts = _small_objects(value)
-        if texts is None and set(map(type, value)) <= _PLAIN:
-            texts = list(map(json.dumps, value))
-        if texts is not None:
-            return "[\n  " + ",\n  ".join(texts) + "\n ]"
-    elif type(value) is dict and value and set(map(type, value)) <= {str} and set(map(type, value.values())) <= _PLAIN:
-        return "{\n  " + ",\n  ".join([f"{json.dumps(k)}: {json.dumps(v)}" for k, v in value.items()]) + "\n }"
-    return json.dumps(value, indent=1).replace("\n", "\n ")
-
-
-def _small_objects(items: list[Any]) -> list[str] | None:
-    """The texts of ``items`` when they are maps of integers (the deck, the actions), else None.
-
-    Looked up by their items, which is why only integers will do: True equals 1 but is written "true".
-    """
-    if set(map(type, items)) != {dict} or not set(map(type, chain.from_iterable(map(dict.values, items)))) <= _INT:
-        return None
-    keys = list(map(tuple, map(dict.items, items)))
-    texts = list(map(_SMALL_OBJECTS.get, keys))
-    if None in texts:
-        if len(_SMALL_OBJECTS) > _SMALL_OBJECTS_CAP:
-            _SMALL_OBJECTS.clear()
-        for i, text in enumerate(texts):
-            if text is None:
-                texts[i] = _SMALL_OBJECTS[keys[i]] = json.dumps(items[i], indent=1).replace("\n", "\n  ")
-    return texts  # type: ignore[return-value]  # no None is left
+    """The replay as JSON text, indented one space a level (as hanab.live's own files are)."""
+    return json.dumps(to_json(state, players), indent=1)
 
 
 def _int(value: object, what: str, low: int, high: int) -> int:

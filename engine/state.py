@@ -6,7 +6,12 @@ seed and the same actions always give the same state (a game *is* its seed
 plus its actions). Every rule of RULES.md that concerns a turn lives here.
 
 Hands are tuples of card orders, slot 1 first; a drawn card goes to slot 1,
-so the last slot holds the oldest card (hanab.live shows hands the same way).
+so the last slot holds the oldest card (hanab.live shows hands the same way;
+``hands.py`` moves them).
+
+A refusal is an ``IllegalAction`` whose message says exactly why; the
+refusals a caller may want to tell apart (to name a player, say) are its
+subclasses, ``NotYourTurn`` and ``GameEnded``, so nobody words them again.
 """
 
 from __future__ import annotations
@@ -17,15 +22,43 @@ from dataclasses import dataclass, replace
 
 from .actions import Action, Clue, Discard, Event, Play, Rearrange, RearrangeEvent, TurnAction, TurnEvent
 from .cards import MAX_RANK, RANKS, Card, Suit
+from .hands import hands_after, opening_hands
 from .knowledge import CardKnowledge
 from .options import CLUE_TOKENS, MAX_STRIKES, GameConfig
 from .outcome import EndReason, Outcome
-from .quick import quick
 from .variants import Variant
 
 
 class IllegalAction(ValueError):
     """An action the rules do not allow now; the message says exactly why."""
+
+
+class NotYourTurn(IllegalAction):
+    """A turn action from ``seat`` while ``current`` is the seat to act."""
+
+    def __init__(self, seat: int, current: int) -> None:
+        super().__init__(self.sentence(f"seat {current}"))
+        self.seat = seat
+        self.current = current
+
+    @staticmethod
+    def sentence(current: str) -> str:
+        """The refusal, naming the player to act as ``current`` (a name, where the caller knows it)."""
+        return f"it is not your turn: {current} is to act"
+
+
+class GameEnded(IllegalAction):
+    """An action after the end of the game; ``outcome`` says how it ended."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__(f"the game is over ({outcome.detail})")
+        self.outcome = outcome
+
+
+def check_turn(current: int, seat: int | None) -> None:
+    """Refuse a turn action from ``seat`` (None: whoever is to act) while ``current`` is the seat to act."""
+    if seat is not None and seat != current:
+        raise NotYourTurn(seat, current)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,11 +150,9 @@ def _multiset_diff(a: list[int], b: list[int]) -> list[int]:
 
 
 def _deal(config: GameConfig, deck: tuple[Card, ...], first: int, seed: int | str | None) -> GameState:
-    size = config.hand_size
     # The state's config names the seat that actually went first, so it replays alone.
     config = replace(config, first_seat=first)
-    # Player 0's whole hand first, then player 1's...; each card dealt goes to slot 1.
-    hands = tuple(tuple(reversed(range(p * size, (p + 1) * size))) for p in range(config.players))
+    hands = opening_hands(config)
     blank = CardKnowledge(config.variant.all_identities)
     return GameState(
         config=config,
@@ -129,7 +160,7 @@ def _deal(config: GameConfig, deck: tuple[Card, ...], first: int, seed: int | st
         deck=deck,
         hands=hands,
         knowledge=(blank,) * len(deck),
-        next_draw=size * config.players,
+        next_draw=sum(map(len, hands)),
         fireworks=(0,) * len(config.variant.suits),
         clue_tokens=CLUE_TOKENS,
         strikes=0,
@@ -142,11 +173,6 @@ def _deal(config: GameConfig, deck: tuple[Card, ...], first: int, seed: int | st
         events=(),
     )
 
-
-# Every move builds a state, an event and (a clue) new knowledge: with these (engine.quick), quickly.
-_game_state = quick(GameState)
-_turn_event = quick(TurnEvent)
-_card_knowledge = quick(CardKnowledge)
 
 # Action values are immutable, so legal_actions hands out shared instances (a
 # big saving for random play, which asks for the full list every turn). For
@@ -202,15 +228,13 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     if type(action) is Rearrange:
         return _rearrange(state, action, seat)
     if state.outcome is not None:
-        raise IllegalAction(f"the game is over ({state.outcome.detail})")
+        raise GameEnded(state.outcome)
     current = state.current
-    if seat is not None and seat != current:
-        raise IllegalAction(f"it is not your turn: seat {current} is to act")
+    check_turn(current, seat)
     config = state.config
     players = config.players
     deck = state.deck
-    hands = list(state.hands)
-    hand = hands[current]
+    hand = state.hands[current]
     tokens = state.clue_tokens
     strikes = state.strikes
     fireworks = state.fireworks
@@ -237,8 +261,6 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         if kind is Discard and tokens == CLUE_TOKENS:
             raise IllegalAction(f"cannot discard with all {CLUE_TOKENS} clue tokens available: clue or play instead")
         card = deck[order]
-        slot = hand.index(order)
-        hands[current] = hand[:slot] + hand[slot + 1:]
         if kind is Play and fireworks[card.suit.index] == card.rank - 1:
             success = True
             fireworks = fireworks[: card.suit.index] + (card.rank,) + fireworks[card.suit.index + 1 :]
@@ -282,15 +304,14 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         elif card is not None and next_draw < len(deck):
             drawn = next_draw
             next_draw += 1
-            hands[current] = (drawn,) + hands[current]
             if next_draw == len(deck) and not config.all_or_nothing:
                 # Every player, the drawer included, takes exactly one more turn.
                 final = players
 
-    event = _turn_event(state.turn, current, action, card, success, touched, drawn, gained)
-    new = _game_state(config, state.seed, deck, tuple(hands), knowledge, next_draw, fireworks, tokens, strikes,
-                      discard, played, (current + 1) % players, state.turn + 1, final, outcome,
-                      state.events + (event,))
+    event = TurnEvent(state.turn, current, action, card, success, touched, drawn, gained)
+    new = GameState(config, state.seed, deck, hands_after(state.hands, event), knowledge, next_draw, fireworks,
+                    tokens, strikes, discard, played, (current + 1) % players, state.turn + 1, final, outcome,
+                    state.events + (event,))
     if outcome is None and config.all_or_nothing:
         # RULES.md: no legal action for the player to move is a defeat; so is a
         # table where no one holds a card, since nothing can be played any more
@@ -338,11 +359,11 @@ def _clue(state: GameState, clue: Clue) -> tuple[tuple[CardKnowledge, ...], tupl
     for o in hand:
         k = knowledge[o]
         if o in touched:
-            knowledge[o] = _card_knowledge(k.possible & mask, k.colours | colour_bit, k.ranks | rank_bit,
-                                           k.not_colours, k.not_ranks)
+            knowledge[o] = CardKnowledge(k.possible & mask, k.colours | colour_bit, k.ranks | rank_bit,
+                                         k.not_colours, k.not_ranks)
         else:
-            knowledge[o] = _card_knowledge(k.possible & ~mask, k.colours, k.ranks,
-                                           k.not_colours | colour_bit, k.not_ranks | rank_bit)
+            knowledge[o] = CardKnowledge(k.possible & ~mask, k.colours, k.ranks,
+                                         k.not_colours | colour_bit, k.not_ranks | rank_bit)
     return tuple(knowledge), touched
 
 
@@ -363,13 +384,12 @@ def _rearrange(state: GameState, action: Rearrange, seat: int | None) -> GameSta
     if not 0 <= action.seat < state.players:
         raise IllegalAction(f"there is no seat {action.seat} at a {state.players}-player table")
     if state.outcome is not None:
-        raise IllegalAction(f"the game is over ({state.outcome.detail})")
+        raise GameEnded(state.outcome)
     hand = state.hands[action.seat]
     if sorted(action.hand) != sorted(hand) or len(set(action.hand)) != len(hand):
         raise IllegalAction(f"a new order must list the cards of the hand exactly once: {list(hand)}")
-    hands = list(state.hands)
-    hands[action.seat] = tuple(action.hand)
-    return replace(state, hands=tuple(hands), events=state.events + (RearrangeEvent(action.seat, tuple(action.hand)),))
+    event = RearrangeEvent(action.seat, tuple(action.hand))
+    return replace(state, hands=hands_after(state.hands, event), events=state.events + (event,))
 
 
 def terminate(state: GameState, detail: str = "the game was stopped") -> GameState:

@@ -7,28 +7,27 @@ all run inside a Trio nursery::
     ... connect to server.port ...
     await server.stop()          # or cancel the nursery
 
-Stopping tells every client why (``goodbye`` with reason
-``server_shutdown``), lets the store commit what it was given, then closes.
+One process: ``trio.serve_tcp``-style listeners, one task per connection and
+one per table. Stopping tells every client why (``goodbye`` with reason
+``server_shutdown``), lets the store finish what it was given, then closes.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-import os
-import socket
 from dataclasses import dataclass, field
 
 import trio
+from hanabi.protocol import Goodbye, GoodbyeReason
 
-from . import wire
 from .announce import Counts  # LAN announcement hook (issue 16)
 from .bots import Policy
 from .config import ServerConfig
-from .connection import Adopted, Connection
+from .connection import Connection
 from .lobby import Lobby
-from .shard import FrontLobby, Worker
-from .store import Store, StoreError
+from .session import frame
+from .store import Store
 
 log = logging.getLogger(__name__)
 
@@ -47,15 +46,15 @@ class Server:
     _connections: set[Connection] = field(default_factory=set)
     _stop: trio.Event = field(default_factory=trio.Event)
     _stopped: trio.Event = field(default_factory=trio.Event)
+    _stop_message: str = "the server is shutting down"
 
-    async def handle(self, stream: trio.abc.Stream, peer: str = "?", adopted: Adopted | None = None) -> None:
-        """Serve one client on ``stream`` until it leaves (TCP, or an in-memory stream in tests); ``adopted``:
-        a connection another process of this server handed over (it was let in there)."""
-        full = self._full() if adopted is None else ""
+    async def handle(self, stream: trio.abc.Stream, peer: str = "?") -> None:
+        """Serve one client on ``stream`` until it leaves (TCP, or an in-memory stream in tests)."""
+        full = self._full()
         if full:
             await self._turn_away(stream, peer, full)
             return
-        conn = Connection(self.lobby, stream, self.config, peer, adopted)
+        conn = Connection(self.lobby, stream, self.config, peer)
         self._connections.add(conn)
         try:
             await conn.run()
@@ -77,10 +76,8 @@ class Server:
 
     async def _turn_away(self, stream: trio.abc.Stream, peer: str, why: str) -> None:
         log.warning("%s turned away: %s", peer, why)
-        with trio.move_on_after(1.0):
-            with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
-                await stream.send_all(wire.frame(wire.Goodbye(reason=str(wire.GoodbyeReason.SERVER_FULL),
-                                                              message=why)))
+        with trio.move_on_after(1.0), contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+            await stream.send_all(frame(Goodbye(reason=str(GoodbyeReason.SERVER_FULL), message=why)))
         await trio.aclose_forcefully(stream)
 
     async def _handle_tcp(self, stream: trio.SocketStream) -> None:
@@ -91,31 +88,13 @@ class Server:
             peer = "?"
         await self.handle(stream, peer)
 
-    async def adopt(self, fd: int, adopted: Adopted) -> None:
-        """Serve a client whose socket (``fd``) another process of this server handed over (``shard``)."""
-        try:
-            sock = socket.socket(fileno=fd)
-        except OSError as e:
-            log.error("a connection handed over could not be taken: %s", e)
-            os.close(fd)
-            return
-        try:
-            host, port, *_ = sock.getpeername()
-            peer = f"{host}:{port}"
-        except OSError:
-            peer = "?"
-        await self.handle(trio.SocketStream(trio.socket.from_stdlib_socket(sock)), peer, adopted)
-
     # LAN announcement hook (issue 16): what the announcer's TXT record says about this server.
     def counts(self) -> Counts:
-        return Counts(tables=len(self.lobby.listed()), players=len(self.lobby.online()))
+        return Counts(tables=len(self.lobby.tables), players=len(self.lobby.online()))
 
     @property
     def connections(self) -> int:
         return len(self._connections)
-
-    def connections_now(self) -> list[Connection]:
-        return list(self._connections)
 
     def request_stop(self, message: str) -> None:
         """Like ``stop``, without waiting for it."""
@@ -129,63 +108,43 @@ class Server:
 
     async def _wait_for_stop(self, cancel: trio.CancelScope) -> None:
         await self._stop.wait()
-        message = getattr(self, "_stop_message", "the server is shutting down")
         for conn in list(self._connections):
-            conn.close(wire.GoodbyeReason.SERVER_SHUTDOWN, message)
-        async with trio.open_nursery() as nursery:
-            if isinstance(self.lobby, FrontLobby):
-                nursery.start_soon(self.lobby.stop_workers, message, self.config.shutdown_grace)
-            with trio.move_on_after(self.config.shutdown_grace + 0.5):
-                while self._connections:
-                    await trio.sleep(0.01)
+            conn.close(GoodbyeReason.SERVER_SHUTDOWN, self._stop_message)
+        with trio.move_on_after(self.config.shutdown_grace + 0.5):
+            while self._connections:
+                await trio.sleep(0.01)
         for conn in list(self._connections):
             conn.abort()
         cancel.cancel()
 
 
 async def serve(host: str | None, port: int, db: str = ":memory:", *, config: ServerConfig | None = None,
-                policy: Policy | None = None, workers: int = 0,
-                task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED) -> None:
+                policy: Policy | None = None, task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED) -> None:
     """Serve on ``host`` (None: every interface) and ``port`` (0: any free port) with the store at ``db``.
 
-    ``workers``: run the tables in that many worker processes (``shard``), this one being the front; 0 runs
-    everything here. ``task_status.started`` hands back the ``Server`` once it listens; the function returns
-    after ``Server.stop()`` or when cancelled.
-    """
+    ``task_status.started`` hands back the ``Server`` once it listens; the function returns after
+    ``Server.stop()`` or when cancelled, once every write the store was given is committed."""
     config = config or ServerConfig()
-    if workers and db == ":memory:":
-        raise StoreError("worker processes share the game store, so it must be a file: give --db PATH "
-                         "(or leave out --workers)")
     server: Server | None = None
     store = Store(db)
     await trio.to_thread.run_sync(store.open_sync)
     try:
         async with trio.open_nursery() as outer:
             await outer.start(store.run)
-            async with trio.open_nursery() as inner:
-                pool = [Worker(i, db, config, workers) for i in range(workers)]
-                lobby = FrontLobby(store, config, inner, pool) if pool else Lobby(store, config, inner, policy)
-                restored = await lobby.restore()
-                listeners = await trio.open_tcp_listeners(port, host=host)
-                bound = listeners[0].socket.getsockname()[1]
-                server = Server(host or "*", bound, db, lobby, store, restored, config)
-                if isinstance(lobby, FrontLobby):
-                    lobby.server = server
-                    for worker in pool:
-                        inner.start_soon(lobby.listen, worker)
-                inner.start_soon(server._wait_for_stop, inner.cancel_scope)
-                inner.start_soon(trio.serve_listeners, server._handle_tcp, listeners)
-                task_status.started(server)
-            # Every table and connection has stopped; the store has taken all it was given.
-            await drain(store)
-            outer.cancel_scope.cancel()
+            try:
+                async with trio.open_nursery() as nursery:
+                    lobby = Lobby(store, config, nursery, policy)
+                    restored = await lobby.restore()
+                    listeners = await trio.open_tcp_listeners(port, host=host)
+                    bound = listeners[0].socket.getsockname()[1]
+                    server = Server(host or "*", bound, db, lobby, store, restored, config)
+                    nursery.start_soon(server._wait_for_stop, nursery.cancel_scope)
+                    nursery.start_soon(trio.serve_listeners, server._handle_tcp, listeners)
+                    task_status.started(server)
+            finally:
+                # Every table and connection has stopped: the store commits what it was given, then stops.
+                store.stop()
     finally:
         store.close_sync()
         if server is not None:
             server._stopped.set()
-
-
-async def drain(store: Store) -> None:
-    """Wait (briefly) until queued writes are committed."""
-    with trio.move_on_after(5):
-        await store.flush()

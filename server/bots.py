@@ -8,11 +8,14 @@ a worker thread, so a slow bot never stalls the event loop.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 import trio
 from hanabi.engine import PlayerView, TurnAction
 from hanabi.engine.bots import choose_action
+
+log = logging.getLogger(__name__)
 
 Policy = Callable[[PlayerView], TurnAction]
 
@@ -26,7 +29,12 @@ BOT_NAMES = ("Bot Ada", "Bot Basil", "Bot Cleo", "Bot Dex", "Bot Eve")
 
 
 async def decide(policy: Policy, view: PlayerView, delay: float) -> TurnAction:
-    """Wait ``delay`` seconds, then let the bot choose, off the event loop."""
+    """Wait ``delay`` seconds, then let the bot choose, off the event loop. A bot that fails (a bug of its own)
+    takes its first legal action, so that the game goes on."""
     if delay > 0:
         await trio.sleep(delay)
-    return await trio.to_thread.run_sync(policy, view)
+    try:
+        return await trio.to_thread.run_sync(policy, view)
+    except Exception:
+        log.exception("a bot failed to choose (seat %s, counted from 0); it takes its first legal action", view.seat)
+        return view.legal_actions()[0]

@@ -28,10 +28,11 @@ import time
 from pathlib import Path
 
 import trio
+from hanabi.protocol import PROTOCOL_VERSION, ProtocolError, Welcome, encode
 
-from . import wire
-from .announce import announce, lan_address, name_problem  # LAN announcement hook (issue 16)
+from .announce import announce as announce_on_lan  # LAN announcement hook (issue 16)
 from .announce import default_name as default_lan_name
+from .announce import lan_address, name_problem
 from .app import Server, serve
 from .config import PROGRAM, ServerConfig
 from .lobby import replay_text
@@ -79,23 +80,22 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-connections", type=int, default=None, metavar="N",
                         help="connections served at once; more are told the server is full (default "
                              f"{_DEFAULTS.max_connections}, or fewer if the open-files limit is lower)")
-    parser.add_argument("--workers", type=int, default=0, metavar="N",
-                        help="run the tables in N worker processes, to use N more cores (for hundreds of tables; "
-                             "default 0: one process does everything, plenty for a LAN party)")
     # LAN announcement hook (issue 16): the two options.
     parser.add_argument("--name", default=None,
                         help="the name players see in their list of servers on this network "
                              f"(default {default_lan_name()!r})")
     parser.add_argument("--no-announce", action="store_true",
                         help="do not announce this server on the LAN; players connect by address")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="[COMMAND]", title="commands (optional)")
     games = sub.add_parser("games", help="list the finished games in the store, newest first")
     games.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH", help="the game store (default as above)")
     games.add_argument("--json", action="store_true", help="one JSON object per game, one per line")
     export = sub.add_parser("export", help="write a game as a hanab.live JSON replay file")
     export.add_argument("game", type=int, metavar="GAME_ID", help="the game's number (see 'hanabi-server games')")
     export.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH", help="the game store (default as above)")
-    export.add_argument("-o", "--output", default=None, metavar="FILE", help="write to FILE instead of the screen")
+    export.add_argument("-o", "--output", default=None, metavar="FILE",
+                        help="write to FILE instead of the screen (never over an existing file, unless --force)")
+    export.add_argument("--force", action="store_true", help="with -o: replace FILE if it exists")
     export.add_argument("--unfinished", action="store_true",
                         help="also export a game still in progress (its file shows every hand: not for players)")
     return parser
@@ -124,18 +124,13 @@ def _main(argv: list[str] | None) -> int:
     if args.command == "games":
         return _games(db, args.json)
     if args.command == "export":
-        return _export(db, args.game, args.output, args.unfinished)
+        return _export(db, args.game, args.output, args.unfinished, args.force)
     if not 0 <= args.port <= 65535:
         return _fail(f"--port {args.port} is not a TCP port: choose one from 1 to 65535")
     if args.bot_delay < 0:
         return _fail("--bot-delay cannot be negative")
     if not args.abandon_after >= 0:
         return _fail("--abandon-after cannot be negative (0 never closes a table)")
-    if not 0 <= args.workers <= _MAX_WORKERS:
-        return _fail(f"--workers {args.workers}: give 0 (everything in one process) to {_MAX_WORKERS}")
-    if args.workers and db == ":memory:":
-        return _fail("--workers: worker processes share the game store, so it must be a file: leave out "
-                     "--db :memory: (or --workers)")
     if args.max_connections is not None and args.max_connections < 1:
         return _fail(f"--max-connections {args.max_connections}: give at least 1")
     if args.db is not None and db != ":memory:":
@@ -169,7 +164,7 @@ def _main(argv: list[str] | None) -> int:
                           max_unwelcomed=min(_DEFAULTS.max_unwelcomed, max_connections))
     try:
         try:
-            trio.run(_run, args.host, args.port, db, config, args.workers, lan_name)
+            trio.run(_run, args.host, args.port, db, config, lan_name)
         except BaseExceptionGroup as group:
             raise _leaf(group) from None
     except StoreError as e:
@@ -190,7 +185,6 @@ def _main(argv: list[str] | None) -> int:
     return 0
 
 
-_MAX_WORKERS = 64
 _FILES_KEPT = 64  # open files kept for the store, its checkpoints, the log and the listener
 
 
@@ -218,16 +212,14 @@ def _leaf(group: BaseExceptionGroup[BaseException]) -> BaseException:
     return error
 
 
-async def _run(host: str | None, port: int, db: str, config: ServerConfig, workers: int = 0,
-               lan_name: str | None = None) -> None:
+async def _run(host: str | None, port: int, db: str, config: ServerConfig, lan_name: str | None = None) -> None:
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
-            server: Server = await nursery.start(functools.partial(serve, host, port, db, config=config,
-                                                                   workers=workers))
-            tune_gc()
-            _tell_where(server, db)
+            server: Server = await nursery.start(functools.partial(serve, host, port, db, config=config))
+            fewer_collections()
+            _announce(server, db)
             if lan_name is not None:  # LAN announcement hook (issue 16): runs beside the server until it stops
-                nursery.start_soon(functools.partial(announce, lan_name, host, server.port, server.counts))
+                nursery.start_soon(functools.partial(announce_on_lan, lan_name, host, server.port, server.counts))
             async for signum in signals:
                 name = "Ctrl-C" if signum == signal.SIGINT else "SIGTERM"
                 print(f"hanabi-server: {name}: telling players and stopping...", flush=True)
@@ -243,37 +235,39 @@ async def _run(host: str | None, port: int, db: str, config: ServerConfig, worke
 def _motd_problem(motd: str) -> str | None:
     """Why ``motd`` cannot go in a ``welcome`` (too long, a control character...), or None."""
     try:
-        wire.encode(wire.Welcome(protocol=wire.PROTOCOL_VERSION, program=PROGRAM, player="x", resume="x", motd=motd))
-    except wire.ProtocolError as e:
+        encode(Welcome(protocol=PROTOCOL_VERSION, program=PROGRAM, player="x", resume="x", motd=motd))
+    except ProtocolError as e:
         return e.message.rsplit(": ", 1)[-1]
     return None
 
 
-def tune_gc() -> None:
-    """Fewer, later garbage collections. Nearly all the server's garbage is freed by reference counting;
-    with the default thresholds the cycle collector ran about a thousand times a second under load and
-    took a fifth of the time (measured with the load test), with pauses of up to 200 ms."""
+def fewer_collections() -> None:
+    """Fewer, later garbage collections. Nearly all the server's garbage is freed by reference counting; with
+    the default thresholds the cycle collector ran about a thousand times a second under the load test (every
+    move makes many short-lived objects), taking a large share of the time in pauses of up to 200 ms."""
     gc.freeze()  # what start-up built lives as long as the server: never scan it again
     gc.set_threshold(50_000, 20, 100)
 
 
-def _tell_where(server: Server, db: str) -> None:
+def _announce(server: Server, db: str) -> None:
     where = "every interface" if server.host == "*" else server.host
     print(f"hanabi-server: listening on port {server.port} ({where})", flush=True)
     lan = lan_address() if server.host in ("*", "0.0.0.0", "::") else server.host
     if lan:
-        print(f"hanabi-server: players connect to {lan}:{server.port}", flush=True)
+        print(f"hanabi-server: players connect to {host_port(lan, server.port)}", flush=True)
     if db == ":memory:":
         print("hanabi-server: games are kept in memory only (--db :memory:): nothing is saved", flush=True)
     else:
         print(f"hanabi-server: games are kept in {Path(db).expanduser().resolve()}", flush=True)
-    workers = getattr(server.lobby, "workers", None)
-    if workers:
-        print(f"hanabi-server: tables run in {len(workers)} worker processes", flush=True)
     if server.restored:
         print(f"hanabi-server: {server.restored} unfinished game(s) restored; players resume where they were",
               flush=True)
     print("hanabi-server: press Ctrl-C to stop", flush=True)
+
+
+def host_port(host: str, port: int) -> str:
+    """``host:port`` as a client takes it: an IPv6 address goes in brackets (``[::1]:7777``)."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 def _open(db: str) -> Store:
@@ -305,7 +299,7 @@ def _games(db: str, as_json: bool) -> int:
     return 0
 
 
-def _export(db: str, game_id: int, output: str | None, unfinished: bool) -> int:
+def _export(db: str, game_id: int, output: str | None, unfinished: bool, force: bool = False) -> int:
     try:
         store = _open(db)
     except StoreError as e:
@@ -319,12 +313,15 @@ def _export(db: str, game_id: int, output: str | None, unfinished: bool) -> int:
     if stored.finished is None and not unfinished:
         return _fail(f"game {game_id} is still in progress; its replay would show every hand "
                      "(add --unfinished if you really want it)")
-    text = replay_text(stored, finish=stored.finished is not None)
+    text = replay_text(stored)
     if output is None:
         print(text)
         return 0
     try:
-        Path(output).write_text(text + "\n", encoding="utf-8")
+        with Path(output).open("w" if force else "x", encoding="utf-8") as file:
+            file.write(text + "\n")
+    except FileExistsError:
+        return _fail(f"{output} already exists: choose another name, or add --force to replace it")
     except OSError as e:
         return _fail(f"cannot write {output}: {e.strerror}")
     print(f"game {game_id} written to {output}")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .wire import DEFAULT_MAX_FRAME
+from hanabi.protocol import DEFAULT_MAX_FRAME
 
 PROGRAM = "hanabi-server 0.1.0"
 

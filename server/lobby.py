@@ -1,9 +1,13 @@
-"""The lobby: who is here, which tables exist, and where each request goes.
+"""The lobby: who is here, which tables exist, where each player is, and where each request goes.
 
-Players are known by the hash of their resume token. Requests about one
-table go to that table's task (``Table.call``); the lobby itself only lists
-tables and games, creates tables, hands out replays, and tells players who
-are not at a table when the list of tables changes.
+Players are known by the hash of their resume token. The lobby is the one
+owner of *where* each player is (``Player.table`` and ``Player.seat``): it
+changes them only while it holds that player's ``busy`` lock, once the
+table concerned has said yes, so a player is never at two tables at once
+even when two of their connections race. Requests about one table go to
+that table's task (``Table.call``); the lobby itself lists tables and
+games, creates tables, hands out replays, and tells the players who are at
+no table when the list of tables changes.
 """
 
 from __future__ import annotations
@@ -11,49 +15,55 @@ from __future__ import annotations
 import contextlib
 import logging
 import secrets
-from collections.abc import Sequence
-from typing import Protocol
 
 import trio
-from hanabi.engine import EndReason, Rearrange, Variant, apply, new_game, replay, terminate
+from hanabi.engine import EndReason, Variant, replay
+from hanabi.protocol import (
+    LIST_MAX,
+    ActionRequest,
+    AddBot,
+    Chat,
+    CreateTable,
+    ErrorCode,
+    Games,
+    GameSummary,
+    GetReplay,
+    GiveHost,
+    Hello,
+    Join,
+    Leave,
+    ListGames,
+    ListTables,
+    Message,
+    RearrangeRequest,
+    RemoveBot,
+    ReplayFile,
+    Spectate,
+    Start,
+    TableChanged,
+    TableGone,
+    TableInfo,
+    Tables,
+)
+from hanabi.protocol.table_rules import seat_label
 
-from . import wire
-from .bots import BOT_NAMES, Policy, default_policy
+from .bots import Policy, default_policy
 from .config import ServerConfig
-from .session import Outbox, Player, Refused, Transfer
-from .store import Snapshot, Store, StoredGame, StoreFailure, token_hash
-from .table import CloseIfEmpty, Table, hash_password
+from .game import Game, replayed
+from .passwords import hash_password
+from .requests import CloseIfEmpty, Rewatch, Unwatch
+from .session import Outbox, Player, Refused, frame
+from .store import Snapshot, Store, StoredGame, StoredTable, StoreFailure, token_hash
+from .table import Seat, Table
 
 log = logging.getLogger(__name__)
-E = wire.ErrorCode
 
 # Requests that concern the table the player is at.
-_AT_TABLE = (wire.Leave, wire.Start, wire.AddBot, wire.RemoveBot, wire.GiveHost, wire.ActionRequest,
-             wire.RearrangeRequest, wire.Chat)
-
-
-class _Named(Protocol):
-    @property
-    def name(self) -> str: ...
-
-
-class Listed(Protocol):
-    """A table as the lobby lists it: a ``Table`` here, or one that another process runs (``shard``)."""
-
-    @property
-    def id(self) -> int: ...
-
-    @property
-    def running(self) -> bool: ...
-
-    @property
-    def seats(self) -> Sequence[_Named | None]: ...
-
-    def info(self) -> wire.TableInfo: ...
+_AT_TABLE = (Start, AddBot, RemoveBot, GiveHost, ActionRequest, RearrangeRequest, Chat)
 
 
 def no_such_table(table: int) -> Refused:
-    return Refused(E.NO_SUCH_TABLE, f"there is no table {table}: list the tables to see them")
+    return Refused(ErrorCode.NO_SUCH_TABLE, f"there is no table {table}: list the tables to see them")
 
 
 class Lobby:
@@ -62,7 +72,6 @@ class Lobby:
         self.store = store
         self.config = config
         self.policy = policy or default_policy()
-        self.bot_names = BOT_NAMES
         self.players: dict[str, Player] = {}  # by token hash
         self.tables: dict[int, Table] = {}
         self._online: set[Player] = set()  # players with a connection now
@@ -70,16 +79,13 @@ class Lobby:
 
     # --- start-up -----------------------------------------------------------------------------------------------
 
-    async def restore(self, only: set[int] | None = None) -> int:
-        """Bring back every open table (``only`` these) and unfinished game from the store; returns how many
-        games run again."""
+    async def restore(self) -> int:
+        """Bring back every open table and unfinished game from the store; returns how many games run again."""
         snap = await self.restore_players()
         running = 0
         for stored in snap.tables:
-            if only is not None and stored.id not in only:
-                continue
             try:
-                table = Table.restore(self, stored)
+                table = self._restored(stored)
             except Exception:  # one damaged table must not keep the others (or the server) down
                 log.exception("table %d could not be restored; it is left out", stored.id)
                 continue
@@ -94,9 +100,26 @@ class Lobby:
             self.tables[table.id] = table
             await self._nursery.start(table.run)
             running += table.running
-        if only is None:
-            self._nursery.start_soon(self._forget_now_and_then)
+        self._nursery.start_soon(self._forget_now_and_then)
         return running
+
+    def _restored(self, stored: StoredTable) -> Table:
+        """A table from the store, its seats given back to the players known (by token hash)."""
+        table = Table(stored.id, stored.name, stored.variant, stored.empty_clues, stored.all_or_nothing, stored.chat,
+                      stored.seats, stored.password, store=self.store, config=self.config, policy=self.policy,
+                      lobby=self)
+        table.host = stored.host
+        for s in stored.seated:
+            player = None if s.bot else self.players.get(s.token_hash or "")
+            if not s.bot and player is None:
+                log.warning("table %d, %s: its player is unknown; the seat is freed", stored.id, seat_label(s.seat))
+                continue
+            table.seats[s.seat] = Seat(s.name if player is None else player.name, player)
+            if player is not None:
+                player.table, player.seat = table, s.seat
+        if stored.game is not None:
+            table.game = Game.restore(stored.game)
+        return table
 
     async def restore_players(self) -> Snapshot:
         """Every player the store knows (all away for now); returns what the store holds."""
@@ -109,7 +132,7 @@ class Lobby:
 
     # --- players coming and going -------------------------------------------------------------------------------
 
-    async def login(self, conn: Outbox, hello: wire.Hello) -> tuple[Player, str, Refused | None]:
+    async def login(self, conn: Outbox, hello: Hello) -> tuple[Player, str, Refused | None]:
         """Who this connection is: a returning player (by token) or a new one. Returns the player, their token,
         and a notice when a token was given but not recognised."""
         notice = None
@@ -118,8 +141,8 @@ class Lobby:
             if player is not None:
                 self._attach(player, conn)
                 return player, hello.resume, None
-            notice = Refused(E.BAD_RESUME, "that resume token is not known here (the server's store may have "
-                                           "been reset): you are in the lobby with a new one")
+            notice = Refused(ErrorCode.BAD_RESUME, "that resume token is not known here (the server's store may "
+                                                   "have been reset): you are in the lobby with a new one")
         if len(self.players) >= self.config.max_players:
             await self.forget_idle(keep=self.config.max_players * 9 // 10)
         token = secrets.token_urlsafe(24)
@@ -129,14 +152,6 @@ class Lobby:
         self._attach(player, conn)
         return player, token, notice
 
-    def adopt(self, conn: Outbox, key: str, name: str) -> Player:
-        """A connection another process of this server handed over (``shard``): it is ``key``'s now."""
-        player = self.players.get(key)
-        if player is None:
-            player = self.players[key] = Player(key, name)
-        self._attach(player, conn)
-        return player
-
     def _attach(self, player: Player, conn: Outbox) -> None:
         """``conn`` is ``player``'s connection now; the one before it, if any, is told it was replaced."""
         old = player.conn
@@ -145,17 +160,17 @@ class Lobby:
             old.replaced()
         self._online.add(player)
 
-    def moves(self, player: Player) -> Transfer | None:
-        """After each request: whether the connection now goes on in another process (never, in one process)."""
-        return None
-
     def arrived(self, player: Player) -> None:
-        """After the welcome: a returning player gets their seat and view back."""
+        """After the welcome: a returning player gets their seat and view back, or hears what happened to
+        their table while they were away."""
+        missed, player.missed = player.missed, []
+        for message in missed:
+            player.send(message)
         if player.table is not None:
             player.table.welcome_back(player)
 
     def _unique_name(self, wanted: str) -> str:
-        in_use = {p.name for p in self._online} | {s.name for t in self.listed() for s in t.seats if s}
+        in_use = {p.name for p in self._online} | {s.name for t in self.tables.values() for s in t.seats if s}
         if wanted not in in_use:
             return wanted
         for n in range(2, 1000):
@@ -176,7 +191,7 @@ class Lobby:
     async def forget_idle(self, keep: int | None = None) -> int:
         """Forget players who are offline and at no table: those away longer than ``forget_after``, and with
         ``keep``, the longest away until no more than ``keep`` players are known. Returns how many."""
-        idle = sorted((p for p in self.players.values() if p.conn is None and p.table is None and not p.elsewhere),
+        idle = sorted((p for p in self.players.values() if p.conn is None and p.table is None),
                       key=lambda p: p.away_since)
         cutoff = trio.current_time() - self.config.forget_after
         over = max(0, len(self.players) - keep) if keep is not None else 0
@@ -185,7 +200,7 @@ class Lobby:
             return 0
         await self.store.forget_players([p.key for p in gone])
         for p in gone:
-            if p.conn is None and p.table is None and not p.elsewhere:  # still so after the write
+            if p.conn is None and p.table is None:  # still so after the write
                 self.players.pop(p.key, None)
             else:  # came back meanwhile: they stay, in the store too
                 await self.store.add_player(p.key, p.name)
@@ -200,115 +215,138 @@ class Lobby:
             except Exception:  # the store failed: try again next time, the players are still known meanwhile
                 log.exception("forgetting idle players failed")
 
-    def to_lobby(self, frame: bytes) -> None:
-        """Tell every connected player who is not at a table."""
-        for p in self._online:
-            if p.conn is not None and p.table is None:
-                p.conn.send_frame(frame)
+    # --- what tables tell the lobby -----------------------------------------------------------------------------
 
-    def table_closed(self, table: Table, frame: bytes, members: list[Player]) -> None:
-        """``table`` closed; ``members`` were at it (and are at no table now)."""
+    def _to_lobby(self, data: bytes) -> None:
+        """Tell every connected player who is at no table."""
+        for p in self._online:
+            if p.table is None:
+                p.send_frame(data)
+
+    def table_changed(self, info: TableInfo) -> None:
+        self._to_lobby(frame(TableChanged(table=info)))
+
+    def table_closed(self, table: Table, members: list[Player]) -> None:
+        """``table`` closed; ``members`` were at it (told why, or to be told when they come back), and are at no
+        table now."""
         self.tables.pop(table.id, None)
-        self.to_lobby(frame)
+        self._to_lobby(frame(TableGone(table=table.id)))  # those in the lobby already (members heard why)
+        for p in members:
+            if p.table is table:
+                p.table, p.seat = None, None
 
     # --- requests -----------------------------------------------------------------------------------------------
 
-    async def handle(self, player: Player, request: object) -> None:
+    async def handle(self, player: Player, request: Message) -> None:
         """Carry out one request of ``player``; replies go to the player, refusals raise ``Refused``."""
+        if isinstance(request, ListTables):
+            player.send_frame(self.tables_frame(request.id))
+        elif isinstance(request, ListGames):
+            await self._list_games(player, request.id)
+        elif isinstance(request, GetReplay):
+            await self._replay(player, request.game, request.id)
+        else:
+            # Whatever may change where the player is, one at a time per player.
+            async with player.busy:
+                await self._placed(player, request)
+
+    async def _placed(self, player: Player, request: Message) -> None:
         if isinstance(request, _AT_TABLE):
             if player.table is None:
-                raise Refused(E.NOT_SEATED, "you are not at a table: join or watch one first")
+                raise Refused(ErrorCode.NOT_SEATED, "you are not at a table: join or watch one first")
             await player.table.call(player, request)
-        elif isinstance(request, (wire.Join, wire.Spectate)):
+        elif isinstance(request, Leave):
+            if player.table is None:
+                raise Refused(ErrorCode.NOT_SEATED, "you are not at a table: join or watch one first")
+            await player.table.call(player, request)
+            player.table, player.seat = None, None
+        elif isinstance(request, (Join, Spectate)):
             table = self.tables.get(request.table)
             if table is None:
                 raise no_such_table(request.table)
-            await table.call(player, request)
-        elif isinstance(request, wire.ListTables):
-            self._list_tables(player, request.id)
-        elif isinstance(request, wire.CreateTable):
+            await self._enter(player, table, request)
+        elif isinstance(request, CreateTable):
             await self._create(player, request)
-        elif isinstance(request, wire.ListGames):
-            await self._list_games(player, request.id)
-        elif isinstance(request, wire.GetReplay):
-            await self._replay(player, request.game, request.id)
         else:
-            raise Refused(E.UNKNOWN_TYPE, f"the server does not take {getattr(request, 'TYPE', 'such')} requests here")
+            raise Refused(ErrorCode.UNKNOWN_TYPE, f"the server does not take {request.TYPE} requests here")
 
-    def _may_create(self, player: Player) -> None:
+    async def _enter(self, player: Player, table: Table, request: Join | Spectate) -> None:
+        """Sit down at (``Join``) or watch (``Spectate``) ``table``, leaving the table the player watched."""
+        if player.table is not None and player.seat is not None:
+            seat = seat_label(player.seat)
+            if isinstance(request, Spectate):
+                raise Refused(ErrorCode.ALREADY_SEATED, f"you sit at table {player.table.name!r}, in {seat}: leave "
+                                                        "it before watching")
+            here = "this table" if player.table is table else f"table {player.table.name!r}"
+            raise Refused(ErrorCode.ALREADY_SEATED, f"you already sit at {here}, in {seat}: leave it first")
+        watched = player.table if player.table is not table else None
+        if watched is not None:
+            with contextlib.suppress(Refused):  # closed meanwhile: nothing to stop watching
+                await watched.call(player, Unwatch())
+            player.table = None
+        try:
+            seat = await table.call(player, request)
+        except Refused:
+            if watched is not None:
+                with contextlib.suppress(Refused):
+                    await watched.call(player, Rewatch())
+                    player.table = watched
+            raise
+        player.table, player.seat = table, seat if isinstance(request, Join) else None
+
+    async def _create(self, player: Player, request: CreateTable) -> None:
         if player.seated:
-            raise Refused(E.ALREADY_SEATED, "you already sit at a table: leave it before creating another")
-        if len(self.listed()) >= self.config.max_tables:
-            raise Refused(E.TABLE_FULL, f"this server holds at most {self.config.max_tables} tables")
-
-    async def _create(self, player: Player, request: wire.CreateTable) -> None:
-        self._may_create(player)
+            raise Refused(ErrorCode.ALREADY_SEATED, "you already sit at a table: leave it before creating another")
+        if len(self.tables) >= self.config.max_tables:
+            raise Refused(ErrorCode.TABLE_FULL, f"this server holds at most {self.config.max_tables} tables")
         password = hash_password(request.password) if request.password else None
-        variant, chat = request.variant, request.chat
-        table_id = await self._table_row(player, request, password)
-        table = Table(self, table_id, request.name, variant, request.empty_clues, request.all_or_nothing, chat,
-                      request.seats, password)
+        table_id = await self.store.create_table(request.name, request.variant, request.empty_clues,
+                                                 request.all_or_nothing, request.chat, request.seats, password, None)
+        table = Table(table_id, request.name, request.variant, request.empty_clues, request.all_or_nothing,
+                      request.chat, request.seats, password, store=self.store, config=self.config,
+                      policy=self.policy, lobby=self)
         self.tables[table_id] = table
         log.info("%s opened table %d (%s): %d seats, %s", player.name, table_id, request.name, request.seats,
-                 variant.value)
+                 request.variant.value)
         await self._nursery.start(table.run)
         try:
-            await table.call(player, wire.Join(table=table_id, seat=0, password=request.password, id=request.id))
+            await self._enter(player, table, Join(table=table_id, seat=0, password=request.password, id=request.id))
         except Refused:
             with contextlib.suppress(Refused, StoreFailure):
                 await table.call(None, CloseIfEmpty("its creator could not sit down at it"))
             raise
 
-    async def _table_row(self, player: Player, request: wire.CreateTable, password: str | None) -> int:
-        """The id of a new table: that of the row written for it in the store."""
-        return await self.store.create_table(request.name, request.variant, request.empty_clues,
-                                             request.all_or_nothing, request.chat, request.seats, password, None)
-
-    def _list_tables(self, player: Player, request_id: int | None) -> None:
-        player.send_frame(self.tables_frame(request_id))
-
     def tables_frame(self, request_id: int | None) -> bytes:
         """At most the protocol's LIST_MAX tables, those with a free seat first; ``total`` tells when some are
         left out."""
-        tables = sorted(self.listed(), key=lambda t: (t.running or None not in t.seats, t.id))
-        shown = tables[:wire.LIST_MAX]
+        tables = sorted(self.tables.values(), key=lambda t: (t.running or None not in t.seats, t.id))
+        shown = tables[:LIST_MAX]
         total = len(tables) if len(tables) > len(shown) else None
-        return wire.frame(wire.Tables(tables=tuple(t.info() for t in shown), id=request_id, total=total))
+        return frame(Tables(tables=tuple(t.info() for t in shown), id=request_id, total=total))
 
     async def _list_games(self, player: Player, request_id: int | None) -> None:
-        games = [g for g in await self.store.games(wire.LIST_MAX) if g.end is not None]
-        total = await self.store.finished_count() if len(games) == wire.LIST_MAX else None
+        games = [g for g in await self.store.games(LIST_MAX) if g.end is not None]
+        total = await self.store.finished_count() if len(games) == LIST_MAX else None
         if total is not None and total <= len(games):
             total = None
-        player.send_frame(wire.frame(wire.Games(games=tuple(
-            wire.GameSummary(id=g.id, table=g.table_id, players=g.players, variant=Variant(g.variant),
-                             score=g.score or 0, end=EndReason(g.end), finished_at=int(g.finished or 0))
+        player.send_frame(frame(Games(games=tuple(
+            GameSummary(id=g.id, table=g.table_id, players=g.players, variant=Variant(g.variant),
+                        score=g.score or 0, end=EndReason(g.end), finished_at=int(g.finished or 0))
             for g in games), id=request_id, total=total)))
 
     async def _replay(self, player: Player, game_id: int, request_id: int | None) -> None:
         stored = await self.store.game(game_id)
         if stored is None:
-            raise Refused(E.NO_SUCH_GAME, f"there is no game {game_id}: list the games to see them")
+            raise Refused(ErrorCode.NO_SUCH_GAME, f"there is no game {game_id}: list the games to see them")
         if stored.finished is None:
             # A replay holds the whole deck: never while the game runs.
-            raise Refused(E.NO_SUCH_GAME, f"game {game_id} is still running: its replay comes when it ends")
-        player.send_frame(wire.frame(wire.ReplayFile(game=game_id, json=replay_text(stored), id=request_id)))
-
-    def listed(self) -> Sequence[Listed]:
-        """Every table of this server, as the lobby lists them."""
-        return list(self.tables.values())
-
-    # --- stopping -----------------------------------------------------------------------------------------------
+            raise Refused(ErrorCode.NO_SUCH_GAME, f"game {game_id} is still running: its replay comes when it ends")
+        player.send_frame(frame(ReplayFile(game=game_id, json=replay_text(stored), id=request_id)))
 
     def online(self) -> list[Player]:
         return list(self._online)
 
 
-def replay_text(stored: StoredGame, finish: bool = True) -> str:
-    """The hanab.live JSON of a stored game, rebuilt by replaying its actions (``finish``: as a stopped game)."""
-    state = new_game(stored.config, stored.seed)
-    for action in stored.actions:
-        state = apply(state, action, seat=action.seat if isinstance(action, Rearrange) else None)
-    if finish and not state.over:
-        state = terminate(state, "the game was stopped")
-    return replay.dumps(state, stored.players)
+def replay_text(stored: StoredGame) -> str:
+    """The hanab.live JSON of a stored game, rebuilt by replaying its actions (one not finished: as stopped)."""
+    return replay.dumps(replayed(stored), stored.players)

@@ -1,40 +1,36 @@
-"""A player as the server knows them, across connections, and the refusal every handler may raise.
+"""A player as the server knows them, across connections; the refusal every handler may raise; safe frames.
 
-A ``Player`` is who holds a resume token: their name, where they sit and
-the connection they are on right now (None while disconnected). Connections
-come and go; the player, and so the seat, stays. Everything sent to a
-player goes through ``send``, which drops frames while they are away: on
-their return they get the current view, which says all they missed.
+A ``Player`` is who holds a resume token: their name, where they are (which
+only the lobby changes) and the connection they are on right now (None
+while disconnected). Connections come and go; the player, and so the seat,
+stays. Everything sent to a player goes through ``send``, which drops
+frames while they are away: on their return they get the current view,
+which says all they missed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import logging
 from typing import TYPE_CHECKING, Protocol
 
-if TYPE_CHECKING:
-    from hanabi.protocol import Message, PackMemo
+import trio
+from hanabi.protocol import SENTENCE_MAX, ErrorCode, ErrorReply, Message, ProtocolError, encode
 
-    from .handoff import Reply
+if TYPE_CHECKING:
     from .table import Table
+
+log = logging.getLogger(__name__)
 
 
 class Outbox(Protocol):
     """What a table or the lobby needs from a connection: queue a frame without waiting; encode a message
-    the way this connection sends it (views carry only what it has not sent yet); be replaced; take in hand
-    a request its table will finish later (it waits for it before its next request), and refuse it then."""
+    the way this connection sends it (views carry only the events it has not sent yet); be replaced."""
 
-    def send_frame(self, frame: bytes) -> None: ...
+    def send_frame(self, data: bytes) -> None: ...
 
-    def encode(self, message: Message, memo: PackMemo | None = None) -> bytes: ...
+    def encode(self, message: Message) -> bytes: ...
 
     def replaced(self) -> None: ...
-
-    def hand_over(self, request: Reply) -> None: ...
-
-    def refused(self, request: object, refusal: Refused) -> None: ...
-
-    def transfer(self, move: Transfer) -> None: ...
 
 
 class Refused(Exception):
@@ -46,50 +42,19 @@ class Refused(Exception):
         self.message = message
 
 
-class Transfer(Exception):
-    """This connection goes on in another process (``shard``): raised while handling a request, or given to
-    ``Outbox.transfer`` from outside.
-
-    The connection stops reading, sends what it has queued, and then calls
-    ``move(player, fd, unread, resumed, tokens, refused)`` with its socket's
-    file descriptor (the TCP connection stays open); the bytes it read but
-    did not handle (``request`` first, when the move is for a request the
-    other process must carry out, then whatever came after it); whether the
-    player has just been welcomed back (the other process gives them their
-    seat and view); and its rate limit's state, so that moving does not
-    reset it. A move that cannot be made (the peer left, or a newer
-    connection replaced this one meanwhile) calls ``abandon`` instead, if
-    given.
-    """
-
-    def __init__(self, move: Callable[[Player, int, bytes, bool, float, int], None],
-                 request: Message | None = None, resumed: bool = False,
-                 abandon: Callable[[], None] | None = None) -> None:
-        super().__init__("connection moving to another process")
-        self.move = move
-        self.request = request
-        self.resumed = resumed
-        self._abandon = abandon
-
-    def abandoned(self) -> None:
-        abandon, self._abandon = self._abandon, None
-        if abandon is not None:
-            abandon()
-
-
 class Player:
-    __slots__ = ("away_since", "conn", "elsewhere", "key", "name", "seat", "table")
+    __slots__ = ("away_since", "busy", "conn", "key", "missed", "name", "seat", "table")
 
     def __init__(self, key: str, name: str) -> None:
         self.key = key  # the hash of the resume token; the token itself is never kept
         self.name = name
         self.conn: Outbox | None = None
+        # Where the player is: the lobby's to change (``Lobby.place``), under ``busy``, one request at a time.
         self.table: Table | None = None
         self.seat: int | None = None  # None with a table: spectating
+        self.busy = trio.Lock()
         self.away_since = 0.0  # trio.current_time() when the last connection ended (see Lobby.forget_idle)
-        # In the front process of a sharded server: the worker (a ``shard.Worker``, kept untyped here so that
-        # this module need not know of processes) whose table the player is at.
-        self.elsewhere: object | None = None
+        self.missed: list[Message] = []  # what they must hear when they come back (their table closed meanwhile)
 
     @property
     def online(self) -> bool:
@@ -99,15 +64,35 @@ class Player:
     def seated(self) -> bool:
         return self.table is not None and self.seat is not None
 
-    def send_frame(self, frame: bytes) -> None:
+    def send_frame(self, data: bytes) -> None:
         if self.conn is not None:
-            self.conn.send_frame(frame)
+            self.conn.send_frame(data)
 
-    def send(self, message: Message, before: bytes = b"", memo: PackMemo | None = None) -> None:
+    def send(self, message: Message, before: bytes = b"") -> None:
         """``message`` encoded for the connection the player is on now, after the frames ``before``."""
         conn = self.conn
         if conn is not None:
-            conn.send_frame(before + conn.encode(message, memo))
+            conn.send_frame(before + conn.encode(message))
 
     def __repr__(self) -> str:
         return f"Player({self.name!r})"
+
+
+def frame(message: Message) -> bytes:
+    """The frame of ``message``, never an exception (see ``unsendable``)."""
+    try:
+        return encode(message)
+    except ProtocolError as error:
+        return unsendable(message, error)
+
+
+def unsendable(message: Message, error: ProtocolError) -> bytes:
+    """The ``error`` frame sent in place of ``message``, which the protocol refused to carry.
+
+    That is a bug of the server's (a field out of range, a frame over the cap): it is logged, and the
+    receiver learns which message it missed, so that no encoding failure can take down a table or a
+    connection."""
+    log.error("could not encode a %s message: %s", message.TYPE, error)
+    return encode(ErrorReply(request="", code=str(ErrorCode.INTERNAL),
+                             message=f"the server could not send you a {message.TYPE} message (its fault, "
+                                     "not yours; it has been logged)"[:SENTENCE_MAX]))

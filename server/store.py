@@ -2,16 +2,12 @@
 
 A game *is* its config, its seed and its actions, so that is all we keep;
 restoring a game replays its actions through the engine. The stdlib
-``sqlite3`` module blocks, so one task owns the connection and runs every
-statement in its own long-lived writer thread: the event loop never waits
-on the disk. Writes queue up while a batch is being committed and go in
-together in the next transaction (group commit), so a busy server pays one
-wake-up of the event loop and one commit for many actions, and every caller
-still gets its answer only once its write is committed. The thread takes
-work from a plain queue and answers a whole batch through the Trio token
-(``run_sync_soon``), which wakes exactly the tasks waiting on it: no task,
-channel or ``trio.to_thread`` hop per batch, which the load test found to
-cost more than the SQLite work itself.
+``sqlite3`` module blocks, so the store's own task (``run``) takes the jobs
+queued on a memory channel and commits them in a worker thread
+(``trio.to_thread.run_sync``): one transaction at a time, and the event
+loop never waits on the disk. Each method returns once its write is
+committed, so a caller that shows a move only after ``add_action`` returns
+never shows one the store lacks.
 
 The database is in WAL mode with ``synchronous=NORMAL``: a committed write
 survives the server process being killed (SIGKILL); a power cut may lose
@@ -23,20 +19,15 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import queue
 import sqlite3
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from json.encoder import encode_basestring_ascii
 from pathlib import Path
 from typing import Any, TypeVar
 
 import trio
 from hanabi.engine import Action, ChatPolicy, Clue, Discard, GameConfig, Play, Rearrange, Suit, Variant
-
-from .handoff import Reply
 
 log = logging.getLogger(__name__)
 
@@ -106,22 +97,7 @@ def token_hash(token: str) -> str:
 # The store's own compact form, independent of the wire protocol so either can change alone.
 
 def action_to_text(action: Action) -> str:
-    """The stored JSON text of ``action``: ``json.dumps`` of a small dict, written directly (every applied
-    action is stored, and this is several times faster); ``tests/server`` checks it is the same text."""
-    if isinstance(action, Play):
-        return f'{{"k":"play","o":{action.order:d}}}'
-    if isinstance(action, Discard):
-        return f'{{"k":"discard","o":{action.order:d}}}'
-    if isinstance(action, Clue):
-        if action.colour is not None:
-            return f'{{"k":"clue","t":{action.target:d},"c":{encode_basestring_ascii(action.colour.value)}}}'
-        return f'{{"k":"clue","t":{action.target:d},"r":{action.rank:d}}}'
-    hand = ",".join(f"{order:d}" for order in action.hand)
-    return f'{{"k":"rearrange","s":{action.seat:d},"h":[{hand}]}}'
-
-
-def action_to_text_slowly(action: Action) -> str:
-    """``action_to_text`` as it was first written, through ``json``: what the fast one must match."""
+    """The stored JSON text of ``action``: a small dict, compact."""
     if isinstance(action, Play):
         data: dict[str, Any] = {"k": "play", "o": action.order}
     elif isinstance(action, Discard):
@@ -219,7 +195,7 @@ class Snapshot:
 
 
 @dataclass(frozen=True, slots=True)
-class GameSummary:
+class FinishedGame:
     id: int
     table_id: int
     players: tuple[str, ...]
@@ -229,56 +205,32 @@ class GameSummary:
     finished: float | None
 
 
-def _begin(db: sqlite3.Connection, patience: float = 5.0) -> None:
-    """Start a write transaction, waiting while another process (a worker of the same server) writes.
-
-    IMMEDIATE takes the write lock at once, so nothing later in the transaction can find it taken."""
-    give_up = time.monotonic() + patience
-    pause = 0.00005
-    while True:
-        try:
-            db.execute("BEGIN IMMEDIATE")
-            return
-        except sqlite3.OperationalError as e:
-            if ("locked" not in str(e) and "busy" not in str(e)) or time.monotonic() > give_up:
-                raise
-        time.sleep(pause)  # in the store's own thread: the event loop never waits for this
-        pause = min(pause * 2, 0.001)
-
-
 # --- the store ---------------------------------------------------------------------------------------------------
 
 Job = Callable[[sqlite3.Connection], Any]
 
 
-class _Pending(Reply):
-    """One job on its way to the writer thread, and its outcome once committed (or not)."""
+@dataclass(eq=False, slots=True)
+class _Pending:
+    """One job on its way to the store's task, and its outcome once committed (or not)."""
 
-    __slots__ = ("error", "job", "result")
-
-    def __init__(self, job: Job) -> None:
-        super().__init__()
-        self.job = job
-        self.result: Any = None
-        self.error: BaseException | None = None
+    job: Job
+    done: trio.Event = field(default_factory=trio.Event)
+    result: Any = None
+    error: BaseException | None = None
 
 
 class Store:
-    """One SQLite file (or ``:memory:``), driven by ``run()``; every method waits until its work is committed."""
+    """One SQLite file (or ``:memory:``), written by its own task (``run``); every async method returns once
+    its work is committed."""
 
-    BATCH = 512  # most jobs per transaction
-    QUEUED = 10_000  # most jobs waiting at once; callers past it wait for room
+    BATCH = 256  # most jobs in one transaction
+    QUEUED = 4096  # most jobs waiting at once; callers past it wait for room
 
     def __init__(self, path: str) -> None:
         self.path = path
         self._db: sqlite3.Connection | None = None
-        # Jobs for the writer thread; None tells it to stop. Bounded by ``QUEUED`` (``_queued`` counts them).
-        self._queue: queue.SimpleQueue[_Pending | None] = queue.SimpleQueue()
-        self._queued = 0
-        self._room = trio.lowlevel.ParkingLot()
-        self._stopped = False
-        self.commits = 0  # transactions so far (the load test reports writes per commit)
-        self.jobs = 0
+        self._submit, self._jobs = trio.open_memory_channel[_Pending](self.QUEUED)
 
     # -- lifetime --
 
@@ -295,13 +247,7 @@ class Store:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute("PRAGMA foreign_keys=ON")
-            # Checkpoints (copying the WAL into the main file, with an fsync) run on their own connection in
-            # their own thread (``_checkpoints``), so a commit never waits for one.
-            db.execute("PRAGMA wal_autocheckpoint=0")
             db.executescript(SCHEMA)
-            # From now on no busy timeout: SQLite's own waits for a lock another process holds (a server's worker
-            # processes share the store) sleep 1, 2, 5, 10... ms; ``_begin`` waits in much shorter steps.
-            db.execute("PRAGMA busy_timeout=0")
         except sqlite3.DatabaseError as e:
             raise StoreError(f"{self.path} cannot be used as a game store: {e}") from None
         self._db = db
@@ -312,130 +258,80 @@ class Store:
             self._db = None
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        """Commit queued work, batch by batch, until cancelled. Work queued before that is always finished."""
-        writer = threading.Thread(target=self._writer, args=(trio.lowlevel.current_trio_token(),),
-                                  name="hanabi-store", daemon=True)
-        writer.start()
+        """The store's task: commit what is queued, a batch per transaction, in a worker thread, until ``stop``.
+
+        Writes that queue up while a transaction is being committed go in together in the next one (group
+        commit): at a few thousand moves a second, one thread hop and one commit per move would make each move
+        wait behind all the others. Every caller still gets its answer only once its write is committed."""
+        task_status.started()
         try:
-            async with trio.open_nursery() as nursery:
-                if self.path != ":memory:":
-                    nursery.start_soon(self._checkpoints)
-                task_status.started()
-                await trio.sleep_forever()
+            async for first in self._jobs:
+                batch = [first]
+                while len(batch) < self.BATCH:
+                    try:
+                        batch.append(self._jobs.receive_nowait())
+                    except (trio.WouldBlock, trio.EndOfChannel):
+                        break
+                # Not cancellable (to_thread's default): a batch begun is committed, and its callers told.
+                await trio.to_thread.run_sync(self._commit, batch)
+                for pending in batch:
+                    pending.done.set()
         finally:
-            # What was queued before is committed and answered (the thread answers through this run, so it must
-            # end before the run does); what comes later is refused at once instead of waiting for ever.
-            self._stopped = True
-            self._queue.put(None)
-            with trio.CancelScope(shield=True):
-                await trio.to_thread.run_sync(writer.join)
-
-    def _writer(self, token: trio.lowlevel.TrioToken) -> None:
-        """The writer thread: commit what is queued, batch by batch, and answer each batch in the Trio run."""
-        jobs = self._queue
-        stop = False
-        while not stop:
-            first = jobs.get()
-            if first is None:
-                break
-            batch = [first]
-            while len(batch) < self.BATCH:
-                try:
-                    more = jobs.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    stop = True
-                    break
-                batch.append(more)
-            try:
-                self._commit(batch)
-            except Exception as e:  # a failing disk refuses this batch's requests; it must not stop the server
-                log.error("the store could not commit %d writes: %s", len(batch), e)
-                for p in batch:
-                    p.error = p.error or StoreFailure(str(e))
-            token.run_sync_soon(self._answer, batch)
-
-    def _answer(self, batch: list[_Pending]) -> None:
-        """In the Trio run: wake every caller of a committed (or failed) batch, and senders waiting for room."""
-        self._queued -= len(batch)
-        for p in batch:
-            p.finish()
-        if self._room:
-            self._room.unpark(count=len(batch))
-
-    async def _checkpoints(self, every: float = 1.0) -> None:
-        """Fold the WAL into the database file now and then, beside the commits (never blocking them).
-
-        A checkpoint that fails (no file descriptor left, a disk error) is logged and tried again later:
-        the WAL keeps every committed write meanwhile, so nothing is lost by waiting."""
-        db: sqlite3.Connection | None = None
-        try:
-            done = self.jobs
+            # Cancelled from outside: what is still queued is refused, and later work too, never left waiting.
             while True:
-                await trio.sleep(every)
-                if self.jobs == done:
-                    continue
                 try:
-                    if db is None:
-                        db = await trio.to_thread.run_sync(
-                            lambda: sqlite3.connect(self.path, check_same_thread=False, isolation_level=None))
-                    await trio.to_thread.run_sync(db.execute, "PRAGMA wal_checkpoint(PASSIVE)")
-                    done = self.jobs
-                except (sqlite3.Error, OSError) as e:
-                    log.warning("checkpoint of %s failed (tried again later): %s", self.path, e)
-        finally:
-            if db is not None:
-                db.close()
+                    pending = self._jobs.receive_nowait()
+                except (trio.WouldBlock, trio.EndOfChannel):
+                    break
+                pending.error = StoreFailure("the store has stopped")
+                pending.done.set()
+            self._jobs.close()
+
+    def stop(self) -> None:
+        """No new work from now on; ``run`` returns once what was queued before is committed."""
+        self._submit.close()
 
     def _commit(self, batch: list[_Pending]) -> None:
+        """In the worker thread: the batch in one transaction, each job in a savepoint of its own, so that one
+        failing job (a bug) costs only its own writes. A failed commit fails every job with ``StoreFailure``."""
         db = self._db
-        assert db is not None, "the store is not open"
         try:
+            if db is None:
+                raise sqlite3.OperationalError("the store is closed")
             if db.in_transaction:  # left open by a failure before: start clean
                 db.execute("ROLLBACK")
-            _begin(db)
-        except sqlite3.Error as e:
-            log.error("cannot begin a transaction: %s", e)
-            for p in batch:
-                p.error = StoreFailure(str(e))
-            return
-        for p in batch:
-            try:
-                p.result = p.job(db)
-            except Exception as e:  # one bad job must not lose the others' writes
-                p.error = e
-        try:
+            db.execute("BEGIN IMMEDIATE")
+            for pending in batch:
+                db.execute("SAVEPOINT job")
+                try:
+                    pending.result = pending.job(db)
+                except Exception as e:
+                    pending.error = e
+                    db.execute("ROLLBACK TO job")
+                db.execute("RELEASE job")
             db.execute("COMMIT")
         except sqlite3.Error as e:
-            log.error("commit failed: %s", e)
-            for p in batch:
-                p.error = StoreFailure(str(e))
-            try:
-                db.execute("ROLLBACK")
-            except sqlite3.Error as again:
-                log.error("rollback failed too: %s", again)
-        self.commits += 1
-        self.jobs += len(batch)
+            log.error("the store could not commit %d writes: %s", len(batch), e)
+            for pending in batch:
+                pending.error = StoreFailure(str(e))
+            if db is not None and db.in_transaction:
+                try:
+                    db.execute("ROLLBACK")
+                except sqlite3.Error as again:
+                    log.error("rollback failed too: %s", again)
 
     async def _do(self, job: Callable[[sqlite3.Connection], T]) -> T:
-        await trio.lowlevel.checkpoint_if_cancelled()
-        while self._queued >= self.QUEUED and not self._stopped:
-            await self._room.park()
-        if self._stopped:
-            raise StoreFailure("the store has stopped")
         pending = _Pending(job)
-        self._queued += 1
-        self._queue.put(pending)
-        # Not cancellable: once queued, the write happens; the caller must learn its outcome to stay consistent.
-        await pending.wait(cancellable=False)
+        try:
+            await self._submit.send(pending)
+        except (trio.ClosedResourceError, trio.BrokenResourceError):
+            raise StoreFailure("the store has stopped") from None
+        # Once queued the write happens: the caller must learn its outcome to stay consistent, even if cancelled.
+        with trio.CancelScope(shield=True):
+            await pending.done.wait()
         if pending.error is not None:
             raise pending.error
         return pending.result  # type: ignore[no-any-return]
-
-    async def flush(self) -> None:
-        """Return once everything queued before this call is committed."""
-        await self._do(lambda db: None)
 
     # -- writes --
 
@@ -549,12 +445,12 @@ class Store:
     async def game(self, game_id: int) -> StoredGame | None:
         return await self._do(lambda db: self._game(db, game_id))
 
-    def games_sync(self, limit: int = 100) -> list[GameSummary]:
+    def games_sync(self, limit: int = 100) -> list[FinishedGame]:
         db = self._db
         assert db is not None, "the store is not open"
         return _games(db, limit)
 
-    async def games(self, limit: int = 100) -> list[GameSummary]:
+    async def games(self, limit: int = 100) -> list[FinishedGame]:
         return await self._do(lambda db: _games(db, limit))
 
     async def finished_count(self) -> int:
@@ -563,12 +459,12 @@ class Store:
                                              .fetchone()[0]))
 
 
-def _games(db: sqlite3.Connection, limit: int) -> list[GameSummary]:
+def _games(db: sqlite3.Connection, limit: int) -> list[FinishedGame]:
     """The latest finished games, newest first."""
     out = []
     for gid, tid, config, players, score, end, finished in db.execute(
             "SELECT id, table_id, config, players, score, end_reason, finished FROM games"
             " WHERE finished IS NOT NULL ORDER BY id DESC LIMIT ?", (limit,)):
-        out.append(GameSummary(gid, tid, tuple(json.loads(players)), json.loads(config)["variant"], score, end,
+        out.append(FinishedGame(gid, tid, tuple(json.loads(players)), json.loads(config)["variant"], score, end,
                                finished))
     return out

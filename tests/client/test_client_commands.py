@@ -27,14 +27,14 @@ def test_play_and_discard_name_cards_by_slot(kit, view) -> None:
 def test_clue_by_name_prefix_or_number(kit, view) -> None:
     assert parse("clue bob red", view, kit.NAMES) == Clue(1, colour=Suit.RED)
     assert parse("clue Cat 5", view, kit.NAMES) == Clue(2, rank=5)
-    assert parse("c 2 b", view, kit.NAMES) == Clue(2, colour=Suit.BLUE)
+    assert parse("c 3 b", view, kit.NAMES) == Clue(2, colour=Suit.BLUE)  # cathy sits in seat 3 (0-based 2)
 
 
 def test_clue_a_name_with_spaces(kit) -> None:
     view = view_for(kit.game(), 0)
     names = ("alice", "Bot Ada", "Bot Basil")
     assert parse("clue bot ada 3", view, names) == Clue(1, rank=3)
-    with pytest.raises(CommandError, match="could be 1 Bot Ada, 2 Bot Basil"):
+    with pytest.raises(CommandError, match="could be 2 Bot Ada, 3 Bot Basil"):
         parse("clue bot 3", view, names)
 
 
@@ -42,7 +42,7 @@ BOTS = ("Alice", "Bot Ada", "Bot Basil")
 
 
 @pytest.mark.parametrize(("typed", "seat"), [
-    ("ada", 1), ("ADA", 1), ("Ad", 1), ("bas", 2), ("bot a", 1), ("Bot Basil", 2), ("  bot   ada ", 1), ("2", 2),
+    ("ada", 1), ("ADA", 1), ("Ad", 1), ("bas", 2), ("bot a", 1), ("Bot Basil", 2), ("  bot   ada ", 1), ("3", 2),
 ])
 def test_clue_finds_a_player_by_any_word_of_the_name(kit, typed: str, seat: int) -> None:
     view = view_for(kit.game(), 0)
@@ -51,10 +51,10 @@ def test_clue_finds_a_player_by_any_word_of_the_name(kit, typed: str, seat: int)
 
 def test_an_ambiguous_name_lists_the_players_it_could_be(kit) -> None:
     view = view_for(kit.game(), 0)
-    with pytest.raises(CommandError, match="'b' could be 1 Bot Ada, 2 Bot Basil: type more of the name, or the num"):
+    with pytest.raises(CommandError, match="'b' could be 2 Bot Ada, 3 Bot Basil: type more of the name, or the num"):
         parse("clue b 3", view, BOTS)
     # Two players with the same name: only their numbers tell them apart.
-    with pytest.raises(CommandError, match="could be 1 bob, 2 Bob"):
+    with pytest.raises(CommandError, match="could be 2 bob, 3 Bob"):
         parse("clue bob 3", view, ("alice", "bob", "Bob"))
 
 
@@ -142,7 +142,8 @@ def test_the_engine_refuses_with_its_own_reason(kit, view) -> None:
     assert reason is not None and "8 clue tokens" in reason
     assert refusal(view, Play(view.hands[0][0].order)) is None
     bob = view_for(kit.game(), 1)
-    assert "not your turn" in (refusal(bob, Play(bob.hands[1][0].order)) or "")
+    assert refusal(bob, Play(bob.hands[1][0].order)) == "it is not your turn: seat 1 is to act"
+    assert refusal(bob, Play(bob.hands[1][0].order), kit.NAMES) == "it is not your turn: alice is to act"
     assert "spectators" in (refusal(view_for(kit.game(), None), Play(0)) or "")
 
 
@@ -163,11 +164,13 @@ def test_shortcut_play_asks_before_a_blind_play(kit, view) -> None:
 
 
 def test_shortcut_clue_and_move(kit, view) -> None:
-    step = keys.step(["c"], "2", view, kit.NAMES)
+    step = keys.step(["c"], "3", view, kit.NAMES)  # seat numbers, as the board shows them: cathy sits in seat 3
     assert isinstance(step, keys.Prompt) and "Clue cathy" in step.text
-    assert keys.step(["c", "2"], "g", view, kit.NAMES) == keys.Done(Clue(2, colour=Suit.GREEN))
-    assert keys.step(["c", "1"], "4", view, kit.NAMES) == keys.Done(Clue(1, rank=4))
+    assert keys.step(["c", "3"], "g", view, kit.NAMES) == keys.Done(Clue(2, colour=Suit.GREEN))
+    assert keys.step(["c", "2"], "4", view, kit.NAMES) == keys.Done(Clue(1, rank=4))
     assert isinstance(keys.step(["c"], "7", view, kit.NAMES), keys.Refused)
+    own = keys.step(["c"], "1", view, kit.NAMES)  # alice's own seat
+    assert isinstance(own, keys.Refused) and "cannot clue yourself" in own.text
     orders = [cv.order for cv in view.hands[0]]
     assert keys.step(["m", "2"], "1", view, kit.NAMES) == keys.Done(Rearrange(0, (orders[1], orders[0], *orders[2:])))
 

@@ -7,6 +7,8 @@ itself with its resume token, in the same seat, with the game where it was.
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 import trio
 from hanabi.client.model import Link
@@ -209,3 +211,105 @@ async def test_a_server_of_another_protocol_is_left_with_its_sentence_and_not_re
     assert store.model.link is Link.CLOSED and session.stopped
     assert connections == [1]
     assert Goodbye("protocol_version", sentence) in heard
+
+
+@pytest.mark.parametrize("answer", [
+    b"SSH-2.0-OpenSSH_9.6\r\n",
+    b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+])
+async def test_something_that_is_not_a_hanabi_server_is_said_once_and_left(nursery: trio.Nursery,
+                                                                          answer: bytes) -> None:
+    connections: list[int] = []
+
+    async def other_server(stream: trio.SocketStream) -> None:
+        connections.append(1)
+        async with stream:
+            await stream.send_all(answer)
+            with trio.move_on_after(2):
+                async for _ in stream:
+                    pass
+
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    port = listeners[0].socket.getsockname()[1]
+    nursery.start_soon(trio.serve_listeners, other_server, listeners)
+    store = Store()
+    session = Session(Address("127.0.0.1", port), "alice", store.get, store.dispatch)
+    with trio.fail_after(5):
+        await session.run()  # returns by itself: no "reconnecting…" for ever
+    assert f"127.0.0.1:{port} is not a hanabi server" in store.model.status and store.model.status_error
+    assert store.model.link is Link.CLOSED and session.stopped
+    assert connections == [1]
+
+
+async def test_a_server_stopped_by_its_host_is_said_so_while_retrying() -> None:
+    from hanabi.protocol.framing import Decoder, encode
+    from hanabi.protocol.messages import Goodbye, Hello, Welcome
+    from hanabi.protocol.version import PROTOCOL_VERSION
+
+    async def stopping_server(stream: trio.SocketStream) -> None:
+        """Welcomes the client, then shuts down as the real server does on Ctrl-C."""
+        decoder = Decoder(peer="client")
+        # The client hangs up as soon as it reads the goodbye, maybe before this side has finished.
+        with contextlib.suppress(trio.BrokenResourceError):
+            async with stream:
+                async for data in stream:
+                    decoder.receive(data)
+                    while (message := decoder.next_message()) is not None:
+                        if isinstance(message, Hello):
+                            welcome = Welcome(PROTOCOL_VERSION, "hanabi-lan", message.name, "tok")
+                            await stream.send_all(encode(welcome))
+                            await stream.send_all(encode(Goodbye("server_shutdown", "the server is shutting down")))
+                            return
+
+    store = Store()
+    async with trio.open_nursery() as outer:
+        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        port = listeners[0].socket.getsockname()[1]
+        session = Session(Address("127.0.0.1", port), "alice", store.get, store.dispatch)
+        with trio.fail_after(10):
+            async with trio.open_nursery() as server:
+                server.start_soon(trio.serve_listeners, stopping_server, listeners)
+                outer.start_soon(session.run)
+                await wait_until(store, lambda m: m.farewell is not None, "the goodbye")
+                server.cancel_scope.cancel()  # the server is gone: nothing listens on the port any more
+            await wait_until(store, lambda m: "retrying" in m.status or "trying again" in m.status, "a retry")
+        assert store.model.status.startswith(f"The host stopped the server at 127.0.0.1:{port}; trying again")
+        assert store.model.link is Link.RECONNECTING
+        outer.cancel_scope.cancel()
+
+
+async def test_a_connection_reset_mid_game_is_a_reconnection_not_a_crash() -> None:
+    import socket
+    import struct
+
+    from hanabi.protocol.framing import Decoder, encode
+    from hanabi.protocol.messages import Hello, Welcome
+    from hanabi.protocol.version import PROTOCOL_VERSION
+
+    connections: list[int] = []
+
+    async def resetting_server(stream: trio.SocketStream) -> None:
+        """Welcomes the client, then drops the connection with a reset (as a killed server's host does)."""
+        connections.append(1)
+        decoder = Decoder(peer="client")
+        async for data in stream:
+            decoder.receive(data)
+            if any(isinstance(m, Hello) for m in iter(decoder.next_message, None)):
+                await stream.send_all(encode(Welcome(PROTOCOL_VERSION, "hanabi-lan", "alice", "tok")))
+                await trio.sleep(0.1)
+                # Linger 0: closing sends a reset rather than an orderly end of stream.
+                stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                stream.socket.close()
+                return
+
+    store = Store()
+    async with trio.open_nursery() as nursery:
+        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        nursery.start_soon(trio.serve_listeners, resetting_server, listeners)
+        session = Session(Address("127.0.0.1", listeners[0].socket.getsockname()[1]), "alice", store.get,
+                          store.dispatch)
+        nursery.start_soon(session.run)
+        with trio.fail_after(10):
+            while len(connections) < 2:  # the session came back by itself
+                await trio.sleep(0.02)
+        nursery.cancel_scope.cancel()

@@ -177,16 +177,6 @@ def test_discovery_in_a_private_network(tmp_path: Path) -> None:
     assert summary and " passed" in summary[0] and "skipped" not in summary[0], done.stdout[-2000:]
 
 
-def test_why_the_server_went_stays_in_view_while_reconnecting() -> None:
-    from hanabi.client.model import ClientModel, Link, LinkChanged, reduce
-    from hanabi.client.solo import HOST_STOPPED
-    from hanabi.protocol.messages import Goodbye
-
-    model = reduce(ClientModel(link=Link.ONLINE), Goodbye("server_shutdown", HOST_STOPPED))
-    model = reduce(model, LinkChanged(Link.RECONNECTING, "10.0.0.2:7777", "Cannot reach 10.0.0.2:7777; retrying"))
-    assert HOST_STOPPED in model.status and "retrying" in model.status
-
-
 def test_the_protocol_doc_names_the_service_and_every_txt_key() -> None:
     doc = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text()
     assert f"`{SERVICE_TYPE.removesuffix('.local.')}`" in doc

@@ -90,28 +90,3 @@ def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
         Store(str(bad)).open_sync()
 
 
-def test_a_write_waits_while_another_process_holds_the_lock_and_gives_up_in_the_end(tmp_path: Path) -> None:
-    import sqlite3
-    import threading
-
-    from hanabi.server.store import _begin
-
-    path = tmp_path / "shared.sqlite3"
-    store = Store(str(path))
-    store.open_sync()
-    mine = store._db
-    assert mine is not None
-    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)  # as a worker process would
-    other.execute("BEGIN IMMEDIATE")
-    release = threading.Timer(0.2, lambda: other.execute("COMMIT"))
-    release.start()
-    _begin(mine)  # returns only once the other connection let go of the lock
-    assert not other.in_transaction
-    mine.execute("ROLLBACK")
-    release.join()
-    other.execute("BEGIN IMMEDIATE")
-    with pytest.raises(sqlite3.OperationalError, match="locked"):
-        _begin(mine, patience=0.05)
-    other.execute("ROLLBACK")
-    other.close()
-    store.close_sync()

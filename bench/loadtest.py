@@ -1,4 +1,4 @@
-"""``python -m hanabi.server.loadtest``: many tables playing at once through the real protocol, measured.
+"""``python bench/loadtest.py``: many tables playing at once through the real protocol, measured.
 
 It starts a real ``hanabi-server`` process on loopback (with a throwaway
 SQLite file, so every action is written to disk as in production), opens
@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import gc
 import heapq
+import json
 import os
 import random
 import select
@@ -245,7 +246,7 @@ def _seat_table(port: int, index: int, players: int, stats: Stats, think: float)
 
 
 def _family(pid: int) -> list[int]:
-    """The server's process and its children (its worker processes, with ``--workers``)."""
+    """The server's process and any children it has (none today; a profiler's run may have one)."""
     found = [pid]
     try:
         for task in Path(f"/proc/{pid}/task").iterdir():  # every thread's: Trio starts processes from a thread
@@ -281,10 +282,10 @@ def _rss_kib(pid: int) -> int:
     return total
 
 
-def _start_server(db: str, profile: str | None = None, workers: int = 0) -> tuple[subprocess.Popen[bytes], int]:
+def _start_server(db: str, profile: str | None = None) -> tuple[subprocess.Popen[bytes], int]:
     python = [sys.executable] + (["-m", "cProfile", "-o", profile] if profile else [])
     proc = subprocess.Popen([*python, "-m", "hanabi.server", "--host", "127.0.0.1", "--port", "0", "--db", db,
-                             "--log-level", "warning", "--workers", str(workers)], stdout=subprocess.PIPE)
+                             "--log-level", "warning"], stdout=subprocess.PIPE)
     assert proc.stdout is not None
     seen = ""
     while "listening on port" not in seen:
@@ -357,16 +358,12 @@ def _play(clients: list[LoadClient], warmup: float, seconds: float, stats: Stats
 
 
 def run(tables: int, players: int, seconds: float, warmup: float, think: float = 0.0,
-        profile: str | None = None, workers: int = 0) -> dict[str, Any]:
+        profile: str | None = None) -> dict[str, Any]:
     stats = Stats()
     clients: list[LoadClient] = []
     with tempfile.TemporaryDirectory() as tmp:
-        proc, port = _start_server(os.path.join(tmp, "load.sqlite3"), profile, workers)
+        proc, port = _start_server(os.path.join(tmp, "load.sqlite3"), profile)
         try:
-            give_up = time.perf_counter() + SETUP_TIMEOUT
-            while len(_family(proc.pid)) < 1 + workers and time.perf_counter() < give_up:
-                time.sleep(0.05)  # the worker processes start after the front listens
-            time.sleep(0.5)  # ... and import their code
             rss_idle = _rss_kib(proc.pid)
             t0 = time.perf_counter()
             for i in range(tables):
@@ -394,19 +391,19 @@ def run(tables: int, players: int, seconds: float, warmup: float, think: float =
         return values[min(len(values) - 1, int(p * len(values)))] * 1000 if values else float("nan")
 
     return {
-        "tables": tables, "players": players, "think": think, "workers": workers, "connections": tables * players,
+        "tables": tables, "players": players, "think": think, "connections": tables * players,
         "seconds": round(elapsed, 1),
-        "setup_s": round(setup_s, 1), "actions": stats.actions, "actions_per_s": round(stats.actions / elapsed),
+        "setup_s": round(setup_s, 1), "actions": stats.actions, "actions_per_second": round(stats.actions / elapsed),
         "p50_ms": round(pct(0.50), 2), "p99_ms": round(pct(0.99), 2),
         "read_p50_ms": round(pct(0.50, read), 2), "read_p99_ms": round(pct(0.99, read), 2),
         "mean_ms": round(statistics.fmean(lat) * 1000, 2) if lat else None,
         "games_finished": stats.games,
         "server_cpu_share": round(cpu / elapsed, 2),
-        "server_cpu_us_per_action": round(cpu / stats.actions * 1e6) if stats.actions else None,
+        "cpu_us_per_action": round(cpu / stats.actions * 1e6) if stats.actions else None,
         "server_kernel_us_per_action": round(kernel / stats.actions * 1e6) if stats.actions else None,
         "clients_cpu_us_per_action": round(load_cpu / stats.actions * 1e6) if stats.actions else None,
         "clients_cpu_share": round(load_cpu / elapsed, 2),
-        "server_rss_mib": round(rss_playing / 1024, 1),
+        "rss_mib": round(rss_playing / 1024, 1),
         "kib_per_table_seated": round((rss_seated - rss_idle) / tables, 1),
         "kib_per_table_playing": round((rss_playing - rss_idle) / tables, 1),
         "errors": len(stats.errors), "first_error": stats.errors[0] if stats.errors else None,
@@ -414,7 +411,7 @@ def run(tables: int, players: int, seconds: float, warmup: float, think: float =
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m hanabi.server.loadtest",
+    parser = argparse.ArgumentParser(prog="python bench/loadtest.py",
                                      description="Load a real hanabi server with many concurrent tables and "
                                                  "print actions/s, latency percentiles and memory per table.")
     parser.add_argument("--tables", type=int, default=200, help="concurrent tables (default 200)")
@@ -424,31 +421,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think", type=float, default=0.0, metavar="SECONDS",
                         help="each player waits about this long (0.5x to 1.5x, at random) before acting "
                              "(default 0: flat out, a closed loop where the server is the only limit)")
-    parser.add_argument("--workers", type=int, default=0, metavar="N",
-                        help="run the server with --workers N (its tables in N worker processes; default 0)")
+    parser.add_argument("--json", action="store_true", help="end with the figures as one JSON object on one line")
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, writing stats to FILE")
     args = parser.parse_args(argv)
     if not 2 <= args.players <= 5 or args.tables < 1:
         parser.error("--players must be 2-5 and --tables at least 1")
-    result = run(args.tables, args.players, args.seconds, args.warmup, args.think, args.profile, args.workers)
+    result = run(args.tables, args.players, args.seconds, args.warmup, args.think, args.profile)
     print(f"{result['tables']} tables x {result['players']} players = {result['connections']} connections "
           f"(seated in {result['setup_s']} s), think time {result['think']} s, measured for {result['seconds']} s")
-    print(f"applied actions: {result['actions']} = {result['actions_per_s']} actions/s; "
+    print(f"applied actions: {result['actions']} = {result['actions_per_second']} actions/s; "
           f"games finished: {result['games_finished']}")
     print(f"action -> own updated view at the client's socket: p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms "
           f"(mean {result['mean_ms']} ms)")
     print(f"  ... and once this process got round to reading it: p50 {result['read_p50_ms']} ms, "
           f"p99 {result['read_p99_ms']} ms")
-    print(f"server CPU: {result['server_cpu_us_per_action']} µs per action, of which "
+    print(f"server CPU: {result['cpu_us_per_action']} µs per action, of which "
           f"{result['server_kernel_us_per_action']} µs in the kernel (it used {result['server_cpu_share']:.0%} "
           "of one core)")
     print(f"load generator ({result['connections']} clients, one process): "
           f"{result['clients_cpu_us_per_action']} µs of CPU per action (it used {result['clients_cpu_share']:.0%} "
           "of one core)")
-    print(f"server memory: {result['server_rss_mib']} MiB resident; per table "
+    print(f"server memory: {result['rss_mib']} MiB resident; per table "
           f"{result['kib_per_table_seated']} KiB seated, {result['kib_per_table_playing']} KiB playing")
     if result["errors"]:
         print(f"errors from the server: {result['errors']} (first: {result['first_error']})")
+    if args.json:
+        print(json.dumps(result))
     return 0
 
 

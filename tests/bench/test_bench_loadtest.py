@@ -3,6 +3,7 @@ its clients take frames apart in place, however the bytes arrive."""
 
 from __future__ import annotations
 
+import json
 import random
 import socket
 
@@ -10,23 +11,28 @@ import msgpack
 import pytest
 from hanabi.engine import GameConfig, apply, legal_actions, new_game, view_for
 from hanabi.protocol import Encoder, GameEvent, ViewUpdate
-from hanabi.server.loadtest import LoadClient, Stats, current_seat, main, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from bench.loadtest import LoadClient, Stats, current_seat, main, run
 
 
 def test_a_small_load_plays_and_reports_without_errors() -> None:
     # Players think a little: a closed loop over so few tables would outrun the rate limit (20 requests a second).
     result = run(tables=3, players=3, seconds=1.0, warmup=0.3, think=0.03)
     assert result["connections"] == 9 and result["errors"] == 0, result["first_error"]
-    assert result["actions"] > 0 and result["actions_per_s"] > 0
+    assert result["actions"] > 0 and result["actions_per_second"] > 0
     assert 0 < result["p50_ms"] <= result["p99_ms"]
-    assert result["server_cpu_us_per_action"] > 0 and result["clients_cpu_us_per_action"] > 0
+    assert result["cpu_us_per_action"] > 0 and result["clients_cpu_us_per_action"] > 0
 
 
 def test_thinking_players_and_the_printed_report(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--tables", "2", "--players", "2", "--seconds", "1", "--warmup", "0.2", "--think", "0.05"]) == 0
+    assert main(["--tables", "2", "--players", "2", "--seconds", "1", "--warmup", "0.2", "--think", "0.05",
+                 "--json"]) == 0
     out = capsys.readouterr().out
+    figures = json.loads(out.splitlines()[-1])
+    assert figures["actions_per_second"] > 0 and 0 < figures["p50_ms"] <= figures["p99_ms"]
+    assert figures["cpu_us_per_action"] > 0 and figures["rss_mib"] > 0
     assert "2 tables x 2 players = 4 connections" in out and "think time 0.05 s" in out
     assert "actions/s" in out and "µs per action" in out and "KiB playing" in out
     assert "errors from the server" not in out

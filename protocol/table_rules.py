@@ -1,0 +1,147 @@
+"""The rules of a table (not of the game): who may sit, start, seat or remove a bot, hand on the host role, chat.
+
+Pure functions of a ``TableInfo`` (the table as everyone sees it) and of who
+asks. The server checks every request with them before it changes anything;
+the client checks what it is about to send with the same functions, so a
+slip is answered at once and in the same words. Each returns None when the
+request may go ahead, or the ``Refusal`` that says why not. Seats are
+counted from 0 here, as on the wire; people see them from 1 (``seat_label``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hanabi.engine import ChatPolicy
+
+from .errors import ErrorCode
+from .messages import TableInfo
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why a table request is refused: ``code`` for programs, ``message`` for people."""
+
+    code: ErrorCode
+    message: str
+
+
+def seat_label(seat: int) -> str:
+    """A seat as people read it: the protocol counts seats from 0, every screen from 1."""
+    return f"seat {seat + 1}"
+
+
+def no_such_seat(table: TableInfo, seat: int) -> Refusal | None:
+    if 0 <= seat < table.seats:
+        return None
+    return Refusal(ErrorCode.BAD_FIELD, f"there is no {seat_label(seat)}: this table has seats 1 to {table.seats}")
+
+
+def seat_taken(table: TableInfo, seat: int) -> Refusal | None:
+    """Whether ``seat`` is not an empty seat of ``table``."""
+    refusal = no_such_seat(table, seat)
+    if refusal is not None:
+        return refusal
+    holder = table.players[seat]
+    if holder is not None:
+        return Refusal(ErrorCode.SEAT_TAKEN, f"{seat_label(seat)} is taken by {holder.name}")
+    return None
+
+
+def join_refusal(table: TableInfo, seat: int | None) -> Refusal | None:
+    """Whether someone at no seat may sit at ``table``, in ``seat`` (None: the first free one)."""
+    if seat is None:
+        if None not in table.players:
+            return Refusal(ErrorCode.TABLE_FULL, f"every seat of table {table.name!r} is taken: you can watch instead")
+        return None
+    return seat_taken(table, seat)
+
+
+def free_seat(table: TableInfo) -> int | None:
+    """The first empty seat, where a join without a seat sits down."""
+    return next((i for i, s in enumerate(table.players) if s is None), None)
+
+
+def host_refusal(table: TableInfo, asker: int | None, what: str) -> Refusal | None:
+    """Whether the player in seat ``asker`` (None: not seated) may use the host's powers to ``what``.
+
+    A seated player may stand in for a host who is away (``takes_over_host``), so a table never gets stuck."""
+    if asker is None:
+        return Refusal(ErrorCode.NOT_SEATED, "only players seated at this table can do that")
+    if asker == table.host or takes_over_host(table, asker):
+        return None
+    host = table.players[table.host] if table.host is not None else None
+    name = host.name if host is not None else "away"
+    return Refusal(ErrorCode.NOT_HOST, f"only the host can {what}; the host is {name}")
+
+
+def takes_over_host(table: TableInfo, asker: int) -> bool:
+    """Whether seat ``asker`` (not the host) becomes host by using a host power: the host is away or gone."""
+    if asker == table.host:
+        return False
+    host = table.players[table.host] if table.host is not None else None
+    return host is None or host.bot or not host.connected
+
+
+def between_games(table: TableInfo, what: str) -> Refusal | None:
+    if table.running:
+        return Refusal(ErrorCode.GAME_RUNNING, f"cannot {what} while a game is running")
+    return None
+
+
+def start_refusal(table: TableInfo, asker: int | None) -> Refusal | None:
+    """Whether seat ``asker`` may start a game now."""
+    if table.running:
+        return Refusal(ErrorCode.GAME_RUNNING, "a game is already running at this table")
+    refusal = host_refusal(table, asker, "start a game")
+    if refusal is not None:
+        return refusal
+    empty = free_seat(table)
+    if empty is not None:
+        return Refusal(ErrorCode.NOT_READY, f"{seat_label(empty)} is empty: wait for a player or add a bot")
+    return None
+
+
+def add_bot_refusal(table: TableInfo, asker: int | None, seat: int) -> Refusal | None:
+    """Whether seat ``asker`` may seat a bot in ``seat``."""
+    return host_refusal(table, asker, "add a bot") or between_games(table, "add a bot") or seat_taken(table, seat)
+
+
+def remove_bot_refusal(table: TableInfo, asker: int | None, seat: int) -> Refusal | None:
+    """Whether seat ``asker`` may take the bot out of ``seat``."""
+    refusal = (host_refusal(table, asker, "remove a bot") or between_games(table, "remove a bot")
+               or no_such_seat(table, seat))
+    if refusal is not None:
+        return refusal
+    holder = table.players[seat]
+    if holder is None:
+        return Refusal(ErrorCode.BAD_FIELD, f"{seat_label(seat)} is empty: there is no bot to remove")
+    if not holder.bot:
+        return Refusal(ErrorCode.BAD_FIELD, f"{holder.name} is not a bot: only bots can be removed")
+    return None
+
+
+def give_host_refusal(table: TableInfo, asker: int | None, seat: int) -> Refusal | None:
+    """Whether seat ``asker`` may hand the host role to ``seat``."""
+    refusal = host_refusal(table, asker, "hand the host role on") or no_such_seat(table, seat)
+    if refusal is not None:
+        return refusal
+    holder = table.players[seat]
+    if holder is None:
+        return Refusal(ErrorCode.BAD_FIELD, f"{seat_label(seat)} is empty: only a seated player can be host")
+    if holder.bot:
+        return Refusal(ErrorCode.BAD_FIELD, f"{holder.name} is a bot: only a human player can be host")
+    return None
+
+
+def chat_refusal(table: TableInfo, seated: bool) -> Refusal | None:
+    """Whether someone at ``table`` (``seated``, or watching) may chat now."""
+    if table.chat is ChatPolicy.OFF:
+        return Refusal(ErrorCode.CHAT_DISABLED, "chat is off at this table")
+    if table.running:
+        if table.chat is ChatPolicy.BETWEEN_GAMES:
+            return Refusal(ErrorCode.CHAT_DISABLED, "at this table chat is open only between games")
+        if not seated:
+            # Spectators see every hand; a word from them could leak it.
+            return Refusal(ErrorCode.CHAT_DISABLED, "spectators can chat only between games: they see every hand")
+    return None

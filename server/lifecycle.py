@@ -1,0 +1,192 @@
+"""A connection's lifecycle as a state machine without I/O, in the manner of h11.
+
+``Lifecycle.receive(item, now)`` takes what the peer sent (a message, or the
+``ProtocolError`` of a bad frame) and answers what the connection must do
+with it: ``Login`` (a hello to let in), ``Handle`` (a request for the
+lobby), ``Answer`` (a frame to send back: an error, a pong), ``Drop`` (say
+nothing) or ``Close`` (say goodbye and stop). Every rule about *when* a
+message may come lives here: hello first and once, the rate limit and its
+flood cut-off, which bad frames end the connection. The states:
+
+    HANDSHAKE --logged_in()--> OPEN
+    HANDSHAKE, OPEN --close()--> CLOSING   (stop reading; what is queued, then a goodbye, goes out)
+    any --closed()--> CLOSED
+
+``server/connection.py`` drives it with Trio streams; the tests drive it
+with plain values.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from hanabi.protocol import (
+    PROTOCOL_VERSION,
+    SENTENCE_MAX,
+    ErrorCode,
+    ErrorReply,
+    Goodbye,
+    GoodbyeReason,
+    Hello,
+    Message,
+    Ping,
+    Pong,
+    ProtocolError,
+    version_mismatch,
+)
+
+from .config import PROGRAM, ServerConfig
+
+
+class Phase(enum.Enum):
+    HANDSHAKE = "handshake"  # waiting for the hello
+    OPEN = "open"  # logged in: requests are carried out
+    CLOSING = "closing"  # no more reading; the queued frames and the goodbye go out
+    CLOSED = "closed"
+
+
+@dataclass(frozen=True, slots=True)
+class Login:
+    hello: Hello
+
+
+@dataclass(frozen=True, slots=True)
+class Handle:
+    request: Message
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    message: Message
+
+
+@dataclass(frozen=True, slots=True)
+class Drop:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    reason: GoodbyeReason
+    message: str
+
+
+Step = Login | Handle | Answer | Drop | Close
+
+
+class RateLimit:
+    """A token bucket: ``rate`` requests a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int, now: float) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.stamp = now
+
+    def allow(self, now: float) -> bool:
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+def refusal(request: object, code: str, message: str) -> ErrorReply:
+    """The ``error`` reply refusing ``request`` (a message, or the wire name of one), echoing its id."""
+    kind = request if isinstance(request, str) else str(getattr(request, "TYPE", ""))
+    return ErrorReply(request=kind, id=getattr(request, "id", None), code=str(code), message=message[:SENTENCE_MAX])
+
+
+class Lifecycle:
+    def __init__(self, config: ServerConfig, now: float) -> None:
+        self.config = config
+        self.phase = Phase.HANDSHAKE
+        self.why = ""  # why the connection ended, for the log
+        self.farewell: Close | None = None  # the goodbye to send last, if the peer may still hear one
+        self._limit = RateLimit(config.rate, config.burst, now)
+        self._refused_in_a_row = 0
+
+    # --- transitions --------------------------------------------------------------------------------------------
+
+    def logged_in(self) -> None:
+        assert self.phase is Phase.HANDSHAKE, self.phase
+        self.phase = Phase.OPEN
+
+    def close(self, reason: GoodbyeReason, message: str, *, tell: bool = True) -> bool:
+        """Start closing; ``tell``: the peer gets a goodbye once what is queued has gone out. False when the
+        connection was already closing (the first reason stands)."""
+        if self.phase in (Phase.CLOSING, Phase.CLOSED):
+            return False
+        self.phase = Phase.CLOSING
+        self.why = self.why or str(reason)
+        if tell:
+            self.farewell = Close(reason, message[:SENTENCE_MAX])
+        return True
+
+    def closed(self, why: str = "") -> None:
+        self.phase = Phase.CLOSED
+        self.why = self.why or why
+
+    @property
+    def reading(self) -> bool:
+        return self.phase in (Phase.HANDSHAKE, Phase.OPEN)
+
+    # --- what the peer sent -------------------------------------------------------------------------------------
+
+    def receive(self, item: Message | ProtocolError, now: float) -> Step:
+        """What to do with ``item``, which the peer sent at time ``now``."""
+        if isinstance(item, ProtocolError) and (item.fatal or item.code == ErrorCode.PROTOCOL_VERSION):
+            return self._fatal(item)
+        if not self._limit.allow(now):
+            return self._throttled(item)
+        self._refused_in_a_row = 0
+        if isinstance(item, ProtocolError):
+            return Answer(ErrorReply.for_error(item))
+        if isinstance(item, Goodbye):
+            self.close(GoodbyeReason.CLIENT_QUIT, "", tell=False)
+            self.why = f"client said goodbye: {item.reason}"
+            return Drop()
+        if self.phase is Phase.HANDSHAKE:
+            return self._handshake(item)
+        if isinstance(item, Hello):
+            return Answer(refusal(item, ErrorCode.ALREADY_LOGGED_IN, "this connection has said hello already: a "
+                                                                       "connection logs in once"))
+        if isinstance(item, Ping):
+            return Answer(Pong(n=item.n, id=item.id))
+        if isinstance(item, Pong):
+            return Drop()
+        return Handle(item)
+
+    def _handshake(self, item: Message) -> Step:
+        if not isinstance(item, Hello):
+            return Answer(refusal(item, ErrorCode.NOT_LOGGED_IN,
+                                  "say hello first: the handshake comes before any other request"))
+        if item.protocol != PROTOCOL_VERSION:
+            text = version_mismatch(PROTOCOL_VERSION, item.protocol, their_program=item.program,
+                                    our_program=PROGRAM) or ""
+            return self._closing(GoodbyeReason.PROTOCOL_VERSION, text)
+        return Login(item)
+
+    def _fatal(self, error: ProtocolError) -> Step:
+        if error.code == ErrorCode.PROTOCOL_VERSION:
+            # A frame of another version: the goodbye's reason says so (docs/protocol.md, section 4).
+            return self._closing(GoodbyeReason.PROTOCOL_VERSION, f"{error}; this server is {PROGRAM}")
+        return self._closing(GoodbyeReason.PROTOCOL_ERROR, str(error))
+
+    def _throttled(self, item: Message | ProtocolError) -> Step:
+        """Over the rate limit (bad frames count too: they cost the server work): the first request refused
+        is answered, the next ones dropped, and a flood that goes on ends the connection."""
+        self._refused_in_a_row += 1
+        if self._refused_in_a_row >= self.config.flood_limit:
+            return self._closing(GoodbyeReason.FLOOD, "too many requests, too fast: the server closed this connection")
+        if self._refused_in_a_row > 1:
+            return Drop()
+        kind = (item.request or "") if isinstance(item, ProtocolError) else item
+        return Answer(refusal(kind, ErrorCode.RATE_LIMITED, f"slow down: at most {self.config.rate:g} requests "
+                                                            "a second; requests are dropped until you do"))
+
+    def _closing(self, reason: GoodbyeReason, message: str) -> Close:
+        self.close(reason, message)
+        return Close(reason, message)

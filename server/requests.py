@@ -1,0 +1,63 @@
+"""What goes into a table's queue: a player's message or a request the table makes of itself, with its outcome.
+
+A connection (or a bot's task, or the absence clock) wraps what it asks in
+a ``Call``, puts it in the table's memory channel and waits for ``done``;
+the table's task sets ``result`` or ``error`` and then ``done``. The other
+classes are the requests that do not come from the wire.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import trio
+from hanabi.engine import TurnAction
+
+from .session import Player, Refused
+
+
+@dataclass(slots=True)
+class BotMove:
+    """A bot's chosen action, coming back into the table's queue."""
+
+    game: int
+    turn: int
+    seat: int
+    action: TurnAction
+
+
+@dataclass(slots=True)
+class Abandoned:
+    """No seated human has been connected since ``since`` for the configured time: close the table."""
+
+    since: float
+
+
+@dataclass(slots=True)
+class CloseIfEmpty:
+    """Its creator could not sit down at a new table: close it rather than leave an empty table listed."""
+
+    why: str
+
+
+@dataclass(slots=True)
+class Unwatch:
+    """The lobby moves a spectator elsewhere (to sit or watch at another table): they stop watching here."""
+
+
+@dataclass(slots=True)
+class Rewatch:
+    """The move elsewhere was refused: the spectator watches here again (they were let in before)."""
+
+
+@dataclass(slots=True, eq=False)
+class Call:
+    """A request on its way to the table's task, and its outcome once carried out (or refused)."""
+
+    player: Player | None
+    request: object
+    conn: object  # the connection the request came on (None for the table's own requests)
+    done: trio.Event = field(default_factory=trio.Event)
+    result: Any = None
+    error: Refused | None = None

@@ -1,0 +1,74 @@
+"""The table rules, as pure functions of a table as everyone sees it: what the server enforces and the client
+checks before sending, in the same words."""
+
+from __future__ import annotations
+
+from hanabi.engine import ChatPolicy, Variant
+from hanabi.protocol import ErrorCode, SeatInfo, TableInfo
+from hanabi.protocol import table_rules as rules
+
+ANN = SeatInfo(name="Ann", bot=False, connected=True)
+BEN = SeatInfo(name="Ben", bot=False, connected=True)
+BOT = SeatInfo(name="Bot Ada", bot=True, connected=True)
+
+
+def table(*players: SeatInfo | None, host: int | None = 0, running: bool = False,
+          chat: ChatPolicy = ChatPolicy.ALWAYS) -> TableInfo:
+    return TableInfo(id=1, name="Friday", variant=Variant.NONE, empty_clues=False, all_or_nothing=False, chat=chat,
+                     seats=len(players), players=players, has_password=False, running=running, spectators=0,
+                     host=host)
+
+
+def code(refusal: rules.Refusal | None) -> str | None:
+    return None if refusal is None else refusal.code
+
+
+def test_joining_takes_a_free_seat_and_names_who_holds_a_taken_one() -> None:
+    t = table(ANN, None, BOT)
+    assert rules.join_refusal(t, None) is None and rules.free_seat(t) == 1
+    assert rules.join_refusal(t, 0) == rules.Refusal(ErrorCode.SEAT_TAKEN, "seat 1 is taken by Ann")
+    assert code(rules.join_refusal(t, 3)) == ErrorCode.BAD_FIELD
+    assert code(rules.join_refusal(table(ANN, BEN), None)) == ErrorCode.TABLE_FULL
+
+
+def test_only_the_host_starts_unless_the_host_is_away_and_never_during_a_game() -> None:
+    full = table(ANN, BEN)
+    assert rules.start_refusal(full, 0) is None
+    assert rules.start_refusal(full, 1) == rules.Refusal(ErrorCode.NOT_HOST,
+                                                         "only the host can start a game; the host is Ann")
+    assert code(rules.start_refusal(full, None)) == ErrorCode.NOT_SEATED
+    away = table(SeatInfo(name="Ann", bot=False, connected=False), BEN)
+    assert rules.start_refusal(away, 1) is None and rules.takes_over_host(away, 1)
+    assert not rules.takes_over_host(full, 1) and not rules.takes_over_host(away, 0)
+    # Said about a running game, whoever asks: there is nothing to start.
+    assert code(rules.start_refusal(table(ANN, BEN, running=True), 1)) == ErrorCode.GAME_RUNNING
+    assert rules.start_refusal(table(ANN, None), 0) == rules.Refusal(
+        ErrorCode.NOT_READY, "seat 2 is empty: wait for a player or add a bot")
+
+
+def test_bots_go_into_empty_seats_and_only_bots_come_out() -> None:
+    t = table(ANN, None, BOT)
+    assert rules.add_bot_refusal(t, 0, 1) is None
+    assert code(rules.add_bot_refusal(t, 0, 2)) == ErrorCode.SEAT_TAKEN
+    assert code(rules.add_bot_refusal(table(ANN, None, running=True), 0, 1)) == ErrorCode.GAME_RUNNING
+    assert rules.remove_bot_refusal(t, 0, 2) is None
+    assert rules.remove_bot_refusal(t, 0, 0) == rules.Refusal(ErrorCode.BAD_FIELD,
+                                                              "Ann is not a bot: only bots can be removed")
+    assert code(rules.remove_bot_refusal(t, 0, 1)) == ErrorCode.BAD_FIELD
+
+
+def test_the_host_role_goes_to_a_seated_human() -> None:
+    t = table(ANN, BEN, BOT, None)
+    assert rules.give_host_refusal(t, 0, 1) is None
+    assert code(rules.give_host_refusal(t, 1, 0)) == ErrorCode.NOT_HOST
+    assert "is a bot" in rules.give_host_refusal(t, 0, 2).message  # type: ignore[union-attr]
+    assert "is empty" in rules.give_host_refusal(t, 0, 3).message  # type: ignore[union-attr]
+
+
+def test_chat_follows_the_table_option_and_spectators_wait_for_the_end_of_a_game() -> None:
+    assert rules.chat_refusal(table(ANN, BEN, running=True), seated=True) is None
+    assert code(rules.chat_refusal(table(ANN, BEN, running=True), seated=False)) == ErrorCode.CHAT_DISABLED
+    assert rules.chat_refusal(table(ANN, BEN), seated=False) is None
+    between = table(ANN, BEN, running=True, chat=ChatPolicy.BETWEEN_GAMES)
+    assert code(rules.chat_refusal(between, seated=True)) == ErrorCode.CHAT_DISABLED
+    assert code(rules.chat_refusal(table(ANN, BEN, chat=ChatPolicy.OFF), seated=True)) == ErrorCode.CHAT_DISABLED
