@@ -118,6 +118,7 @@ class Announcement:
         self.port = port
         self.address = address
         self.info = self._info(f"{name}.{SERVICE_TYPE}", None)
+        self.registered = False
         self.zeroconf = (Zeroconf(ip_version=IPVersion.V4Only) if interfaces is None
                          else Zeroconf(interfaces=list(interfaces), ip_version=IPVersion.V4Only))
 
@@ -134,6 +135,7 @@ class Announcement:
             # allow_name_change: zeroconf's own probing settles a clash the check above could not see (two
             # servers starting at the same moment on two machines).
             self.zeroconf.register_service(self.info, allow_name_change=True)
+            self.registered = True
         except BaseException:
             self.zeroconf.close()
             raise
@@ -173,9 +175,11 @@ class Announcement:
         self.zeroconf.update_service(self.info)
 
     def close(self) -> None:
-        """Say goodbye (browsers drop us at once) and close the sockets."""
+        """Say goodbye (browsers drop us at once) and close the sockets; safe to call more than once."""
         try:
-            self.zeroconf.unregister_service(self.info)
+            if self.registered:
+                self.registered = False
+                self.zeroconf.unregister_service(self.info)
         finally:
             self.zeroconf.close()
 
@@ -187,15 +191,18 @@ async def announce(name: str, host: str | None, port: int, counts: Callable[[], 
     current; ``task_status.started`` gets the ``Announcement`` once registered, or None when it cannot be."""
     try:
         announcement = await trio.to_thread.run_sync(Announcement, name, host, port, counts())
-        await trio.to_thread.run_sync(announcement.register)
     except Exception as e:  # zeroconf raises OSError, RuntimeError ("no interfaces") or its own errors
-        log.warning("could not announce this server on the LAN (%s); players can still connect by address",
-                    _reason(e))
-        task_status.started(None)
+        _cannot(e, task_status)
         return
-    log.info("announced on the LAN as %r at %s:%d", announcement.name, announcement.address, port)
-    task_status.started(announcement)
     try:
+        try:
+            # abandon_on_cancel: registering takes a few seconds, and a server stopped meanwhile must not wait
+            await trio.to_thread.run_sync(announcement.register, abandon_on_cancel=True)
+        except Exception as e:
+            _cannot(e, task_status)
+            return
+        log.info("announced on the LAN as %r at %s:%d", announcement.name, announcement.address, port)
+        task_status.started(announcement)
         sent_at = trio.current_time()
         while True:
             await trio.sleep(_LOOK_EVERY)
@@ -210,6 +217,12 @@ async def announce(name: str, host: str | None, port: int, counts: Callable[[], 
         with trio.CancelScope(shield=True), trio.move_on_after(_GOODBYE_WITHIN), contextlib.suppress(Exception):
             # abandon_on_cancel: a goodbye that hangs must not hold up the server's stop past the deadline
             await trio.to_thread.run_sync(announcement.close, abandon_on_cancel=True)
+
+
+def _cannot(error: BaseException, task_status: trio.TaskStatus[Announcement | None]) -> None:
+    log.warning("could not announce this server on the LAN (%s); players can still connect by address",
+                _reason(error))
+    task_status.started(None)
 
 
 def _reason(error: BaseException) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import select
 import signal
 import socket
 import subprocess
@@ -67,6 +68,19 @@ class CliServer:
                 self.port = int(m.group(1))
                 return
         raise AssertionError(f"the server did not start: {self.lines}")
+
+    def expect(self, text: str, timeout: float = 10.0) -> None:
+        """Read its output until a line has ``text``."""
+        assert self.proc.stdout is not None
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if select.select([self.proc.stdout], [], [], max(0.0, end - time.monotonic()))[0]:
+                line = self.proc.stdout.readline()
+                assert line, f"the server exited: {self.lines}"
+                self.lines.append(line)
+                if text in line:
+                    return
+        raise AssertionError(f"the server never said {text!r}: {self.lines}")
 
     def stop(self) -> str:
         """Stop it (as Ctrl-C would); what it printed."""
@@ -305,3 +319,13 @@ async def test_serve_on_a_port_in_use_says_so(tmp_path: Path) -> None:
         assert free_port(port, 3) != port  # a later one is chosen
         with pytest.raises(HostingError, match=f"could not start the server on port {port}: the port is in use"):
             await run_hosted("host", "Busy", Store(), [], port=port, db=str(tmp_path / "h.sqlite3"))
+
+
+def test_a_server_that_cannot_announce_says_so_once_and_serves(servers: Callable[..., CliServer]) -> None:
+    server = servers("--host", "::1", "--name", "Six")  # announcements go over IPv4: this one cannot be announced
+    server.expect("could not announce")
+    with socket.create_connection(("::1", server.port), timeout=5):
+        pass  # it serves all the same
+    out = server.stop()
+    assert out.count("could not announce this server on the LAN (::1 is an IPv6 address") == 1, out
+    assert "players can still connect by address" in out
