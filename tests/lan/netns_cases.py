@@ -10,8 +10,11 @@ run where any other interface exists.
 from __future__ import annotations
 
 import json
+import os
 import re
 import select
+import shlex
+import shutil
 import signal
 import socket
 import subprocess
@@ -329,3 +332,62 @@ def test_a_server_that_cannot_announce_says_so_once_and_serves(servers: Callable
     out = server.stop()
     assert out.count("could not announce this server on the LAN (::1 is an IPv6 address") == 1, out
     assert "players can still connect by address" in out
+
+
+class Terminals:
+    """Clients in a private tmux server (its own socket), 80x24 each; their data and state in ``folder``."""
+
+    def __init__(self, folder: Path) -> None:
+        self.base = [shutil.which("tmux") or "tmux", "-L", f"hanabi-lan-{os.getpid()}", "-f", os.devnull]
+        self.folder = folder
+
+    def tmux(self, *args: str) -> str:
+        return subprocess.run([*self.base, *args], capture_output=True, text=True, timeout=10, check=True).stdout
+
+    def start(self, name: str, *args: str) -> None:
+        env = f"XDG_STATE_HOME={shlex.quote(str(self.folder / 'state'))} " \
+              f"XDG_DATA_HOME={shlex.quote(str(self.folder / 'data'))}"
+        command = " ".join(shlex.quote(a) for a in (sys.executable, "-m", "hanabi.client", *args))
+        self.tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", str(self.folder),
+                  f"{env} {command}; echo CLIENT-EXIT=$?; sleep 60")
+
+    def screen(self, name: str) -> str:
+        return self.tmux("capture-pane", "-p", "-t", name)
+
+    def wait_for(self, name: str, text: str, timeout: float = 20.0) -> str:
+        end = time.monotonic() + timeout
+        screen = ""
+        while time.monotonic() < end:
+            screen = self.screen(name)
+            if text in " ".join(screen.split()):  # the words, wherever the lines wrap
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"{name}'s screen never showed {text!r}; it shows:\n{screen}")
+
+    def close(self) -> None:
+        subprocess.run([*self.base, "kill-server"], capture_output=True, timeout=10, check=False)
+
+
+@pytest.fixture
+def terminals(tmp_path: Path) -> Iterator[Terminals]:
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed")
+    found = Terminals(tmp_path)
+    yield found
+    found.close()
+
+
+def test_serve_in_a_terminal_then_a_friend_joins_from_the_list(terminals: Terminals, tmp_path: Path) -> None:
+    terminals.start("host", "--serve", "--name", "ann")
+    terminals.wait_for("host", "Hosting \"ann's Hanabi server\"")  # the lobby, announced
+    terminals.start("friend", "--name", "bo")
+    terminals.wait_for("friend", "ann's Hanabi server")  # the servers on this network
+    terminals.tmux("send-keys", "-t", "friend", "Enter")
+    terminals.wait_for("friend", "Connected as bo")
+    terminals.tmux("send-keys", "-t", "host", "q")
+    terminals.wait_for("host", "Quitting stops the server you host, for everyone on it")
+    terminals.tmux("send-keys", "-t", "host", "y")
+    terminals.wait_for("host", "CLIENT-EXIT=0")
+    assert "the server you hosted (\"ann's Hanabi server\"" in " ".join(terminals.screen("host").split())
+    terminals.wait_for("friend", "The host stopped the server")
+    assert (tmp_path / "data" / "hanabi" / "hosted.sqlite3").exists()  # its games kept in the data folder
