@@ -31,7 +31,7 @@ from prompt_toolkit.output import Output
 
 from . import keys as shortcuts
 from .bindings import key_bindings
-from .commands import CommandCompleter, CommandError, Intent, Lobby, Local, Say, parse
+from .commands import CommandCompleter, CommandError, Intent, LobbyIntent, Local, Say, parse
 from .form import TableForm
 from .judge import NO_GAME, refusal
 from .layout import ScreenLayout
@@ -59,7 +59,7 @@ class UiState:
     save_wanted: int | None = None  # a game whose replay we asked for, to save when it comes
     secret: tuple[str, int, int | None] | None = None  # (join|spectate, table, seat) waiting for a password
     saved: dict[int, str] = field(default_factory=dict)
-    confirm: Lobby | None = None  # a request that waits for "y" (leaving a game in progress)
+    confirm: LobbyIntent | None = None  # a request that waits for "y" (leaving a game in progress)
     confirm_quit: bool = False  # quitting a client that hosts the server waits for "y" (--serve)
 
 
@@ -342,7 +342,7 @@ class ClientApp:
         elif key == "?":
             ui.show_help = True
         elif mode == "game" and key == "l" and model.seat is None:
-            self.act(Lobby("leave"))  # a spectator leaving ends nothing
+            self.act(LobbyIntent("leave"))  # a spectator leaving ends nothing
         elif mode == "game" and key in shortcuts.STARTERS:
             step = shortcuts.start(key, model.view, model.names)
             self._follow([key], step)
@@ -351,9 +351,9 @@ class ClientApp:
         elif mode == "end" and key == "s":
             self.save_replay()
         elif mode == "end" and key == "a":
-            self.act(Lobby("again"))
+            self.act(LobbyIntent("again"))
         elif mode in ("end", "lobby") and key == "l":
-            self.act(Lobby("leave"))
+            self.act(LobbyIntent("leave"))
         elif mode in ("end", "lobby") and key == "q":
             self.ask_to_quit()
         elif mode == "game" and key == "q":
@@ -378,7 +378,7 @@ class ClientApp:
             return
         self.ui.pending = []
         self.ui.prompt = ""
-        if isinstance(step, shortcuts.Refused):
+        if isinstance(step, shortcuts.KeyRefused):
             self.note(step.text, True)
             return
         self.act(step.intent)

@@ -30,7 +30,7 @@ from .discovery import LIST_WAIT, NOTHING_FOUND, Browser
 from .finder import ServerFinder
 from .model import Link
 from .replayer import ReplayViewer
-from .runner import Store, run_with_trio
+from .runner import ModelStore, run_with_trio
 from .session import Address, Session, parse_address, resolve_problem
 from .solo import SOLO_BOT_DELAY, HostingError, Solo, hosted_db, run_hosted, run_solo
 from .tokens import TokenStore
@@ -219,7 +219,7 @@ def _replay(path: str) -> int:
 
 def _run(address: Address | None, name: str, solo: Solo | None = None, bell: bool = True,
          lan_name: str | None = None) -> int:
-    store = Store()
+    store = ModelStore()
     box: list[Session] = []
 
     def send(message: object) -> None:

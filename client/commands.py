@@ -31,7 +31,7 @@ class Say:
 
 
 @dataclass(frozen=True, slots=True)
-class Lobby:
+class LobbyIntent:
     """A lobby request: ``verb`` is one of LOBBY_VERBS, ``number`` a table id or seat (1-based as typed)."""
 
     verb: str
@@ -46,7 +46,7 @@ class Local:
     verb: str
 
 
-Intent = Play | Discard | Clue | Rearrange | Say | Lobby | Local
+Intent = Play | Discard | Clue | Rearrange | Say | LobbyIntent | Local
 
 GAME_VERBS = ("play", "discard", "clue", "move")
 LOBBY_VERBS = ("join", "spectate", "leave", "start", "bot", "unbot", "host", "new", "refresh", "again")
@@ -179,17 +179,17 @@ def parse(line: str, view: PlayerView | None, names: Sequence[str]) -> Intent:
     return Rearrange(view.seat, tuple(orders))
 
 
-def _lobby(verb: str, args: list[str]) -> Lobby:
+def _lobby(verb: str, args: list[str]) -> LobbyIntent:
     if verb in ("leave", "start", "refresh", "again", "new"):
-        return Lobby(verb, text=" ".join(args) or None)
+        return LobbyIntent(verb, text=" ".join(args) or None)
     if not args or not args[0].isdigit():
         what = "TABLE" if verb in ("join", "spectate") else "SEAT"
         raise CommandError(f"type: {verb} {what} (a number)")
     if verb == "join" and len(args) > 1:
         if not args[1].isdigit():
             raise CommandError("type: join TABLE [SEAT]")
-        return Lobby(verb, int(args[0]), args[1])
-    return Lobby(verb, int(args[0]))
+        return LobbyIntent(verb, int(args[0]), args[1])
+    return LobbyIntent(verb, int(args[0]))
 
 
 class CommandCompleter(Completer):

@@ -1,6 +1,6 @@
 """The lobby's requests: tables, seats, bots, starting and leaving, and the new-table form.
 
-Lobby intents (typed commands or one-key shortcuts) are checked here against
+LobbyIntent intents (typed commands or one-key shortcuts) are checked here against
 the table as the lobby shows it, in its 1-based seat numbers, so a slip is
 answered at once; what passes is sent, and the server has the last word.
 """
@@ -26,7 +26,7 @@ from hanabi.protocol.messages import (
 )
 from hanabi.protocol.messages import GiveHost as GiveHostMessage
 
-from .commands import Lobby
+from .commands import LobbyIntent
 from .form import CHATS, VARIANTS, TableForm
 from .model import ClientModel, LeftTable
 from .screens import chat_closed
@@ -76,7 +76,7 @@ class LobbyActions:
     def __init__(self, app: ClientApp) -> None:
         self.app = app
 
-    def act(self, intent: Lobby) -> None:
+    def act(self, intent: LobbyIntent) -> None:
         """Carry out a lobby intent typed or keyed: check what the lobby can, then send the request."""
         model = self.app.get_model()
         verb, number = intent.verb, intent.number
@@ -202,4 +202,4 @@ class LobbyActions:
         elif key == "x":
             self.remove_bot()
         elif key == "g":
-            self.act(Lobby("start"))
+            self.act(LobbyIntent("start"))

@@ -31,7 +31,7 @@ from hanabi.protocol import DEFAULT_PORT, TABLE_NAME_MAX
 from hanabi.protocol.messages import AddBot, CreateTable, Start
 
 from .model import Note
-from .runner import Store
+from .runner import ModelStore
 from .session import Address, Session
 from .tokens import TokenStore
 
@@ -66,7 +66,7 @@ def table_setup(name: str, players: int, variant: Variant) -> Callable[[Session,
     return set_up
 
 
-async def run_solo(name: str, players: int, variant: Variant, store: Store, box: list[Session],
+async def run_solo(name: str, players: int, variant: Variant, store: ModelStore, box: list[Session],
                    bot_delay: float = SOLO_BOT_DELAY) -> None:
     from hanabi.server.app import serve
     from hanabi.server.config import ServerConfig
@@ -114,7 +114,7 @@ def hosted_db() -> Path:
     return default_db().with_name("hosted.sqlite3")
 
 
-async def run_hosted(name: str, lan_name: str, store: Store, box: list[Session], *, port: int | None = None,
+async def run_hosted(name: str, lan_name: str, store: ModelStore, box: list[Session], *, port: int | None = None,
                      db: str | None = None, on_welcome: Callable[[Session, bool], Awaitable[None]] | None = None,
                      started: Callable[[int], None] | None = None) -> None:
     """``--serve``: a LAN server announced as ``lan_name``, joined by this client as ``name``. Returns (the
@@ -155,8 +155,8 @@ def _why_not_started(error: BaseException) -> str:
     return (error.strerror if isinstance(error, OSError) else None) or str(error) or type(error).__name__
 
 
-async def _host(server: Server, serving: trio.CancelScope, name: str, lan_name: str, store: Store, box: list[Session],
-                on_welcome: Callable[[Session, bool], Awaitable[None]] | None) -> None:
+async def _host(server: Server, serving: trio.CancelScope, name: str, lan_name: str, store: ModelStore,
+                box: list[Session], on_welcome: Callable[[Session, bool], Awaitable[None]] | None) -> None:
     """Announce ``server`` and play on it until cancelled; then stop it, telling everyone the host did."""
     from hanabi.server.announce import announce
 

@@ -267,9 +267,10 @@ class Table:
 
     # --- telling people -----------------------------------------------------------------------------------------
 
-    def _to_members(self, data: bytes) -> None:
+    def _to_members(self, data: bytes, but: Player | None = None) -> None:
         for p in self.members():
-            p.send_frame(data)
+            if p is not but:
+                p.send_frame(data)
 
     def changed(self) -> None:
         """Everyone at the table and in the lobby learns the table's new public state."""
@@ -282,9 +283,10 @@ class Table:
         if self.game is not None:
             player.send(self.game.view(self.seat_of(player)))
 
-    def _publish(self, event: Event | None) -> None:
+    def _publish(self, event: Event | None, but: Player | None = None) -> None:
         assert self.game is not None
-        self.game.publish([s.player if s is not None else None for s in self.seats], self.spectators, event)
+        seated = [s.player if s is not None and s.player is not but else None for s in self.seats]
+        self.game.publish(seated, self.spectators, event)
 
     # --- connections coming and going ---------------------------------------------------------------------------
     # These two run in the connection's task, not the table's: each is one step with no await in it, so the
@@ -371,7 +373,7 @@ class Table:
             self.changed()
             return
         if self.running:
-            await self._end_game(f"{player.name} left the table")
+            await self._end_game(f"{player.name} left the table", leaving=player)
         await self.store.clear_seat(self.id, seat)
         self.seats[seat] = None
         if self.humans == 0:
@@ -439,14 +441,16 @@ class Table:
         else:
             self._schedule_bot()
 
-    async def _end_game(self, why: str) -> None:
+    async def _end_game(self, why: str, leaving: Player | None = None) -> None:
+        """Stop the running game; everyone's last view shows it over, as after a last move (but the one
+        ``leaving``, who goes back to the lobby and wants no more of this table)."""
         game = self.game
         assert game is not None
         ended = terminate(game.state, why)
         await self.store.finish_game(game.id, 0, "terminated")
         game.state = ended
-        self._publish(None)  # everyone's last view shows the game over, as after a last move
-        self._to_members(game.over_frames())
+        self._publish(None, but=leaving)
+        self._to_members(game.over_frames(), but=leaving)
 
     async def _add_bot(self, player: Player, seat: int) -> None:
         await self._may_use_host_powers(player, rules.add_bot_refusal(self.info(), self.seat_of(player), seat))

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from hanabi.client.app import ClientApp
 from hanabi.client.model import ClientModel, Link, LinkChanged
-from hanabi.client.runner import Store
+from hanabi.client.runner import ModelStore
 from hanabi.client.snapshot import SizedOutput, screen_text
 from hanabi.engine import (
     ChatPolicy,
@@ -67,7 +67,7 @@ class Terminal:
     """An app wired to a store and an outbox, with keys typed through a pipe."""
 
     def __init__(self, pipe: PipeInput, replay_dir: Path, columns: int = 80, rows: int = 24) -> None:
-        self.store = Store()
+        self.store = ModelStore()
         self.sent: list[Message] = []
         self.pipe = pipe
         self.app = ClientApp(self.store.get, self.store.dispatch, self.sent.append, input=pipe,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from hanabi.client import keys
-from hanabi.client.commands import CommandCompleter, CommandError, Lobby, Local, Say, parse
+from hanabi.client.commands import CommandCompleter, CommandError, LobbyIntent, Local, Say, parse
 from hanabi.client.judge import refusal
 from hanabi.engine import CLUE_TOKENS, Clue, Discard, Play, Rearrange, Suit, view_for
 from prompt_toolkit.completion import CompleteEvent
@@ -115,9 +115,9 @@ def test_game_commands_need_a_game_and_a_seat(kit) -> None:
 
 def test_chat_lobby_and_local_commands(kit, view) -> None:
     assert parse("say  hello there ", view, kit.NAMES) == Say("hello there")
-    assert parse("join 3 2", None, ()) == Lobby("join", 3, "2")
-    assert parse("spectate 4", None, ()) == Lobby("spectate", 4)
-    assert parse("bot 2", None, ()) == Lobby("bot", 2)
+    assert parse("join 3 2", None, ()) == LobbyIntent("join", 3, "2")
+    assert parse("spectate 4", None, ()) == LobbyIntent("spectate", 4)
+    assert parse("bot 2", None, ()) == LobbyIntent("bot", 2)
     assert parse("help", None, ()) == Local("help")
     assert parse("?", None, ()) == Local("help")
 
@@ -160,7 +160,7 @@ def test_shortcut_play_asks_before_a_blind_play(kit, view) -> None:
     step = keys.step(["p"], "3", view, kit.NAMES)
     assert isinstance(step, keys.Prompt) and "No clue ever touched slot 3" in step.text
     assert keys.step(["p", "3"], "y", view, kit.NAMES) == keys.Done(Play(view.hands[0][2].order))
-    assert isinstance(keys.step(["p", "3"], "n", view, kit.NAMES), keys.Refused)
+    assert isinstance(keys.step(["p", "3"], "n", view, kit.NAMES), keys.KeyRefused)
 
 
 def test_shortcut_clue_and_move(kit, view) -> None:
@@ -168,31 +168,31 @@ def test_shortcut_clue_and_move(kit, view) -> None:
     assert isinstance(step, keys.Prompt) and "Clue cathy" in step.text
     assert keys.step(["c", "3"], "g", view, kit.NAMES) == keys.Done(Clue(2, colour=Suit.GREEN))
     assert keys.step(["c", "2"], "4", view, kit.NAMES) == keys.Done(Clue(1, rank=4))
-    assert isinstance(keys.step(["c"], "7", view, kit.NAMES), keys.Refused)
+    assert isinstance(keys.step(["c"], "7", view, kit.NAMES), keys.KeyRefused)
     own = keys.step(["c"], "1", view, kit.NAMES)  # alice's own seat
-    assert isinstance(own, keys.Refused) and "cannot clue yourself" in own.text
+    assert isinstance(own, keys.KeyRefused) and "cannot clue yourself" in own.text
     orders = [cv.order for cv in view.hands[0]]
     assert keys.step(["m", "2"], "1", view, kit.NAMES) == keys.Done(Rearrange(0, (orders[1], orders[0], *orders[2:])))
 
 
 def test_shortcuts_refuse_spectators(kit) -> None:
-    assert isinstance(keys.start("p", view_for(kit.game(), None), kit.NAMES), keys.Refused)
-    assert isinstance(keys.start("d", None, kit.NAMES), keys.Refused)
+    assert isinstance(keys.start("p", view_for(kit.game(), None), kit.NAMES), keys.KeyRefused)
+    assert isinstance(keys.start("d", None, kit.NAMES), keys.KeyRefused)
 
 
 def test_move_shortcut_to_the_same_slot_moves_nothing(kit, view) -> None:
     step = keys.step(["m", "3"], "3", view, kit.NAMES)
-    assert isinstance(step, keys.Refused) and "already in slot 3" in step.text
+    assert isinstance(step, keys.KeyRefused) and "already in slot 3" in step.text
 
 
 def test_play_discard_and_clue_keys_say_at_once_when_it_is_not_your_turn(kit) -> None:
     bob = view_for(kit.game(), 1)  # alice is to act
     for key in "pdc":
         step = keys.start(key, bob, kit.NAMES)
-        assert isinstance(step, keys.Refused) and "not your turn: alice is to act" in step.text
+        assert isinstance(step, keys.KeyRefused) and "not your turn: alice is to act" in step.text
     assert isinstance(keys.start("m", bob, kit.NAMES), keys.Prompt)  # rearranging is free at any time
 
 
 def test_a_wrong_clue_key_names_the_keys_to_press(kit, view) -> None:
     step = keys.step(["c", "1"], "x", view, kit.NAMES)
-    assert isinstance(step, keys.Refused) and "press r y g b w, or 1-5" in step.text
+    assert isinstance(step, keys.KeyRefused) and "press r y g b w, or 1-5" in step.text

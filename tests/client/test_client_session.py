@@ -12,7 +12,7 @@ import contextlib
 import pytest
 import trio
 from hanabi.client.model import Link
-from hanabi.client.runner import Store
+from hanabi.client.runner import ModelStore
 from hanabi.client.session import Address, Session, parse_address
 from hanabi.client.solo import table_setup
 from hanabi.engine import Play, Variant
@@ -52,7 +52,7 @@ class Proxy:
         self.scopes.clear()
 
 
-async def wait_until(store: Store, check, what: str, timeout: float = 10.0) -> None:
+async def wait_until(store: ModelStore, check, what: str, timeout: float = 10.0) -> None:
     with trio.move_on_after(timeout):
         while not check(store.model):
             await trio.sleep(0.02)
@@ -68,7 +68,7 @@ async def test_session_sets_up_plays_and_reconnects(nursery: trio.Nursery) -> No
     port = listeners[0].socket.getsockname()[1]
     nursery.start_soon(trio.serve_listeners, proxy.handle, listeners)
 
-    store = Store()
+    store = ModelStore()
     links: list[Link] = []
     store.listeners.append(lambda: links.append(store.model.link))
     session = Session(Address("127.0.0.1", port), "alice", store.get, store.dispatch,
@@ -104,7 +104,7 @@ async def test_session_sets_up_plays_and_reconnects(nursery: trio.Nursery) -> No
 async def test_a_spectator_is_back_at_the_table_after_a_cut(nursery: trio.Nursery) -> None:
     server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=FAST,
                                                            task_status=task_status))
-    host = Store()
+    host = ModelStore()
     alice = Session(Address("127.0.0.1", server.port), "alice", host.get, host.dispatch,
                     on_welcome=table_setup("alice", 2, Variant.NONE))
     nursery.start_soon(alice.run)
@@ -120,7 +120,7 @@ async def test_a_spectator_is_back_at_the_table_after_a_cut(nursery: trio.Nurser
         if not resumed:
             await session.request(Spectate(table))
 
-    store = Store()
+    store = ModelStore()
     carol = Session(Address("127.0.0.1", listeners[0].socket.getsockname()[1]), "carol", store.get,
                     store.dispatch, on_welcome=watch)
     nursery.start_soon(carol.run)
@@ -146,7 +146,7 @@ async def test_an_unreachable_server_is_said_on_screen() -> None:
     with trio.socket.socket() as s:
         await s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # bound but not listening: connections are refused
-        store = Store()
+        store = ModelStore()
         session = Session(Address("127.0.0.1", port), "alice", store.get, store.dispatch)
         async with trio.open_nursery() as nursery:
             nursery.start_soon(session.run)
@@ -199,7 +199,7 @@ async def test_a_server_of_another_protocol_is_left_with_its_sentence_and_not_re
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     port = listeners[0].socket.getsockname()[1]
     nursery.start_soon(trio.serve_listeners, fake_server, listeners)
-    store = Store()
+    store = ModelStore()
     session = Session(Address("127.0.0.1", port), "alice", store.get, store.dispatch)
     with trio.fail_after(5):
         await session.run()  # returns by itself: no reconnecting to a server we cannot understand
@@ -232,7 +232,7 @@ async def test_something_that_is_not_a_hanabi_server_is_said_once_and_left(nurse
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     port = listeners[0].socket.getsockname()[1]
     nursery.start_soon(trio.serve_listeners, other_server, listeners)
-    store = Store()
+    store = ModelStore()
     session = Session(Address("127.0.0.1", port), "alice", store.get, store.dispatch)
     with trio.fail_after(5):
         await session.run()  # returns by itself: no "reconnecting…" for ever
@@ -261,7 +261,7 @@ async def test_a_server_stopped_by_its_host_is_said_so_while_retrying() -> None:
                             await stream.send_all(encode(Goodbye("server_shutdown", "the server is shutting down")))
                             return
 
-    store = Store()
+    store = ModelStore()
     async with trio.open_nursery() as outer:
         listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
         port = listeners[0].socket.getsockname()[1]
@@ -302,7 +302,7 @@ async def test_a_connection_reset_mid_game_is_a_reconnection_not_a_crash() -> No
                 stream.socket.close()
                 return
 
-    store = Store()
+    store = ModelStore()
     async with trio.open_nursery() as nursery:
         listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
         nursery.start_soon(trio.serve_listeners, resetting_server, listeners)

@@ -29,7 +29,7 @@ from hanabi.client.bot import run_bot
 from hanabi.client.discovery import Browser, Found
 from hanabi.client.finder import ServerFinder
 from hanabi.client.model import ClientModel
-from hanabi.client.runner import Store
+from hanabi.client.runner import ModelStore
 from hanabi.client.session import Address, Session
 from hanabi.client.snapshot import SizedOutput, screen_text
 from hanabi.client.solo import HostingError, free_port, run_hosted
@@ -177,7 +177,7 @@ async def test_the_counts_follow_a_table_being_created(browser: Browser) -> None
                                                                      every=0.5, task_status=task_status))
         assert announced is not None
         await wait_for_async(browser, lambda f: any(s.name == "Counting" and s.tables == 0 for s in f), "0 tables")
-        store = Store()
+        store = ModelStore()
 
         async def create(session: Session, resumed: bool) -> None:
             await session.request(CreateTable("counted", Variant.NONE, 3, chat=ChatPolicy.ALWAYS))
@@ -269,7 +269,7 @@ def test_the_servers_screen_joins_the_one_chosen(servers: Callable[..., CliServe
 
 
 async def test_serve_then_a_second_client_finds_it_and_plays(tmp_path: Path, browser: Browser) -> None:
-    store = Store()
+    store = ModelStore()
     box: list[Session] = []
 
     async def open_table(session: Session, resumed: bool) -> None:
@@ -321,7 +321,7 @@ async def test_serve_on_a_port_in_use_says_so(tmp_path: Path) -> None:
         port = taken.getsockname()[1]
         assert free_port(port, 3) != port  # a later one is chosen
         with pytest.raises(HostingError, match=f"could not start the server on port {port}: the port is in use"):
-            await run_hosted("host", "Busy", Store(), [], port=port, db=str(tmp_path / "h.sqlite3"))
+            await run_hosted("host", "Busy", ModelStore(), [], port=port, db=str(tmp_path / "h.sqlite3"))
 
 
 def test_a_server_that_cannot_announce_says_so_once_and_serves(servers: Callable[..., CliServer]) -> None:

@@ -20,7 +20,7 @@ from hanabi.client.app import ClientApp
 from hanabi.client.cli import hosted_name, main
 from hanabi.client.discovery import LIST_WAIT, Found, instance_name, ordered
 from hanabi.client.finder import ServerFinder
-from hanabi.client.runner import Store
+from hanabi.client.runner import ModelStore
 from hanabi.client.session import Address
 from hanabi.client.snapshot import SizedOutput, screen_text
 from hanabi.protocol.lan import SERVICE_TYPE, read_txt, txt_record
@@ -198,7 +198,7 @@ async def _quits(app: ClientApp) -> bool:
 @pytest.mark.parametrize(("keys", "quits"), [("qn", False), ("q", False), ("qy", True), ("\x03\x03", True),
                                              (":quit\ry", True)])
 def test_quitting_a_hosting_client_asks_first(keys: str, quits: bool) -> None:
-    store = Store()
+    store = ModelStore()
     with create_pipe_input() as pipe:
         app = ClientApp(store.get, store.dispatch, lambda message: None, input=pipe, output=SizedOutput(80, 24),
                         hosting=True)

@@ -272,6 +272,9 @@ async def test_leaving_mid_game_sends_everyone_the_final_view_with_game_over(con
     view = await alice.expect(ViewUpdate)
     assert view.view.outcome is not None and view.view.outcome.reason.value == "terminated"
     await alice.expect(GameOver)
+    # The one who left is in the lobby: nothing more of that table's game reaches them.
+    await bob.drain(0.1)
+    assert not bob.take(GameOver) and not [m for m in bob.take(ViewUpdate) if m.view.outcome is not None]
 
 
 async def _stored_players(server: Server) -> int:
