@@ -289,6 +289,14 @@ class ClientApp:
         if self.application.is_running:
             self.application.exit()
 
+    def _answer_quit(self, key: str) -> None:
+        self.ui.confirm_quit = False
+        self.ui.prompt = ""
+        if key.lower() == "y":
+            self.quit()
+        else:
+            self.note("You stay; the server goes on.")
+
     def ask_to_quit(self) -> None:
         """What a quit key does: quit, except that a hosting client first says it stops the server for everyone
         (asked again while asking, as a second Ctrl-C, means yes)."""
@@ -310,12 +318,7 @@ class ClientApp:
             self._form_key(key)
             return
         if ui.confirm_quit:
-            ui.confirm_quit = False
-            ui.prompt = ""
-            if key.lower() == "y":
-                self.quit()
-            else:
-                self.note("You stay; the server goes on.")
+            self._answer_quit(key)
             return
         if ui.confirm is not None:
             intent = ui.confirm

@@ -149,25 +149,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         if (problem := terminal_problem()) is not None:
             return _refuse(problem)
         return _run(None, name, solo=Solo(players, variant, bot_delay), bell=wants_bell(args))
+    if args.list or args.serve or not args.server:
+        return _on_the_lan(args, name)
+    try:
+        address = parse_address(args.server)
+    except ValueError as e:
+        parser.error(str(e))
+    return _join(address, name, args)
+
+
+def _on_the_lan(args: argparse.Namespace, name: str) -> int:
+    """``--list``, ``--serve``, or no address: the servers on this network."""
     if args.list:
         return list_servers(args.json)
+    if (problem := terminal_problem()) is not None:
+        return _refuse(problem)
     if args.serve:
-        lan_name = hosted_name(name)
-        if (problem := terminal_problem()) is not None:
-            return _refuse(problem)
-        return _run(None, name, bell=wants_bell(args), lan_name=lan_name)
-    if not args.server:
-        if (problem := terminal_problem()) is not None:
-            return _refuse(problem)
-        chosen = _choose_server()
-        if chosen is None:
-            return 0
-        address = chosen
-    else:
-        try:
-            address = parse_address(args.server)
-        except ValueError as e:
-            parser.error(str(e))
+        return _run(None, name, bell=wants_bell(args), lan_name=hosted_name(name))
+    chosen = _choose_server()
+    return 0 if chosen is None else _join(chosen, name, args)
+
+
+def _join(address: Address, name: str, args: argparse.Namespace) -> int:
     if (problem := resolve_problem(address) or terminal_problem()) is not None:
         return _refuse(problem)
     return _run(address, name, bell=wants_bell(args))

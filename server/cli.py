@@ -27,6 +27,7 @@ import sys
 import time
 from pathlib import Path
 
+import platformdirs
 import trio
 from hanabi.protocol import PROTOCOL_VERSION, ProtocolError, Welcome, encode
 
@@ -44,14 +45,7 @@ _DEFAULTS = ServerConfig()
 
 def default_db() -> Path:
     """The game store in the user's data folder (XDG on Linux, Application Support on macOS, AppData on Windows)."""
-    home = Path.home()
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA") or home / "AppData" / "Local")
-    elif sys.platform == "darwin":
-        base = home / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
-    return base / "hanabi" / "server.sqlite3"
+    return platformdirs.user_data_path("hanabi", appauthor=False) / "server.sqlite3"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -140,12 +134,9 @@ def _main(argv: list[str] | None) -> int:
         if not folder.is_dir():
             return _fail(f"--db {db}: the folder {folder} does not exist; create it first "
                          "(or leave out --db to use the default store)")
-    # LAN announcement hook (issue 16): the name is checked before anything starts.
-    lan_name = None if args.no_announce else (args.name if args.name is not None else default_lan_name())
-    if args.name is not None and args.no_announce:
-        return _fail("--name is the name announced on the LAN: it does not go with --no-announce")
-    if lan_name is not None and (problem := name_problem(lan_name)) is not None:
-        return _fail(f"--name: {problem}")
+    lan_name, lan_problem = _lan_name(args)  # LAN announcement hook (issue 16): checked before anything starts
+    if lan_problem is not None:
+        return _fail(lan_problem)
     motd_problem = _motd_problem(args.motd)
     if motd_problem:
         return _fail(f"--motd: {motd_problem}")
@@ -230,6 +221,16 @@ async def _run(host: str | None, port: int, db: str, config: ServerConfig, lan_n
         print("hanabi-server: stopped; its games were kept in memory only (--db :memory:) and are gone", flush=True)
     else:
         print("hanabi-server: stopped; every game is saved", flush=True)
+
+
+def _lan_name(args: argparse.Namespace) -> tuple[str | None, str | None]:
+    """LAN announcement hook (issue 16): the name to announce (None: --no-announce), or why it cannot be."""
+    if args.no_announce:
+        clash = "--name is the name announced on the LAN: it does not go with --no-announce"
+        return None, clash if args.name is not None else None
+    name = args.name if args.name is not None else default_lan_name()
+    problem = name_problem(name)
+    return name, None if problem is None else f"--name: {problem}"
 
 
 def _motd_problem(motd: str) -> str | None:

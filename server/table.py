@@ -60,7 +60,7 @@ from .bots import BOT_NAMES, Policy, decide
 from .config import ServerConfig
 from .game import Game
 from .passwords import check_password
-from .requests import Abandoned, BotMove, Call, CloseIfEmpty, Rewatch, Unwatch
+from .requests import Abandoned, BotMove, Call, CloseIfEmpty, Rewatch, Unwatch, refuse_waiting
 from .session import Player, Refused, frame
 from .store import Store, StoreFailure
 
@@ -129,15 +129,8 @@ class Table:
                 if self.closed:
                     break
             nursery.cancel_scope.cancel()
-        # Requests that arrived after the table closed are answered, not left waiting.
         self._inbox.close()
-        while True:
-            try:
-                call = self._requests.receive_nowait()
-            except (trio.WouldBlock, trio.EndOfChannel):
-                break
-            call.error = self._gone()
-            call.done.set()
+        refuse_waiting(self._requests, self._gone())  # requests that came after the table closed
 
     async def call(self, player: Player | None, request: object) -> Any:
         """Have the table's task carry out ``request``; returns what it answers, raises ``Refused`` if refused."""

@@ -213,6 +213,8 @@ def check_event(state: GameState) -> None:
 # ---- the properties -----------------------------------------------------------------------------
 
 
+# Many whole games: coverage pauses during them, to keep the suite fast (README, "Quick start").
+@pytest.mark.no_cover
 @pytest.mark.parametrize(("variant", "players", "empty_clues", "all_or_nothing"), CONFIGS)
 @PROFILE
 @given(seed=st.integers(0, 2**32), chooser=st.integers(0, 2**32), care=st.sampled_from([0.0, 0.9, 1.0]))
