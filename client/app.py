@@ -60,6 +60,7 @@ class UiState:
     secret: tuple[str, int, int | None] | None = None  # (join|spectate, table, seat) waiting for a password
     saved: dict[int, str] = field(default_factory=dict)
     confirm: LobbyIntent | None = None  # a request that waits for "y" (leaving a game in progress)
+    confirm_quit: bool = False  # quitting a client that hosts the server waits for "y" (--serve)
 
 
 def offline_problem(model: ClientModel) -> str | None:
@@ -83,10 +84,12 @@ class ClientApp:
 
     def __init__(self, get_model: Callable[[], ClientModel], dispatch: Callable[[Incoming], None], send: Send,
                  *, input: Input | None = None, output: Output | None = None,
-                 replay_dir: Path | None = None, bell: bool = True, solo: bool = False) -> None:
+                 replay_dir: Path | None = None, bell: bool = True, solo: bool = False,
+                 hosting: bool = False) -> None:
         self.get_model = get_model
         # --solo: the table is the whole private server, so leaving it means quitting, not its empty lobby.
         self.solo = solo
+        self.hosting = hosting  # this client runs the server others play on (--serve): quitting stops it
         self.bell = bell
         self._rung: tuple[int | None, int] | None = None  # the (game, turn) the bell last called us to
         self._selected_table: int | None = None  # our table when the lobby's highlight last followed it
@@ -192,7 +195,7 @@ class ClientApp:
         if verb == "help":
             self.ui.show_help = True
         elif verb == "quit":
-            self.quit()
+            self.ask_to_quit()
         elif verb == "knowledge":
             self.ui.show_knowledge = not self.ui.show_knowledge
         elif verb == "save":
@@ -286,6 +289,24 @@ class ClientApp:
         if self.application.is_running:
             self.application.exit()
 
+    def _answer_quit(self, key: str) -> None:
+        self.ui.confirm_quit = False
+        self.ui.prompt = ""
+        if key.lower() == "y":
+            self.quit()
+        else:
+            self.note("You stay; the server goes on.")
+
+    def ask_to_quit(self) -> None:
+        """What a quit key does: quit, except that a hosting client first says it stops the server for everyone
+        (asked again while asking, as a second Ctrl-C, means yes)."""
+        if not self.hosting or self.ui.confirm_quit:
+            self.quit()
+            return
+        self.cancel()
+        self.ui.confirm_quit = True
+        self.ui.prompt = "Quitting stops the server you host, for everyone on it. Quit? y quits, any other key stays"
+
     def key(self, key: str) -> None:
         """A printable key pressed outside the command line."""
         ui = self.ui
@@ -295,6 +316,9 @@ class ClientApp:
             return
         if ui.form is not None:
             self._form_key(key)
+            return
+        if ui.confirm_quit:
+            self._answer_quit(key)
             return
         if ui.confirm is not None:
             intent = ui.confirm
@@ -334,7 +358,7 @@ class ClientApp:
         elif mode in ("end", "lobby") and key == "l":
             self.act(LobbyIntent("leave"))
         elif mode in ("end", "lobby") and key == "q":
-            self.quit()
+            self.ask_to_quit()
         elif mode == "game" and key == "q":
             # One stray key must not walk out of a game; say how to, and what it costs.
             self.note("q does not quit during a game: Ctrl-C quits (your seat waits for you to come back)")
@@ -365,6 +389,7 @@ class ClientApp:
     def cancel(self) -> None:
         self.ui.pending = []
         self.ui.confirm = None
+        self.ui.confirm_quit = False
         self.ui.prompt = ""
         self.ui.show_help = False
 

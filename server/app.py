@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 import trio
 from hanabi.protocol import Goodbye, GoodbyeReason
 
+from .announce import Counts  # LAN announcement hook (issue 16)
 from .bots import Policy
 from .config import ServerConfig
 from .connection import Connection
@@ -86,6 +87,10 @@ class Server:
         except OSError:
             peer = "?"
         await self.handle(stream, peer)
+
+    # LAN announcement hook (issue 16): what the announcer's TXT record says about this server.
+    def counts(self) -> Counts:
+        return Counts(tables=len(self.lobby.tables), players=len(self.lobby.online()))
 
     @property
     def connections(self) -> int:

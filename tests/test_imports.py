@@ -29,14 +29,16 @@ STDLIB = frozenset(sys.stdlib_module_names)
 ALLOWED: dict[str, frozenset[str]] = {
     "engine": frozenset(),
     "protocol": frozenset({"engine", "msgpack"}),
-    "server": frozenset({"engine", "protocol", "trio", "platformdirs"}),
+    "server": frozenset({"engine", "protocol", "trio", "platformdirs", "zeroconf"}),
     # outcome: the guest-run glue (client/runner.py) hands Trio's result back through it.
-    "client": frozenset({"engine", "protocol", "trio", "prompt_toolkit", "outcome", "platformdirs", "filelock"}),
+    "client": frozenset({"engine", "protocol", "trio", "prompt_toolkit", "outcome", "platformdirs", "filelock",
+                         "zeroconf"}),
 }
 
 # Modules allowed one thing more than their package, each with its reason. Keys are paths from the repo root.
 ALLOWED_EXCEPTIONS: dict[str, frozenset[str]] = {
-    # hanabi-client --solo runs a private server in the client process (and talks to it over loopback TCP).
+    # hanabi-client --solo runs a private server in the client process (and talks to it over loopback TCP);
+    # hanabi-client --serve runs the announced LAN server there too.
     "client/solo.py": frozenset({"server"}),
 }
 

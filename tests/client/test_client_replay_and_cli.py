@@ -90,7 +90,6 @@ def test_replay_of_a_missing_file_is_one_clear_line(tmp_path: Path, capsys: pyte
 
 
 @pytest.mark.parametrize(("argv", "words"), [
-    ([], "give a server to join"),
     (["host:99999"], "is not a port"),
     (["--solo", "--players", "7"], "--players must be 2 to 5"),
     (["--solo", "--variant", "purple"], "unknown variant"),

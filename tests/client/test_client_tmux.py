@@ -77,7 +77,7 @@ def server() -> Iterator[int]:
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "hanabi.server", "--host", "127.0.0.1", "--port", str(port), "--db", ":memory:",
-         "--bot-delay", "0.05", "--log-level", "warning"],
+         "--bot-delay", "0.05", "--log-level", "warning", "--no-announce"],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
     try:

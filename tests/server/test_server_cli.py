@@ -160,7 +160,7 @@ def test_an_explicit_store_in_a_missing_folder_is_refused(tmp_path: Path) -> Non
 def test_the_last_words_on_sigterm_say_whether_games_were_kept(tmp_path: Path, db: str, farewell: str) -> None:
     store = db if db == ":memory:" else str(tmp_path / db)
     proc = subprocess.Popen([sys.executable, "-m", "hanabi.server", "--port", "0", "--host", "127.0.0.1",
-                             "--db", store, "--log-level", "warning"],
+                             "--db", store, "--log-level", "warning", "--no-announce"],
                             stdout=subprocess.PIPE, text=True, env=os.environ.copy())
     try:
         assert proc.stdout is not None
