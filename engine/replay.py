@@ -29,6 +29,7 @@ from typing import Any
 
 from .actions import Clue, Discard, Play, TurnAction, TurnEvent
 from .cards import RANKS, Card
+from .names import NAME_MAX, name_problem
 from .options import MAX_PLAYERS, MIN_PLAYERS, GameConfig
 from .outcome import EndReason
 from .state import GameState, IllegalAction, apply, game_from_deck, terminate
@@ -163,6 +164,12 @@ def from_json(data: object) -> Replay:
         raise ReplayError('"players" must be a list of names')
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise ReplayError(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, this replay has {len(players)}")
+    for seat, name in enumerate(players):
+        problem = name_problem(name)
+        if problem is not None:
+            shown = json.dumps(name if len(name) <= 40 else name[:40] + "...")
+            raise ReplayError(f"player {seat + 1}'s name {shown} {problem}: a name is 1 to {NAME_MAX} characters, "
+                              "like a player's name at a table")
     options = data.get("options", {})
     if not isinstance(options, dict):
         raise ReplayError('"options" must be an object')

@@ -18,6 +18,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
+from hanabi.engine.names import CONTROL
 from msgpack import Timestamp
 
 ValueT = TypeVar("ValueT")  # what a Spec decodes to
@@ -26,7 +27,7 @@ MemberT = TypeVar("MemberT", bound=enum.Enum)
 # The largest integer every peer can hold exactly (a JavaScript double's integer range).
 MAX_SAFE_INT = 2**53 - 1
 # Control characters: never in a single-line text; a multi-line text may hold newlines and tabs.
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_CONTROL = CONTROL  # the engine's, which names follow in replay files too
 _CONTROL_MULTILINE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 _PRINTABLE_ASCII = bytes(range(0x20, 0x7F))
 _IDENT = re.compile(r"[a-z][a-z0-9_]*\Z")

@@ -41,6 +41,7 @@ from hanabi.engine import (
     Variant,
 )
 from hanabi.engine import TurnAction as _TurnAction
+from hanabi.engine.names import NAME_MAX as ENGINE_NAME_MAX
 
 from . import engine_wire as ew
 from .errors import ErrorCode, ProtocolError
@@ -68,7 +69,7 @@ from .fields import (
 from .version import HANDSHAKE_TYPES, PROTOCOL_VERSION
 
 # Limits of version 1, in characters (code points) or items.
-NAME_MAX = 32
+NAME_MAX = ENGINE_NAME_MAX  # the engine's rule for names (engine/names.py)
 TABLE_NAME_MAX = 40
 PASSWORD_MAX = 64
 CHAT_MAX = 500
