@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .actions import Action, Clue, Discard, Event, Play, Rearrange, RearrangeEvent, TurnAction, TurnEvent
 from .cards import COPIES, MAX_RANK, RANKS, SUITS, Card, Suit
+from .counting import possible_cards, possible_masks, unseen_copies
 from .knowledge import CardKnowledge
 from .options import CLUE_TOKENS, MAX_PLAYERS, MAX_STRIKES, MIN_PLAYERS, ChatPolicy, GameConfig
 from .outcome import EndReason, Outcome, rating
@@ -23,6 +24,6 @@ __all__ = [
     "EndReason", "Event", "GameConfig", "GameState", "IllegalAction", "MAX_PLAYERS", "MAX_RANK", "MAX_STRIKES",
     "MIN_PLAYERS", "Outcome", "Play", "PlayerView", "RANKS", "Rearrange", "RearrangeEvent", "Replay",
     "ReplayError", "Reveal", "SUITS", "Suit", "TurnAction", "TurnEvent", "Variant", "apply", "check_deck",
-    "game_from_deck", "legal_actions", "new_game", "rating", "reveal", "spectator_view", "terminate", "view_for",
-    "views_for",
+    "game_from_deck", "legal_actions", "new_game", "possible_cards", "possible_masks", "rating", "reveal",
+    "spectator_view", "terminate", "unseen_copies", "view_for", "views_for",
 ]
