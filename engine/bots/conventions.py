@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..actions import Clue
-from .cardmath import ident, rank_of, single, suit_of
+from .cardmath import bits, ident, rank_of, single, suit_of
 from .memory import Pending, Table
 
 
@@ -175,13 +175,15 @@ def read_clue(table: Table, giver: int, clue: Clue, touched: tuple[int, ...]) ->
 
 
 def apply_reading(table: Table, reading: Reading) -> None:
+    trash = table.trash_mask()
     for o, k in reading.know.items():
         table.know[o] = k
     for o in reading.touched:
         table.clued.add(o)
         table.clued_at.setdefault(o, table.events_done)
-        if reading.style != "literal":
+        if reading.style != "literal" and o not in table.good_touch:
             table.good_touch.add(o)
+            table.trash_when_clued[o] = trash
     for o, m in reading.conv.items():
         table.conv[o] = m
     if reading.focus is not None:
@@ -279,6 +281,8 @@ def finesse_duty(table: Table) -> int | None:
     for p in table.pending:
         if (p.kind == "self" and p.seat == me and p.order in table.holder
                 and (not p.later or p.later[0] == table.events_done)):
+            if all(table.played(i - 1) for i in bits(p.mask) if rank_of(i) > 1):
+                continue  # someone else played the card it called for: the focus plays directly now
             return p.order
         if p.kind != "finesse" or p.seat != me:
             continue

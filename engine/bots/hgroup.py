@@ -43,7 +43,8 @@ ENDGAME_DECK = 10  # from this many cards left in the deck, a harmless clue beat
 FINESSE_VALUE = 1.5  # a blind play: one more card played, and the touched card comes after it
 CLOG = 0.1  # the value of touching a useful card that will not play soon
 LAST_STRIKE = MAX_STRIKES - 1  # strikes after which one more misplay ends the game
-LIKELY = 0.9  # a card a person clued is played, without proof, when counting says it plays this often
+import os
+LIKELY = float(os.environ.get("LIKELY", "0.9"))  # a card a person clued is played, without proof, when counting says it plays this often
 
 
 class ConventionBot:
@@ -127,6 +128,7 @@ class Turn:
         self.counted = dict(zip(mine, possible_masks(table.config.variant, [table.knowledge(o) for o in mine], left),
                                 strict=True))
         self.trash = table.trash_mask()
+        self.played = sum(1 << i for i in table.copies if table.played(i))
         # Clued cards in other hands, with when they were first clued: good touch says a card
         # clued after them is not a copy of them.
         self.clued_elsewhere = 0
@@ -150,9 +152,14 @@ class Turn:
             # clued before it elsewhere.
             mine = t.clued_at.get(order, -1)
             older = sum(1 << i for when, i in self.clued_since if when < mine)
-            useful = m & ~self.trash & ~older
+            # Good touch promised: not trash when clued, and not a copy of a card played since by the
+            # conventions (their players made sure of that). A card that died since by discards, or was
+            # played since on a literal reading (nobody checked it against ours), may be ours.
+            loose = sum(1 << i for i, when in t.loose_at.items() if when >= mine)
+            trash = t.trash_when_clued.get(order, 0) | (self.played & ~loose)
+            useful = m & ~trash & ~older
             if not useful:
-                useful = m & ~self.trash
+                useful = m & ~trash
             return useful
         return m
 
@@ -268,7 +275,8 @@ class Turn:
                 if isinstance(stall, Clue) and self.harm(stall)[:2] == (0, 0):
                     return stall, "every card of mine is clued: a harmless clue instead of a discard"
             keep = min(hand, key=self.keep_value)
-            if self.keep_value(keep) >= 5 and t.strikes < 2:
+            if self.keep_value(keep) >= 5 and t.strikes < 2 and not t.people:
+                # (Beside people, who did not agree to gamble, a bot loses the card instead.)
                 # Every card is precious: a likely play beats a sure loss.
                 gamble = max(hand, key=self.chance_playable)
                 if self.chance_playable(gamble) >= (0.4 if t.strikes == 0 else 0.6):
@@ -646,8 +654,7 @@ class Turn:
 
     def mine_could_be(self, identity: int) -> bool:
         """A clued card of ours might already be this identity (so cluing another copy risks a duplicate)."""
-        return any(self.my_mask(o) >> identity & 1 for o in self.t.hands[self.me]
-                   if o in self.t.clued and single(self.my_mask(o)) is None)
+        return any(self.my_mask(o) >> identity & 1 for o in self.t.hands[self.me] if o in self.t.clued)
 
     def chain_is_sound(self, reading: Reading, fid: int) -> bool:
         """Every clued card the focus waits on, in a third hand, will be recognised by its holder."""

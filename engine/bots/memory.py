@@ -69,6 +69,8 @@ class Table:
     play: set[int] = field(default_factory=set)  # cards the team expects their holder to play
     saved: set[int] = field(default_factory=set)  # cards given a save clue
     good_touch: set[int] = field(default_factory=set)  # cards a clue read by good touch touched: never trash
+    trash_when_clued: dict[int, int] = field(default_factory=dict)  # good-touch card -> the trash mask then
+    loose_at: dict[int, int] = field(default_factory=dict)  # identity -> event index it was played on a literal read
     clued_at: dict[int, int] = field(default_factory=dict)  # order -> index of the event that first clued it
     assumed: dict[int, int] = field(default_factory=dict)  # hypotheses: order -> identity, even for our cards
     pending: list[Pending] = field(default_factory=list)
@@ -91,6 +93,7 @@ class Table:
             raise ValueError(f"there is no convention level {self.level!r}: choose one of {', '.join(LEVELS)}")
         if self.bot_seats is None:
             self.bot_seats = frozenset(range(self.config.players))
+        self.people = any(seat not in self.bot_seats for seat in range(self.config.players))
 
     def is_bot(self, seat: int) -> bool:
         return self.bot_seats is None or seat in self.bot_seats
@@ -145,6 +148,11 @@ class Table:
         assert card is not None
         if event.success:
             self.fireworks[card.suit.index] = card.rank
+            if order not in self.good_touch and order not in self.play and (not self.is_bot(seat)
+                                                                            or order in self.clued):
+                # Played on a literal reading: no giver made sure it was not a copy of a card clued
+                # by good touch before it, so such a card may now be trash (see ``Turn.my_mask``).
+                self.loose_at[card.identity] = self.events_done
             if event.clue_gained:
                 self.tokens += 1
         else:
