@@ -92,8 +92,8 @@ class Beginner:
                 for clue in clues:
                     if clue.target != target or not touches(view, clue, card):
                         continue
-                    known = (clue.colour is not None and cv.knowledge.colours >> clue.colour.index & 1
-                             or clue.rank is not None and cv.knowledge.ranks >> (clue.rank - 1) & 1)
+                    known = ((clue.colour is not None and cv.knowledge.colours >> clue.colour.index & 1)
+                             or (clue.rank is not None and cv.knowledge.ranks >> (clue.rank - 1) & 1))
                     if known:
                         continue  # it tells the holder nothing new about this card
                     others = sum(touches(view, clue, o.card) for o in hand if o is not cv and o.card is not None)

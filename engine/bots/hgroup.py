@@ -43,8 +43,8 @@ ENDGAME_DECK = 10  # from this many cards left in the deck, a harmless clue beat
 FINESSE_VALUE = 1.5  # a blind play: one more card played, and the touched card comes after it
 CLOG = 0.1  # the value of touching a useful card that will not play soon
 LAST_STRIKE = MAX_STRIKES - 1  # strikes after which one more misplay ends the game
-import os
-LIKELY = float(os.environ.get("LIKELY", "0.9"))  # a card a person clued is played, without proof, when counting says it plays this often
+SETUP = 0.7  # a clue that brings a person's playable card halfway to proven (0.45-0.95 measured alike)
+LIKELY = 0.9  # a card a person clued is played unproven when counting says it plays this often
 
 
 class ConventionBot:
@@ -577,6 +577,7 @@ class Turn:
                 value -= 3.0
             seen_ids.add(i)
         newly_known = False
+        literal = self.literal(target)
         for o in t.hands[target]:
             before = self.belief(o)
             after = self.belief(o, reading)
@@ -594,6 +595,9 @@ class Turn:
             if now and not was:
                 value += 1.0 + (0.2 if rank_of(i) == 5 else 0.0)
                 newly_known = True
+            elif literal and o in touched and t.playable(i) and after != before:
+                # A person who reads clues literally needs colour and rank: half of what gets it played.
+                value += SETUP
             elif o in touched and o not in t.clued and not t.dead(i):
                 if o == focus and reading.kind == "play":
                     value += 0.6
