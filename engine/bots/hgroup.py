@@ -213,7 +213,7 @@ class Turn:
         if certain and all(t.playable(i) for i in bits(certain)):
             if single(certain) is not None:
                 return f"the clues and the cards I see say my {where} is {cards_text(certain)}: playable"
-            return f"the clues and the cards I see say my {where} is {cards_text(certain)}: any of them plays"
+            return f"the clues and the cards I see say my {where} is {cards_text(certain)}: any of them is playable"
         return f"our conventions say my {where} is {cards_text(mask)}: playable now"
 
     def decide(self) -> Decision:
