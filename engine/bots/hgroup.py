@@ -265,6 +265,13 @@ class Turn:
             if trash:
                 return Discard(trash[0]), f"my {self.slot(trash[0])} can only be a card no longer needed"
             chop = t.chop(self.me)
+            if chop is not None and self.unguarded():
+                # Nobody here saves a chop by convention: throw the unclued card the count says matters least.
+                unclued = [o for o in hand if o not in t.clued and o not in t.play]
+                safest = min(unclued, key=lambda o: (self.keep_value(o), -hand.index(o)))
+                if safest != chop and self.keep_value(safest) < self.keep_value(chop):
+                    return Discard(safest), (f"nothing to play or clue: discarding my {self.slot(safest)}, "
+                                             "the unclued card least likely to be needed")
             if chop is not None:
                 return Discard(chop), f"nothing to play or clue: discarding my chop ({self.slot(chop)})"
             # A locked hand: every card is clued. Stall with a harmless clue rather than lose one.
@@ -390,10 +397,15 @@ class Turn:
     def urgent_save(self) -> tuple[Clue, str] | None:
         """A save clue for the next player, or for the one after when our clue token is the last."""
         t = self.t
-        seats = [(self.me + 1) % t.config.players]
-        if t.tokens == 1 and t.config.players > 2:
+        players = t.config.players
+        seats = [(self.me + 1) % players]
+        # People do not save a chop: we guard every seat up to the next house bot's, whose own chop is ours
+        # to guard too (the bot before it acts before it).
+        while not t.is_bot(seats[-1]) and len(seats) < players - 1:
+            seats.append((seats[-1] + 1) % players)
+        if t.tokens == 1 and len(seats) < players - 1:
             # Whoever acts next will have no token to save the player after them.
-            seats.append((self.me + 2) % t.config.players)
+            seats.append((seats[-1] + 1) % players)
         for seat in seats:
             save = self.save_for(seat)
             if save is not None:
@@ -513,6 +525,10 @@ class Turn:
         if clued:
             m = m & ~self.trash or m
         return m
+
+    def unguarded(self) -> bool:
+        """Whether every other seat is a person who reads clues literally: nobody will save our chop."""
+        return all(self.literal(seat) for seat in range(self.t.config.players) if seat != self.me)
 
     def literal(self, seat: int) -> bool:
         """Whether ``seat`` is a person who reads clues literally (a beginner table): no convention, no count."""
