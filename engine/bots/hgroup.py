@@ -409,22 +409,15 @@ class Turn:
         for seat in seats:
             save = self.save_for(seat)
             if save is not None:
-                chop = t.chop(seat)
-                assert chop is not None
-                card = t.ids[chop]
-                if t.critical(card):
-                    what = f"the only {name(card)} left"
-                elif t.playable(card):
-                    what = f"a playable {name(card)} no one else holds"
-                else:
-                    what = f"{name(card)}, whose other copy no one else holds"
-                return save, f"cluing {seat_name(seat)} {save.value}: saving {what} on their chop"
+                return save
         return None
 
-    def save_for(self, seat: int) -> Clue | None:
+    def save_for(self, seat: int) -> tuple[Clue, str] | None:
         t = self.t
         chop = t.chop(seat)
-        if chop is None or not self.needs_save(seat, chop) or self.busy(seat):
+        if chop is None:
+            return self.rescue(seat)
+        if not self.needs_save(seat, chop) or self.busy(seat):
             return None
         best: tuple[float, Clue] | None = None
         for clue in self.clues_for(seat):
@@ -436,7 +429,47 @@ class Turn:
                 continue
             if best is None or judged > best[0]:
                 best = (judged, clue)
-        return best[1] if best is not None else None
+        if best is None:
+            return None
+        card = t.ids[chop]
+        if t.critical(card):
+            what = f"the only {name(card)} left"
+        elif rank_of(card) == 2 and not t.playable(card):
+            what = f"{name(card)}, whose other copy no one else holds"
+        else:
+            what = f"a playable {name(card)} no one else holds"
+        return best[1], f"cluing {seat_name(seat)} {best[1].value}: saving {what} on their chop"
+
+    def rescue(self, seat: int) -> tuple[Clue, str] | None:
+        """A person whose every card is clued throws their oldest: give them a card to play instead.
+
+        Someone who reads clues literally and has nothing proven to play discards
+        their oldest card when every card is clued; if that card is worth
+        keeping, a clue that proves another card playable makes them play it.
+        """
+        t = self.t
+        if not self.literal(seat) or not t.hands[seat]:
+            return None
+        oldest = t.hands[seat][-1]
+        if t.dead(t.ids[oldest]) or not self.needs_save(seat, oldest):
+            return None
+        if any(self.known_playable(t.knowledge(o)) for o in t.hands[seat]):
+            return None
+        best: tuple[float, Clue] | None = None
+        for clue in self.clues_for(seat):
+            touched = touched_by(t, seat, clue)
+            if not touched:
+                continue
+            reading = read_clue(t, self.me, clue, touched)
+            if not any(self.known_playable(reading.know[o]) for o in touched):
+                continue
+            judged = self.judge(clue, touched)
+            if judged is not None and (best is None or judged > best[0]):
+                best = (judged, clue)
+        if best is None:
+            return None
+        return best[1], (f"cluing {seat_name(seat)} {best[1].value}: a card to play, so that they keep their "
+                         f"{name(t.ids[oldest])} rather than discard it")
 
     def needs_save(self, seat: int, order: int) -> bool:
         t = self.t
