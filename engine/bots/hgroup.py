@@ -44,6 +44,7 @@ FINESSE_VALUE = 1.5  # a blind play: one more card played, and the touched card 
 CLOG = 0.1  # the value of touching a useful card that will not play soon
 LAST_STRIKE = MAX_STRIKES - 1  # strikes after which one more misplay ends the game
 SETUP = 0.7  # a clue that brings a person's playable card halfway to proven (0.45-0.95 measured alike)
+EAGER = 0.1  # the least value of a clue a bot gives rather than discard beside a literal reader
 LIKELY = 0.9  # a card a person clued is played unproven when counting says it plays this often
 
 
@@ -128,6 +129,7 @@ class Turn:
         self.counted = dict(zip(mine, possible_masks(table.config.variant, [table.knowledge(o) for o in mine], left),
                                 strict=True))
         self.trash = table.trash_mask()
+        self.eager = table.level == "beginner" and table.people and len(table.bot_seats or ()) > 1
         self.played = sum(1 << i for i in table.copies if table.played(i))
         # Clued cards in other hands, with when they were first clued: good touch says a card
         # clued after them is not a copy of them.
@@ -238,7 +240,10 @@ class Turn:
         clue = self.best_clue() if t.tokens > 0 else None
         if clue is not None:
             value, action = clue
-            if value >= 0.9 or t.tokens >= CLUE_TOKENS - 1 or (value >= 0.5 and t.tokens >= 2):
+            # Beside a person who reads literally (and another bot), any useful clue beats a discard: a token
+            # a bot spends is one the person does not spend on a clue that gets less played (measured).
+            if (value >= 0.9 or t.tokens >= CLUE_TOKENS - 1 or (value >= 0.5 and t.tokens >= 2)
+                    or (self.eager and value >= EAGER)):
                 return action, self.why_clue(action)
         likely = self.likely_play()
         if likely is not None:
