@@ -45,6 +45,7 @@ CLOG = 0.1  # the value of touching a useful card that will not play soon
 LAST_STRIKE = MAX_STRIKES - 1  # strikes after which one more misplay ends the game
 SETUP = 0.7  # a clue that brings a person's playable card halfway to proven (0.45-0.95 measured alike)
 EAGER = 0.1  # the least value of a clue a bot gives rather than discard beside a literal reader
+BAD_TOUCH_LITERAL = 0.5  # a duplicate or trash card touched in a literal reader's hand: a slot lost (0.3-0.7 alike)
 LIKELY = 0.9  # a card a person clued is played unproven when counting says it plays this often
 
 
@@ -626,9 +627,13 @@ class Turn:
             if o in t.clued:
                 continue
             if t.dead(i) or self.clued_elsewhere >> i & 1 or i in seen_ids or self.mine_could_be(i):
-                if not self.forced:
+                if self.literal(target) and not self.forced:
+                    # A literal reader never plays it unproven, so it only takes a slot of their hand.
+                    value -= BAD_TOUCH_LITERAL
+                elif not self.forced:
                     return None  # a bad touch: someone would later misplay or waste it
-                value -= 3.0
+                else:
+                    value -= 3.0
             seen_ids.add(i)
         newly_known = False
         literal = self.literal(target)
