@@ -91,3 +91,18 @@ def test_bots_give_a_person_clues_that_prove_a_card_playable() -> None:
     decision = decide(view_for(state, 0), bot_seats=frozenset({0}))
     assert decision.action in (Clue(1, rank=1), Clue(1, colour=Suit.RED))
     assert "R1" in decision.reason and "seat 2" in decision.reason
+
+
+def test_at_basic_a_persons_clue_has_a_focus_but_is_never_a_finesse() -> None:
+    # Seat 0 (a person) clues red to seat 1, touching only its R1 in slot 1: not the chop, so a play clue.
+    state = deal(3, "Y3 G3 B3 W3 Y4  G4 B4 W4 Y4 R1  G4 B4 W4 G3 B3")
+    state = apply(state, Clue(1, colour=Suit.RED))
+    bots = frozenset({1, 2})
+    assert decide(view_for(state, 1), level="basic", bot_seats=bots).action == Play(9)
+    assert decide(view_for(state, 1), level="beginner", bot_seats=bots).action != Play(9)
+    # The person clues red on seat 2's R2 while bot seat 1, between them, holds R1 in slot 1: at h-group
+    # that is a finesse and seat 1 blind-plays slot 1; at basic a person gives no finesse, so it does not.
+    state = deal(3, "Y3 G3 B3 W3 Y4  G4 B4 W4 Y4 R1  G4 B4 W4 G3 R2")
+    state = apply(state, Clue(2, colour=Suit.RED))
+    assert decide(view_for(state, 1), level="h-group", bot_seats=bots).action == Play(9)
+    assert decide(view_for(state, 1), level="basic", bot_seats=bots).action != Play(9)
