@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 from ..actions import Clue
 from .cardmath import bits, ident, rank_of, single, suit_of
-from .memory import Pending, Table
+from .memory import Pending, Style, Table
 
 
 @dataclass
@@ -53,7 +53,7 @@ class Reading:
     self_order: int | None = None  # a self-finesse: the target's card to blind-play
     on_chop: bool = False  # the focus is the chop, newly touched: the clue may be a save
     heights: list[int] = field(default_factory=list)  # the chains, per suit
-    style: str = "full"  # how giver and target read it (``Table.style``)
+    style: Style = "full"  # how giver and target read it (``Table.style``)
 
 
 def clue_mask(table: Table, clue: Clue) -> int:
