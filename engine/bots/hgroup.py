@@ -44,7 +44,7 @@ FINESSE_VALUE = 1.5  # a blind play: one more card played, and the touched card 
 CLOG = 0.1  # the value of touching a useful card that will not play soon
 LAST_STRIKE = MAX_STRIKES - 1  # strikes after which one more misplay ends the game
 SETUP = 0.7  # a clue that brings a person's playable card halfway to proven (0.45-0.95 measured alike)
-EAGER = 0.1  # the least value of a clue a bot gives rather than discard beside a literal reader
+EAGER = 0.3  # the least value of a clue a bot gives rather than discard beside a literal reader (0.0-0.5 tried)
 BAD_TOUCH_LITERAL = 0.5  # a duplicate or trash card touched in a literal reader's hand: a slot lost (0.3-0.7 alike)
 LIKELY = 0.9  # a card a person clued is played unproven when counting says it plays this often
 
@@ -489,8 +489,9 @@ class Turn:
             # Two players: a playable card about to be thrown away is worth a clue now (with more
             # players, someone else usually clues it in time, and it measured worse).
             return True
-        if rank_of(card) == 2:
-            # A 2 whose other copy no one else holds: H-group's 2 save.
+        if rank_of(card) == 2 and not self.literal(seat):
+            # A 2 whose other copy no one else holds: H-group's 2 save (not for a literal reader, whose hand
+            # it would fill until the 2 can be proven playable: measured worse).
             return not any(t.ids.get(o) == card for s, h in enumerate(t.hands) if s != self.me
                            for o in h if o != order)
         return False
