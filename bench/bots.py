@@ -119,7 +119,8 @@ def run(config: GameConfig, games: int, table: str = "bots", bot: str = "hgroup"
     times.sort()
     p99 = times[min(len(times) - 1, int(len(times) * 0.99))] if times else 0.0
     return BenchResult(config.players, table, games, config.variant.value, bot,
-                       level or ("h-group" if table == "bots" else "beginner"), mean, math.sqrt(var / games),
+                       "none" if table == "beginners" else "h-group" if table == "bots" else level or "beginner",
+                       mean, math.sqrt(var / games),
                        100 * perfect / games, 100 * strikeouts / games, misplays["person"] / games,
                        misplays["bot"] / games, misplays["bot_deck"] / games,
                        1000 * sum(times) / len(times) if times else 0.0, 1000 * p99, 1000 * cpu_slowest,
