@@ -16,7 +16,7 @@ import sys
 import time
 
 from hanabi.engine import GameConfig, apply, legal_actions, new_game
-from hanabi.engine.bench import add_game_options, checked_variant
+from options import add_game_options, checked_variant  # beside this script
 
 
 def play_random_games(config: GameConfig, games: int, seed: int = 0) -> tuple[int, float]:

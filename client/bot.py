@@ -9,7 +9,8 @@ after ``--games`` games (default: plays on until the server closes).
 
 Whoever started it sees a line on stdout at each step (connected, joined,
 waiting for the host, game started, game over with the score), flushed at
-once, so that a terminal or a log shows where it is.
+once, so that a terminal or a log shows where it is; with ``--explain``, also
+each move it makes and the one-line reason for it.
 """
 
 from __future__ import annotations
@@ -58,11 +59,12 @@ def say(line: str) -> None:
 
 class BotClient:
     def __init__(self, stream: trio.abc.Stream, name: str, delay: float,
-                 report: Callable[[str], None] = say) -> None:
+                 report: Callable[[str], None] = say, explain: bool = False) -> None:
         self.stream = stream
         self.name = name
         self.delay = delay
         self.report = report
+        self.explain = explain
         self.decoder = Decoder(peer="server")
         self.inbox: list[Message] = []
         self.bot = make_bot()
@@ -134,8 +136,10 @@ class BotClient:
                     acted = key
                     if self.delay > 0:
                         await trio.sleep(self.delay)
-                    action = await trio.to_thread.run_sync(self.bot.choose, view)
-                    await self.send(ActionRequest(action))
+                    decision = await trio.to_thread.run_sync(self.bot.decide, view)
+                    if self.explain:
+                        self.report(f"turn {view.turn + 1}: {decision.action} - {decision.reason}")
+                    await self.send(ActionRequest(decision.action))
             elif isinstance(message, GameStarted):
                 self.report(f"game started (game #{message.game})")
             elif isinstance(message, GameOver):
@@ -153,7 +157,7 @@ class BotClient:
 
 
 async def run_bot(address: Address, name: str = "Bot", table: int | None = None, games: int | None = None,
-                  delay: float = 0.5, report: Callable[[str], None] = say) -> int:
+                  delay: float = 0.5, report: Callable[[str], None] = say, explain: bool = False) -> int:
     """Connect, sit down and play; returns the number of games played. ``report`` gets the progress lines."""
     try:
         with trio.fail_after(CONNECT_TIMEOUT):
@@ -161,7 +165,7 @@ async def run_bot(address: Address, name: str = "Bot", table: int | None = None,
     except (OSError, trio.TooSlowError) as exc:
         raise BotError(f"cannot reach a server at {address}: {exc or 'no answer'}") from None
     async with stream:
-        client = BotClient(stream, name, delay, report)
+        client = BotClient(stream, name, delay, report, explain)
         try:
             await client.join(table)
             return await client.play(games)
@@ -179,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--table", type=int, help="the table to join (default: the first with a free seat)")
     parser.add_argument("--games", type=int, help="stop after this many games (default: play on)")
     parser.add_argument("--delay", type=float, default=0.5, help="seconds to wait before each move (default 0.5)")
+    parser.add_argument("--explain", action="store_true", help="print each move with the reason for it")
     args = parser.parse_args(argv)
     try:
         address = parse_address(args.address)
@@ -191,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     if (problem := delay_problem("--delay", args.delay)) is not None:
         parser.error(problem)
     try:
-        played = trio.run(run_bot, address, args.name.strip(), args.table, args.games, args.delay)
+        played = trio.run(run_bot, address, args.name.strip(), args.table, args.games, args.delay, say, args.explain)
     except BotError as exc:
         print(f"hanabi-bot: {exc}", file=sys.stderr)
         return 1

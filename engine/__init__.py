@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from .actions import Action, Clue, Discard, Event, Play, Rearrange, RearrangeEvent, TurnAction, TurnEvent
 from .cards import COPIES, MAX_RANK, RANKS, SUITS, Card, Suit
+from .counting import possible_cards, possible_masks, unseen_copies
 from .hands import Hands, hands_after, opening_hands
 from .knowledge import CardKnowledge
 from .options import CLUE_TOKENS, MAX_PLAYERS, MAX_STRIKES, MIN_PLAYERS, ChatPolicy, GameConfig
@@ -35,11 +36,11 @@ from .variants import Variant
 from .views import CardView, PlayerView, Reveal, reveal, spectator_view, view_for, views_for
 
 __all__ = [
-    "Action", "ActionDoesNotApply", "Card", "CardKnowledge", "CardView", "ChatPolicy", "Clue", "CLUE_TOKENS",
-    "COPIES", "Discard", "EndReason", "Event", "GameConfig", "GameEnded", "GameState", "Hands", "IllegalAction",
-    "MAX_PLAYERS", "MAX_RANK", "MAX_STRIKES", "MIN_PLAYERS", "NotYourTurn", "Outcome", "Play", "PlayerView", "RANKS",
-    "Rearrange", "RearrangeEvent", "Replay", "ReplayError", "Reveal", "SUITS", "Suit", "TurnAction", "TurnEvent",
-    "Variant", "action_of", "apply", "check_deck", "check_turn", "game_from_deck", "hands_after", "legal_actions",
-    "new_game", "opening_hands", "rating", "replay_actions", "replay_steps", "reveal", "spectator_view", "terminate",
-    "view_for", "views_for",
+    "Action", "action_of", "ActionDoesNotApply", "apply", "Card", "CardKnowledge", "CardView", "ChatPolicy",
+    "check_deck", "check_turn", "Clue", "CLUE_TOKENS", "COPIES", "Discard", "EndReason", "Event", "game_from_deck",
+    "GameConfig", "GameEnded", "GameState", "Hands", "hands_after", "IllegalAction", "legal_actions", "MAX_PLAYERS",
+    "MAX_RANK", "MAX_STRIKES", "MIN_PLAYERS", "new_game", "NotYourTurn", "opening_hands", "Outcome", "Play",
+    "PlayerView", "possible_cards", "possible_masks", "RANKS", "rating", "Rearrange", "RearrangeEvent", "Replay",
+    "replay_actions", "replay_steps", "ReplayError", "Reveal", "reveal", "spectator_view", "Suit", "SUITS",
+    "terminate", "TurnAction", "TurnEvent", "unseen_copies", "Variant", "view_for", "views_for",
 ]

@@ -9,6 +9,7 @@ whatever it remembers by replaying it, and it can never reach the game state.
 
 from __future__ import annotations
 
-from .registry import BOTS, Bot, choose_action, make_bot
+from .decision import LEVELS, Decision, Level
+from .registry import BOTS, Bot, choose_action, decide, make_bot
 
-__all__ = ["BOTS", "Bot", "choose_action", "make_bot"]
+__all__ = ["BOTS", "Bot", "Decision", "LEVELS", "Level", "choose_action", "decide", "make_bot"]

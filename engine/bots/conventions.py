@@ -33,8 +33,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..actions import Clue
-from .cardmath import ident, rank_of, single, suit_of
-from .memory import Pending, Table
+from .cardmath import bits, ident, rank_of, single, suit_of
+from .memory import Pending, Style, Table
 
 
 @dataclass
@@ -53,6 +53,7 @@ class Reading:
     self_order: int | None = None  # a self-finesse: the target's card to blind-play
     on_chop: bool = False  # the focus is the chop, newly touched: the clue may be a save
     heights: list[int] = field(default_factory=list)  # the chains, per suit
+    style: Style = "full"  # how giver and target read it (``Table.style``)
 
 
 def clue_mask(table: Table, clue: Clue) -> int:
@@ -103,6 +104,7 @@ def read_clue(table: Table, giver: int, clue: Clue, touched: tuple[int, ...]) ->
     reading = Reading(target, touched, know)
     if not touched:
         return reading
+    style = reading.style = table.style(giver, target)
     new = [o for o in hand if o in touched and o not in table.clued]
     chop = table.chop(target)
     # The chop, when newly touched; else the newest new card; a clue of only old cards, its leftmost.
@@ -113,7 +115,7 @@ def read_clue(table: Table, giver: int, clue: Clue, touched: tuple[int, ...]) ->
     cover = covering(table, hidden, focus, know)
     heights = list(table.fireworks)
     prompt_suits = set()
-    if clue.colour is not None:
+    if clue.colour is not None and style == "full":
         prompt_suits = {s for s in range(table.nsuits) if mask >> ident(s, 1) & 1}
     older = [o for o in hand if o in table.clued and o != focus]
     for s in range(table.nsuits):
@@ -131,18 +133,20 @@ def read_clue(table: Table, giver: int, clue: Clue, touched: tuple[int, ...]) ->
                     continue
             break
     reading.heights = heights
+    if style == "literal":
+        return reading  # what the clue says about each card is in ``know``: nothing is read into it
     base = sum(1 << ident(s, h + 1) for s, h in enumerate(heights) if h < 5)
     trash = table.trash_mask()
     ext = 0
     if save:
         base |= save_identities(table, clue)
-    else:
+    elif style == "full":
         for s, h in enumerate(heights):
             # Only the simple finesse: the missing card is playable right now, so it is blind-played at once.
             if h >= 4 or h != table.fireworks[s]:
                 continue
             link = ident(s, h + 1)
-            for seat in table.between(giver, target):
+            for seat in table.finessers(giver, target):
                 fp = table.finesse_pos(seat)
                 if fp is not None and table.visible_id(fp, hidden) == link:
                     ext |= 1 << ident(s, h + 2)
@@ -153,7 +157,7 @@ def read_clue(table: Table, giver: int, clue: Clue, touched: tuple[int, ...]) ->
         reading.base = base & ~trash
         reading.ext = ext & ~base & ~trash
         reading.conv[focus] = reading.base | reading.ext
-    elif not save and focus not in table.clued:
+    elif not save and focus not in table.clued and style == "full":
         # No one else can hold the missing card: the target holds it on its own finesse position.
         fp = next((o for o in hand if o not in table.clued and o not in table.play and o not in touched), None)
         selfext = sum(1 << ident(s, h + 2) for s, h in enumerate(heights) if h <= 3 and h == table.fireworks[s])
@@ -171,11 +175,15 @@ def read_clue(table: Table, giver: int, clue: Clue, touched: tuple[int, ...]) ->
 
 
 def apply_reading(table: Table, reading: Reading) -> None:
+    trash = table.trash_mask()
     for o, k in reading.know.items():
         table.know[o] = k
     for o in reading.touched:
         table.clued.add(o)
         table.clued_at.setdefault(o, table.events_done)
+        if reading.style != "literal" and o not in table.good_touch:
+            table.good_touch.add(o)
+            table.trash_when_clued[o] = trash
     for o, m in reading.conv.items():
         table.conv[o] = m
     if reading.focus is not None:
@@ -194,6 +202,9 @@ def apply_reading(table: Table, reading: Reading) -> None:
 def interpret(table: Table, giver: int, clue: Clue, touched: tuple[int, ...]) -> None:
     """Replay one clue into ``table``: the shared reading, then what this seat alone infers."""
     reading = read_clue(table, giver, clue, touched)
+    if reading.style != "full":
+        apply_reading(table, reading)  # no finesse and no prompt: nothing for a third player to fill in
+        return
     finesse_ok = False
     focus_id = table.ids.get(reading.focus) if reading.focus is not None else None
     if (table.me not in (giver, clue.target) and focus_id is not None and rank_of(focus_id) >= 2
@@ -251,7 +262,7 @@ def third_party_duties(table: Table, giver: int, target: int, focus: int, focus_
     if cand is not None:
         table.conv[cand] = 1 << link
         return
-    between = table.between(giver, target)
+    between = table.finessers(giver, target)
     if not finesse_ok or me not in between or height != table.fireworks[s]:
         return
     if target_fp is not None and table.visible_id(target_fp) == link:
@@ -270,6 +281,8 @@ def finesse_duty(table: Table) -> int | None:
     for p in table.pending:
         if (p.kind == "self" and p.seat == me and p.order in table.holder
                 and (not p.later or p.later[0] == table.events_done)):
+            if all(table.played(i - 1) for i in bits(p.mask) if rank_of(i) > 1):
+                continue  # someone else played the card it called for: the focus plays directly now
             return p.order
         if p.kind != "finesse" or p.seat != me:
             continue

@@ -31,42 +31,61 @@ from __future__ import annotations
 from collections import Counter
 
 from ..actions import Clue, Discard, Play, TurnAction, TurnEvent
+from ..counting import possible_masks
 from ..options import CLUE_TOKENS, MAX_STRIKES
 from ..views import PlayerView
-from .cardmath import bits, ident, rank_of, single, suit_of
+from .cardmath import bits, ident, name, rank_of, single, suit_of
 from .conventions import Reading, clue_mask, covering, finesse_duty, read_clue, touched_by
+from .decision import Decision, table_level
 from .memory import Table
 
+STALL_DECK = 3  # from this many cards left in the deck, even a clue that only stalls beats a discard
 ENDGAME_DECK = 10  # from this many cards left in the deck, a harmless clue beats a discard
 FINESSE_VALUE = 1.5  # a blind play: one more card played, and the touched card comes after it
 CLOG = 0.1  # the value of touching a useful card that will not play soon
 LAST_STRIKE = MAX_STRIKES - 1  # strikes after which one more misplay ends the game
+SETUP = 0.7  # a clue that brings a person's playable card halfway to proven (0.45-0.95 measured alike)
+EAGER = 0.3  # the least value of a clue a bot gives rather than discard beside a literal reader (0.0-0.5 tried)
+BAD_TOUCH_LITERAL = 0.5  # a duplicate or trash card touched in a literal reader's hand: a slot lost (0.3-0.7 alike)
+LIKELY = 0.9  # a card a person clued is played unproven when counting says it plays this often
 
 
 class ConventionBot:
-    """The convention bot for one seat of one game; it caches its replay between turns."""
+    """The convention bot for one seat of one game; it caches its replay between turns.
+
+    ``level`` is what the people at the table are expected to follow and
+    ``bot_seats`` which seats are house bots (None: every seat); see
+    ``decision.py``. ``level=None`` picks beginner when a person sits at the
+    table, the strongest level otherwise.
+    """
 
     name = "hgroup"
 
-    def __init__(self) -> None:
+    def __init__(self, level: str | None = None, bot_seats: frozenset[int] | None = None) -> None:
+        self.level = level
+        self.bot_seats = bot_seats
         self._table: Table | None = None
         self._key: tuple[object, ...] | None = None
         self._last: object = None
 
     def choose(self, view: PlayerView) -> TurnAction:
+        return self.decide(view).action
+
+    def decide(self, view: PlayerView) -> Decision:
         if view.seat is None or view.seat != view.current or view.over:
             raise ValueError("a bot can only choose for the seat to move, while the game runs")
+        level = table_level(self.level, view.players, self.bot_seats)
         table = self._table
         first = view.events[0] if view.events else None
-        key = (view.config, view.seat, first)
+        key = (view.config, view.seat, first, level, self.bot_seats)
         done = table.events_done if table is not None else 0
         if (table is None or key != self._key or done > len(view.events)
                 or (done and view.events[done - 1] is not self._last)):
-            table = Table(view.config, view.seat)
+            table = Table(view.config, view.seat, level, self.bot_seats)
         table.catch_up(view)
         self._table, self._key = table, key
         self._last = view.events[-1] if view.events else None
-        return Decision(table, view).choose()
+        return Turn(table, view).decide()
 
 
 def choose_hgroup(view: PlayerView) -> TurnAction:
@@ -74,7 +93,16 @@ def choose_hgroup(view: PlayerView) -> TurnAction:
     return ConventionBot().choose(view)
 
 
-class Decision:
+def seat_name(seat: int) -> str:
+    return f"seat {seat + 1}"
+
+
+def cards_text(mask: int) -> str:
+    names = [name(i) for i in bits(mask)]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+class Turn:
     """One turn's reasoning for the seat to move."""
 
     def __init__(self, table: Table, view: PlayerView) -> None:
@@ -97,7 +125,14 @@ class Decision:
                     seen[table.ids[o]] += 1
         self.seen = seen
         self.all_seen = sum(1 << i for i, n in table.copies.items() if seen[i] >= n)
+        # Card counting (the engine's): what each of our cards can be by the clues and the cards we see.
+        left = Counter({i: n - seen[i] for i, n in table.copies.items()})
+        mine = table.hands[self.me]
+        self.counted = dict(zip(mine, possible_masks(table.config.variant, [table.knowledge(o) for o in mine], left),
+                                strict=True))
         self.trash = table.trash_mask()
+        self.eager = table.level == "beginner" and table.people and len(table.bot_seats or ()) > 1
+        self.played = sum(1 << i for i in table.copies if table.played(i))
         # Clued cards in other hands, with when they were first clued: good touch says a card
         # clued after them is not a copy of them.
         self.clued_elsewhere = 0
@@ -114,15 +149,21 @@ class Decision:
     def my_mask(self, order: int) -> int:
         """What this card of ours may be; 0 means it is known trash."""
         t = self.t
-        m = t.know_conv(order) & ~self.all_seen
-        if not m:
-            m = t.knowledge(order) & ~self.all_seen or t.knowledge(order)
-        if order in t.clued or order in t.play:
+        k = self.counted[order]
+        m = k & t.conv.get(order, t.all) or k
+        if order in t.good_touch or order in t.play:
+            # Good touch, when the clue was read by it: a clued card is useful, and not a copy of a card
+            # clued before it elsewhere.
             mine = t.clued_at.get(order, -1)
             older = sum(1 << i for when, i in self.clued_since if when < mine)
-            useful = m & ~self.trash & ~older
+            # Good touch promised: not trash when clued, and not a copy of a card played since by the
+            # conventions (their players made sure of that). A card that died since by discards, or was
+            # played since on a literal reading (nobody checked it against ours), may be ours.
+            loose = sum(1 << i for i, when in t.loose_at.items() if when >= mine)
+            trash = t.trash_when_clued.get(order, 0) | (self.played & ~loose)
+            useful = m & ~trash & ~older
             if not useful:
-                useful = m & ~self.trash
+                useful = m & ~trash
             return useful
         return m
 
@@ -132,8 +173,7 @@ class Decision:
         No convention is trusted here (a finesse, a prompt, a play clue's focus, good touch):
         a teammate, human or not, may have meant something else.
         """
-        k = self.t.knowledge(order)
-        return k & ~self.all_seen or k
+        return self.counted[order]
 
     def is_playable(self, order: int) -> bool:
         m = self.certain_mask(order) if self.cautious else self.my_mask(order)
@@ -143,72 +183,163 @@ class Decision:
         m = self.my_mask(order)
         return not m or not m & ~self.trash
 
-    def chance_playable(self, order: int) -> float:
-        m = self.my_mask(order)
+    def chance_playable(self, order: int, mask: int | None = None) -> float:
+        m = self.my_mask(order) if mask is None else mask
         weight = {i: max(self.t.copies[i] - self.seen[i], 0) for i in bits(m)}
         total = sum(weight.values())
         return sum(w for i, w in weight.items() if self.t.playable(i)) / total if total else 0.0
 
+    def slot(self, order: int) -> str:
+        return f"slot {self.t.hands[self.me].index(order) + 1}"
+
+    def likely_play(self) -> int | None:
+        """A clued card of ours that card counting makes very likely playable (a person's clue, read literally)."""
+        t = self.t
+        if self.cautious or self.view.strikes > 0:
+            return None
+        best: tuple[float, int] | None = None
+        for o in t.hands[self.me]:
+            if o not in t.clued or o in t.good_touch:
+                continue
+            p = self.chance_playable(o, self.counted[o])
+            if p >= LIKELY and (best is None or p > best[0]):
+                best = (p, o)
+        return best[1] if best is not None else None
+
     # ------------------------------------------------------------ choose
 
-    def choose(self) -> TurnAction:
+    def why_play(self, order: int) -> str:
+        """Why a card of ours is known playable, in a player's words."""
+        t = self.t
+        certain = self.certain_mask(order)
+        mask = self.my_mask(order)
+        where = self.slot(order)
+        if certain and all(t.playable(i) for i in bits(certain)):
+            if single(certain) is not None:
+                return f"the clues and the cards I see say my {where} is {cards_text(certain)}: playable"
+            return f"the clues and the cards I see say my {where} is {cards_text(certain)}: any of them is playable"
+        return f"our conventions say my {where} is {cards_text(mask)}: playable now"
+
+    def decide(self) -> Decision:
+        action, reason = self.choose()
+        return Decision(action, reason)
+
+    def choose(self) -> tuple[TurnAction, str]:
         t = self.t
         duty = finesse_duty(t)
         t.resolve_before_turn(self.me)
-        if duty is not None and not self.cautious:
-            return Play(duty)
         hand = t.hands[self.me]
+        if duty is not None and not self.cautious:
+            return Play(duty), f"a clue was a finesse on me: blind-playing my {self.slot(duty)}"
         playable = [o for o in hand if self.is_playable(o)]
         if t.tokens > 0:
             save = self.urgent_save()
             if save is not None:
                 return save
         if playable:
-            return Play(min(playable, key=self.play_priority))
+            best_play = min(playable, key=self.play_priority)
+            return Play(best_play), self.why_play(best_play)
         clue = self.best_clue() if t.tokens > 0 else None
         if clue is not None:
             value, action = clue
-            if value >= 0.9 or t.tokens >= CLUE_TOKENS - 1 or (value >= 0.5 and t.tokens >= 2):
-                return action
+            # Beside a person who reads literally (and another bot), any useful clue beats a discard: a token
+            # a bot spends is one the person does not spend on a clue that gets less played (measured).
+            if (value >= 0.9 or t.tokens >= CLUE_TOKENS - 1 or (value >= 0.5 and t.tokens >= 2)
+                    or (self.eager and value >= EAGER)):
+                return action, self.why_clue(action)
+        likely = self.likely_play()
+        if likely is not None:
+            chance = self.chance_playable(likely, self.counted[likely])
+            return Play(likely), (f"my {self.slot(likely)} was clued and, from the cards I see, is playable "
+                                  f"{100 * chance:.0f} % of the time")
         if self.view.final_turns_left is not None and t.strikes < 2:
             best = max(hand, key=self.chance_playable)
             if self.chance_playable(best) > 0:
-                return Play(best)
+                return Play(best), f"my last turn: playing my {self.slot(best)}, my likeliest playable card"
         # Near the end every discard brings the last round closer: stall with a harmless clue instead.
         if clue is not None and clue[0] >= 0 and self.view.deck_left <= ENDGAME_DECK:
-            return clue[1]
+            return clue[1], self.why_clue(clue[1]) + " (near the end, a clue beats a discard)"
+        # With the last few cards in the deck, every card drawn brings the last round closer, and clue
+        # tokens are rarely short: a harmless clue gives everyone another turn to play (measured: +0.3
+        # with bots only at 2 and 3 players; not beside a lone person, where it measured slightly worse).
+        if (t.tokens > 0 and self.view.deck_left <= STALL_DECK and self.view.final_turns_left is None
+                and not self.unguarded()):
+            stall = self.fallback()
+            if isinstance(stall, Clue) and self.harm(stall)[:2] == (0, 0):
+                return stall, "the deck is almost out: a harmless clue keeps it for the turns we need"
         # Two players: just after our chop was saved, the card behind it may need saving too, and only
         # our partner can do it; give them a turn to look (it did not pay with more players).
         if t.tokens > 0 and t.config.players == 2 and self.chop_just_saved():
             if clue is not None and clue[0] >= 0:
-                return clue[1]
+                return clue[1], self.why_clue(clue[1])
             stall = self.fallback()
             if isinstance(stall, Clue) and self.harm(stall)[:2] == (0, 0):
-                return stall
+                return stall, "my chop was just saved: a harmless clue, so that my partner can look behind it"
         if t.tokens < CLUE_TOKENS:
             trash = [o for o in hand if self.is_trash(o)]
             if trash:
-                return Discard(trash[0])
+                return Discard(trash[0]), f"my {self.slot(trash[0])} can only be a card no longer needed"
             chop = t.chop(self.me)
+            if chop is not None and self.unguarded():
+                # Nobody here saves a chop by convention: throw the unclued card the count says matters least.
+                unclued = [o for o in hand if o not in t.clued and o not in t.play]
+                safest = min(unclued, key=lambda o: (self.keep_value(o), -hand.index(o)))
+                if safest != chop and self.keep_value(safest) < self.keep_value(chop):
+                    return Discard(safest), (f"nothing to play or clue: discarding my {self.slot(safest)}, "
+                                             "the unclued card least likely to be needed")
             if chop is not None:
-                return Discard(chop)
+                return Discard(chop), f"nothing to play or clue: discarding my chop ({self.slot(chop)})"
             # A locked hand: every card is clued. Stall with a harmless clue rather than lose one.
             if clue is not None and t.tokens > 0 and clue[0] >= 0:
-                return clue[1]
+                return clue[1], self.why_clue(clue[1]) + " (every card of mine is clued)"
             if t.tokens > 0:
                 stall = self.fallback()
                 if isinstance(stall, Clue) and self.harm(stall)[:2] == (0, 0):
-                    return stall
+                    return stall, "every card of mine is clued: a harmless clue instead of a discard"
             keep = min(hand, key=self.keep_value)
-            if self.keep_value(keep) >= 5 and t.strikes < 2:
+            if self.keep_value(keep) >= 5 and t.strikes < 2 and not t.people:
+                # (Beside people, who did not agree to gamble, a bot loses the card instead.)
                 # Every card is precious: a likely play beats a sure loss.
                 gamble = max(hand, key=self.chance_playable)
                 if self.chance_playable(gamble) >= (0.4 if t.strikes == 0 else 0.6):
-                    return Play(gamble)
-            return Discard(keep)
+                    return Play(gamble), (f"every card of mine is precious: playing my {self.slot(gamble)}, "
+                                          "the likeliest to be playable, rather than lose one")
+            return Discard(keep), f"every card of mine is clued: discarding my {self.slot(keep)}, the least needed"
         if clue is not None:
-            return clue[1]
-        return self.fallback()
+            return clue[1], self.why_clue(clue[1]) + " (8 clue tokens: no discard)"
+        fallback = self.fallback()
+        if isinstance(fallback, Clue):
+            return fallback, "8 clue tokens and no useful clue: the clue that misleads least"
+        return fallback, "8 clue tokens and no clue to give: playing my likeliest card"
+
+    def known_playable(self, mask: int) -> bool:
+        return bool(mask) and all(self.t.playable(i) for i in bits(mask))
+
+    def why_clue(self, clue: Clue) -> str:
+        """What a clue of ours tells its target, in a player's words."""
+        t = self.t
+        touched = touched_by(t, clue.target, clue)
+        reading = read_clue(t, self.me, clue, touched)
+        who = seat_name(clue.target)
+        hand = t.hands[clue.target]
+        plays = [o for o in hand if self.known_playable(self.belief(o, reading))
+                 and not self.known_playable(self.belief(o))]
+        focus = reading.focus
+        fid = t.ids[focus] if focus is not None else None
+        if reading.self_order is not None and fid is not None:
+            return f"cluing {who} {clue.value}: a finesse on their own hand, leading to {name(fid)}"
+        if fid is not None and reading.kind == "play" and reading.ext >> fid & 1 and not reading.base >> fid & 1:
+            return (f"cluing {who} {clue.value}: a finesse: {name(fid - 1)} gets blind-played first, "
+                    f"then their {name(fid)}")
+        if plays:
+            cards = ", ".join(f"{name(t.ids[o])} (slot {hand.index(o) + 1})" for o in plays)
+            return f"cluing {who} {clue.value}: their {cards} can be played"
+        if fid is not None and focus is not None and focus == t.chop(clue.target) and not t.dead(fid):
+            what = f"the only {name(fid)}" if t.critical(fid) else name(fid)
+            return f"cluing {who} {clue.value}: saving {what} on their chop"
+        if fid is not None and reading.kind == "play":
+            return f"cluing {who} {clue.value}: their {name(fid)} will be playable after the cards before it"
+        return f"cluing {who} {clue.value}: marking cards worth keeping"
 
     def chop_just_saved(self) -> bool:
         """Whether the last turn was a clue to us touching what was then our chop."""
@@ -278,23 +409,30 @@ class Decision:
 
     # ------------------------------------------------------------ clues
 
-    def urgent_save(self) -> TurnAction | None:
+    def urgent_save(self) -> tuple[Clue, str] | None:
         """A save clue for the next player, or for the one after when our clue token is the last."""
         t = self.t
-        seats = [(self.me + 1) % t.config.players]
-        if t.tokens == 1 and t.config.players > 2:
+        players = t.config.players
+        seats = [(self.me + 1) % players]
+        # People do not save a chop: we guard every seat up to the next house bot's, whose own chop is ours
+        # to guard too (the bot before it acts before it).
+        while not t.is_bot(seats[-1]) and len(seats) < players - 1:
+            seats.append((seats[-1] + 1) % players)
+        if t.tokens == 1 and len(seats) < players - 1:
             # Whoever acts next will have no token to save the player after them.
-            seats.append((self.me + 2) % t.config.players)
+            seats.append((seats[-1] + 1) % players)
         for seat in seats:
             save = self.save_for(seat)
             if save is not None:
                 return save
         return None
 
-    def save_for(self, seat: int) -> Clue | None:
+    def save_for(self, seat: int) -> tuple[Clue, str] | None:
         t = self.t
         chop = t.chop(seat)
-        if chop is None or not self.needs_save(seat, chop) or self.busy(seat):
+        if chop is None:
+            return self.rescue(seat)
+        if not self.needs_save(seat, chop) or self.busy(seat):
             return None
         best: tuple[float, Clue] | None = None
         for clue in self.clues_for(seat):
@@ -306,7 +444,47 @@ class Decision:
                 continue
             if best is None or judged > best[0]:
                 best = (judged, clue)
-        return best[1] if best is not None else None
+        if best is None:
+            return None
+        card = t.ids[chop]
+        if t.critical(card):
+            what = f"the only {name(card)} left"
+        elif rank_of(card) == 2 and not t.playable(card):
+            what = f"{name(card)}, whose other copy no one else holds"
+        else:
+            what = f"a playable {name(card)} no one else holds"
+        return best[1], f"cluing {seat_name(seat)} {best[1].value}: saving {what} on their chop"
+
+    def rescue(self, seat: int) -> tuple[Clue, str] | None:
+        """A person whose every card is clued throws their oldest: give them a card to play instead.
+
+        Someone who reads clues literally and has nothing proven to play discards
+        their oldest card when every card is clued; if that card is worth
+        keeping, a clue that proves another card playable makes them play it.
+        """
+        t = self.t
+        if not self.literal(seat) or not t.hands[seat]:
+            return None
+        oldest = t.hands[seat][-1]
+        if t.dead(t.ids[oldest]) or not self.needs_save(seat, oldest):
+            return None
+        if any(self.known_playable(t.knowledge(o)) for o in t.hands[seat]):
+            return None
+        best: tuple[float, Clue] | None = None
+        for clue in self.clues_for(seat):
+            touched = touched_by(t, seat, clue)
+            if not touched:
+                continue
+            reading = read_clue(t, self.me, clue, touched)
+            if not any(self.known_playable(reading.know[o]) for o in touched):
+                continue
+            judged = self.judge(clue, touched)
+            if judged is not None and (best is None or judged > best[0]):
+                best = (judged, clue)
+        if best is None:
+            return None
+        return best[1], (f"cluing {seat_name(seat)} {best[1].value}: a card to play, so that they keep their "
+                         f"{name(t.ids[oldest])} rather than discard it")
 
     def needs_save(self, seat: int, order: int) -> bool:
         t = self.t
@@ -320,8 +498,9 @@ class Decision:
             # Two players: a playable card about to be thrown away is worth a clue now (with more
             # players, someone else usually clues it in time, and it measured worse).
             return True
-        if rank_of(card) == 2:
-            # A 2 whose other copy no one else holds: H-group's 2 save.
+        if rank_of(card) == 2 and not self.literal(seat):
+            # A 2 whose other copy no one else holds: H-group's 2 save (not for a literal reader, whose hand
+            # it would fill until the 2 can be proven playable: measured worse).
             return not any(t.ids.get(o) == card for s, h in enumerate(t.hands) if s != self.me
                            for o in h if o != order)
         return False
@@ -385,8 +564,10 @@ class Decision:
             k = t.knowledge(order)
             c = t.conv.get(order, t.all)
             clued = order in t.clued
-        m = k & c or k
         holder = t.holder.get(order)
+        if holder is not None and self.literal(holder):
+            return k  # a person reading clues literally knows what the clues say, and no more
+        m = k & c or k
         if holder is not None:
             # They see every copy outside their hand and ours, as we do.
             m = m & ~self.seen_by(holder) or m
@@ -394,11 +575,21 @@ class Decision:
             m = m & ~self.trash or m
         return m
 
+    def unguarded(self) -> bool:
+        """Whether every other seat is a person who reads clues literally: nobody will save our chop."""
+        return all(self.literal(seat) for seat in range(self.t.config.players) if seat != self.me)
+
+    def literal(self, seat: int) -> bool:
+        """Whether ``seat`` is a person who reads clues literally (a beginner table): no convention, no count."""
+        return not self.t.is_bot(seat) and self.t.level == "beginner"
+
     def certain_belief(self, order: int, reading: Reading | None = None) -> int:
         """What the holder of ``order`` can prove it is: the clues on it and the copies they see."""
         t = self.t
         k = reading.know[order] if reading is not None and order in reading.know else t.knowledge(order)
         holder = t.holder.get(order)
+        if holder is not None and self.literal(holder):
+            return k
         return k & ~self.seen_by(holder) or k if holder is not None else k
 
     def seen_by(self, seat: int) -> int:
@@ -446,11 +637,16 @@ class Decision:
             if o in t.clued:
                 continue
             if t.dead(i) or self.clued_elsewhere >> i & 1 or i in seen_ids or self.mine_could_be(i):
-                if not self.forced:
+                if self.literal(target) and not self.forced:
+                    # A literal reader never plays it unproven, so it only takes a slot of their hand.
+                    value -= BAD_TOUCH_LITERAL
+                elif not self.forced:
                     return None  # a bad touch: someone would later misplay or waste it
-                value -= 3.0
+                else:
+                    value -= 3.0
             seen_ids.add(i)
         newly_known = False
+        literal = self.literal(target)
         for o in t.hands[target]:
             before = self.belief(o)
             after = self.belief(o, reading)
@@ -468,6 +664,9 @@ class Decision:
             if now and not was:
                 value += 1.0 + (0.2 if rank_of(i) == 5 else 0.0)
                 newly_known = True
+            elif literal and o in touched and t.playable(i) and after != before:
+                # A person who reads clues literally needs colour and rank: half of what gets it played.
+                value += SETUP
             elif o in touched and o not in t.clued and not t.dead(i):
                 if o == focus and reading.kind == "play":
                     value += 0.6
@@ -497,7 +696,7 @@ class Decision:
         if reading.kind != "none" and (reading.base >> fid & 1 or reading.self_order is not None):
             return False
         link = fid - 1
-        between = t.between(self.me, clue.target)
+        between = t.finessers(self.me, clue.target)
         for index, seat in enumerate(between):
             fp = t.finesse_pos(seat)
             if fp is None or t.ids[fp] == link:
@@ -528,8 +727,7 @@ class Decision:
 
     def mine_could_be(self, identity: int) -> bool:
         """A clued card of ours might already be this identity (so cluing another copy risks a duplicate)."""
-        return any(self.my_mask(o) >> identity & 1 for o in self.t.hands[self.me]
-                   if o in self.t.clued and single(self.my_mask(o)) is None)
+        return any(self.my_mask(o) >> identity & 1 for o in self.t.hands[self.me] if o in self.t.clued)
 
     def chain_is_sound(self, reading: Reading, fid: int) -> bool:
         """Every clued card the focus waits on, in a third hand, will be recognised by its holder."""
@@ -556,7 +754,7 @@ class Decision:
         link = fid - 1
         if self.clued_elsewhere >> link & 1 or self.mine_could_be(link):
             return False
-        holders = [p for p in t.between(self.me, reading.target)
+        holders = [p for p in t.finessers(self.me, reading.target)
                    if (fp := t.finesse_pos(p)) is not None and t.ids[fp] == link]
         if not holders:
             return False

@@ -16,11 +16,19 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Literal
 
 from ..actions import Clue, Discard, Play, RearrangeEvent, TurnEvent
 from ..options import GameConfig
 from ..views import PlayerView
 from .cardmath import bits, copies_table, ident, rank_of, suit_of
+from .decision import LEVELS, STRONGEST, Level
+
+# How a clue is read, by who gave and who got it: ``full`` between house bots (or at an h-group table),
+# ``basic`` (focus, play and save, good touch; no finesse, no prompt) and ``literal`` (what the clue says,
+# nothing more) when a person gives or gets it at a table of that level.
+Style = Literal["full", "basic", "literal"]
+_STYLE: dict[Level, Style] = {"beginner": "literal", "basic": "basic", "h-group": "full"}
 
 
 @dataclass
@@ -48,6 +56,8 @@ class Pending:
 class Table:
     config: GameConfig
     me: int
+    level: Level = STRONGEST  # what the people at the table are expected to follow
+    bot_seats: frozenset[int] | None = None  # the house bots' seats; None: every seat
     hands: list[list[int]] = field(default_factory=list)
     holder: dict[int, int] = field(default_factory=dict)
     ids: dict[int, int] = field(default_factory=dict)  # identities this seat may see (set from the view)
@@ -58,6 +68,9 @@ class Table:
     clued: set[int] = field(default_factory=set)
     play: set[int] = field(default_factory=set)  # cards the team expects their holder to play
     saved: set[int] = field(default_factory=set)  # cards given a save clue
+    good_touch: set[int] = field(default_factory=set)  # cards a clue read by good touch touched: never trash
+    trash_when_clued: dict[int, int] = field(default_factory=dict)  # good-touch card -> the trash mask then
+    loose_at: dict[int, int] = field(default_factory=dict)  # identity -> event index it was played on a literal read
     clued_at: dict[int, int] = field(default_factory=dict)  # order -> index of the event that first clued it
     assumed: dict[int, int] = field(default_factory=dict)  # hypotheses: order -> identity, even for our cards
     pending: list[Pending] = field(default_factory=list)
@@ -76,6 +89,24 @@ class Table:
             for order in hand:
                 self.holder[order] = seat
         self.fireworks = [0] * self.nsuits
+        if self.level not in LEVELS:
+            raise ValueError(f"there is no convention level {self.level!r}: choose one of {', '.join(LEVELS)}")
+        if self.bot_seats is None:
+            self.bot_seats = frozenset(range(self.config.players))
+        self.people = any(seat not in self.bot_seats for seat in range(self.config.players))
+
+    def is_bot(self, seat: int) -> bool:
+        return self.bot_seats is None or seat in self.bot_seats
+
+    def style(self, giver: int, target: int) -> Style:
+        """How a clue from ``giver`` to ``target`` is meant and read: fully only between house bots."""
+        if self.is_bot(giver) and self.is_bot(target):
+            return "full"
+        return _STYLE[self.level]
+
+    def finessable(self, seat: int) -> bool:
+        """Whether ``seat`` can be expected to blind-play for a finesse: a house bot, or anyone at h-group."""
+        return self.is_bot(seat) or self.level == "h-group"
 
     # ----------------------------------------------------------------- replay
 
@@ -117,6 +148,11 @@ class Table:
         assert card is not None
         if event.success:
             self.fireworks[card.suit.index] = card.rank
+            if order not in self.good_touch and order not in self.play and (not self.is_bot(seat)
+                                                                            or order in self.clued):
+                # Played on a literal reading: no giver made sure it was not a copy of a card clued
+                # by good touch before it, so such a card may now be trash (see ``Turn.my_mask``).
+                self.loose_at[card.identity] = self.events_done
             if event.clue_gained:
                 self.tokens += 1
         else:
@@ -127,6 +163,7 @@ class Table:
                 self.tokens += 1
         self.play.discard(order)
         self.saved.discard(order)
+        self.good_touch.discard(order)
         for p in [p for p in self.pending if p.kind == "self" and p.order == order]:
             # A self-finesse answered: the focus is the card after the one just blind-played.
             self.pending.remove(p)
@@ -212,6 +249,10 @@ class Table:
             if order not in self.clued and order not in self.play:
                 return order
         return None
+
+    def finessers(self, giver: int, target: int) -> list[int]:
+        """The seats between ``giver`` and ``target`` that would answer a finesse, in turn order."""
+        return [seat for seat in self.between(giver, target) if self.finessable(seat)]
 
     def between(self, giver: int, target: int) -> list[int]:
         """The seats that act after ``giver`` and before ``target``, in turn order."""

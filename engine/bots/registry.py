@@ -12,8 +12,9 @@ from typing import Protocol
 
 from ..actions import TurnAction
 from ..views import PlayerView
+from .decision import Decision, table_level
 from .hgroup import ConventionBot
-from .simple import choose_simple
+from .simple import decide_simple
 
 
 class Bot(Protocol):
@@ -21,34 +22,55 @@ class Bot(Protocol):
 
     def choose(self, view: PlayerView) -> TurnAction: ...
 
+    def decide(self, view: PlayerView) -> Decision: ...
+
 
 class FunctionBot:
-    """A bot that is a plain function of the view, with no memory at all."""
+    """A bot that is a plain function of the view, with no memory at all (and no conventions to choose)."""
 
-    def __init__(self, name: str, fn: Callable[[PlayerView], TurnAction]) -> None:
+    def __init__(self, name: str, fn: Callable[[PlayerView], Decision]) -> None:
         self.name = name
         self._fn = fn
 
     def choose(self, view: PlayerView) -> TurnAction:
+        return self._fn(view).action
+
+    def decide(self, view: PlayerView) -> Decision:
         return self._fn(view)
 
 
-BOTS: dict[str, Callable[[], Bot]] = {
+BOTS: dict[str, Callable[[str | None, frozenset[int] | None], Bot]] = {
     "hgroup": ConventionBot,
-    "simple": lambda: FunctionBot("simple", choose_simple),
+    "simple": lambda level, bot_seats: FunctionBot("simple", decide_simple),
 }
 DEFAULT_BOT = "hgroup"
 
 
-def make_bot(name: str = DEFAULT_BOT) -> Bot:
-    """A fresh bot by name; an unknown name is refused with the list of known ones."""
+def make_bot(name: str = DEFAULT_BOT, *, level: str | None = None, bot_seats: frozenset[int] | None = None) -> Bot:
+    """A fresh bot by name, for a table of ``level`` where ``bot_seats`` are house bots (see ``decide``).
+
+    An unknown name or level is refused with the list of known ones.
+    """
     try:
         factory = BOTS[name]
     except KeyError:
         raise ValueError(f"there is no bot named {name!r}: choose one of {', '.join(sorted(BOTS))}") from None
-    return factory()
+    table_level(level, 2, bot_seats)  # refuses an unknown level now rather than at the first turn
+    return factory(level, bot_seats)
 
 
-def choose_action(view: PlayerView) -> TurnAction:
-    """The house bot's action for the seat of ``view`` (which must be the seat to move)."""
-    return make_bot().choose(view)
+def decide(view: PlayerView, *, level: str | None = None, bot_seats: frozenset[int] | None = None) -> Decision:
+    """The house bot's turn for the seat of ``view`` (which must be the seat to move), with its reason.
+
+    ``bot_seats``: the seats house bots sit in (the table shows it); None means every seat. ``level``:
+    what the people at the table are expected to follow, "beginner", "basic" or "h-group"; None means
+    beginner when a person sits at the table, else "h-group". Bots read each other by their full
+    conventions at every level. Pure: the same view and arguments give the same decision.
+    """
+    return make_bot(level=level, bot_seats=bot_seats).decide(view)
+
+
+def choose_action(view: PlayerView, *, level: str | None = None,
+                  bot_seats: frozenset[int] | None = None) -> TurnAction:
+    """The house bot's action for the seat of ``view``: ``decide(...).action``."""
+    return decide(view, level=level, bot_seats=bot_seats).action

@@ -8,9 +8,10 @@ its oldest unclued card.
 
 from __future__ import annotations
 
-from ..actions import Clue, Discard, Play, TurnAction
+from ..actions import Clue, Discard, Play
 from ..options import CLUE_TOKENS
 from ..views import PlayerView
+from .decision import Decision
 
 
 def _playable(view: PlayerView, suit_index: int, rank: int) -> bool:
@@ -18,7 +19,7 @@ def _playable(view: PlayerView, suit_index: int, rank: int) -> bool:
     return view.fireworks[suit_index] == rank - 1
 
 
-def choose_simple(view: PlayerView) -> TurnAction:
+def decide_simple(view: PlayerView) -> Decision:
     if view.seat is None or view.seat != view.current or view.over:
         raise ValueError("a bot can only choose for the seat to move, while the game runs")
     legal = view.legal_actions()
@@ -26,7 +27,7 @@ def choose_simple(view: PlayerView) -> TurnAction:
     for cv in hand:
         cands = cv.knowledge.candidates()
         if cands and all(_playable(view, c.suit.index, c.rank) for c in cands):
-            return Play(cv.order)
+            return Decision(Play(cv.order), f"the clues say my slot {hand.index(cv) + 1} is playable")
     if view.clue_tokens > 0:
         for step in range(1, view.players):
             target = (view.seat + step) % view.players
@@ -38,8 +39,10 @@ def choose_simple(view: PlayerView) -> TurnAction:
                     continue
                 clue = Clue(target, rank=card.rank)
                 if clue in legal:
-                    return clue
+                    return Decision(clue, f"cluing seat {target + 1} {card.rank}: their {card} is playable")
     if view.clue_tokens < CLUE_TOKENS:
         unclued = [cv for cv in hand if not cv.knowledge.clued]
-        return Discard((unclued or list(hand))[-1].order)
-    return legal[-1] if isinstance(legal[-1], Clue) else legal[0]
+        oldest = (unclued or list(hand))[-1].order
+        return Decision(Discard(oldest), "nothing to play or clue: discarding my oldest card")
+    stall = legal[-1] if isinstance(legal[-1], Clue) else legal[0]
+    return Decision(stall, "8 clue tokens: a clue rather than a discard")

@@ -26,7 +26,8 @@ FAST = ServerConfig(bot_delay=0.0, handshake_timeout=2.0, ping_interval=0.5, idl
                     shutdown_grace=0.5)
 
 
-async def test_bot_client_joins_and_plays_a_game(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("explain", [False, True])
+async def test_bot_client_joins_and_plays_a_game(capsys: pytest.CaptureFixture[str], explain: bool) -> None:
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
             server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=FAST,
@@ -41,7 +42,8 @@ async def test_bot_client_joins_and_plays_a_game(capsys: pytest.CaptureFixture[s
             result: list[int] = []
 
             async def bot() -> None:
-                result.append(await run_bot(Address("127.0.0.1", server.port), "Robo", joined.table.id, 1, 0.0))
+                result.append(await run_bot(Address("127.0.0.1", server.port), "Robo", joined.table.id, 1, 0.0,
+                                            explain=explain))
 
             nursery.start_soon(bot)
             while True:  # wait until the bot sits down
@@ -67,6 +69,11 @@ async def test_bot_client_joins_and_plays_a_game(capsys: pytest.CaptureFixture[s
             nursery.cancel_scope.cancel()
     # Each step on its own line of stdout, in order, as the person who started the bot reads them.
     lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("hanabi-bot: ")]
+    # With --explain, each of the bot's moves and its reason (a sentence after the action), between them.
+    moves = [line for line in lines if line.startswith("hanabi-bot: turn ")]
+    assert bool(moves) == explain
+    assert all(line.split(" - ", 1)[1].strip() for line in moves)
+    lines = [line for line in lines if line not in moves]
     table = joined.table.id
     assert lines == [
         "hanabi-bot: connected as Robo",

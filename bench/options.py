@@ -1,16 +1,11 @@
-"""The command-line options every game benchmark takes: which games, how many, how to print.
-
-The benchmarks themselves live in ``bench/`` at the top of the repository
-(not installed). These options stay in the package only because the bots'
-benchmark, ``engine/bots/bench.py``, still lives here and takes them too;
-once it moves to ``bench/``, they move beside it and this module goes.
-"""
+"""The command-line options the game benchmarks take (``bench/engine.py``, ``bench/bots.py``): which games,
+how many, how to print."""
 
 from __future__ import annotations
 
 import argparse
 
-from .variants import Variant
+from hanabi.engine import Variant
 
 
 def add_game_options(parser: argparse.ArgumentParser, games: int) -> None:

@@ -1,0 +1,46 @@
+"""What every bot gives back, and the convention levels a table can choose.
+
+A ``Decision`` is a turn action with the one-line reason a player would give
+for it ("Seat 2's clue told me slot 3 is R1: playable"), so that a person
+can ask a bot why it did what it did.
+
+The convention level says what the *people* at a table are expected to
+follow; house bots read each other by their full conventions whatever it is:
+
+* ``beginner``: nothing but what a clue says. A person's clue is read
+  literally (with card counting); a bot gives a person only clues that prove
+  a card playable or keep a card from the discard.
+* ``basic``: play and save clues, the chop, clue focus, good touch and
+  delayed play clues; no finesse, no prompt.
+* ``h-group``: the bots' full conventions (docs/bots.md), finesses included.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from ..actions import TurnAction
+
+Level = Literal["beginner", "basic", "h-group"]
+LEVELS: tuple[Level, ...] = ("beginner", "basic", "h-group")
+STRONGEST: Level = "h-group"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A bot's turn: the action, and why, in a sentence a player understands."""
+
+    action: TurnAction
+    reason: str
+
+
+def table_level(level: str | None, players: int, bot_seats: frozenset[int] | None) -> Level:
+    """The level to play at: ``level`` if given (checked), else beginner when a person sits at the table."""
+    if level is None:
+        people = bot_seats is not None and any(seat not in bot_seats for seat in range(players))
+        return "beginner" if people else STRONGEST
+    for known in LEVELS:
+        if level == known:
+            return known
+    raise ValueError(f"there is no convention level {level!r}: choose one of {', '.join(LEVELS)}")

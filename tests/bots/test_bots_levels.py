@@ -1,0 +1,108 @@
+"""Convention levels: bots read a person's clues for what they say, never expect a person to answer a
+convention, and say why they do what they do."""
+
+from __future__ import annotations
+
+import pytest
+from hanabi.engine import Card, Clue, GameConfig, GameState, Play, Suit, apply, game_from_deck, new_game, view_for
+from hanabi.engine.bots import LEVELS, choose_action, decide, make_bot
+
+
+def deal(players: int, hands: str) -> GameState:
+    """``hands`` ("R3 Y4 ...", seat 0's cards first, slot 5 first): seat s holds orders s*size..; seat 0 starts."""
+    config = GameConfig(players=players, first_seat=0)
+    rest = config.variant.deck()
+    top = [Card.parse(name) for name in hands.split()]
+    for card in top:
+        rest.remove(card)
+    return game_from_deck(config, top + rest)
+
+
+def test_every_decision_comes_with_a_reason_and_matches_choose_action() -> None:
+    for level in LEVELS:
+        state = new_game(GameConfig(players=3), seed=4)
+        bots = frozenset({1, 2})
+        for _ in range(30):
+            if state.over:
+                break
+            view = view_for(state, state.current)
+            decision = decide(view, level=level, bot_seats=bots)
+            assert decision.action in view.legal_actions()
+            assert decision.reason and "\n" not in decision.reason
+            assert choose_action(view, level=level, bot_seats=bots) == decision.action
+            state = apply(state, decision.action)
+
+
+def test_without_arguments_the_bot_plays_its_strongest_level_with_bots_everywhere() -> None:
+    state = new_game(GameConfig(players=4), seed=9)
+    for _ in range(25):
+        view = view_for(state, state.current)
+        assert choose_action(view) == decide(view, level="h-group", bot_seats=frozenset(range(4))).action
+        state = apply(state, choose_action(view))
+
+
+def test_an_unknown_level_is_refused_with_the_known_ones() -> None:
+    with pytest.raises(ValueError, match="there is no convention level 'expert': choose one of beginner, basic"):
+        make_bot(level="expert")
+
+
+def test_a_persons_red_clue_on_one_card_is_not_read_as_red_one() -> None:
+    # Seat 0 (a person) clues red to seat 1, touching only its R3 (slot 1): red has not started.
+    state = deal(3, "Y3 G3 B3 W3 Y4  G4 B4 W4 Y4 R3  G4 B4 W4 G3 B3")
+    state = apply(state, Clue(1, colour=Suit.RED))
+    view = view_for(state, 1)
+    decision = decide(view, bot_seats=frozenset({1, 2}))  # a person at the table: beginner level
+    assert decision.action != Play(9)
+    assert not decision.reason.startswith("the clues")
+    # From a house bot the same clue is a play clue, by the conventions: R1.
+    assert decide(view, level="h-group", bot_seats=frozenset({0, 1, 2})).action == Play(9)
+
+
+def test_two_copies_touched_by_one_clue_are_not_both_played() -> None:
+    # Seat 0 (a person) clues 1 to seat 1, touching both of its W1s (slots 4 and 5: orders 5 and 6).
+    state = deal(2, "Y3 G3 B3 W3 Y4  W1 W1 G4 B4 W4")
+    bots = frozenset({1})
+    state = apply(state, Clue(1, rank=1))
+    first = decide(view_for(state, 1), bot_seats=bots)
+    assert isinstance(first.action, Play) and first.action.order in (5, 6)
+    assert "playable" in first.reason
+    state = apply(state, first.action)
+    state = apply(state, Clue(1, colour=Suit.GREEN))  # the person passes the turn
+    other = 11 - first.action.order
+    assert decide(view_for(state, 1), bot_seats=bots).action != Play(other)
+
+
+def test_no_finesse_through_a_person() -> None:
+    """Bot seat 0 sees W2 on bot seat 2 and W1 on the finesse position of a person between them."""
+    state = deal(3, "Y3 G3 B3 W3 Y4  G4 B4 W4 Y4 W1  G4 B4 G3 B3 W2")
+    for level in ("beginner", "basic"):
+        action = decide(view_for(state, 0), level=level, bot_seats=frozenset({0, 2})).action
+        touches_w2 = isinstance(action, Clue) and action.target == 2 and (action.rank == 2
+                                                                          or action.colour is Suit.WHITE)
+        assert not touches_w2, f"{level}: {action} asks the person to blind-play W1"
+    # Among bots only, the same position is a finesse worth giving.
+    action = decide(view_for(state, 0), bot_seats=frozenset({0, 1, 2})).action
+    assert isinstance(action, Clue) and action.target == 2 and (action.rank == 2 or action.colour is Suit.WHITE)
+
+
+def test_bots_give_a_person_clues_that_prove_a_card_playable() -> None:
+    # Seat 1 (a person) holds R1 alone among 1s; a 1 clue proves it playable at the start.
+    state = deal(2, "Y3 G3 B3 W3 Y4  G4 B4 W4 R1 Y4")
+    decision = decide(view_for(state, 0), bot_seats=frozenset({0}))
+    assert decision.action in (Clue(1, rank=1), Clue(1, colour=Suit.RED))
+    assert "R1" in decision.reason and "seat 2" in decision.reason
+
+
+def test_at_basic_a_persons_clue_has_a_focus_but_is_never_a_finesse() -> None:
+    # Seat 0 (a person) clues red to seat 1, touching only its R1 in slot 1: not the chop, so a play clue.
+    state = deal(3, "Y3 G3 B3 W3 Y4  G4 B4 W4 Y4 R1  G4 B4 W4 G3 B3")
+    state = apply(state, Clue(1, colour=Suit.RED))
+    bots = frozenset({1, 2})
+    assert decide(view_for(state, 1), level="basic", bot_seats=bots).action == Play(9)
+    assert decide(view_for(state, 1), level="beginner", bot_seats=bots).action != Play(9)
+    # The person clues red on seat 2's R2 while bot seat 1, between them, holds R1 in slot 1: at h-group
+    # that is a finesse and seat 1 blind-plays slot 1; at basic a person gives no finesse, so it does not.
+    state = deal(3, "Y3 G3 B3 W3 Y4  G4 B4 W4 Y4 R1  G4 B4 W4 G3 R2")
+    state = apply(state, Clue(2, colour=Suit.RED))
+    assert decide(view_for(state, 1), level="h-group", bot_seats=bots).action == Play(9)
+    assert decide(view_for(state, 1), level="basic", bot_seats=bots).action != Play(9)
