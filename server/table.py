@@ -499,7 +499,8 @@ class Table:
                                  self.config.bot_delay + pause)
 
     async def _bot_turn(self, game: int, turn: int, seat: int, view: PlayerView, delay: float) -> None:
-        action = await decide(self.policy, view, delay)
+        bots = frozenset(i for i, s in enumerate(self.seats) if s is not None and s.bot)
+        action = await decide(self.policy, view, bots, delay)
         with contextlib.suppress(Refused):  # the table closed meanwhile
             await self.call(None, BotMove(game, turn, seat, action))
 

@@ -13,7 +13,7 @@ import struct
 import msgpack
 import pytest
 import trio
-from hanabi.engine import ChatPolicy, Clue, Discard, Play
+from hanabi.engine import ChatPolicy, Clue, Discard, Play, PlayerView, TurnAction
 from hanabi.protocol.framing import encode
 from hanabi.protocol.messages import (
     ActionRequest,
@@ -278,7 +278,7 @@ async def test_a_server_bug_costs_one_request_not_the_connection(connect: Connec
 
 
 async def test_a_bot_that_fails_still_makes_a_legal_move(connect: Connect, server: Server) -> None:
-    def broken_bot(view: object) -> object:
+    def broken_bot(view: object, bot_seats: object) -> object:
         raise ValueError("the bot is confused")
 
     server.lobby.policy = broken_bot  # type: ignore[assignment]
@@ -304,3 +304,28 @@ async def test_a_second_hello_on_one_connection_is_refused(connect: Connect) -> 
     assert (err.code, err.request, err.id) == ("already_logged_in", "hello", 2)
     await alice.send(ListTables())
     await alice.expect(Tables)
+
+
+async def test_a_bot_is_told_which_seats_are_house_bots(connect: Connect, server: Server) -> None:
+    # Beside a person the house bot must read that person's clues literally: it can only if it knows who is who.
+    seen: list[frozenset[int]] = []
+    house = server.lobby.policy
+
+    def recording(view: PlayerView, bot_seats: frozenset[int]) -> TurnAction:
+        seen.append(bot_seats)
+        return house(view, bot_seats)
+
+    server.lobby.policy = recording
+    alice = await connect("Alice")
+    await alice.send(CreateTable(name="t", seats=3))
+    await alice.expect(Joined)
+    await alice.send(AddBot(seat=1))
+    await alice.send(AddBot(seat=2))
+    await alice.send(Start())
+    view = (await alice.expect(ViewUpdate)).view
+    if view.current == 0:
+        await alice.send(ActionRequest(view.legal_actions()[-1]))
+    with trio.fail_after(5):
+        while not seen:
+            await alice.drain(0.05)
+    assert seen[0] == frozenset({1, 2})
