@@ -25,7 +25,11 @@ class ServerConfig:
     rate: float = 20.0  # messages per second a connection may send, sustained
     burst: int = 40  # ... and in a burst
     flood_limit: int = 20  # messages refused for the rate in a row before the connection is dropped
-    max_frame: int = DEFAULT_MAX_FRAME
+    max_frame: int = DEFAULT_MAX_FRAME  # what the server sends
+    # What a client sends: its longest request (a chat line of 500 characters) is under 2 KiB. Each frame costs
+    # one request of the rate limit and one more per ``bytes_per_request`` of its body (decoding is the work).
+    max_inbound_frame: int = 4096
+    bytes_per_request: int = 512
     shutdown_grace: float = 2.0  # seconds to deliver the goodbye when the server stops
     max_tables: int = 1000
     # A table none of whose seated humans has been connected for this long is closed, its running game stopped

@@ -39,7 +39,7 @@ from .store import StoreFailure
 
 log = logging.getLogger(__name__)
 
-READ_SIZE = 65536
+READ_SIZE = 16384
 
 
 class Connection:
@@ -51,7 +51,7 @@ class Connection:
         self.player: Player | None = None
         self.life = Lifecycle(config, trio.current_time())
         self._out, self._queued = trio.open_memory_channel[bytes](config.outbound_frames)
-        self._decoder = Decoder(max_frame=config.max_frame, peer="client")
+        self._decoder = Decoder(max_frame=config.max_inbound_frame, peer="client")
         # Sends each event of a game's history once on this connection (a view carries only what is new).
         self._encoder = Encoder(max_frame=config.max_frame)
         # A TCP socket's descriptor, to hand a frame straight to the kernel when nothing is waiting (send_frame).
@@ -208,43 +208,46 @@ class Connection:
             if not data:
                 self.life.closed("the client closed the connection")
                 return
-            for item in self._decode(data):
-                await self._take(item)
-                if not self.life.reading:
-                    return
+            await self._take(data)  # what it decoded is let go when it returns (nothing kept while idle)
+            if not self.life.reading:
+                return
             if self.life.phase is Phase.OPEN:
                 deadline = trio.current_time() + self.config.idle_timeout
                 silent = f"nothing heard for {self.config.idle_timeout:g} seconds"
 
-    def _decode(self, data: bytes) -> list[Message | ProtocolError]:
-        """The messages in ``data``, and an error for each bad frame (skipped: the next ones may be fine)."""
-        items: list[Message | ProtocolError] = []
+    def _decode(self, data: bytes) -> list[tuple[Message | ProtocolError, int]]:
+        """The messages in ``data`` with their sizes, and an error for each bad frame (skipped: the next ones may
+        be fine). An error keeps no traceback, which would hold the bad frame's decoded tree."""
+        items: list[tuple[Message | ProtocolError, int]] = []
         try:
             self._decoder.receive(data)
         except ProtocolError as e:
-            return [e]  # fatal: a frame over the cap
+            return [(e.with_traceback(None), 0)]  # fatal: a frame over the cap
         while True:
             try:
                 message = self._decoder.next_message()
             except ProtocolError as e:
-                items.append(e)
+                items.append((e.with_traceback(None), self._decoder.last_size))
                 if e.fatal:
                     return items
                 continue
             if message is None:
                 return items
-            items.append(message)
+            items.append((message, self._decoder.last_size))
 
-    async def _take(self, item: Message | ProtocolError) -> None:
-        step = self.life.receive(item, trio.current_time())
-        if isinstance(step, Answer):
-            self.send(step.message)
-        elif isinstance(step, Close):
-            self._reader_scope.cancel()
-        elif isinstance(step, Login):
-            await self._login(step)
-        elif isinstance(step, Handle):
-            await self._request(step.request)
+    async def _take(self, data: bytes) -> None:
+        for item, size in self._decode(data):
+            step = self.life.receive(item, trio.current_time(), size)
+            if isinstance(step, Answer):
+                self.send(step.message)
+            elif isinstance(step, Close):
+                self._reader_scope.cancel()
+            elif isinstance(step, Login):
+                await self._login(step)
+            elif isinstance(step, Handle):
+                await self._request(step.request)
+            if not self.life.reading:
+                return
 
     async def _login(self, step: Login) -> None:
         try:

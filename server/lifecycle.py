@@ -84,11 +84,11 @@ class RateLimit:
         self.tokens = float(burst)
         self.stamp = now
 
-    def allow(self, now: float) -> bool:
+    def allow(self, now: float, cost: float = 1.0) -> bool:
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
+        if self.tokens >= cost:
+            self.tokens -= cost
             return True
         return False
 
@@ -135,11 +135,11 @@ class Lifecycle:
 
     # --- what the peer sent -------------------------------------------------------------------------------------
 
-    def receive(self, item: Message | ProtocolError, now: float) -> Step:
-        """What to do with ``item``, which the peer sent at time ``now``."""
+    def receive(self, item: Message | ProtocolError, now: float, size: int = 0) -> Step:
+        """What to do with ``item``, which the peer sent at time ``now`` in a frame of ``size`` bytes."""
         if isinstance(item, ProtocolError) and (item.fatal or item.code == ErrorCode.PROTOCOL_VERSION):
             return self._fatal(item)
-        if not self._limit.allow(now):
+        if not self._limit.allow(now, 1 + size / self.config.bytes_per_request):
             return self._throttled(item)
         self._refused_in_a_row = 0
         if isinstance(item, ProtocolError):

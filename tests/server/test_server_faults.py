@@ -99,6 +99,16 @@ async def test_an_oversized_frame_ends_the_connection_before_its_body_is_read(co
     assert (status.seat, status.connected) == (0, False)
 
 
+async def test_a_client_frame_over_the_inbound_cap_ends_the_connection(connect: Connect,
+                                                                       fast_config: ServerConfig) -> None:
+    """Requests are small: the server reads at most ``max_inbound_frame`` (4 KiB), far below the 64 KiB it sends."""
+    alice = await connect("Alice")
+    await alice.send_raw(struct.pack(">I", fast_config.max_inbound_frame + 1) + b"\x80" * 100)
+    bye = await alice.expect(Goodbye)
+    assert bye.reason == "protocol_error" and str(fast_config.max_inbound_frame) in bye.message
+    await alice.expect_closed()
+
+
 async def test_out_of_turn_illegal_and_unseated_actions_change_nothing(connect: Connect) -> None:
     alice, bob = await started_game(connect)
     carol, dan = await started_game(connect, ("Carol", "Dan"))
