@@ -91,8 +91,8 @@ def test_the_rate_refills_with_time_and_a_request_let_through_resets_the_count()
 
 def test_a_big_frame_costs_more_of_the_rate_than_a_small_one() -> None:
     """Decoding is the work: a frame costs one request and one more per ``bytes_per_request`` of its body."""
-    life = opened(replace(CONFIG, burst=10, bytes_per_request=512))  # 9 left after the hello
-    assert isinstance(life.receive(ListTables(), 0.0, size=4000), Handle)  # 1 + 7.8
+    life = opened(replace(CONFIG, burst=11, bytes_per_request=512))  # 10 left after the hello
+    assert isinstance(life.receive(ListTables(), 0.0, size=4000), Handle)  # 1 + 7.8: 1.2 left
     refused = life.receive(ListTables(), 0.0, size=600)  # 2.2 more: over
     assert isinstance(refused, Answer) and refused.message.code == ErrorCode.RATE_LIMITED
     assert isinstance(life.receive(ListTables(), 0.0, size=0), Handle)  # a small one still fits
