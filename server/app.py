@@ -122,7 +122,7 @@ async def serve(host: str | None, port: int, db: str = ":memory:", *, config: Se
     config = config or ServerConfig()
     server: Server | None = None
     store = Store(db)
-    await trio.to_thread.run_sync(store.open_sync)
+    await trio.to_thread.run_sync(store.open_sync, True)  # exclusive: the one server on this store
     try:
         async with trio.open_nursery() as outer:
             await outer.start(store.run)

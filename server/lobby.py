@@ -75,6 +75,7 @@ class Lobby:
         self.players: dict[str, Player] = {}  # by token hash
         self.tables: dict[int, Table] = {}
         self._online: set[Player] = set()  # players with a connection now
+        self._lost: dict[str, Refused] = {}  # by token hash: what to tell who sat at a table lost to a damaged store
         self._nursery = nursery
 
     # --- start-up -----------------------------------------------------------------------------------------------
@@ -83,11 +84,14 @@ class Lobby:
         """Bring back every open table and unfinished game from the store; returns how many games run again."""
         snap = await self.restore_players()
         running = 0
+        for damaged in snap.damaged:
+            await self._lose(*damaged)
         for stored in snap.tables:
             try:
                 table = self._restored(stored)
             except Exception:  # one damaged table must not keep the others (or the server) down
-                log.exception("table %d could not be restored; it is left out", stored.id)
+                log.exception("table %d could not be restored; it is closed", stored.id)
+                await self._lose(stored.id, stored.name, [s.token_hash for s in stored.seated if s.token_hash])
                 continue
             game = table.game
             if game is not None and stored.game is not None and stored.game.finished is None and not game.running:
@@ -103,12 +107,20 @@ class Lobby:
         self._nursery.start_soon(self._forget_now_and_then)
         return running
 
+    async def _lose(self, table_id: int, name: str, keys: list[str]) -> None:
+        """A table that could not be restored is closed; its players learn why when they come back."""
+        await self.store.close_table(table_id)
+        for key in keys:
+            self._lost[key] = Refused(ErrorCode.NO_SUCH_TABLE, f"your table {name!r} could not be restored after "
+                                      "the server restarted (its saved state is damaged): it is closed, sorry")
+
     def _restored(self, stored: StoredTable) -> Table:
         """A table from the store, its seats given back to the players known (by token hash)."""
+        game = Game.restore(stored.game) if stored.game is not None else None  # first: it may fail
         table = Table(stored.id, stored.name, stored.variant, stored.empty_clues, stored.all_or_nothing, stored.chat,
                       stored.seats, stored.password, store=self.store, config=self.config, policy=self.policy,
                       lobby=self)
-        table.host = stored.host
+        table.host, table.game = stored.host, game
         for s in stored.seated:
             player = None if s.bot else self.players.get(s.token_hash or "")
             if not s.bot and player is None:
@@ -117,8 +129,6 @@ class Lobby:
             table.seats[s.seat] = Seat(s.name if player is None else player.name, player)
             if player is not None:
                 player.table, player.seat = table, s.seat
-        if stored.game is not None:
-            table.game = Game.restore(stored.game)
         return table
 
     async def restore_players(self) -> Snapshot:
@@ -140,7 +150,7 @@ class Lobby:
             player = self.players.get(token_hash(hello.resume))
             if player is not None:
                 self._attach(player, conn)
-                return player, hello.resume, None
+                return player, hello.resume, self._lost.pop(player.key, None)
             notice = Refused(ErrorCode.BAD_RESUME, "that resume token is not known here (the server's store may "
                                                    "have been reset): you are in the lobby with a new one")
         if len(self.players) >= self.config.max_players:
