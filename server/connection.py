@@ -252,6 +252,9 @@ class Connection:
     async def _login(self, step: Login) -> None:
         try:
             player, token, notice = await self.lobby.login(self, step.hello)
+        except Refused as refused:  # the name: the peer may say hello again with another
+            self.send(refusal(step.hello, refused.code, refused.message))
+            return
         except StoreFailure:
             self.send(refusal(step.hello, "internal", "the server could not save your login (its store failed, "
                                                       "not your fault): connect again in a moment"))

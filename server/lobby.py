@@ -50,6 +50,7 @@ from hanabi.protocol.table_rules import seat_label
 from .bots import Policy, default_policy
 from .config import ServerConfig
 from .game import Game, replayed
+from .names import normalized, unique
 from .passwords import hash_password
 from .requests import CloseIfEmpty, Rewatch, Unwatch
 from .session import Outbox, Player, Refused, frame
@@ -75,6 +76,7 @@ class Lobby:
         self.players: dict[str, Player] = {}  # by token hash
         self.tables: dict[int, Table] = {}
         self._online: set[Player] = set()  # players with a connection now
+        self._reserved: set[str] = set()  # names of logins being saved
         self._lost: dict[str, Refused] = {}  # by token hash: what to tell who sat at a table lost to a damaged store
         self._nursery = nursery
 
@@ -156,8 +158,13 @@ class Lobby:
         if len(self.players) >= self.config.max_players:
             await self.forget_idle(keep=self.config.max_players * 9 // 10)
         token = secrets.token_urlsafe(24)
-        player = Player(token_hash(token), self._unique_name(hello.name))
-        await self.store.add_player(player.key, player.name)
+        taken = {p.name for p in self._online} | {s.name for t in self.tables.values() for s in t.seats if s}
+        player = Player(token_hash(token), unique(normalized(hello.name), taken | self._reserved))
+        self._reserved.add(player.name)  # before the await: a login at the same moment cannot take it too
+        try:
+            await self.store.add_player(player.key, player.name)
+        finally:
+            self._reserved.discard(player.name)
         self.players[player.key] = player
         self._attach(player, conn)
         return player, token, notice
@@ -174,16 +181,6 @@ class Lobby:
         """After the welcome: a returning player gets their seat and view back."""
         if player.table is not None:
             player.table.welcome_back(player)
-
-    def _unique_name(self, wanted: str) -> str:
-        in_use = {p.name for p in self._online} | {s.name for t in self.tables.values() for s in t.seats if s}
-        if wanted not in in_use:
-            return wanted
-        for n in range(2, 1000):
-            candidate = f"{wanted[:28]} {n}"
-            if candidate not in in_use:
-                return candidate
-        return f"{wanted[:20]} {secrets.token_hex(4)}"
 
     def disconnected(self, player: Player, conn: Outbox) -> None:
         if player.conn is not conn:

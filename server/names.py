@@ -1,0 +1,61 @@
+"""Players' names as people read them: normalized, visible, and not a look-alike of someone who is here.
+
+A name comes as the protocol checked it (1 to 32 characters, no control
+character). It is then put in Unicode NFKC form ("ＡＮＮ" is "ANN"),
+and refused if it holds a character a reader cannot see: zero-width ones,
+bidi controls that reorder what a terminal shows. Names are compared by
+their *skeleton*: case and accents dropped, only letters and digits kept,
+and the letters of other scripts that look like Latin ones (Cyrillic "а",
+Greek "ο") read as those. Two names of one skeleton pass for each other.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from hanabi.protocol import NAME_MAX, ErrorCode
+
+from .session import Refused
+
+# Unicode categories no name may hold: format characters (zero-width, bidi controls), controls, private use,
+# unassigned code points, surrogates, line and paragraph separators.
+_UNSEEN = {"Cf", "Cc", "Co", "Cn", "Cs", "Zl", "Zp"}
+_FILLERS = "\u115f\u1160\u3164\uffa0\u2800"  # letters (and a braille blank) that show nothing at all
+# Letters and digits read as the Latin letter they look like (after case folding).
+_LOOK_ALIKE = str.maketrans("авеѕіјкмнорстухԁһӏɡαβεηικνορτυχω01", "abesijkmhopctyxdhlgabenikvoptuxwol")
+
+
+def normalized(name: str) -> str:
+    """``name`` in NFKC form; ``Refused`` with a sentence if it holds a character no one can see."""
+    name = unicodedata.normalize("NFKC", name).strip()
+    unseen = next((c for c in name if unicodedata.category(c) in _UNSEEN or c in _FILLERS), None)
+    if unseen is not None:
+        raise Refused(ErrorCode.BAD_FIELD, f"your name holds an invisible or text-reordering character "
+                                           f"(U+{ord(unseen):04X}): choose a name of visible letters")
+    if not 1 <= len(name) <= NAME_MAX:
+        raise Refused(ErrorCode.BAD_FIELD, f"your name must be 1 to {NAME_MAX} characters long once "
+                                           "normalized: choose a plainer one")
+    return name
+
+
+def skeleton(name: str) -> str:
+    """What ``name`` looks like: equal skeletons pass for the same name."""
+    letters = "".join(c for c in unicodedata.normalize("NFKD", name.casefold()) if c.isalnum())
+    return letters.translate(_LOOK_ALIKE).replace("rn", "m") or name.casefold()
+
+
+def unique(wanted: str, taken: set[str]) -> str:
+    """``wanted`` if no name in ``taken`` looks like it; "Ann 2" if "Ann" itself is taken; ``Refused`` if a
+    different name that looks the same is (impersonation)."""
+    shapes = {skeleton(n): n for n in taken}
+    if wanted not in taken:
+        other = shapes.get(skeleton(wanted))
+        if other is None:
+            return wanted
+        raise Refused(ErrorCode.NAME_TAKEN, f"{wanted!r} looks too much like {other!r}, who is here: choose a "
+                                            "name others can tell apart")
+    for n in range(2, 1000):
+        candidate = f"{wanted[:NAME_MAX - 4]} {n}"
+        if skeleton(candidate) not in shapes:
+            return candidate
+    raise Refused(ErrorCode.NAME_TAKEN, f"{wanted!r} and a thousand more like it are here: choose another name")
