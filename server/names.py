@@ -1,12 +1,12 @@
 """Players' names as people read them: normalized, visible, and not a look-alike of someone who is here.
 
 A name comes as the protocol checked it (1 to 32 characters, no control
-character). It is then put in Unicode NFKC form ("ＡＮＮ" is "ANN"),
+character). It is then put in Unicode NFKC form (full-width "ANN" is "ANN"),
 and refused if it holds a character a reader cannot see: zero-width ones,
 bidi controls that reorder what a terminal shows. Names are compared by
 their *skeleton*: case and accents dropped, only letters and digits kept,
-and the letters of other scripts that look like Latin ones (Cyrillic "а",
-Greek "ο") read as those. Two names of one skeleton pass for each other.
+and the letters of other scripts that look like Latin ones (Cyrillic "a",
+Greek "o") read as those. Two names of one skeleton pass for each other.
 """
 
 from __future__ import annotations
@@ -22,7 +22,11 @@ from .session import Refused
 _UNSEEN = {"Cf", "Cc", "Co", "Cn", "Cs", "Zl", "Zp"}
 _FILLERS = "\u115f\u1160\u3164\uffa0\u2800"  # letters (and a braille blank) that show nothing at all
 # Letters and digits read as the Latin letter they look like (after case folding).
-_LOOK_ALIKE = str.maketrans("авеѕіјкмнорстухԁһӏɡαβεηικνορτυχω01", "abesijkmhopctyxdhlgabenikvoptuxwol")
+_LOOK_ALIKE = str.maketrans(
+    # Cyrillic, then the Latin script g
+    "\u0430\u0432\u0435\u0455\u0456\u0458\u043a\u043c\u043d\u043e\u0440\u0441\u0442\u0443\u0445\u0501\u04bb\u04cf\u0261"
+    "\u03b1\u03b2\u03b5\u03b7\u03b9\u03ba\u03bd\u03bf\u03c1\u03c4\u03c5\u03c7\u03c9"  # Greek
+    "01", "abesijkmhopctyxdhlgabenikvoptuxwol")
 
 
 def normalized(name: str) -> str:

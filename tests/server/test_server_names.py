@@ -12,19 +12,21 @@ from hanabi.server.session import Refused
 from .conftest import Connect
 
 
-@pytest.mark.parametrize(("given", "kept"), [("ＡＮＮ", "ANN"), ("ﬁona", "fiona"), ("Ann", "Ann"), ("Zoë", "Zoë")])
+@pytest.mark.parametrize(("given", "kept"), [("\uff21\uff2e\uff2e", "ANN"), ("\ufb01ona", "fiona"),
+                                             ("Zo\u00eb", "Zo\u00eb"), ("Zoe\u0308", "Zo\u00eb")])
 def test_names_are_put_in_nfkc_form(given: str, kept: str) -> None:
     assert normalized(given) == kept
 
 
-@pytest.mark.parametrize("name", ["Ann\u200b", "\u202eAnn", "A\u2066nn", "An\u00adn", "\ufeffAnn", "An\u2028n", "\u3164Ann"])
+@pytest.mark.parametrize("name", ["Ann\u200b", "\u202eAnn", "A\u2066nn", "An\u00adn", "\ufeffAnn", "An\u2028n",
+                                  "\u3164Ann"])
 def test_invisible_and_bidi_characters_are_refused_with_a_sentence(name: str) -> None:
     with pytest.raises(Refused, match="invisible or text-reordering character") as refused:
         normalized(name)
     assert refused.value.code == "bad_field"
 
 
-@pytest.mark.parametrize("lookalike", ["Аlice", "ALICE", "alicé", "A1ice", "Al ice", "Αlice"])
+@pytest.mark.parametrize("lookalike", ["\u0410lice", "ALICE", "alic\u00e9", "A1ice", "Al ice", "\u0391lice"])
 def test_look_alikes_share_a_skeleton(lookalike: str) -> None:
     assert skeleton(lookalike) == skeleton("Alice")
 
@@ -37,8 +39,8 @@ def test_different_names_do_not(other: str) -> None:
 def test_a_taken_name_gets_a_number_and_a_look_alike_is_refused_naming_whom_it_mimics() -> None:
     assert unique("Alice", {"Bob"}) == "Alice"
     assert unique("Alice", {"Alice", "Alice 2"}) == "Alice 3"
-    with pytest.raises(Refused, match="'Аlice' looks too much like 'Alice', who is here") as refused:
-        unique("Аlice", {"Alice"})
+    with pytest.raises(Refused, match="'\u0410lice' looks too much like 'Alice', who is here") as refused:
+        unique("\u0410lice", {"Alice"})
     assert refused.value.code == "name_taken"
 
 
