@@ -177,7 +177,8 @@ def _main(argv: list[str] | None) -> int:
     return 0
 
 
-_FILES_KEPT = 64  # open files kept for the store, its checkpoints, the log and the listener
+# Open files kept for the store, its lock and checkpoints, the log, the listener and (64) connections before hello.
+_FILES_KEPT = 128
 
 
 def _more_files() -> int | None:

@@ -17,7 +17,7 @@ PROGRAM = "hanabi-server 0.1.0"
 class ServerConfig:
     motd: str = "Welcome to hanabi! Only clues carry information; have fun."
     bot_delay: float = 0.8  # seconds a bot waits before acting, so humans can follow
-    handshake_timeout: float = 10.0  # a new connection must say hello within this
+    handshake_timeout: float = 3.0  # a new connection must say hello within this (a client says it at once)
     ping_interval: float = 10.0  # the server pings a quiet connection this often
     idle_timeout: float = 30.0  # nothing received for this long: the client is gone
     send_timeout: float = 10.0  # the socket takes no bytes for this long: the client is too slow
@@ -31,18 +31,19 @@ class ServerConfig:
     max_inbound_frame: int = 4096
     bytes_per_request: int = 512
     shutdown_grace: float = 2.0  # seconds to deliver the goodbye when the server stops
-    max_tables: int = 1000
+    max_tables: int = 500
     # A table none of whose seated humans has been connected for this long is closed, its running game stopped
     # and kept as finished (``terminated``): nobody is coming back to it. None: tables wait for ever.
     abandon_after: float | None = 900.0
     # Each rearrangement adds an event to the history every view carries: 3 per seat per turn keep the longest
     # possible game's history far inside the frame cap (about 2,000 events, 40 KB).
     rearranges_per_turn: int = 3
-    # Each connection holds a file descriptor: beyond these, new ones are told ``server_full`` and closed, so
-    # one client opening sockets cannot starve the store (and everyone else) of descriptors. Connections that
-    # have not said hello yet have a lower cap of their own: they are the cheap ones to open in bulk.
-    max_connections: int = 2000  # the command line lowers it to fit the open-files limit
+    # Each connection holds a file descriptor: past ``max_connections`` players, a new login is told
+    # ``server_full`` (a resume is let in), so one client opening sockets cannot starve the store (and everyone
+    # else) of descriptors. Connections that have not said hello have caps of their own (``admission.py``).
+    max_connections: int = 1000  # the command line lowers it to fit the open-files limit
     max_unwelcomed: int = 64
+    max_unwelcomed_per_address: int = 8
     # Every hello without a resume token makes a player, in memory and in the store. One who holds no seat and
     # watches nothing is forgotten after ``forget_after`` seconds offline (their token then starts afresh);
     # past ``max_players`` known players, the longest offline of them are forgotten at once.

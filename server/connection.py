@@ -62,6 +62,10 @@ class Connection:
         self._scope = trio.CancelScope()  # cancelled to stop at once (too slow, or the server's last resort)
 
     @property
+    def silent(self) -> bool:
+        return self.player is None  # has not said hello (yet)
+
+    @property
     def why(self) -> str:
         return self.life.why
 
@@ -252,8 +256,11 @@ class Connection:
     async def _login(self, step: Login) -> None:
         try:
             player, token, notice = await self.lobby.login(self, step.hello)
-        except Refused as refused:  # the name: the peer may say hello again with another
-            self.send(refusal(step.hello, refused.code, refused.message))
+        except Refused as refused:  # the server is full, or the name: the peer may say hello again with another
+            if refused.code == GoodbyeReason.SERVER_FULL:
+                self.close(GoodbyeReason.SERVER_FULL, refused.message)
+            else:
+                self.send(refusal(step.hello, refused.code, refused.message))
             return
         except StoreFailure:
             self.send(refusal(step.hello, "internal", "the server could not save your login (its store failed, "

@@ -29,6 +29,7 @@ from hanabi.protocol import (
     GameSummary,
     GetReplay,
     GiveHost,
+    GoodbyeReason,
     Hello,
     Join,
     Leave,
@@ -155,6 +156,9 @@ class Lobby:
                 return player, hello.resume, self._lost.pop(player.key, None)
             notice = Refused(ErrorCode.BAD_RESUME, "that resume token is not known here (the server's store may "
                                                    "have been reset): you are in the lobby with a new one")
+        if len(self._online) >= self.config.max_connections:  # a resume is let in all the same (above)
+            raise Refused(GoodbyeReason.SERVER_FULL, f"the server is full ({len(self._online)} players are "
+                                                     "connected): try again later")
         if len(self.players) >= self.config.max_players:
             await self.forget_idle(keep=self.config.max_players * 9 // 10)
         token = secrets.token_urlsafe(24)

@@ -45,7 +45,7 @@ def test_a_taken_name_gets_a_number_and_a_look_alike_is_refused_naming_whom_it_m
 
 
 async def test_twelve_logins_with_one_new_name_at_the_same_moment_get_twelve_names(connect: Connect) -> None:
-    clients = [await connect("Zed", hello=False) for _ in range(12)]
+    clients = [await connect(f"Zed{i}", hello=False) for i in range(12)]  # 12 peers: under the per-address cap
     names: list[str] = []
 
     async def login(client: object) -> None:

@@ -1,0 +1,67 @@
+"""Admission: silent sockets give way to newer connections, new logins stop at the cap, resumes always get in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+import trio
+from hanabi.protocol import PROTOCOL_VERSION
+from hanabi.protocol.messages import Goodbye, Hello, Joined
+from hanabi.server import ServerConfig
+from hanabi.server.admission import Door
+
+from .conftest import Connect, config_with
+from .test_server_tables import table_of
+
+
+@dataclass(eq=False)
+class Sock:
+    name: str
+    silent: bool = True
+
+
+def test_the_oldest_silent_connection_of_an_address_gives_way_past_its_cap() -> None:
+    door: Door[Sock] = Door(ServerConfig(max_unwelcomed=10, max_unwelcomed_per_address=2))
+    a1, a2, a3, b1 = Sock("a1"), Sock("a2"), Sock("a3"), Sock("b1")
+    assert door.arrive(a1, "10.0.0.9") == [] and door.arrive(b1, "10.0.0.2") == []
+    assert door.arrive(a2, "10.0.0.9") == []
+    assert door.arrive(a3, "10.0.0.9") == [a1]  # not b1, from another address
+    a2.silent = False  # said hello: no longer counts
+    assert door.arrive(Sock("a4"), "10.0.0.9") == []
+
+
+def test_past_the_overall_cap_the_oldest_silent_connection_gives_way() -> None:
+    door: Door[Sock] = Door(ServerConfig(max_unwelcomed=3, max_unwelcomed_per_address=8))
+    socks = [Sock(str(i)) for i in range(5)]
+    gone = [door.arrive(s, f"10.0.0.{i}") for i, s in enumerate(socks)]
+    assert gone == [[], [], [], [socks[0]], [socks[1]]]
+    door.left(socks[2])
+    assert door.arrive(Sock("x"), "10.0.0.7") == []
+
+
+@pytest.mark.parametrize("fast_config", [config_with(max_unwelcomed_per_address=3, max_connections=2)])
+async def test_silent_sockets_cannot_keep_a_new_login_or_a_resume_out(connect: Connect) -> None:
+    cid = await connect("Cid")
+    await table_of(cid, [], seats=2)
+    await cid.stream.aclose()  # Cid drops out; their seat waits for them
+    ann, bob = await connect("Ann"), await connect("Bob")  # the server holds as many players as it takes
+    silent = [await connect("Mute", hello=False) for _ in range(3)]  # one address: "memory:Mute"
+    dan = await connect("Dan", hello=False)
+    await dan.send(Hello(protocol=PROTOCOL_VERSION, program="test", name="Dan"))
+    bye = await dan.expect(Goodbye)
+    assert bye.reason == "server_full" and "2 players are connected" in bye.message
+    late = await connect("Mute", hello=False)  # a fourth from the same address: the first gives way
+    bye = await silent[0].expect(Goodbye)
+    assert bye.reason == "server_full" and "say hello at once" in bye.message
+    back = await connect("Cid", resume=cid.token)  # type: ignore[attr-defined]
+    assert (await back.expect(Joined)).seat == 0  # a resume is always let in, even when the server is full
+    assert late is not None and ann is not None and bob is not None
+
+
+@pytest.mark.parametrize("fast_config", [config_with(handshake_timeout=0.2)])
+async def test_a_silent_socket_is_closed_at_the_short_handshake_deadline(connect: Connect) -> None:
+    mute = await connect("Mute", hello=False)
+    with trio.fail_after(2):
+        bye = await mute.expect(Goodbye)
+    assert bye.reason == "idle" and "no hello within 0.2 seconds" in bye.message
