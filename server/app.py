@@ -50,8 +50,8 @@ class Server:
     async def handle(self, stream: trio.abc.Stream, peer: str = "?", address: str | None = None) -> None:
         """Serve one client on ``stream`` until it leaves (TCP, or an in-memory stream in tests); ``address``:
         where it comes from (the peer's host), for the caps on connections that have not said hello."""
-        conn = Connection(self.lobby, stream, self.config, peer)
-        for older in self._door.arrive(conn, address or peer):
+        conn = Connection(self.lobby, stream, self.config, peer, address)
+        for older in self._door.arrive(conn, conn.address):
             log.warning("%s gave way to %s: it had not said hello", older.peer, peer)
             older.close(GoodbyeReason.SERVER_FULL, "the server takes only so many connections that have not said "
                                                    "hello, and newer ones came: connect again and say hello at once")

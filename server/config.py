@@ -32,6 +32,9 @@ class ServerConfig:
     bytes_per_request: int = 512
     shutdown_grace: float = 2.0  # seconds to deliver the goodbye when the server stops
     max_tables: int = 500
+    max_empty_tables_per_address: int = 4  # tables never played with one player at most, by where they came from
+    max_spectators: int = 50  # per table
+    lobby_interval: float = 0.25  # table changes go to the players in the lobby in a batch this often
     # A table none of whose seated humans has been connected for this long is closed, its running game stopped
     # and kept as finished (``terminated``): nobody is coming back to it. None: tables wait for ever.
     abandon_after: float | None = 900.0

@@ -43,11 +43,13 @@ READ_SIZE = 16384
 
 
 class Connection:
-    def __init__(self, lobby: Lobby, stream: trio.abc.Stream, config: ServerConfig, peer: str = "?") -> None:
+    def __init__(self, lobby: Lobby, stream: trio.abc.Stream, config: ServerConfig, peer: str = "?",
+                 address: str | None = None) -> None:
         self.lobby = lobby
         self.stream = stream
         self.config = config
         self.peer = peer
+        self.address = address or peer  # the peer's host, for the caps by address
         self.player: Player | None = None
         self.life = Lifecycle(config, trio.current_time())
         self._out, self._queued = trio.open_memory_channel[bytes](config.outbound_frames)

@@ -13,6 +13,7 @@ no table when the list of tables changes.
 from __future__ import annotations
 
 import contextlib
+import heapq
 import logging
 import secrets
 
@@ -43,7 +44,6 @@ from hanabi.protocol import (
     Start,
     TableChanged,
     TableGone,
-    TableInfo,
     Tables,
 )
 from hanabi.protocol.table_rules import seat_label
@@ -79,6 +79,7 @@ class Lobby:
         self._online: set[Player] = set()  # players with a connection now
         self._reserved: set[str] = set()  # names of logins being saved
         self._lost: dict[str, Refused] = {}  # by token hash: what to tell who sat at a table lost to a damaged store
+        self._news: dict[int, Table] = {}  # tables changed (or closed) since the lobby was last told
         self._nursery = nursery
 
     # --- start-up -----------------------------------------------------------------------------------------------
@@ -108,6 +109,7 @@ class Lobby:
             await self._nursery.start(table.run)
             running += table.running
         self._nursery.start_soon(self._forget_now_and_then)
+        self._nursery.start_soon(self._tell_lobby)
         return running
 
     async def _lose(self, table_id: int, name: str, keys: list[str]) -> None:
@@ -224,14 +226,9 @@ class Lobby:
 
     # --- what tables tell the lobby -----------------------------------------------------------------------------
 
-    def _to_lobby(self, data: bytes) -> None:
-        """Tell every connected player who is at no table."""
-        for p in self._online:
-            if p.table is None:
-                p.send_frame(data)
-
-    def table_changed(self, info: TableInfo) -> None:
-        self._to_lobby(frame(TableChanged(table=info)))
+    def table_changed(self, table: Table) -> None:
+        table.active = trio.current_time()
+        self._news[table.id] = table
 
     def table_closed(self, table: Table, members: list[Player]) -> None:
         """``table`` closed; ``members`` were at it, and are at no table now."""
@@ -239,7 +236,22 @@ class Lobby:
         for p in members:
             if p.table is table:
                 p.table, p.seat = None, None
-        self._to_lobby(frame(TableGone(table=table.id)))
+        self._news[table.id] = table
+
+    async def _tell_lobby(self) -> None:
+        while True:
+            await trio.sleep(self.config.lobby_interval)
+            self.tell_lobby()
+
+    def tell_lobby(self) -> None:
+        """What changed goes to every player at no table in one batch every ``lobby_interval`` (the latest
+        state of each table changed, once), so the lobby's traffic grows with its people, not with churn."""
+        news, self._news = self._news, {}
+        data = b"".join(frame(TableGone(table=t.id)) if t.closed else frame(TableChanged(table=t.info()))
+                        for t in news.values())
+        for p in self._online if data else ():
+            if p.table is None:
+                p.send_frame(data)
 
     # --- requests -----------------------------------------------------------------------------------------------
 
@@ -305,12 +317,17 @@ class Lobby:
             raise Refused(ErrorCode.ALREADY_SEATED, "you already sit at a table: leave it before creating another")
         if len(self.tables) >= self.config.max_tables:
             raise Refused(ErrorCode.TABLE_FULL, f"this server holds at most {self.config.max_tables} tables")
+        address = getattr(player.conn, "address", None)
+        empty = sum(1 for t in self.tables.values() if t.address == address and t.game is None and t.humans <= 1)
+        if empty >= self.config.max_empty_tables_per_address:
+            raise Refused(ErrorCode.TABLE_FULL, f"{empty} tables opened from your address wait for players: join "
+                                                "one of them, or wait until they fill up")
         password = hash_password(request.password) if request.password else None
         table_id = await self.store.create_table(request.name, request.variant, request.empty_clues,
                                                  request.all_or_nothing, request.chat, request.seats, password, None)
         table = Table(table_id, request.name, request.variant, request.empty_clues, request.all_or_nothing,
                       request.chat, request.seats, password, store=self.store, config=self.config,
-                      policy=self.policy, lobby=self)
+                      policy=self.policy, lobby=self, address=address)
         self.tables[table_id] = table
         log.info("%s opened table %d (%s): %d seats, %s", player.name, table_id, request.name, request.seats,
                  request.variant.value)
@@ -323,11 +340,12 @@ class Lobby:
             raise
 
     def tables_frame(self, request_id: int | None) -> bytes:
-        """At most the protocol's LIST_MAX tables, those with a free seat first; ``total`` tells when some are
-        left out."""
-        tables = sorted(self.tables.values(), key=lambda t: (t.running or None not in t.seats, t.id))
-        shown = tables[:LIST_MAX]
-        total = len(tables) if len(tables) > len(shown) else None
+        """At most the protocol's LIST_MAX tables, those people most likely want first: with a free seat, then
+        with someone connected, then the latest to change; ``total`` tells when some are left out."""
+        shown = heapq.nsmallest(LIST_MAX, self.tables.values(), key=lambda t: (
+            t.running or None not in t.seats, not any(s and s.player and s.player.online for s in t.seats),
+            -t.active))
+        total = len(self.tables) if len(self.tables) > len(shown) else None
         return frame(Tables(tables=tuple(t.info() for t in shown), id=request_id, total=total))
 
     async def _list_games(self, player: Player, request_id: int | None) -> None:

@@ -413,6 +413,13 @@ class Store:
     async def close_table(self, table_id: int) -> None:
         await self._do(lambda db: db.execute("UPDATE tables SET closed = ? WHERE id = ?", (time.time(), table_id)))
 
+    async def delete_table(self, table_id: int) -> None:
+        """Forget a table that never had a game: nothing of it is worth keeping."""
+        def job(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+            db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+        await self._do(job)
+
     async def set_seat(self, table_id: int, seat: int, *, bot: bool, name: str, key: str | None) -> None:
         """Seat a bot (``key`` None) or the player whose token hashes to ``key``."""
         h = key

@@ -6,9 +6,10 @@ from dataclasses import dataclass
 
 import pytest
 import trio
+import trio.testing
 from hanabi.protocol import PROTOCOL_VERSION
 from hanabi.protocol.messages import Goodbye, Hello, Joined
-from hanabi.server import ServerConfig
+from hanabi.server import Server, ServerConfig
 from hanabi.server.admission import Door
 
 from .conftest import Connect, config_with
@@ -40,13 +41,20 @@ def test_past_the_overall_cap_the_oldest_silent_connection_gives_way() -> None:
     assert door.arrive(Sock("x"), "10.0.0.7") == []
 
 
-@pytest.mark.parametrize("fast_config", [config_with(max_unwelcomed_per_address=3, max_connections=2)])
-async def test_silent_sockets_cannot_keep_a_new_login_or_a_resume_out(connect: Connect) -> None:
+@pytest.mark.parametrize("fast_config", [config_with(max_unwelcomed_per_address=3, max_connections=2,
+                                                   handshake_timeout=60.0)])  # none times out: they give way
+async def test_silent_sockets_cannot_keep_a_new_login_or_a_resume_out(connect: Connect, server: Server) -> None:
     cid = await connect("Cid")
     await table_of(cid, [], seats=2)
     await cid.stream.aclose()  # Cid drops out; their seat waits for them
+    with trio.fail_after(3):
+        while server.lobby.online():
+            await trio.sleep(0.01)
     ann, bob = await connect("Ann"), await connect("Bob")  # the server holds as many players as it takes
-    silent = [await connect("Mute", hello=False) for _ in range(3)]  # one address: "memory:Mute"
+    silent = []
+    for _ in range(3):  # from one address, "memory:Mute", in this order (each let in before the next comes)
+        silent.append(await connect("Mute", hello=False))
+        await trio.testing.wait_all_tasks_blocked()
     dan = await connect("Dan", hello=False)
     await dan.send(Hello(protocol=PROTOCOL_VERSION, program="test", name="Dan"))
     bye = await dan.expect(Goodbye)
