@@ -39,7 +39,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import trio
-from hanabi.engine import Action, ChatPolicy, Clue, Discard, GameConfig, Play, Rearrange, Suit, Variant
+from hanabi.engine import Action, ChatPolicy, GameConfig, Variant
+
+from .records import action_from_text, action_to_text, config_from_text, config_to_text
 
 log = logging.getLogger(__name__)
 
@@ -103,58 +105,6 @@ class StoreFailure(Exception):
 def token_hash(token: str) -> str:
     """Resume tokens are secrets: the store keeps only their hash, so a copied database cannot take seats."""
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-# --- actions <-> text -------------------------------------------------------------------------------------------
-# The store's own compact form, independent of the wire protocol so either can change alone.
-
-def action_to_text(action: Action) -> str:
-    """The stored JSON text of ``action``: a small dict, compact."""
-    if isinstance(action, Play):
-        data: dict[str, Any] = {"k": "play", "o": action.order}
-    elif isinstance(action, Discard):
-        data = {"k": "discard", "o": action.order}
-    elif isinstance(action, Clue):
-        data = {"k": "clue", "t": action.target}
-        if action.colour is not None:
-            data["c"] = action.colour.value
-        else:
-            data["r"] = action.rank
-    else:
-        data = {"k": "rearrange", "s": action.seat, "h": list(action.hand)}
-    return json.dumps(data, separators=(",", ":"))
-
-
-_SUIT_BY_NAME = {s.value: s for s in Suit}
-
-
-def action_from_text(text: str) -> Action:
-    data = json.loads(text)
-    kind = data["k"]
-    if kind == "play":
-        return Play(int(data["o"]))
-    if kind == "discard":
-        return Discard(int(data["o"]))
-    if kind == "clue":
-        if "c" in data:
-            return Clue(int(data["t"]), colour=_SUIT_BY_NAME[data["c"]])
-        return Clue(int(data["t"]), rank=int(data["r"]))
-    if kind == "rearrange":
-        return Rearrange(int(data["s"]), tuple(int(o) for o in data["h"]))
-    raise ValueError(f"unknown stored action kind {kind!r}")
-
-
-def config_to_text(config: GameConfig) -> str:
-    return json.dumps({
-        "players": config.players, "variant": config.variant.value, "empty_clues": config.empty_clues,
-        "all_or_nothing": config.all_or_nothing, "first_seat": config.first_seat, "chat": config.chat.value,
-    })
-
-
-def config_from_text(text: str) -> GameConfig:
-    d = json.loads(text)
-    return GameConfig(players=d["players"], variant=Variant(d["variant"]), empty_clues=d["empty_clues"],
-                      all_or_nothing=d["all_or_nothing"], first_seat=d["first_seat"], chat=ChatPolicy(d["chat"]))
 
 
 # --- what a restart reads back -----------------------------------------------------------------------------------
@@ -410,14 +360,15 @@ class Store:
     async def set_host(self, table_id: int, host: int | None) -> None:
         await self._do(lambda db: db.execute("UPDATE tables SET host = ? WHERE id = ?", (host, table_id)))
 
-    async def close_table(self, table_id: int) -> None:
-        await self._do(lambda db: db.execute("UPDATE tables SET closed = ? WHERE id = ?", (time.time(), table_id)))
-
-    async def delete_table(self, table_id: int) -> None:
-        """Forget a table that never had a game: nothing of it is worth keeping."""
+    async def close_table(self, table_id: int, played: bool = True) -> None:
+        """A table closed: one ``played`` keeps its row for its games; one never played is forgotten (tables
+        opened and left again would otherwise pile up)."""
         def job(db: sqlite3.Connection) -> None:
-            db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
-            db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+            if played:
+                db.execute("UPDATE tables SET closed = ? WHERE id = ?", (time.time(), table_id))
+            else:
+                db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+                db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
         await self._do(job)
 
     async def set_seat(self, table_id: int, seat: int, *, bot: bool, name: str, key: str | None) -> None:

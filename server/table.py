@@ -76,7 +76,6 @@ class LobbySide(Protocol):
     """What a table tells the lobby: its public state changed (for the players in the lobby), and it closed."""
 
     def table_changed(self, table: Table) -> None: ...
-
     def table_closed(self, table: Table, members: list[Player]) -> None: ...
 
 
@@ -391,8 +390,7 @@ class Table:
         """The last human left (``leaving``), or all were away too long: the table goes away (its games stay in
         the store), and everyone who was at it is told."""
         self.closed = True
-        # A table never played leaves the store (its rows would only pile up); one played keeps its games.
-        await (self.store.delete_table(self.id) if self.game is None else self.store.close_table(self.id))
+        await self.store.close_table(self.id, played=self.game is not None)
         log.info("table %d (%s) closed: %s", self.id, self.name, why)
         members = self.members() + ([leaving] if leaving is not None else [])
         self._to_members(frame(TableGone(table=self.id)))
