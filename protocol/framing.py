@@ -264,7 +264,6 @@ class Decoder:
         self._start = 0  # where the next frame begins: whole frames are dropped from the front lazily
         self._broken: ProtocolError | None = None
         self._history: History | None = None  # the latest game viewed and its events, as views continue it
-        self.last_size = 0  # body bytes of the latest frame taken, good or bad: what decoding it cost
 
     @property
     def buffered(self) -> int:
@@ -324,7 +323,6 @@ class Decoder:
             return None
         body = bytes(buffer[start + 4:end])
         self._start = end
-        self.last_size = length
         if end == len(buffer):
             self._buffer = bytearray()  # a new one: the old one's memory (a big frame's) is given back
             self._start = 0

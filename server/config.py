@@ -26,8 +26,8 @@ class ServerConfig:
     burst: int = 40  # ... and in a burst
     flood_limit: int = 20  # messages refused for the rate in a row before the connection is dropped
     max_frame: int = DEFAULT_MAX_FRAME  # what the server sends
-    # What a client sends: its longest request (a chat line of 500 characters) is under 2 KiB. Each frame costs
-    # one request of the rate limit and one more per ``bytes_per_request`` of its body (decoding is the work).
+    # What a client sends: its longest request (a chat line of 500 characters) is under 2 KiB. Its bytes are
+    # read at ``bytes_per_request`` per request of the rate (10 KiB a second, 20 KiB at once): decoding is work.
     max_inbound_frame: int = 4096
     bytes_per_request: int = 512
     shutdown_grace: float = 2.0  # seconds to deliver the goodbye when the server stops
@@ -47,6 +47,7 @@ class ServerConfig:
     max_connections: int = 1000  # the command line lowers it to fit the open-files limit
     max_unwelcomed: int = 64
     max_unwelcomed_per_address: int = 8
+    max_players_per_address: int = 64  # logged in from one address (one machine on a LAN)
     # Every hello without a resume token makes a player, in memory and in the store. One who holds no seat and
     # watches nothing is forgotten after ``forget_after`` seconds offline (their token then starts afresh);
     # past ``max_players`` known players, the longest offline of them are forgotten at once.

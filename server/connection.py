@@ -214,36 +214,39 @@ class Connection:
             if not data:
                 self.life.closed("the client closed the connection")
                 return
+            pause = self.life.read(len(data), trio.current_time())
             await self._take(data)  # what it decoded is let go when it returns (nothing kept while idle)
             if not self.life.reading:
                 return
+            if pause:  # over the byte rate: the peer's bytes wait in its socket meanwhile
+                await trio.sleep(pause)
             if self.life.phase is Phase.OPEN:
                 deadline = trio.current_time() + self.config.idle_timeout
                 silent = f"nothing heard for {self.config.idle_timeout:g} seconds"
 
-    def _decode(self, data: bytes) -> list[tuple[Message | ProtocolError, int]]:
-        """The messages in ``data`` with their sizes, and an error for each bad frame (skipped: the next ones may
-        be fine). An error keeps no traceback, which would hold the bad frame's decoded tree."""
-        items: list[tuple[Message | ProtocolError, int]] = []
+    def _decode(self, data: bytes) -> list[Message | ProtocolError]:
+        """The messages in ``data``, and an error for each bad frame (skipped: the next ones may be fine). An
+        error keeps no traceback, which would hold the bad frame's decoded tree."""
+        items: list[Message | ProtocolError] = []
         try:
             self._decoder.receive(data)
         except ProtocolError as e:
-            return [(e.with_traceback(None), 0)]  # fatal: a frame over the cap
+            return [e.with_traceback(None)]  # fatal: a frame over the cap
         while True:
             try:
                 message = self._decoder.next_message()
             except ProtocolError as e:
-                items.append((e.with_traceback(None), self._decoder.last_size))
+                items.append(e.with_traceback(None))
                 if e.fatal:
                     return items
                 continue
             if message is None:
                 return items
-            items.append((message, self._decoder.last_size))
+            items.append(message)
 
     async def _take(self, data: bytes) -> None:
-        for item, size in self._decode(data):
-            step = self.life.receive(item, trio.current_time(), size)
+        for item in self._decode(data):
+            step = self.life.receive(item, trio.current_time())
             if isinstance(step, Answer):
                 self.send(step.message)
             elif isinstance(step, Close):

@@ -84,13 +84,18 @@ class RateLimit:
         self.tokens = float(burst)
         self.stamp = now
 
-    def allow(self, now: float, cost: float = 1.0) -> bool:
+    def allow(self, now: float) -> bool:
+        return self.take(now, 1.0, only_if_there=True) == 0.0
+
+    def take(self, now: float, cost: float, only_if_there: bool = False) -> float:
+        """Take ``cost`` (or, ``only_if_there``, nothing when less is left); returns the seconds until the bucket
+        is out of debt (0: it is not), or, when nothing was taken, until ``cost`` would be there."""
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.tokens >= cost:
+        if self.tokens >= cost or not only_if_there:
             self.tokens -= cost
-            return True
-        return False
+            return max(0.0, -self.tokens / self.rate)
+        return (cost - self.tokens) / self.rate
 
 
 def refusal(request: object, code: str, message: str) -> ErrorReply:
@@ -106,6 +111,9 @@ class Lifecycle:
         self.why = ""  # why the connection ended, for the log
         self.farewell: Close | None = None  # the goodbye to send last, if the peer may still hear one
         self._limit = RateLimit(config.rate, config.burst, now)
+        # Decoding is the work a frame costs, so bytes have a rate of their own: ``bytes_per_request`` for each
+        # request of the rate.
+        self._bytes = RateLimit(config.rate * config.bytes_per_request, config.burst * config.bytes_per_request, now)
         self._refused_in_a_row = 0
 
     # --- transitions --------------------------------------------------------------------------------------------
@@ -135,11 +143,16 @@ class Lifecycle:
 
     # --- what the peer sent -------------------------------------------------------------------------------------
 
-    def receive(self, item: Message | ProtocolError, now: float, size: int = 0) -> Step:
-        """What to do with ``item``, which the peer sent at time ``now`` in a frame of ``size`` bytes."""
+    def read(self, size: int, now: float) -> float:
+        """``size`` bytes came in at ``now``: the seconds to wait before reading more. A peer sending more bytes
+        than their rate is read more slowly (TCP makes it wait), so what the server decodes stays in bounds."""
+        return self._bytes.take(now, size)
+
+    def receive(self, item: Message | ProtocolError, now: float) -> Step:
+        """What to do with ``item``, which the peer sent at time ``now``."""
         if isinstance(item, ProtocolError) and (item.fatal or item.code == ErrorCode.PROTOCOL_VERSION):
             return self._fatal(item)
-        if not self._limit.allow(now, 1 + size / self.config.bytes_per_request):
+        if not self._limit.allow(now):
             return self._throttled(item)
         self._refused_in_a_row = 0
         if isinstance(item, ProtocolError):

@@ -158,9 +158,13 @@ class Lobby:
                 return player, hello.resume, self._lost.pop(player.key, None)
             notice = Refused(ErrorCode.BAD_RESUME, "that resume token is not known here (the server's store may "
                                                    "have been reset): you are in the lobby with a new one")
-        if len(self._online) >= self.config.max_connections:  # a resume is let in all the same (above)
+        # Past the caps a resume is let in all the same (above): only new players are turned away.
+        if len(self._online) >= self.config.max_connections:
             raise Refused(GoodbyeReason.SERVER_FULL, f"the server is full ({len(self._online)} players are "
                                                      "connected): try again later")
+        if sum(p.conn.address == conn.address for p in self._online if p.conn) >= self.config.max_players_per_address:
+            raise Refused(GoodbyeReason.SERVER_FULL, f"{self.config.max_players_per_address} players are connected "
+                                                     "from your address, the most the server takes from one")
         if len(self.players) >= self.config.max_players:
             await self.forget_idle(keep=self.config.max_players * 9 // 10)
         token = secrets.token_urlsafe(24)
@@ -317,7 +321,7 @@ class Lobby:
             raise Refused(ErrorCode.ALREADY_SEATED, "you already sit at a table: leave it before creating another")
         if len(self.tables) >= self.config.max_tables:
             raise Refused(ErrorCode.TABLE_FULL, f"this server holds at most {self.config.max_tables} tables")
-        address = getattr(player.conn, "address", None)
+        address = player.conn.address if player.conn else None
         empty = sum(1 for t in self.tables.values() if t.address == address and t.game is None and t.humans <= 1)
         if empty >= self.config.max_empty_tables_per_address:
             raise Refused(ErrorCode.TABLE_FULL, f"{empty} tables opened from your address wait for players: join "

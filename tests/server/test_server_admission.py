@@ -8,11 +8,11 @@ import pytest
 import trio
 import trio.testing
 from hanabi.protocol import PROTOCOL_VERSION
-from hanabi.protocol.messages import Goodbye, Hello, Joined
+from hanabi.protocol.messages import Goodbye, Hello, Joined, Welcome
 from hanabi.server import Server, ServerConfig
 from hanabi.server.admission import Door
 
-from .conftest import Connect, config_with
+from .conftest import Client, Connect, config_with
 from .test_server_tables import table_of
 
 
@@ -73,3 +73,21 @@ async def test_a_silent_socket_is_closed_at_the_short_handshake_deadline(connect
     with trio.fail_after(2):
         bye = await mute.expect(Goodbye)
     assert bye.reason == "idle" and "no hello within 0.2 seconds" in bye.message
+
+
+@pytest.mark.parametrize("fast_config", [config_with(max_players_per_address=2)])
+async def test_one_address_holds_a_few_players_at_most_and_others_still_get_in(server: Server,
+                                                                             nursery: trio.Nursery) -> None:
+    async def login(name: str, address: str) -> Client:
+        ours, theirs = trio.testing.memory_stream_pair()
+        nursery.start_soon(server.handle, theirs, f"{address}:{name}", address)
+        client = Client(ours, name)
+        await client.send(Hello(protocol=PROTOCOL_VERSION, program="test", name=name))
+        return client
+
+    for name in ("A1", "A2"):
+        await (await login(name, "10.0.0.66")).expect(Welcome)
+    third = await login("A3", "10.0.0.66")
+    bye = await third.expect(Goodbye)
+    assert bye.reason == "server_full" and "2 players are connected from your address" in bye.message
+    await (await login("B1", "10.0.0.7")).expect(Welcome)

@@ -27,6 +27,7 @@ from hanabi.protocol.messages import (
     ListGames,
     ListTables,
     Ping,
+    Pong,
     RearrangeRequest,
     SeatStatus,
     Start,
@@ -107,6 +108,18 @@ async def test_a_client_frame_over_the_inbound_cap_ends_the_connection(connect: 
     bye = await alice.expect(Goodbye)
     assert bye.reason == "protocol_error" and str(fast_config.max_inbound_frame) in bye.message
     await alice.expect_closed()
+
+
+async def test_bytes_past_their_rate_are_read_later_not_decoded_at_once(connect: Connect) -> None:
+    """60 pings of 2 KiB each (an ignored field pads them) sent at once: the server reads 20 KiB, then 10 KiB a
+    second, so within half a second it has answered far fewer than the 40 its request rate alone would let by."""
+    alice = await connect("Alice")
+    alice.answer_pings = False
+    padded = msgpack.packb({"v": PROTOCOL_VERSION, "t": "ping", "n": 1, "pad": "x" * 2000})
+    await alice.send_raw((struct.pack(">I", len(padded)) + padded) * 60)
+    await alice.drain(0.5)
+    pongs = [m for m in alice.seen if isinstance(m, Pong)]
+    assert 0 < len(pongs) <= 25 and not alice.take(ErrorReply) and not alice.take(Goodbye)
 
 
 async def test_out_of_turn_illegal_and_unseated_actions_change_nothing(connect: Connect) -> None:

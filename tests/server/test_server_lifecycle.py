@@ -89,13 +89,13 @@ def test_the_rate_refills_with_time_and_a_request_let_through_resets_the_count()
     assert isinstance(refused, Answer)  # counted afresh: answered again, not dropped
 
 
-def test_a_big_frame_costs_more_of_the_rate_than_a_small_one() -> None:
-    """Decoding is the work: a frame costs one request and one more per ``bytes_per_request`` of its body."""
-    life = opened(replace(CONFIG, burst=11, bytes_per_request=512))  # 10 left after the hello
-    assert isinstance(life.receive(ListTables(), 0.0, size=4000), Handle)  # 1 + 7.8: 1.2 left
-    refused = life.receive(ListTables(), 0.0, size=600)  # 2.2 more: over
-    assert isinstance(refused, Answer) and refused.message.code == ErrorCode.RATE_LIMITED
-    assert isinstance(life.receive(ListTables(), 0.0, size=0), Handle)  # a small one still fits
+def test_bytes_past_their_rate_make_the_reader_wait_in_proportion() -> None:
+    """Decoding is the work: bytes have a rate of their own, ``bytes_per_request`` per request of the rate."""
+    life = Lifecycle(replace(CONFIG, rate=10.0, burst=4, bytes_per_request=512), now=0.0)  # 5120 B/s, 2048 at once
+    assert life.read(2048, 0.0) == 0.0  # the burst
+    assert life.read(1024, 0.0) == pytest.approx(0.2)  # 1 KiB in debt at 5 KiB/s
+    assert life.read(0, 0.2) == 0.0  # paid off by waiting
+    assert life.read(4096, 1.0) == pytest.approx(0.4)  # refilled to the burst only, not beyond
 
 
 def test_a_goodbye_ends_the_connection_without_one_back_and_the_first_reason_stands() -> None:
