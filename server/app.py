@@ -52,7 +52,7 @@ class Server:
         where it comes from (the peer's host), for the caps on connections that have not said hello."""
         conn = Connection(self.lobby, stream, self.config, peer, address)
         for older in self._door.arrive(conn, conn.address):
-            log.warning("%s gave way to %s: it had not said hello", older.peer, peer)
+            log.info("%s gave way to %s: it had not said hello", older.peer, peer)
             older.close(GoodbyeReason.SERVER_FULL, "the server takes only so many connections that have not said "
                                                    "hello, and newer ones came: connect again and say hello at once")
         self._connections.add(conn)

@@ -26,10 +26,11 @@ class ServerConfig:
     burst: int = 40  # ... and in a burst
     flood_limit: int = 20  # messages refused for the rate in a row before the connection is dropped
     max_frame: int = DEFAULT_MAX_FRAME  # what the server sends
-    # What a client sends: its longest request (a chat line of 500 characters) is under 2 KiB. Its bytes are
-    # read at ``bytes_per_request`` per request of the rate (10 KiB a second, 20 KiB at once): decoding is work.
+    # What a client sends: its longest request (a chat line of 500 characters) is under 2 KiB. Decoding is the
+    # work a frame costs, so bytes have a rate of their own: the reader waits once a peer sent more.
     max_inbound_frame: int = 4096
-    bytes_per_request: int = 512
+    byte_rate: int = 4096  # bytes a second, sustained (a move is 60 bytes, a long chat line 2 KiB)
+    byte_burst: int = 4100  # ... and at once: one frame at the cap
     shutdown_grace: float = 2.0  # seconds to deliver the goodbye when the server stops
     max_tables: int = 500
     max_empty_tables_per_address: int = 4  # tables never played with one player at most, by where they came from

@@ -39,7 +39,7 @@ from .store import StoreFailure
 
 log = logging.getLogger(__name__)
 
-READ_SIZE = 16384
+READ_SIZE = 4100  # the byte rate's burst: one read is all a peer may send at once
 
 
 class Connection:
@@ -273,7 +273,9 @@ class Connection:
             self.life.close(GoodbyeReason.SERVER_SHUTDOWN, "", tell=False)
             self.life.why = "login not saved: the store failed"
             return
-        self.player = player
+        self.player = player  # so that leaving lets go of it, even if this connection closed meanwhile
+        if not self.life.reading:  # it gave way to a newer one, or the server is stopping, while the login was saved
+            return
         self.life.logged_in()
         self.send(Welcome(protocol=PROTOCOL_VERSION, program=PROGRAM, player=player.name, resume=token,
                           motd=self.config.motd))

@@ -111,9 +111,7 @@ class Lifecycle:
         self.why = ""  # why the connection ended, for the log
         self.farewell: Close | None = None  # the goodbye to send last, if the peer may still hear one
         self._limit = RateLimit(config.rate, config.burst, now)
-        # Decoding is the work a frame costs, so bytes have a rate of their own: ``bytes_per_request`` for each
-        # request of the rate.
-        self._bytes = RateLimit(config.rate * config.bytes_per_request, config.burst * config.bytes_per_request, now)
+        self._bytes = RateLimit(config.byte_rate, config.byte_burst, now)  # decoding is the work a frame costs
         self._refused_in_a_row = 0
 
     # --- transitions --------------------------------------------------------------------------------------------

@@ -90,8 +90,8 @@ def test_the_rate_refills_with_time_and_a_request_let_through_resets_the_count()
 
 
 def test_bytes_past_their_rate_make_the_reader_wait_in_proportion() -> None:
-    """Decoding is the work: bytes have a rate of their own, ``bytes_per_request`` per request of the rate."""
-    life = Lifecycle(replace(CONFIG, rate=10.0, burst=4, bytes_per_request=512), now=0.0)  # 5120 B/s, 2048 at once
+    """Decoding is the work: bytes have a rate of their own."""
+    life = Lifecycle(replace(CONFIG, byte_rate=5120, byte_burst=2048), now=0.0)
     assert life.read(2048, 0.0) == 0.0  # the burst
     assert life.read(1024, 0.0) == pytest.approx(0.2)  # 1 KiB in debt at 5 KiB/s
     assert life.read(0, 0.2) == 0.0  # paid off by waiting
