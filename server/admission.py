@@ -1,5 +1,7 @@
 """Who gets in: the caps on connections that have not said hello, and which of them gives way to a newer one.
 
+An address may open ``connects_per_second`` connections a second (twice as many at once): past that a new one
+is told so and closed before anything of it is read, the cheapest answer to a flood of connections.
 A connection is *silent* until it says hello: the cheap kind to open in bulk. Silent connections have caps
 of their own, ``max_unwelcomed`` in all and ``max_unwelcomed_per_address`` from one address, and a short
 deadline (``handshake_timeout``). A new connection over either cap does not wait for a silent one to time
@@ -15,6 +17,7 @@ from __future__ import annotations
 from typing import Generic, Protocol, TypeVar
 
 from .config import ServerConfig
+from .lifecycle import RateLimit
 
 
 class Knock(Protocol):
@@ -29,6 +32,14 @@ class Door(Generic[C]):
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self._silent: dict[C, str] = {}  # connections not yet logged in (as far as we know), oldest first
+        self._knocks: dict[str, RateLimit] = {}  # by address
+
+    def knock(self, address: str, now: float) -> bool:
+        """Whether a new connection from ``address`` may come in at ``now``."""
+        if len(self._knocks) > 4096:  # addresses seen lately: a bound, not a record
+            self._knocks.clear()
+        rate = self.config.connects_per_second
+        return self._knocks.setdefault(address, RateLimit(rate, int(2 * rate), now)).allow(now)
 
     def arrive(self, conn: C, address: str) -> list[C]:
         """``conn``, from ``address``, is let in; returns the silent connections that give way to it."""

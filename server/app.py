@@ -14,11 +14,12 @@ one per table. Stopping tells every client why (``goodbye`` with reason
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from dataclasses import dataclass, field
 
 import trio
-from hanabi.protocol import GoodbyeReason
+from hanabi.protocol import Goodbye, GoodbyeReason, encode
 
 from .admission import Door
 from .bots import Policy
@@ -28,6 +29,10 @@ from .lobby import Lobby
 from .store import Store
 
 log = logging.getLogger(__name__)
+
+
+_TOO_MANY = encode(Goodbye(reason=str(GoodbyeReason.SERVER_FULL), message="too many connections from your "
+                                                                          "address: try again in a few seconds"))
 
 
 @dataclass
@@ -50,6 +55,11 @@ class Server:
     async def handle(self, stream: trio.abc.Stream, peer: str = "?", address: str | None = None) -> None:
         """Serve one client on ``stream`` until it leaves (TCP, or an in-memory stream in tests); ``address``:
         where it comes from (the peer's host), for the caps on connections that have not said hello."""
+        if not self._door.knock(address or peer, trio.current_time()):
+            with trio.move_on_after(0.5), contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                await stream.send_all(_TOO_MANY)
+            await trio.aclose_forcefully(stream)
+            return
         conn = Connection(self.lobby, stream, self.config, peer, address)
         for older in self._door.arrive(conn, conn.address):
             log.info("%s gave way to %s: it had not said hello", older.peer, peer)

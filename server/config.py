@@ -34,6 +34,7 @@ class ServerConfig:
     shutdown_grace: float = 2.0  # seconds to deliver the goodbye when the server stops
     max_tables: int = 500
     max_empty_tables_per_address: int = 4  # tables never played with one player at most, by where they came from
+    new_tables_per_second: float = 1.0  # tables opened from one address (4 at once)
     max_spectators: int = 50  # per table
     lobby_interval: float = 0.25  # table changes go to the players in the lobby in a batch this often
     # A table none of whose seated humans has been connected for this long is closed, its running game stopped
@@ -48,6 +49,7 @@ class ServerConfig:
     max_connections: int = 1000  # the command line lowers it to fit the open-files limit
     max_unwelcomed: int = 64
     max_unwelcomed_per_address: int = 8
+    connects_per_second: float = 10.0  # new connections from one address (twice as many at once)
     max_players_per_address: int = 64  # logged in from one address (one machine on a LAN)
     # Every hello without a resume token makes a player, in memory and in the store. One who holds no seat and
     # watches nothing is forgotten after ``forget_after`` seconds offline (their token then starts afresh);

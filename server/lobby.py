@@ -51,6 +51,7 @@ from hanabi.protocol.table_rules import seat_label
 from .bots import Policy, default_policy
 from .config import ServerConfig
 from .game import Game, replayed
+from .lifecycle import RateLimit
 from .names import normalized, unique
 from .passwords import hash_password
 from .requests import CloseIfEmpty, Rewatch, Unwatch
@@ -80,6 +81,7 @@ class Lobby:
         self._reserved: set[str] = set()  # names of logins being saved
         self._lost: dict[str, Refused] = {}  # by token hash: what to tell who sat at a table lost to a damaged store
         self._news: dict[int, Table] = {}  # tables changed (or closed) since the lobby was last told
+        self._openings: dict[str, RateLimit] = {}  # by address: tables opened (each costs store writes)
         self._nursery = nursery
 
     # --- start-up -----------------------------------------------------------------------------------------------
@@ -321,11 +323,17 @@ class Lobby:
             raise Refused(ErrorCode.ALREADY_SEATED, "you already sit at a table: leave it before creating another")
         if len(self.tables) >= self.config.max_tables:
             raise Refused(ErrorCode.TABLE_FULL, f"this server holds at most {self.config.max_tables} tables")
-        address = player.conn.address if player.conn else None
+        address = player.conn.address if player.conn else ""
         empty = sum(1 for t in self.tables.values() if t.address == address and t.game is None and t.humans <= 1)
         if empty >= self.config.max_empty_tables_per_address:
             raise Refused(ErrorCode.TABLE_FULL, f"{empty} tables opened from your address wait for players: join "
                                                 "one of them, or wait until they fill up")
+        if len(self._openings) > 4096:  # addresses seen lately: a bound, not a record
+            self._openings.clear()
+        rate = self.config.new_tables_per_second
+        if not self._openings.setdefault(address, RateLimit(rate, 4, trio.current_time())).allow(trio.current_time()):
+            raise Refused(ErrorCode.RATE_LIMITED, "tables are opened from your address faster than the server "
+                                                  "takes: wait a moment, or join one")
         password = hash_password(request.password) if request.password else None
         table_id = await self.store.create_table(request.name, request.variant, request.empty_clues,
                                                  request.all_or_nothing, request.chat, request.seats, password, None)

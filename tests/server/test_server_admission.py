@@ -32,6 +32,14 @@ def test_the_oldest_silent_connection_of_an_address_gives_way_past_its_cap() -> 
     assert door.arrive(Sock("a4"), "10.0.0.9") == []
 
 
+def test_an_address_opens_a_few_connections_a_second_and_others_are_not_held_back() -> None:
+    door: Door[Sock] = Door(ServerConfig(connects_per_second=10.0))
+    assert all(door.knock("10.0.0.9", 0.0) for _ in range(20))  # twice the rate at once
+    assert not door.knock("10.0.0.9", 0.0)
+    assert door.knock("10.0.0.2", 0.0)  # another address
+    assert door.knock("10.0.0.9", 0.1) and not door.knock("10.0.0.9", 0.1)  # one more every 0.1 s
+
+
 def test_past_the_overall_cap_the_oldest_silent_connection_gives_way() -> None:
     door: Door[Sock] = Door(ServerConfig(max_unwelcomed=3, max_unwelcomed_per_address=8))
     socks = [Sock(str(i)) for i in range(5)]

@@ -127,3 +127,17 @@ async def test_spectators_per_table_are_bounded_with_a_clear_refusal(connect: Co
     await watchers[0].send(Leave())
     await watchers[2].send(Spectate(table=table))
     assert (await watchers[2].expect(Joined)).seat is None
+
+
+@pytest.mark.parametrize("fast_config", [config_with(new_tables_per_second=0.01)])
+async def test_an_address_opens_tables_at_a_bounded_rate(server: Server, nursery: trio.Nursery) -> None:
+    """Opening and leaving tables in a loop costs store writes: four at once, then one a second (here 0.01)."""
+    churner = await _from(server, nursery, "Churn", "10.0.0.66")
+    for _ in range(4):
+        await table_of(churner, [], seats=3)
+        await churner.send(Leave())
+        await churner.expect(TableGone)
+    await churner.send(CreateTable(name="fifth", seats=3))
+    refused = await churner.expect(ErrorReply)
+    assert refused.code == "rate_limited" and "faster than the server takes" in refused.message
+    await table_of(await _from(server, nursery, "Ann", "10.0.0.7"), [], seats=3)  # others are not held back
