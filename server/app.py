@@ -25,6 +25,7 @@ from .admission import Door
 from .bots import Policy
 from .config import ServerConfig
 from .connection import Connection
+from .lifecycle import RateLimit
 from .lobby import Lobby
 from .store import Store
 
@@ -48,6 +49,7 @@ class Server:
     config: ServerConfig
     _connections: set[Connection] = field(default_factory=set)
     _door: Door[Connection] = field(init=False)
+    _bulk: RateLimit = field(init=False)
     _stop: trio.Event = field(default_factory=trio.Event)
     _stopped: trio.Event = field(default_factory=trio.Event)
     _stop_message: str = "the server is shutting down"
@@ -60,7 +62,7 @@ class Server:
                 await stream.send_all(_TOO_MANY)
             await trio.aclose_forcefully(stream)
             return
-        conn = Connection(self.lobby, stream, self.config, peer, address)
+        conn = Connection(self.lobby, stream, self.config, peer, address, self._bulk)
         for older in self._door.arrive(conn, conn.address):
             log.info("%s gave way to %s: it had not said hello", older.peer, peer)
             older.close(GoodbyeReason.SERVER_FULL, "the server takes only so many connections that have not said "
@@ -84,6 +86,7 @@ class Server:
 
     def __post_init__(self) -> None:
         self._door = Door(self.config)
+        self._bulk = RateLimit(self.config.bulk_rate, 4 * self.config.max_inbound_frame, trio.current_time())
 
     @property
     def connections(self) -> int:

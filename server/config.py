@@ -31,6 +31,8 @@ class ServerConfig:
     max_inbound_frame: int = 4096
     byte_rate: int = 4096  # bytes a second, sustained (a move is 60 bytes, a long chat line 2 KiB)
     byte_burst: int = 4100  # ... and at once: one frame at the cap
+    bulk_read: int = 1024  # reads bigger than this share the server's budget of ``bulk_rate`` bytes a second
+    bulk_rate: int = 131_072  # (about 30 dense 4 KiB frames: 30 ms of decoding a second; 16 KiB at once)
     shutdown_grace: float = 2.0  # seconds to deliver the goodbye when the server stops
     max_tables: int = 500
     max_empty_tables_per_address: int = 4  # tables never played with one player at most, by where they came from

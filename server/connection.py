@@ -32,7 +32,7 @@ from hanabi.protocol import (
 )
 
 from .config import PROGRAM, ServerConfig
-from .lifecycle import Answer, Close, Handle, Lifecycle, Login, Phase, refusal
+from .lifecycle import Answer, Close, Handle, Lifecycle, Login, Phase, RateLimit, refusal
 from .lobby import Lobby
 from .session import Player, Refused, frame, unsendable
 from .store import StoreFailure
@@ -44,12 +44,13 @@ READ_SIZE = 4100  # the byte rate's burst: one read is all a peer may send at on
 
 class Connection:
     def __init__(self, lobby: Lobby, stream: trio.abc.Stream, config: ServerConfig, peer: str = "?",
-                 address: str | None = None) -> None:
+                 address: str | None = None, bulk: RateLimit | None = None) -> None:
         self.lobby = lobby
         self.stream = stream
         self.config = config
         self.peer = peer
         self.address = address or peer  # the peer's host, for the caps by address
+        self._bulk = bulk  # the server's budget for decoding big reads, shared by every connection
         self.player: Player | None = None
         self.life = Lifecycle(config, trio.current_time())
         self._out, self._queued = trio.open_memory_channel[bytes](config.outbound_frames)
@@ -214,12 +215,18 @@ class Connection:
             if not data:
                 self.life.closed("the client closed the connection")
                 return
-            pause = self.life.read(len(data), trio.current_time())
+            # Over its byte rate, a peer waits (and its next bytes wait in its socket). So does a big read when
+            # the server's budget for them is spent: many peers decoding big frames at once would keep the
+            # others waiting, while a move's frame is a few dozen bytes.
+            now = trio.current_time()
+            pause = self.life.read(len(data), now)
+            if self._bulk is not None and len(data) > self.config.bulk_read:
+                pause = max(pause, self._bulk.take(now, len(data)))
+            if pause:
+                await trio.sleep(pause)
             await self._take(data)  # what it decoded is let go when it returns (nothing kept while idle)
             if not self.life.reading:
                 return
-            if pause:  # over the byte rate: the peer's bytes wait in its socket meanwhile
-                await trio.sleep(pause)
             if self.life.phase is Phase.OPEN:
                 deadline = trio.current_time() + self.config.idle_timeout
                 silent = f"nothing heard for {self.config.idle_timeout:g} seconds"

@@ -122,6 +122,20 @@ async def test_bytes_past_their_rate_are_read_later_not_decoded_at_once(connect:
     assert 0 < len(pongs) <= 25 and not alice.take(ErrorReply) and not alice.take(Goodbye)
 
 
+@pytest.mark.parametrize("fast_config", [config_with(byte_rate=10**7, byte_burst=10**7, bulk_rate=1024)])
+async def test_big_reads_share_one_budget_and_small_ones_go_first(connect: Connect) -> None:
+    """Five 3.9 KiB frames from one peer: four go in the server's budget for big reads (16 KiB at once, here
+    1 KiB a second after that), the fifth waits; another peer's small ping is answered meanwhile."""
+    heavy, light = await connect("Heavy"), await connect("Light")
+    heavy.answer_pings = False
+    padded = msgpack.packb({"v": PROTOCOL_VERSION, "t": "ping", "n": 1, "pad": "x" * 3900})
+    await heavy.send_raw((struct.pack(">I", len(padded)) + padded) * 5)
+    await light.send(ListTables(id=7))
+    assert (await light.expect(Tables)).id == 7
+    await heavy.drain(0.5)
+    assert 0 < len([m for m in heavy.seen if isinstance(m, Pong)]) <= 4
+
+
 async def test_out_of_turn_illegal_and_unseated_actions_change_nothing(connect: Connect) -> None:
     alice, bob = await started_game(connect)
     carol, dan = await started_game(connect, ("Carol", "Dan"))
