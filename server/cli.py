@@ -84,8 +84,9 @@ def _parser() -> argparse.ArgumentParser:
                              "stopping its game (kept as terminated); 0 never closes one "
                              f"(default {(_DEFAULTS.abandon_after or 0) / 60:g})")
     parser.add_argument("--max-connections", type=int, default=None, metavar="N",
-                        help="connections served at once; more are told the server is full (default "
-                             f"{_DEFAULTS.max_connections}, or fewer if the open-files limit is lower)")
+                        help="players connected at once; more new ones are told the server is full, a player "
+                             f"coming back always gets in (default {_DEFAULTS.max_connections}, or fewer if the "
+                             "open-files limit is lower)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     games = sub.add_parser("games", help="list the finished games in the store, newest first")
     games.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH", help="the game store (default as above)")
