@@ -293,7 +293,7 @@ def _rss_kib(pid: int) -> int:
 def _start_server(db: str, profile: str | None = None) -> tuple[subprocess.Popen[bytes], int]:
     python = [sys.executable] + (["-m", "cProfile", "-o", profile] if profile else [])
     proc = subprocess.Popen([*python, "-m", "hanabi.server", "--host", "127.0.0.1", "--port", "0", "--db", db,
-                             "--log-level", "warning"], stdout=subprocess.PIPE)
+                             "--log-level", "warning", "--no-announce"], stdout=subprocess.PIPE)
     assert proc.stdout is not None
     seen = ""
     while "listening on port" not in seen:

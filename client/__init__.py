@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from .app import ClientApp
 from .model import ClientModel, Link, reduce
-from .runner import Store, run_with_trio
+from .runner import ModelStore, run_with_trio
 from .session import Address, Session, parse_address
 
-__all__ = ["Address", "ClientApp", "ClientModel", "Link", "Session", "Store", "parse_address", "reduce",
+__all__ = ["Address", "ClientApp", "ClientModel", "Link", "Session", "ModelStore", "parse_address", "reduce",
            "run_with_trio"]

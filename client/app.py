@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
-from hanabi.engine import Clue, Discard, Play, Rearrange
+from hanabi.engine import Clue, Discard, Play, Rearrange, Variant
 from hanabi.protocol.messages import ActionRequest, Chat, GetReplay, Message, RearrangeRequest
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
@@ -30,16 +31,16 @@ from prompt_toolkit.output import Output
 
 from . import keys as shortcuts
 from .bindings import key_bindings
-from .board import seat_name
-from .commands import CommandCompleter, CommandError, Intent, Lobby, Local, Say, parse
+from .commands import CommandCompleter, CommandError, Intent, LobbyIntent, Local, Say, parse
 from .form import TableForm
-from .judge import refusal
+from .judge import NO_GAME, refusal
 from .layout import ScreenLayout
 from .lobby import LobbyActions
 from .model import ClientModel, Incoming, Link, Note
-from .saving import save_new_file
+from .saving import replay_stem, save_new_file
 from .screens import chat_closed
 from .style import STYLE
+from .wrapping import wrap_words
 
 Send = Callable[[Message], None]
 
@@ -58,7 +59,8 @@ class UiState:
     save_wanted: int | None = None  # a game whose replay we asked for, to save when it comes
     secret: tuple[str, int, int | None] | None = None  # (join|spectate, table, seat) waiting for a password
     saved: dict[int, str] = field(default_factory=dict)
-    confirm: Lobby | None = None  # a request that waits for "y" (leaving a game in progress)
+    confirm: LobbyIntent | None = None  # a request that waits for "y" (leaving a game in progress)
+    confirm_quit: bool = False  # quitting a client that hosts the server waits for "y" (--serve)
 
 
 def offline_problem(model: ClientModel) -> str | None:
@@ -82,8 +84,12 @@ class ClientApp:
 
     def __init__(self, get_model: Callable[[], ClientModel], dispatch: Callable[[Incoming], None], send: Send,
                  *, input: Input | None = None, output: Output | None = None,
-                 replay_dir: Path | None = None, bell: bool = True) -> None:
+                 replay_dir: Path | None = None, bell: bool = True, solo: bool = False,
+                 hosting: bool = False) -> None:
         self.get_model = get_model
+        # --solo: the table is the whole private server, so leaving it means quitting, not its empty lobby.
+        self.solo = solo
+        self.hosting = hosting  # this client runs the server others play on (--serve): quitting stops it
         self.bell = bell
         self._rung: tuple[int | None, int] | None = None  # the (game, turn) the bell last called us to
         self._selected_table: int | None = None  # our table when the lobby's highlight last followed it
@@ -93,6 +99,7 @@ class ClientApp:
         self.lobby = LobbyActions(self)
         self.screen = ScreenLayout(self)
         self.replay_dir = replay_dir or Path.cwd()
+        self.clock: Callable[[], datetime] = datetime.now  # the local time a saved replay is named after
         self.command = Buffer(
             multiline=False,
             completer=CommandCompleter(lambda: self.get_model().view, lambda: self.get_model().names),
@@ -100,9 +107,11 @@ class ClientApp:
             accept_handler=self._accept,
         )
         asking = Condition(lambda: self.ui.secret is not None)
+        # Masking first, then the label: a processor sees what the ones before it produced, so the other
+        # order masked the label too ("**********" before a key was typed, and no Backspace took it away).
         self.command_window = Window(BufferControl(self.command, input_processors=[
-            BeforeInput(lambda: "password: " if self.ui.secret is not None else ": "),
             ConditionalProcessor(PasswordProcessor(), asking),
+            BeforeInput(lambda: "password: " if self.ui.secret is not None else ": "),
         ]), height=1)
         self.status_window = Window(FormattedTextControl(self._status_text, focusable=True, show_cursor=False),
                                     height=Dimension(min=1, max=2), dont_extend_height=True, wrap_lines=True,
@@ -135,9 +144,10 @@ class ClientApp:
 
     def _status_text(self) -> StyleAndTextTuples:
         if self.ui.prompt:
-            return [("class:status.prompt", " " + self.ui.prompt)]
+            return wrap_words([("class:status.prompt", " " + self.ui.prompt)], self.width, 1)
         model = self.get_model()
-        return [("class:status.error" if model.status_error else "class:status", " " + model.status)]
+        return wrap_words([("class:status.error" if model.status_error else "class:status", " " + model.status)],
+                          self.width, 1)
 
     # -- from keys to intents ----------------------------------------------------------------------
 
@@ -159,12 +169,9 @@ class ClientApp:
         view = model.view
         if isinstance(intent, (Play, Discard, Clue, Rearrange)):
             if view is None:
-                self.note("there is no game in progress", True)
+                self.note(NO_GAME, True)
                 return
-            reason = refusal(view, intent)
-            if reason is not None and not isinstance(intent, Rearrange) and view.seat not in (None, view.current):
-                # The engine numbers seats from 0; a player wants to know who is to act.
-                reason = f"it is not your turn: {seat_name(model.names, view.current)} is to act"
+            reason = refusal(view, intent, model.names)
             if reason is not None:
                 self.note(f"Not allowed: {reason}", True)
                 return
@@ -188,7 +195,7 @@ class ClientApp:
         if verb == "help":
             self.ui.show_help = True
         elif verb == "quit":
-            self.quit()
+            self.ask_to_quit()
         elif verb == "knowledge":
             self.ui.show_knowledge = not self.ui.show_knowledge
         elif verb == "save":
@@ -242,8 +249,10 @@ class ClientApp:
         if game in self.ui.saved:
             self.note(f"This game's replay is already saved in {self.ui.saved[game]}")
             return
+        view = self.get_model().view
+        variant = view.config.variant if view is not None else Variant.NONE
         try:
-            path = save_new_file(self.replay_dir, f"hanabi-game-{game}", text)
+            path = save_new_file(self.replay_dir, replay_stem(self.clock(), variant), text)
         except OSError as e:
             self.note(f"could not save the replay in {self.replay_dir}: {e.strerror or e}", True)
             return
@@ -280,6 +289,24 @@ class ClientApp:
         if self.application.is_running:
             self.application.exit()
 
+    def _answer_quit(self, key: str) -> None:
+        self.ui.confirm_quit = False
+        self.ui.prompt = ""
+        if key.lower() == "y":
+            self.quit()
+        else:
+            self.note("You stay; the server goes on.")
+
+    def ask_to_quit(self) -> None:
+        """What a quit key does: quit, except that a hosting client first says it stops the server for everyone
+        (asked again while asking, as a second Ctrl-C, means yes)."""
+        if not self.hosting or self.ui.confirm_quit:
+            self.quit()
+            return
+        self.cancel()
+        self.ui.confirm_quit = True
+        self.ui.prompt = "Quitting stops the server you host, for everyone on it. Quit? y quits, any other key stays"
+
     def key(self, key: str) -> None:
         """A printable key pressed outside the command line."""
         ui = self.ui
@@ -289,6 +316,9 @@ class ClientApp:
             return
         if ui.form is not None:
             self._form_key(key)
+            return
+        if ui.confirm_quit:
+            self._answer_quit(key)
             return
         if ui.confirm is not None:
             intent = ui.confirm
@@ -315,7 +345,7 @@ class ClientApp:
         elif key == "?":
             ui.show_help = True
         elif mode == "game" and key == "l" and model.seat is None:
-            self.act(Lobby("leave"))  # a spectator leaving ends nothing
+            self.act(LobbyIntent("leave"))  # a spectator leaving ends nothing
         elif mode == "game" and key in shortcuts.STARTERS:
             step = shortcuts.start(key, model.view, model.names)
             self._follow([key], step)
@@ -324,11 +354,11 @@ class ClientApp:
         elif mode == "end" and key == "s":
             self.save_replay()
         elif mode == "end" and key == "a":
-            self.act(Lobby("again"))
+            self.act(LobbyIntent("again"))
         elif mode in ("end", "lobby") and key == "l":
-            self.act(Lobby("leave"))
+            self.act(LobbyIntent("leave"))
         elif mode in ("end", "lobby") and key == "q":
-            self.quit()
+            self.ask_to_quit()
         elif mode == "game" and key == "q":
             # One stray key must not walk out of a game; say how to, and what it costs.
             self.note("q does not quit during a game: Ctrl-C quits (your seat waits for you to come back)")
@@ -351,7 +381,7 @@ class ClientApp:
             return
         self.ui.pending = []
         self.ui.prompt = ""
-        if isinstance(step, shortcuts.Refused):
+        if isinstance(step, shortcuts.KeyRefused):
             self.note(step.text, True)
             return
         self.act(step.intent)
@@ -359,6 +389,7 @@ class ClientApp:
     def cancel(self) -> None:
         self.ui.pending = []
         self.ui.confirm = None
+        self.ui.confirm_quit = False
         self.ui.prompt = ""
         self.ui.show_help = False
 

@@ -47,7 +47,7 @@ def key_bindings(app: ClientApp) -> KeyBindings:
 
     @add("c-c")
     def _quit(event: KeyPressEvent) -> None:
-        app.quit()
+        app.ask_to_quit()
 
     @add(Keys.Any, filter=outside)
     def _any(event: KeyPressEvent) -> None:

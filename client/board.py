@@ -1,8 +1,10 @@
 """The game board drawn from one ``PlayerView``: pure functions from a view to styled text.
 
 The layout follows a real table: the other players in turn order after you,
-each with a number (the key that picks them for a clue), then your own hand as
-what you know about it. Nothing here reads the network or the keyboard; the
+then your own hand as what you know about it. Each player is numbered by their
+seat at the table, the one number everywhere: the lobby's seats, the key that
+picks a player for a clue, ``clue 3 red``, ``bot 3``; it is the same on every
+player's screen, so "clue 3" said aloud means one person. Nothing here reads the network or the keyboard; the
 app wraps these functions in windows whose text is recomputed on every redraw.
 """
 
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from hanabi.engine import CLUE_TOKENS, MAX_STRIKES, Card, CardView, PlayerView, Suit
+from hanabi.engine import CLUE_TOKENS, MAX_STRIKES, Card, CardView, PlayerView, Suit, Variant
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from .cardtext import (
@@ -20,7 +22,6 @@ from .cardtext import (
     clue_marks,
     fragments_width,
     in_hand,
-    knowledge_short,
     pad,
     suit_style,
 )
@@ -84,36 +85,54 @@ def score_text(view: PlayerView) -> str:
     return f"score {score}/{view.config.max_score}"
 
 
-Row = tuple[StyleAndTextTuples, list[StyleAndTextTuples]]  # the name column, then one cell per card
+Label = tuple[str, str, str]  # the name column: (style, text, a mark kept whole when the text is cut)
+Row = tuple[Label, list[StyleAndTextTuples]]  # the name column, then one cell per card
+AWAY = " (away)"
 
 
 def _slot_header(size: int) -> Row:
-    return [("", "")], [[("", " "), ("class:slot", f"{i + 1}")] for i in range(size)]
+    return ("", "", ""), [[("", " "), ("class:slot", f"{i + 1}")] for i in range(size)]
 
 
-def _name_cell(label: str, style: str) -> StyleAndTextTuples:
-    label = label[: NAME_WIDTH - 1]
-    return [(style, label), ("", " " * (NAME_WIDTH - len(label)))]
+def _name_cell(label: str, style: str, mark: str = "") -> Label:
+    return style, label, mark
 
 
-def _other_hand(view: PlayerView, names: Sequence[str], seat: int, number: int,
-                show_knowledge: bool, away: bool = False) -> list[Row]:
+def _fit(label: Label, column: int) -> StyleAndTextTuples:
+    """The name column's text padded to ``column``; cut with "…" when it does not fit, its mark kept whole."""
+    style, text, mark = label
+    room = column - 1 - len(mark)
+    if len(text) > room:
+        text = text[: max(0, room - 1)] + "…"
+    text += mark
+    return [(style, text), ("", " " * (column - len(text)))]
+
+
+def _other_hand(view: PlayerView, names: Sequence[str], seat: int, show_knowledge: bool,
+                away: bool = False) -> list[Row]:
     acting = view.current == seat and view.outcome is None
     marker = "▶" if acting else " "
     style = "class:name.current" if acting else "class:name"
     name = seat_name(names, seat)
     if away:
-        # Shortened so the mark always fits the name column.
-        name = name[: NAME_WIDTH - 10] + " (away)"
         style = "class:name.away"
     hand = view.hands[seat]
-    rows: list[Row] = [(_name_cell(f"{marker}{number} {name}", style),
+    rows: list[Row] = [(_name_cell(f"{marker}{seat + 1} {name}", style, AWAY if away else ""),
                         [in_hand(card_fragments(cv.card, clued=cv.knowledge.clued), cv.knowledge.clued)
                          for cv in hand])]
     if show_knowledge:
-        rows.append((_name_cell("    knows", "class:label"),
-                     [in_hand(knowledge_short(cv.knowledge, view.config.variant), False) for cv in hand]))
+        # Written as your own hand's "can be" is, suits above ranks: one way to read knowledge on the board.
+        rows += _can_be_rows("    knows", hand, view.config.variant)
     return rows
+
+
+def _can_be_rows(label: str, cards: Sequence[CardView | None], variant: Variant) -> list[Row]:
+    """Two rows under a hand: the suits each card can still be, then its ranks (blank: ``None``, a known card)."""
+    return [
+        (_name_cell(label, "class:label"),
+         [in_hand(can_be_suits(cv.knowledge, variant) if cv is not None else [], False) for cv in cards]),
+        (_name_cell("", ""), [in_hand(can_be_ranks(cv.knowledge) if cv is not None else [], False) for cv in cards]),
+    ]
 
 
 def _own_cell(cv: CardView) -> StyleAndTextTuples:
@@ -131,39 +150,39 @@ def _own_hand(view: PlayerView, names: Sequence[str], seat: int) -> list[Row]:
     style = "class:name.current" if acting else "class:name.me"
     hand: tuple[CardView, ...] = view.hands[seat]
     variant = view.config.variant
-    name = _name_cell(f"{marker}  You ({seat_name(names, seat)})", style)
+    name = _name_cell(f"{marker}{seat + 1} You ({seat_name(names, seat)})", style)
     if view.outcome is not None:
         # The game is over: the view shows our own cards too.
         return [(name, [in_hand(card_fragments(cv.card, clued=cv.knowledge.clued), cv.knowledge.clued)
                         for cv in hand])]
-    unknown = [cv for cv in hand if cv.knowledge.known is None]
-    return [
-        (name, [_own_cell(cv) for cv in hand]),
-        (_name_cell("    can be", "class:label"),
-         [in_hand(can_be_suits(cv.knowledge, variant) if cv in unknown else [], False) for cv in hand]),
-        (_name_cell("", ""), [in_hand(can_be_ranks(cv.knowledge) if cv in unknown else [], False) for cv in hand]),
-    ]
+    # A card whose identity the clues pinned down shows it above, in the hand's own row.
+    unknown = [cv if cv.knowledge.known is None else None for cv in hand]
+    return [(name, [_own_cell(cv) for cv in hand]), *_can_be_rows("    can be", unknown, variant)]
 
 
 def hands_fragments(view: PlayerView, names: Sequence[str], show_knowledge: bool = False,
-                    away: Collection[int] = ()) -> StyleAndTextTuples:
-    """Every hand: the others in turn order (numbered for clues), then the viewer's own; ``away`` seats are marked.
+                    away: Collection[int] = (), width: int = 80) -> StyleAndTextTuples:
+    """Every hand: the others in turn order, then the viewer's own, each by seat number; ``away`` seats are marked.
 
-    Cells are ``CELL`` columns wide, or wider when a cell's text needs it (what a player knows in a six-suit
-    game: " RYGWM1245"), so every card of a slot stays in one column whatever the rows hold.
+    Cells are ``CELL`` columns wide, or wider when a cell's text needs it, so every card of a slot stays in one
+    column whatever the rows hold. The names' column is ``NAME_WIDTH`` wide, or as wide as the longest name
+    needs when ``width`` leaves the room (a 32-character name fits beside four or five cards at 80 columns);
+    only a name that still does not fit is cut, with "…".
     """
     size = max((len(h) for h in view.hands), default=0)
     rows = [_slot_header(size)]
-    for number, seat in enumerate(others_in_turn_order(view), start=1):
-        rows += _other_hand(view, names, seat, number, show_knowledge, seat in away)
+    for seat in others_in_turn_order(view):
+        rows += _other_hand(view, names, seat, show_knowledge, seat in away)
     if view.seat is not None:
         rows += _own_hand(view, names, view.seat)
     cell = max([CELL, *(fragments_width(c) + 1 for _, cells in rows for c in cells)])
+    longest = max(len(text) + len(mark) + 1 for (_, text, mark), _ in rows)
+    column = max(NAME_WIDTH, min(longest, width - size * cell))
     out: StyleAndTextTuples = []
     for i, (name, cells) in enumerate(rows):
         if i:
             out.append(("", "\n"))
-        out += name if i else [("", " " * NAME_WIDTH)]
+        out += _fit(name, column)
         for c in cells:
             out += pad(c, cell)
     return out

@@ -15,13 +15,13 @@ once, so that a terminal or a log shows where it is.
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from collections.abc import Callable
 
 import trio
 from hanabi.engine import PlayerView
 from hanabi.engine.bots import make_bot
+from hanabi.protocol import DEFAULT_PORT
 from hanabi.protocol.errors import ProtocolError
 from hanabi.protocol.framing import Decoder, encode
 from hanabi.protocol.messages import (
@@ -43,6 +43,7 @@ from hanabi.protocol.messages import (
 )
 from hanabi.protocol.version import PROGRAM, PROTOCOL_VERSION
 
+from .arguments import delay_problem, name_problem
 from .session import CONNECT_TIMEOUT, HANDSHAKE_TIMEOUT, SEND_TIMEOUT, Address, parse_address
 
 
@@ -163,14 +164,17 @@ async def run_bot(address: Address, name: str = "Bot", table: int | None = None,
         client = BotClient(stream, name, delay, report)
         try:
             await client.join(table)
+            return await client.play(games)
         except trio.TooSlowError:
             raise BotError(f"the server at {address} did not answer in time") from None
-        return await client.play(games)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+            # A reset (the server's machine went away, a killed server): one line, not a traceback.
+            raise BotError(f"lost the connection to the server at {address}: {exc}") from None
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="hanabi-bot", description="Run the house bot as a player at a table.")
-    parser.add_argument("address", help="the server: HOST or HOST:PORT (default port 7777)")
+    parser.add_argument("address", help=f"the server: HOST or HOST:PORT (default port {DEFAULT_PORT})")
     parser.add_argument("--name", default="Bot", help="the bot's player name (default Bot)")
     parser.add_argument("--table", type=int, help="the table to join (default: the first with a free seat)")
     parser.add_argument("--games", type=int, help="stop after this many games (default: play on)")
@@ -180,12 +184,14 @@ def main(argv: list[str] | None = None) -> int:
         address = parse_address(args.address)
     except ValueError as exc:
         parser.error(str(exc))
+    if (problem := name_problem(args.name.strip())) is not None:
+        parser.error(problem)
     if args.games is not None and args.games < 1:
         parser.error("--games must be at least 1")
-    if not (math.isfinite(args.delay) and args.delay >= 0):
-        parser.error(f"--delay {args.delay} is not a pause: give seconds, 0 or more (0 acts at once)")
+    if (problem := delay_problem("--delay", args.delay)) is not None:
+        parser.error(problem)
     try:
-        played = trio.run(run_bot, address, args.name, args.table, args.games, args.delay)
+        played = trio.run(run_bot, address, args.name.strip(), args.table, args.games, args.delay)
     except BotError as exc:
         print(f"hanabi-bot: {exc}", file=sys.stderr)
         return 1

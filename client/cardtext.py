@@ -82,21 +82,6 @@ def can_be_ranks(knowledge: CardKnowledge) -> StyleAndTextTuples:
     return [("class:knowledge.rank", rank_span(possible_ranks(knowledge)))]
 
 
-def knowledge_short(knowledge: CardKnowledge, variant: Variant) -> StyleAndTextTuples:
-    """One compact cell: the exact card when clues pin it down, else suits and ranks still possible."""
-    known = knowledge.known
-    if known is not None:
-        return card_fragments(known)
-    suits = possible_suits(knowledge, variant)
-    ranks = possible_ranks(knowledge)
-    out: StyleAndTextTuples = []
-    if len(suits) < len(variant.suits):
-        out += [(suit_style(s), s.letter) for s in suits]
-    if len(ranks) < len(RANKS):
-        out.append(("class:knowledge.rank", rank_span(ranks)))
-    return out or [("class:knowledge.none", "?")]
-
-
 def fragments_width(fragments: StyleAndTextTuples) -> int:
     return sum(len(f[1]) for f in fragments)
 

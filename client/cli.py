@@ -1,5 +1,9 @@
 """``hanabi-client``: connect to a server, play alone against bots (``--solo``), or watch a replay (``--replay``).
 
+Without an address it shows the servers found on this network (``finder``,
+``discovery``); ``--list`` prints them; ``--serve`` hosts a LAN server inside
+this client (``solo.run_hosted``) and opens its lobby.
+
 Bad arguments get one sentence saying what to type; the terminal is always
 given back in its normal state (prompt_toolkit restores it when the app
 exits, whatever made it exit).
@@ -11,19 +15,24 @@ import argparse
 import asyncio
 import contextlib
 import getpass
+import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from hanabi.engine import MAX_PLAYERS, MIN_PLAYERS, Variant
 from hanabi.engine.replay import ReplayError, load
+from hanabi.protocol import DEFAULT_PORT, NAME_MAX
 
 from .app import ClientApp
+from .arguments import delay_problem, name_problem
+from .discovery import LIST_WAIT, NOTHING_FOUND, Browser
+from .finder import ServerFinder
 from .model import Link
 from .replayer import ReplayViewer
-from .runner import Store, run_with_trio
+from .runner import ModelStore, run_with_trio
 from .session import Address, Session, parse_address, resolve_problem
-from .solo import run_solo
+from .solo import SOLO_BOT_DELAY, HostingError, Solo, hosted_db, run_hosted, run_solo
 from .tokens import TokenStore
 
 # The names typed most, each one ``Variant.parse`` accepts (a test checks), with its shorter alias if any;
@@ -49,7 +58,7 @@ def default_name() -> str:
         name = getpass.getuser()
     except (KeyError, OSError):
         name = ""
-    return (name or "player")[:32]
+    return (name or "player")[:NAME_MAX]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -58,13 +67,26 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play Hanabi in the terminal: join a LAN server, play alone against bots, or replay a game.",
         epilog="Once in, ? shows every key and command; Ctrl-C quits at any time (your seat waits for you).",
     )
-    parser.add_argument("server", nargs="?", metavar="HOST[:PORT]", help="the server to join (port 7777 by default)")
-    parser.add_argument("--name", default=None, help="your name at the table (default: your login name)")
+    parser.add_argument("server", nargs="?", metavar="HOST[:PORT]",
+                        help=f"the server to join (port {DEFAULT_PORT} by default); without one, the servers found "
+                             "on this network are listed to choose from")
+    parser.add_argument("--name", default=None,
+                        help="your name at the table (default: your login name); with --serve the server is "
+                             "announced as \"NAME's Hanabi server\"")
+    parser.add_argument("--list", action="store_true",
+                        help=f"print the servers found on this network within {LIST_WAIT:g} seconds, then exit")
+    parser.add_argument("--json", action="store_true", help="--list: one JSON object a line")
+    parser.add_argument("--serve", action="store_true",
+                        help=f"host a LAN server inside this client (port {DEFAULT_PORT} or the next free one, "
+                             "announced on the network) and open its lobby; quitting stops it for everyone")
     parser.add_argument("--solo", action="store_true",
                         help="play at once against bots, on a private server inside this client")
     parser.add_argument("--players", type=int, default=None,
                         help="--solo: players at the table, you included (2-5; 3 by default)")
     parser.add_argument("--variant", default=None, help=f"--solo: the deck; {VARIANT_CHOICES}")
+    parser.add_argument("--bot-delay", type=float, default=None, metavar="S",
+                        help=f"--solo: seconds each bot waits before its move ({SOLO_BOT_DELAY:g} by default; "
+                             "0 answers at once)")
     parser.add_argument("--replay", metavar="FILE.json", help="step through a saved game, offline")
     parser.add_argument("--no-bell", action="store_true",
                         help="do not ring the terminal's bell when your turn comes (--solo never rings it)")
@@ -97,15 +119,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     name = (args.name if args.name is not None else default_name()).strip()
-    if not 1 <= len(name) <= 32:
-        parser.error("--name must be 1 to 32 characters")
+    if (problem := name_problem(name)) is not None:
+        parser.error(problem)
     modes = [flag for flag, given in (("--replay", args.replay is not None), ("--solo", args.solo),
-                                      ("HOST[:PORT]", bool(args.server))) if given]
+                                      ("HOST[:PORT]", bool(args.server)), ("--list", args.list),
+                                      ("--serve", args.serve)) if given]
     if len(modes) > 1:
         parser.error(f"{' and '.join(modes)} do not go together: join a server, play --solo, "
-                     "or watch a --replay, one at a time")
+                     "watch a --replay, --list the servers or --serve one, one at a time")
+    if args.json and not args.list:
+        parser.error("--json is for --list")
     if not args.solo:
-        for flag, value in (("--players", args.players), ("--variant", args.variant)):
+        for flag, value in (("--players", args.players), ("--variant", args.variant), ("--bot-delay", args.bot_delay)):
             if value is not None:
                 parser.error(f"{flag} is for --solo games (at a server, the table's host chooses)")
     if args.replay is not None:
@@ -118,18 +143,69 @@ def main(argv: Sequence[str] | None = None) -> int:
             variant = parse_variant("none" if args.variant is None else args.variant)
         except ValueError as e:
             parser.error(str(e))
+        bot_delay = SOLO_BOT_DELAY if args.bot_delay is None else args.bot_delay
+        if (problem := delay_problem("--bot-delay", bot_delay)) is not None:
+            parser.error(problem)
         if (problem := terminal_problem()) is not None:
             return _refuse(problem)
-        return _run(None, name, solo=(players, variant), bell=wants_bell(args))
-    if not args.server:
-        parser.error("give a server to join (HOST or HOST:PORT), or use --solo or --replay FILE.json")
+        return _run(None, name, solo=Solo(players, variant, bot_delay), bell=wants_bell(args))
+    if args.list or args.serve or not args.server:
+        return _on_the_lan(args, name)
     try:
         address = parse_address(args.server)
     except ValueError as e:
         parser.error(str(e))
+    return _join(address, name, args)
+
+
+def _on_the_lan(args: argparse.Namespace, name: str) -> int:
+    """``--list``, ``--serve``, or no address: the servers on this network."""
+    if args.list:
+        return list_servers(args.json)
+    if (problem := terminal_problem()) is not None:
+        return _refuse(problem)
+    if args.serve:
+        return _run(None, name, bell=wants_bell(args), lan_name=hosted_name(name))
+    chosen = _choose_server()
+    return 0 if chosen is None else _join(chosen, name, args)
+
+
+def _join(address: Address, name: str, args: argparse.Namespace) -> int:
     if (problem := resolve_problem(address) or terminal_problem()) is not None:
         return _refuse(problem)
     return _run(address, name, bell=wants_bell(args))
+
+
+def hosted_name(player: str) -> str:
+    """The name a ``--serve`` server is announced under: "<player>'s Hanabi server", cut to fit."""
+    return f"{player}'s Hanabi server".encode()[:60].decode(errors="ignore")
+
+
+def list_servers(as_json: bool, wait: float = LIST_WAIT) -> int:
+    """``--list``: the servers heard from within ``wait`` seconds, one a line; exit status 0 even with none."""
+    browser = Browser()
+    problem = browser.start()
+    try:
+        found = [] if problem is not None else browser.wait(wait)
+    finally:
+        browser.close()
+    if problem is not None:
+        print(f"hanabi-client: {problem}", file=sys.stderr)
+    elif not found:
+        print(f"hanabi-client: {NOTHING_FOUND}", file=sys.stderr)
+    for server in found:
+        print(json.dumps(server.as_json()) if as_json else server.line(), flush=True)
+    return 0
+
+
+def _choose_server() -> Address | None:
+    """The servers screen: the address chosen, or None when the player quit."""
+    browser = Browser()
+    problem = browser.start()
+    try:
+        return ServerFinder(browser.servers, problem).run()
+    finally:
+        browser.close()
 
 
 def _replay(path: str) -> int:
@@ -144,28 +220,45 @@ def _replay(path: str) -> int:
     return 0
 
 
-def _run(address: Address | None, name: str, solo: tuple[int, Variant] | None = None, bell: bool = True) -> int:
-    store = Store()
+def _run(address: Address | None, name: str, solo: Solo | None = None, bell: bool = True,
+         lan_name: str | None = None) -> int:
+    store = ModelStore()
     box: list[Session] = []
 
     def send(message: object) -> None:
         if box:
             box[0].send(message)  # type: ignore[arg-type]
 
-    app = ClientApp(store.get, store.dispatch, send, bell=bell)
+    app = ClientApp(store.get, store.dispatch, send, bell=bell, solo=solo is not None,
+                    hosting=lan_name is not None)
     store.listeners.append(app.on_model)
+    hosted: list[int] = []  # the port of the server this client hosts (--serve), once it listens
+    failed: list[str] = []  # why it could not be started
 
     async def network() -> None:
+        if lan_name is not None:
+            try:
+                await run_hosted(name, lan_name, store, box, started=hosted.append)
+            except HostingError as e:
+                failed.append(str(e))
+                app.quit()
+            return
         if solo is None:
             assert address is not None
             session = Session(address, name, store.get, store.dispatch, tokens=TokenStore(f"{name}@{address}"))
             box.append(session)
             await session.run()
             return
-        await run_solo(name, solo[0], solo[1], store, box)
+        await run_solo(name, solo.players, solo.variant, store, box, solo.bot_delay)
 
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run_with_trio(app, store, network))
+    if failed:
+        return _refuse(failed[0])
+    if hosted:
+        print(f"hanabi-client: the server you hosted ({lan_name!r}, port {hosted[0]}) has stopped; "
+              f"its games are kept in {hosted_db()}")
+        return 0
     farewell = store.model.farewell
     if farewell:
         print(f"hanabi-client: the server said goodbye: {farewell}")

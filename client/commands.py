@@ -4,9 +4,9 @@
 message says what was wrong and what to type instead. Game actions become
 engine actions (cards named by order, seats by number), so the engine can
 judge them before anything is sent. Slots are 1-based: slot 1 is the newest
-card, the first of the hand. Players are named by the number the board shows
-beside them, or by a prefix of their name or of any word of it, in any case
-("ada" and "bot a" both name "Bot Ada").
+card, the first of the hand. Players are named by their seat number (the one
+the board and the lobby show beside them), or by a prefix of their name or of
+any word of it, in any case ("ada" and "bot a" both name "Bot Ada").
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ class Say:
 
 
 @dataclass(frozen=True, slots=True)
-class Lobby:
+class LobbyIntent:
     """A lobby request: ``verb`` is one of LOBBY_VERBS, ``number`` a table id or seat (1-based as typed)."""
 
     verb: str
@@ -46,7 +46,7 @@ class Local:
     verb: str
 
 
-Intent = Play | Discard | Clue | Rearrange | Say | Lobby | Local
+Intent = Play | Discard | Clue | Rearrange | Say | LobbyIntent | Local
 
 GAME_VERBS = ("play", "discard", "clue", "move")
 LOBBY_VERBS = ("join", "spectate", "leave", "start", "bot", "unbot", "host", "new", "refresh", "again")
@@ -79,20 +79,28 @@ def name_matches(name: str, typed: str) -> bool:
     return bool(key) and (" ".join(_words(name)).startswith(key) or any(w.startswith(key) for w in _words(name)))
 
 
+def other_player(view: PlayerView, names: Sequence[str], number: int) -> int:
+    """The 0-based seat of another player given by seat number (1-based, as the board shows it)."""
+    if view.seat is not None and number == view.seat + 1:
+        raise CommandError("you cannot clue yourself: a clue goes to another player")
+    others = others_in_turn_order(view)
+    if number - 1 not in others:
+        numbers = ", ".join(f"{s + 1} {seat_name(names, s)}" for s in others)
+        raise CommandError(f"there is no player {number}: choose one of {numbers}, as the board numbers them")
+    return number - 1
+
+
 def find_player(view: PlayerView, names: Sequence[str], word: str) -> int:
-    """The seat a typed player refers to: the board's number, or a name (see ``name_matches``).
+    """The seat a typed player refers to: the seat number the board shows, or a name (see ``name_matches``).
 
     A whole name typed exactly wins, then a whole word of a name ("ada" for "Bot Ada", even beside
     "Adam"), then a unique prefix; when several players remain, the message lists them with their numbers.
     """
     others = others_in_turn_order(view)
     if word.isdigit():
-        number = int(word)
-        if 1 <= number <= len(others):
-            return others[number - 1]
-        raise CommandError(f"there is no player {number}: the board numbers them 1 to {len(others)}")
+        return other_player(view, names, int(word))
     key = " ".join(_words(word))
-    number_of = {s: i for i, s in enumerate(others, start=1)}
+    number_of = {s: s + 1 for s in others}
     for tier in (
         [s for s in others if " ".join(_words(seat_name(names, s))) == key],
         [s for s in others if key in _words(seat_name(names, s))],
@@ -171,17 +179,17 @@ def parse(line: str, view: PlayerView | None, names: Sequence[str]) -> Intent:
     return Rearrange(view.seat, tuple(orders))
 
 
-def _lobby(verb: str, args: list[str]) -> Lobby:
+def _lobby(verb: str, args: list[str]) -> LobbyIntent:
     if verb in ("leave", "start", "refresh", "again", "new"):
-        return Lobby(verb, text=" ".join(args) or None)
+        return LobbyIntent(verb, text=" ".join(args) or None)
     if not args or not args[0].isdigit():
         what = "TABLE" if verb in ("join", "spectate") else "SEAT"
         raise CommandError(f"type: {verb} {what} (a number)")
     if verb == "join" and len(args) > 1:
         if not args[1].isdigit():
             raise CommandError("type: join TABLE [SEAT]")
-        return Lobby(verb, int(args[0]), args[1])
-    return Lobby(verb, int(args[0]))
+        return LobbyIntent(verb, int(args[0]), args[1])
+    return LobbyIntent(verb, int(args[0]))
 
 
 class CommandCompleter(Completer):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hanabi.engine import MAX_PLAYERS, MIN_PLAYERS, ChatPolicy, Variant
+from hanabi.protocol import NAME_MAX, PASSWORD_MAX
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 FIELDS = ("name", "variant", "seats", "empty_clues", "all_or_nothing", "chat", "password")
@@ -17,7 +18,7 @@ LABELS = {
     "name": "Name", "variant": "Variant", "seats": "Seats", "empty_clues": "Empty clues",
     "all_or_nothing": "All or nothing", "chat": "Chat", "password": "Password",
 }
-TEXT_FIELDS = {"name": 32, "password": 64}
+TEXT_FIELDS = {"name": NAME_MAX, "password": PASSWORD_MAX}
 VARIANTS = tuple(Variant)
 CHATS = tuple(ChatPolicy)
 

@@ -2,47 +2,24 @@
 
 A line names players and hand slots ("Bob clues Alice: red → slots 2, 4"), so
 it needs the hands as they were *before* the event. Views carry only the
-current hands, so we follow every hand from the deal through the events: the
-engine deals (we ask it for the opening hands of a sorted deck, whose card
-orders are the same for any deck), and each event says what left a hand and
-what was drawn into slot 1. Lines are fragments ``(style, text)`` so that cards
+current hands, so we follow every hand from the deal through the events with
+the engine's own ``opening_hands`` and ``hands_after``. Lines are fragments ``(style, text)`` so that cards
 can be drawn in their colours; the styles are class names the app's style maps.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
-from hanabi.engine import Card, Clue, Discard, Event, GameConfig, Play, RearrangeEvent, game_from_deck
+from hanabi.engine import Card, Clue, Event, GameConfig, Hands, Play, RearrangeEvent, hands_after, opening_hands
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 Fragments = StyleAndTextTuples
-Hands = tuple[tuple[int, ...], ...]
 
 
 def card_style(card: Card | None) -> str:
     """The style class of a card: its suit's colour, or "unknown" for a hidden card."""
     return "class:card.unknown" if card is None else f"class:card.{card.suit.value}"
-
-
-def opening_hands(config: GameConfig) -> Hands:
-    """The card orders each seat holds after the deal (the same for every shuffle)."""
-    sorted_deck = config.variant.deck()
-    return game_from_deck(replace(config, first_seat=None), sorted_deck).hands
-
-
-def hands_after(hands: Hands, event: Event) -> Hands:
-    """The hands once ``event`` has happened: a played or discarded card leaves, the drawn card enters slot 1."""
-    out = list(hands)
-    if isinstance(event, RearrangeEvent):
-        out[event.seat] = tuple(event.hand)
-        return tuple(out)
-    action = event.action
-    if isinstance(action, (Play, Discard)):
-        kept = tuple(o for o in out[event.seat] if o != action.order)
-        out[event.seat] = (event.drawn,) + kept if event.drawn is not None else kept
-    return tuple(out)
 
 
 def slots_of(hand: Sequence[int], orders: Sequence[int]) -> list[int]:
@@ -73,12 +50,13 @@ def describe(event: Event, before: Hands, names: Sequence[str], deck_size: int |
             ("class:log.clue", f" → {_slot_text(slots)}"),
         ]
     slot = slots_of(before[event.seat], [action.order])
-    where = f" from slot {slot[0]}" if slot else ""
+    # A card in no hand was played blind from the deck (option deck_plays): the deck's last card.
+    where = f" from slot {slot[0]}" if slot else " blind from the deck"
     card = event.card
     card_frag = (card_style(card), str(card) if card is not None else "a card")
     extra = " (+1 clue)" if event.clue_gained else ""
     last = ""
-    if deck_size is not None and event.drawn is not None and event.drawn == deck_size - 1:
+    if deck_size is not None and deck_size - 1 in (event.drawn, None if slot else action.order):
         last = "; that was the last card: everyone plays once more"
     if isinstance(action, Play):
         if event.success:

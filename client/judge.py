@@ -6,14 +6,21 @@ shows: every card the viewer can see is in place, and the viewer's own
 hidden cards and the undrawn deck get a stand-in identity. No rule that
 decides legality depends on those identities (one cannot clue oneself, and
 whether a play succeeds is not a matter of legality), so ``apply`` refuses
-exactly what the server would refuse, with the same sentence.
+exactly what the server would refuse, with the same sentence (naming the
+player to act by name where the engine, which knows no names, says "seat 2").
 """
 
 from __future__ import annotations
 
-from hanabi.engine import Action, Card, CardKnowledge, GameState, IllegalAction, PlayerView, Suit, apply
+from collections.abc import Sequence
+
+from hanabi.engine import Action, Card, CardKnowledge, GameState, IllegalAction, NotYourTurn, PlayerView, Suit, apply
+
+from .board import seat_name
 
 _STAND_IN = Card(Suit.RED, 1)
+SPECTATORS_CANNOT_ACT = "spectators watch; they cannot act"
+NO_GAME = "there is no game in progress"
 
 
 def state_from_view(view: PlayerView) -> GameState:
@@ -49,12 +56,15 @@ def state_from_view(view: PlayerView) -> GameState:
     )
 
 
-def refusal(view: PlayerView, action: Action) -> str | None:
-    """The engine's reason ``action`` is illegal for the viewer now, or None when it is legal."""
+def refusal(view: PlayerView, action: Action, names: Sequence[str] = ()) -> str | None:
+    """The engine's reason ``action`` is illegal for the viewer now, or None when it is legal; ``names``, the
+    players by seat, name the player to act when it is not the viewer's turn."""
     if view.seat is None:
-        return "spectators watch; they cannot act"
+        return SPECTATORS_CANNOT_ACT
     try:
         apply(state_from_view(view), action, seat=view.seat)
+    except NotYourTurn as e:
+        return NotYourTurn.sentence(seat_name(names, e.current))
     except IllegalAction as e:
         return str(e)
     return None

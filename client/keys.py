@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hanabi.engine import RANKS, Clue, Discard, Play, PlayerView, Rearrange
+from hanabi.engine import RANKS, Clue, Discard, GameEnded, NotYourTurn, Play, PlayerView, Rearrange, check_turn
 
 from .board import others_in_turn_order, seat_name
-from .commands import CommandError, clue_value
-from .judge import refusal
+from .commands import CommandError, clue_value, other_player
+from .judge import NO_GAME, SPECTATORS_CANNOT_ACT, refusal
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,13 +35,13 @@ class Done:
 
 
 @dataclass(frozen=True, slots=True)
-class Refused:
+class KeyRefused:
     """The key made no sense here; the shortcut is abandoned and ``text`` says why."""
 
     text: str
 
 
-Step = Prompt | Done | Refused
+Step = Prompt | Done | KeyRefused
 
 STARTERS = {"p": "play", "d": "discard", "c": "clue", "m": "move"}
 
@@ -53,22 +53,34 @@ def _slot_prompt(verb: str, size: int) -> str:
 def start(key: str, view: PlayerView | None, names: Sequence[str]) -> Step:
     """The first key of a shortcut."""
     verb = STARTERS[key]
-    if view is None or view.outcome is not None:
-        return Refused("there is no game in progress")
+    if view is None:
+        return KeyRefused(NO_GAME)
+    if view.outcome is not None:
+        return KeyRefused(str(GameEnded(view.outcome)))
     if view.seat is None:
-        return Refused("spectators watch; they cannot act")
+        return KeyRefused(SPECTATORS_CANNOT_ACT)
     size = len(view.hands[view.seat])
-    if verb != "move" and view.current != view.seat:
+    if verb != "move":
         # Said at the first key, not after the player has picked a slot and a value.
-        return Refused(f"it is not your turn: {seat_name(names, view.current)} is to act "
-                       "(m rearranges your hand at any time)")
+        try:
+            check_turn(view.current, view.seat)
+        except NotYourTurn as e:
+            turn = NotYourTurn.sentence(seat_name(names, e.current))
+            return KeyRefused(f"{turn} (m rearranges your hand at any time)")
     if verb == "clue":
+        # A clue that surely touches a card (the rank of the next player's first card), asked of the engine now:
+        # what could still refuse it (no clue token left) is said at once, not after "whom?" and "with?".
+        target = others_in_turn_order(view)[0]
+        first = view.hands[target][0].card if view.hands[target] else None
+        reason = refusal(view, Clue(target, rank=first.rank if first is not None else RANKS[0]))
+        if reason is not None and first is not None:
+            return KeyRefused(f"Not allowed: {reason}")
         return Prompt("Clue whom? " + _players_hint(view, names) + " · Esc cancels")
     return Prompt(_slot_prompt(verb.capitalize(), size))
 
 
 def _players_hint(view: PlayerView, names: Sequence[str]) -> str:
-    return "  ".join(f"{i} {seat_name(names, s)}" for i, s in enumerate(others_in_turn_order(view), start=1))
+    return "  ".join(f"{s + 1} {seat_name(names, s)}" for s in others_in_turn_order(view))
 
 
 def step(keys: Sequence[str], key: str, view: PlayerView, names: Sequence[str]) -> Step:
@@ -79,7 +91,7 @@ def step(keys: Sequence[str], key: str, view: PlayerView, names: Sequence[str]) 
     size = len(hand)
     if verb in ("play", "discard") and len(keys) == 1:
         slot = _slot(key, size)
-        if isinstance(slot, Refused):
+        if isinstance(slot, KeyRefused):
             return slot
         order = hand[slot - 1].order
         clued = hand[slot - 1].knowledge.clued
@@ -93,41 +105,43 @@ def step(keys: Sequence[str], key: str, view: PlayerView, names: Sequence[str]) 
         order = hand[int(keys[1]) - 1].order
         if key.lower() == "y":
             return Done(Play(order) if verb == "play" else Discard(order))
-        return Refused("not played" if verb == "play" else "not discarded")
+        return KeyRefused("not played" if verb == "play" else "not discarded")
     if verb == "clue" and len(keys) == 1:
-        others = others_in_turn_order(view)
-        if not key.isdigit() or not 1 <= int(key) <= len(others):
-            return Refused(f"no player {key!r}: press a number from 1 to {len(others)}, as on the board")
-        target = others[int(key) - 1]
+        if not key.isdigit():
+            return KeyRefused(f"no player {key!r}: press a seat number, as the board shows them")
+        try:
+            target = other_player(view, names, int(key))
+        except CommandError as e:
+            return KeyRefused(str(e))
         colours = " ".join(s.letter.lower() for s in view.config.variant.clue_colours)
         return Prompt(f"Clue {seat_name(names, target)} with? colour {colours} or rank 1-{RANKS[-1]} · Esc cancels")
     if verb == "clue" and len(keys) == 2:
-        target = others_in_turn_order(view)[int(keys[1]) - 1]
+        target = int(keys[1]) - 1
         try:
             colour, rank = clue_value(view.config.variant, key)
         except CommandError:
             colours = " ".join(s.letter.lower() for s in view.config.variant.clue_colours)
-            return Refused(f"{key!r} is neither a colour nor a rank: press {colours}, or 1-{RANKS[-1]}")
+            return KeyRefused(f"{key!r} is neither a colour nor a rank: press {colours}, or 1-{RANKS[-1]}")
         return Done(Clue(target, colour=colour, rank=rank))
     if verb == "move" and len(keys) == 1:
         slot = _slot(key, size)
-        if isinstance(slot, Refused):
+        if isinstance(slot, KeyRefused):
             return slot
         return Prompt(f"Move slot {slot} to which slot? 1-{size} · Esc cancels")
     if verb == "move" and len(keys) == 2:
         slot = _slot(key, size)
-        if isinstance(slot, Refused):
+        if isinstance(slot, KeyRefused):
             return slot
         if slot == int(keys[1]):
-            return Refused(f"the card is already in slot {slot}: nothing moved")
+            return KeyRefused(f"the card is already in slot {slot}: nothing moved")
         orders = [cv.order for cv in hand]
         moved = orders.pop(int(keys[1]) - 1)
         orders.insert(slot - 1, moved)
         return Done(Rearrange(view.seat, tuple(orders)))
-    return Refused("that shortcut is complete")
+    return KeyRefused("that shortcut is complete")
 
 
-def _slot(key: str, size: int) -> int | Refused:
+def _slot(key: str, size: int) -> int | KeyRefused:
     if key.isdigit() and 1 <= int(key) <= size:
         return int(key)
-    return Refused(f"no slot {key!r}: press a number from 1 to {size}")
+    return KeyRefused(f"no slot {key!r}: press a number from 1 to {size}")

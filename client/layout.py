@@ -41,6 +41,7 @@ from .screens import (
     title_fragments,
     tokens_line,
 )
+from .wrapping import wrap_words
 
 if TYPE_CHECKING:
     from .app import ClientApp
@@ -58,7 +59,7 @@ class ScreenLayout:
     def __init__(self, app: ClientApp) -> None:
         self.app = app
         self._screens: dict[str, AnyContainer] = {}
-        self._board_cache: tuple[ClientModel, bool, StyleAndTextTuples] | None = None
+        self._board_cache: tuple[ClientModel, bool, int, StyleAndTextTuples] | None = None
 
     def model(self) -> ClientModel:
         return self.app.get_model()
@@ -79,8 +80,9 @@ class ScreenLayout:
             ConditionalContainer(self.app.command_window, Condition(lambda: self.app.application.layout.has_focus(
                 self.app.command))),
             self.app.status_window,
-            Window(FormattedTextControl(lambda: keys_fragments(self.model(), self.app.mode(), self.width)), height=1,
-                   style="class:keys"),
+            Window(FormattedTextControl(
+                lambda: keys_fragments(self.model(), self.app.mode(), self.width, solo=self.app.solo)),
+                height=1, style="class:keys"),
         ])
 
     def _screen(self) -> AnyContainer:
@@ -115,10 +117,12 @@ class ScreenLayout:
         log_window = self._log_window(with_chat=not wide)
         middle: AnyContainer = log_window
         if wide:
-            chat = FormattedTextControl(lambda: chat_fragments(self.model()),
-                                        get_cursor_position=lambda: _end_of(chat_fragments(self.model())))
+            def chat_text() -> StyleAndTextTuples:
+                return wrap_words(chat_fragments(self.model()), self._chat_width(), 2)
+
+            chat = FormattedTextControl(chat_text, get_cursor_position=lambda: _end_of(chat_text()))
             middle = VSplit([log_window, Window(width=1, char="│", style="class:rule"),
-                             Window(chat, width=lambda: max(30, self.width // 3), wrap_lines=True)])
+                             Window(chat, width=self._chat_width, wrap_lines=True)])
         return HSplit([
             Window(FormattedTextControl(tokens), height=1),
             Window(FormattedTextControl(self._board), height=self._board_height),
@@ -127,10 +131,15 @@ class ScreenLayout:
             Window(height=1, char="─", style="class:rule"),
             middle,
             ConditionalContainer(
-                Window(FormattedTextControl(lambda: end_fragments(self.model())), dont_extend_height=True,
-                       wrap_lines=True),
+                Window(FormattedTextControl(
+                    lambda: wrap_words(end_fragments(self.model(), solo=self.app.solo), self.width, 1)),
+                       dont_extend_height=True, wrap_lines=True),
                 Condition(self._game_over)),
         ])
+
+    def _chat_width(self) -> int:
+        """The chat's column on a wide screen (the log has the rest, less the rule between them)."""
+        return max(30, self.width // 3)
 
     def _game_over(self) -> bool:
         view = self.model().view
@@ -138,10 +147,10 @@ class ScreenLayout:
 
     def _board(self) -> StyleAndTextTuples:
         """The hands, computed once per model and toggle (a redraw asks for them twice: text and height)."""
-        key = (self.model(), self.app.ui.show_knowledge)
-        if self._board_cache is None or self._board_cache[0] is not key[0] or self._board_cache[1] != key[1]:
-            self._board_cache = (key[0], key[1], board(key[0], key[1]))
-        return self._board_cache[2]
+        key = (self.model(), self.app.ui.show_knowledge, self.width)
+        if self._board_cache is None or self._board_cache[0] is not key[0] or self._board_cache[1:3] != key[1:]:
+            self._board_cache = (*key, board(*key))
+        return self._board_cache[3]
 
     def _board_height(self) -> Dimension:
         """Exactly the hands' lines: the board never gives up a row to the log, the log takes what is left."""
@@ -155,7 +164,9 @@ class ScreenLayout:
             if not lines:
                 return [("class:label", "The log of the game shows here.")]
             back = min(self.app.ui.log_back, len(lines) - 1)
-            out = join_lines(lines[: len(lines) - back])
+            width = self.width if with_chat else self.width - 1 - self._chat_width()
+            # A line too long for the log goes on under its text, clear of the turn numbers' column.
+            out = wrap_words(join_lines(lines[: len(lines) - back]), width, 4)
             if back:
                 out.append(("class:status.prompt", f"\n  ({back} newer line{'s' if back != 1 else ''} below: PgDn)"))
             return out

@@ -1,14 +1,17 @@
 """The lobby's requests: tables, seats, bots, starting and leaving, and the new-table form.
 
-Lobby intents (typed commands or one-key shortcuts) are checked here against
+LobbyIntent intents (typed commands or one-key shortcuts) are checked here against
 the table as the lobby shows it, in its 1-based seat numbers, so a slip is
 answered at once; what passes is sent, and the server has the last word.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from hanabi.protocol import ErrorCode, TableInfo
+from hanabi.protocol import table_rules as rules
 from hanabi.protocol.messages import (
     AddBot,
     Chat,
@@ -23,7 +26,7 @@ from hanabi.protocol.messages import (
 )
 from hanabi.protocol.messages import GiveHost as GiveHostMessage
 
-from .commands import Lobby
+from .commands import LobbyIntent
 from .form import CHATS, VARIANTS, TableForm
 from .model import ClientModel, LeftTable
 from .screens import chat_closed
@@ -45,25 +48,26 @@ def only_the_host(model: ClientModel, verb: str) -> str:
     return f"only the host {what}: chat is closed here, so wait for {who} (or ask them in person)"
 
 
+def table_now(model: ClientModel) -> TableInfo | None:
+    """Our table as the lobby shows it, running or not as our view says (the view comes first)."""
+    table, view = model.table, model.view
+    if table is None or view is None:
+        return table
+    return replace(table, running=view.outcome is None)
+
+
 def seat_problem(model: ClientModel, verb: str, number: int) -> str | None:
     """What is wrong with ``bot``/``unbot``/``host`` for seat ``number`` (1-based, as the lobby shows seats).
 
-    Checked before anything is sent, in the lobby's numbering, so the answer comes at once; what the server
-    refuses anyway is shown as the server words it.
+    Checked before anything is sent with the table rules the server applies (``hanabi.protocol.table_rules``),
+    so the answer comes at once and in the server's words.
     """
-    table = model.table
+    table = table_now(model)
     if table is None:
         return "join or create a table first"
-    if not 1 <= number <= len(table.players):
-        return f"there is no seat {number}: this table has seats 1 to {len(table.players)}"
-    player = table.players[number - 1]
-    if verb == "bot" and player is not None:
-        return f"seat {number} is taken by {player.name}"
-    if verb == "unbot" and (player is None or not player.bot):
-        return f"seat {number} holds no bot"
-    if verb == "host" and (player is None or player.bot):
-        return f"seat {number} holds no human player to be host"
-    return None
+    check = {"bot": rules.add_bot_refusal, "unbot": rules.remove_bot_refusal, "host": rules.give_host_refusal}[verb]
+    refusal = check(table, model.seat, number - 1)
+    return refusal.message if refusal is not None else None
 
 
 class LobbyActions:
@@ -72,23 +76,17 @@ class LobbyActions:
     def __init__(self, app: ClientApp) -> None:
         self.app = app
 
-    def act(self, intent: Lobby) -> None:
+    def act(self, intent: LobbyIntent) -> None:
         """Carry out a lobby intent typed or keyed: check what the lobby can, then send the request."""
         model = self.app.get_model()
         verb, number = intent.verb, intent.number
         if verb in ("join", "spectate") and number is not None:
             seat = int(intent.text) - 1 if verb == "join" and intent.text else None
             known = next((t for t in model.tables if t.id == number), None)
-            if seat is not None and known is not None:
-                # Checked before sending, in the lobby's numbering, so a slip is answered at once.
-                if not 0 <= seat < len(known.players):
-                    self.app.note(f"there is no seat {seat + 1}: table {number} has seats 1 to "
-                                  f"{len(known.players)}", True)
-                    return
-                taken = known.players[seat]
-                if taken is not None:
-                    self.app.note(f"seat {seat + 1} of table {number} is taken by {taken.name}", True)
-                    return
+            refusal = rules.seat_taken(known, seat) if seat is not None and known is not None else None
+            if refusal is not None:  # checked before sending, with the server's rule, so a slip is answered at once
+                self.app.note(f"table {number}: {refusal.message}", True)
+                return
             self.enter_table(verb, number, seat)
         elif verb == "leave":
             view = model.view
@@ -99,13 +97,16 @@ class LobbyActions:
                                   "y = yes, any other key = no")
                 return
             self.app.ui.confirm = None
-            if self.app.send(Leave()):
+            if self.app.solo:
+                self.app.quit()
+            elif self.app.send(Leave()):
                 self.app.dispatch(LeftTable())
         elif verb in ("start", "again"):
-            empty = [] if model.table is None else [i for i, p in enumerate(model.table.players) if p is None]
-            if model.is_host and empty and verb == "start":
-                self.app.note(f"seat {empty[0] + 1} is empty: wait for a player, or press b to seat a bot", True)
-            elif model.is_host:
+            table = table_now(model)
+            refusal = rules.start_refusal(table, model.seat) if table is not None else None
+            if refusal is not None and refusal.code != ErrorCode.NOT_HOST:
+                self.app.note(refusal.message, True)
+            elif refusal is None and table is not None:
                 self.app.send(Start())
             elif verb == "again" and model.seat is not None and chat_closed(model) is None:
                 # What the end screen promises a guest: the host hears the wish at the table.
@@ -201,4 +202,4 @@ class LobbyActions:
         elif key == "x":
             self.remove_bot()
         elif key == "g":
-            self.act(Lobby("start"))
+            self.act(LobbyIntent("start"))

@@ -13,11 +13,12 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, replace
 
-from hanabi.engine import Card, Outcome, PlayerView, TurnEvent
+from hanabi.engine import Hands, PlayerView, TurnEvent, hands_after, opening_hands
 from hanabi.protocol import ErrorCode
 from hanabi.protocol.messages import (
     Chat,
     ErrorReply,
+    GameOver,
     GameStarted,
     Goodbye,
     Joined,
@@ -31,13 +32,12 @@ from hanabi.protocol.messages import (
     ViewUpdate,
     Welcome,
 )
-from hanabi.protocol.messages import GameOver as GameOverMessage
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from .history import Hands, describe, hands_after, opening_hands
+from .history import describe
 
-MAX_LOG = 2000
-MAX_CHAT = 500
+LOG_LINES_KEPT = 2000
+CHAT_LINES_KEPT = 500
 
 
 class Link(enum.Enum):
@@ -60,14 +60,6 @@ class LogLine:
 
 
 @dataclass(frozen=True, slots=True)
-class GameOver:
-    game: int
-    outcome: Outcome
-    deck: tuple[Card, ...]
-    seed: str
-
-
-@dataclass(frozen=True, slots=True)
 class ClientModel:
     address: str = ""
     link: Link = Link.OFFLINE
@@ -79,7 +71,7 @@ class ClientModel:
     seat: int | None = None  # our seat at ``table``; None with a table means spectating
     game: int | None = None
     view: PlayerView | None = None
-    game_over: GameOver | None = None
+    game_over: GameOver | None = None  # the server's word on the end: the outcome, the deck and the seed
     log: tuple[LogLine, ...] = ()
     logged_events: int = 0  # how many of the view's events the log already tells
     hands: Hands = ()  # the hands after the last logged event, to name slots in the next line
@@ -127,11 +119,11 @@ def log_new_events(model: ClientModel, view: PlayerView) -> ClientModel:
         number = f"{event.turn + 1:>3} " if isinstance(event, TurnEvent) else "    "
         lines.append(LogLine("event", [("class:log.turn", number), *describe(event, hands, names, view.deck_size)]))
         hands = hands_after(hands, event)
-    return replace(model, log=tuple(lines[-MAX_LOG:]), logged_events=len(events), hands=hands)
+    return replace(model, log=tuple(lines[-LOG_LINES_KEPT:]), logged_events=len(events), hands=hands)
 
 
 def add_log(model: ClientModel, kind: str, fragments: StyleAndTextTuples) -> ClientModel:
-    return replace(model, log=(*model.log, LogLine(kind, fragments))[-MAX_LOG:])
+    return replace(model, log=(*model.log, LogLine(kind, fragments))[-LOG_LINES_KEPT:])
 
 
 def seats_taken(table: TableInfo) -> int:
@@ -223,24 +215,31 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
     if isinstance(message, TableGone):
         out = replace(model, tables=tuple(t for t in model.tables if t.id != message.table))
         if model.table is not None and model.table.id == message.table:
-            out = with_status(_leave(out), "Your table was closed.", True)
+            out = with_status(_leave(out), f"{message.reason[:1].upper()}{message.reason[1:]}." if message.reason
+                              else "Your table was closed.", True)
         return out
     if isinstance(message, Joined):
         table = message.table
         out = replace(model, tables=_upsert(model.tables, table), table=table, seat=message.seat, rejoining=False)
         if model.table is None or model.table.id != table.id:
-            out = replace(out, game=None, view=None, game_over=None, chat=(), logged_events=0, hands=())
+            # Another table: nothing of the last one (its log, its chat) may read as this one's.
+            out = replace(out, game=None, view=None, game_over=None, chat=(), log=(), logged_events=0, hands=())
         where = f"seat {message.seat + 1}" if message.seat is not None else "a spectator's chair"
         return with_status(out, f"You are at table {table.name!r}, {where}.")
     if isinstance(message, SeatStatus):
         return _seat_status(model, message)
+    if isinstance(message, (GameStarted, ViewUpdate, GameOver)) and model.table is None:
+        # A game of a table we left (the server tells its end to everyone who was there, us included):
+        # shown, it would bring back an end screen whose keys act on a table we are no longer at.
+        return model
     if isinstance(message, GameStarted):
+        # The log says no game number: the server's numbers count every game on the server, not this table's.
         if model.game_over is not None:
             # The end of the last game showed its result; the log keeps it once that screen is gone.
-            last, done = model.game_over.game, model.game_over.outcome
-            model = _notice(model, f"— game {last} ended {done.score}/{done.max_score}: {done.rating} —")
+            done = model.game_over.outcome
+            model = _notice(model, f"— the last game ended {done.score}/{done.max_score}: {done.rating} —")
         out = replace(model, game=message.game, view=None, game_over=None, replay=None, logged_events=0, hands=())
-        out = _notice(out, f"— game {message.game} starts —")
+        out = _notice(out, "— a new game starts —")
         return with_status(out, "The game starts.")
     if isinstance(message, ViewUpdate):
         out = model
@@ -250,16 +249,15 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
             # A refusal was about an earlier turn; left on screen it reads like news about this one.
             out = with_status(out, "")
         return log_new_events(replace(out, view=message.view), message.view)
-    if isinstance(message, GameOverMessage):
-        over = GameOver(message.game, message.outcome, message.deck, message.seed)
+    if isinstance(message, GameOver):
         # The score is said once, by the end of the game's pane; the log only marks where this game ended,
         # as it marks where it started.
-        return with_status(_notice(replace(model, game_over=over), f"— game {message.game} ends —"), "")
+        return with_status(_notice(replace(model, game_over=message), "— the game ends —"), "")
     if isinstance(message, ReplayFile):
         return replace(model, replay=(message.game, message.json))
     if isinstance(message, Chat):
         sender = message.sender or "?"
-        chat = (*model.chat, (sender, message.text))[-MAX_CHAT:]
+        chat = (*model.chat, (sender, message.text))[-CHAT_LINES_KEPT:]
         line: StyleAndTextTuples = [("class:chat.sender", f"<{sender}> "), ("class:chat", message.text)]
         return add_log(replace(model, chat=chat), "chat", line)
     if isinstance(message, ErrorReply):

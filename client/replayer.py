@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from hanabi.engine import GameState, Rearrange, TurnEvent, apply, game_from_deck, view_for
+from hanabi.engine import GameState, action_of, game_from_deck, replay_steps, view_for
 from hanabi.engine.replay import Replay
 from prompt_toolkit.application import Application
 from prompt_toolkit.data_structures import Point
@@ -38,12 +38,8 @@ def game_steps(replay: Replay) -> list[GameState]:
     """The game before any action, then after each action, ending with the game as the file left it."""
     final = replay.state
     state = game_from_deck(final.config, final.deck, final.seed)
-    states = [state]
-    for event in final.events:
-        action = event.action if isinstance(event, TurnEvent) else Rearrange(event.seat, event.hand)
-        state = apply(state, action)
-        states.append(state)
-    if final.outcome is not None and state.outcome is None:
+    states = [state, *replay_steps(state, map(action_of, final.events))]
+    if final.outcome is not None and states[-1].outcome is None:
         states.append(final)  # ended from outside ("terminated"): no action to replay
     return states
 
@@ -103,9 +99,9 @@ class ReplayViewer:
         """The board and the log, as a live game shows them."""
         return HSplit([
             Window(FormattedTextControl(self._tokens), height=1),
-            Window(FormattedTextControl(lambda: board(self.model(), self.pos.show_knowledge)),
+            Window(FormattedTextControl(lambda: board(self.model(), self.pos.show_knowledge, self.width)),
                    height=lambda: Dimension.exact(
-                       to_plain_text(board(self.model(), self.pos.show_knowledge)).count("\n") + 1)),
+                       to_plain_text(board(self.model(), self.pos.show_knowledge, self.width)).count("\n") + 1)),
             Window(FormattedTextControl(lambda: discards(self.model(), self.width)), dont_extend_height=True,
                    wrap_lines=True),
             Window(height=1, char="─", style="class:rule"),

@@ -1,7 +1,7 @@
 """Run the app and the network together: Trio as a guest on prompt_toolkit's asyncio loop.
 
 prompt_toolkit owns the terminal and the asyncio loop; Trio runs inside it
-(``start_guest_run``), so the networking is ordinary Trio code. A ``Store``
+(``start_guest_run``), so the networking is ordinary Trio code. A ``ModelStore``
 holds the model: every message goes through the reducer, then the app
 redraws. When the app exits (Ctrl-C, q, SIGTERM) the Trio side is cancelled
 and awaited, so sockets close and prompt_toolkit restores the terminal; if
@@ -22,7 +22,7 @@ from .app import ClientApp
 from .model import ClientModel, Incoming, Note, reduce
 
 
-class Store:
+class ModelStore:
     """The one current model, updated only by ``reduce``; listeners run after each update."""
 
     def __init__(self, model: ClientModel | None = None) -> None:
@@ -44,7 +44,7 @@ class Store:
 TrioMain = Callable[[], Awaitable[None]]
 
 
-async def run_with_trio(app: ClientApp, store: Store, trio_main: TrioMain) -> None:
+async def run_with_trio(app: ClientApp, store: ModelStore, trio_main: TrioMain) -> None:
     """Run ``app`` until it exits, with ``trio_main`` as a Trio guest; then cancel and await the guest."""
     loop = asyncio.get_running_loop()
     finished: asyncio.Future[outcome.Outcome[None]] = loop.create_future()

@@ -1,16 +1,31 @@
-"""Saving a finished game's replay where the player started the client, under a name that is still free."""
+"""Saving a finished game's replay where the player started the client, under a name that is still free.
+
+The name says when the game was saved and what was played
+(``hanabi-2026-11-24-1530-six-suits.json``), so a folder of saves can be
+told apart at a glance; game numbers cannot do that, since each server (each
+``--solo`` game) counts from 1.
+"""
 
 from __future__ import annotations
 
+import re
+from datetime import datetime
 from pathlib import Path
+
+from hanabi.engine import Variant
+
+
+def replay_stem(when: datetime, variant: Variant) -> str:
+    """The file name of a replay saved at ``when``, without ``.json``: date, time (to the minute), variant."""
+    words = re.sub(r"[^a-z0-9]+", "-", variant.title.lower()).strip("-")
+    return f"hanabi-{when:%Y-%m-%d-%H%M}-{words}"
 
 
 def save_new_file(folder: Path, stem: str, text: str) -> Path:
     """Write ``text`` to ``stem.json`` in ``folder``, or ``stem-2.json``, ``stem-3.json``… : never over a file.
 
-    Game numbers restart with every server (every ``--solo`` game is game 1), so the number alone is
-    not a unique name; opening with "x" makes taking a name and writing it one step, even with two
-    clients saving into the same folder at once.
+    Two games of one variant saved in the same minute would share a name; opening with "x" makes taking
+    a name and writing it one step, even with two clients saving into the same folder at once.
     """
     for n in range(1, 10_000):
         path = folder / (f"{stem}.json" if n == 1 else f"{stem}-{n}.json")

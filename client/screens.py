@@ -8,7 +8,10 @@ room when there is more.
 
 from __future__ import annotations
 
-from hanabi.engine import ChatPolicy, PlayerView, Variant
+from dataclasses import replace
+
+from hanabi.engine import PlayerView, Variant
+from hanabi.protocol import table_rules as rules
 from hanabi.protocol.messages import TableInfo
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
@@ -23,6 +26,7 @@ from .board import (
     whose_turn,
 )
 from .model import ClientModel, Link, LogLine, seats_taken
+from .wrapping import wrap_words
 
 WIDE = 110  # from this width on, the chat gets its own column beside the log
 
@@ -42,32 +46,46 @@ def link_fragments(model: ClientModel) -> StyleAndTextTuples:
 
 
 def title_fragments(model: ClientModel, width: int) -> StyleAndTextTuples:
-    """The top bar: where we are, whose turn it is, and the connection; the least useful parts go first."""
-    parts = ["Hanabi"]
-    if model.table is not None:
-        parts.append(model.table.name)
+    """The top bar: where we are, whose turn it is, who we are, and the connection.
+
+    Our own name and whose turn it is always show; when the bar is too narrow, the server's address goes
+    first, then the word "Hanabi", then the variant's long title gives way to its telling part ("short
+    multicolor"), then the table's name is shortened, marked with "…" (it is whole in the lobby).
+    """
     view = model.view
+    table = model.table.name if model.table is not None else None
+    variant = view.config.variant if view is not None else None
+    game: list[str] = []
     if view is not None:
         # Once over, the turns taken (the engine's count, as hanabi-replay gives it), not a turn to come.
         turn = f"{view.turn} turn{'s' if view.turn != 1 else ''}" if view.outcome is not None \
             else f"turn {view.turn + 1}"
-        parts += [view.config.variant.title, turn, whose_turn(view, model.names, yours=model.link is not Link.REPLAY)]
-    elif model.table is None:
-        parts.append("lobby")
-    left = " " + " · ".join(parts) + " "
-    who = f" {model.player}@{model.address} " if model.player else f" {model.address} "
+        game = [turn, whose_turn(view, model.names, yours=model.link is not Link.REPLAY)]
+    elif table is None:
+        game = ["lobby"]
     right_style, right_text = link_fragments(model)[0][:2]
-    if len(left) + len(who) + len(right_text) + 1 > width:
-        who = f" {model.player} " if model.player else " "
-    if len(left) + len(who) + len(right_text) + 1 > width:
-        who = " "  # our own name goes before anything about the game
-    if view is not None and len(left) + len(who) + len(right_text) + 1 > width:
-        # Then the variant's long title gives way to its telling part ("short multicolor"), before whose turn.
-        title = view.config.variant.title
-        left = left.replace(f" · {title} · ", f" · {variant_label(view.config.variant, VARIANT_COLUMN)} · ", 1)
-    if len(left) + len(who) + len(right_text) + 1 > width:
-        left = left[: max(0, width - len(right_text) - 3)] + "… "
-    gap = max(0, width - len(left) - len(who) - len(right_text) - 1)
+    named = f" {model.player} " if model.player else " "
+
+    def bar(hanabi: bool, table_name: str | None, variant_text: str | None) -> str:
+        parts = (["Hanabi"] if hanabi else []) + [p for p in (table_name, variant_text) if p] + game
+        return " " + " · ".join(parts) + " "
+
+    title = variant.title if variant is not None else None
+    label = variant_label(variant, VARIANT_COLUMN) if variant is not None else None
+    address = f" {model.player}@{model.address} " if model.player else f" {model.address} "
+    tries = [(bar(True, table, title), address), (bar(True, table, title), named),
+             (bar(False, table, title), named), (bar(False, table, label), named)]
+    room = width - len(right_text) - 1
+    if table is not None:
+        # The table's name cut to what is left, marked as cut, as a last resort before anything else goes.
+        spare = room - len(named) - len(bar(False, None, label)) - len(" · ")  # columns left for the name
+        if spare >= 4:
+            tries.append((bar(False, table[: spare - 1] + "…", label), named))
+        tries.append((bar(False, None, label), named))
+    left, who = next(((lt, w) for lt, w in tries if len(lt) + len(w) <= room), tries[-1])
+    if len(left) + len(who) > room:
+        left = left[: max(0, room - len(who) - 2)] + "… "
+    gap = max(0, room - len(left) - len(who))
     return [("class:title", left + " " * gap + who), ("class:title " + right_style, right_text), ("class:title", " ")]
 
 
@@ -84,13 +102,13 @@ def tokens_line(view: PlayerView, width: int = 80) -> StyleAndTextTuples:
     return line
 
 
-def board(model: ClientModel, show_knowledge: bool) -> StyleAndTextTuples:
+def board(model: ClientModel, show_knowledge: bool, width: int = 80) -> StyleAndTextTuples:
     view = model.view
     if view is None:
         return []
     table = model.table
     away = [] if table is None else [i for i, p in enumerate(table.players) if p is not None and not p.connected]
-    return hands_fragments(view, model.names, show_knowledge, away)
+    return hands_fragments(view, model.names, show_knowledge, away, width)
 
 
 def discards(model: ClientModel, width: int = 80) -> StyleAndTextTuples:
@@ -125,8 +143,11 @@ def chat_fragments(model: ClientModel) -> StyleAndTextTuples:
     return out
 
 
-def end_fragments(model: ClientModel) -> StyleAndTextTuples:
-    """The end of the game: score, rating, reason, the cards left in the deck, and what to do next."""
+def end_fragments(model: ClientModel, solo: bool = False) -> StyleAndTextTuples:
+    """The end of the game: score, rating, reason, the cards left in the deck, and what to do next.
+
+    In ``--solo`` there is no lobby to go back to: ``l`` quits, so only ``q`` is offered.
+    """
     view = model.view
     over = model.game_over
     outcome = over.outcome if over is not None else (view.outcome if view is not None else None)
@@ -149,7 +170,7 @@ def end_fragments(model: ClientModel) -> StyleAndTextTuples:
         again = "a ask the host for another game"
     else:
         again = "the host may start another game"  # chat closed (or watching): nothing to ask with
-    out.append(("class:keys", " s save the replay · " + again + " · l leave · q quit "))
+    out.append(("class:keys", " s save the replay · " + again + ("" if solo else " · l leave") + " · q quit "))
     return out
 
 
@@ -169,6 +190,11 @@ def _options(table: TableInfo) -> str:
     if table.has_password:
         opts.append("password needed")
     return ", ".join(opts)
+
+
+def _cut(text: str, room: int) -> str:
+    """``text`` in ``room`` columns, its end replaced by "…" when cut, so a cut never reads as a whole word."""
+    return text if len(text) <= room else text[: room - 1] + "…"
 
 
 VARIANT_COLUMN = 16  # at 80 columns: room left for the players' names
@@ -196,16 +222,22 @@ def lobby_fragments(model: ClientModel, selected: int, width: int) -> StyleAndTe
     for i, table in enumerate(model.tables):
         state = "playing" if table.running else "waiting"
         # A locked table keeps a visible mark even when its name is cut to fit.
-        name = (table.name[:12] + " [p]") if table.has_password else table.name[:16]
+        name = (_cut(table.name, 12) + " [p]") if table.has_password else _cut(table.name, 16)
         watch = str(table.spectators) if table.spectators else "-"
         variant = variant_label(table.variant, column)
         line = (f"{'▶' if i == selected else ' '} {table.id:>3}  {name:<16} {variant:<{column}} "
                 f"{seats_taken(table)}/{table.seats:<3} {state:<7} {watch:<5} {_table_players(table)}")
         style = "class:selected" if i == selected else ""
-        out.append((style, line[: max(20, width - 1)]))
+        out.append((style, _cut(line, max(20, width - 1))))
         out.append(("", "\n"))
         if i == selected:
-            out.append(("class:label", f"        {_options(table)}\n"))
+            # What the row had to cut is whole here: the table's name, then its players.
+            details = f"{table.name}: {_options(table)}" if table.name != name.removesuffix(" [p]") \
+                else _options(table)
+            if len(line) > width - 1:
+                details += f"; players: {_table_players(table)}"
+            out += wrap_words([("class:label", "        " + details)], max(20, width - 1), 8)
+            out.append(("", "\n"))
     mine = model.table
     if mine is not None:
         out.append(("", "\n"))
@@ -234,7 +266,7 @@ def help_fragments() -> StyleAndTextTuples:
     lines = [
         "Keys during a game",
         "  p N    play the card in slot N (slot 1 = newest)      d N    discard slot N",
-        "  c P V  clue player P (their number on the board) with a colour letter or rank",
+        "  c P V  clue player P (the seat number on the board) with a colour or a rank",
         "  m A B  move your card from slot A to slot B (free, at any time)",
         "  k      show or hide what each player knows     t  talk     :  type a command",
         "  PgUp/PgDn scroll the log · Esc cancels a key sequence",
@@ -248,7 +280,7 @@ def help_fragments() -> StyleAndTextTuples:
         "  play N · discard N · clue PLAYER COLOUR|RANK · move FROM TO · say TEXT · help",
         "  join TABLE [SEAT] · watch TABLE · leave · new · start · again · save · quit",
         "  bot SEAT · unbot SEAT · host SEAT (hand the host role on) · knowledge",
-        '  PLAYER: the number on the board, or a name ("ada" or "bot a" for Bot Ada)',
+        '  PLAYER: the seat number on the board, or a name ("ada", "bot a": Bot Ada)',
         "  [p] beside a table in the lobby: it asks for a password",
         "",
         "Ctrl-C quits at any time. Press any key to close this help.",
@@ -261,21 +293,15 @@ def chat_closed(model: ClientModel) -> str | None:
 
     Only a hint, so the key can say so before a message is typed: the server decides.
     """
-    table = model.table
+    table, view = model.table, model.view
     if table is None:
         return "chat is per table: join or watch one first"
-    view = model.view
-    playing = view is not None and view.outcome is None
-    if table.chat is ChatPolicy.OFF:
-        return "chat is off at this table"
-    if playing and table.chat is ChatPolicy.BETWEEN_GAMES:
-        return "at this table chat is open only between games: it opens when this game ends"
-    if playing and model.seat is None:
-        return "spectators chat only between games: they see every hand"
-    return None
+    playing = view is not None and view.outcome is None  # what the view says comes before the lobby's list
+    refusal = rules.chat_refusal(replace(table, running=playing), seated=model.seat is not None)
+    return refusal.message if refusal is not None else None
 
 
-def keys_fragments(model: ClientModel, mode: str, width: int = 80) -> StyleAndTextTuples:
+def keys_fragments(model: ClientModel, mode: str, width: int = 80, solo: bool = False) -> StyleAndTextTuples:
     """The bottom bar: the keys that do something on this screen, as many as fit (quit always shows)."""
     if mode == "command":
         items = [("Enter", "send"), ("Tab", "complete"), ("Esc", "cancel")]
@@ -294,6 +320,8 @@ def keys_fragments(model: ClientModel, mode: str, width: int = 80) -> StyleAndTe
                  (":", "cmd"), ("?", "help"), ("q", "quit")]
     if chat_closed(model) is not None:
         items = [item for item in items if item[0] != "t"]
+    if solo and mode == "end":
+        items = [item for item in items if item[0] != "l"]  # l quits there, as q does
 
     def size(chosen: list[tuple[str, str]]) -> int:
         return sum(len(k) + len(w) + 3 for k, w in chosen)

@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import trio
+from hanabi.protocol import DEFAULT_PORT
 from hanabi.protocol.errors import ProtocolError
 from hanabi.protocol.framing import Decoder, encode
 from hanabi.protocol.messages import Goodbye, Hello, ListTables, Message, Ping, Pong, Spectate, Welcome
@@ -32,7 +33,6 @@ from .tokens import TokenStore
 
 log = logging.getLogger(__name__)
 
-DEFAULT_PORT = 7777
 CONNECT_TIMEOUT = 10.0
 HANDSHAKE_TIMEOUT = 10.0
 SEND_TIMEOUT = 10.0
@@ -41,7 +41,13 @@ SILENCE_LIMIT = 35.0  # no byte from the server for this long: the link is dead,
 OUTBOX = 256
 # Goodbyes after which reconnecting would be wrong: another connection took our seat, or we cannot talk.
 GOODBYE_VERSION = "protocol_version"
-FINAL_GOODBYES = frozenset({"replaced", GOODBYE_VERSION, "client_quit"})
+GOODBYE_SHUTDOWN = "server_shutdown"  # the host stopped the server (Ctrl-C, SIGTERM)
+NOT_HANABI = "not_hanabi"  # our own reason: what answered is no hanabi server (a web server, an SSH banner)
+FINAL_GOODBYES = frozenset({"replaced", GOODBYE_VERSION, "client_quit", NOT_HANABI})
+
+
+# How a broken link shows itself; the session then reconnects.
+LINK_BROKEN = (trio.BrokenResourceError, trio.ClosedResourceError, OSError, trio.TooSlowError)
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +198,7 @@ class Session:
         self._token = trio.lowlevel.current_trio_token()
         delay = 0.5
         first = True
+        stopped_by_host = False  # the server said it was shutting down: it is gone on purpose, not broken
         while not self.stopped:
             self.dispatch(LinkChanged(Link.CONNECTING if first else Link.RECONNECTING, str(self.address)))
             try:
@@ -199,13 +206,16 @@ class Session:
                     stream = await trio.open_tcp_stream(self.address.host, self.address.port)
             except (OSError, trio.TooSlowError) as e:
                 why = _why(e)
-                self.dispatch(LinkChanged(Link.OFFLINE if first else Link.RECONNECTING, str(self.address),
-                                          f"Cannot reach {self.address} ({why}); retrying in {delay:g} s…"))
+                text = f"Cannot reach {self.address} ({why}); retrying in {delay:g} s…"
+                if stopped_by_host:
+                    text = self._host_stopped(f"trying again in {delay:g} s, in case it starts again…")
+                self.dispatch(LinkChanged(Link.OFFLINE if first else Link.RECONNECTING, str(self.address), text))
                 await trio.sleep(delay)
                 delay = min(delay * 2, 5.0)
                 continue
             reason = await self._serve(stream)
             self._online = False
+            stopped_by_host = reason == GOODBYE_SHUTDOWN
             if self.stopped:
                 return
             if reason in FINAL_GOODBYES:
@@ -215,10 +225,15 @@ class Session:
             if self.get_model().resume is not None:
                 first = False
                 delay = 0.5
-            self.dispatch(LinkChanged(Link.RECONNECTING, str(self.address),
-                                      f"Lost the connection to {self.address}; reconnecting…"))
+            text = f"Lost the connection to {self.address}; reconnecting…"
+            if stopped_by_host:
+                text = self._host_stopped("reconnecting in case it starts again…")
+            self.dispatch(LinkChanged(Link.RECONNECTING, str(self.address), text))
             await trio.sleep(delay)
             delay = min(delay * 2, 5.0)
+
+    def _host_stopped(self, then: str) -> str:
+        return f"The host stopped the server at {self.address}; {then} (Ctrl-C quits)"
 
     async def _serve(self, stream: trio.SocketStream) -> str | None:
         """Handshake, then read and write until the stream breaks; the goodbye reason, if any."""
@@ -230,7 +245,14 @@ class Session:
                 if resume is None and self.tokens is not None:
                     resume = await self.tokens.wait_for()  # a previous run of this client may have left us a seat
                 await self._write(stream, Hello(PROTOCOL_VERSION, PROGRAM, self.name, resume))
-                welcome = await self._handshake(stream, decoder, goodbye)
+                try:
+                    welcome = await self._handshake(stream, decoder, goodbye)
+                except ProtocolError as e:
+                    # Unreadable before any welcome: another kind of server listens there, and asking again
+                    # will not change that. Said once, and we stop.
+                    self.dispatch(Note(f"{self.address} is not a hanabi server (its first bytes are not the hanabi "
+                                       f"protocol: {e}): check the address and the port", True))
+                    return NOT_HANABI
                 if welcome is None:
                     return goodbye[0] if goodbye else None
                 mismatch = version_mismatch(PROTOCOL_VERSION, welcome.protocol, their_program=welcome.program,
@@ -252,18 +274,28 @@ class Session:
                     # the list of tables (whose reply tells the model whether we are back at our table).
                     await self._write(stream, Spectate(table.id))
                 await self._write(stream, ListTables())
-                async with trio.open_nursery() as nursery:
-                    nursery.start_soon(self._writer, stream)
-                    nursery.start_soon(self._pinger, nursery.cancel_scope)
-                    if self.on_welcome is not None:
-                        nursery.start_soon(self.on_welcome, self, resume is not None)
-                    await self._reader(stream, decoder, goodbye)
-                    nursery.cancel_scope.cancel()
-        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError, trio.TooSlowError):
+                # What breaks inside the nursery comes out as an exception group (a reset read by the reader,
+                # a write that timed out): caught here, or it would end the whole session instead of reconnecting.
+                try:
+                    async with trio.open_nursery() as nursery:
+                        nursery.start_soon(self._writer, stream)
+                        nursery.start_soon(self._pinger, nursery.cancel_scope)
+                        if self.on_welcome is not None:
+                            nursery.start_soon(self.on_welcome, self, resume is not None)
+                        await self._reader(stream, decoder, goodbye)
+                        nursery.cancel_scope.cancel()
+                except* LINK_BROKEN:
+                    pass
+                except* ProtocolError as group:
+                    self._unreadable(group.exceptions[0])
+        except LINK_BROKEN:
             pass
         except ProtocolError as e:
-            self.dispatch(Note(f"The server sent something this client cannot read: {e}", True))
+            self._unreadable(e)
         return goodbye[0] if goodbye else None
+
+    def _unreadable(self, error: BaseException) -> None:
+        self.dispatch(Note(f"The server sent something this client cannot read: {error}", True))
 
     async def _handshake(self, stream: trio.SocketStream, decoder: Decoder, goodbye: list[str]) -> Welcome | None:
         with trio.fail_after(HANDSHAKE_TIMEOUT):

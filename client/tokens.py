@@ -1,44 +1,32 @@
 """Resume tokens kept on disk, so a client that crashed (or was closed) gets its seat back when started again.
 
 One small JSON file in the user's state folder maps "name@host:port" to the
-token the server gave, and the process id of the client using it. A token
-held by another running client is not borrowed: two terminals of the same
-user with the same name would otherwise take each other's seat. Any problem
-with the file only means starting without a token; it never stops the client.
+token the server gave. Beside it, each name@server has a lock file, held by the
+client that uses that token for as long as it runs: a second terminal of the
+same user with the same name finds the lock taken and neither borrows the token
+(which would take the first one's seat) nor overwrites it. The operating system
+drops the lock when the process ends, however it ends, so a crashed client
+leaves its token free for the next run. Any problem with the files only means
+starting without a token; it never stops the client.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
-import os
-import sys
 from pathlib import Path
 from typing import Any
 
+import platformdirs
 import trio
+from filelock import FileLock, Timeout
+
+APP = "hanabi"  # the folder name under the platform's state folder (the server's data folder uses the same)
 
 
 def state_file() -> Path:
-    base = os.environ.get("XDG_STATE_HOME")
-    if base:
-        root = Path(base)
-    elif sys.platform == "win32":
-        root = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-    else:
-        root = Path.home() / ".local" / "state"
-    return root / "hanabi" / "resume.json"
-
-
-def _alive(pid: object) -> bool:
-    if not isinstance(pid, int) or pid <= 0 or pid == os.getpid():
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OSError):
-        return True  # it exists, it is just not ours to signal
-    return True
+    """``~/.local/state/hanabi/resume.json`` on Linux (``XDG_STATE_HOME`` honoured), the platform's own elsewhere."""
+    return platformdirs.user_state_path(APP, appauthor=False) / "resume.json"
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -50,26 +38,44 @@ def _read(path: Path) -> dict[str, Any]:
 
 
 class TokenStore:
-    """Load and save the resume token of one name at one server."""
+    """Load and save the resume token of one name at one server, holding it against other running clients."""
 
     def __init__(self, key: str, path: Path | None = None) -> None:
         self.key = key
         self.path = path or state_file()
+        # The key may hold any character a name may; the lock file's name must not.
+        digest = hashlib.sha256(key.encode()).hexdigest()[:16]
+        self._lock = FileLock(self.path.with_name(f"resume-{digest}.lock"), timeout=0, mode=0o600)
+        # The whole file is rewritten to save one entry: two clients of different names must not interleave.
+        self._file_lock = FileLock(self.path.with_name(self.path.name + ".lock"), timeout=2, mode=0o600)
+
+    def claim(self) -> bool:
+        """Hold this name's token for this process, if no other running client holds it; whether we do."""
+        if self._lock.is_locked:
+            return True
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._lock.acquire()
+        except (Timeout, OSError):
+            return False
+        return True
+
+    def release(self) -> None:
+        """Let another client have the token (the end of the process does the same)."""
+        if self._lock.is_locked:
+            self._lock.release(force=True)
+
+    def held(self) -> bool:
+        """Whether another running client holds our token (``load`` then gives None)."""
+        return not self.claim()
 
     def load(self) -> str | None:
         """The saved token, unless another running client is using it."""
-        entry = _read(self.path).get(self.key)
-        if not isinstance(entry, dict):
+        if not self.claim():
             return None
-        token = entry.get("token")
-        if not isinstance(token, str) or not token or _alive(entry.get("pid")):
-            return None
-        return token
-
-    def held(self) -> bool:
-        """Whether another running client holds our saved token (``load`` then gives None)."""
         entry = _read(self.path).get(self.key)
-        return isinstance(entry, dict) and _alive(entry.get("pid"))
+        token = entry.get("token") if isinstance(entry, dict) else None
+        return token if isinstance(token, str) and token else None
 
     async def wait_for(self, patience: float = 1.5, step: float = 0.1) -> str | None:
         """``load``, giving a client that holds the token a moment to finish exiting.
@@ -78,28 +84,25 @@ class TokenStore:
         still be on its way out, and taking a fresh identity then would lose the seat for good.
         """
         waited = 0.0
-        while True:
-            token = self.load()
-            if token is not None or not self.held() or waited >= patience:
-                return token
+        while not self.claim() and waited < patience:
             await trio.sleep(step)
             waited += step
+        return self.load()
 
     def save(self, token: str) -> None:
-        """Keep ``token`` for the next run, unless another running client holds the entry.
+        """Keep ``token`` for the next run, unless another running client holds this name's token.
 
         That client is the first terminal of the same name; its seat must outlive this second one.
         """
-        data = _read(self.path)
-        entry = data.get(self.key)
-        if isinstance(entry, dict) and entry.get("token") != token and _alive(entry.get("pid")):
+        if not self.claim():
             return
-        data[self.key] = {"token": token, "pid": os.getpid()}
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            temp = self.path.with_suffix(".tmp")
-            temp.write_text(json.dumps(data, indent=1), encoding="utf-8")
-            temp.chmod(0o600)  # a token is a seat: keep it to ourselves
-            temp.replace(self.path)
-        except OSError:
+            with self._file_lock:
+                data = _read(self.path)
+                data[self.key] = {"token": token}
+                temp = self.path.with_suffix(".tmp")
+                temp.write_text(json.dumps(data, indent=1), encoding="utf-8")
+                temp.chmod(0o600)  # a token is a seat: keep it to ourselves
+                temp.replace(self.path)
+        except (Timeout, OSError):
             pass

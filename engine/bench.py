@@ -1,41 +1,20 @@
-"""Benchmark: uniformly random legal games, in games and actions per second.
+"""The command-line options every game benchmark takes: which games, how many, how to print.
 
-    python -m hanabi.engine.bench --players 2 3 4 5 --games 20000 [--variant none] [--json]
-
-Each game deals from a fixed seed and picks uniformly among ``legal_actions``
-until it ends. The figure measures the engine (deal, legal_actions, apply),
-on one core: the loop is single-threaded.
+The benchmarks themselves live in ``bench/`` at the top of the repository
+(not installed). These options stay in the package only because the bots'
+benchmark, ``engine/bots/bench.py``, still lives here and takes them too;
+once it moves to ``bench/``, they move beside it and this module goes.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import random
-import sys
-import time
 
-from .options import GameConfig
-from .state import apply, legal_actions, new_game
 from .variants import Variant
 
 
-def play_random_games(config: GameConfig, games: int, seed: int = 0) -> tuple[int, float]:
-    """Play ``games`` random games; return the number of actions taken and the seconds spent."""
-    rng = random.Random(seed)
-    choice = rng.choice
-    actions = 0
-    start = time.perf_counter()
-    for g in range(games):
-        state = new_game(config, seed * 1_000_003 + g)
-        while state.outcome is None:
-            state = apply(state, choice(legal_actions(state)))
-        actions += state.turn
-    return actions, time.perf_counter() - start
-
-
 def add_game_options(parser: argparse.ArgumentParser, games: int) -> None:
-    """The options every game benchmark takes (this one and the bots'): which games, how many, how to print."""
+    """The options every game benchmark takes (bench/engine.py and the bots'): which games, how many, how to print."""
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4, 5], choices=range(2, 6),
                         metavar="N", help="player counts to measure (2-5; default: all)")
     parser.add_argument("--games", type=int, default=games, help=f"games per player count (default {games})")
@@ -53,32 +32,3 @@ def checked_variant(parser: argparse.ArgumentParser, args: argparse.Namespace) -
     if args.games < 1:
         parser.error("--games must be at least 1")
     return variant
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m hanabi.engine.bench", description=__doc__.split("\n")[0])
-    add_game_options(parser, games=5000)
-    args = parser.parse_args(argv)
-    variant = checked_variant(parser, args)
-    for players in args.players:
-        config = GameConfig(players=players, variant=variant, all_or_nothing=args.all_or_nothing)
-        actions, seconds = play_random_games(config, args.games)
-        row = {
-            "players": players,
-            "games": args.games,
-            "variant": variant.value,
-            "games_per_second": round(args.games / seconds, 1),
-            "actions_per_second": round(actions / seconds, 1),
-            "actions_per_game": round(actions / args.games, 2),
-        }
-        if args.json:
-            print(json.dumps(row), flush=True)
-        else:
-            print(f"{players} players: {row['games_per_second']:>9.1f} games/s  "
-                  f"{row['actions_per_second']:>10.1f} actions/s  "
-                  f"({row['actions_per_game']} actions/game, {args.games} games, {variant.value})", flush=True)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

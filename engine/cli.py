@@ -22,6 +22,7 @@ def _text(name: str, s: dict[str, Any], players: tuple[str, ...]) -> str:
         "strikeout": "lost to the third strike",
         "perfect": "every firework complete",
         "final_round": "ended after the final round",
+        "no_more_points": "ended early: no more points could be scored",
         "all_or_nothing_defeat": "all or nothing: defeat",
         "terminated": "stopped early",
     }[s["end"]]

@@ -3,6 +3,12 @@
 A ``GameConfig`` is all the engine needs besides the seed: how many players,
 which deck, and the rule options. ``chat`` is carried here because RULES.md
 lists it among the table options, but only the server enforces it.
+
+Two options come from hanab.live rather than the printed game, both off by
+default: ``end_when_no_points`` ends the game as soon as no more points can
+be scored (hanab.live always does), and ``deck_plays`` lets the player to act
+play the deck's last card blind, straight from the deck (hanab.live's
+"bottom-deck blind play", ``deckPlays``).
 """
 
 from __future__ import annotations
@@ -34,6 +40,8 @@ class GameConfig:
     all_or_nothing: bool = False
     first_seat: int | None = None
     chat: ChatPolicy = ChatPolicy.BETWEEN_GAMES
+    end_when_no_points: bool = False
+    deck_plays: bool = False
 
     def __post_init__(self) -> None:
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:

@@ -11,6 +11,7 @@ class EndReason(enum.Enum):
     PERFECT = "perfect"  # every firework complete (all-or-nothing victory too)
     FINAL_ROUND = "final_round"  # everyone took their turn after the last draw
     ALL_OR_NOTHING_DEFEAT = "all_or_nothing_defeat"  # a firework became impossible, or no legal action
+    NO_MORE_POINTS = "no_more_points"  # option end_when_no_points: no card left that could still be played
     TERMINATED = "terminated"  # stopped from outside (hanab.live's "game over" action): score 0
 
 

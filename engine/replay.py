@@ -1,31 +1,66 @@
 """Replay files in hanab.live's JSON format: export a game, import and check one.
 
-The format: ``players`` (names), ``deck`` (``{suitIndex, rank}``, top card
-first), ``actions`` (``{type, target, value}``: 0 play and 1 discard name a
-card order in ``target``; 2 colour clue and 3 rank clue name a seat in
-``target`` and the colour index or rank in ``value``; 4 ends the game from
-outside) and ``options`` (``variant`` and the flags ``allOrNothing``,
-``emptyClues``, ``startingPlayer``). Importing replays every action through
+The format (see hanab.live's ``misc/example_game_with_comments.jsonc``):
+``players`` (names), ``deck`` (``{suitIndex, rank}``, top card first),
+``actions`` (``{type, target, value}``: 0 play and 1 discard name a card
+order in ``target``; 2 colour clue and 3 rank clue name a seat in ``target``
+and the colour index or rank in ``value``; 4 ends the game from outside, its
+``value`` hanab.live's end condition; 5 ends it by a vote) and ``options``
+(``variant`` and the rule flags). Importing replays every action through
 ``apply``, so a file is accepted only if every move in it was legal.
+
+hanab.live always ends a game as soon as no more points can be scored, so a
+file read here plays with ``end_when_no_points`` unless its options say
+``"endWhenNoPoints": false`` (what this program writes for its own tables,
+which may play on; hanab.live ignores option names it does not know).
+Options that change the deal or the rules in ways this program does not
+play are refused by name; options with no effect on the rules (timers) are
+read and checked. An export never carries ``seed``: hanab.live would shuffle
+its own deck from it and replay the actions against another deal.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
-from itertools import chain
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from .actions import Clue, Discard, Play, TurnAction, TurnEvent
 from .cards import RANKS, Card
+from .names import NAME_MAX, name_problem
 from .options import MAX_PLAYERS, MIN_PLAYERS, GameConfig
+from .outcome import EndReason
 from .state import GameState, IllegalAction, apply, game_from_deck, terminate
 from .variants import Variant
 
-PLAY, DISCARD, COLOUR_CLUE, RANK_CLUE, GAME_OVER = range(5)
+PLAY, DISCARD, COLOUR_CLUE, RANK_CLUE, GAME_OVER, GAME_OVER_BY_VOTE = range(6)
 DEFAULT_NAMES = ("Alice", "Bob", "Cathy", "Donald", "Emily")
+
+# hanab.live's end conditions a game-over action may carry, and what each says happened. 0 is not one of
+# them: this program wrote it before it knew, so its own old files still read (as stopped by a player).
+TIMEOUT, TERMINATED_BY_PLAYER, IDLE_TIMEOUT, ALL_OR_NOTHING_FAIL, TERMINATED_BY_VOTE = 3, 4, 6, 8, 10
+_END_CONDITIONS = {
+    0: "{who} stopped the game",
+    TIMEOUT: "{who} ran out of time",
+    TERMINATED_BY_PLAYER: "{who} stopped the game",
+    IDLE_TIMEOUT: "the table was idle for too long",
+    ALL_OR_NOTHING_FAIL: "all or nothing could no longer be won",
+    TERMINATED_BY_VOTE: "the players voted to end the game",
+}
+
+# hanab.live's options that change the deal or the rules in ways this program does not play.
+UNSUPPORTED_OPTIONS = {
+    "oneExtraCard": "one extra card in each hand",
+    "oneLessCard": "one card less in each hand",
+    "cardCycle": "hands cycle after each clue",
+    "detrimentalCharacters": "detrimental characters",
+    "speedrun": "speedrun",
+}
+# hanab.live's options with no effect on the rules, and the JSON type each must have.
+_RULELESS_OPTIONS: dict[str, type] = {"timed": bool, "timeBase": int, "timePerTurn": int}
+NO_EARLY_END = "endWhenNoPoints"  # this program's own option name; hanab.live ignores it
 
 
 class ReplayError(ValueError):
@@ -60,76 +95,32 @@ def to_json(state: GameState, players: Sequence[str] | None = None) -> dict[str,
     actions: list[dict[str, int]] = [
         action_to_json(variant, e.action) for e in state.events if isinstance(e, TurnEvent)
     ]
-    if state.outcome is not None and state.outcome.reason.value == "terminated":
-        actions.append({"type": GAME_OVER, "target": state.current, "value": 0})
+    if state.outcome is not None and state.outcome.reason is EndReason.TERMINATED:
+        actions.append({"type": GAME_OVER, "target": state.current, "value": TERMINATED_BY_PLAYER})
     options: dict[str, Any] = {"variant": variant.value}
     if config.all_or_nothing:
         options["allOrNothing"] = True
     if config.empty_clues:
         options["emptyClues"] = True
+    if config.deck_plays:
+        options["deckPlays"] = True
     if config.first_seat:
         options["startingPlayer"] = config.first_seat
-    data: dict[str, Any] = {
+    if not config.end_when_no_points:
+        options[NO_EARLY_END] = False
+    # No "seed": hanab.live would ignore this deck and shuffle its own from it (a whole-number seed it would
+    # even refuse without a word).
+    return {
         "players": names,
         "deck": [{"suitIndex": suits.index(c.suit), "rank": c.rank} for c in state.deck],
         "actions": actions,
         "options": options,
     }
-    if state.outcome is not None and state.seed is not None:
-        data["seed"] = state.seed  # as it was given: the string "42" would shuffle another deck than 42
-    return data
 
 
 def dumps(state: GameState, players: Sequence[str] | None = None) -> str:
-    """The replay as JSON text: exactly what ``json.dumps(to_json(state, players), indent=1)`` writes.
-
-    Asked to indent, ``json.dumps`` gives up its C encoder and takes about 0.3 ms for a game, and a server
-    writes one at the end of every game. So the text is put together here: the replay's values are lists and
-    maps of plain values (names, options) or of small objects of a few integers (the deck and the actions,
-    nearly all of the text), which repeat from game to game, so each of those is written once by
-    ``json.dumps`` and then looked up. Anything else goes to ``json.dumps`` as it is. Indenting a value one
-    level deeper is adding a space after each of its line breaks (JSON strings have none: ``json`` escapes
-    them).
-    """
-    data = to_json(state, players)
-    return "{\n " + ",\n ".join([f"{json.dumps(key)}: {_value_text(value)}" for key, value in data.items()]) + "\n}"
-
-
-_PLAIN = frozenset({str, int, float, bool, type(None)})  # what json.dumps writes the same way, indented or not
-_INT = frozenset({int})
-_SMALL_OBJECTS: dict[tuple[tuple[str, int], ...], str] = {}  # a card or an action of a replay -> its text
-_SMALL_OBJECTS_CAP = 4096
-
-
-def _value_text(value: object) -> str:
-    """A value of the replay's top-level map as ``json.dumps(..., indent=1)`` writes it there."""
-    if type(value) is list and value:
-        texts = _small_objects(value)
-        if texts is None and set(map(type, value)) <= _PLAIN:
-            texts = list(map(json.dumps, value))
-        if texts is not None:
-            return "[\n  " + ",\n  ".join(texts) + "\n ]"
-    elif type(value) is dict and value and set(map(type, value)) <= {str} and set(map(type, value.values())) <= _PLAIN:
-        return "{\n  " + ",\n  ".join([f"{json.dumps(k)}: {json.dumps(v)}" for k, v in value.items()]) + "\n }"
-    return json.dumps(value, indent=1).replace("\n", "\n ")
-
-
-def _small_objects(items: list[Any]) -> list[str] | None:
-    """The texts of ``items`` when they are maps of integers (the deck, the actions), else None.
-
-    Looked up by their items, which is why only integers will do: True equals 1 but is written "true".
-    """
-    if set(map(type, items)) != {dict} or not set(map(type, chain.from_iterable(map(dict.values, items)))) <= _INT:
-        return None
-    keys = list(map(tuple, map(dict.items, items)))
-    texts = list(map(_SMALL_OBJECTS.get, keys))
-    if None in texts:
-        if len(_SMALL_OBJECTS) > _SMALL_OBJECTS_CAP:
-            _SMALL_OBJECTS.clear()
-        for i, text in enumerate(texts):
-            if text is None:
-                texts[i] = _SMALL_OBJECTS[keys[i]] = json.dumps(items[i], indent=1).replace("\n", "\n  ")
-    return texts  # type: ignore[return-value]  # no None is left
+    """The replay as JSON text, indented one space a level (as hanab.live's own files are)."""
+    return json.dumps(to_json(state, players), indent=1)
 
 
 def _int(value: object, what: str, low: int, high: int) -> int:
@@ -141,11 +132,24 @@ def _int(value: object, what: str, low: int, high: int) -> int:
     return value
 
 
-def _flag(options: dict[str, Any], key: str) -> bool:
-    value = options.get(key, False)
+def _flag(options: dict[str, Any], key: str, default: bool = False) -> bool:
+    value = options.get(key, default)
     if not isinstance(value, bool):
         raise ReplayError(f'options.{key} must be true or false, not {json.dumps(value)}')
     return value
+
+
+def _check_options(options: dict[str, Any]) -> None:
+    """Refuse the options this program does not play; check the types of those without effect on the rules."""
+    for key, what in UNSUPPORTED_OPTIONS.items():
+        if _flag(options, key):
+            raise ReplayError(f"the option {key} ({what}) is not played here: this program cannot replay the game")
+    for key, kind in _RULELESS_OPTIONS.items():
+        if key in options:
+            if kind is bool:
+                _flag(options, key)
+            else:
+                _int(options[key], f"options.{key}", 0, 2**31 - 1)
 
 
 def from_json(data: object) -> Replay:
@@ -160,10 +164,18 @@ def from_json(data: object) -> Replay:
         raise ReplayError('"players" must be a list of names')
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise ReplayError(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, this replay has {len(players)}")
+    for seat, name in enumerate(players):
+        problem = name_problem(name)
+        if problem is not None:
+            shown = json.dumps(name if len(name) <= 40 else name[:40] + "...")
+            raise ReplayError(f"player {seat + 1}'s name {shown} {problem}: a name is 1 to {NAME_MAX} characters, "
+                              "like a player's name at a table")
     options = data.get("options", {})
     if not isinstance(options, dict):
         raise ReplayError('"options" must be an object')
     name = options.get("variant", Variant.NONE.value)
+    if not isinstance(name, str):
+        raise ReplayError(f"options.variant must be a variant's name, not {json.dumps(name)}")
     try:
         variant = Variant(name)
     except ValueError:
@@ -171,8 +183,11 @@ def from_json(data: object) -> Replay:
         raise ReplayError(f"unknown variant {json.dumps(name)}: this program plays {known}") from None
     first = options.get("startingPlayer", data.get("firstPlayer", 0))
     first = _int(first, "options.startingPlayer", 0, len(players) - 1)
+    _check_options(options)
     config = GameConfig(players=len(players), variant=variant, empty_clues=_flag(options, "emptyClues"),
-                        all_or_nothing=_flag(options, "allOrNothing"), first_seat=first)
+                        all_or_nothing=_flag(options, "allOrNothing"), first_seat=first,
+                        deck_plays=_flag(options, "deckPlays"),
+                        end_when_no_points=_flag(options, NO_EARLY_END, default=True))
 
     deck_data = data["deck"]
     if not isinstance(deck_data, list):
@@ -195,25 +210,53 @@ def from_json(data: object) -> Replay:
     actions = data["actions"]
     if not isinstance(actions, list):
         raise ReplayError('"actions" must be a list')
+    try:
+        return Replay(_play_out(state, actions, players), tuple(players))
+    except _PlayedOn:
+        # The moves go on where no more points could be scored: the server did not end games there (hanab.live
+        # before mid-2020 did not always), so the game is replayed as it was played, without the early end.
+        state = replace(state, config=replace(state.config, end_when_no_points=False))
+        return Replay(_play_out(state, actions, players), tuple(players))
+
+
+class _PlayedOn(Exception):
+    """Actions follow an end that only the ``end_when_no_points`` option made."""
+
+
+def _play_out(state: GameState, actions: list[Any], players: Sequence[str]) -> GameState:
     for i, raw in enumerate(actions):
-        if state.over:
-            raise ReplayError(f"action {i} comes after the end of the game")
+        if state.outcome is not None:
+            if state.outcome.reason is EndReason.NO_MORE_POINTS:
+                raise _PlayedOn
+            raise ReplayError(f"action {i} comes after the end of the game ({state.outcome.detail})")
         try:
-            action = _parse_action(raw, state, i)
-            state = terminate(state) if action is None else apply(state, action)
+            action = _parse_action(raw, state, i, players)
+            state = terminate(state, action) if isinstance(action, str) else apply(state, action)
         except IllegalAction as e:
             raise ReplayError(f"action {i} ({json.dumps(raw)}) is illegal: {e}") from None
-    return Replay(state, tuple(players))
+    return state
 
 
-def _parse_action(raw: object, state: GameState, i: int) -> TurnAction | None:
+def _parse_action(raw: object, state: GameState, i: int, players: Sequence[str]) -> TurnAction | str:
+    """The turn action ``raw`` names, or for a game-over action the sentence saying why the game ended."""
     if not isinstance(raw, dict):
         raise ReplayError(f"action {i} must be an object with type and target")
     if "type" not in raw or "target" not in raw:
         raise ReplayError(f"action {i} needs a type and a target")
-    kind = _int(raw["type"], f"action {i} type", PLAY, GAME_OVER)
+    kind = _int(raw["type"], f"action {i} type", PLAY, GAME_OVER_BY_VOTE)
+    if kind == GAME_OVER_BY_VOTE:
+        _int(raw["target"], f"action {i} target (-1 for a vote)", -1, -1)
+        _int(raw.get("value", TERMINATED_BY_VOTE), f"action {i} end condition of a vote", TERMINATED_BY_VOTE,
+             TERMINATED_BY_VOTE)
+        return _END_CONDITIONS[TERMINATED_BY_VOTE]
     if kind == GAME_OVER:
-        return None
+        seat = _int(raw["target"], f"action {i} target (the seat that ended the game, or -1)", -1, state.players - 1)
+        condition = _int(raw.get("value", 0), f"action {i} end condition", 0, TERMINATED_BY_VOTE)
+        if condition not in _END_CONDITIONS:
+            known = ", ".join(str(c) for c in _END_CONDITIONS if c)
+            raise ReplayError(f"action {i} ends the game with condition {json.dumps(condition)}, "
+                              f"which is not one of hanab.live's ({known})")
+        return _END_CONDITIONS[condition].format(who=players[seat] if seat >= 0 else "a player")
     variant = state.config.variant
     if kind in (PLAY, DISCARD):
         order = _int(raw["target"], f"action {i} target (a card order)", 0, len(state.deck) - 1)

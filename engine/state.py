@@ -6,7 +6,16 @@ seed and the same actions always give the same state (a game *is* its seed
 plus its actions). Every rule of RULES.md that concerns a turn lives here.
 
 Hands are tuples of card orders, slot 1 first; a drawn card goes to slot 1,
-so the last slot holds the oldest card (hanab.live shows hands the same way).
+so the last slot holds the oldest card (hanab.live shows hands the same way;
+``hands.py`` moves them).
+
+hanab.live's two rule options live here too (see ``options.py``): the blind
+play of the deck's last card, and the end as soon as no more points can be
+scored, judged as hanab.live judges it.
+
+A refusal is an ``IllegalAction`` whose message says exactly why; the
+refusals a caller may want to tell apart (to name a player, say) are its
+subclasses, ``NotYourTurn`` and ``GameEnded``, so nobody words them again.
 """
 
 from __future__ import annotations
@@ -17,15 +26,43 @@ from dataclasses import dataclass, replace
 
 from .actions import Action, Clue, Discard, Event, Play, Rearrange, RearrangeEvent, TurnAction, TurnEvent
 from .cards import MAX_RANK, RANKS, Card, Suit
+from .hands import hands_after, opening_hands
 from .knowledge import CardKnowledge
 from .options import CLUE_TOKENS, MAX_STRIKES, GameConfig
 from .outcome import EndReason, Outcome
-from .quick import quick
 from .variants import Variant
 
 
 class IllegalAction(ValueError):
     """An action the rules do not allow now; the message says exactly why."""
+
+
+class NotYourTurn(IllegalAction):
+    """A turn action from ``seat`` while ``current`` is the seat to act."""
+
+    def __init__(self, seat: int, current: int) -> None:
+        super().__init__(self.sentence(f"seat {current}"))
+        self.seat = seat
+        self.current = current
+
+    @staticmethod
+    def sentence(current: str) -> str:
+        """The refusal, naming the player to act as ``current`` (a name, where the caller knows it)."""
+        return f"it is not your turn: {current} is to act"
+
+
+class GameEnded(IllegalAction):
+    """An action after the end of the game; ``outcome`` says how it ended."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__(f"the game is over ({outcome.detail})")
+        self.outcome = outcome
+
+
+def check_turn(current: int, seat: int | None) -> None:
+    """Refuse a turn action from ``seat`` (None: whoever is to act) while ``current`` is the seat to act."""
+    if seat is not None and seat != current:
+        raise NotYourTurn(seat, current)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,11 +154,9 @@ def _multiset_diff(a: list[int], b: list[int]) -> list[int]:
 
 
 def _deal(config: GameConfig, deck: tuple[Card, ...], first: int, seed: int | str | None) -> GameState:
-    size = config.hand_size
     # The state's config names the seat that actually went first, so it replays alone.
     config = replace(config, first_seat=first)
-    # Player 0's whole hand first, then player 1's...; each card dealt goes to slot 1.
-    hands = tuple(tuple(reversed(range(p * size, (p + 1) * size))) for p in range(config.players))
+    hands = opening_hands(config)
     blank = CardKnowledge(config.variant.all_identities)
     return GameState(
         config=config,
@@ -129,7 +164,7 @@ def _deal(config: GameConfig, deck: tuple[Card, ...], first: int, seed: int | st
         deck=deck,
         hands=hands,
         knowledge=(blank,) * len(deck),
-        next_draw=size * config.players,
+        next_draw=sum(map(len, hands)),
         fireworks=(0,) * len(config.variant.suits),
         clue_tokens=CLUE_TOKENS,
         strikes=0,
@@ -142,11 +177,6 @@ def _deal(config: GameConfig, deck: tuple[Card, ...], first: int, seed: int | st
         events=(),
     )
 
-
-# Every move builds a state, an event and (a clue) new knowledge: with these (engine.quick), quickly.
-_game_state = quick(GameState)
-_turn_event = quick(TurnEvent)
-_card_knowledge = quick(CardKnowledge)
 
 # Action values are immutable, so legal_actions hands out shared instances (a
 # big saving for random play, which asks for the full list every turn). For
@@ -166,17 +196,22 @@ def legal_actions(state: GameState) -> list[TurnAction]:
         return []
     deck = state.deck
     return legal_turn_actions(state.config, state.current, state.hands[state.current], state.clue_tokens,
-                              [[deck[o] for o in hand] for hand in state.hands])
+                              [[deck[o] for o in hand] for hand in state.hands],
+                              deck_play_order(state.config, state.deck_left, len(deck)) if state.config.deck_plays
+                              else None)
 
 
 def legal_turn_actions(config: GameConfig, current: int, own_hand: Sequence[int], clue_tokens: int,
-                       hands: Sequence[Sequence[Card | None]]) -> list[TurnAction]:
+                       hands: Sequence[Sequence[Card | None]], deck_play: int | None = None) -> list[TurnAction]:
     """The legal actions of ``current``, from what that seat can see (its own cards may be None).
 
     Shared by ``legal_actions`` and by views, so that a seat (or a bot) knows
-    its options by the very same rule the engine enforces.
+    its options by the very same rule the engine enforces. ``deck_play`` is
+    the order of the deck's last card when it may be played blind.
     """
     actions: list[TurnAction] = [_PLAYS[o] for o in own_hand]
+    if deck_play is not None:
+        actions.append(_PLAYS[deck_play])
     if clue_tokens < CLUE_TOKENS:
         actions += [_DISCARDS[o] for o in own_hand]
     if clue_tokens > 0:
@@ -202,15 +237,13 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     if type(action) is Rearrange:
         return _rearrange(state, action, seat)
     if state.outcome is not None:
-        raise IllegalAction(f"the game is over ({state.outcome.detail})")
+        raise GameEnded(state.outcome)
     current = state.current
-    if seat is not None and seat != current:
-        raise IllegalAction(f"it is not your turn: seat {current} is to act")
+    check_turn(current, seat)
     config = state.config
     players = config.players
     deck = state.deck
-    hands = list(state.hands)
-    hand = hands[current]
+    hand = state.hands[current]
     tokens = state.clue_tokens
     strikes = state.strikes
     fireworks = state.fireworks
@@ -221,6 +254,7 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     success = False
     gained = False
     touched: tuple[int, ...] = ()
+    from_deck = False  # option deck_plays: the deck's last card played blind
     kind = type(action)
 
     if kind is Clue:
@@ -230,15 +264,14 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     elif kind is Play or kind is Discard:
         assert isinstance(action, (Play, Discard))
         order = action.order
-        if order not in hand:
+        from_deck = kind is Play and config.deck_plays and is_deck_play(state, order)
+        if order not in hand and not from_deck:
             # Players know seats by name, so the sentence names no seat number.
             whose = "no one's hand" if state.holder(order) is None else "another player's hand"
             raise IllegalAction(f"card #{order} is not in your hand (it is in {whose})")
         if kind is Discard and tokens == CLUE_TOKENS:
             raise IllegalAction(f"cannot discard with all {CLUE_TOKENS} clue tokens available: clue or play instead")
         card = deck[order]
-        slot = hand.index(order)
-        hands[current] = hand[:slot] + hand[slot + 1:]
         if kind is Play and fireworks[card.suit.index] == card.rank - 1:
             success = True
             fireworks = fireworks[: card.suit.index] + (card.rank,) + fireworks[card.suit.index + 1 :]
@@ -273,24 +306,31 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     next_draw = state.next_draw
     drawn: int | None = None
     final = state.final_turns_left
+    if from_deck:
+        # The card left the deck whatever came of it; no replacement is drawn (the hand is untouched).
+        next_draw += 1
     if outcome is None:
         if final is not None:
             final -= 1
             if final == 0:
                 outcome = Outcome(EndReason.FINAL_ROUND, sum(fireworks), config.variant.max_score,
                                   "everyone took a last turn after the final card was drawn")
-        elif card is not None and next_draw < len(deck):
-            drawn = next_draw
-            next_draw += 1
-            hands[current] = (drawn,) + hands[current]
+        elif card is not None and (from_deck or next_draw < len(deck)):
+            if not from_deck:
+                drawn = next_draw
+                next_draw += 1
             if next_draw == len(deck) and not config.all_or_nothing:
                 # Every player, the drawer included, takes exactly one more turn.
                 final = players
 
-    event = _turn_event(state.turn, current, action, card, success, touched, drawn, gained)
-    new = _game_state(config, state.seed, deck, tuple(hands), knowledge, next_draw, fireworks, tokens, strikes,
-                      discard, played, (current + 1) % players, state.turn + 1, final, outcome,
-                      state.events + (event,))
+    event = TurnEvent(state.turn, current, action, card, success, touched, drawn, gained)
+    new = GameState(config, state.seed, deck, hands_after(state.hands, event), knowledge, next_draw, fireworks,
+                    tokens, strikes, discard, played, (current + 1) % players, state.turn + 1, final, outcome,
+                    state.events + (event,))
+    if outcome is None and config.end_when_no_points and not _points_left(new):
+        new = replace(new, outcome=Outcome(
+            EndReason.NO_MORE_POINTS, sum(fireworks), config.variant.max_score,
+            "no more points can be scored: no card that could still be played is left to play", config.all_or_nothing))
     if outcome is None and config.all_or_nothing:
         # RULES.md: no legal action for the player to move is a defeat; so is a
         # table where no one holds a card, since nothing can be played any more
@@ -305,6 +345,35 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
             new = replace(new, outcome=Outcome(EndReason.ALL_OR_NOTHING_DEFEAT, 0, config.variant.max_score, detail,
                                                True))
     return new
+
+
+def deck_play_order(config: GameConfig, deck_left: int, deck_size: int) -> int | None:
+    """Option ``deck_plays``: with one card left in the deck, the player to act may play it blind; its order."""
+    return deck_size - 1 if config.deck_plays and deck_left == 1 else None
+
+
+def is_deck_play(state: GameState, order: int) -> bool:
+    return order == deck_play_order(state.config, state.deck_left, len(state.deck))
+
+
+def _points_left(state: GameState) -> bool:
+    """Option ``end_when_no_points``: can some firework still grow?
+
+    As hanab.live judges it: a firework can grow while the card it needs next
+    is still in the deck or in the hand of a player with a turn to come. In
+    the final round the players who have taken their last turn hold dead
+    cards; everything discarded (misplays included) is gone.
+    """
+    players = state.players
+    finished = 0 if state.final_turns_left is None else players - state.final_turns_left
+    dead = {(state.current - k) % players for k in range(1, finished + 1)}
+    deck = state.deck
+    available = {c.identity for c in deck[state.next_draw:]}
+    available.update(deck[o].identity for seat, hand in enumerate(state.hands) if seat not in dead for o in hand)
+    for suit, height in zip(state.config.variant.suits, state.fireworks, strict=True):
+        if height < MAX_RANK and Card(suit, height + 1).identity in available:
+            return True
+    return False
 
 
 def _clue(state: GameState, clue: Clue) -> tuple[tuple[CardKnowledge, ...], tuple[int, ...]]:
@@ -338,11 +407,11 @@ def _clue(state: GameState, clue: Clue) -> tuple[tuple[CardKnowledge, ...], tupl
     for o in hand:
         k = knowledge[o]
         if o in touched:
-            knowledge[o] = _card_knowledge(k.possible & mask, k.colours | colour_bit, k.ranks | rank_bit,
-                                           k.not_colours, k.not_ranks)
+            knowledge[o] = CardKnowledge(k.possible & mask, k.colours | colour_bit, k.ranks | rank_bit,
+                                         k.not_colours, k.not_ranks)
         else:
-            knowledge[o] = _card_knowledge(k.possible & ~mask, k.colours, k.ranks,
-                                           k.not_colours | colour_bit, k.not_ranks | rank_bit)
+            knowledge[o] = CardKnowledge(k.possible & ~mask, k.colours, k.ranks,
+                                         k.not_colours | colour_bit, k.not_ranks | rank_bit)
     return tuple(knowledge), touched
 
 
@@ -363,13 +432,12 @@ def _rearrange(state: GameState, action: Rearrange, seat: int | None) -> GameSta
     if not 0 <= action.seat < state.players:
         raise IllegalAction(f"there is no seat {action.seat} at a {state.players}-player table")
     if state.outcome is not None:
-        raise IllegalAction(f"the game is over ({state.outcome.detail})")
+        raise GameEnded(state.outcome)
     hand = state.hands[action.seat]
     if sorted(action.hand) != sorted(hand) or len(set(action.hand)) != len(hand):
         raise IllegalAction(f"a new order must list the cards of the hand exactly once: {list(hand)}")
-    hands = list(state.hands)
-    hands[action.seat] = tuple(action.hand)
-    return replace(state, hands=tuple(hands), events=state.events + (RearrangeEvent(action.seat, tuple(action.hand)),))
+    event = RearrangeEvent(action.seat, tuple(action.hand))
+    return replace(state, hands=hands_after(state.hands, event), events=state.events + (event,))
 
 
 def terminate(state: GameState, detail: str = "the game was stopped") -> GameState:

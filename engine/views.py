@@ -17,8 +17,7 @@ from .cards import Card
 from .knowledge import CardKnowledge
 from .options import GameConfig
 from .outcome import Outcome
-from .quick import quick
-from .state import GameState, IllegalAction, legal_turn_actions
+from .state import GameState, IllegalAction, deck_play_order, legal_turn_actions
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +68,8 @@ class PlayerView:
             return []
         own = [cv.order for cv in self.hands[self.current]]
         cards = [[cv.card for cv in hand] for hand in self.hands]
-        return legal_turn_actions(self.config, self.current, own, self.clue_tokens, cards)
+        return legal_turn_actions(self.config, self.current, own, self.clue_tokens, cards,
+                                  deck_play_order(self.config, self.deck_left, self.deck_size))
 
     def visible_cards(self) -> list[Card]:
         """Every card identity this viewer can see: other hands, the discard pile and the fireworks."""
@@ -90,11 +90,6 @@ class Reveal:
     outcome: Outcome
 
 
-# The views of every move are built with these (engine.quick): the same objects, five times faster.
-_card_view = quick(CardView)
-_player_view = quick(PlayerView)
-
-
 def view_for(state: GameState, seat: int | None) -> PlayerView:
     """The view of ``seat``; ``None`` is a spectator, who sees every hand. Own cards show once the game is over."""
     return views_for(state, (seat,))[0]  # one function holds the rule of what a seat may see: views_for
@@ -111,15 +106,14 @@ def views_for(state: GameState, seats: Iterable[int | None],
     A server sends every seat its view after every move; built one by one,
     the views would each rebuild every card. Here the cards a viewer may see
     are built once and the views share them, with the other values they
-    have in common, so that code encoding the views can also do the common
-    parts once. Each seat's own hand is built from nothing but its
+    have in common. Each seat's own hand is built from nothing but its
     knowledge.
 
     ``previous``: views built earlier (of the last move, say). A move
     changes one or two hands; a hand whose cards, knowledge and visibility
     are all the very same as in one of those views is taken from it as it
-    is, the same object, so it is neither built nor encoded again. That
-    cannot change a view: a hand is reused only when it is identical.
+    is, the same object, so it is not built again. That cannot change a
+    view: a hand is reused only when it is identical.
     """
     deck, knowledge, orders_of = state.deck, state.knowledge, state.hands
     over = state.outcome is not None
@@ -137,8 +131,6 @@ def views_for(state: GameState, seats: Iterable[int | None],
             for h, hand in enumerate(hands):
                 if h != seat:
                     shown_before.setdefault(h, hand)
-    # Plain loops, positional arguments, quick constructors: this runs for every seat after every move of
-    # every table.
     shown = tuple([_hand(orders, deck, knowledge, True, shown_before.get(h)) for h, orders in enumerate(orders_of)])
     discard = tuple(zip(state.discard, map(deck.__getitem__, state.discard), strict=True))
     config, fireworks, tokens, strikes, deck_left, deck_size, current, turn, final, outcome, events = (
@@ -154,15 +146,14 @@ def views_for(state: GameState, seats: Iterable[int | None],
             hands = tuple(mine)
         else:
             raise ValueError(f"there is no seat {seat} at a {players}-player table")
-        views.append(_player_view(seat, config, hands, fireworks, tokens, strikes, discard, deck_left, deck_size,
-                                  current, turn, final, outcome, events))
+        views.append(PlayerView(seat, config, hands, fireworks, tokens, strikes, discard, deck_left, deck_size,
+                                current, turn, final, outcome, events))
     return views
 
 
 def _hand(orders: tuple[int, ...], deck: tuple[Card, ...], knowledge: tuple[CardKnowledge, ...], shown: bool,
           before: tuple[CardView, ...] | None) -> tuple[CardView, ...]:
     """The hand of ``orders`` with its cards ``shown`` or hidden: ``before`` itself if it is exactly that."""
-    card_view = _card_view
     if shown:
         if before is not None and len(before) == len(orders):
             for cv, o in zip(before, orders):  # noqa: B905 - the lengths were just compared
@@ -170,14 +161,14 @@ def _hand(orders: tuple[int, ...], deck: tuple[Card, ...], knowledge: tuple[Card
                     break
             else:
                 return before
-        return tuple([card_view(o, deck[o], knowledge[o]) for o in orders])
+        return tuple([CardView(o, deck[o], knowledge[o]) for o in orders])
     if before is not None and len(before) == len(orders):
         for cv, o in zip(before, orders):  # noqa: B905 - the lengths were just compared
             if cv.order != o or cv.knowledge is not knowledge[o] or cv.card is not None:
                 break
         else:
             return before
-    return tuple([card_view(o, None, knowledge[o]) for o in orders])
+    return tuple([CardView(o, None, knowledge[o]) for o in orders])
 
 
 def spectator_view(state: GameState) -> PlayerView:

@@ -27,7 +27,7 @@ from .engine_wire import (
     view_to_wire,
 )
 from .errors import ErrorCode, GoodbyeReason, ProtocolError
-from .framing import DEFAULT_MAX_FRAME, HEADER, Decoder, Encoder, decode_body, encode
+from .framing import DEFAULT_MAX_FRAME, DEFAULT_PORT, HEADER, Decoder, Encoder, decode_body, encode
 from .messages import (
     CHAT_MAX,
     CLIENT_TYPES,
@@ -77,17 +77,16 @@ from .messages import (
     to_wire,
 )
 from .version import PROGRAM, PROTOCOL_VERSION, version_mismatch
-from .viewpack import PackMemo
 
 __all__ = [
-    "CHAT_MAX", "CLIENT_TYPES", "DEFAULT_MAX_FRAME", "HEADER", "LIST_MAX", "MESSAGE_TYPES", "NAME_MAX", "PASSWORD_MAX",
-    "SENTENCE_MAX", "Encoder", "PackMemo", "PROGRAM", "PROTOCOL_VERSION", "SERVER_TYPES", "TABLE_NAME_MAX",
-    "ActionRequest", "AddBot", "Chat", "CreateTable", "Decoder", "ErrorCode", "ErrorReply", "GameEvent", "GameOver",
-    "GameStarted", "GameSummary", "Games", "GetReplay", "GiveHost", "Goodbye", "GoodbyeReason", "Hello", "Join",
-    "Joined", "Leave", "ListGames", "ListTables", "Message", "Ping", "Pong", "ProtocolError", "RearrangeRequest",
-    "RemoveBot", "ReplayFile", "SeatInfo", "SeatStatus", "Spectate", "Start", "TableChanged", "TableGone",
-    "TableInfo", "Tables", "ViewUpdate", "Welcome",
-    "action_from_wire", "action_to_wire", "card_from_wire", "card_to_wire", "config_from_wire", "config_to_wire",
-    "decode_body", "encode", "event_from_wire", "event_to_wire", "from_wire", "outcome_from_wire",
-    "outcome_to_wire", "to_wire", "version_mismatch", "view_from_wire", "view_to_wire",
+    "CHAT_MAX", "CLIENT_TYPES", "DEFAULT_MAX_FRAME", "DEFAULT_PORT", "HEADER", "LIST_MAX", "MESSAGE_TYPES",
+    "NAME_MAX", "PASSWORD_MAX", "SENTENCE_MAX", "Encoder", "PROGRAM", "PROTOCOL_VERSION", "SERVER_TYPES",
+    "TABLE_NAME_MAX", "ActionRequest", "AddBot", "Chat", "CreateTable", "Decoder", "ErrorCode", "ErrorReply",
+    "GameEvent", "GameOver", "GameStarted", "GameSummary", "Games", "GetReplay", "GiveHost", "Goodbye",
+    "GoodbyeReason", "Hello", "Join", "Joined", "Leave", "ListGames", "ListTables", "Message", "Ping", "Pong",
+    "ProtocolError", "RearrangeRequest", "RemoveBot", "ReplayFile", "SeatInfo", "SeatStatus", "Spectate", "Start",
+    "TableChanged", "TableGone", "TableInfo", "Tables", "ViewUpdate", "Welcome", "action_from_wire", "action_to_wire",
+    "card_from_wire", "card_to_wire", "config_from_wire", "config_to_wire", "decode_body", "encode",
+    "event_from_wire", "event_to_wire", "from_wire", "outcome_from_wire", "outcome_to_wire", "to_wire",
+    "version_mismatch", "view_from_wire", "view_to_wire",
 ]

@@ -14,21 +14,16 @@ Shapes (docs/protocol.md has the full tables):
   travels in pages of at most 64 events (no array is longer than 64);
 * everything else is a map with the engine's field names.
 
-Views are the biggest and most frequent message, so decoding checks each
-card and event with one combined test and builds error messages only on
-the slow path. It also remembers, in small bounded caches, what it already
-built: hands by their packed bytes, knowledge values, options. Every cached
-value is immutable, and a cache hit requires byte-for-byte equality with
-input that passed every check, so the caches change speed, not results. A
-view's history is not cached here: a connection sends each event only once
-(``framing.Encoder``), and its ``Decoder`` keeps the history it received.
+Decoding checks every item in turn and names the first bad one. A view's
+history is not converted again with every view: a connection sends each
+event only once (``framing.Encoder``), and its ``Decoder`` keeps the history
+it received.
 """
 
 from __future__ import annotations
 
 from typing import Any, TypeVar
 
-import msgpack
 from hanabi.engine import (
     CLUE_TOKENS,
     MAX_PLAYERS,
@@ -54,7 +49,6 @@ from hanabi.engine import (
     TurnEvent,
     Variant,
 )
-from hanabi.engine.quick import quick
 
 from .fields import FieldError, Text, as_map, check_plain, kind_of, quote
 
@@ -79,49 +73,31 @@ _ALL_COLOURS = (1 << len(SUITS)) - 1
 _ALL_RANKS = (1 << MAX_RANK) - 1
 
 CARD_NAMES: dict[str, Card] = {str(Card.from_identity(i)): Card.from_identity(i) for i in range(_IDENTITIES)}
-# str(card) goes through enum properties; views name many cards, so look names up by identity.
-_NAME_OF = tuple(str(Card.from_identity(i)) for i in range(_IDENTITIES))
+# A card's short name by its identity: str(card) reads two enum properties, and a view names many cards.
+_NAME_OF = tuple(CARD_NAMES)
 _SUIT_BY_VALUE = {s.value: s for s in SUITS}
 _VARIANT_BY_NAME = {v.value: v for v in Variant}
 _CHAT_BY_VALUE = {c.value: c for c in ChatPolicy}
 _REASON_BY_VALUE = {r.value: r for r in EndReason}
 _VARIANT_CARDS = {v: {str(c): c for c in v.deck()} for v in Variant}
+_DECK_SIZE = {v: len(v.deck()) for v in Variant}
 
 
-class _Shape:
-    """What a variant's name tells a view decoder, looked up once per view (enum hashing is slow)."""
-
-    __slots__ = ("cards", "deck_size", "suits", "variant")
-
-    def __init__(self, variant: Variant) -> None:
-        self.variant = variant
-        self.deck_size = len(variant.deck())
-        self.suits = len(variant.suits)
-        self.cards = _VARIANT_CARDS[variant]
+# The checks below name a bad value by ``where`` followed by ``item`` (``view.hands[0][2]`` and ``[0] (order)``):
+# a view holds hundreds of values, and the two are put together only for the one that is refused.
 
 
-_SHAPES = {v.value: _Shape(v) for v in Variant}
-# GameConfig values already built, by their checked wire fields (a game sends the same one every view).
-_CONFIGS: dict[tuple[Any, ...], GameConfig] = {}
-
-# Knowledge values already built, by their five integers. Values are immutable,
-# so sharing them is safe; the cache is emptied when it grows past a bound so a
-# hostile peer cannot make it grow forever.
-_KNOWLEDGE: dict[tuple[int, int, int, int, int], CardKnowledge] = {}
-_KNOWLEDGE_CAP = 4096
-
-
-def _where_int(value: object, where: str, lo: int, hi: int) -> int:
+def _where_int(value: object, where: str, lo: int, hi: int, item: str = "") -> int:
     if type(value) is not int:
-        raise FieldError(where, f"expected an integer, got {kind_of(value)}")
+        raise FieldError(where + item, f"expected an integer, got {kind_of(value)}")
     if not lo <= value <= hi:
-        raise FieldError(where, f"{value} is out of range: it must be from {lo} to {hi}")
+        raise FieldError(where + item, f"{value} is out of range: it must be from {lo} to {hi}")
     return value
 
 
-def _where_bool(value: object, where: str) -> bool:
+def _where_bool(value: object, where: str, item: str = "") -> bool:
     if type(value) is not bool:
-        raise FieldError(where, f"expected a boolean, got {kind_of(value)}")
+        raise FieldError(where + item, f"expected a boolean, got {kind_of(value)}")
     return value
 
 
@@ -145,11 +121,12 @@ def card_to_wire(card: Card) -> str:
     return _NAME_OF[card.identity]
 
 
-def card_from_wire(value: object, where: str, variant: Variant | None = None) -> Card:
+def card_from_wire(value: object, where: str, variant: Variant | None = None, item: str = "") -> Card:
     """A card from its short name; with ``variant``, it must also belong to that deck."""
     table = CARD_NAMES if variant is None else _VARIANT_CARDS[variant]
     card = table.get(value) if type(value) is str else None
     if card is None:
+        where += item
         if type(value) is str and value in CARD_NAMES and variant is not None:
             raise FieldError(where, f"{quote(value)} is not a card of the {variant.value} deck")
         got = quote(value) if type(value) is str else kind_of(value)
@@ -207,13 +184,7 @@ def config_from_wire(value: object, where: str) -> GameConfig:
     chat = chat_from_wire(chat_name, f"{where}.chat")
     if len(data) > 6:
         _ignore_unknown(data, _CONFIG_KEYS, where)
-    key = (players, variant_name, empty, aon, first, chat_name)
-    config = _CONFIGS.get(key)
-    if config is None:
-        if len(_CONFIGS) > 256:
-            _CONFIGS.clear()
-        config = _CONFIGS[key] = GameConfig(players, variant, empty, aon, first, chat)
-    return config
+    return GameConfig(players, variant, empty, aon, first, chat)
 
 
 # -- actions -------------------------------------------------------------------------------------
@@ -231,18 +202,6 @@ def action_to_wire(action: TurnAction) -> dict[str, Any]:
     raise FieldError("action", f"{action!r} is not a turn action (play, discard or clue)")
 
 
-# Views are decoded into these (engine.quick): the very objects the classes build, without their frozen __init__.
-_player_view = quick(PlayerView)
-_card_view = quick(CardView)
-_card_knowledge = quick(CardKnowledge)
-_turn_event = quick(TurnEvent)
-# Actions are immutable values, so requests and events share these instead of building (and checking) new ones.
-_PLAYS = tuple(Play(order) for order in range(MAX_DECK))
-_DISCARDS = tuple(Discard(order) for order in range(MAX_DECK))
-_COLOUR_CLUES = tuple(tuple(Clue(target, colour=suit) for suit in SUITS) for target in range(MAX_PLAYERS))
-_RANK_CLUES = tuple(tuple(Clue(target, rank=rank) for rank in range(1, MAX_RANK + 1)) for target in range(MAX_PLAYERS))
-
-
 def action_from_wire(data: dict[str, Any], where: str) -> TurnAction:
     """A turn action from the flat fields; the fields a kind does not use must be nil or absent."""
     kind = _get(data, "kind", where)
@@ -253,7 +212,7 @@ def action_from_wire(data: dict[str, Any], where: str) -> TurnAction:
             for name, extra in (("target", target), ("colour", colour), ("rank", rank)):
                 if extra is not None:
                     raise FieldError(f"{where}.{name}", f"must be nil for a {kind}: a {kind} names only a card order")
-        return _PLAYS[order] if kind == "play" else _DISCARDS[order]
+        return Play(order) if kind == "play" else Discard(order)
     if kind == "clue":
         if order is not None:
             raise FieldError(f"{where}.order", "must be nil for a clue: a clue names a target seat")
@@ -266,8 +225,8 @@ def action_from_wire(data: dict[str, Any], where: str) -> TurnAction:
                 got = quote(colour) if type(colour) is str else kind_of(colour)
                 names = ", ".join(s.value for s in Suit)
                 raise FieldError(f"{where}.colour", f"{got} is not a colour: say one of {names}")
-            return _COLOUR_CLUES[target][suit.index]
-        return _RANK_CLUES[target][_where_int(rank, f"{where}.rank", 1, MAX_RANK) - 1]
+            return Clue(target, colour=suit)
+        return Clue(target, rank=_where_int(rank, f"{where}.rank", 1, MAX_RANK))
     got = quote(kind) if type(kind) is str else kind_of(kind)
     raise FieldError(f"{where}.kind", f"{got} is not an action kind: use \"play\", \"discard\" or \"clue\"")
 
@@ -312,7 +271,7 @@ def _orders(value: object, where: str, deck_size: int, hi: int) -> tuple[int, ..
         raise FieldError(where, f"holds {len(value)} card orders; at most {hi} are possible")
     for i, o in enumerate(value):
         if type(o) is not int or not 0 <= o < deck_size:
-            _where_int(o, f"{where}[{i}]", 0, deck_size - 1)
+            _where_int(o, where, 0, deck_size - 1, f"[{i}]")
     return tuple(value)
 
 
@@ -331,79 +290,32 @@ def event_from_wire(value: object, where: str, players: int = MAX_PLAYERS, varia
     if len(value) > size:  # items a later revision may add: ignored, but plain
         for i in range(size, len(value)):
             check_plain(value[i], f"{where}[{i}]")
-    cards = CARD_NAMES if variant is None else _VARIANT_CARDS[variant]
-    # Fast paths: one combined test per kind; the slow path below names the bad item.
-    if kind == "play" or kind == "discard":
-        turn, seat, order, name = value[1], value[2], value[3], value[4]
-        card = cards.get(name) if type(name) is str else None
-        success, drawn, gained = (value[5], value[6], value[7]) if kind == "play" else (False, value[5], value[6])
-        if (type(turn) is int and 0 <= turn <= MAX_TURN and type(seat) is int and 0 <= seat < players
-                and type(order) is int and 0 <= order < deck_size and card is not None
-                and type(success) is bool and type(gained) is bool
-                and (drawn is None or (type(drawn) is int and 0 <= drawn < deck_size))):
-            action: TurnAction = _PLAYS[order] if kind == "play" else _DISCARDS[order]
-            return _turn_event(turn, seat, action, card, success, (), drawn, gained)
-    elif kind == "clue":
-        turn, seat, target, clue_value, touched = value[1], value[2], value[3], value[4], value[5]
-        if (type(turn) is int and 0 <= turn <= MAX_TURN and type(seat) is int and 0 <= seat < players
-                and type(target) is int and 0 <= target < players and type(touched) is list
-                and len(touched) <= MAX_HAND and all(type(o) is int and 0 <= o < deck_size for o in touched)):
-            if type(clue_value) is int and 1 <= clue_value <= MAX_RANK:
-                return _turn_event(turn, seat, _RANK_CLUES[target][clue_value - 1], None, False, tuple(touched), None,
-                                   False)
-            suit = _SUIT_BY_VALUE.get(clue_value) if type(clue_value) is str else None
-            if suit is not None:
-                return _turn_event(turn, seat, _COLOUR_CLUES[target][suit.index], None, False, tuple(touched), None,
-                                   False)
-    else:
-        seat, hand = value[1], value[2]
-        if (type(seat) is int and 0 <= seat < players and type(hand) is list and len(hand) <= MAX_HAND
-                and all(type(o) is int and 0 <= o < deck_size for o in hand)):
-            return RearrangeEvent(seat, tuple(hand))
-    _event_slow(value, kind, where, players, variant, deck_size)
-    raise AssertionError("the fast path refused a valid event")  # pragma: no cover
-
-
-def _event_slow(value: list[Any], kind: str, where: str, players: int, variant: Variant | None,
-                deck_size: int) -> None:
-    """Find the bad item of an event the fast path refused, and say what is wrong with it."""
     if kind == "rearrange":
-        _where_int(value[1], f"{where}[1] (seat)", 0, players - 1)
-        _orders(value[2], f"{where}[2] (hand)", deck_size, MAX_HAND)
-        return
-    _where_int(value[1], f"{where}[1] (turn)", 0, MAX_TURN)
-    _where_int(value[2], f"{where}[2] (seat)", 0, players - 1)
+        return RearrangeEvent(_where_int(value[1], where, 0, players - 1, "[1] (seat)"),
+                              _orders(value[2], f"{where}[2] (hand)", deck_size, MAX_HAND))
+    turn = _where_int(value[1], where, 0, MAX_TURN, "[1] (turn)")
+    seat = _where_int(value[2], where, 0, players - 1, "[2] (seat)")
     if kind == "clue":
-        _where_int(value[3], f"{where}[3] (target)", 0, players - 1)
+        target = _where_int(value[3], where, 0, players - 1, "[3] (target)")
         clue_value = value[4]
+        clue: Clue
         if type(clue_value) is int:
-            _where_int(clue_value, f"{where}[4] (rank)", 1, MAX_RANK)
-        elif not (type(clue_value) is str and clue_value in _SUIT_BY_VALUE):
+            clue = Clue(target, rank=_where_int(clue_value, where, 1, MAX_RANK, "[4] (rank)"))
+        elif type(clue_value) is str and clue_value in _SUIT_BY_VALUE:
+            clue = Clue(target, colour=_SUIT_BY_VALUE[clue_value])
+        else:
             got = quote(clue_value) if type(clue_value) is str else kind_of(clue_value)
             raise FieldError(f"{where}[4] (colour or rank)", f"{got} is neither a colour nor a rank 1-5")
-        _orders(value[5], f"{where}[5] (touched)", deck_size, MAX_HAND)
-        return
-    _where_int(value[3], f"{where}[3] (order)", 0, deck_size - 1)
-    card_from_wire(value[4], f"{where}[4] (card)", variant)
-    rest = 5
-    if kind == "play":
-        _where_bool(value[5], f"{where}[5] (success)")
-        rest = 6
-    if value[rest] is not None:
-        _where_int(value[rest], f"{where}[{rest}] (drawn)", 0, deck_size - 1)
-    _where_bool(value[rest + 1], f"{where}[{rest + 1}] (clue_gained)")
-
-
-# Caches for decoding: hands, knowledge values and options repeat from one view to the next. The history
-# needs none: a connection sends each event once (see framing.Encoder), so only new events are converted.
-_pack = msgpack.Packer(use_bin_type=True, datetime=False).pack
-
-
-def clear_caches() -> None:
-    """Forget every value kept to speed up decoding (for benchmarks of the cold path, and tests)."""
-    _HANDS.clear()
-    _KNOWLEDGE.clear()
-    _CONFIGS.clear()
+        return TurnEvent(turn, seat, clue, touched=_orders(value[5], f"{where}[5] (touched)", deck_size, MAX_HAND))
+    order = _where_int(value[3], where, 0, deck_size - 1, "[3] (order)")
+    card = card_from_wire(value[4], where, variant, "[4] (card)")
+    success, rest = (_where_bool(value[5], where, "[5] (success)"), 6) if kind == "play" else (False, 5)
+    drawn = value[rest]
+    if drawn is not None:
+        _where_int(drawn, where, 0, deck_size - 1, f"[{rest}] (drawn)")
+    gained = _where_bool(value[rest + 1], where, f"[{rest + 1}] (clue_gained)")
+    action: TurnAction = Play(order) if kind == "play" else Discard(order)
+    return TurnEvent(turn, seat, action, card, success, (), drawn, gained)
 
 
 def event_pages(events: list[list[Any]]) -> list[list[list[Any]]]:
@@ -481,15 +393,6 @@ def view_to_wire(view: PlayerView, since: int = 0) -> dict[str, Any]:
               k.not_colours, k.not_ranks] for cv in hand for k in (cv.knowledge,)]
             for hand in view.hands
         ],
-        **view_rest_to_wire(view, since),
-    }
-
-
-def view_rest_to_wire(view: PlayerView, since: int) -> dict[str, Any]:
-    """The keys of a view after ``hands``, in wire order (shared with ``viewpack``, which packs them once
-    for all seats): the table's public state and the history from event ``since`` on."""
-    name_of = _NAME_OF
-    return {
         "fireworks": list(view.fireworks),
         "clue_tokens": view.clue_tokens,
         "strikes": view.strikes,
@@ -500,104 +403,59 @@ def view_rest_to_wire(view: PlayerView, since: int) -> dict[str, Any]:
         "turn": view.turn,
         "final_turns_left": view.final_turns_left,
         "outcome": None if view.outcome is None else outcome_to_wire(view.outcome),
-        "events": event_pages(events_to_wire(view.events[since:] if since else view.events)),
+        "events": event_pages(events_to_wire(view.events[since:])),
     }
 
 
-_HANDS: dict[str, dict[bytes, tuple[CardView, ...]]] = {}
-_HANDS_CAP = 4096
-
-
-def _knowledge(p: int, c: int, r: int, nc: int, nr: int) -> CardKnowledge:
-    key = (p, c, r, nc, nr)
-    known = _KNOWLEDGE.get(key)
-    if known is None:
-        if len(_KNOWLEDGE) >= _KNOWLEDGE_CAP:
-            _KNOWLEDGE.clear()
-        known = _KNOWLEDGE[key] = _card_knowledge(p, c, r, nc, nr)
-    return known
-
-
-def _card_view_slow(value: object, where: str, deck_size: int, variant: Variant) -> CardView:
-    """The careful path: the same checks as the fast one, with a message naming the bad item."""
+def _card_view_from_wire(value: object, where: str, deck_size: int, variant: Variant) -> CardView:
+    if type(value) is list and len(value) > 7:  # items a later revision may add: ignored, but plain
+        for j in range(7, len(value)):
+            check_plain(value[j], f"{where}[{j}]")
+        value = value[:7]
     if type(value) is not list or len(value) != 7:
         raise FieldError(where, "expected [order, card or nil, possible, colours, ranks, not_colours, not_ranks], "
                                 f"got {kind_of(value)}" + (f" of {len(value)} items" if type(value) is list else ""))
     order, card, p, c, r, nc, nr = value
-    _where_int(order, f"{where}[0] (order)", 0, deck_size - 1)
-    if card is not None:
-        card_from_wire(card, f"{where}[1] (card)", variant)
-    _where_int(p, f"{where}[2] (possible)", 0, _ALL_POSSIBLE)
-    _where_int(c, f"{where}[3] (colours)", 0, _ALL_COLOURS)
-    _where_int(r, f"{where}[4] (ranks)", 0, _ALL_RANKS)
-    _where_int(nc, f"{where}[5] (not_colours)", 0, _ALL_COLOURS)
-    _where_int(nr, f"{where}[6] (not_ranks)", 0, _ALL_RANKS)
-    raise AssertionError("the fast path refused a valid card")  # pragma: no cover
+    return CardView(
+        _where_int(order, where, 0, deck_size - 1, "[0] (order)"),
+        None if card is None else card_from_wire(card, where, variant, "[1] (card)"),
+        CardKnowledge(_where_int(p, where, 0, _ALL_POSSIBLE, "[2] (possible)"),
+                      _where_int(c, where, 0, _ALL_COLOURS, "[3] (colours)"),
+                      _where_int(r, where, 0, _ALL_RANKS, "[4] (ranks)"),
+                      _where_int(nc, where, 0, _ALL_COLOURS, "[5] (not_colours)"),
+                      _where_int(nr, where, 0, _ALL_RANKS, "[6] (not_ranks)")),
+    )
 
 
-def _hands_from_wire(value: object, where: str, players: int, shape: _Shape) -> tuple[tuple[CardView, ...], ...]:
+def _hands_from_wire(value: object, where: str, players: int, deck_size: int,
+                     variant: Variant) -> tuple[tuple[CardView, ...], ...]:
     if type(value) is not list or len(value) != players:
         raise FieldError(where, f"expected an array of {players} hands, got "
                                 + (f"{len(value)}" if type(value) is list else kind_of(value)))
-    # Hands already checked and built in this deck, by their packed bytes: most hands do not change from
-    # one view to the next, and bytes compare exactly (True, 1 and 1.0 pack differently).
-    seen = _HANDS.get(shape.variant.value)
-    if seen is None or len(seen) >= _HANDS_CAP:
-        seen = _HANDS[shape.variant.value] = {}
     hands = []
     for s, hand in enumerate(value):
         if type(hand) is not list or len(hand) > MAX_HAND:
             raise FieldError(f"{where}[{s}]", f"expected an array of at most {MAX_HAND} cards")
-        key = _pack(hand)
-        row = seen.get(key)
-        if row is None:
-            row = seen[key] = _hand_from_wire(hand, f"{where}[{s}]", shape)
-        hands.append(row)
+        hands.append(tuple(_card_view_from_wire(item, f"{where}[{s}][{i}]", deck_size, variant)
+                           for i, item in enumerate(hand)))
     return tuple(hands)
-
-
-def _hand_from_wire(hand: list[Any], where: str, shape: _Shape) -> tuple[CardView, ...]:
-    cards, deck_size = shape.cards, shape.deck_size
-    row = []
-    for i, item in enumerate(hand):
-        if type(item) is list and len(item) > 7:  # items a later revision may add: ignored, but plain
-            for j in range(7, len(item)):
-                check_plain(item[j], f"{where}[{i}][{j}]")
-            item = item[:7]
-        # One combined test per card; the error message is built only when it fails.
-        if type(item) is list and len(item) == 7:
-            order, name, p, c, r, nc, nr = item
-            card = cards.get(name) if type(name) is str else None
-            if ((card is not None or name is None)
-                    and type(order) is int and 0 <= order < deck_size
-                    and type(p) is int and 0 <= p <= _ALL_POSSIBLE
-                    and type(c) is int and 0 <= c <= _ALL_COLOURS
-                    and type(r) is int and 0 <= r <= _ALL_RANKS
-                    and type(nc) is int and 0 <= nc <= _ALL_COLOURS
-                    and type(nr) is int and 0 <= nr <= _ALL_RANKS):
-                row.append(_card_view(order, card, _knowledge(p, c, r, nc, nr)))
-                continue
-        _card_view_slow(item, f"{where}[{i}]", deck_size, shape.variant)
-    return tuple(row)
 
 
 def view_from_wire(value: object, where: str = "view", before: tuple[Event, ...] = ()) -> PlayerView:
     """Check a wire view item by item and rebuild the engine's ``PlayerView``; its wire ``events`` follow the
     events ``before`` (the history this connection already holds), and the view holds them all."""
     data = as_map(value, where)
-    config_raw = _get(data, "config", where)
-    config = config_from_wire(config_raw, f"{where}.config")
-    shape = _SHAPES[config_raw["variant"]]
-    players, variant = config.players, shape.variant
+    config = config_from_wire(_get(data, "config", where), f"{where}.config")
+    players, variant = config.players, config.variant
     deck_size = _where_int(_get(data, "deck_size", where), f"{where}.deck_size", 1, MAX_DECK)
-    if deck_size != shape.deck_size:
-        raise FieldError(f"{where}.deck_size", f"the {variant.value} deck has {shape.deck_size} cards, "
+    if deck_size != _DECK_SIZE[variant]:
+        raise FieldError(f"{where}.deck_size", f"the {variant.value} deck has {_DECK_SIZE[variant]} cards, "
                                                f"not {deck_size}")
     seat = data.get("seat")
     if seat is not None:
         _where_int(seat, f"{where}.seat", 0, players - 1)
     fireworks = _get(data, "fireworks", where)
-    suits = shape.suits
+    suits = len(variant.suits)
     if (type(fireworks) is not list or len(fireworks) != suits
             or not all(type(h) is int and 0 <= h <= MAX_RANK for h in fireworks)):
         raise FieldError(f"{where}.fireworks", f"expected an array of {suits} heights from 0 to {MAX_RANK}")
@@ -605,18 +463,11 @@ def view_from_wire(value: object, where: str = "view", before: tuple[Event, ...]
     if type(discard_raw) is not list or len(discard_raw) > deck_size:
         raise FieldError(f"{where}.discard", f"expected an array of at most {deck_size} [order, card] pairs")
     discard = []
-    cards = shape.cards
     for i, pair in enumerate(discard_raw):
-        if type(pair) is list and len(pair) == 2:
-            order, name = pair
-            card = cards.get(name) if type(name) is str else None
-            if card is not None and type(order) is int and 0 <= order < deck_size:
-                discard.append((order, card))
-                continue
         if type(pair) is not list or len(pair) != 2:
             raise FieldError(f"{where}.discard[{i}]", "expected an [order, card] pair")
-        _where_int(pair[0], f"{where}.discard[{i}][0]", 0, deck_size - 1)
-        card_from_wire(pair[1], f"{where}.discard[{i}][1]", variant)
+        discard.append((_where_int(pair[0], f"{where}.discard[{i}][0]", 0, deck_size - 1),
+                        card_from_wire(pair[1], f"{where}.discard[{i}][1]", variant)))
     final = data.get("final_turns_left")
     if final is not None:
         _where_int(final, f"{where}.final_turns_left", 0, players)
@@ -627,24 +478,22 @@ def view_from_wire(value: object, where: str = "view", before: tuple[Event, ...]
             raise FieldError(f"{where}.events", f"{len(before)} events held and {len(events)} more; a game's "
                                                 f"history holds at most {MAX_EVENTS}")
         events = before + events
-    view = _player_view(  # the fields in order, as PlayerView's own constructor would take them
-        seat,
-        config,
-        _hands_from_wire(_get(data, "hands", where), f"{where}.hands", players, shape),
-        tuple(fireworks),
-        _where_int(_get(data, "clue_tokens", where), f"{where}.clue_tokens", 0, CLUE_TOKENS),
-        _where_int(_get(data, "strikes", where), f"{where}.strikes", 0, MAX_STRIKES),
-        tuple(discard),
-        _where_int(_get(data, "deck_left", where), f"{where}.deck_left", 0, deck_size),
-        deck_size,
-        _where_int(_get(data, "current", where), f"{where}.current", 0, players - 1),
-        _where_int(_get(data, "turn", where), f"{where}.turn", 0, MAX_TURN),
-        final,
-        None if outcome is None else outcome_from_wire(outcome, f"{where}.outcome"),
-        events,
+    view = PlayerView(
+        seat=seat,
+        config=config,
+        hands=_hands_from_wire(_get(data, "hands", where), f"{where}.hands", players, deck_size, variant),
+        fireworks=tuple(fireworks),
+        clue_tokens=_where_int(_get(data, "clue_tokens", where), f"{where}.clue_tokens", 0, CLUE_TOKENS),
+        strikes=_where_int(_get(data, "strikes", where), f"{where}.strikes", 0, MAX_STRIKES),
+        discard=tuple(discard),
+        deck_left=_where_int(_get(data, "deck_left", where), f"{where}.deck_left", 0, deck_size),
+        deck_size=deck_size,
+        current=_where_int(_get(data, "current", where), f"{where}.current", 0, players - 1),
+        turn=_where_int(_get(data, "turn", where), f"{where}.turn", 0, MAX_TURN),
+        final_turns_left=final,
+        outcome=None if outcome is None else outcome_from_wire(outcome, f"{where}.outcome"),
+        events=events,
     )
     if len(data) > 14:
         _ignore_unknown(data, _VIEW_KEYS, where)
     return view
-
-

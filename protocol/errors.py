@@ -42,6 +42,7 @@ class ErrorCode(enum.StrEnum):
     NO_SUCH_GAME = "no_such_game"
     NAME_TAKEN = "name_taken"
     NOT_LOGGED_IN = "not_logged_in"  # a request before the handshake finished
+    ALREADY_LOGGED_IN = "already_logged_in"  # a second hello on a connection that was welcomed
     TABLE_FULL = "table_full"
     GAME_RUNNING = "game_running"  # the request needs the table to be between games
     NOT_READY = "not_ready"  # start refused: a seat is empty

@@ -18,15 +18,16 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
+from hanabi.engine.names import CONTROL
 from msgpack import Timestamp
 
-T = TypeVar("T")
-E = TypeVar("E", bound=enum.Enum)
+ValueT = TypeVar("ValueT")  # what a Spec decodes to
+MemberT = TypeVar("MemberT", bound=enum.Enum)
 
 # The largest integer every peer can hold exactly (a JavaScript double's integer range).
 MAX_SAFE_INT = 2**53 - 1
 # Control characters: never in a single-line text; a multi-line text may hold newlines and tabs.
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_CONTROL = CONTROL  # the engine's, which names follow in replay files too
 _CONTROL_MULTILINE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 _PRINTABLE_ASCII = bytes(range(0x20, 0x7F))
 _IDENT = re.compile(r"[a-z][a-z0-9_]*\Z")
@@ -56,13 +57,13 @@ def quote(text: str, limit: int = 40) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
-class Spec(Generic[T]):
+class Spec(Generic[ValueT]):
     """Checks and converts one field. ``describe`` is the type as docs/protocol.md states it."""
 
-    def decode(self, value: object, where: str) -> T:
+    def decode(self, value: object, where: str) -> ValueT:
         raise NotImplementedError
 
-    def encode(self, value: T, where: str) -> object:
+    def encode(self, value: ValueT, where: str) -> object:
         """The wire value; checks it with the same rules a receiver will apply."""
         self.decode(value, where)
         return value
@@ -130,10 +131,13 @@ class Text(Spec[str]):
         return f"str {self.lo}..{self.hi} chars" + (", may span lines" if self.multiline else "")
 
 
+IDENT_MAX = 32  # characters of a machine-readable word: an error code, a goodbye reason, a message type
+
+
 class Ident(Spec[str]):
     """A machine-readable word such as an error code: lower-case ASCII letters, digits and ``_``."""
 
-    def __init__(self, hi: int = 32) -> None:
+    def __init__(self, hi: int = IDENT_MAX) -> None:
         self.hi = hi
 
     def decode(self, value: object, where: str) -> str:
@@ -167,14 +171,14 @@ class Token(Spec[str]):
         return f"str 1..{self.hi} printable ASCII"
 
 
-class Choice(Spec[E]):
+class Choice(Spec[MemberT]):
     """An enum member, carried on the wire as its string value."""
 
-    def __init__(self, enum_type: type[E]) -> None:
+    def __init__(self, enum_type: type[MemberT]) -> None:
         self.enum_type = enum_type
-        self._by_value: dict[object, E] = {m.value: m for m in enum_type}
+        self._by_value: dict[object, MemberT] = {m.value: m for m in enum_type}
 
-    def decode(self, value: object, where: str) -> E:
+    def decode(self, value: object, where: str) -> MemberT:
         member = self._by_value.get(value) if type(value) is str else None
         if member is None:
             allowed = ", ".join(repr(v) for v in self._by_value)
@@ -182,7 +186,7 @@ class Choice(Spec[E]):
             raise FieldError(where, f"{got} is not one of {allowed}")
         return member
 
-    def encode(self, value: E, where: str) -> object:
+    def encode(self, value: MemberT, where: str) -> object:
         if not isinstance(value, self.enum_type):
             raise FieldError(where, f"expected a {self.enum_type.__name__}, got {value!r}")
         return value.value
@@ -191,29 +195,29 @@ class Choice(Spec[E]):
         return "one of " + ", ".join(f'"{v}"' for v in self._by_value)
 
 
-class Opt(Spec["T | None"]):
+class Opt(Spec["ValueT | None"]):
     """The inner spec, or nil."""
 
-    def __init__(self, inner: Spec[T]) -> None:
+    def __init__(self, inner: Spec[ValueT]) -> None:
         self.inner = inner
 
-    def decode(self, value: object, where: str) -> T | None:
+    def decode(self, value: object, where: str) -> ValueT | None:
         return None if value is None else self.inner.decode(value, where)
 
-    def encode(self, value: T | None, where: str) -> object:
+    def encode(self, value: ValueT | None, where: str) -> object:
         return None if value is None else self.inner.encode(value, where)
 
     def describe(self) -> str:
         return f"{self.inner.describe()} or nil"
 
 
-class ListOf(Spec[tuple[T, ...]]):
+class ListOf(Spec[tuple[ValueT, ...]]):
     """An array of at most ``hi`` items, decoded to a tuple (messages are immutable)."""
 
-    def __init__(self, item: Spec[T], hi: int, lo: int = 0) -> None:
+    def __init__(self, item: Spec[ValueT], hi: int, lo: int = 0) -> None:
         self.item, self.lo, self.hi = item, lo, hi
 
-    def decode(self, value: object, where: str) -> tuple[T, ...]:
+    def decode(self, value: object, where: str) -> tuple[ValueT, ...]:
         if type(value) is not list:
             raise FieldError(where, f"expected an array, got {kind_of(value)}")
         if not self.lo <= len(value) <= self.hi:
@@ -225,7 +229,7 @@ class ListOf(Spec[tuple[T, ...]]):
             pass
         return tuple([decode(v, f"{where}[{i}]") for i, v in enumerate(value)])  # fails again, naming the item
 
-    def encode(self, value: tuple[T, ...], where: str) -> object:
+    def encode(self, value: tuple[ValueT, ...], where: str) -> object:
         if not isinstance(value, Sequence) or isinstance(value, str | bytes):
             raise FieldError(where, f"expected a sequence, got {value!r}")
         if not self.lo <= len(value) <= self.hi:
@@ -241,16 +245,17 @@ class ListOf(Spec[tuple[T, ...]]):
         return f"array of {self.lo}..{self.hi} x ({self.item.describe()})"
 
 
-class Custom(Spec[T]):
+class Custom(Spec[ValueT]):
     """A spec built from two functions, for the engine's own types (views, events, cards)."""
 
-    def __init__(self, decode: Callable[[object, str], T], encode: Callable[[T, str], object], text: str) -> None:
+    def __init__(self, decode: Callable[[object, str], ValueT], encode: Callable[[ValueT, str], object],
+                 text: str) -> None:
         self._decode, self._encode, self._text = decode, encode, text
 
-    def decode(self, value: object, where: str) -> T:
+    def decode(self, value: object, where: str) -> ValueT:
         return self._decode(value, where)
 
-    def encode(self, value: T, where: str) -> object:
+    def encode(self, value: ValueT, where: str) -> object:
         return self._encode(value, where)
 
     def describe(self) -> str:

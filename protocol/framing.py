@@ -24,24 +24,12 @@ from hanabi.engine import PlayerView
 
 from .engine_wire import MAX_ARRAY
 from .errors import ErrorCode, ProtocolError, printable
-from .fields import FieldError
-from .messages import (
-    CLIENT_TYPES,
-    SERVER_TYPES,
-    ActionRequest,
-    GameEvent,
-    History,
-    Message,
-    ViewUpdate,
-    from_wire,
-    to_wire,
-)
-from .viewpack import PackMemo, pack_event_body
+from .fields import IDENT_MAX
+from .messages import CLIENT_TYPES, SERVER_TYPES, History, Message, ViewUpdate, from_wire, to_wire
 
 DEFAULT_MAX_FRAME = 64 * 1024
+DEFAULT_PORT = 7777  # the reference server's TCP port when none is given (docs/protocol.md, section 1)
 HEADER = struct.Struct(">I")
-_pack_header = HEADER.pack
-_unpack_header = HEADER.unpack_from
 MAX_MAP = 64  # entries in any map: a message has at most 14 fields, the rest is room for additions
 
 _packer = msgpack.Packer(use_bin_type=True, datetime=False, strict_types=False)
@@ -52,10 +40,6 @@ def encode(message: Message, *, max_frame: int = DEFAULT_MAX_FRAME, since: int =
 
     On its own it sends a view with its whole history; a connection's ``Encoder`` sends only what is new.
     """
-    if type(message) is GameEvent:  # one per move of every table: packed from its parts when it can be
-        body = pack_event_body(message.game, message.event, message.id)
-        if body is not None:
-            return _framed(body, "event", max_frame)
     return _framed(_packer.pack(to_wire(message, since)), message.TYPE, max_frame)
 
 
@@ -81,10 +65,6 @@ class Encoder:
     Use one per connection, and send every frame it makes, in order: a frame
     made and not sent leaves the peer behind (its decoder then refuses the
     next view with ``history_gap``).
-
-    Views are packed from parts (``viewpack``): give the same ``PackMemo``
-    to the encoders of every connection that gets a view of the same
-    moment, and what the views share is packed once for all of them.
     """
 
     __slots__ = ("_game", "_sent", "max_frame")
@@ -94,22 +74,16 @@ class Encoder:
         self._game: int | None = None
         self._sent = 0  # events of game ``_game`` already sent on this connection
 
-    def encode(self, message: Message, memo: PackMemo | None = None) -> bytes:
+    def encode(self, message: Message) -> bytes:
         """One frame holding ``message`` (see ``encode``); raises ProtocolError as ``encode`` does."""
         if type(message) is not ViewUpdate:
             return encode(message, max_frame=self.max_frame)
         view = message.view
         events = len(view.events) if type(view) is PlayerView else 0
         since = self._sent if message.game == self._game and self._sent <= events else 0
-        try:
-            body = (memo or PackMemo()).pack_view(message.game, view, since, message.id)
-        except FieldError as exc:
-            raise ProtocolError(ErrorCode.BAD_FIELD, f"cannot send view: {exc}", request="view",
-                                id=message.id) from None
-        if len(body) > self.max_frame:
-            _framed(body, "view", self.max_frame)  # raises the frame_too_large error
+        frame = encode(message, max_frame=self.max_frame, since=since)
         self._game, self._sent = message.game, events
-        return _pack_header(len(body)) + body
+        return frame
 
 
 class _ExtRefused(Exception):
@@ -122,23 +96,9 @@ def _refuse_ext(code: int, data: bytes) -> NoReturn:
     raise _ExtRefused(code)
 
 
-# Action requests already read, by their bytes. A move's request is a few dozen bytes, and the same ones come
-# again and again, from every table (clients send them without an id): reading one is a dictionary lookup.
-# A message is immutable and reading is a pure function of the bytes (and of the types accepted, checked on
-# every hit), so the cache changes speed, not results; it is emptied when full, so a peer cannot grow it.
-_ACTIONS: dict[bytes, ActionRequest] = {}
-_ACTIONS_CAP = 2048
-_ACTION_BODY_MAX = 96  # bytes; a request without an id is about 60
-
-
 def decode_body(body: bytes, accept: Iterable[str] | None = None, history: History | None = None) -> Message:
     """The message in one frame's body (without its length prefix); ``history`` as for ``from_wire``."""
     allowed = None if accept is None else accept if isinstance(accept, frozenset) else frozenset(accept)
-    small = type(body) is bytes and len(body) <= _ACTION_BODY_MAX
-    if small:
-        known = _ACTIONS.get(body)
-        if known is not None and (allowed is None or "action" in allowed):
-            return known
     size = max(len(body), 1)
     try:
         tree = msgpack.unpackb(
@@ -170,12 +130,7 @@ def decode_body(body: bytes, accept: Iterable[str] | None = None, history: Histo
     except (ValueError, TypeError, msgpack.UnpackException, OverflowError, RecursionError) as exc:
         # The text says what was wrong in the protocol's words, never msgpack's own (a Python internal).
         raise ProtocolError(ErrorCode.BAD_FRAME, _invalid(str(exc))) from None
-    message = from_wire(tree, allowed, history)
-    if small and type(message) is ActionRequest:
-        if len(_ACTIONS) >= _ACTIONS_CAP:
-            _ACTIONS.clear()
-        _ACTIONS[body] = message
-    return message
+    return from_wire(tree, allowed, history)
 
 
 def _not_utf8(body: bytes, exc: UnicodeDecodeError) -> ProtocolError:
@@ -188,7 +143,7 @@ def _not_utf8(body: bytes, exc: UnicodeDecodeError) -> ProtocolError:
         tree = None
     if type(tree) is dict:
         kind = tree.get(b"t")
-        if type(kind) is bytes and kind.isascii() and kind.decode().isidentifier() and len(kind) <= 32:
+        if type(kind) is bytes and kind.isascii() and kind.decode().isidentifier() and len(kind) <= IDENT_MAX:
             request = kind.decode()
         raw_id = tree.get(b"id")
         req_id = raw_id if type(raw_id) is int and 0 <= raw_id < 2**53 else None
@@ -270,16 +225,6 @@ class Decoder:
         """Bytes received but not yet part of a whole frame."""
         return len(self._buffer) - self._start
 
-    def take_unread(self) -> bytes:
-        """The bytes received but not yet part of a whole frame, taken out (the decoder is left empty).
-
-        For handing a connection to another decoder (a server moving a client's socket to another process):
-        nothing read from the peer is lost on the way."""
-        rest = bytes(self._buffer[self._start:])
-        self._buffer = bytearray()
-        self._start = 0
-        return rest
-
     def receive(self, data: bytes) -> None:
         """Add bytes from the peer; refuses at once a frame header over the cap."""
         if self._broken is not None:
@@ -315,7 +260,7 @@ class Decoder:
         buffer, start = self._buffer, self._start
         if len(buffer) - start < 4:
             return None
-        (length,) = _unpack_header(buffer, start)
+        (length,) = HEADER.unpack_from(buffer, start)
         if length > self.max_frame:
             self._check_header()  # raises frame_too_large
         end = start + 4 + length

@@ -41,11 +41,12 @@ from hanabi.engine import (
     Variant,
 )
 from hanabi.engine import TurnAction as _TurnAction
-from hanabi.engine.quick import quick
+from hanabi.engine.names import NAME_MAX as ENGINE_NAME_MAX
 
 from . import engine_wire as ew
 from .errors import ErrorCode, ProtocolError
 from .fields import (
+    IDENT_MAX,
     MAX_SAFE_INT,
     Bool,
     Choice,
@@ -68,7 +69,7 @@ from .fields import (
 from .version import HANDSHAKE_TYPES, PROTOCOL_VERSION
 
 # Limits of version 1, in characters (code points) or items.
-NAME_MAX = 32
+NAME_MAX = ENGINE_NAME_MAX  # the engine's rule for names (engine/names.py)
 TABLE_NAME_MAX = 40
 PASSWORD_MAX = 64
 CHAT_MAX = 500
@@ -76,6 +77,7 @@ SENTENCE_MAX = 500  # error and goodbye messages
 MOTD_MAX = 2000
 PROGRAM_MAX = 64
 TOKEN_MAX = 128
+SEED_MAX = 200  # characters of a seed as a game_over message shows it
 REPLAY_MAX = 60_000
 # Tables in "tables", games in "games": 50 of the largest possible entries still fit in a 64 KiB frame.
 LIST_MAX = 50
@@ -117,10 +119,10 @@ class _FieldPlan:
 
 _PLANS: dict[type, tuple[_FieldPlan, ...]] = {}
 _KNOWN_KEYS: dict[type, frozenset[str]] = {}
-C = TypeVar("C", bound=type)
+ClassT = TypeVar("ClassT", bound=type)
 
 
-def _plan(cls: C) -> C:
+def _plan(cls: ClassT) -> ClassT:
     """Read the class's annotated fields into the plan ``to_wire`` and ``from_wire`` follow."""
     hints = get_type_hints(cls, include_extras=True)
     plans = []
@@ -158,20 +160,20 @@ def _fields_from_wire(cls: type, data: dict[str, Any], where: str, skip: frozens
         raise FieldError(where, str(exc)) from None
 
 
-R = TypeVar("R")
+RecordT = TypeVar("RecordT")
 
 
-class Record(Spec[R]):
+class Record(Spec[RecordT]):
     """A nested map described by a planned dataclass (TableInfo, SeatInfo, GameSummary)."""
 
-    def __init__(self, cls: type[R]) -> None:
+    def __init__(self, cls: type[RecordT]) -> None:
         self.cls = cls
 
-    def decode(self, value: object, where: str) -> R:
-        result: R = _fields_from_wire(self.cls, as_map(value, where), where)
+    def decode(self, value: object, where: str) -> RecordT:
+        result: RecordT = _fields_from_wire(self.cls, as_map(value, where), where)
         return result
 
-    def encode(self, value: R, where: str) -> object:
+    def encode(self, value: RecordT, where: str) -> object:
         if type(value) is not self.cls:
             raise FieldError(where, f"expected a {self.cls.__name__}, got {value!r}")
         return _fields_to_wire(value, where, {})
@@ -239,8 +241,8 @@ CLIENT_TYPES: set[str] = set()  # types a client may send (a server's decoder ac
 SERVER_TYPES: set[str] = set()  # types a server may send
 
 
-def _message(sender: str) -> Callable[[C], C]:
-    def register(cls: C) -> C:
+def _message(sender: str) -> Callable[[ClassT], ClassT]:
+    def register(cls: ClassT) -> ClassT:
         _plan(cls)
         kind: str = cls.TYPE  # type: ignore[attr-defined]
         MESSAGE_TYPES[kind] = cls
@@ -327,8 +329,11 @@ class TableChanged:
 @_message("server")
 @dataclasses.dataclass(frozen=True, slots=True)
 class TableGone:
+    """A table closed; ``reason`` says why, for people (empty from older servers)."""
+
     TYPE: ClassVar[str] = "table_gone"
     table: Annotated[int, _ID]
+    reason: Annotated[str, _SENTENCE] = ""
     id: Id = None
 
 
@@ -488,13 +493,6 @@ class ViewUpdate:
     view: Annotated[PlayerView, _VIEW]
     id: Id = None
 
-    def __init__(self, game: int, view: PlayerView, id: int | None = None) -> None:
-        # What the dataclass would write, but through the slots themselves rather than object.__setattr__ by
-        # name: a third faster, and a server builds one for every connection after every move.
-        _set_view_update_game(self, game)
-        _set_view_update_view(self, view)
-        _set_view_update_id(self, id)
-
 
 @_message("server")
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -506,21 +504,6 @@ class GameEvent:
     event: Annotated[Event, _EVENT]
     id: Id = None
 
-    def __init__(self, game: int, event: Event, id: int | None = None) -> None:
-        # As ViewUpdate's: one is built for every move of every table.
-        _set_game_event_game(self, game)
-        _set_game_event_event(self, event)
-        _set_game_event_id(self, id)
-
-
-# The slots of the two messages of every move, set directly by their __init__ (the classes are frozen).
-_set_view_update_game = ViewUpdate.__dict__["game"].__set__
-_set_view_update_view = ViewUpdate.__dict__["view"].__set__
-_set_view_update_id = ViewUpdate.__dict__["id"].__set__
-_set_game_event_game = GameEvent.__dict__["game"].__set__
-_set_game_event_event = GameEvent.__dict__["event"].__set__
-_set_game_event_id = GameEvent.__dict__["id"].__set__
-
 
 @_message("server")
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -531,7 +514,7 @@ class GameOver:
     game: Annotated[int, _ID]
     outcome: Annotated[Outcome, _OUTCOME]
     deck: Annotated[tuple[Card, ...], ListOf(_CARD, ew.MAX_DECK)]
-    seed: Annotated[str, Text(0, 200)]
+    seed: Annotated[str, Text(0, SEED_MAX)]
     id: Id = None
 
 
@@ -612,7 +595,7 @@ class ErrorReply:
     ``ErrorCode`` value, ``message`` a sentence for a person; ``id`` is the request's id."""
 
     TYPE: ClassVar[str] = "error"
-    request: Annotated[str, Text(0, 32)]
+    request: Annotated[str, Text(0, IDENT_MAX)]
     code: Annotated[str, Ident()]
     message: Annotated[str, _SENTENCE]
     id: Id = None
@@ -675,7 +658,7 @@ def to_wire(message: Message, since: int = 0) -> dict[str, Any]:
 
 
 _ENVELOPE = frozenset({"v", "t"})
-_TYPE_NAME = Ident(32)
+_TYPE_NAME = Ident(IDENT_MAX)
 _OPT_ID = Opt(_ID)
 
 
@@ -693,10 +676,6 @@ def from_wire(tree: object, accept: frozenset[str] | set[str] | None = None, his
     """
     if type(tree) is not dict:
         raise ProtocolError(ErrorCode.BAD_FRAME, f"a frame must hold one msgpack map, not {kind_of(tree)}")
-    if tree.get("t") == "action" and (accept is None or "action" in accept):
-        action = _plain_action(tree)
-        if action is not None:
-            return action
     kind = tree.get("t")
     raw_id = tree.get("id")
     req_id = raw_id if type(raw_id) is int and 0 <= raw_id <= MAX_SAFE_INT else None
@@ -747,28 +726,6 @@ def _message_from_tree(cls: type, kind: str, tree: dict[Any, Any], req_id: int |
     for key in unknown:
         check_plain(tree[key], f"{kind}.{key}")
     return ActionRequest(action, req_id)
-
-
-_ACTION_MESSAGE_KEYS = _ACTION_KEYS | _ENVELOPE | {"id"}
-
-
-def _plain_action(tree: dict[Any, Any]) -> ActionRequest | None:
-    """The request of every move, when it is what a well-behaved client sends: of this version, with no other
-    keys (so none to walk) and a good id and action; None sends it down the general path, which says what is wrong.
-
-    The general path would give the very same message: this one only skips what cannot fail here.
-    """
-    version, raw_id = tree.get("v"), tree.get("id")
-    if (type(version) is not int or version != PROTOCOL_VERSION or not tree.keys() <= _ACTION_MESSAGE_KEYS
-            or (raw_id is not None and (type(raw_id) is not int or not 0 <= raw_id <= MAX_SAFE_INT))):
-        return None
-    try:
-        return _action_request(ew.action_from_wire(tree, "action"), raw_id)
-    except FieldError:
-        return None
-
-
-_action_request = quick(ActionRequest)  # engine.quick: the same message, without the frozen __init__
 
 
 _SINCE = Opt(Int(0, ew.MAX_EVENTS))

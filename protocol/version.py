@@ -27,7 +27,11 @@ def _program_version() -> str:
         return "dev"
 
 
-PROGRAM = f"hanabi-lan {_program_version()}"
+# The installed distribution's version: the one number a release changes (pyproject.toml's ``version``).
+VERSION = _program_version()
+
+# What the client and the bot call themselves in ``hello`` (the server names itself with the same VERSION).
+PROGRAM = f"hanabi-lan {VERSION}"
 
 
 def version_mismatch(ours: int, theirs: int, *, their_program: str = "", we_are: str = "server",

@@ -22,6 +22,7 @@ import trio
 from hanabi.protocol import Goodbye, GoodbyeReason, encode
 
 from .admission import Door
+from .announce import Counts  # LAN announcement hook (issue 16)
 from .bots import Policy
 from .config import ServerConfig
 from .connection import Connection
@@ -87,6 +88,10 @@ class Server:
     def __post_init__(self) -> None:
         self._door = Door(self.config)
         self._bulk = RateLimit(self.config.bulk_rate, 4 * self.config.max_inbound_frame, trio.current_time())
+
+    # LAN announcement hook (issue 16): what the announcer's TXT record says about this server.
+    def counts(self) -> Counts:
+        return Counts(tables=len(self.lobby.tables), players=len(self.lobby.online()))
 
     @property
     def connections(self) -> int:

@@ -1,11 +1,13 @@
 """``hanabi-server``: run a LAN server, or list and export the games it kept.
 
     hanabi-server [--port 7777] [--host ADDR] [--db PATH | --db :memory:] [--log-level info]
+                  [--name NAME | --no-announce]
                   [--bot-delay SECONDS] [--motd TEXT] [--abandon-after MINUTES] [--max-connections N]
     hanabi-server games [--db PATH]             finished games, newest first
     hanabi-server export GAME_ID [--db PATH] [-o FILE]   a game as hanab.live JSON
 
-The server prints where it listens and where it keeps its games, and stops
+The server prints where it listens and where it keeps its games, announces
+itself on the LAN (DNS-SD over mDNS, ``announce.py``) unless told not to, and stops
 cleanly on Ctrl-C or SIGTERM, telling every connected player why.
 """
 
@@ -25,9 +27,13 @@ import sys
 import time
 from pathlib import Path
 
+import platformdirs
 import trio
 from hanabi.protocol import PROTOCOL_VERSION, ProtocolError, Welcome, encode
 
+from .announce import announce as announce_on_lan  # LAN announcement hook (issue 16)
+from .announce import default_name as default_lan_name
+from .announce import lan_address, name_problem
 from .app import Server, serve
 from .config import PROGRAM, ServerConfig
 from .lobby import replay_text
@@ -39,25 +45,7 @@ _DEFAULTS = ServerConfig()
 
 def default_db() -> Path:
     """The game store in the user's data folder (XDG on Linux, Application Support on macOS, AppData on Windows)."""
-    home = Path.home()
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA") or home / "AppData" / "Local")
-    elif sys.platform == "darwin":
-        base = home / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
-    return base / "hanabi" / "server.sqlite3"
-
-
-def _lan_address() -> str | None:
-    """This machine's address on the local network, to tell players where to connect (no packet is sent)."""
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("10.255.255.255", 1))
-            address: str = s.getsockname()[0]
-            return address
-    except OSError:
-        return None
+    return platformdirs.user_data_path("hanabi", appauthor=False) / "server.sqlite3"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -87,14 +75,22 @@ def _parser() -> argparse.ArgumentParser:
                         help="players connected at once; more new ones are told the server is full, a player "
                              f"coming back always gets in (default {_DEFAULTS.max_connections}, or fewer if the "
                              "open-files limit is lower)")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    # LAN announcement hook (issue 16): the two options.
+    parser.add_argument("--name", default=None,
+                        help="the name players see in their list of servers on this network "
+                             f"(default {default_lan_name()!r})")
+    parser.add_argument("--no-announce", action="store_true",
+                        help="do not announce this server on the LAN; players connect by address")
+    sub = parser.add_subparsers(dest="command", metavar="[COMMAND]", title="commands (optional)")
     games = sub.add_parser("games", help="list the finished games in the store, newest first")
     games.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH", help="the game store (default as above)")
     games.add_argument("--json", action="store_true", help="one JSON object per game, one per line")
     export = sub.add_parser("export", help="write a game as a hanab.live JSON replay file")
     export.add_argument("game", type=int, metavar="GAME_ID", help="the game's number (see 'hanabi-server games')")
     export.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH", help="the game store (default as above)")
-    export.add_argument("-o", "--output", default=None, metavar="FILE", help="write to FILE instead of the screen")
+    export.add_argument("-o", "--output", default=None, metavar="FILE",
+                        help="write to FILE instead of the screen (never over an existing file, unless --force)")
+    export.add_argument("--force", action="store_true", help="with -o: replace FILE if it exists")
     export.add_argument("--unfinished", action="store_true",
                         help="also export a game still in progress (its file shows every hand: not for players)")
     return parser
@@ -123,7 +119,7 @@ def _main(argv: list[str] | None) -> int:
     if args.command == "games":
         return _games(db, args.json)
     if args.command == "export":
-        return _export(db, args.game, args.output, args.unfinished)
+        return _export(db, args.game, args.output, args.unfinished, args.force)
     if not 0 <= args.port <= 65535:
         return _fail(f"--port {args.port} is not a TCP port: choose one from 1 to 65535")
     if args.bot_delay < 0:
@@ -139,6 +135,9 @@ def _main(argv: list[str] | None) -> int:
         if not folder.is_dir():
             return _fail(f"--db {db}: the folder {folder} does not exist; create it first "
                          "(or leave out --db to use the default store)")
+    lan_name, lan_problem = _lan_name(args)  # LAN announcement hook (issue 16): checked before anything starts
+    if lan_problem is not None:
+        return _fail(lan_problem)
     motd_problem = _motd_problem(args.motd)
     if motd_problem:
         return _fail(f"--motd: {motd_problem}")
@@ -157,7 +156,7 @@ def _main(argv: list[str] | None) -> int:
                           max_unwelcomed=min(_DEFAULTS.max_unwelcomed, max_connections))
     try:
         try:
-            trio.run(_run, args.host, args.port, db, config)
+            trio.run(_run, args.host, args.port, db, config, lan_name)
         except BaseExceptionGroup as group:
             raise _leaf(group) from None
     except StoreError as e:
@@ -206,21 +205,34 @@ def _leaf(group: BaseExceptionGroup[BaseException]) -> BaseException:
     return error
 
 
-async def _run(host: str | None, port: int, db: str, config: ServerConfig) -> None:
+async def _run(host: str | None, port: int, db: str, config: ServerConfig, lan_name: str | None = None) -> None:
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
             server: Server = await nursery.start(functools.partial(serve, host, port, db, config=config))
             fewer_collections()
             _announce(server, db)
+            if lan_name is not None:  # LAN announcement hook (issue 16): runs beside the server until it stops
+                nursery.start_soon(functools.partial(announce_on_lan, lan_name, host, server.port, server.counts))
             async for signum in signals:
                 name = "Ctrl-C" if signum == signal.SIGINT else "SIGTERM"
                 print(f"hanabi-server: {name}: telling players and stopping...", flush=True)
                 await server.stop("the server is shutting down (stopped by its operator)")
                 break
+            nursery.cancel_scope.cancel()  # the server has stopped; this ends the LAN announcement too
     if db == ":memory:":
         print("hanabi-server: stopped; its games were kept in memory only (--db :memory:) and are gone", flush=True)
     else:
         print("hanabi-server: stopped; every game is saved", flush=True)
+
+
+def _lan_name(args: argparse.Namespace) -> tuple[str | None, str | None]:
+    """LAN announcement hook (issue 16): the name to announce (None: --no-announce), or why it cannot be."""
+    if args.no_announce:
+        clash = "--name is the name announced on the LAN: it does not go with --no-announce"
+        return None, clash if args.name is not None else None
+    name = args.name if args.name is not None else default_lan_name()
+    problem = name_problem(name)
+    return name, None if problem is None else f"--name: {problem}"
 
 
 def _motd_problem(motd: str) -> str | None:
@@ -243,9 +255,9 @@ def fewer_collections() -> None:
 def _announce(server: Server, db: str) -> None:
     where = "every interface" if server.host == "*" else server.host
     print(f"hanabi-server: listening on port {server.port} ({where})", flush=True)
-    lan = _lan_address() if server.host in ("*", "0.0.0.0", "::") else server.host
+    lan = lan_address() if server.host in ("*", "0.0.0.0", "::") else server.host
     if lan:
-        print(f"hanabi-server: players connect to {lan}:{server.port}", flush=True)
+        print(f"hanabi-server: players connect to {host_port(lan, server.port)}", flush=True)
     if db == ":memory:":
         print("hanabi-server: games are kept in memory only (--db :memory:): nothing is saved", flush=True)
     else:
@@ -254,6 +266,11 @@ def _announce(server: Server, db: str) -> None:
         print(f"hanabi-server: {server.restored} unfinished game(s) restored; players resume where they were",
               flush=True)
     print("hanabi-server: press Ctrl-C to stop", flush=True)
+
+
+def host_port(host: str, port: int) -> str:
+    """``host:port`` as a client takes it: an IPv6 address goes in brackets (``[::1]:7777``)."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 def _open(db: str) -> Store:
@@ -285,7 +302,7 @@ def _games(db: str, as_json: bool) -> int:
     return 0
 
 
-def _export(db: str, game_id: int, output: str | None, unfinished: bool) -> int:
+def _export(db: str, game_id: int, output: str | None, unfinished: bool, force: bool = False) -> int:
     try:
         store = _open(db)
     except StoreError as e:
@@ -304,7 +321,10 @@ def _export(db: str, game_id: int, output: str | None, unfinished: bool) -> int:
         print(text)
         return 0
     try:
-        Path(output).write_text(text + "\n", encoding="utf-8")
+        with Path(output).open("w" if force else "x", encoding="utf-8") as file:
+            file.write(text + "\n")
+    except FileExistsError:
+        return _fail(f"{output} already exists: choose another name, or add --force to replace it")
     except OSError as e:
         return _fail(f"cannot write {output}: {e.strerror}")
     print(f"game {game_id} written to {output}")

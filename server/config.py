@@ -9,8 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hanabi.protocol import DEFAULT_MAX_FRAME
+from hanabi.protocol.version import VERSION
 
-PROGRAM = "hanabi-server 0.1.0"
+# What the server calls itself in ``welcome``; the version is the installed package's, never written here.
+PROGRAM = f"hanabi-server {VERSION}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -188,8 +188,9 @@ class Connection:
         """Pings a logged-in peer every ``ping_interval``; the reader's deadline notices one that is silent."""
         interval = self.config.ping_interval
         with scope:
-            # A random phase: connections opened together must not all wake (and ping) in the same instant.
-            await trio.sleep(interval * random.uniform(1.0, 1.5))
+            # A random phase, so that connections opened together do not all ping in the same instant; still,
+            # the first ping comes within ``interval`` of the hello, as docs/protocol.md says.
+            await trio.sleep(interval * random.uniform(0.5, 1.0))
             n = 0
             while True:
                 if self.life.phase is Phase.OPEN:
@@ -281,9 +282,8 @@ class Connection:
             self.life.why = "login not saved: the store failed"
             return
         self.player = player  # so that leaving lets go of it, even if this connection closed meanwhile
-        if not self.life.reading:  # it gave way to a newer one, or the server is stopping, while the login was saved
-            return
-        self.life.logged_in()
+        if not self.life.logged_in():
+            return  # closing meanwhile: what it says last is the goodbye (the seat waits, as for any drop)
         self.send(Welcome(protocol=PROTOCOL_VERSION, program=PROGRAM, player=player.name, resume=token,
                           motd=self.config.motd))
         if notice is not None:

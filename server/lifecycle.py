@@ -116,9 +116,13 @@ class Lifecycle:
 
     # --- transitions --------------------------------------------------------------------------------------------
 
-    def logged_in(self) -> None:
-        assert self.phase is Phase.HANDSHAKE, self.phase
+    def logged_in(self) -> bool:
+        """The hello is let in; False when the connection began closing while the login was saved (the server
+        stopping, the peer gone): it stays closing."""
+        if self.phase is not Phase.HANDSHAKE:
+            return False
         self.phase = Phase.OPEN
+        return True
 
     def close(self, reason: GoodbyeReason, message: str, *, tell: bool = True) -> bool:
         """Start closing; ``tell``: the peer gets a goodbye once what is queued has gone out. False when the
@@ -161,6 +165,9 @@ class Lifecycle:
             return Drop()
         if self.phase is Phase.HANDSHAKE:
             return self._handshake(item)
+        if isinstance(item, Hello):
+            return Answer(refusal(item, ErrorCode.ALREADY_LOGGED_IN, "this connection has said hello already: a "
+                                                                       "connection logs in once"))
         if isinstance(item, Ping):
             return Answer(Pong(n=item.n, id=item.id))
         if isinstance(item, Pong):

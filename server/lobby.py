@@ -190,7 +190,11 @@ class Lobby:
         self._online.add(player)
 
     def arrived(self, player: Player) -> None:
-        """After the welcome: a returning player gets their seat and view back."""
+        """After the welcome: a returning player gets their seat and view back, or hears what happened to
+        their table while they were away."""
+        missed, player.missed = player.missed, []
+        for message in missed:
+            player.send(message)
         if player.table is not None:
             player.table.welcome_back(player)
 
@@ -237,12 +241,13 @@ class Lobby:
         self._news[table.id] = table
 
     def table_closed(self, table: Table, members: list[Player]) -> None:
-        """``table`` closed; ``members`` were at it, and are at no table now."""
+        """``table`` closed; ``members`` were at it (told why, or to be told when they come back), and are at no
+        table now."""
         self.tables.pop(table.id, None)
         for p in members:
             if p.table is table:
                 p.table, p.seat = None, None
-        self._news[table.id] = table
+        self._news[table.id] = table  # the lobby hears it in the next batch (the members were told already)
 
     async def _tell_lobby(self) -> None:
         while True:
@@ -270,9 +275,13 @@ class Lobby:
         elif isinstance(request, GetReplay):
             await self._replay(player, request.game, request.id)
         else:
-            # Whatever may change where the player is, one at a time per player.
+            # Whatever may change where the player is, one at a time per player. Shielded: a table carries out a
+            # request it was given even if the connection asking stops meanwhile (replaced, dropped), so the lobby
+            # must wait for the outcome and record where the player is, or it would lose a seat the table gave.
+            # It is bounded: tables answer every request, even when stopped (Table.run).
             async with player.busy:
-                await self._placed(player, request)
+                with trio.CancelScope(shield=True):
+                    await self._placed(player, request)
 
     async def _placed(self, player: Player, request: Message) -> None:
         if isinstance(request, _AT_TABLE):
@@ -282,8 +291,11 @@ class Lobby:
         elif isinstance(request, Leave):
             if player.table is None:
                 raise Refused(ErrorCode.NOT_SEATED, "you are not at a table: join or watch one first")
-            await player.table.call(player, request)
+            left = player.table
+            await left.call(player, request)
             player.table, player.seat = None, None
+            if not left.closed:  # in the lobby now: the table as it is without them (a closed one said so)
+                player.send_frame(frame(TableChanged(table=left.info())))
         elif isinstance(request, (Join, Spectate)):
             table = self.tables.get(request.table)
             if table is None:
@@ -305,8 +317,12 @@ class Lobby:
             raise Refused(ErrorCode.ALREADY_SEATED, f"you already sit at {here}, in {seat}: leave it first")
         watched = player.table if player.table is not table else None
         if watched is not None:
-            with contextlib.suppress(Refused):  # closed meanwhile: nothing to stop watching
+            try:
                 await watched.call(player, Unwatch())
+            except Refused:
+                if not watched.closed:
+                    raise  # refused to this request's connection (a newer one replaced it): nothing moves
+                # closed meanwhile: nothing to stop watching
             player.table = None
         try:
             seat = await table.call(player, request)

@@ -50,10 +50,13 @@ def config_to_text(config: GameConfig) -> str:
     return json.dumps({
         "players": config.players, "variant": config.variant.value, "empty_clues": config.empty_clues,
         "all_or_nothing": config.all_or_nothing, "first_seat": config.first_seat, "chat": config.chat.value,
+        "end_when_no_points": config.end_when_no_points, "deck_plays": config.deck_plays,
     })
 
 
 def config_from_text(text: str) -> GameConfig:
     d = json.loads(text)
+    # Games stored before hanab.live's two options existed played without them.
     return GameConfig(players=d["players"], variant=Variant(d["variant"]), empty_clues=d["empty_clues"],
-                      all_or_nothing=d["all_or_nothing"], first_seat=d["first_seat"], chat=ChatPolicy(d["chat"]))
+                      all_or_nothing=d["all_or_nothing"], first_seat=d["first_seat"], chat=ChatPolicy(d["chat"]),
+                      end_when_no_points=d.get("end_when_no_points", False), deck_plays=d.get("deck_plays", False))

@@ -61,3 +61,14 @@ class Call:
     done: trio.Event = field(default_factory=trio.Event)
     result: Any = None
     error: Refused | None = None
+
+
+def refuse_waiting(requests: trio.MemoryReceiveChannel[Call], refusal: Refused) -> None:
+    """Answer every call still in the channel with ``refusal``, so that no caller waits for ever."""
+    while True:
+        try:
+            call = requests.receive_nowait()
+        except (trio.WouldBlock, trio.EndOfChannel):
+            return
+        call.error = refusal
+        call.done.set()

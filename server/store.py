@@ -276,8 +276,10 @@ class Store:
                         batch.append(self._jobs.receive_nowait())
                     except (trio.WouldBlock, trio.EndOfChannel):
                         break
-                # Not cancellable (to_thread's default): a batch begun is committed, and its callers told.
-                await trio.to_thread.run_sync(self._commit, batch)
+                # Shielded: a batch taken is committed, and its callers told (they wait shielded). to_thread alone
+                # would not do: it raises Cancelled before starting the thread if cancelled meanwhile.
+                with trio.CancelScope(shield=True):
+                    await trio.to_thread.run_sync(self._commit, batch)
                 for pending in batch:
                     pending.done.set()
         finally:
@@ -310,7 +312,8 @@ class Store:
                 try:
                     pending.result = pending.job(db)
                 except Exception as e:
-                    # Every SQLite error is the store's failure (read-only, full disk, a constraint): refused.
+                    # The database refusing this write (a full disk, a constraint) is a StoreFailure, which callers
+                    # handle ("nothing changed"); anything else is a bug of the job's, passed on as it is.
                     pending.error = StoreFailure(str(e)) if isinstance(e, sqlite3.Error) else e
                     db.execute("ROLLBACK TO job")
                 db.execute("RELEASE job")

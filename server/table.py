@@ -60,7 +60,7 @@ from .bots import BOT_NAMES, Policy, decide
 from .config import ServerConfig
 from .game import Game
 from .passwords import check_password
-from .requests import Abandoned, BotMove, Call, CloseIfEmpty, Rewatch, Unwatch
+from .requests import Abandoned, BotMove, Call, CloseIfEmpty, Rewatch, Unwatch, refuse_waiting
 from .session import Player, Refused, frame
 from .store import Store, StoreFailure
 
@@ -120,25 +120,22 @@ class Table:
     # --- the task ---------------------------------------------------------------------------------------------
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        async with trio.open_nursery() as nursery:
-            self._nursery = nursery
-            task_status.started()
-            self._schedule_bot()
-            self._watch_absence()  # a restored table starts with everyone away
-            async for call in self._requests:
-                await self._process(call)
-                if self.closed:
-                    break
-            nursery.cancel_scope.cancel()
-        # Requests that arrived after the table closed are answered, not left waiting.
-        self._inbox.close()
-        while True:
-            try:
-                call = self._requests.receive_nowait()
-            except (trio.WouldBlock, trio.EndOfChannel):
-                break
-            call.error = self._gone()
-            call.done.set()
+        try:
+            async with trio.open_nursery() as nursery:
+                self._nursery = nursery
+                task_status.started()
+                self._schedule_bot()
+                self._watch_absence()  # a restored table starts with everyone away
+                async for call in self._requests:
+                    await self._process(call)
+                    if self.closed:
+                        break
+                nursery.cancel_scope.cancel()
+        finally:
+            # Requests that arrived after the table closed (or while the server stops) are answered, not left
+            # waiting: the lobby waits for its requests' outcome even when its connection has gone.
+            self._inbox.close()
+            refuse_waiting(self._requests, self._gone())
 
     async def call(self, player: Player | None, request: object) -> Any:
         """Have the table's task carry out ``request``; returns what it answers, raises ``Refused`` if refused."""
@@ -179,6 +176,9 @@ class Table:
             log.exception("table %d failed on %r", self.id, call.request)
             call.error = Refused(ErrorCode.INTERNAL, "the server failed on this request (its fault, not yours); "
                                                      "it has been logged")
+        except BaseException:  # cancelled: the server is stopping, and the request is not done
+            call.error = self._gone()
+            raise
         finally:
             call.done.set()
 
@@ -268,9 +268,10 @@ class Table:
 
     # --- telling people -----------------------------------------------------------------------------------------
 
-    def _to_members(self, data: bytes) -> None:
+    def _to_members(self, data: bytes, but: Player | None = None) -> None:
         for p in self.members():
-            p.send_frame(data)
+            if p is not but:
+                p.send_frame(data)
 
     def changed(self) -> None:
         """Everyone at the table and in the lobby learns the table's new public state."""
@@ -282,9 +283,10 @@ class Table:
         if self.game is not None:
             player.send(self.game.view(self.seat_of(player)))
 
-    def _publish(self, event: Event | None) -> None:
+    def _publish(self, event: Event | None, but: Player | None = None) -> None:
         assert self.game is not None
-        self.game.publish([s.player if s is not None else None for s in self.seats], self.spectators, event)
+        seated = [s.player if s is not None and s.player is not but else None for s in self.seats]
+        self.game.publish(seated, self.spectators, event)
 
     # --- connections coming and going ---------------------------------------------------------------------------
     # These two run in the connection's task, not the table's: each is one step with no await in it, so the
@@ -374,7 +376,7 @@ class Table:
             self.changed()
             return
         if self.running:
-            await self._end_game(f"{player.name} left the table")
+            await self._end_game(f"{player.name} left the table", leaving=player)
         await self.store.clear_seat(self.id, seat)
         self.seats[seat] = None
         if self.humans == 0:
@@ -390,10 +392,20 @@ class Table:
         """The last human left (``leaving``), or all were away too long: the table goes away (its games stay in
         the store), and everyone who was at it is told."""
         self.closed = True
-        await self.store.close_table(self.id, played=self.game is not None)
+        try:
+            await self.store.close_table(self.id, played=self.game is not None)
+        except StoreFailure as e:
+            # It closes all the same (it takes no more requests): its players must not be held at it. Unsaved,
+            # a restart brings it back, as it was left.
+            log.error("table %d: its closing was not saved: %s", self.id, e)
         log.info("table %d (%s) closed: %s", self.id, self.name, why)
         members = self.members() + ([leaving] if leaving is not None else [])
-        self._to_members(frame(TableGone(table=self.id)))
+        gone = TableGone(table=self.id, reason=f"table {self.name!r} closed: {why}")
+        for p in members:
+            if p.online:
+                p.send(gone)
+            else:
+                p.missed.append(gone)
         self.spectators.clear()
         self.lobby.table_closed(self, members)
 
@@ -437,14 +449,16 @@ class Table:
         else:
             self._schedule_bot()
 
-    async def _end_game(self, why: str) -> None:
+    async def _end_game(self, why: str, leaving: Player | None = None) -> None:
+        """Stop the running game; everyone's last view shows it over, as after a last move (but the one
+        ``leaving``, who goes back to the lobby and wants no more of this table)."""
         game = self.game
         assert game is not None
         ended = terminate(game.state, why)
         await self.store.finish_game(game.id, 0, "terminated")
         game.state = ended
-        self._publish(None)  # everyone's last view shows the game over, as after a last move
-        self._to_members(game.over_frames())
+        self._publish(None, but=leaving)
+        self._to_members(game.over_frames(), but=leaving)
 
     async def _add_bot(self, player: Player, seat: int) -> None:
         await self._may_use_host_powers(player, rules.add_bot_refusal(self.info(), self.seat_of(player), seat))

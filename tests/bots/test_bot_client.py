@@ -100,3 +100,45 @@ def test_cli_refuses_a_bad_address_and_reports_an_unreachable_server(capsys: pyt
     assert exc.value.code == 2
     assert main(["127.0.0.1:1", "--games", "1"]) == 1
     assert "hanabi-bot: cannot reach a server at 127.0.0.1:1" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("name", "words"), [
+    ("", "--name must be 1 to 32 characters, not 0"),
+    (" ", "--name must be 1 to 32 characters, not 0"),
+    ("x" * 40, "--name must be 1 to 32 characters, not 40"),
+    ("\t", "--name must be 1 to 32 characters"),
+    ("a\tb", "control character U+0009"),
+])
+def test_cli_refuses_a_name_the_server_would_refuse_in_one_line(
+        name: str, words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # Checked before connecting: nothing listens on port 1, so only the name can be what is said.
+    with pytest.raises(SystemExit) as exc:
+        main(["127.0.0.1:1", "--name", name])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert words in err.strip().splitlines()[-1]  # argparse's usage, then one line with the reason
+
+
+async def test_a_connection_reset_is_a_one_line_error_not_a_traceback(nursery: trio.Nursery) -> None:
+    import socket
+    import struct
+
+    from hanabi.protocol.framing import Decoder, encode
+    from hanabi.protocol.messages import Hello, Welcome
+
+    async def resetting_server(stream: trio.SocketStream) -> None:
+        decoder = Decoder(peer="client")
+        async for data in stream:
+            decoder.receive(data)
+            if any(isinstance(m, Hello) for m in iter(decoder.next_message, None)):
+                await stream.send_all(encode(Welcome(PROTOCOL_VERSION, "hanabi-lan", "Bot", "tok")))
+                await trio.sleep(0.2)  # the bot has asked for the tables by now
+                stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                stream.socket.close()  # a reset, as when the server's machine goes away
+                return
+
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    nursery.start_soon(trio.serve_listeners, resetting_server, listeners)
+    with trio.fail_after(10), pytest.raises(BotError, match=r"lost the connection to the server at 127\.0\.0\.1"):
+        await run_bot(Address("127.0.0.1", listeners[0].socket.getsockname()[1]), games=1, report=lambda _: None)

@@ -177,6 +177,8 @@ def test_prompt_makes_a_saved_two_play() -> None:
     assert state.fireworks[Suit.RED.index] == 3
 
 
+# Many whole games: coverage pauses during them, to keep the suite fast (README, "Quick start").
+@pytest.mark.no_cover
 @pytest.mark.parametrize("start", ["finesse", "self-finesse", "2p", "3p", "4p", "5p"])
 def test_bot_object_and_pure_function_agree(start: str) -> None:
     """The cached bot object decides exactly as a fresh replay of the view does, all game long."""

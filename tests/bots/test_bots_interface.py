@@ -33,6 +33,8 @@ def _play_out(config: GameConfig, seed: int, bot_name: str) -> GameState:
     return state
 
 
+# Many whole games: coverage pauses during them, to keep the suite fast (README, "Quick start").
+@pytest.mark.no_cover
 @pytest.mark.parametrize("bot_name", sorted(BOTS))
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c.players}p-{c.variant.name}")
 def test_bot_only_makes_legal_moves(bot_name: str, config: GameConfig) -> None:
@@ -41,6 +43,7 @@ def test_bot_only_makes_legal_moves(bot_name: str, config: GameConfig) -> None:
         assert state.outcome is not None
 
 
+@pytest.mark.no_cover
 @pytest.mark.parametrize("variant", list(Variant), ids=lambda v: v.name)
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_house_bot_is_legal_in_every_variant_and_player_count(variant: Variant, players: int) -> None:
@@ -50,6 +53,7 @@ def test_house_bot_is_legal_in_every_variant_and_player_count(variant: Variant, 
     assert state.outcome is not None
 
 
+@pytest.mark.no_cover
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_bot_stays_legal_beside_players_who_ignore_the_conventions(players: int) -> None:
     """Half the seats move at random (as a confused human might): the bots still only make legal moves."""

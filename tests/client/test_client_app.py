@@ -8,12 +8,13 @@ import random
 import re
 from collections.abc import Iterator
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 
 import pytest
 from hanabi.client.app import ClientApp
 from hanabi.client.model import ClientModel, Link, LinkChanged
-from hanabi.client.runner import Store
+from hanabi.client.runner import ModelStore
 from hanabi.client.snapshot import SizedOutput, screen_text
 from hanabi.engine import (
     ChatPolicy,
@@ -66,7 +67,7 @@ class Terminal:
     """An app wired to a store and an outbox, with keys typed through a pipe."""
 
     def __init__(self, pipe: PipeInput, replay_dir: Path, columns: int = 80, rows: int = 24) -> None:
-        self.store = Store()
+        self.store = ModelStore()
         self.sent: list[Message] = []
         self.pipe = pipe
         self.app = ClientApp(self.store.get, self.store.dispatch, self.sent.append, input=pipe,
@@ -103,16 +104,27 @@ def at_game(term: Terminal, kit, seat: int = 0, state=None):
     return state
 
 
+def at_game_over(term: Terminal, kit):
+    """alice at the end of a game where every move was a play (it ends by the third strike or the deck)."""
+    state = kit.game()
+    while not state.over:
+        state = apply(state, next(a for a in legal_actions(state) if isinstance(a, Play)))
+    at_game(term, kit, state=state)
+    assert state.outcome is not None
+    term.feed(GameOver(1, state.outcome, state.deck, "7"))
+    return state
+
+
 def test_clue_shortcut_sends_the_clue(term: Terminal, kit) -> None:
     state = at_game(term, kit)
     suit = state.deck[state.hands[1][0]].suit
-    assert term.type(f"c1{suit.letter.lower()}") == [ActionRequest(Clue(1, colour=suit))]
+    assert term.type(f"c2{suit.letter.lower()}") == [ActionRequest(Clue(1, colour=suit))]  # bob: seat 2
 
 
 def test_clue_shortcut_by_rank(term: Terminal, kit) -> None:
     state = at_game(term, kit)
     rank = state.deck[state.hands[2][0]].rank
-    assert term.type(f"c2{rank}") == [ActionRequest(Clue(2, rank=rank))]
+    assert term.type(f"c3{rank}") == [ActionRequest(Clue(2, rank=rank))]
 
 
 def test_blind_play_asks_first(term: Terminal, kit) -> None:
@@ -265,6 +277,11 @@ def test_knowledge_toggle_shows_what_others_know(term: Terminal, kit) -> None:
     assert "    knows " not in term.screen()
     term.type("k")
     assert term.screen().count("    knows ") == 2
+    # Written as your own hand's "can be" is: suits on one row, ranks under them (no clue yet: everything).
+    lines = term.screen().splitlines()
+    for label in ("    knows ", "    can be "):
+        row = next(i for i, line in enumerate(lines) if line.startswith(label))
+        assert lines[row].split()[-5:] == ["RYGBW"] * 5 and lines[row + 1].split() == ["1-5"] * 5
 
 
 def test_wide_terminal_gives_chat_its_own_column(kit, tmp_path: Path) -> None:
@@ -320,41 +337,33 @@ def test_only_the_host_starts(term: Terminal, kit) -> None:
 
 
 def test_end_screen_saves_the_replay(term: Terminal, kit, tmp_path: Path) -> None:
-    state = kit.game()
-    while not state.over:
-        state = apply(state, next(a for a in legal_actions(state) if isinstance(a, Play)))
-    at_game(term, kit, state=state)
-    assert state.outcome is not None
-    term.feed(GameOver(1, state.outcome, state.deck, "7"))
+    state = at_game_over(term, kit)
     text = term.screen()
     assert f"Game over: 0/25 — {state.outcome.rating}" in text
     assert "save the replay" in text
+    term.app.clock = lambda: datetime(2026, 11, 24, 15, 30, 59)
     assert term.type("s") == [GetReplay(1)]
     replay = dumps(state, kit.NAMES)
     term.feed(ReplayFile(1, replay))
-    saved = tmp_path / "hanabi-game-1.json"
+    saved = tmp_path / "hanabi-2026-11-24-1530-no-variant.json"  # when, and what was played
     assert json.loads(saved.read_text()) == json.loads(replay)
     assert str(saved) in term.store.model.status
 
 
 def test_a_saved_replay_never_overwrites_an_older_one(term: Terminal, kit, tmp_path: Path) -> None:
-    older = tmp_path / "hanabi-game-1.json"
-    older.write_text("an earlier --solo game, also game 1 on its own server")
-    state = kit.game()
-    while not state.over:
-        state = apply(state, next(a for a in legal_actions(state) if isinstance(a, Play)))
-    at_game(term, kit, state=state)
-    assert state.outcome is not None
-    term.feed(GameOver(1, state.outcome, state.deck, "7"))
+    older = tmp_path / "hanabi-2026-11-24-1530-no-variant.json"
+    older.write_text("an earlier game of the same variant, saved in the same minute")
+    term.app.clock = lambda: datetime(2026, 11, 24, 15, 30)
+    state = at_game_over(term, kit)
     term.type("s")
     replay = dumps(state, kit.NAMES)
     term.feed(ReplayFile(1, replay))
-    assert older.read_text() == "an earlier --solo game, also game 1 on its own server"
-    saved = tmp_path / "hanabi-game-1-2.json"
+    assert older.read_text() == "an earlier game of the same variant, saved in the same minute"
+    saved = tmp_path / "hanabi-2026-11-24-1530-no-variant-2.json"
     assert json.loads(saved.read_text()) == json.loads(replay)
     assert f"Replay saved to {saved}" in term.store.model.status
     term.type("s")  # again: the same game is not written a second time under a third name
-    assert not (tmp_path / "hanabi-game-1-3.json").exists()
+    assert not (tmp_path / "hanabi-2026-11-24-1530-no-variant-3.json").exists()
     assert str(saved) in term.store.model.status
 
 
@@ -379,6 +388,7 @@ def test_help_screen(term: Terminal, kit) -> None:
     assert any("Press any key to close this help." in line for line in lines)
     assert any(line.rstrip().endswith("it asks for a password") for line in lines)
     assert any("[R3] a card that got a clue" in line for line in lines)
+    assert any("clue player P (the seat number on the board)" in line for line in lines)  # one numbering
     term.type("x")
     assert "Keys during a game" not in term.screen()
 
@@ -512,14 +522,14 @@ def test_discards_are_grouped_by_suit_with_ranks_apart(term: Terminal, kit) -> N
     assert any(len(r) > 1 for r in by_suit.values()), by_suit  # the case the commas are for
 
 
-def test_the_title_gives_up_our_name_before_whose_turn_it_is(term: Terminal, kit) -> None:
+def test_the_title_keeps_our_name_and_whose_turn_it_is(term: Terminal, kit) -> None:
     names = ("alice 2", "Bot Ada", "bob 2")
     info = replace(kit.table(names, running=True, bots=(1,)), name="alice 2's table")
     term.feed(Welcome(1, "server", "alice 2", "tok", ""), Joined(info, 0), GameStarted(1, 1),
               kit.view_message(kit.game(first_seat=2), 0))
     title = term.screen().splitlines()[0]
     assert "turn 1 · bob 2's turn" in title and "…" not in title
-    assert title.rstrip().endswith("online")
+    assert title.rstrip().endswith("alice 2 ● online")
 
 
 def test_a_long_discard_pile_wraps_between_suits(term: Terminal, kit) -> None:
@@ -635,8 +645,9 @@ def test_what_players_know_stays_in_the_card_columns_in_six_suits(tmp_path: Path
         lines = term.screen().splitlines()
     header = lines[2]
     columns = {m.start() for m in re.finditer(r"\d", header)}
-    knows = [line for line in lines if line.startswith("    knows ")]
-    assert any(len(word) > 7 for line in knows for word in line.split()), knows  # the wide case is there
+    at = [i for i, line in enumerate(lines) if line.startswith("    knows ")]
+    knows = [lines[i] for i in at] + [lines[i + 1] for i in at]  # the suits rows, then the ranks rows
+    assert any(len(word) == 6 for line in knows for word in line.split()), knows  # six suits, all still possible
     for line in knows:
         starts = {m.start() for m in re.finditer(r"\S+", line[18:])}
         assert {s + 18 for s in starts} <= columns, (header, line)
@@ -644,12 +655,7 @@ def test_what_players_know_stays_in_the_card_columns_in_six_suits(tmp_path: Path
 
 
 def test_the_end_screen_says_the_result_once(term: Terminal, kit) -> None:
-    state = kit.game()
-    while not state.over:
-        state = apply(state, next(a for a in legal_actions(state) if isinstance(a, Play)))
-    at_game(term, kit, state=state)
-    assert state.outcome is not None
-    term.feed(GameOver(1, state.outcome, state.deck, "7"))
+    state = at_game_over(term, kit)
     text = term.screen()
     assert text.count(state.outcome.rating) == 1  # the end box only: the log just marks where the game ended
     assert f"Left in the deck ({state.deck_left}):" in text  # cards nobody drew, after a strike-out
@@ -725,7 +731,7 @@ def test_every_seat_of_random_games_fits_80x24(variant: Variant, tmp_path: Path)
                 assert len(lines) == 24 and all(len(line) <= 80 for line in lines), "\n".join(lines)
                 for other in range(players):
                     if other != seat:
-                        assert any(names[other] in line for line in lines[2:3 + 2 * players]), "\n".join(lines)
+                        assert any(names[other] in line for line in lines[2:3 + 3 * players]), "\n".join(lines)
                 assert "Deck " in lines[1] and lines[-1].rstrip().endswith("quit")
             if state.over:
                 break
@@ -740,7 +746,7 @@ def test_clue_ada_on_the_command_line_reaches_bot_ada(term: Terminal, kit) -> No
     rank = state.deck[state.hands[1][0]].rank
     assert term.type(f":clue ada {rank}\r") == [ActionRequest(Clue(1, rank=rank))]
     assert term.type(":clue bot 1\r") == [ActionRequest(Clue(1, rank=rank))]  # ambiguous: nothing more sent
-    assert "could be 1 Bot Ada, 2 Bot Basil" in term.store.model.status
+    assert "could be 2 Bot Ada, 3 Bot Basil" in term.store.model.status
 
 
 def test_discarding_a_clued_card_asks_first(term: Terminal, kit) -> None:
@@ -758,8 +764,9 @@ def test_discarding_a_clued_card_asks_first(term: Terminal, kit) -> None:
 @pytest.mark.parametrize(("line", "words"), [
     ("bot 2", "seat 2 is taken by bob"),
     ("bot 4", "there is no seat 4: this table has seats 1 to 3"),
-    ("unbot 1", "seat 1 holds no bot"),
-    ("host 3", "seat 3 holds no human player"),
+    ("unbot 1", "alice is not a bot: only bots can be removed"),
+    ("unbot 3", "seat 3 is empty: there is no bot to remove"),
+    ("host 3", "seat 3 is empty: only a seated player can be host"),
 ])
 def test_seat_commands_are_checked_in_the_lobbys_numbering(term: Terminal, kit, line: str, words: str) -> None:
     term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(kit.table(("alice", "bob", None)), 0))
@@ -770,9 +777,9 @@ def test_seat_commands_are_checked_in_the_lobbys_numbering(term: Terminal, kit, 
 def test_join_a_taken_or_missing_seat_says_so_in_the_lobbys_numbering(term: Terminal, kit) -> None:
     term.feed(Welcome(1, "server", "dave", "tok", ""), Tables((kit.table(("x", None, None), id=4),)))
     assert term.type(":join 4 1\r") == []
-    assert "seat 1 of table 4 is taken by x" in term.store.model.status
+    assert "table 4: seat 1 is taken by x" in term.store.model.status
     assert term.type(":join 4 9\r") == []
-    assert "there is no seat 9: table 4 has seats 1 to 3" in term.store.model.status
+    assert "table 4: there is no seat 9: this table has seats 1 to 3" in term.store.model.status
     assert term.type(":join 4 3\r") == [Join(4, 2)]
 
 
@@ -811,13 +818,13 @@ def test_keys_pressed_while_reconnecting_say_so_and_send_nothing(term: Terminal,
     state = at_game(term, kit)
     term.feed(LinkChanged(Link.RECONNECTING, "server:7777", "Lost the connection to server:7777; reconnecting…"))
     rank = state.deck[state.hands[1][0]].rank
-    assert term.type(f"c1{rank}") == []
+    assert term.type(f"c2{rank}") == []
     assert term.store.model.status == "not connected — reconnecting; try again once back"
     assert "not connected — reconnecting" in term.screen()
     assert term.type(":say hello\r") == []
     assert term.store.model.status_error
     term.feed(Welcome(1, "server", "alice", "tok", ""))  # back: the same keys go through
-    assert term.type(f"c1{rank}") == [ActionRequest(Clue(1, rank=rank))]
+    assert term.type(f"c2{rank}") == [ActionRequest(Clue(1, rank=rank))]
 
 
 def test_the_new_table_form_is_kept_when_it_cannot_be_sent(term: Terminal, kit) -> None:
@@ -850,17 +857,12 @@ def test_with_chat_open_a_guest_is_told_how_to_ask(term: Terminal, kit) -> None:
 
 
 def test_the_end_counts_turns_taken_and_gives_the_score_once(term: Terminal, kit) -> None:
-    state = kit.game()
-    while not state.over:
-        state = apply(state, next(a for a in legal_actions(state) if isinstance(a, Play)))
-    assert state.outcome is not None
-    at_game(term, kit, state=state)
-    term.feed(GameOver(1, state.outcome, state.deck, "7"))
+    state = at_game_over(term, kit)
     text = term.screen()
     assert f"· {state.turn} turns · game over" in text.splitlines()[0]  # as hanabi-replay counts them
     assert f"turn {state.turn + 1}" not in text
     assert text.count("Game over") == 1
-    assert "— game 1 ends —" in text
+    assert "— the game ends —" in text
 
 
 def test_a_long_variant_title_gives_way_before_whose_turn_it_is(term: Terminal, kit) -> None:
@@ -871,3 +873,140 @@ def test_a_long_variant_title_gives_way_before_whose_turn_it_is(term: Terminal, 
               kit.view_message(state, 0))
     title = term.screen().splitlines()[0]
     assert "short multicolor · turn 1 · your turn" in title and "…" not in title
+
+
+def test_the_password_prompt_shows_its_label_and_masks_only_what_is_typed(term: Terminal, kit) -> None:
+    locked = replace(kit.table(("x", None)), has_password=True)
+    term.feed(Welcome(1, "server", "dave", "tok", ""), Tables((locked,)))
+    term.type("j")
+    lines = term.screen().splitlines()
+    assert "password:" in "\n".join(lines) and not any("*" in line for line in lines)
+    term.type("ab\x7f")  # two letters, then Backspace takes one back
+    typed = [line for line in term.screen().splitlines() if line.startswith("password:")]
+    assert [line.rstrip() for line in typed] == ["password: *"]
+
+
+def test_c_with_no_clue_token_left_is_refused_at_once(term: Terminal, kit) -> None:
+    state = kit.game(first_seat=1)
+    for _ in range(8):
+        state = kit.clue_something(state)
+    assert state.clue_tokens == 0 and state.current == 0
+    at_game(term, kit, state=state)
+    assert term.type("c") == []
+    assert term.app.ui.pending == [] and "Clue whom" not in term.screen()
+    assert "cannot clue with no clue tokens left" in term.store.model.status
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_start_during_a_running_game_says_it_runs(term: Terminal, kit, seat: int) -> None:
+    at_game(term, kit, seat=seat)  # seat 0 hosts, seat 1 does not
+    assert term.type(":start\r") == []
+    assert term.store.model.status == "a game is already running at this table"
+
+
+@pytest.mark.parametrize(("variant", "name"), [
+    (Variant.NONE, "hanabi-2026-01-02-0304-no-variant"),
+    (Variant.SIX_SUITS, "hanabi-2026-01-02-0304-six-suits"),
+    (Variant.SHORT_MULTICOLOR, "hanabi-2026-01-02-0304-six-suits-short-multicolor"),
+    (Variant.WILD_MULTICOLOR, "hanabi-2026-01-02-0304-wild-multicolor"),
+])
+def test_a_saved_replay_is_named_for_when_and_what(variant: Variant, name: str) -> None:
+    from hanabi.client.saving import replay_stem
+
+    assert replay_stem(datetime(2026, 1, 2, 3, 4, 5), variant) == name
+
+
+def test_in_solo_leaving_quits_instead_of_showing_the_private_servers_lobby(term: Terminal, kit) -> None:
+    term.app.solo = True
+    at_game_over(term, kit)
+    text = term.screen()
+    assert "a play again · q quit" in text and "leave" not in text
+    assert term.type("l") == []  # no leave request: the client quits, and the private server with it
+
+
+def test_one_numbering_the_board_shows_seats_and_keys_and_commands_take_them(term: Terminal, kit) -> None:
+    # bob sits in seat 2 and is to act. The board lists the others in turn order after him, each under the
+    # seat number the lobby gives them; c 1 and clue 1 mean seat 1 (alice), whatever the order shown.
+    state = kit.clue_something(kit.game())
+    at_game(term, kit, seat=1, state=state)
+    rows = [line.split()[:2] for line in term.screen().splitlines() if re.match(r"^[ ▶]\d ", line)]
+    assert rows == [["3", "cathy"], ["1", "alice"], ["▶2", "You"]]
+    alices, cathys = (state.deck[state.hands[seat][0]].rank for seat in (0, 2))
+    assert term.type(f"c1{alices}") == [ActionRequest(Clue(0, rank=alices))]
+    assert term.type(f":clue 3 {cathys}\r")[-1] == ActionRequest(Clue(2, rank=cathys))
+    assert term.type("c2") == term.sent and "cannot clue yourself" in term.store.model.status
+
+
+def assert_words_whole(lines: list[str], text: str) -> None:
+    """Every word of ``text`` shows on one line of the screen: none was cut at the edge into two rows."""
+    cut = [word for word in text.split() if not any(word in line for line in lines)]
+    assert not cut, f"cut at the edge: {cut}\n" + "\n".join(lines)
+
+
+def test_long_status_lines_break_between_words_at_80_columns(term: Terminal, kit) -> None:
+    state = at_game(term, kit)
+    absent = next(r for r in range(1, 6) if all(state.deck[o].rank != r for o in state.hands[1]))
+    term.type(f":clue bob {absent}\r")  # an empty clue, which this table does not allow
+    status = term.store.model.status
+    assert "does not allow empty clues" in status and len(status) > 80
+    assert_words_whole(term.screen().splitlines(), status)
+    saved = ("Replay saved to /home/alice/games/hanabi-2026-11-24-1530-six-suits.json (open it with "
+             "hanabi-client --replay hanabi-2026-11-24-1530-six-suits.json)")
+    term.app.note(saved)
+    assert_words_whole(term.screen().splitlines(), saved)
+
+
+def test_long_log_lines_break_between_words_at_80_columns(tmp_path: Path) -> None:
+    names = ("alice", "Bot Basilisk the Second")
+    state = new_game(GameConfig(players=2, first_seat=0), 5)
+    while state.deck_left:
+        actions = legal_actions(state)
+        state = apply(state, next((a for a in actions if isinstance(a, Discard)), actions[-1]))
+    with create_pipe_input() as pipe:
+        term = Terminal(pipe, tmp_path)
+        seats = tuple(SeatInfo(n, False, True) for n in names)
+        info = TableInfo(1, "t", Variant.NONE, False, False, ChatPolicy.ALWAYS, 2, seats, False, True, 0, 0)
+        term.feed(Welcome(1, "s", "alice", "tok", ""), Joined(info, 0), ViewUpdate(1, view_for(state, 0)))
+        lines = term.screen().splitlines()
+    last = next(line for line in term.store.model.log if "everyone plays once more" in str(line.fragments))
+    text = "".join(f[1] for f in last.fragments)
+    assert len(text) > 80
+    assert_words_whole(lines, text)
+    assert any(line.startswith("    ") and "once more" in line for line in lines)  # under the text, not the number
+
+
+FIVE = ("alice", "Bartholomew Longname", "Bot Dexter the Third", "Christina Verylongname", "Bot Ada")
+
+
+def five_at_80(term: Terminal, table_name: str, current: int) -> str:
+    """alice (seat 1) at a five-player short-multicolor table of long names; ``current`` is to act."""
+    seats = tuple(SeatInfo(n, n.startswith("Bot"), True) for n in FIVE)
+    info = TableInfo(1, table_name, Variant.SHORT_MULTICOLOR, False, False, ChatPolicy.ALWAYS, 5, seats, False,
+                     True, 0, 0)
+    state = new_game(GameConfig(players=5, variant=Variant.SHORT_MULTICOLOR, first_seat=current), 3)
+    term.feed(Welcome(1, "s", "alice", "tok", ""), Joined(info, 0), ViewUpdate(1, view_for(state, 0)))
+    return term.screen()
+
+
+@pytest.mark.parametrize("current", [0, 2, 3])
+def test_five_long_names_and_a_long_variant_keep_every_name_at_80_columns(term: Terminal, current: int) -> None:
+    lines = five_at_80(term, "Bot Dexter's table for the family", current).splitlines()
+    title = lines[0]
+    assert all(len(line) <= 80 for line in lines), "\n".join(lines)
+    assert title.rstrip().endswith(" alice ● online"), title  # our own name never gives way
+    assert ("your turn" if current == 0 else f"{FIVE[current]}'s turn") in title, title
+    for name in FIVE[1:]:  # every other player, whole, on the board
+        assert any(re.match(rf"^[ ▶]\d {re.escape(name)} ", line) for line in lines), (name, "\n".join(lines))
+    assert any(line.startswith("▶1 You (alice)") or line.startswith(" 1 You (alice)") for line in lines)
+    if current == 0:  # room for part of the table's name: cut visibly, to exactly what is left
+        assert title.startswith(" Bot Dexter's table fo… · short multicolor · turn 1 · your turn  alice"), title
+
+
+def test_the_lobby_cuts_a_long_name_visibly_and_shows_it_whole_when_chosen(term: Terminal, kit) -> None:
+    seats = tuple(SeatInfo(n, n.startswith("Bot"), True) for n in FIVE)
+    carol = TableInfo(1, "Carol's table", Variant.NONE, False, False, ChatPolicy.ALWAYS, 5, seats, True, False, 0, 0)
+    term.feed(Welcome(1, "s", "dave", "tok", ""), Tables((carol,)))
+    lines = term.screen().splitlines()
+    row = next(line for line in lines if line.startswith("▶   1"))
+    assert "Carol's tab… [p]" in row and row.rstrip().endswith("…")  # cut, and marked as cut
+    assert_words_whole(lines, "Carol's table " + " ".join(FIVE))  # whole under the chosen table

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from hanabi.client import keys
-from hanabi.client.commands import CommandCompleter, CommandError, Lobby, Local, Say, parse
+from hanabi.client.commands import CommandCompleter, CommandError, LobbyIntent, Local, Say, parse
 from hanabi.client.judge import refusal
 from hanabi.engine import CLUE_TOKENS, Clue, Discard, Play, Rearrange, Suit, view_for
 from prompt_toolkit.completion import CompleteEvent
@@ -27,14 +27,14 @@ def test_play_and_discard_name_cards_by_slot(kit, view) -> None:
 def test_clue_by_name_prefix_or_number(kit, view) -> None:
     assert parse("clue bob red", view, kit.NAMES) == Clue(1, colour=Suit.RED)
     assert parse("clue Cat 5", view, kit.NAMES) == Clue(2, rank=5)
-    assert parse("c 2 b", view, kit.NAMES) == Clue(2, colour=Suit.BLUE)
+    assert parse("c 3 b", view, kit.NAMES) == Clue(2, colour=Suit.BLUE)  # cathy sits in seat 3 (0-based 2)
 
 
 def test_clue_a_name_with_spaces(kit) -> None:
     view = view_for(kit.game(), 0)
     names = ("alice", "Bot Ada", "Bot Basil")
     assert parse("clue bot ada 3", view, names) == Clue(1, rank=3)
-    with pytest.raises(CommandError, match="could be 1 Bot Ada, 2 Bot Basil"):
+    with pytest.raises(CommandError, match="could be 2 Bot Ada, 3 Bot Basil"):
         parse("clue bot 3", view, names)
 
 
@@ -42,7 +42,7 @@ BOTS = ("Alice", "Bot Ada", "Bot Basil")
 
 
 @pytest.mark.parametrize(("typed", "seat"), [
-    ("ada", 1), ("ADA", 1), ("Ad", 1), ("bas", 2), ("bot a", 1), ("Bot Basil", 2), ("  bot   ada ", 1), ("2", 2),
+    ("ada", 1), ("ADA", 1), ("Ad", 1), ("bas", 2), ("bot a", 1), ("Bot Basil", 2), ("  bot   ada ", 1), ("3", 2),
 ])
 def test_clue_finds_a_player_by_any_word_of_the_name(kit, typed: str, seat: int) -> None:
     view = view_for(kit.game(), 0)
@@ -51,10 +51,10 @@ def test_clue_finds_a_player_by_any_word_of_the_name(kit, typed: str, seat: int)
 
 def test_an_ambiguous_name_lists_the_players_it_could_be(kit) -> None:
     view = view_for(kit.game(), 0)
-    with pytest.raises(CommandError, match="'b' could be 1 Bot Ada, 2 Bot Basil: type more of the name, or the num"):
+    with pytest.raises(CommandError, match="'b' could be 2 Bot Ada, 3 Bot Basil: type more of the name, or the num"):
         parse("clue b 3", view, BOTS)
     # Two players with the same name: only their numbers tell them apart.
-    with pytest.raises(CommandError, match="could be 1 bob, 2 Bob"):
+    with pytest.raises(CommandError, match="could be 2 bob, 3 Bob"):
         parse("clue bob 3", view, ("alice", "bob", "Bob"))
 
 
@@ -115,9 +115,9 @@ def test_game_commands_need_a_game_and_a_seat(kit) -> None:
 
 def test_chat_lobby_and_local_commands(kit, view) -> None:
     assert parse("say  hello there ", view, kit.NAMES) == Say("hello there")
-    assert parse("join 3 2", None, ()) == Lobby("join", 3, "2")
-    assert parse("spectate 4", None, ()) == Lobby("spectate", 4)
-    assert parse("bot 2", None, ()) == Lobby("bot", 2)
+    assert parse("join 3 2", None, ()) == LobbyIntent("join", 3, "2")
+    assert parse("spectate 4", None, ()) == LobbyIntent("spectate", 4)
+    assert parse("bot 2", None, ()) == LobbyIntent("bot", 2)
     assert parse("help", None, ()) == Local("help")
     assert parse("?", None, ()) == Local("help")
 
@@ -142,7 +142,8 @@ def test_the_engine_refuses_with_its_own_reason(kit, view) -> None:
     assert reason is not None and "8 clue tokens" in reason
     assert refusal(view, Play(view.hands[0][0].order)) is None
     bob = view_for(kit.game(), 1)
-    assert "not your turn" in (refusal(bob, Play(bob.hands[1][0].order)) or "")
+    assert refusal(bob, Play(bob.hands[1][0].order)) == "it is not your turn: seat 1 is to act"
+    assert refusal(bob, Play(bob.hands[1][0].order), kit.NAMES) == "it is not your turn: alice is to act"
     assert "spectators" in (refusal(view_for(kit.game(), None), Play(0)) or "")
 
 
@@ -159,37 +160,39 @@ def test_shortcut_play_asks_before_a_blind_play(kit, view) -> None:
     step = keys.step(["p"], "3", view, kit.NAMES)
     assert isinstance(step, keys.Prompt) and "No clue ever touched slot 3" in step.text
     assert keys.step(["p", "3"], "y", view, kit.NAMES) == keys.Done(Play(view.hands[0][2].order))
-    assert isinstance(keys.step(["p", "3"], "n", view, kit.NAMES), keys.Refused)
+    assert isinstance(keys.step(["p", "3"], "n", view, kit.NAMES), keys.KeyRefused)
 
 
 def test_shortcut_clue_and_move(kit, view) -> None:
-    step = keys.step(["c"], "2", view, kit.NAMES)
+    step = keys.step(["c"], "3", view, kit.NAMES)  # seat numbers, as the board shows them: cathy sits in seat 3
     assert isinstance(step, keys.Prompt) and "Clue cathy" in step.text
-    assert keys.step(["c", "2"], "g", view, kit.NAMES) == keys.Done(Clue(2, colour=Suit.GREEN))
-    assert keys.step(["c", "1"], "4", view, kit.NAMES) == keys.Done(Clue(1, rank=4))
-    assert isinstance(keys.step(["c"], "7", view, kit.NAMES), keys.Refused)
+    assert keys.step(["c", "3"], "g", view, kit.NAMES) == keys.Done(Clue(2, colour=Suit.GREEN))
+    assert keys.step(["c", "2"], "4", view, kit.NAMES) == keys.Done(Clue(1, rank=4))
+    assert isinstance(keys.step(["c"], "7", view, kit.NAMES), keys.KeyRefused)
+    own = keys.step(["c"], "1", view, kit.NAMES)  # alice's own seat
+    assert isinstance(own, keys.KeyRefused) and "cannot clue yourself" in own.text
     orders = [cv.order for cv in view.hands[0]]
     assert keys.step(["m", "2"], "1", view, kit.NAMES) == keys.Done(Rearrange(0, (orders[1], orders[0], *orders[2:])))
 
 
 def test_shortcuts_refuse_spectators(kit) -> None:
-    assert isinstance(keys.start("p", view_for(kit.game(), None), kit.NAMES), keys.Refused)
-    assert isinstance(keys.start("d", None, kit.NAMES), keys.Refused)
+    assert isinstance(keys.start("p", view_for(kit.game(), None), kit.NAMES), keys.KeyRefused)
+    assert isinstance(keys.start("d", None, kit.NAMES), keys.KeyRefused)
 
 
 def test_move_shortcut_to_the_same_slot_moves_nothing(kit, view) -> None:
     step = keys.step(["m", "3"], "3", view, kit.NAMES)
-    assert isinstance(step, keys.Refused) and "already in slot 3" in step.text
+    assert isinstance(step, keys.KeyRefused) and "already in slot 3" in step.text
 
 
 def test_play_discard_and_clue_keys_say_at_once_when_it_is_not_your_turn(kit) -> None:
     bob = view_for(kit.game(), 1)  # alice is to act
     for key in "pdc":
         step = keys.start(key, bob, kit.NAMES)
-        assert isinstance(step, keys.Refused) and "not your turn: alice is to act" in step.text
+        assert isinstance(step, keys.KeyRefused) and "not your turn: alice is to act" in step.text
     assert isinstance(keys.start("m", bob, kit.NAMES), keys.Prompt)  # rearranging is free at any time
 
 
 def test_a_wrong_clue_key_names_the_keys_to_press(kit, view) -> None:
     step = keys.step(["c", "1"], "x", view, kit.NAMES)
-    assert isinstance(step, keys.Refused) and "press r y g b w, or 1-5" in step.text
+    assert isinstance(step, keys.KeyRefused) and "press r y g b w, or 1-5" in step.text

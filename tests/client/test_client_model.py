@@ -206,10 +206,11 @@ def test_game_over_and_replay(kit) -> None:
     state = kit.game()
     model = reduce(model, GameOver(1, outcome, state.deck, "7"))
     assert model.game_over is not None and model.game_over.outcome.score == 0
-    assert text_of(model)[-1] == "— game 1 ends —"  # the end screen shows the result: once is enough
+    assert text_of(model)[-1] == "— the game ends —"  # the end screen shows the result: once is enough
     assert model.status == ""  # nor the status line
     again = reduce(model, GameStarted(1, 2))
-    assert text_of(again)[-2:] == ["— game 1 ended 0/25: horrible, booed by the crowd —", "— game 2 starts —"]
+    assert text_of(again)[-2:] == ["— the last game ended 0/25: horrible, booed by the crowd —",
+                                   "— a new game starts —"]
     model = reduce(model, ReplayFile(1, '{"players": []}'))
     assert model.replay == (1, '{"players": []}')
 
@@ -228,3 +229,29 @@ def test_local_notes(kit) -> None:
     seated_model = replace(seated(kit), view=kit.view_message(kit.game(), 0).view)
     left = reduce(seated_model, LeftTable())
     assert left.table is None and left.view is None
+
+
+def test_a_table_watched_earlier_leaves_nothing_in_the_next_tables_log(kit) -> None:
+    model = reduce(ClientModel(), Welcome(1, "test", "dave", "tok", ""))
+    model = reduce(model, Joined(kit.table(id=1, running=True), None))  # watching table 1
+    model = reduce(model, GameStarted(1, 3))
+    model = reduce(model, kit.view_message(kit.clue_something(kit.game()), None, game_id=3))
+    model = reduce(model, Chat("gg", 1, "bob"))
+    assert text_of(model) and model.chat
+    model = reduce(model, LeftTable())
+    model = reduce(model, Joined(kit.table(("dave", None), id=2), 0))  # our own table now
+    assert text_of(model) == [] and model.chat == ()
+    model = reduce(model, GameStarted(2, 4))
+    assert text_of(model) == ["— a new game starts —"]  # not "game 4": the server counts every table's games
+
+
+def test_the_end_of_a_game_we_left_does_not_bring_it_back(kit) -> None:
+    state = kit.game()
+    model = reduce(seated(kit), GameStarted(1, 1))
+    model = reduce(model, kit.view_message(state, 0))
+    model = reduce(model, LeftTable())
+    # The server ends the game for everyone, the player who left included, after the client has left.
+    outcome = Outcome(EndReason.TERMINATED, 0, 25, "alice left the table")
+    late = reduce(model, GameOver(1, outcome, state.deck, "7"))
+    late = reduce(late, kit.view_message(state, 0))
+    assert late == model and late.view is None and late.game_over is None

@@ -90,12 +90,12 @@ def test_replay_of_a_missing_file_is_one_clear_line(tmp_path: Path, capsys: pyte
 
 
 @pytest.mark.parametrize(("argv", "words"), [
-    ([], "give a server to join"),
     (["host:99999"], "is not a port"),
     (["--solo", "--players", "7"], "--players must be 2 to 5"),
     (["--solo", "--variant", "purple"], "unknown variant"),
     (["--solo", "somehost"], "--solo and HOST[:PORT] do not go together"),
     (["--name", "", "host"], "--name must be"),
+    (["--name", "a\tb", "host"], "--name holds the control character U+0009"),
     ([":21777"], "':21777' has no host"),
     (["127.0.0.1:"], "no port after the colon"),
     (["256.1.1.1"], "'256.1.1.1' is not an IPv4 address"),
@@ -106,6 +106,9 @@ def test_replay_of_a_missing_file_is_one_clear_line(tmp_path: Path, capsys: pyte
     (["--replay", "game.json", "host"], "do not go together"),
     (["--variant", "wild", "host"], "--variant is for --solo"),
     (["--players", "4", "host"], "--players is for --solo"),
+    (["--bot-delay", "0", "host"], "--bot-delay is for --solo"),
+    (["--solo", "--bot-delay", "-1"], "--bot-delay -1.0 is not a pause"),
+    (["--solo", "--bot-delay", "nan"], "--bot-delay nan is not a pause"),
 ])
 def test_bad_arguments_say_what_to_type(argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit:
@@ -182,3 +185,15 @@ def test_the_replay_has_a_help_screen_and_every_key_shows_at_80_columns(kit) -> 
     assert "Keys in a replay" in shown and "Press any key to close this help" in shown
     assert all(len(line) < 80 for line in shown.splitlines()[1:])  # no line of the help wraps
     assert viewer.pos.step == 1 and not viewer.show_help
+
+
+@pytest.mark.parametrize(("argv", "delay"), [(["--solo"], 0.6), (["--solo", "--bot-delay", "0"], 0.0),
+                                             (["--solo", "--bot-delay", "1.5"], 1.5)])
+def test_solo_bots_wait_the_bot_delay(argv: list[str], delay: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    from hanabi.client import cli
+
+    asked: list[object] = []
+    monkeypatch.setattr(cli, "terminal_problem", lambda: None)
+    monkeypatch.setattr(cli, "_run", lambda address, name, solo=None, bell=True: asked.append(solo) or 0)
+    assert main(argv) == 0
+    assert [getattr(solo, "bot_delay", None) for solo in asked] == [delay]

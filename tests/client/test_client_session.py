@@ -7,10 +7,12 @@ itself with its resume token, in the same seat, with the game where it was.
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 import trio
 from hanabi.client.model import Link
-from hanabi.client.runner import Store
+from hanabi.client.runner import ModelStore
 from hanabi.client.session import Address, Session, parse_address
 from hanabi.client.solo import table_setup
 from hanabi.engine import Play, Variant
@@ -50,7 +52,7 @@ class Proxy:
         self.scopes.clear()
 
 
-async def wait_until(store: Store, check, what: str, timeout: float = 10.0) -> None:
+async def wait_until(store: ModelStore, check, what: str, timeout: float = 10.0) -> None:
     with trio.move_on_after(timeout):
         while not check(store.model):
             await trio.sleep(0.02)
@@ -66,7 +68,7 @@ async def test_session_sets_up_plays_and_reconnects(nursery: trio.Nursery) -> No
     port = listeners[0].socket.getsockname()[1]
     nursery.start_soon(trio.serve_listeners, proxy.handle, listeners)
 
-    store = Store()
+    store = ModelStore()
     links: list[Link] = []
     store.listeners.append(lambda: links.append(store.model.link))
     session = Session(Address("127.0.0.1", port), "alice", store.get, store.dispatch,
@@ -102,7 +104,7 @@ async def test_session_sets_up_plays_and_reconnects(nursery: trio.Nursery) -> No
 async def test_a_spectator_is_back_at_the_table_after_a_cut(nursery: trio.Nursery) -> None:
     server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=FAST,
                                                            task_status=task_status))
-    host = Store()
+    host = ModelStore()
     alice = Session(Address("127.0.0.1", server.port), "alice", host.get, host.dispatch,
                     on_welcome=table_setup("alice", 2, Variant.NONE))
     nursery.start_soon(alice.run)
@@ -118,7 +120,7 @@ async def test_a_spectator_is_back_at_the_table_after_a_cut(nursery: trio.Nurser
         if not resumed:
             await session.request(Spectate(table))
 
-    store = Store()
+    store = ModelStore()
     carol = Session(Address("127.0.0.1", listeners[0].socket.getsockname()[1]), "carol", store.get,
                     store.dispatch, on_welcome=watch)
     nursery.start_soon(carol.run)
@@ -144,7 +146,7 @@ async def test_an_unreachable_server_is_said_on_screen() -> None:
     with trio.socket.socket() as s:
         await s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # bound but not listening: connections are refused
-        store = Store()
+        store = ModelStore()
         session = Session(Address("127.0.0.1", port), "alice", store.get, store.dispatch)
         async with trio.open_nursery() as nursery:
             nursery.start_soon(session.run)
@@ -197,7 +199,7 @@ async def test_a_server_of_another_protocol_is_left_with_its_sentence_and_not_re
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     port = listeners[0].socket.getsockname()[1]
     nursery.start_soon(trio.serve_listeners, fake_server, listeners)
-    store = Store()
+    store = ModelStore()
     session = Session(Address("127.0.0.1", port), "alice", store.get, store.dispatch)
     with trio.fail_after(5):
         await session.run()  # returns by itself: no reconnecting to a server we cannot understand
@@ -209,3 +211,105 @@ async def test_a_server_of_another_protocol_is_left_with_its_sentence_and_not_re
     assert store.model.link is Link.CLOSED and session.stopped
     assert connections == [1]
     assert Goodbye("protocol_version", sentence) in heard
+
+
+@pytest.mark.parametrize("answer", [
+    b"SSH-2.0-OpenSSH_9.6\r\n",
+    b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+])
+async def test_something_that_is_not_a_hanabi_server_is_said_once_and_left(nursery: trio.Nursery,
+                                                                          answer: bytes) -> None:
+    connections: list[int] = []
+
+    async def other_server(stream: trio.SocketStream) -> None:
+        connections.append(1)
+        async with stream:
+            await stream.send_all(answer)
+            with trio.move_on_after(2):
+                async for _ in stream:
+                    pass
+
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    port = listeners[0].socket.getsockname()[1]
+    nursery.start_soon(trio.serve_listeners, other_server, listeners)
+    store = ModelStore()
+    session = Session(Address("127.0.0.1", port), "alice", store.get, store.dispatch)
+    with trio.fail_after(5):
+        await session.run()  # returns by itself: no "reconnecting…" for ever
+    assert f"127.0.0.1:{port} is not a hanabi server" in store.model.status and store.model.status_error
+    assert store.model.link is Link.CLOSED and session.stopped
+    assert connections == [1]
+
+
+async def test_a_server_stopped_by_its_host_is_said_so_while_retrying() -> None:
+    from hanabi.protocol.framing import Decoder, encode
+    from hanabi.protocol.messages import Goodbye, Hello, Welcome
+    from hanabi.protocol.version import PROTOCOL_VERSION
+
+    async def stopping_server(stream: trio.SocketStream) -> None:
+        """Welcomes the client, then shuts down as the real server does on Ctrl-C."""
+        decoder = Decoder(peer="client")
+        # The client hangs up as soon as it reads the goodbye, maybe before this side has finished.
+        with contextlib.suppress(trio.BrokenResourceError):
+            async with stream:
+                async for data in stream:
+                    decoder.receive(data)
+                    while (message := decoder.next_message()) is not None:
+                        if isinstance(message, Hello):
+                            welcome = Welcome(PROTOCOL_VERSION, "hanabi-lan", message.name, "tok")
+                            await stream.send_all(encode(welcome))
+                            await stream.send_all(encode(Goodbye("server_shutdown", "the server is shutting down")))
+                            return
+
+    store = ModelStore()
+    async with trio.open_nursery() as outer:
+        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        port = listeners[0].socket.getsockname()[1]
+        session = Session(Address("127.0.0.1", port), "alice", store.get, store.dispatch)
+        with trio.fail_after(10):
+            async with trio.open_nursery() as server:
+                server.start_soon(trio.serve_listeners, stopping_server, listeners)
+                outer.start_soon(session.run)
+                await wait_until(store, lambda m: m.farewell is not None, "the goodbye")
+                server.cancel_scope.cancel()  # the server is gone: nothing listens on the port any more
+            await wait_until(store, lambda m: "retrying" in m.status or "trying again" in m.status, "a retry")
+        assert store.model.status.startswith(f"The host stopped the server at 127.0.0.1:{port}; trying again")
+        assert store.model.link is Link.RECONNECTING
+        outer.cancel_scope.cancel()
+
+
+async def test_a_connection_reset_mid_game_is_a_reconnection_not_a_crash() -> None:
+    import socket
+    import struct
+
+    from hanabi.protocol.framing import Decoder, encode
+    from hanabi.protocol.messages import Hello, Welcome
+    from hanabi.protocol.version import PROTOCOL_VERSION
+
+    connections: list[int] = []
+
+    async def resetting_server(stream: trio.SocketStream) -> None:
+        """Welcomes the client, then drops the connection with a reset (as a killed server's host does)."""
+        connections.append(1)
+        decoder = Decoder(peer="client")
+        async for data in stream:
+            decoder.receive(data)
+            if any(isinstance(m, Hello) for m in iter(decoder.next_message, None)):
+                await stream.send_all(encode(Welcome(PROTOCOL_VERSION, "hanabi-lan", "alice", "tok")))
+                await trio.sleep(0.1)
+                # Linger 0: closing sends a reset rather than an orderly end of stream.
+                stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                stream.socket.close()
+                return
+
+    store = ModelStore()
+    async with trio.open_nursery() as nursery:
+        listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+        nursery.start_soon(trio.serve_listeners, resetting_server, listeners)
+        session = Session(Address("127.0.0.1", listeners[0].socket.getsockname()[1]), "alice", store.get,
+                          store.dispatch)
+        nursery.start_soon(session.run)
+        with trio.fail_after(10):
+            while len(connections) < 2:  # the session came back by itself
+                await trio.sleep(0.02)
+        nursery.cancel_scope.cancel()

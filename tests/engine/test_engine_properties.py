@@ -213,6 +213,8 @@ def check_event(state: GameState) -> None:
 # ---- the properties -----------------------------------------------------------------------------
 
 
+# Many whole games: coverage pauses during them, to keep the suite fast (README, "Quick start").
+@pytest.mark.no_cover
 @pytest.mark.parametrize(("variant", "players", "empty_clues", "all_or_nothing"), CONFIGS)
 @PROFILE
 @given(seed=st.integers(0, 2**32), chooser=st.integers(0, 2**32), care=st.sampled_from([0.0, 0.9, 1.0]))
@@ -250,20 +252,20 @@ def test_random_legal_games(variant: Variant, players: int, empty_clues: bool, a
             continue
         data: Any = json.loads(json.dumps(to_json(game)))
         back = from_json(data).state
-        if game.over:
-            assert back == game
-        else:
-            assert "seed" not in data  # a running game's file never carries the seed
-            assert dataclasses.replace(back, seed=game.seed) == game
+        # A replay file never carries the seed (hanab.live would shuffle its own deck from it): the deck is the game.
+        assert "seed" not in data
+        assert back.seed is None
+        assert dataclasses.replace(back, seed=game.seed) == game
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**64))
-def test_integer_seeds_survive_a_replay_file(players: int, seed: int) -> None:
+def test_a_finished_game_comes_back_from_its_replay_file_without_its_seed(players: int, seed: int) -> None:
     state = new_game(GameConfig(players=players), seed)
     while not state.over:
         state = apply(state, legal_actions(state)[-1])
-    back = from_json(json.loads(json.dumps(to_json(state)))).state
-    assert back == state
-    assert back.seed is not None and new_game(state.config, back.seed).deck == state.deck
+    data = json.loads(json.dumps(to_json(state)))
+    assert "seed" not in data
+    back = from_json(data).state
+    assert back.seed is None and dataclasses.replace(back, seed=seed) == state

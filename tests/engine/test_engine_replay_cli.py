@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from hanabi.engine import GameConfig, apply, legal_actions, new_game
 from hanabi.engine.cli import main
-from hanabi.engine.replay import ReplayError, dumps, from_json, load
+from hanabi.engine.replay import ReplayError, dumps, from_json, load, to_json
 
 REPLAYS = Path(__file__).parent / "replays"
 PERFECT = REPLAYS / "no_variant_perfect.json"
@@ -195,3 +195,18 @@ def test_a_reader_that_stops_early_gets_no_traceback() -> None:
         child.wait(timeout=60)
     assert json.loads(first)["score"] == 2
     assert "Traceback" not in err and "Error" not in err
+
+
+@pytest.mark.parametrize(("name", "words"), [
+    ("x" * 5000, "must be 1 to 32 characters long, not 5000"),
+    ("", "must be 1 to 32 characters long, not 0"),
+    (" bob", "starts or ends with white space"),
+    ("bo\tb", "control character U+0009"),
+])
+def test_replay_names_follow_the_rule_for_players_names(name: str, words: str) -> None:
+    data = to_json(new_game(GameConfig(players=2), "names"), ["Ann", "Ben"])
+    data["players"][1] = name
+    with pytest.raises(ReplayError) as refused:
+        from_json(data)
+    assert "player 2's name" in str(refused.value) and words in str(refused.value)
+    assert len(str(refused.value)) < 200  # a 5,000-character name is not quoted whole

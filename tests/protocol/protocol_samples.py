@@ -57,7 +57,8 @@ from hanabi.protocol import (
     ViewUpdate,
     Welcome,
 )
-from hanabi.protocol.bench import typical_game
+
+from bench.protocol import typical_game
 
 TABLE = TableInfo(
     id=3, name="Friday night", variant=Variant.SIX_SUITS, empty_clues=False, all_or_nothing=True,

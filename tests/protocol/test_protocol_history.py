@@ -3,35 +3,30 @@ puts the whole history back, and a view that continues a history the connection 
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import msgpack
 import pytest
 from hanabi.engine import (
     GameConfig,
-    Play,
     Rearrange,
     RearrangeEvent,
-    Variant,
     apply,
-    legal_actions,
     new_game,
     view_for,
-    views_for,
 )
 from hanabi.protocol import (
     PROTOCOL_VERSION,
     Decoder,
     Encoder,
-    PackMemo,
     ProtocolError,
     ViewUpdate,
     decode_body,
     encode,
 )
-from hanabi.protocol.bench import typical_states
 from hanabi.protocol.engine_wire import MAX_EVENTS, view_to_wire
+
+from bench.protocol import typical_states
 
 
 def game_views(seat: int | None = 0, game: int = 7, turns: int = 40) -> list[ViewUpdate]:
@@ -188,35 +183,6 @@ def test_the_encoder_refuses_a_since_beyond_the_history() -> None:
     with pytest.raises(ProtocolError) as caught:
         encode(game_views(turns=3)[1], since=5)
     assert caught.value.code == "bad_field" and "view.since" in caught.value.message
-
-
-@pytest.mark.parametrize("variant", list(Variant))
-def test_views_packed_from_shared_parts_are_the_bytes_of_the_whole_map(variant: Variant) -> None:
-    """The Encoder packs views from parts (viewpack) shared by the seats of a moment: byte for byte what
-    packing each whole map gives, whether the views share their parts (views_for) or not (view_for)."""
-    rng = random.Random(len(variant.value))
-    state = new_game(GameConfig(players=4, variant=variant), seed=11)
-    seats: list[int | None] = [0, 1, 2, 3, None]
-    encoders = {seat: Encoder() for seat in seats}
-    sent = dict.fromkeys(seats, 0)
-    longest = 0
-    memo, views = None, []
-    while True:
-        longest = max(longest, len(state.discard))
-        # As a table does: each move's memo and views start from the last move's (unchanged hands reused).
-        memo, views = PackMemo(memo), views_for(state, seats, views)
-        for seat, view in zip(seats, views, strict=True):
-            frame = encoders[seat].encode(ViewUpdate(3, view, id=None), memo)
-            assert frame == encode(ViewUpdate(3, view), since=sent[seat])
-            assert Encoder().encode(ViewUpdate(3, view_for(state, seat), id=5)) == encode(ViewUpdate(3, view, id=5))
-            sent[seat] = len(view.events)
-        if state.over:
-            break
-        actions = legal_actions(state)
-        # Mostly discards and clues, so the game lasts and the discard pile grows past 15 (a longer header).
-        safe = [a for a in actions if not isinstance(a, Play)] or actions
-        state = apply(state, rng.choice(safe if rng.random() < 0.9 else actions))
-    assert longest > 15 and state.over
 
 
 def test_the_encoder_refuses_what_to_wire_refuses() -> None:

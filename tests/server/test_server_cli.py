@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 import trio
+from hanabi.client.session import parse_address
 from hanabi.engine import ChatPolicy, GameConfig, Variant, apply, legal_actions, new_game
-from hanabi.server.cli import default_db, main
+from hanabi.server.cli import default_db, host_port, main
 from hanabi.server.store import Store
 
 
@@ -55,6 +56,31 @@ async def test_games_and_export(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert len(json.loads(capsys.readouterr().out)["actions"]) == 3
     assert main(["export", "7", "--db", str(db)]) == 2
     assert "no game 7" in capsys.readouterr().err
+
+
+async def test_export_never_overwrites_a_file_unless_told(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "s.sqlite3"
+    await _store_with_games(db)
+    out = tmp_path / "mine.json"
+    out.write_text("my own notes")
+    assert main(["export", "1", "--db", str(db), "-o", str(out)]) == 2
+    assert "already exists" in capsys.readouterr().err and out.read_text() == "my own notes"
+    assert main(["export", "1", "--db", str(db), "-o", str(out), "--force"]) == 0
+    assert json.loads(out.read_text())["players"] == ["Ann", "Ben"]
+
+
+def test_the_address_to_give_players_is_one_the_client_takes() -> None:
+    assert host_port("192.168.1.20", 7777) == "192.168.1.20:7777"
+    assert host_port("::1", 17782) == "[::1]:17782"
+    address = parse_address(host_port("::1", 17782))
+    assert (address.host, address.port) == ("::1", 17782)
+
+
+def test_the_help_shows_the_commands_as_optional(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    usage = capsys.readouterr().out
+    assert "[COMMAND]" in usage and " COMMAND ..." not in usage.split("\n\n")[0]
 
 
 def test_refusals_are_sentences(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -134,7 +160,7 @@ def test_an_explicit_store_in_a_missing_folder_is_refused(tmp_path: Path) -> Non
 def test_the_last_words_on_sigterm_say_whether_games_were_kept(tmp_path: Path, db: str, farewell: str) -> None:
     store = db if db == ":memory:" else str(tmp_path / db)
     proc = subprocess.Popen([sys.executable, "-m", "hanabi.server", "--port", "0", "--host", "127.0.0.1",
-                             "--db", store, "--log-level", "warning"],
+                             "--db", store, "--log-level", "warning", "--no-announce"],
                             stdout=subprocess.PIPE, text=True, env=os.environ.copy())
     try:
         assert proc.stdout is not None

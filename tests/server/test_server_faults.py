@@ -338,6 +338,6 @@ async def test_a_second_hello_on_one_connection_is_refused(connect: Connect) -> 
     alice = await connect("Alice")
     await alice.send(Hello(protocol=1, program="again", name="Mallory", id=2))
     err = await alice.expect(ErrorReply)
-    assert (err.code, err.request, err.id) == ("unknown_type", "hello", 2)
+    assert (err.code, err.request, err.id) == ("already_logged_in", "hello", 2)
     await alice.send(ListTables())
     await alice.expect(Tables)

@@ -246,7 +246,7 @@ async def test_refusals_name_wire_types_not_python_classes(connect: Connect) -> 
     alice = await connect("Alice")
     await alice.send(Hello(protocol=PROTOCOL_VERSION, program="again", name="Alice"))
     err = await alice.expect(ErrorReply)
-    assert "hello requests" in err.message and "Hello" not in err.message
+    assert err.request == "hello" and "hello" in err.message and "Hello" not in err.message
 
 
 async def test_leaving_mid_game_sends_everyone_the_final_view_with_game_over(connect: Connect) -> None:
@@ -255,6 +255,9 @@ async def test_leaving_mid_game_sends_everyone_the_final_view_with_game_over(con
     view = await alice.expect(ViewUpdate)
     assert view.view.outcome is not None and view.view.outcome.reason.value == "terminated"
     await alice.expect(GameOver)
+    # The one who left is in the lobby: nothing more of that table's game reaches them.
+    await bob.drain(0.1)
+    assert not bob.take(GameOver) and not [m for m in bob.take(ViewUpdate) if m.view.outcome is not None]
 
 
 async def _stored_players(server: Server) -> int:

@@ -51,8 +51,10 @@ def test_a_hello_of_another_version_closes_with_a_goodbye_naming_both() -> None:
     assert life.phase is Phase.CLOSING and life.farewell == step and not life.reading
 
 
-def test_pings_are_answered_and_pongs_dropped_once_logged_in() -> None:
-    life = opened()
+def test_pings_are_answered_and_pongs_dropped_once_logged_in_and_hello_comes_once() -> None:
+    life = opened(replace(CONFIG, burst=10))
+    again = life.receive(HELLO, 0.0)
+    assert isinstance(again, Answer) and again.message.code == ErrorCode.ALREADY_LOGGED_IN
     assert life.receive(Ping(n=5, id=2), 0.0) == Answer(Pong(n=5, id=2))
     assert life.receive(Pong(n=1), 0.0) == Drop()
 
@@ -114,3 +116,12 @@ def test_closing_from_outside_keeps_its_goodbye_for_the_end(reason: GoodbyeReaso
     assert life.close(reason, "x" * 1000)
     assert life.farewell is not None and life.farewell.reason is reason and len(life.farewell.message) <= 500
     assert not life.reading
+
+
+def test_a_login_saved_after_the_connection_began_closing_does_not_reopen_it() -> None:
+    life = Lifecycle(CONFIG, now=0.0)
+    assert life.receive(HELLO, 0.0) == Login(HELLO)
+    assert life.close(GoodbyeReason.SERVER_SHUTDOWN, "stopping")  # while the login was being saved
+    assert not life.logged_in()
+    assert life.phase is Phase.CLOSING and not life.reading
+    assert life.farewell == Close(GoodbyeReason.SERVER_SHUTDOWN, "stopping")

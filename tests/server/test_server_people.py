@@ -71,7 +71,7 @@ async def test_refusals_count_seats_from_one_and_name_players(connect: Connect) 
     own = (await bob.expect(ViewUpdate)).view.hands[1] if seat == 1 else view.hands[0]
     message = await refusal(waiting, ActionRequest(Play(own[0].order)))
     current = ("Alice", "Bob", "Bot Ada")[view.current]
-    assert message == f"it is {current}'s turn, not yours"
+    assert message == f"it is not your turn: {current} is to act"
     for text in told + [message]:
         assert not re.search(r"seat 0\b", text)
 
@@ -114,7 +114,8 @@ async def test_a_table_every_player_abandoned_is_closed_and_its_game_kept(connec
     # A spectator does not keep a table alive; the game stops as terminated and the table goes.
     over = await watcher.expect(GameOver, timeout=3)
     assert over.outcome.reason.value == "terminated" and "away" in over.outcome.detail
-    await watcher.expect(TableGone)
+    told = await watcher.expect(TableGone)
+    assert "closed" in told.reason and "away for 0.4 seconds" in told.reason
     assert trio.current_time() - dropped >= 0.35
     await lobby.expect(TableGone, where=lambda m: m.table == table)
     await lobby.send(ListTables())
@@ -124,10 +125,16 @@ async def test_a_table_every_player_abandoned_is_closed_and_its_game_kept(connec
     assert [(g.end.value, g.players) for g in games] == [("terminated", ("Alice", "Bob"))]
     # Back later, Alice finds herself in the lobby, free to sit elsewhere.
     back = await connect("Alice", resume=alice.token)  # type: ignore[attr-defined]
+    # ... and is told why: the table closed while she was away.
+    gone = await back.expect(TableGone)
+    assert gone.table == table and "closed" in gone.reason and "away" in gone.reason
     await back.drain(0.1)
     assert not back.take(Joined)
     await back.send(Join(table=table))
     assert (await back.expect(ErrorReply)).code == "no_such_table"
+    again = await connect("Alice", resume=alice.token)  # type: ignore[attr-defined]
+    await again.drain(0.1)
+    assert not again.take(TableGone)  # told once
 
 
 @pytest.mark.parametrize("fast_config", [ABANDON])

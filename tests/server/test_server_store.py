@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 import trio
+import trio.testing
 from hanabi.engine import (
     ChatPolicy,
     Clue,
@@ -91,3 +92,46 @@ def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
         Store(str(bad)).open_sync()
 
 
+
+
+async def test_a_write_handed_to_the_store_as_it_is_cancelled_is_still_answered() -> None:
+    # The store's task waits for work; a write is handed to it, and the task is cancelled before it runs again
+    # (the server stopping, a test's nursery ending). Writers wait for their answer shielded (Store._do), so an
+    # answer that never comes hangs the server's shutdown for ever.
+    from hanabi.server.store import _Pending
+
+    store = Store(":memory:")
+    store.open_sync()
+    pending = _Pending(lambda db: db.execute("INSERT INTO players (token_hash, name, created) VALUES ('k', 'A', 0)"))
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        await trio.testing.wait_all_tasks_blocked()  # the store's task is waiting for work
+        store._submit.send_nowait(pending)  # handed straight to the waiting task...
+        nursery.cancel_scope.cancel()  # ...which is cancelled before it runs again
+        with trio.CancelScope(shield=True), trio.move_on_after(3) as waiting:
+            await pending.done.wait()
+    assert not waiting.cancelled_caught, "the write was never answered"
+    assert pending.error is None  # a batch taken is committed (or each write told it failed, never silence)
+    assert store.snapshot_sync().players[0].name == "A"
+    store.close_sync()
+
+
+async def test_a_write_the_database_refuses_is_a_store_failure() -> None:
+    # A statement can fail on its own (a full disk, a constraint) inside a batch that commits: callers handle
+    # StoreFailure ("nothing changed, try again"; a bot chooses again), not sqlite3's own errors.
+    from hanabi.server.store import StoreFailure
+
+    store = Store(":memory:")
+    store.open_sync()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        tid = await store.create_table("t", Variant.NONE, False, False, ChatPolicy.ALWAYS, 2, None, 0)
+        gid = await store.start_game(tid, GameConfig(players=2), "s", ("A", "B"))
+        await store.add_action(gid, 0, Discard(0))
+        with pytest.raises(StoreFailure):
+            await store.add_action(gid, 0, Discard(1))  # the same place twice: the database refuses it
+        await store.add_action(gid, 1, Discard(1))  # the store goes on
+        nursery.cancel_scope.cancel()
+    game = store.game_sync(gid)
+    store.close_sync()
+    assert game is not None and game.actions == [Discard(0), Discard(1)]

@@ -98,7 +98,7 @@ async def test_whole_games_over_tcp_never_show_a_seat_its_own_cards(tcp_connect:
 async def _start_server_process(db: Path, *more: str) -> tuple[trio.Process, int]:
     proc = await trio.lowlevel.open_process(
         [sys.executable, "-m", "hanabi.server", "--port", "0", "--host", "127.0.0.1", "--db", str(db),
-         "--log-level", "warning", *more],
+         "--log-level", "warning", "--no-announce", *more],
         stdout=subprocess.PIPE, env=os.environ.copy())
     assert proc.stdout is not None
     seen = b""

@@ -1,16 +1,15 @@
 """Benchmark: the engine's and the protocol's work in a server for each applied action, in µs.
 
-    python -m hanabi.protocol.movebench [--tables 200] [--rounds 40] [--runs 5]
+    python bench/movebench.py [--tables 200] [--rounds 40] [--runs 5]
 
 What a table of the server does with the engine and the protocol for every
 move of a 5-player game: read the ``action`` request (``Decoder``),
 ``apply`` it, build the five seats' views together (``views_for``, from
-the last move's views), pack them for five connections (their
-``Encoder``s, one ``PackMemo`` per move) after the move's ``event``
-frame, and at the end of a game the ``game_over`` and ``replay`` frames and
+the last move's views), encode them for five connections (their
+``Encoder``s) after the move's ``event`` frame, and at the end of a game the ``game_over`` and ``replay`` frames and
 a new deal. Sockets, Trio, the store and the lobby are left out: this is
 the slice of the server's CPU per action that the engine and the protocol
-own (``hanabi.server.loadtest`` measures the whole).
+own (the load test measures the whole).
 
 ``--tables`` tables play at once, one move each in turn, so that their
 values are spread over memory as on a loaded server (one table alone runs
@@ -43,14 +42,11 @@ from hanabi.engine import (
     views_for,
 )
 from hanabi.engine import replay as replay_file
-
-from .framing import Decoder, Encoder, encode
-from .messages import ActionRequest, GameEvent, GameOver, ReplayFile, ViewUpdate
-from .viewpack import PackMemo
+from hanabi.protocol import ActionRequest, Decoder, Encoder, GameEvent, GameOver, ReplayFile, ViewUpdate, encode
 
 PLAYERS = 5
 NAMES = ("Alice", "Bob", "Cathy", "Donald", "Emily")
-STAGES = ("read the request", "apply", "event frame", "views_for", "pack the views", "game over, new deal")
+STAGES = ("read the request", "apply", "event frame", "views_for", "encode the views", "game over, new deal")
 
 
 def load_test_move(state: GameState) -> Discard | Clue:
@@ -75,7 +71,6 @@ class Table:
         self.games += 1
         self.state = new_game(GameConfig(players=PLAYERS), seed=self.number * 100_000 + self.games)
         self.views: list[PlayerView] = []
-        self.memo: PackMemo | None = None
         self.publish(b"")  # the encoders see a new game id: each connection gets the history from its start
 
     def publish(self, event_frame: bytes) -> list[bytes]:
@@ -83,11 +78,10 @@ class Table:
         start = now()
         self.views = views_for(self.state, range(PLAYERS), self.views)
         built = now()
-        self.memo = PackMemo(self.memo)
-        frames = [event_frame + encoder.encode(ViewUpdate(self.games, view), self.memo)
+        frames = [event_frame + encoder.encode(ViewUpdate(self.games, view))
                   for encoder, view in zip(self.encoders, self.views, strict=True)]
         clock["views_for"] += built - start
-        clock["pack the views"] += now() - built
+        clock["encode the views"] += now() - built
         return frames
 
     def move(self, request: bytes) -> None:
@@ -129,7 +123,7 @@ def run(tables: list[Table], rounds: int) -> tuple[float, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m hanabi.protocol.movebench", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python bench/movebench.py", description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=200, help="tables playing at once (5 players each)")
     parser.add_argument("--rounds", type=int, default=40, help="moves per table in each run")
     parser.add_argument("--runs", type=int, default=5, help="timed runs; the median is reported")

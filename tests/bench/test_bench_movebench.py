@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 from hanabi.engine import CLUE_TOKENS, Clue, Discard, GameConfig, apply, new_game
-from hanabi.protocol.movebench import STAGES, load_test_move, main
+
+from bench.movebench import STAGES, load_test_move, main
 
 
 def test_the_benchmark_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:

@@ -6,14 +6,18 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
-from hanabi.engine.bench import main
+
+from bench.engine import main
+
+SCRIPT = Path(__file__).parents[2] / "bench" / "engine.py"
 
 
 def test_bench_json_prints_one_line_with_the_figures() -> None:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-    done = subprocess.run([sys.executable, "-m", "hanabi.engine.bench", "--games", "20", "--players", "2", "--json"],
+    done = subprocess.run([sys.executable, str(SCRIPT), "--games", "20", "--players", "2", "--json"],
                           capture_output=True, text=True, timeout=120, env=env)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()

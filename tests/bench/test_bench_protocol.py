@@ -5,7 +5,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hanabi.protocol.bench import game_views, main
+
+from bench.protocol import game_views, main
 
 
 def test_the_benchmark_prints_its_figures(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,4 +1,4 @@
-"""``python -m hanabi.client.bench``: how long the client takes to take in a view and to draw a game screen.
+"""``python bench/client.py``: how long the client takes to take in a view and to draw a game screen.
 
 Plays a 5-player game with random legal moves (misplays left out), then measures, per turn, the
 reducer on the view message (the action log included) and a full layout of
@@ -12,13 +12,12 @@ import random
 import statistics
 import time
 
+from hanabi.client.app import ClientApp
+from hanabi.client.runner import Store
+from hanabi.client.snapshot import SizedOutput, screen_text
 from hanabi.engine import ChatPolicy, GameConfig, Play, Variant, apply, legal_actions, new_game, view_for
 from hanabi.protocol.messages import GameStarted, Joined, SeatInfo, TableInfo, ViewUpdate, Welcome
 from prompt_toolkit.input import DummyInput
-
-from .app import ClientApp
-from .runner import Store
-from .snapshot import SizedOutput, screen_text
 
 
 def _percentile(values: list[float], share: float) -> float:

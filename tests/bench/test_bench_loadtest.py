@@ -13,7 +13,8 @@ from hanabi.engine import GameConfig, apply, legal_actions, new_game, view_for
 from hanabi.protocol import Encoder, GameEvent, ViewUpdate
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from loadtest import LoadClient, Stats, current_seat, main, run
+
+from bench.loadtest import LoadClient, Stats, current_seat, main, run
 
 
 def test_a_small_load_plays_and_reports_without_errors() -> None:

@@ -1,6 +1,6 @@
 """Micro-benchmark: encode + decode of a typical 5-player view message, in µs per message.
 
-    python -m hanabi.protocol.bench [--players 5] [--turns 30] [--runs 7] [--number 2000]
+    python bench/protocol.py [--players 5] [--turns 30] [--runs 7] [--number 2000]
 
 The views are seat 0's after each of the ten turns up to ``--turns``, in a
 game played by a careful random player (it plays only cards that fit, so
@@ -8,7 +8,7 @@ the game lasts), as the server sends them after every move. Each run times
 ``--number`` round trips (a connection's ``Encoder`` then its ``Decoder``),
 going through those views in order; the median run is printed, during a
 game (each view carries only the event that is new on the connection) and
-cold (a new connection for every message: the whole history, empty caches).
+cold (a new connection for every message: the whole history).
 """
 
 from __future__ import annotations
@@ -20,10 +20,7 @@ import sys
 import time
 
 from hanabi.engine import Clue, Discard, GameConfig, GameState, Play, apply, legal_actions, new_game, view_for
-
-from .engine_wire import clear_caches
-from .framing import Decoder, Encoder, encode
-from .messages import ViewUpdate
+from hanabi.protocol import Decoder, Encoder, ViewUpdate, encode
 
 
 def typical_states(players: int = 5, turns: int = 30, seed: int = 1) -> list[GameState]:
@@ -68,8 +65,8 @@ def time_round_trips(messages: list[ViewUpdate], number: int, *, cold: bool = Fa
     During a game, a pair of encoder and decoder (one connection) takes the
     views in order, so each carries what is new since the one before; the
     first view of each pass through the list, which starts a connection, is
-    sent untimed. ``cold`` gives every message a new connection and empty
-    decoding caches, as for the first view a client receives.
+    sent untimed. ``cold`` gives every message a new connection, as for the
+    first view a client receives.
     """
     clock = time.perf_counter
     encoding = decoding = 0.0
@@ -80,7 +77,6 @@ def time_round_trips(messages: list[ViewUpdate], number: int, *, cold: bool = Fa
         message = messages[i % len(messages)]
         i += 1
         if cold:
-            clear_caches()
             encoder, decoder = Encoder(), Decoder()
         elif i % len(messages) == 1:  # a new pass: a new connection, primed with the first view untimed
             encoder, decoder = Encoder(), Decoder()
@@ -97,7 +93,7 @@ def time_round_trips(messages: list[ViewUpdate], number: int, *, cold: bool = Fa
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m hanabi.protocol.bench", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python bench/protocol.py", description=__doc__.split("\n")[0])
     parser.add_argument("--players", type=int, default=5, choices=range(2, 6), help="players at the table (2-5)")
     parser.add_argument("--turns", type=int, default=30, help="turns played before the view is taken")
     parser.add_argument("--runs", type=int, default=7, help="timed runs; the median is reported")

@@ -1,0 +1,33 @@
+"""Command-line values that ``hanabi-client`` and ``hanabi-bot`` both take, checked one way for both.
+
+A name the server would refuse (empty, too long, a tab in it) is said in one
+line at start-up by the protocol's own rule for ``hello.name``, rather than as
+a protocol error after connecting; a bot's delay must be a pause in seconds.
+"""
+
+from __future__ import annotations
+
+import math
+
+from hanabi.protocol import NAME_MAX
+from hanabi.protocol.fields import FieldError, Text
+
+_NAME = Text(1, NAME_MAX, trimmed=True)  # what ``hello.name`` accepts
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` (already stripped of outer spaces) cannot be a player's name, or None when it can."""
+    if not 1 <= len(name) <= NAME_MAX:
+        return f"--name must be 1 to {NAME_MAX} characters, not {len(name)}"
+    try:
+        _NAME.decode(name, "--name")
+    except FieldError as e:
+        return f"--name {e.problem}"
+    return None
+
+
+def delay_problem(flag: str, seconds: float) -> str | None:
+    """Why ``seconds`` given to ``flag`` is not a pause before a bot's move, or None when it is."""
+    if math.isfinite(seconds) and seconds >= 0:
+        return None
+    return f"{flag} {seconds} is not a pause: give seconds, 0 or more (0 acts at once)"
