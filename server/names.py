@@ -11,6 +11,7 @@ Greek "o") read as those. Two names of one skeleton pass for each other.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 from hanabi.protocol import NAME_MAX, ErrorCode
@@ -42,6 +43,7 @@ def normalized(name: str) -> str:
     return name
 
 
+@functools.lru_cache(maxsize=4096)  # each login compares with every name here: not one normalization each time
 def skeleton(name: str) -> str:
     """What ``name`` looks like: equal skeletons pass for the same name."""
     letters = "".join(c for c in unicodedata.normalize("NFKD", name.casefold()) if c.isalnum())
