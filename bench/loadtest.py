@@ -222,9 +222,17 @@ class LoadClient:
         self.sock.sendall(request)  # a request is a few dozen bytes: the socket's buffer takes it
 
 
+_connected = 0
+
+
 def _connect(port: int, name: str, seat: int, players: int, stats: Stats, host: bool,
              think: float) -> LoadClient:
-    sock = socket.create_connection(("127.0.0.1", port), timeout=SETUP_TIMEOUT)
+    # From 127.0.0.2 to 127.0.0.201 in turn (all loopback on Linux): the server takes only so many players
+    # from one address (max_players_per_address), as from one machine on a LAN.
+    global _connected
+    _connected += 1
+    source = (f"127.0.0.{2 + _connected % 200}", 0)
+    sock = socket.create_connection(("127.0.0.1", port), timeout=SETUP_TIMEOUT, source_address=source)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     client = LoadClient(sock, seat, players, stats, host, think)
     client.send(Hello(protocol=PROTOCOL_VERSION, program="loadtest", name=name))

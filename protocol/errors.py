@@ -10,6 +10,7 @@ version does not list; the enums below name the ones version 1 uses.
 from __future__ import annotations
 
 import enum
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -63,6 +64,18 @@ class GoodbyeReason(enum.StrEnum):
     SERVER_FULL = "server_full"  # the server has as many connections as it takes; try again later
 
 
+# Control characters, line and paragraph separators, invisible format and bidi controls (which reorder what a
+# terminal shows) and lone surrogates (which cannot be encoded): none of them may reach an error text.
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ud800-\udfff]")
+MESSAGE_MAX = 500  # the protocol's longest error text (SENTENCE_MAX)
+
+
+def printable(text: str, limit: int = MESSAGE_MAX) -> str:
+    """``text`` safe to show and to send: every unsafe character as "?", at most ``limit`` characters."""
+    text = _UNSAFE.sub("?", text)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 class ProtocolError(Exception):
     """Bytes or a message that break the protocol.
 
@@ -85,6 +98,8 @@ class ProtocolError(Exception):
         id: int | None = None,
         fatal: bool = False,
     ) -> None:
+        # It may quote what a peer sent, and its text goes back to that peer: always one that can be sent.
+        message = printable(message)
         super().__init__(message)
         self.code = str(code)
         self.message = message

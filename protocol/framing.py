@@ -23,7 +23,7 @@ import msgpack
 from hanabi.engine import PlayerView
 
 from .engine_wire import MAX_ARRAY
-from .errors import ErrorCode, ProtocolError
+from .errors import ErrorCode, ProtocolError, printable
 from .fields import IDENT_MAX
 from .messages import CLIENT_TYPES, SERVER_TYPES, History, Message, ViewUpdate, from_wire, to_wire
 
@@ -127,14 +127,9 @@ def decode_body(body: bytes, accept: Iterable[str] | None = None, history: Histo
         raise _not_utf8(body, exc) from None
     except msgpack.StackError:
         raise ProtocolError(ErrorCode.BAD_FRAME, "the frame nests maps and arrays too deeply") from None
-    except ValueError as exc:
-        if "exceeds max_array_len" in str(exc) or "exceeds max_map_len" in str(exc):
-            raise ProtocolError(ErrorCode.BAD_FRAME, f"the frame holds a map or an array longer than the protocol "
-                                                     f"allows ({MAX_MAP} entries, {MAX_ARRAY} items): "
-                                                     f"{exc}") from None
-        raise ProtocolError(ErrorCode.BAD_FRAME, f"the frame is not valid msgpack ({_describe(exc)})") from None
-    except (TypeError, msgpack.UnpackException, OverflowError, RecursionError) as exc:
-        raise ProtocolError(ErrorCode.BAD_FRAME, f"the frame is not valid msgpack ({_describe(exc)})") from None
+    except (ValueError, TypeError, msgpack.UnpackException, OverflowError, RecursionError) as exc:
+        # The text says what was wrong in the protocol's words, never msgpack's own (a Python internal).
+        raise ProtocolError(ErrorCode.BAD_FRAME, _invalid(str(exc))) from None
     return from_wire(tree, allowed, history)
 
 
@@ -175,15 +170,20 @@ def _first_bad_text(tree: object, where: str) -> str | None:
                     name = key.decode("utf-8") if type(key) is bytes else str(key)
                 except UnicodeDecodeError:
                     return f"{path} (a key)"
-                stack.append((value, f"{path}.{name}"))
+                stack.append((value, f"{path}.{printable(name, 24)}"))  # a peer's key: quoted short
         elif type(node) is list:
             stack.extend((item, f"{path}[{i}]") for i, item in reversed(list(enumerate(node))))
     return None
 
 
-def _describe(exc: BaseException) -> str:
-    text = str(exc)
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+def _invalid(why: str) -> str:
+    """What was wrong with a frame msgpack refused, from the text of msgpack's exception."""
+    if "exceeds max_array_len" in why or "exceeds max_map_len" in why:
+        return (f"the frame holds a map or an array longer than the protocol allows ({MAX_MAP} entries, "
+                f"{MAX_ARRAY} items)")
+    if "map key" in why:
+        return "the frame holds a map key that is not a string: every key is a msgpack str"
+    return "the frame is not valid msgpack: it ends too early or holds a byte msgpack does not define"
 
 
 class Decoder:
@@ -269,19 +269,22 @@ class Decoder:
         body = bytes(buffer[start + 4:end])
         self._start = end
         if end == len(buffer):
-            buffer.clear()
+            self._buffer = bytearray()  # a new one: the old one's memory (a big frame's) is given back
             self._start = 0
         if length == 0:
             raise ProtocolError(ErrorCode.BAD_FRAME, "an empty frame: every frame holds one msgpack map")
         try:
             message = decode_body(body, self._accept, self._history)
-            if type(message) is ViewUpdate:
-                self._history = (message.game, message.view.events)
-            return message
         except ProtocolError as exc:
             if exc.fatal:
                 self._fail(exc)
-            raise
+            # Without its traceback and context, the error holds nothing of the frame (its decoded tree may be
+            # megabytes, reachable from the frames of the decoding).
+            exc.__context__ = None
+            raise exc.with_traceback(None) from None
+        if type(message) is ViewUpdate:
+            self._history = (message.game, message.view.events)
+        return message
 
     def feed(self, data: bytes) -> list[Message]:
         """Add bytes and return every message now complete (see the class docstring for errors)."""

@@ -19,17 +19,22 @@ import logging
 from dataclasses import dataclass, field
 
 import trio
-from hanabi.protocol import Goodbye, GoodbyeReason
+from hanabi.protocol import Goodbye, GoodbyeReason, encode
 
+from .admission import Door
 from .announce import Counts  # LAN announcement hook (issue 16)
 from .bots import Policy
 from .config import ServerConfig
 from .connection import Connection
+from .lifecycle import RateLimit
 from .lobby import Lobby
-from .session import frame
 from .store import Store
 
 log = logging.getLogger(__name__)
+
+
+_TOO_MANY = encode(Goodbye(reason=str(GoodbyeReason.SERVER_FULL), message="too many connections from your "
+                                                                          "address: try again in a few seconds"))
 
 
 @dataclass
@@ -44,49 +49,45 @@ class Server:
     restored: int  # unfinished games brought back from the store
     config: ServerConfig
     _connections: set[Connection] = field(default_factory=set)
+    _door: Door[Connection] = field(init=False)
+    _bulk: RateLimit = field(init=False)
     _stop: trio.Event = field(default_factory=trio.Event)
     _stopped: trio.Event = field(default_factory=trio.Event)
     _stop_message: str = "the server is shutting down"
 
-    async def handle(self, stream: trio.abc.Stream, peer: str = "?") -> None:
-        """Serve one client on ``stream`` until it leaves (TCP, or an in-memory stream in tests)."""
-        full = self._full()
-        if full:
-            await self._turn_away(stream, peer, full)
+    async def handle(self, stream: trio.abc.Stream, peer: str = "?", address: str | None = None) -> None:
+        """Serve one client on ``stream`` until it leaves (TCP, or an in-memory stream in tests); ``address``:
+        where it comes from (the peer's host), for the caps on connections that have not said hello."""
+        if not self._door.knock(address or peer, trio.current_time()):
+            with trio.move_on_after(0.5), contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                await stream.send_all(_TOO_MANY)
+            await trio.aclose_forcefully(stream)
             return
-        conn = Connection(self.lobby, stream, self.config, peer)
+        conn = Connection(self.lobby, stream, self.config, peer, address, self._bulk)
+        for older in self._door.arrive(conn, conn.address):
+            log.info("%s gave way to %s: it had not said hello", older.peer, peer)
+            older.close(GoodbyeReason.SERVER_FULL, "the server takes only so many connections that have not said "
+                                                   "hello, and newer ones came: connect again and say hello at once")
         self._connections.add(conn)
         try:
             await conn.run()
         except Exception:  # never let one connection's failure reach the listener and stop the server
             log.exception("connection %s failed", peer)
         finally:
+            self._door.left(conn)
             self._connections.discard(conn)
-
-    def _full(self) -> str:
-        """Why a new connection is turned away, or "" when there is room for it."""
-        config = self.config
-        if len(self._connections) >= config.max_connections:
-            return f"the server is full ({config.max_connections} connections): try again later"
-        unwelcomed = sum(1 for c in self._connections if c.player is None)
-        if unwelcomed >= config.max_unwelcomed:
-            return (f"the server has {config.max_unwelcomed} connections that have not said hello yet, the most "
-                    "it takes: try again in a few seconds")
-        return ""
-
-    async def _turn_away(self, stream: trio.abc.Stream, peer: str, why: str) -> None:
-        log.warning("%s turned away: %s", peer, why)
-        with trio.move_on_after(1.0), contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
-            await stream.send_all(frame(Goodbye(reason=str(GoodbyeReason.SERVER_FULL), message=why)))
-        await trio.aclose_forcefully(stream)
 
     async def _handle_tcp(self, stream: trio.SocketStream) -> None:
         try:
             host, port, *_ = stream.socket.getpeername()
             peer = f"{host}:{port}"
         except OSError:
-            peer = "?"
-        await self.handle(stream, peer)
+            host, peer = "?", "?"
+        await self.handle(stream, peer, host)
+
+    def __post_init__(self) -> None:
+        self._door = Door(self.config)
+        self._bulk = RateLimit(self.config.bulk_rate, 4 * self.config.max_inbound_frame, trio.current_time())
 
     # LAN announcement hook (issue 16): what the announcer's TXT record says about this server.
     def counts(self) -> Counts:
@@ -127,7 +128,7 @@ async def serve(host: str | None, port: int, db: str = ":memory:", *, config: Se
     config = config or ServerConfig()
     server: Server | None = None
     store = Store(db)
-    await trio.to_thread.run_sync(store.open_sync)
+    await trio.to_thread.run_sync(store.open_sync, True)  # exclusive: the one server on this store
     try:
         async with trio.open_nursery() as outer:
             await outer.start(store.run)

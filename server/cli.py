@@ -72,8 +72,9 @@ def _parser() -> argparse.ArgumentParser:
                              "stopping its game (kept as terminated); 0 never closes one "
                              f"(default {(_DEFAULTS.abandon_after or 0) / 60:g})")
     parser.add_argument("--max-connections", type=int, default=None, metavar="N",
-                        help="connections served at once; more are told the server is full (default "
-                             f"{_DEFAULTS.max_connections}, or fewer if the open-files limit is lower)")
+                        help="players connected at once; more new ones are told the server is full, a player "
+                             f"coming back always gets in (default {_DEFAULTS.max_connections}, or fewer if the "
+                             "open-files limit is lower)")
     # LAN announcement hook (issue 16): the two options.
     parser.add_argument("--name", default=None,
                         help="the name players see in their list of servers on this network "
@@ -176,7 +177,8 @@ def _main(argv: list[str] | None) -> int:
     return 0
 
 
-_FILES_KEPT = 64  # open files kept for the store, its checkpoints, the log and the listener
+# Open files kept for the store, its lock and checkpoints, the log, the listener and (64) connections before hello.
+_FILES_KEPT = 128
 
 
 def _more_files() -> int | None:

@@ -19,7 +19,7 @@ PROGRAM = f"hanabi-server {VERSION}"
 class ServerConfig:
     motd: str = "Welcome to hanabi! Only clues carry information; have fun."
     bot_delay: float = 0.8  # seconds a bot waits before acting, so humans can follow
-    handshake_timeout: float = 10.0  # a new connection must say hello within this
+    handshake_timeout: float = 3.0  # a new connection must say hello within this (a client says it at once)
     ping_interval: float = 10.0  # the server pings a quiet connection this often
     idle_timeout: float = 30.0  # nothing received for this long: the client is gone
     send_timeout: float = 10.0  # the socket takes no bytes for this long: the client is too slow
@@ -27,20 +27,34 @@ class ServerConfig:
     rate: float = 20.0  # messages per second a connection may send, sustained
     burst: int = 40  # ... and in a burst
     flood_limit: int = 20  # messages refused for the rate in a row before the connection is dropped
-    max_frame: int = DEFAULT_MAX_FRAME
+    max_frame: int = DEFAULT_MAX_FRAME  # what the server sends
+    # What a client sends: its longest request (a chat line of 500 characters) is under 2 KiB. Decoding is the
+    # work a frame costs, so bytes have a rate of their own: the reader waits once a peer sent more.
+    max_inbound_frame: int = 4096
+    byte_rate: int = 4096  # bytes a second, sustained (a move is 60 bytes, a long chat line 2 KiB)
+    byte_burst: int = 4100  # ... and at once: one frame at the cap
+    bulk_read: int = 1024  # reads bigger than this share the server's budget of ``bulk_rate`` bytes a second
+    bulk_rate: int = 131_072  # (about 30 dense 4 KiB frames: 30 ms of decoding a second; 16 KiB at once)
     shutdown_grace: float = 2.0  # seconds to deliver the goodbye when the server stops
-    max_tables: int = 1000
+    max_tables: int = 500
+    max_empty_tables_per_address: int = 4  # tables never played with one player at most, by where they came from
+    new_tables_per_second: float = 1.0  # tables opened from one address (4 at once)
+    max_spectators: int = 50  # per table
+    lobby_interval: float = 0.25  # table changes go to the players in the lobby in a batch this often
     # A table none of whose seated humans has been connected for this long is closed, its running game stopped
     # and kept as finished (``terminated``): nobody is coming back to it. None: tables wait for ever.
     abandon_after: float | None = 900.0
     # Each rearrangement adds an event to the history every view carries: 3 per seat per turn keep the longest
     # possible game's history far inside the frame cap (about 2,000 events, 40 KB).
     rearranges_per_turn: int = 3
-    # Each connection holds a file descriptor: beyond these, new ones are told ``server_full`` and closed, so
-    # one client opening sockets cannot starve the store (and everyone else) of descriptors. Connections that
-    # have not said hello yet have a lower cap of their own: they are the cheap ones to open in bulk.
-    max_connections: int = 2000  # the command line lowers it to fit the open-files limit
+    # Each connection holds a file descriptor: past ``max_connections`` players, a new login is told
+    # ``server_full`` (a resume is let in), so one client opening sockets cannot starve the store (and everyone
+    # else) of descriptors. Connections that have not said hello have caps of their own (``admission.py``).
+    max_connections: int = 1000  # the command line lowers it to fit the open-files limit
     max_unwelcomed: int = 64
+    max_unwelcomed_per_address: int = 8
+    connects_per_second: float = 10.0  # new connections from one address (twice as many at once)
+    max_players_per_address: int = 64  # logged in from one address (one machine on a LAN)
     # Every hello without a resume token makes a player, in memory and in the store. One who holds no seat and
     # watches nothing is forgotten after ``forget_after`` seconds offline (their token then starts afresh);
     # past ``max_players`` known players, the longest offline of them are forgotten at once.

@@ -32,26 +32,29 @@ from hanabi.protocol import (
 )
 
 from .config import PROGRAM, ServerConfig
-from .lifecycle import Answer, Close, Handle, Lifecycle, Login, Phase, refusal
+from .lifecycle import Answer, Close, Handle, Lifecycle, Login, Phase, RateLimit, refusal
 from .lobby import Lobby
 from .session import Player, Refused, frame, unsendable
 from .store import StoreFailure
 
 log = logging.getLogger(__name__)
 
-READ_SIZE = 65536
+READ_SIZE = 4100  # the byte rate's burst: one read is all a peer may send at once
 
 
 class Connection:
-    def __init__(self, lobby: Lobby, stream: trio.abc.Stream, config: ServerConfig, peer: str = "?") -> None:
+    def __init__(self, lobby: Lobby, stream: trio.abc.Stream, config: ServerConfig, peer: str = "?",
+                 address: str | None = None, bulk: RateLimit | None = None) -> None:
         self.lobby = lobby
         self.stream = stream
         self.config = config
         self.peer = peer
+        self.address = address or peer  # the peer's host, for the caps by address
+        self._bulk = bulk  # the server's budget for decoding big reads, shared by every connection
         self.player: Player | None = None
         self.life = Lifecycle(config, trio.current_time())
         self._out, self._queued = trio.open_memory_channel[bytes](config.outbound_frames)
-        self._decoder = Decoder(max_frame=config.max_frame, peer="client")
+        self._decoder = Decoder(max_frame=config.max_inbound_frame, peer="client")
         # Sends each event of a game's history once on this connection (a view carries only what is new).
         self._encoder = Encoder(max_frame=config.max_frame)
         # A TCP socket's descriptor, to hand a frame straight to the kernel when nothing is waiting (send_frame).
@@ -60,6 +63,10 @@ class Connection:
         self._writing = False
         self._reader_scope = trio.CancelScope()  # cancelled by close(): stop reading, flush, say goodbye
         self._scope = trio.CancelScope()  # cancelled to stop at once (too slow, or the server's last resort)
+
+    @property
+    def silent(self) -> bool:
+        return self.player is None  # has not said hello (yet)
 
     @property
     def why(self) -> str:
@@ -209,26 +216,35 @@ class Connection:
             if not data:
                 self.life.closed("the client closed the connection")
                 return
-            for item in self._decode(data):
-                await self._take(item)
-                if not self.life.reading:
-                    return
+            # Over its byte rate, a peer waits (and its next bytes wait in its socket). So does a big read when
+            # the server's budget for them is spent: many peers decoding big frames at once would keep the
+            # others waiting, while a move's frame is a few dozen bytes.
+            now = trio.current_time()
+            pause = self.life.read(len(data), now)
+            if self._bulk is not None and len(data) > self.config.bulk_read:
+                pause = max(pause, self._bulk.take(now, len(data)))
+            if pause:
+                await trio.sleep(pause)
+            await self._take(data)  # what it decoded is let go when it returns (nothing kept while idle)
+            if not self.life.reading:
+                return
             if self.life.phase is Phase.OPEN:
                 deadline = trio.current_time() + self.config.idle_timeout
                 silent = f"nothing heard for {self.config.idle_timeout:g} seconds"
 
     def _decode(self, data: bytes) -> list[Message | ProtocolError]:
-        """The messages in ``data``, and an error for each bad frame (skipped: the next ones may be fine)."""
+        """The messages in ``data``, and an error for each bad frame (skipped: the next ones may be fine). An
+        error keeps no traceback, which would hold the bad frame's decoded tree."""
         items: list[Message | ProtocolError] = []
         try:
             self._decoder.receive(data)
         except ProtocolError as e:
-            return [e]  # fatal: a frame over the cap
+            return [e.with_traceback(None)]  # fatal: a frame over the cap
         while True:
             try:
                 message = self._decoder.next_message()
             except ProtocolError as e:
-                items.append(e)
+                items.append(e.with_traceback(None))
                 if e.fatal:
                     return items
                 continue
@@ -236,27 +252,36 @@ class Connection:
                 return items
             items.append(message)
 
-    async def _take(self, item: Message | ProtocolError) -> None:
-        step = self.life.receive(item, trio.current_time())
-        if isinstance(step, Answer):
-            self.send(step.message)
-        elif isinstance(step, Close):
-            self._reader_scope.cancel()
-        elif isinstance(step, Login):
-            await self._login(step)
-        elif isinstance(step, Handle):
-            await self._request(step.request)
+    async def _take(self, data: bytes) -> None:
+        for item in self._decode(data):
+            step = self.life.receive(item, trio.current_time())
+            if isinstance(step, Answer):
+                self.send(step.message)
+            elif isinstance(step, Close):
+                self._reader_scope.cancel()
+            elif isinstance(step, Login):
+                await self._login(step)
+            elif isinstance(step, Handle):
+                await self._request(step.request)
+            if not self.life.reading:
+                return
 
     async def _login(self, step: Login) -> None:
         try:
             player, token, notice = await self.lobby.login(self, step.hello)
+        except Refused as refused:  # the server is full, or the name: the peer may say hello again with another
+            if refused.code == GoodbyeReason.SERVER_FULL:
+                self.close(GoodbyeReason.SERVER_FULL, refused.message)
+            else:
+                self.send(refusal(step.hello, refused.code, refused.message))
+            return
         except StoreFailure:
             self.send(refusal(step.hello, "internal", "the server could not save your login (its store failed, "
                                                       "not your fault): connect again in a moment"))
             self.life.close(GoodbyeReason.SERVER_SHUTDOWN, "", tell=False)
             self.life.why = "login not saved: the store failed"
             return
-        self.player = player
+        self.player = player  # so that leaving lets go of it, even if this connection closed meanwhile
         if not self.life.logged_in():
             return  # closing meanwhile: what it says last is the goodbye (the seat waits, as for any drop)
         self.send(Welcome(protocol=PROTOCOL_VERSION, program=PROGRAM, player=player.name, resume=token,

@@ -85,12 +85,17 @@ class RateLimit:
         self.stamp = now
 
     def allow(self, now: float) -> bool:
+        return self.take(now, 1.0, only_if_there=True) == 0.0
+
+    def take(self, now: float, cost: float, only_if_there: bool = False) -> float:
+        """Take ``cost`` (or, ``only_if_there``, nothing when less is left); returns the seconds until the bucket
+        is out of debt (0: it is not), or, when nothing was taken, until ``cost`` would be there."""
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
+        if self.tokens >= cost or not only_if_there:
+            self.tokens -= cost
+            return max(0.0, -self.tokens / self.rate)
+        return (cost - self.tokens) / self.rate
 
 
 def refusal(request: object, code: str, message: str) -> ErrorReply:
@@ -106,6 +111,7 @@ class Lifecycle:
         self.why = ""  # why the connection ended, for the log
         self.farewell: Close | None = None  # the goodbye to send last, if the peer may still hear one
         self._limit = RateLimit(config.rate, config.burst, now)
+        self._bytes = RateLimit(config.byte_rate, config.byte_burst, now)  # decoding is the work a frame costs
         self._refused_in_a_row = 0
 
     # --- transitions --------------------------------------------------------------------------------------------
@@ -138,6 +144,11 @@ class Lifecycle:
         return self.phase in (Phase.HANDSHAKE, Phase.OPEN)
 
     # --- what the peer sent -------------------------------------------------------------------------------------
+
+    def read(self, size: int, now: float) -> float:
+        """``size`` bytes came in at ``now``: the seconds to wait before reading more. A peer sending more bytes
+        than their rate is read more slowly (TCP makes it wait), so what the server decodes stays in bounds."""
+        return self._bytes.take(now, size)
 
     def receive(self, item: Message | ProtocolError, now: float) -> Step:
         """What to do with ``item``, which the peer sent at time ``now``."""

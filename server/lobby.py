@@ -13,6 +13,7 @@ no table when the list of tables changes.
 from __future__ import annotations
 
 import contextlib
+import heapq
 import logging
 import secrets
 
@@ -29,6 +30,7 @@ from hanabi.protocol import (
     GameSummary,
     GetReplay,
     GiveHost,
+    GoodbyeReason,
     Hello,
     Join,
     Leave,
@@ -42,7 +44,6 @@ from hanabi.protocol import (
     Start,
     TableChanged,
     TableGone,
-    TableInfo,
     Tables,
 )
 from hanabi.protocol.table_rules import seat_label
@@ -50,6 +51,8 @@ from hanabi.protocol.table_rules import seat_label
 from .bots import Policy, default_policy
 from .config import ServerConfig
 from .game import Game, replayed
+from .lifecycle import RateLimit
+from .names import normalized, unique
 from .passwords import hash_password
 from .requests import CloseIfEmpty, Rewatch, Unwatch
 from .session import Outbox, Player, Refused, frame
@@ -75,6 +78,10 @@ class Lobby:
         self.players: dict[str, Player] = {}  # by token hash
         self.tables: dict[int, Table] = {}
         self._online: set[Player] = set()  # players with a connection now
+        self._reserved: set[str] = set()  # names of logins being saved
+        self._lost: dict[str, Refused] = {}  # by token hash: what to tell who sat at a table lost to a damaged store
+        self._news: dict[int, Table] = {}  # tables changed (or closed) since the lobby was last told
+        self._openings: dict[str, RateLimit] = {}  # by address: tables opened (each costs store writes)
         self._nursery = nursery
 
     # --- start-up -----------------------------------------------------------------------------------------------
@@ -83,11 +90,14 @@ class Lobby:
         """Bring back every open table and unfinished game from the store; returns how many games run again."""
         snap = await self.restore_players()
         running = 0
+        for damaged in snap.damaged:
+            await self._lose(*damaged)
         for stored in snap.tables:
             try:
                 table = self._restored(stored)
             except Exception:  # one damaged table must not keep the others (or the server) down
-                log.exception("table %d could not be restored; it is left out", stored.id)
+                log.exception("table %d could not be restored; it is closed", stored.id)
+                await self._lose(stored.id, stored.name, [s.token_hash for s in stored.seated if s.token_hash])
                 continue
             game = table.game
             if game is not None and stored.game is not None and stored.game.finished is None and not game.running:
@@ -101,14 +111,23 @@ class Lobby:
             await self._nursery.start(table.run)
             running += table.running
         self._nursery.start_soon(self._forget_now_and_then)
+        self._nursery.start_soon(self._tell_lobby)
         return running
+
+    async def _lose(self, table_id: int, name: str, keys: list[str]) -> None:
+        """A table that could not be restored is closed; its players learn why when they come back."""
+        await self.store.close_table(table_id)
+        for key in keys:
+            self._lost[key] = Refused(ErrorCode.NO_SUCH_TABLE, f"your table {name!r} could not be restored after "
+                                      "the server restarted (its saved state is damaged): it is closed, sorry")
 
     def _restored(self, stored: StoredTable) -> Table:
         """A table from the store, its seats given back to the players known (by token hash)."""
+        game = Game.restore(stored.game) if stored.game is not None else None  # first: it may fail
         table = Table(stored.id, stored.name, stored.variant, stored.empty_clues, stored.all_or_nothing, stored.chat,
                       stored.seats, stored.password, store=self.store, config=self.config, policy=self.policy,
                       lobby=self)
-        table.host = stored.host
+        table.host, table.game = stored.host, game
         for s in stored.seated:
             player = None if s.bot else self.players.get(s.token_hash or "")
             if not s.bot and player is None:
@@ -117,8 +136,6 @@ class Lobby:
             table.seats[s.seat] = Seat(s.name if player is None else player.name, player)
             if player is not None:
                 player.table, player.seat = table, s.seat
-        if stored.game is not None:
-            table.game = Game.restore(stored.game)
         return table
 
     async def restore_players(self) -> Snapshot:
@@ -140,14 +157,26 @@ class Lobby:
             player = self.players.get(token_hash(hello.resume))
             if player is not None:
                 self._attach(player, conn)
-                return player, hello.resume, None
+                return player, hello.resume, self._lost.pop(player.key, None)
             notice = Refused(ErrorCode.BAD_RESUME, "that resume token is not known here (the server's store may "
                                                    "have been reset): you are in the lobby with a new one")
+        # Past the caps a resume is let in all the same (above): only new players are turned away.
+        if len(self._online) >= self.config.max_connections:
+            raise Refused(GoodbyeReason.SERVER_FULL, f"the server is full ({len(self._online)} players are "
+                                                     "connected): try again later")
+        if sum(p.conn.address == conn.address for p in self._online if p.conn) >= self.config.max_players_per_address:
+            raise Refused(GoodbyeReason.SERVER_FULL, f"{self.config.max_players_per_address} players are connected "
+                                                     "from your address, the most the server takes from one")
         if len(self.players) >= self.config.max_players:
             await self.forget_idle(keep=self.config.max_players * 9 // 10)
         token = secrets.token_urlsafe(24)
-        player = Player(token_hash(token), self._unique_name(hello.name))
-        await self.store.add_player(player.key, player.name)
+        taken = {p.name for p in self._online} | {s.name for t in self.tables.values() for s in t.seats if s}
+        player = Player(token_hash(token), unique(normalized(hello.name), taken | self._reserved))
+        self._reserved.add(player.name)  # before the await: a login at the same moment cannot take it too
+        try:
+            await self.store.add_player(player.key, player.name)
+        finally:
+            self._reserved.discard(player.name)
         self.players[player.key] = player
         self._attach(player, conn)
         return player, token, notice
@@ -168,16 +197,6 @@ class Lobby:
             player.send(message)
         if player.table is not None:
             player.table.welcome_back(player)
-
-    def _unique_name(self, wanted: str) -> str:
-        in_use = {p.name for p in self._online} | {s.name for t in self.tables.values() for s in t.seats if s}
-        if wanted not in in_use:
-            return wanted
-        for n in range(2, 1000):
-            candidate = f"{wanted[:28]} {n}"
-            if candidate not in in_use:
-                return candidate
-        return f"{wanted[:20]} {secrets.token_hex(4)}"
 
     def disconnected(self, player: Player, conn: Outbox) -> None:
         if player.conn is not conn:
@@ -217,23 +236,33 @@ class Lobby:
 
     # --- what tables tell the lobby -----------------------------------------------------------------------------
 
-    def _to_lobby(self, data: bytes) -> None:
-        """Tell every connected player who is at no table."""
-        for p in self._online:
-            if p.table is None:
-                p.send_frame(data)
-
-    def table_changed(self, info: TableInfo) -> None:
-        self._to_lobby(frame(TableChanged(table=info)))
+    def table_changed(self, table: Table) -> None:
+        table.active = trio.current_time()
+        self._news[table.id] = table
 
     def table_closed(self, table: Table, members: list[Player]) -> None:
         """``table`` closed; ``members`` were at it (told why, or to be told when they come back), and are at no
         table now."""
         self.tables.pop(table.id, None)
-        self._to_lobby(frame(TableGone(table=table.id)))  # those in the lobby already (members heard why)
         for p in members:
             if p.table is table:
                 p.table, p.seat = None, None
+        self._news[table.id] = table  # the lobby hears it in the next batch (the members were told already)
+
+    async def _tell_lobby(self) -> None:
+        while True:
+            await trio.sleep(self.config.lobby_interval)
+            self.tell_lobby()
+
+    def tell_lobby(self) -> None:
+        """What changed goes to every player at no table in one batch every ``lobby_interval`` (the latest
+        state of each table changed, once), so the lobby's traffic grows with its people, not with churn."""
+        news, self._news = self._news, {}
+        data = b"".join(frame(TableGone(table=t.id)) if t.closed else frame(TableChanged(table=t.info()))
+                        for t in news.values())
+        for p in self._online if data else ():
+            if p.table is None:
+                p.send_frame(data)
 
     # --- requests -----------------------------------------------------------------------------------------------
 
@@ -310,12 +339,23 @@ class Lobby:
             raise Refused(ErrorCode.ALREADY_SEATED, "you already sit at a table: leave it before creating another")
         if len(self.tables) >= self.config.max_tables:
             raise Refused(ErrorCode.TABLE_FULL, f"this server holds at most {self.config.max_tables} tables")
+        address = player.conn.address if player.conn else ""
+        empty = sum(1 for t in self.tables.values() if t.address == address and t.game is None and t.humans <= 1)
+        if empty >= self.config.max_empty_tables_per_address:
+            raise Refused(ErrorCode.TABLE_FULL, f"{empty} tables opened from your address wait for players: join "
+                                                "one of them, or wait until they fill up")
+        if len(self._openings) > 4096:  # addresses seen lately: a bound, not a record
+            self._openings.clear()
+        rate = self.config.new_tables_per_second
+        if not self._openings.setdefault(address, RateLimit(rate, 4, trio.current_time())).allow(trio.current_time()):
+            raise Refused(ErrorCode.RATE_LIMITED, "tables are opened from your address faster than the server "
+                                                  "takes: wait a moment, or join one")
         password = hash_password(request.password) if request.password else None
         table_id = await self.store.create_table(request.name, request.variant, request.empty_clues,
                                                  request.all_or_nothing, request.chat, request.seats, password, None)
         table = Table(table_id, request.name, request.variant, request.empty_clues, request.all_or_nothing,
                       request.chat, request.seats, password, store=self.store, config=self.config,
-                      policy=self.policy, lobby=self)
+                      policy=self.policy, lobby=self, address=address)
         self.tables[table_id] = table
         log.info("%s opened table %d (%s): %d seats, %s", player.name, table_id, request.name, request.seats,
                  request.variant.value)
@@ -328,11 +368,12 @@ class Lobby:
             raise
 
     def tables_frame(self, request_id: int | None) -> bytes:
-        """At most the protocol's LIST_MAX tables, those with a free seat first; ``total`` tells when some are
-        left out."""
-        tables = sorted(self.tables.values(), key=lambda t: (t.running or None not in t.seats, t.id))
-        shown = tables[:LIST_MAX]
-        total = len(tables) if len(tables) > len(shown) else None
+        """At most the protocol's LIST_MAX tables, those people most likely want first: with a free seat, then
+        with someone connected, then the latest to change; ``total`` tells when some are left out."""
+        shown = heapq.nsmallest(LIST_MAX, self.tables.values(), key=lambda t: (
+            t.running or None not in t.seats, not any(s and s.player and s.player.online for s in t.seats),
+            -t.active))
+        total = len(self.tables) if len(self.tables) > len(shown) else None
         return frame(Tables(tables=tuple(t.info() for t in shown), id=request_id, total=total))
 
     async def _list_games(self, player: Player, request_id: int | None) -> None:

@@ -24,7 +24,10 @@ log = logging.getLogger(__name__)
 
 class Outbox(Protocol):
     """What a table or the lobby needs from a connection: queue a frame without waiting; encode a message
-    the way this connection sends it (views carry only the events it has not sent yet); be replaced."""
+    the way this connection sends it (views carry only the events it has not sent yet); be replaced; and where
+    it comes from (its host, for the caps by address)."""
+
+    address: str
 
     def send_frame(self, data: bytes) -> None: ...
 

@@ -12,13 +12,25 @@ never shows one the store lacks.
 The database is in WAL mode with ``synchronous=NORMAL``: a committed write
 survives the server process being killed (SIGKILL); a power cut may lose
 the last moments, which a LAN game can live with.
+
+A serving store is owned: ``open_sync(exclusive=True)`` holds an advisory
+lock (``flock``) on ``<store>.lock``, which says who holds it, so a second
+server refuses to start rather than close the first one's tables. A lock
+on a side file, not SQLite's exclusive locking mode: that mode would also
+lock out ``hanabi-server games`` and backups while the server runs, and
+its "database is locked" cannot name the holder; the kernel releases the
+lock when its process dies, even by SIGKILL, so no stale lock is left.
+Opening checks that the file is writable, passes SQLite's quick check and
+has every table of the schema; a malformed row costs its own table only.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
+import os
 import sqlite3
 import time
 from collections.abc import Callable
@@ -27,7 +39,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import trio
-from hanabi.engine import Action, ChatPolicy, Clue, Discard, GameConfig, Play, Rearrange, Suit, Variant
+from hanabi.engine import Action, ChatPolicy, GameConfig, Variant
+
+from .records import action_from_text, action_to_text, config_from_text, config_to_text
 
 log = logging.getLogger(__name__)
 
@@ -93,61 +107,6 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-# --- actions <-> text -------------------------------------------------------------------------------------------
-# The store's own compact form, independent of the wire protocol so either can change alone.
-
-def action_to_text(action: Action) -> str:
-    """The stored JSON text of ``action``: a small dict, compact."""
-    if isinstance(action, Play):
-        data: dict[str, Any] = {"k": "play", "o": action.order}
-    elif isinstance(action, Discard):
-        data = {"k": "discard", "o": action.order}
-    elif isinstance(action, Clue):
-        data = {"k": "clue", "t": action.target}
-        if action.colour is not None:
-            data["c"] = action.colour.value
-        else:
-            data["r"] = action.rank
-    else:
-        data = {"k": "rearrange", "s": action.seat, "h": list(action.hand)}
-    return json.dumps(data, separators=(",", ":"))
-
-
-_SUIT_BY_NAME = {s.value: s for s in Suit}
-
-
-def action_from_text(text: str) -> Action:
-    data = json.loads(text)
-    kind = data["k"]
-    if kind == "play":
-        return Play(int(data["o"]))
-    if kind == "discard":
-        return Discard(int(data["o"]))
-    if kind == "clue":
-        if "c" in data:
-            return Clue(int(data["t"]), colour=_SUIT_BY_NAME[data["c"]])
-        return Clue(int(data["t"]), rank=int(data["r"]))
-    if kind == "rearrange":
-        return Rearrange(int(data["s"]), tuple(int(o) for o in data["h"]))
-    raise ValueError(f"unknown stored action kind {kind!r}")
-
-
-def config_to_text(config: GameConfig) -> str:
-    return json.dumps({
-        "players": config.players, "variant": config.variant.value, "empty_clues": config.empty_clues,
-        "all_or_nothing": config.all_or_nothing, "first_seat": config.first_seat, "chat": config.chat.value,
-        "end_when_no_points": config.end_when_no_points, "deck_plays": config.deck_plays,
-    })
-
-
-def config_from_text(text: str) -> GameConfig:
-    d = json.loads(text)
-    # Games stored before hanab.live's two options existed played without them.
-    return GameConfig(players=d["players"], variant=Variant(d["variant"]), empty_clues=d["empty_clues"],
-                      all_or_nothing=d["all_or_nothing"], first_seat=d["first_seat"], chat=ChatPolicy(d["chat"]),
-                      end_when_no_points=d.get("end_when_no_points", False), deck_plays=d.get("deck_plays", False))
-
-
 # --- what a restart reads back -----------------------------------------------------------------------------------
 
 @dataclass(slots=True)
@@ -195,6 +154,8 @@ class StoredPlayer:
 class Snapshot:
     tables: list[StoredTable]
     players: list[StoredPlayer]
+    # Open tables a malformed row keeps from restoring: (id, name, the token hashes of their seated players).
+    damaged: list[tuple[int, str, list[str]]] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,32 +194,72 @@ class Store:
     def __init__(self, path: str) -> None:
         self.path = path
         self._db: sqlite3.Connection | None = None
+        self._lock_fd: int | None = None
         self._submit, self._jobs = trio.open_memory_channel[_Pending](self.QUEUED)
 
     # -- lifetime --
 
-    def open_sync(self) -> None:
-        """Open (creating if needed) the database file and its schema. Blocking: call before serving."""
+    def open_sync(self, exclusive: bool = False) -> None:
+        """Open (creating if needed) the database file and its schema, checked; ``exclusive``: as the one server
+        using it (see the module's docstring). Blocking: call before serving."""
         if self.path != ":memory:":
             folder = Path(self.path).expanduser().parent
             try:
                 folder.mkdir(parents=True, exist_ok=True)
             except OSError as e:
                 raise StoreError(f"cannot create the folder {folder} for the game store: {e.strerror}") from None
+            if exclusive:
+                self._lock_sync()
         try:
             db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute("PRAGMA foreign_keys=ON")
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            db.execute(f"PRAGMA user_version = {int(version)}")  # a write that changes nothing: is it writable?
+            problem = db.execute("PRAGMA quick_check(1)").fetchone()[0]
+            if problem != "ok":
+                raise StoreError(f"{self.path} is damaged (SQLite's check found: {problem}): restore it from a "
+                                 "backup, or move it aside to start with an empty store")
+            tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            missing = sorted({"players", "tables", "seats", "games", "actions"} - tables)
+            if tables - {"sqlite_sequence"} and missing:
+                raise StoreError(f"{self.path} is damaged: its {', '.join(missing)} table(s) are missing; restore "
+                                 "it from a backup, or move it aside to start with an empty store")
             db.executescript(SCHEMA)
         except sqlite3.DatabaseError as e:
+            if "readonly" in str(e):
+                raise StoreError(f"{self.path} is read-only: the server must write every move to it; make it "
+                                 "writable (file and folder), or choose another with --db") from None
             raise StoreError(f"{self.path} cannot be used as a game store: {e}") from None
         self._db = db
+
+    def _lock_sync(self) -> None:
+        try:
+            import fcntl
+        except ImportError:  # Windows: no advisory locks; one server per store is then the host's to keep
+            return
+        lock = Path(self.path).expanduser().with_name(Path(self.path).name + ".lock")
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.read(fd, 200).decode(errors="replace").strip() or "another process"
+            os.close(fd)
+            raise StoreError(f"{self.path} is in use by another hanabi-server ({holder}): stop that one first, "
+                             "or give this one another store with --db") from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"process {os.getpid()}, started {time.strftime('%Y-%m-%d %H:%M:%S')}".encode())
+        self._lock_fd = fd
 
     def close_sync(self) -> None:
         if self._db is not None:
             self._db.close()
             self._db = None
+        if self._lock_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._lock_fd)  # which releases the lock
+            self._lock_fd = None
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """The store's task: commit what is queued, a batch per transaction, in a worker thread, until ``stop``.
@@ -362,8 +363,16 @@ class Store:
     async def set_host(self, table_id: int, host: int | None) -> None:
         await self._do(lambda db: db.execute("UPDATE tables SET host = ? WHERE id = ?", (host, table_id)))
 
-    async def close_table(self, table_id: int) -> None:
-        await self._do(lambda db: db.execute("UPDATE tables SET closed = ? WHERE id = ?", (time.time(), table_id)))
+    async def close_table(self, table_id: int, played: bool = True) -> None:
+        """A table closed: one ``played`` keeps its row for its games; one never played is forgotten (tables
+        opened and left again would otherwise pile up)."""
+        def job(db: sqlite3.Connection) -> None:
+            if played:
+                db.execute("UPDATE tables SET closed = ? WHERE id = ?", (time.time(), table_id))
+            else:
+                db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+                db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+        await self._do(job)
 
     async def set_seat(self, table_id: int, seat: int, *, bot: bool, name: str, key: str | None) -> None:
         """Seat a bot (``key`` None) or the player whose token hashes to ``key``."""
@@ -412,22 +421,23 @@ class Store:
         return self._snapshot(db)
 
     def _snapshot(self, db: sqlite3.Connection) -> Snapshot:
-        tables: dict[int, StoredTable] = {}
+        snap = Snapshot([], [StoredPlayer(h, n) for h, n in db.execute("SELECT token_hash, name FROM players")])
         for row in db.execute("SELECT id, name, variant, empty_clues, all_or_nothing, chat, seats, password, host"
-                              " FROM tables WHERE closed IS NULL ORDER BY id"):
-            tables[row[0]] = StoredTable(row[0], row[1], Variant(row[2]), bool(row[3]), bool(row[4]),
-                                         ChatPolicy(row[5]), row[6], row[7], row[8])
-        for tid, seat, bot, name, h in db.execute(
-                "SELECT table_id, seat, bot, name, token_hash FROM seats ORDER BY table_id, seat"):
-            if tid in tables:
-                tables[tid].seated.append(StoredSeat(seat, bool(bot), name, h))
-        for table in tables.values():
-            row = db.execute("SELECT id FROM games WHERE table_id = ? ORDER BY id DESC LIMIT 1",
-                             (table.id,)).fetchone()
-            if row is not None:
-                table.game = self._game(db, row[0])
-        players = [StoredPlayer(h, n) for h, n in db.execute("SELECT token_hash, name FROM players")]
-        return Snapshot(list(tables.values()), players)
+                              " FROM tables WHERE closed IS NULL ORDER BY id").fetchall():
+            seated = [StoredSeat(seat, bool(bot), name, h) for seat, bot, name, h in db.execute(
+                "SELECT seat, bot, name, token_hash FROM seats WHERE table_id = ? ORDER BY seat", (row[0],))]
+            try:  # each table on its own: a malformed row (a variant, a config, an action) costs this one only
+                table = StoredTable(row[0], row[1], Variant(row[2]), bool(row[3]), bool(row[4]),
+                                    ChatPolicy(row[5]), row[6], row[7], row[8], seated)
+                game = db.execute("SELECT id FROM games WHERE table_id = ? ORDER BY id DESC LIMIT 1",
+                                  (table.id,)).fetchone()
+                table.game = self._game(db, game[0]) if game is not None else None
+                snap.tables.append(table)
+            except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
+                log.error("table %s (%s) cannot be restored, a stored row of it is malformed (%s): it is closed, "
+                          "its players are told when they come back", row[0], row[1], e)
+                snap.damaged.append((row[0], str(row[1]), [s.token_hash for s in seated if s.token_hash]))
+        return snap
 
     async def snapshot(self) -> Snapshot:
         return await self._do(self._snapshot)

@@ -75,8 +75,7 @@ def _refuse(refusal: rules.Refusal | None) -> None:
 class LobbySide(Protocol):
     """What a table tells the lobby: its public state changed (for the players in the lobby), and it closed."""
 
-    def table_changed(self, info: TableInfo) -> None: ...
-
+    def table_changed(self, table: Table) -> None: ...
     def table_closed(self, table: Table, members: list[Player]) -> None: ...
 
 
@@ -93,7 +92,7 @@ class Seat:
 class Table:
     def __init__(self, id: int, name: str, variant: Variant, empty_clues: bool, all_or_nothing: bool,
                  chat: ChatPolicy, size: int, password: str | None, *, store: Store, config: ServerConfig,
-                 policy: Policy, lobby: LobbySide) -> None:
+                 policy: Policy, lobby: LobbySide, address: str | None = None) -> None:
         self.id = id
         self.name = name
         self.variant = variant
@@ -111,6 +110,8 @@ class Table:
         self.spectators: set[Player] = set()
         self.game: Game | None = None  # the running game, or the last one
         self.closed = False
+        self.address = address  # where its creator connected from (None: restored), for the cap on empty tables
+        self.active = trio.current_time()  # its latest change: the lobby lists the liveliest tables first
         self._bot_pending: tuple[int, int] | None = None  # (game, turn) a bot is thinking about
         self._inbox, self._requests = trio.open_memory_channel[Call](64)
         self._nursery: trio.Nursery | None = None
@@ -274,9 +275,8 @@ class Table:
 
     def changed(self) -> None:
         """Everyone at the table and in the lobby learns the table's new public state."""
-        info = self.info()
-        self._to_members(frame(TableChanged(table=info)))
-        self.lobby.table_changed(info)
+        self._to_members(frame(TableChanged(table=self.info())))
+        self.lobby.table_changed(self)
 
     def _send_view(self, player: Player) -> None:
         """The current view of ``player`` (seat or spectator), if there is a game to show."""
@@ -314,7 +314,7 @@ class Table:
 
     def _seat_status(self, seat: int, connected: bool) -> None:
         self._to_members(frame(SeatStatus(table=self.id, seat=seat, connected=connected)))
-        self.lobby.table_changed(self.info())
+        self.lobby.table_changed(self)
 
     def _watch_absence(self) -> None:
         """Start the clock that closes a table whose seated humans are all away, or stop it if one is here."""
@@ -359,6 +359,9 @@ class Table:
     def _spectate(self, player: Player, password: str | None, request_id: int | None, let_in: bool = False) -> None:
         if not let_in:
             check_password(self.password, password, self.name)
+            if len(self.spectators) >= self.config.max_spectators and player not in self.spectators:
+                raise Refused(ErrorCode.TABLE_FULL, f"table {self.name!r} has {len(self.spectators)} spectators, "
+                                                    "the most it takes: watch another, or try again later")
         self.spectators.add(player)
         player.send(Joined(table=self.info(), seat=None, id=request_id))
         self._send_view(player)
@@ -390,7 +393,7 @@ class Table:
         the store), and everyone who was at it is told."""
         self.closed = True
         try:
-            await self.store.close_table(self.id)
+            await self.store.close_table(self.id, played=self.game is not None)
         except StoreFailure as e:
             # It closes all the same (it takes no more requests): its players must not be held at it. Unsaved,
             # a restart brings it back, as it was left.

@@ -141,7 +141,7 @@ def test_absent_optional_fields_take_their_defaults() -> None:
     (b"\x83\xa1v\x01\xa1t\xa4ping\xa4name\xa2\xff\xfe", "bad_frame", "ping.name: not valid UTF-8"),
     (b"\x83\xa1v\x01\xa1t\xa4ping\xa2\xff\xfe\x01", "bad_frame", "ping (a key): not valid UTF-8"),
     (b"\x83\xa1v\x01\xa1t\xa2\xff\xfe\xa1x\x01", "bad_frame", "frame.t: not valid UTF-8"),
-    (msgpack.packb({1: 2}), "bad_frame", "int is not allowed for map key"),
+    (msgpack.packb({1: 2}), "bad_frame", "a map key that is not a string"),
     (msgpack.packb({"v": V, "t": "ping", b"n": 1}), "bad_field", "map keys must be strings"),
     (msgpack.packb({"v": V}), "bad_frame", '"t" must be a message type string, not nil'),
     (msgpack.packb({"v": V, "t": 3}), "bad_frame", '"t" must be a message type string'),
@@ -150,13 +150,28 @@ def test_absent_optional_fields_take_their_defaults() -> None:
     (msgpack.packb({"v": V, "t": "frobnicate"}), "unknown_type",
      f"'frobnicate' is no message of protocol {PROTOCOL_VERSION}"),
     (b"\x91" * 2000 + b"\x00", "bad_frame", "nests maps and arrays too deeply"),  # deeper than msgpack's stack
-    (b"\xdd\xff\xff\xff\xff", "bad_frame", "exceeds max_array_len"),  # claims 4 billion items in 5 bytes
+    (b"\xdd\xff\xff\xff\xff", "bad_frame", "longer than the protocol allows"),  # claims 4 billion items in 5 bytes
     (b"\xdb\x7f\xff\xff\xff", "bad_frame", "not valid msgpack"),  # a 2 GiB string in a 5-byte frame
 ])
 def test_bad_frames(body: bytes, code: str, words: str) -> None:
     error = refused(frame(body))
     assert error.code == code
     assert words in error.message
+    # The text goes back to the peer: never a Python internal (msgpack's own words, a type name).
+    assert not any(w in error.message for w in ("NoneType", "strict_map_key", "Error:", "max_array_len"))
+
+
+def test_an_error_quoting_a_key_of_nul_and_bad_utf8_can_be_sent_back() -> None:
+    """A key holding NUL next to a string that is not UTF-8: the refusal names the field without the NUL."""
+    body = b"\x83\xa1v" + bytes([V]) + b"\xa1t\xa4ping\xa3a\x00b\xa2\xff\xfe"
+    error = refused(frame(body))
+    assert error.code == "bad_frame" and "ping.a?b: not valid UTF-8" in error.message
+    encode(ErrorReply.for_error(error))  # raises if the text could not be sent
+
+
+def test_an_error_text_is_short_and_printable_whatever_it_quotes() -> None:
+    error = ProtocolError("bad_field", "hello.name: " + "\u202e\u200b\x00\ud800" * 400)
+    assert len(error.message) <= 500 and error.message.isprintable()
 
 
 def test_an_empty_frame_is_refused() -> None:
@@ -413,3 +428,28 @@ def test_a_name_that_is_not_utf8_is_named_and_answerable() -> None:
     error = refused(frame(body))
     assert (error.code, error.request, error.id) == ("bad_frame", "hello", 4)
     assert error.message.startswith("hello.name: not valid UTF-8")
+
+
+def test_nothing_of_a_refused_frame_is_kept_by_its_error_or_the_decoder() -> None:
+    """A dense frame (60 KiB of nested maps, a few MiB once decoded) refused after decoding: neither the error
+    (through its traceback) nor the decoder holds any of it afterwards."""
+    import gc
+    import tracemalloc
+
+    dense = msgpack.packb({"v": V, "t": "ping", "x": [[{"a": [{}] * 60}] * 60] * 12})
+    assert 40_000 < len(dense) < DEFAULT_MAX_FRAME
+    decoder = Decoder(peer="client")
+    tracemalloc.start()
+    try:
+        gc.collect()
+        before = tracemalloc.get_traced_memory()[0]
+        try:
+            decoder.feed(frame(dense))
+        except ProtocolError as e:
+            error = e.with_traceback(None)  # as the server keeps it: the decoder's frames are not held
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert error.code == "bad_field" and decoder.buffered == 0
+    assert held < 16_000, f"{held} bytes still held after the refusal"

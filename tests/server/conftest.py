@@ -23,7 +23,7 @@ from hanabi.server import Server, ServerConfig, serve
 M = TypeVar("M")
 
 FAST = ServerConfig(bot_delay=0.0, handshake_timeout=2.0, ping_interval=0.5, idle_timeout=5.0, send_timeout=2.0,
-                    shutdown_grace=0.5)
+                    shutdown_grace=0.5, lobby_interval=0.05)
 
 
 class Client:

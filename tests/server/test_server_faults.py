@@ -27,6 +27,7 @@ from hanabi.protocol.messages import (
     ListGames,
     ListTables,
     Ping,
+    Pong,
     RearrangeRequest,
     SeatStatus,
     Start,
@@ -97,6 +98,42 @@ async def test_an_oversized_frame_ends_the_connection_before_its_body_is_read(co
     await alice.expect_closed()
     status = await bob.expect(SeatStatus)
     assert (status.seat, status.connected) == (0, False)
+
+
+async def test_a_client_frame_over_the_inbound_cap_ends_the_connection(connect: Connect,
+                                                                       fast_config: ServerConfig) -> None:
+    """Requests are small: the server reads at most ``max_inbound_frame`` (4 KiB), far below the 64 KiB it sends."""
+    alice = await connect("Alice")
+    await alice.send_raw(struct.pack(">I", fast_config.max_inbound_frame + 1) + b"\x80" * 100)
+    bye = await alice.expect(Goodbye)
+    assert bye.reason == "protocol_error" and str(fast_config.max_inbound_frame) in bye.message
+    await alice.expect_closed()
+
+
+async def test_bytes_past_their_rate_are_read_later_not_decoded_at_once(connect: Connect) -> None:
+    """60 pings of 2 KiB each (an ignored field pads them) sent at once: the server reads 20 KiB, then 10 KiB a
+    second, so within half a second it has answered far fewer than the 40 its request rate alone would let by."""
+    alice = await connect("Alice")
+    alice.answer_pings = False
+    padded = msgpack.packb({"v": PROTOCOL_VERSION, "t": "ping", "n": 1, "pad": "x" * 2000})
+    await alice.send_raw((struct.pack(">I", len(padded)) + padded) * 60)
+    await alice.drain(0.5)
+    pongs = [m for m in alice.seen if isinstance(m, Pong)]
+    assert 0 < len(pongs) <= 25 and not alice.take(ErrorReply) and not alice.take(Goodbye)
+
+
+@pytest.mark.parametrize("fast_config", [config_with(byte_rate=10**7, byte_burst=10**7, bulk_rate=1024)])
+async def test_big_reads_share_one_budget_and_small_ones_go_first(connect: Connect) -> None:
+    """Five 3.9 KiB frames from one peer: four go in the server's budget for big reads (16 KiB at once, here
+    1 KiB a second after that), the fifth waits; another peer's small ping is answered meanwhile."""
+    heavy, light = await connect("Heavy"), await connect("Light")
+    heavy.answer_pings = False
+    padded = msgpack.packb({"v": PROTOCOL_VERSION, "t": "ping", "n": 1, "pad": "x" * 3900})
+    await heavy.send_raw((struct.pack(">I", len(padded)) + padded) * 5)
+    await light.send(ListTables(id=7))
+    assert (await light.expect(Tables)).id == 7
+    await heavy.drain(0.5)
+    assert 0 < len([m for m in heavy.seen if isinstance(m, Pong)]) <= 4
 
 
 async def test_out_of_turn_illegal_and_unseated_actions_change_nothing(connect: Connect) -> None:

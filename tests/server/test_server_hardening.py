@@ -160,23 +160,6 @@ async def test_a_failed_commit_refuses_that_move_and_the_server_goes_on(connect:
     await alice.expect(Tables)
 
 
-@pytest.mark.parametrize("fast_config", [config_with(max_unwelcomed=2, max_connections=3)])
-async def test_connections_over_the_caps_are_told_the_server_is_full(connect: Connect, server: Server) -> None:
-    silent = [await connect(f"Mute{i}", hello=False) for i in range(2)]
-    await trio.sleep(0.05)
-    turned = await connect("Third", hello=False)
-    bye = await turned.expect(Goodbye)
-    assert bye.reason == "server_full" and "hello" in bye.message
-    await turned.expect_closed()
-    welcome = await silent[0].hello("Mute0")  # a welcomed connection no longer counts as one before hello
-    assert welcome.player == "Mute0"
-    fourth = await connect("Fourth")
-    assert fourth.player == "Fourth"  # type: ignore[attr-defined]
-    fifth = await connect("Fifth", hello=False)
-    bye = await fifth.expect(Goodbye)
-    assert bye.reason == "server_full" and "3 connections" in bye.message
-
-
 async def test_a_game_whose_last_action_was_saved_but_not_its_end_is_finished_on_restart(tmp_path: Path) -> None:
     # The store as a kill -9 between the last action and the "finished" mark leaves it.
     db = str(tmp_path / "window.db")

@@ -91,6 +91,15 @@ def test_the_rate_refills_with_time_and_a_request_let_through_resets_the_count()
     assert isinstance(refused, Answer)  # counted afresh: answered again, not dropped
 
 
+def test_bytes_past_their_rate_make_the_reader_wait_in_proportion() -> None:
+    """Decoding is the work: bytes have a rate of their own."""
+    life = Lifecycle(replace(CONFIG, byte_rate=5120, byte_burst=2048), now=0.0)
+    assert life.read(2048, 0.0) == 0.0  # the burst
+    assert life.read(1024, 0.0) == pytest.approx(0.2)  # 1 KiB in debt at 5 KiB/s
+    assert life.read(0, 0.2) == 0.0  # paid off by waiting
+    assert life.read(4096, 1.0) == pytest.approx(0.4)  # refilled to the burst only, not beyond
+
+
 def test_a_goodbye_ends_the_connection_without_one_back_and_the_first_reason_stands() -> None:
     life = opened()
     assert life.receive(Goodbye(reason="client_quit", message="bye"), 0.0) == Drop()

@@ -132,7 +132,7 @@ async def test_a_login_being_saved_when_the_server_stops_gets_its_goodbye(
 
 async def test_a_table_whose_closing_is_not_saved_does_not_keep_its_last_player(
         connect: Connect, server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
-    async def failing(table_id: int) -> None:
+    async def failing(table_id: int, played: bool = True) -> None:
         raise StoreFailure("disk full")
 
     monkeypatch.setattr(server.store, "close_table", failing)

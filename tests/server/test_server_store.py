@@ -20,7 +20,8 @@ from hanabi.engine import (
     legal_actions,
     new_game,
 )
-from hanabi.server.store import Store, StoreError, action_from_text, action_to_text, token_hash
+from hanabi.server.records import action_from_text, action_to_text
+from hanabi.server.store import Store, StoreError, token_hash
 
 
 @pytest.mark.parametrize("action", [Play(3), Discard(0), Clue(1, colour=Suit.BLUE), Clue(2, rank=4),

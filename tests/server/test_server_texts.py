@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from hanabi.engine import Action, Clue, Discard, Play, Rearrange, Suit
-from hanabi.server.store import action_from_text, action_to_text
+from hanabi.server.records import action_from_text, action_to_text
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

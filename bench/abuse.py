@@ -1,0 +1,312 @@
+"""``python bench/abuse.py``: each attack of issue 12 for a few seconds beside an honest game, measured.
+
+For each attack a fresh server starts as ``bench/loadtest.py`` starts one (a real ``hanabi-server``
+process on loopback, with a throwaway SQLite file). Then, side by side:
+
+* an honest game in a process of its own: 3 players, about 50 ms of thinking per move, the load test's
+  lean clients (from 127.0.0.x); it times each action to its own updated view (p50, p99);
+* the attacker in a process of its own (Trio tasks), from addresses 127.0.1.x, 127.0.2.x, ...;
+* this process: every half second a new login and a resume of a seated player who dropped (from
+  127.0.3.x), each given 2 seconds; and the server's resident memory, sampled every 0.1 s (its peak).
+
+All of it runs on loopback only. The attacker and the honest clients share the machine's cores with the
+server (on a LAN the attacker's CPU would be its own), so the figures are, if anything, pessimistic.
+
+    python bench/abuse.py [--seconds 5] [--rounds 3] [--only dense4k,silent] [--json]
+
+prints one line per attack (medians over the rounds), or JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import multiprocessing
+import os
+import secrets
+import socket
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import trio
+
+sys.path.insert(0, str(Path(__file__).parent))
+import loadtest  # bench/ is not a package: found through sys.path
+from hanabi.protocol import PROTOCOL_VERSION, CreateTable, Hello, Leave, Spectate, encode
+
+V = PROTOCOL_VERSION
+GONE = (trio.BrokenResourceError, trio.ClosedResourceError, OSError)  # an attacker's connection ended
+
+
+def _frame(tree: object) -> bytes:
+    body: bytes = msgpack.packb(tree)
+    return len(body).to_bytes(4, "big") + body
+
+
+# A frame of nested maps and arrays just under the 4 KiB cap: about 3,800 containers to decode, refused after
+# (its ignored field holds more than the protocol's 512): the costliest frame a client may send.
+DENSE_4K = _frame({"v": V, "t": "ping", "n": 1, "x": [[{}] * 64] * 58})
+DENSE_64K = _frame({"v": V, "t": "ping", "n": 1, "x": [[[{}] * 64] * 64] * 15})  # refused at its header now
+
+
+# --- the attacker (its own process) ------------------------------------------------------------------------------
+
+async def _open(port: int, address: str, name: str | None) -> trio.SocketStream | None:
+    """A connection from ``address``; with ``name``, logged in (None if the server would not have it)."""
+    try:
+        stream = await trio.open_tcp_stream("127.0.0.1", port, local_address=address)
+    except OSError:
+        return None
+    if name is None:
+        return stream
+    seen = b""
+    with trio.move_on_after(5), contextlib.suppress(*GONE):
+        await stream.send_all(encode(Hello(protocol=V, program="abuse", name=name)))
+        while b"\xa7welcome" not in seen and b"\xa7goodbye" not in seen:
+            data = await stream.receive_some(65536)
+            if not data:
+                break
+            seen += data
+    if b"\xa7welcome" in seen:
+        return stream
+    await stream.aclose()
+    return None
+
+
+async def _drain(stream: trio.SocketStream, gone: trio.Event) -> None:
+    with contextlib.suppress(*GONE):
+        while await stream.receive_some(65536):
+            pass
+    gone.set()
+
+
+async def _session(port: int, address: str, login: bool, act: Callable[[trio.SocketStream], Awaitable[None]],
+                   stop: float) -> None:
+    """Over and over until ``stop``: connect (and log in), then ``act`` until the server hangs up."""
+    while trio.current_time() < stop:
+        stream = await _open(port, address, f"x{secrets.token_hex(6)}" if login else None)
+        if stream is None:
+            await trio.sleep(0.2)
+            continue
+        gone = trio.Event()
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(_drain, stream, gone)
+            with contextlib.suppress(*GONE), trio.move_on_at(stop):
+                await act(stream)
+                await gone.wait()
+            nursery.cancel_scope.cancel()
+        with contextlib.suppress(*GONE):
+            await stream.aclose()
+
+
+def _every(frames: list[bytes], per_second: float) -> Callable[[trio.SocketStream], Awaitable[None]]:
+    async def act(stream: trio.SocketStream) -> None:
+        while True:
+            for data in frames:
+                await stream.send_all(data)
+                await trio.sleep(1 / per_second)
+    return act
+
+
+def _once(data: bytes) -> Callable[[trio.SocketStream], Awaitable[None]]:
+    async def act(stream: trio.SocketStream) -> None:
+        await stream.send_all(data)
+        await trio.sleep_forever()
+    return act
+
+
+async def _silent(stream: trio.SocketStream) -> None:
+    await trio.sleep_forever()
+
+
+# name -> (what it does, (connections, addresses, logged in, what each does))
+ATTACKS: dict[str, tuple[str, tuple[int, int, bool, Callable[[trio.SocketStream], Awaitable[None]]] | None]] = {
+    "baseline": ("nothing: the honest game alone", None),
+    "dense64k": ("20 connections, each a dense 64 KiB frame 15 times a second (reconnecting)",
+                 (20, 1, True, _every([DENSE_64K], 15))),
+    "dense4k": ("200 connections from one address, each a dense 3.9 KiB frame 15 times a second",
+                (200, 1, True, _every([DENSE_4K], 15))),
+    "dense4kx4": ("the same from 4 addresses (4 guests together)", (200, 4, True, _every([DENSE_4K], 15))),
+    "refused": ("400 connections from 10 addresses: one refused dense frame each, then silence",
+                (400, 10, True, _once(DENSE_4K))),
+    "silent": ("256 sockets from 16 addresses that never say hello, reopened as soon as closed",
+               (256, 16, False, _silent)),
+    "churn": ("200 lobby connections from 4 addresses creating and leaving tables 8 times a second",
+              (200, 4, True, _every([encode(CreateTable(name="churn", seats=5)), encode(Leave())], 16))),
+    "tables": ("300 idle connections from 5 addresses, each opening an empty table",
+               (300, 5, True, _once(encode(CreateTable(name="mine", seats=5))))),
+    "spectators": ("1,500 connections from one address, each trying to watch the honest table",
+                   (1500, 1, True, _once(encode(Spectate(table=1))))),
+}
+
+
+def _attack(name: str, port: int, seconds: float) -> None:
+    spec = ATTACKS[name][1]
+    if spec is None:
+        return
+    count, addresses, login, act = spec
+    # On a LAN the attacker's CPU is its own machine's: here it shares two cores with the server, so it runs at
+    # the lowest priority, lest the figures measure this machine's scheduler rather than the server.
+    os.nice(19)
+
+    async def main() -> None:
+        stop = trio.current_time() + seconds
+        async with trio.open_nursery() as nursery:
+            for i in range(count):
+                nursery.start_soon(_session, port, f"127.0.{1 + i % addresses // 250}.{1 + i % addresses % 250}",
+                                   login, act, stop)
+                if i % 50 == 49:
+                    await trio.sleep(0.01)  # a burst, not one instant: the listener's backlog is finite
+
+    started = time.process_time()
+    trio.run(main)
+    print(f"  (the attacker used {(time.process_time() - started) / seconds:.0%} of a core)", flush=True)
+
+
+# --- the honest game (its own process) -----------------------------------------------------------------------------
+
+def _honest(port: int, server_pid: int, seconds: float, out: Any) -> None:
+    stats = loadtest.Stats()
+    try:
+        clients = loadtest._seat_table(port, 0, 3, stats, 0.05)
+        loadtest._play(clients, 0.5, seconds, stats, server_pid)
+        error = None
+    except Exception as e:  # reported, not raised: the other attacks still run
+        error = f"{type(e).__name__}: {e}"
+    lat = sorted(stats.latencies)
+    out.put({"p50_ms": round(lat[len(lat) // 2] * 1000, 1) if lat else None,
+             "p99_ms": round(lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000, 1) if lat else None,
+             "actions": stats.actions, "errors": len(stats.errors), "failed": error})
+
+
+# --- this process: logins, resumes, memory -------------------------------------------------------------------------
+
+def _until(sock: socket.socket, kinds: set[str], timeout: float) -> set[str]:
+    """Read frames until every type in ``kinds`` came (or a goodbye, or the time is up); returns those seen."""
+    seen: set[str] = set()
+    buffer = b""
+    deadline = time.monotonic() + timeout
+    while not kinds <= seen and "goodbye" not in seen:
+        sock.settimeout(max(0.01, deadline - time.monotonic()))
+        try:
+            data = sock.recv(65536)
+        except OSError:
+            break
+        if not data:
+            break
+        buffer += data
+        while len(buffer) >= 4 and len(buffer) >= 4 + int.from_bytes(buffer[:4], "big"):
+            end = 4 + int.from_bytes(buffer[:4], "big")
+            seen.add(msgpack.unpackb(buffer[4:end])["t"])
+            buffer = buffer[end:]
+    return seen
+
+
+def _hello(port: int, address: str, name: str, resume: str | None, kinds: set[str],
+           keep: Callable[[socket.socket], None] | None = None) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=2, source_address=(address, 0)) as sock:
+            sock.sendall(encode(Hello(protocol=V, program="probe", name=name, resume=resume)))
+            ok = kinds <= _until(sock, kinds, 2.0)
+            if ok and keep is not None:
+                keep(sock)
+            return ok
+    except OSError:
+        return False
+
+
+def _returner(port: int) -> str:
+    """A player seated at a table of their own who then drops: the one whose resumes are tried."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5, source_address=("127.0.3.2", 0)) as sock:
+        sock.sendall(encode(Hello(protocol=V, program="probe", name="Returner")))
+        buffer = b""
+        while b"\xa6resume" not in buffer:
+            buffer += sock.recv(65536)
+        length = int.from_bytes(buffer[:4], "big")
+        while len(buffer) < 4 + length:
+            buffer += sock.recv(65536)
+        token: str = msgpack.unpackb(buffer[4:4 + length])["resume"]
+        sock.sendall(encode(CreateTable(name="back soon", seats=2)))
+        _until(sock, {"joined"}, 5)
+    return token
+
+
+def run_attack(name: str, seconds: float) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, port = loadtest._start_server(os.path.join(tmp, "abuse.sqlite3"))
+        try:
+            out: Any = multiprocessing.Queue()
+            honest = multiprocessing.Process(target=_honest, args=(port, proc.pid, seconds, out))
+            honest.start()
+            time.sleep(1.0)  # the honest table is table 1 (the spectators' target), seated before the attack
+            token = _returner(port)
+            attacker = multiprocessing.Process(target=_attack, args=(name, port, seconds))
+            attacker.start()
+            peak = [loadtest._rss_kib(proc.pid)]
+            done = threading.Event()
+
+            def sample() -> None:
+                while not done.wait(0.1):
+                    peak.append(loadtest._rss_kib(proc.pid))
+
+            sampler = threading.Thread(target=sample)
+            sampler.start()
+            logins = resumes = tries = 0
+            cpu_before, started = sum(loadtest._cpu_seconds(proc.pid)), time.monotonic()
+            stop = started + seconds
+            while time.monotonic() < stop:
+                tries += 1
+                logins += _hello(port, "127.0.3.1", f"Probe {tries}", None, {"welcome"})
+                resumes += _hello(port, "127.0.3.2", "Returner", token, {"welcome", "joined"})
+                time.sleep(0.5)
+            cpu = (sum(loadtest._cpu_seconds(proc.pid)) - cpu_before) / (time.monotonic() - started)
+            result = out.get(timeout=seconds + 60)
+            done.set()
+            sampler.join()
+            attacker.join(30)
+            honest.join(30)
+        finally:
+            proc.terminate()
+            proc.wait(10)
+    return {"attack": name, **result, "logins": f"{logins}/{tries}", "resumes": f"{resumes}/{tries}",
+            "logins_ok": logins == tries, "resumes_ok": resumes == tries, "rss_peak_mib": round(max(peak) / 1024, 1),
+            "server_cpu": round(cpu, 2)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python bench/abuse.py", description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="each attack's measured time (default 5)")
+    parser.add_argument("--rounds", type=int, default=1, help="runs of every attack; medians are printed")
+    parser.add_argument("--only", default="", help="comma-separated attacks (default all: " + ", ".join(ATTACKS) + ")")
+    parser.add_argument("--json", action="store_true", help="one JSON object per attack and round, one per line")
+    args = parser.parse_args(argv)
+    names = [n for n in args.only.split(",") if n] or list(ATTACKS)
+    print(f"load average before: {os.getloadavg()[0]:.2f} (2 cores shared); {args.rounds} round(s) of "
+          f"{args.seconds:g} s each", flush=True)
+    for name in names:
+        results = [run_attack(name, args.seconds) for _ in range(args.rounds)]
+        for r in results if args.json else ():
+            print(json.dumps(r), flush=True)
+
+        def med(key: str, results: list[dict[str, Any]] = results) -> float | None:
+            values = [r[key] for r in results if r[key] is not None]
+            return round(statistics.median(values), 1) if values else None
+
+        failed = next((r["failed"] for r in results if r["failed"]), None)
+        print(f"{name:<11} honest p50 {med('p50_ms')} ms, p99 {med('p99_ms')} ms ({med('actions')} actions); "
+              f"logins {', '.join(r['logins'] for r in results)}; resumes {', '.join(r['resumes'] for r in results)}"
+              f"; server peak {med('rss_peak_mib')} MiB, CPU {med('server_cpu')}; load {os.getloadavg()[0]:.1f}"
+              + (f"; honest game broke: {failed}" if failed else "") + f"  [{ATTACKS[name][0]}]", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

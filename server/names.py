@@ -1,0 +1,67 @@
+"""Players' names as people read them: normalized, visible, and not a look-alike of someone who is here.
+
+A name comes as the protocol checked it (1 to 32 characters, no control
+character). It is then put in Unicode NFKC form (full-width "ANN" is "ANN"),
+and refused if it holds a character a reader cannot see: zero-width ones,
+bidi controls that reorder what a terminal shows. Names are compared by
+their *skeleton*: case and accents dropped, only letters and digits kept,
+and the letters of other scripts that look like Latin ones (Cyrillic "a",
+Greek "o") read as those. Two names of one skeleton pass for each other.
+"""
+
+from __future__ import annotations
+
+import functools
+import unicodedata
+
+from hanabi.protocol import NAME_MAX, ErrorCode
+
+from .session import Refused
+
+# Unicode categories no name may hold: format characters (zero-width, bidi controls), controls, private use,
+# unassigned code points, surrogates, line and paragraph separators.
+_UNSEEN = {"Cf", "Cc", "Co", "Cn", "Cs", "Zl", "Zp"}
+_FILLERS = "\u115f\u1160\u3164\uffa0\u2800"  # letters (and a braille blank) that show nothing at all
+# Letters and digits read as the Latin letter they look like (after case folding).
+_LOOK_ALIKE = str.maketrans(
+    # Cyrillic, then the Latin script g
+    "\u0430\u0432\u0435\u0455\u0456\u0458\u043a\u043c\u043d\u043e\u0440\u0441\u0442\u0443\u0445\u0501\u04bb\u04cf\u0261"
+    "\u03b1\u03b2\u03b5\u03b7\u03b9\u03ba\u03bd\u03bf\u03c1\u03c4\u03c5\u03c7\u03c9"  # Greek
+    "01", "abesijkmhopctyxdhlgabenikvoptuxwol")
+
+
+def normalized(name: str) -> str:
+    """``name`` in NFKC form; ``Refused`` with a sentence if it holds a character no one can see."""
+    name = unicodedata.normalize("NFKC", name).strip()
+    unseen = next((c for c in name if unicodedata.category(c) in _UNSEEN or c in _FILLERS), None)
+    if unseen is not None:
+        raise Refused(ErrorCode.BAD_FIELD, f"your name holds an invisible or text-reordering character "
+                                           f"(U+{ord(unseen):04X}): choose a name of visible letters")
+    if not 1 <= len(name) <= NAME_MAX:
+        raise Refused(ErrorCode.BAD_FIELD, f"your name must be 1 to {NAME_MAX} characters long once "
+                                           "normalized: choose a plainer one")
+    return name
+
+
+@functools.lru_cache(maxsize=4096)  # each login compares with every name here: not one normalization each time
+def skeleton(name: str) -> str:
+    """What ``name`` looks like: equal skeletons pass for the same name."""
+    letters = "".join(c for c in unicodedata.normalize("NFKD", name.casefold()) if c.isalnum())
+    return letters.translate(_LOOK_ALIKE).replace("rn", "m") or name.casefold()
+
+
+def unique(wanted: str, taken: set[str]) -> str:
+    """``wanted`` if no name in ``taken`` looks like it; "Ann 2" if "Ann" itself is taken; ``Refused`` if a
+    different name that looks the same is (impersonation)."""
+    shapes = {skeleton(n): n for n in taken}
+    if wanted not in taken:
+        other = shapes.get(skeleton(wanted))
+        if other is None:
+            return wanted
+        raise Refused(ErrorCode.NAME_TAKEN, f"{wanted!r} looks too much like {other!r}, who is here: choose a "
+                                            "name others can tell apart")
+    for n in range(2, 1000):
+        candidate = f"{wanted[:NAME_MAX - 4]} {n}"
+        if skeleton(candidate) not in shapes:
+            return candidate
+    raise Refused(ErrorCode.NAME_TAKEN, f"{wanted!r} and a thousand more like it are here: choose another name")

@@ -1,0 +1,70 @@
+"""Names are names: unique at the moment of login, normalized, visible, and no look-alike of someone here."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+from hanabi.protocol import PROTOCOL_VERSION
+from hanabi.protocol.messages import ErrorReply, Hello, Welcome
+from hanabi.server.names import normalized, skeleton, unique
+from hanabi.server.session import Refused
+
+from .conftest import Connect
+
+
+@pytest.mark.parametrize(("given", "kept"), [("\uff21\uff2e\uff2e", "ANN"), ("\ufb01ona", "fiona"),
+                                             ("Zo\u00eb", "Zo\u00eb"), ("Zoe\u0308", "Zo\u00eb")])
+def test_names_are_put_in_nfkc_form(given: str, kept: str) -> None:
+    assert normalized(given) == kept
+
+
+@pytest.mark.parametrize("name", ["Ann\u200b", "\u202eAnn", "A\u2066nn", "An\u00adn", "\ufeffAnn", "An\u2028n",
+                                  "\u3164Ann"])
+def test_invisible_and_bidi_characters_are_refused_with_a_sentence(name: str) -> None:
+    with pytest.raises(Refused, match="invisible or text-reordering character") as refused:
+        normalized(name)
+    assert refused.value.code == "bad_field"
+
+
+@pytest.mark.parametrize("lookalike", ["\u0410lice", "ALICE", "alic\u00e9", "A1ice", "Al ice", "\u0391lice"])
+def test_look_alikes_share_a_skeleton(lookalike: str) -> None:
+    assert skeleton(lookalike) == skeleton("Alice")
+
+
+@pytest.mark.parametrize("other", ["Alina", "Bob", "Alice2x", "Alce"])
+def test_different_names_do_not(other: str) -> None:
+    assert skeleton(other) != skeleton("Alice")
+
+
+def test_a_taken_name_gets_a_number_and_a_look_alike_is_refused_naming_whom_it_mimics() -> None:
+    assert unique("Alice", {"Bob"}) == "Alice"
+    assert unique("Alice", {"Alice", "Alice 2"}) == "Alice 3"
+    with pytest.raises(Refused, match="'\u0410lice' looks too much like 'Alice', who is here") as refused:
+        unique("\u0410lice", {"Alice"})
+    assert refused.value.code == "name_taken"
+
+
+async def test_twelve_logins_with_one_new_name_at_the_same_moment_get_twelve_names(connect: Connect) -> None:
+    clients = [await connect(f"Zed{i}", hello=False) for i in range(12)]  # 12 peers: under the per-address cap
+    names: list[str] = []
+
+    async def login(client: object) -> None:
+        names.append((await client.hello("Zed")).player)  # type: ignore[attr-defined]
+
+    with trio.fail_after(5):
+        async with trio.open_nursery() as nursery:
+            for c in clients:
+                nursery.start_soon(login, c)
+    assert len(set(names)) == 12 and "Zed" in names
+
+
+async def test_a_look_alike_login_is_refused_and_the_connection_may_try_another_name(connect: Connect) -> None:
+    await connect("Alice")
+    mallory = await connect("Mallory", hello=False)
+    await mallory.send(Hello(protocol=PROTOCOL_VERSION, program="test", name="Al\u0456ce"))  # Cyrillic i
+    refused = await mallory.expect(ErrorReply)
+    assert (refused.code, refused.request) == ("name_taken", "hello") and "'Alice', who is here" in refused.message
+    await mallory.send(Hello(protocol=PROTOCOL_VERSION, program="test", name="Ann\u200b"))
+    assert "invisible" in (await mallory.expect(ErrorReply)).message
+    assert (await mallory.hello("Mallory")).player == "Mallory"
+    assert not mallory.take(Welcome)
