@@ -55,9 +55,10 @@ from .lifecycle import RateLimit
 from .names import normalized, unique
 from .passwords import hash_password
 from .requests import CloseIfEmpty, Rewatch, Unwatch
+from .seats import Seat
 from .session import Outbox, Player, Refused, frame
 from .store import Snapshot, Store, StoredGame, StoredTable, StoreFailure, token_hash
-from .table import Seat, Table
+from .table import Table
 
 log = logging.getLogger(__name__)
 

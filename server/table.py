@@ -16,8 +16,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import secrets
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import trio
 from hanabi.engine import (
@@ -61,6 +60,7 @@ from .config import ServerConfig
 from .game import Game
 from .passwords import check_password
 from .requests import Abandoned, BotMove, Call, CloseIfEmpty, Rewatch, Unwatch, refuse_waiting
+from .seats import LobbySide, Seat
 from .session import Player, Refused, frame
 from .store import Store, StoreFailure
 
@@ -70,23 +70,6 @@ log = logging.getLogger(__name__)
 def _refuse(refusal: rules.Refusal | None) -> None:
     if refusal is not None:
         raise Refused(refusal.code, refusal.message)
-
-
-class LobbySide(Protocol):
-    """What a table tells the lobby: its public state changed (for the players in the lobby), and it closed."""
-
-    def table_changed(self, table: Table) -> None: ...
-    def table_closed(self, table: Table, members: list[Player]) -> None: ...
-
-
-@dataclass(slots=True)
-class Seat:
-    name: str
-    player: Player | None  # None for a bot
-
-    @property
-    def bot(self) -> bool:
-        return self.player is None
 
 
 class Table:
@@ -202,12 +185,9 @@ class Table:
             await self._leave(player)
         elif isinstance(request, Start):
             await self._start(player)
-        elif isinstance(request, AddBot):
-            await self._add_bot(player, request.seat)
-        elif isinstance(request, RemoveBot):
-            await self._remove_bot(player, request.seat)
-        elif isinstance(request, GiveHost):
-            await self._give_host(player, request.seat)
+        elif isinstance(request, (AddBot, RemoveBot, GiveHost)):
+            host_power = {AddBot: self._add_bot, RemoveBot: self._remove_bot, GiveHost: self._give_host}
+            await host_power[type(request)](player, request.seat)
         elif isinstance(request, Chat):
             self._chat(player, request.text)
         else:
