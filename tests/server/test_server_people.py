@@ -194,3 +194,10 @@ async def test_a_restored_table_nobody_comes_back_to_is_closed(tmp_path: Path) -
         assert stored is not None and stored.finished is not None
         assert [(g.id, g.end) for g in await server.store.games()] == [(game, "terminated")]
         nursery.cancel_scope.cancel()
+
+
+async def test_a_resume_keeps_the_tokens_name_whatever_name_the_hello_gives(connect: Connect) -> None:
+    alice = await connect("Alice")
+    await alice.stream.aclose()
+    back = await connect("Zed", resume=alice.token)  # type: ignore[attr-defined]
+    assert back.player == "Alice"  # type: ignore[attr-defined]
