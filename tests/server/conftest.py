@@ -153,3 +153,16 @@ def tcp_connect(server: Server) -> Connect:
 
 def config_with(**changes: Any) -> ServerConfig:
     return replace(FAST, **changes)
+
+
+async def alone_with_bots(connect: Connect, seats: int = 2) -> tuple[Client, Any]:
+    """Alice at a new table of ``seats``, every other seat a bot, the game started: her client and first view."""
+    from hanabi.protocol.messages import AddBot, CreateTable, Joined, Start, ViewUpdate
+
+    alice = await connect("Alice")
+    await alice.send(CreateTable(name="t", seats=seats))
+    await alice.expect(Joined)
+    for seat in range(1, seats):
+        await alice.send(AddBot(seat=seat))
+    await alice.send(Start())
+    return alice, (await alice.expect(ViewUpdate)).view

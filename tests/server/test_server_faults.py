@@ -17,7 +17,6 @@ from hanabi.engine import ChatPolicy, Clue, Discard, Play, PlayerView, TurnActio
 from hanabi.protocol.framing import encode
 from hanabi.protocol.messages import (
     ActionRequest,
-    AddBot,
     Chat,
     CreateTable,
     ErrorReply,
@@ -38,7 +37,7 @@ from hanabi.protocol.messages import (
 from hanabi.protocol.version import PROTOCOL_VERSION
 from hanabi.server import Server, ServerConfig
 
-from .conftest import FAST, Client, Connect, config_with
+from .conftest import FAST, Client, Connect, alone_with_bots, config_with
 from .test_server_tables import table_of
 
 
@@ -319,12 +318,7 @@ async def test_a_bot_that_fails_still_makes_a_legal_move(connect: Connect, serve
         raise ValueError("the bot is confused")
 
     server.lobby.policy = broken_bot  # type: ignore[assignment]
-    alice = await connect("Alice")
-    await alice.send(CreateTable(name="t", seats=2))
-    await alice.expect(Joined)
-    await alice.send(AddBot(seat=1))
-    await alice.send(Start())
-    view = (await alice.expect(ViewUpdate)).view
+    alice, view = await alone_with_bots(connect)
     if view.current == 0:
         await alice.send(ActionRequest(view.legal_actions()[-1]))
         view = (await alice.expect(ViewUpdate)).view
@@ -353,13 +347,7 @@ async def test_a_bot_is_told_which_seats_are_house_bots(connect: Connect, server
         return house(view, bot_seats)
 
     server.lobby.policy = recording
-    alice = await connect("Alice")
-    await alice.send(CreateTable(name="t", seats=3))
-    await alice.expect(Joined)
-    await alice.send(AddBot(seat=1))
-    await alice.send(AddBot(seat=2))
-    await alice.send(Start())
-    view = (await alice.expect(ViewUpdate)).view
+    alice, view = await alone_with_bots(connect, seats=3)
     if view.current == 0:
         await alice.send(ActionRequest(view.legal_actions()[-1]))
     with trio.fail_after(5):

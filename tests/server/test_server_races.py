@@ -36,7 +36,7 @@ from hanabi.protocol.version import PROTOCOL_VERSION
 from hanabi.server import Server
 from hanabi.server.store import StoreFailure
 
-from .conftest import Connect, config_with
+from .conftest import Connect, alone_with_bots, config_with
 
 
 def hold_set_seat(server: Server, monkeypatch: pytest.MonkeyPatch) -> tuple[trio.Event, trio.Event]:
@@ -186,12 +186,7 @@ async def test_a_bot_whose_move_the_database_refuses_chooses_again(
     await server.store._do(lambda db: db.execute(
         "CREATE TRIGGER refused BEFORE INSERT ON actions WHEN EXISTS (SELECT 1 FROM refuse)"
         " BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"))
-    alice = await connect("Alice")
-    await alice.send(CreateTable(name="t", seats=2))
-    await alice.expect(Joined)
-    await alice.send(AddBot(seat=1))
-    await alice.send(Start())
-    view = (await alice.expect(ViewUpdate)).view
+    alice, view = await alone_with_bots(connect)
     if view.current == 0:
         await alice.send(ActionRequest(choose_action(view)))
         view = (await alice.expect(ViewUpdate, where=lambda m: m.view.turn == view.turn + 1)).view
