@@ -11,7 +11,7 @@ from hanabi.client.replayer import ReplayViewer, game_steps
 from hanabi.client.snapshot import SizedOutput, screen_text
 from hanabi.engine.replay import load
 
-GAMES = Path(__file__).resolve().parents[2].parent / "shared" / "hanablive" / "games"
+GAMES = Path(__file__).resolve().parents[1] / "engine" / "hanablive" / "games"
 pytestmark = pytest.mark.skipif(not GAMES.is_dir(), reason=f"no hanab.live games in {GAMES}")
 
 

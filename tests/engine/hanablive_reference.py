@@ -1,7 +1,8 @@
 """A second, independent replayer of hanab.live game files, to work out what hanab.live says of each game.
 
-Written from hanab.live's rules as ``../shared/hanablive/FORMAT.md`` states them (and hanab.live's Go server
-it cites: ``CheckEnd``, ``commandActionPlay``, ``DrawCard``, ``PlayDeck``), with the standard library only
+Written from hanab.live's rules as the team's summary of its format states them (FORMAT.md, kept beside
+this repository), and hanab.live's Go server
+it cites (``CheckEnd``, ``commandActionPlay``, ``DrawCard``, ``PlayDeck``), with the standard library only
 and nothing of ``hanabi``: the engine is checked against what this says, so it must not share the engine's
 code or its mistakes. It plays the way hanab.live's server does, which is not the way the engine is
 written: hands are lists with the newest card last, a card is drawn even by the move that ends the game,

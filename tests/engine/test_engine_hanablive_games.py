@@ -1,4 +1,4 @@
-"""The 118 real hanab.live game files in ``../shared/hanablive/games/``: each replays with hanab.live's result,
+"""The 118 real hanab.live game files in ``tests/engine/hanablive/games/``: each replays with hanab.live's result,
 or is refused with a sentence naming what this program does not play.
 
 The expected result of each file is in ``hanablive_expected.json``, worked out by
@@ -23,7 +23,7 @@ from hanabi.engine.replay import ReplayError, load, summary
 from .hanablive_reference import Unplayable, expected_row, result
 
 HERE = Path(__file__).parent
-GAMES = Path(os.environ.get("HANABLIVE_GAMES", HERE.resolve().parents[2] / "shared" / "hanablive" / "games"))
+GAMES = Path(os.environ.get("HANABLIVE_GAMES", HERE / "hanablive" / "games"))
 EXPECTED: dict[str, dict[str, Any]] = json.loads((HERE / "hanablive_expected.json").read_text("utf-8"))
 
 pytestmark = pytest.mark.skipif(not GAMES.is_dir(), reason=f"no hanab.live games in {GAMES} (set HANABLIVE_GAMES)")
