@@ -232,6 +232,7 @@ class GameSummary:
     score: Annotated[int, Int(0, MAX_SCORE)]
     end: Annotated[EndReason, Choice(EndReason)]
     finished_at: Annotated[int, Int(0, MAX_SAFE_INT)]
+    yours: Annotated[bool, Bool()] = False  # the asker sat at this game (version 3)
 
 
 # -- messages ------------------------------------------------------------------------------------
@@ -437,6 +438,39 @@ class SeatStatus:
     id: Id = None
 
 
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class ListOnline:
+    """Who is connected to the server now: answered by ``online``."""
+
+    TYPE: ClassVar[str] = "list_online"
+    id: Id = None
+
+
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Online:
+    """The names of the players connected now, sorted, at most LIST_MAX (``total`` says how many when more).
+    The answer to ``list_online``; also sent to the lobby, unasked, when the list changes."""
+
+    TYPE: ClassVar[str] = "online"
+    players: Annotated[tuple[str, ...], ListOf(_NAME, LIST_MAX)]
+    id: Id = None
+    total: Annotated[int | None, Opt(Int(0, MAX_SAFE_INT))] = None
+
+
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Watchers:
+    """Who watches ``table`` now (connected spectators, by name): sent to everyone at the table when it
+    changes, and to whoever arrives there."""
+
+    TYPE: ClassVar[str] = "watchers"
+    table: Annotated[int, _ID]
+    names: Annotated[tuple[str, ...], ListOf(_NAME, LIST_MAX)]
+    id: Id = None
+
+
 # Game
 
 
@@ -555,6 +589,72 @@ class Games:
     total: Annotated[int | None, Opt(Int(0, MAX_SAFE_INT))] = None
 
 
+# Review together (version 3): after a game, or of any finished game, everyone at a table follows one leader.
+# A step is a position in the game: 0 the deal, n the game after its n-th turn (the last: its end).
+_STEP = Int(0, ew.MAX_TURN + 1)
+_ORDER = Int(0, ew.MAX_DECK - 1)
+
+
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class OpenReview:
+    """The host has the table review finished game ``game`` together (between games)."""
+
+    TYPE: ClassVar[str] = "open_review"
+    game: Annotated[int, _ID]
+    id: Id = None
+
+
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Review:
+    """Where the table's review is: its game, who leads it, the step shown, the card pointed at (or nil).
+    Sent to everyone at the table at each change, and to whoever arrives (after the game's ``replay``)."""
+
+    TYPE: ClassVar[str] = "review"
+    table: Annotated[int, _ID]
+    game: Annotated[int, _ID]
+    leader: Annotated[str, _NAME]
+    step: Annotated[int, _STEP]
+    last: Annotated[int, _STEP]
+    pointer: Annotated[int | None, Opt(_ORDER)] = None
+    id: Id = None
+
+    def __post_init__(self) -> None:
+        if self.step > self.last:
+            raise ValueError(f"step {self.step} is past the review's last step, {self.last}")
+
+
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class ReviewStep:
+    """The leader shows step ``step`` to everyone (beyond the last step: the last)."""
+
+    TYPE: ClassVar[str] = "review_step"
+    step: Annotated[int, _STEP]
+    id: Id = None
+
+
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class ReviewPoint:
+    """The leader points everyone at the card of order ``order`` (nil: points at nothing)."""
+
+    TYPE: ClassVar[str] = "review_point"
+    order: Annotated[int | None, Opt(_ORDER)] = None
+    id: Id = None
+
+
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class ReviewLead:
+    """The leader (or the host) hands the lead to ``name``, who is at the table (seated or watching)."""
+
+    TYPE: ClassVar[str] = "review_lead"
+    name: Annotated[str, _NAME]
+    id: Id = None
+
+
 # Chat, liveness, errors
 
 
@@ -610,7 +710,8 @@ Message = (
     Hello | Welcome | Goodbye | ListTables | Tables | TableChanged | TableGone | CreateTable | Join | Leave
     | Spectate | AddBot | RemoveBot | GiveHost | Start | Joined | SeatStatus | GameStarted | ActionRequest
     | RearrangeRequest | ViewUpdate | GameEvent | GameOver | GetReplay | ReplayFile | ListGames | Games | Chat
-    | Ping | Pong | ErrorReply
+    | Ping | Pong | ErrorReply | ListOnline | Online | Watchers | OpenReview | Review | ReviewStep | ReviewPoint
+    | ReviewLead
 )
 
 
