@@ -620,10 +620,6 @@ class Review:
     pointer: Annotated[int | None, Opt(_ORDER)] = None
     id: Id = None
 
-    def __post_init__(self) -> None:
-        if self.step > self.last:
-            raise ValueError(f"step {self.step} is past the review's last step, {self.last}")
-
 
 @_message("client")
 @dataclasses.dataclass(frozen=True, slots=True)

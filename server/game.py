@@ -55,6 +55,11 @@ def replayed(stored: StoredGame) -> GameState:
     return state
 
 
+def replay_text(stored: StoredGame) -> str:
+    """The hanab.live JSON of a stored game, rebuilt by replaying its actions (one not finished: as stopped)."""
+    return replay.dumps(replayed(stored), stored.players)
+
+
 @dataclass(slots=True)
 class Game:
     id: int

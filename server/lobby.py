@@ -18,7 +18,7 @@ import logging
 import secrets
 
 import trio
-from hanabi.engine import EndReason, Variant, replay
+from hanabi.engine import EndReason, Variant
 from hanabi.protocol import (
     LIST_MAX,
     ActionRequest,
@@ -35,8 +35,10 @@ from hanabi.protocol import (
     Join,
     Leave,
     ListGames,
+    ListOnline,
     ListTables,
     Message,
+    Online,
     RearrangeRequest,
     RemoveBot,
     ReplayFile,
@@ -50,20 +52,22 @@ from hanabi.protocol.table_rules import seat_label
 
 from .bots import Policy, default_policy
 from .config import ServerConfig
-from .game import Game, replayed
+from .game import Game, replay_text
 from .lifecycle import RateLimit
 from .names import normalized, unique
 from .passwords import hash_password
 from .requests import CloseIfEmpty, Rewatch, Unwatch
+from .review import REVIEW_REQUESTS, restored
 from .seats import Seat
 from .session import Outbox, Player, Refused, frame
-from .store import Snapshot, Store, StoredGame, StoredTable, StoreFailure, token_hash
+from .store import Snapshot, Store, StoredTable, StoreFailure, token_hash
 from .table import Table
 
 log = logging.getLogger(__name__)
 
 # Requests that concern the table the player is at.
-_AT_TABLE = (Start, AddBot, RemoveBot, GiveHost, ActionRequest, RearrangeRequest, Chat)
+_AT_TABLE = (Start, AddBot, RemoveBot, GiveHost, ActionRequest, RearrangeRequest, Chat, *REVIEW_REQUESTS)
+ONLINE_EVERY = 1.0  # seconds: the lobby hears who is online at most this often (a login storm is not a flood)
 
 
 def no_such_table(table: int) -> Refused:
@@ -83,6 +87,8 @@ class Lobby:
         self._lost: dict[str, Refused] = {}  # by token hash: what to tell who sat at a table lost to a damaged store
         self._news: dict[int, Table] = {}  # tables changed (or closed) since the lobby was last told
         self._openings: dict[str, RateLimit] = {}  # by address: tables opened (each costs store writes)
+        self._online_told: tuple[str, ...] | None = None  # the online list the lobby heard last
+        self._online_at = float("-inf")  # when
         self._nursery = nursery
 
     # --- start-up -----------------------------------------------------------------------------------------------
@@ -129,6 +135,7 @@ class Lobby:
                       stored.seats, stored.password, store=self.store, config=self.config, policy=self.policy,
                       lobby=self)
         table.host, table.game = stored.host, game
+        table.review = restored(stored.review) if stored.review is not None else None
         for s in stored.seated:
             player = None if s.bot else self.players.get(s.token_hash or "")
             if not s.bot and player is None:
@@ -261,9 +268,30 @@ class Lobby:
         news, self._news = self._news, {}
         data = b"".join(frame(TableGone(table=t.id)) if t.closed else frame(TableChanged(table=t.info()))
                         for t in news.values())
+        data += self._online_news()
         for p in self._online if data else ():
             if p.table is None:
                 p.send_frame(data)
+
+    def _online_news(self) -> bytes:
+        """The ``online`` frame when the list changed since the lobby last heard it (at most every ONLINE_EVERY)."""
+        now = trio.current_time()
+        if now - self._online_at < ONLINE_EVERY:
+            return b""
+        names = self._online_names()
+        if names == self._online_told:
+            return b""
+        self._online_told, self._online_at = names, now
+        return self.online_frame(None, names)
+
+    def _online_names(self) -> tuple[str, ...]:
+        return tuple(sorted((p.name for p in self._online), key=lambda n: (n.casefold(), n)))
+
+    def online_frame(self, request_id: int | None, names: tuple[str, ...] | None = None) -> bytes:
+        """Who is connected, by name: at most the protocol's LIST_MAX, ``total`` telling when some are left out."""
+        names = self._online_names() if names is None else names
+        total = len(names) if len(names) > LIST_MAX else None
+        return frame(Online(players=names[:LIST_MAX], id=request_id, total=total))
 
     # --- requests -----------------------------------------------------------------------------------------------
 
@@ -271,6 +299,8 @@ class Lobby:
         """Carry out one request of ``player``; replies go to the player, refusals raise ``Refused``."""
         if isinstance(request, ListTables):
             player.send_frame(self.tables_frame(request.id))
+        elif isinstance(request, ListOnline):
+            player.send_frame(self.online_frame(request.id))
         elif isinstance(request, ListGames):
             await self._list_games(player, request.id)
         elif isinstance(request, GetReplay):
@@ -378,13 +408,13 @@ class Lobby:
         return frame(Tables(tables=tuple(t.info() for t in shown), id=request_id, total=total))
 
     async def _list_games(self, player: Player, request_id: int | None) -> None:
-        games = [g for g in await self.store.games(LIST_MAX) if g.end is not None]
+        games = [g for g in await self.store.games(LIST_MAX, player.key) if g.end is not None]
         total = await self.store.finished_count() if len(games) == LIST_MAX else None
         if total is not None and total <= len(games):
             total = None
         player.send_frame(frame(Games(games=tuple(
             GameSummary(id=g.id, table=g.table_id, players=g.players, variant=Variant(g.variant),
-                        score=g.score or 0, end=EndReason(g.end), finished_at=int(g.finished or 0))
+                        score=g.score or 0, end=EndReason(g.end), finished_at=int(g.finished or 0), yours=g.yours)
             for g in games), id=request_id, total=total)))
 
     async def _replay(self, player: Player, game_id: int, request_id: int | None) -> None:
@@ -399,7 +429,3 @@ class Lobby:
     def online(self) -> list[Player]:
         return list(self._online)
 
-
-def replay_text(stored: StoredGame) -> str:
-    """The hanab.live JSON of a stored game, rebuilt by replaying its actions (one not finished: as stopped)."""
-    return replay.dumps(replayed(stored), stored.players)

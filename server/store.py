@@ -91,6 +91,18 @@ CREATE TABLE IF NOT EXISTS actions (
     action TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS reviews (
+    table_id INTEGER PRIMARY KEY REFERENCES tables(id),
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    leader TEXT NOT NULL,
+    step INTEGER NOT NULL,
+    pointer INTEGER
+);
+CREATE TABLE IF NOT EXISTS game_players (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    token_hash TEXT NOT NULL,
+    PRIMARY KEY (token_hash, game_id)
+);
 """
 
 
@@ -130,6 +142,16 @@ class StoredGame:
 
 
 @dataclass(slots=True)
+class StoredReview:
+    """A table's review as it was last shown: the game reviewed, who leads, the step, the card pointed at."""
+
+    game: StoredGame
+    leader: str
+    step: int
+    pointer: int | None
+
+
+@dataclass(slots=True)
 class StoredTable:
     id: int
     name: str
@@ -142,6 +164,7 @@ class StoredTable:
     host: int | None
     seated: list[StoredSeat] = field(default_factory=list)
     game: StoredGame | None = None  # the latest game, finished or not
+    review: StoredReview | None = None
 
 
 @dataclass(slots=True)
@@ -167,6 +190,7 @@ class FinishedGame:
     score: int | None
     end: str | None  # the EndReason value, None while running
     finished: float | None
+    yours: bool = False  # the player asking sat at it
 
 
 # --- the store ---------------------------------------------------------------------------------------------------
@@ -367,6 +391,7 @@ class Store:
         """A table closed: one ``played`` keeps its row for its games; one never played is forgotten (tables
         opened and left again would otherwise pile up)."""
         def job(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM reviews WHERE table_id = ?", (table_id,))
             if played:
                 db.execute("UPDATE tables SET closed = ? WHERE id = ?", (time.time(), table_id))
             else:
@@ -384,14 +409,26 @@ class Store:
     async def clear_seat(self, table_id: int, seat: int) -> None:
         await self._do(lambda db: db.execute("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat)))
 
-    async def start_game(self, table_id: int, config: GameConfig, seed: str, players: tuple[str, ...]) -> int:
+    async def start_game(self, table_id: int, config: GameConfig, seed: str, players: tuple[str, ...],
+                         keys: tuple[str, ...] = ()) -> int:
+        """A new game; ``keys`` are the token hashes of the people playing it (their history lists it first)."""
         def job(db: sqlite3.Connection) -> int:
             cur = db.execute(
                 "INSERT INTO games (table_id, config, seed, players, started) VALUES (?, ?, ?, ?, ?)",
                 (table_id, config_to_text(config), seed, json.dumps(list(players)), time.time()))
             assert cur.lastrowid is not None
+            db.executemany("INSERT OR IGNORE INTO game_players (game_id, token_hash) VALUES (?, ?)",
+                           [(cur.lastrowid, key) for key in keys])
             return cur.lastrowid
         return await self._do(job)
+
+    async def set_review(self, table_id: int, game_id: int, leader: str, step: int, pointer: int | None) -> None:
+        await self._do(lambda db: db.execute(
+            "INSERT OR REPLACE INTO reviews (table_id, game_id, leader, step, pointer) VALUES (?, ?, ?, ?, ?)",
+            (table_id, game_id, leader, step, pointer)))
+
+    async def clear_review(self, table_id: int) -> None:
+        await self._do(lambda db: db.execute("DELETE FROM reviews WHERE table_id = ?", (table_id,)))
 
     async def add_action(self, game_id: int, seq: int, action: Action) -> None:
         text = action_to_text(action)
@@ -432,6 +469,7 @@ class Store:
                 game = db.execute("SELECT id FROM games WHERE table_id = ? ORDER BY id DESC LIMIT 1",
                                   (table.id,)).fetchone()
                 table.game = self._game(db, game[0]) if game is not None else None
+                table.review = self._review(db, table.id)
                 snap.tables.append(table)
             except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
                 log.error("table %s (%s) cannot be restored, a stored row of it is malformed (%s): it is closed, "
@@ -454,6 +492,15 @@ class Store:
             "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))]
         return game
 
+    @classmethod
+    def _review(cls, db: sqlite3.Connection, table_id: int) -> StoredReview | None:
+        row = db.execute("SELECT game_id, leader, step, pointer FROM reviews WHERE table_id = ?",
+                         (table_id,)).fetchone()
+        game = cls._game(db, row[0]) if row is not None else None
+        if row is None or game is None or game.finished is None:
+            return None  # never a review of a game not over
+        return StoredReview(game, str(row[1]), int(row[2]), None if row[3] is None else int(row[3]))
+
     def game_sync(self, game_id: int) -> StoredGame | None:
         db = self._db
         assert db is not None, "the store is not open"
@@ -467,8 +514,9 @@ class Store:
         assert db is not None, "the store is not open"
         return _games(db, limit)
 
-    async def games(self, limit: int = 100) -> list[FinishedGame]:
-        return await self._do(lambda db: _games(db, limit))
+    async def games(self, limit: int = 100, key: str | None = None) -> list[FinishedGame]:
+        """The latest finished games; with ``key`` (a token hash), that player's games first."""
+        return await self._do(lambda db: _games(db, limit, key))
 
     async def finished_count(self) -> int:
         """How many finished games the store holds (a list shows only the latest)."""
@@ -476,12 +524,13 @@ class Store:
                                              .fetchone()[0]))
 
 
-def _games(db: sqlite3.Connection, limit: int) -> list[FinishedGame]:
-    """The latest finished games, newest first."""
+def _games(db: sqlite3.Connection, limit: int, key: str | None = None) -> list[FinishedGame]:
+    """The latest finished games, newest first; with ``key``, the games of the player of that token hash first."""
     out = []
-    for gid, tid, config, players, score, end, finished in db.execute(
-            "SELECT id, table_id, config, players, score, end_reason, finished FROM games"
-            " WHERE finished IS NOT NULL ORDER BY id DESC LIMIT ?", (limit,)):
+    for gid, tid, config, players, score, end, finished, yours in db.execute(
+            "SELECT id, table_id, config, players, score, end_reason, finished,"
+            " EXISTS (SELECT 1 FROM game_players p WHERE p.token_hash = ? AND p.game_id = games.id) AS yours"
+            " FROM games WHERE finished IS NOT NULL ORDER BY yours DESC, id DESC LIMIT ?", (key, limit)):
         out.append(FinishedGame(gid, tid, tuple(json.loads(players)), json.loads(config)["variant"], score, end,
-                               finished))
+                               finished, bool(yours)))
     return out

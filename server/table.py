@@ -51,9 +51,11 @@ from hanabi.protocol import (
     TableChanged,
     TableGone,
     TableInfo,
+    Watchers,
 )
 from hanabi.protocol import table_rules as rules
 
+from . import review as reviews
 from .absence import AbsenceClock, duration
 from .bots import BOT_NAMES, Policy, decide
 from .config import ServerConfig
@@ -92,6 +94,8 @@ class Table:
         self.seats: list[Seat | None] = [None] * size
         self.spectators: set[Player] = set()
         self.game: Game | None = None  # the running game, or the last one
+        self.review: reviews.TableReview | None = None  # between games: the game everyone here looks back at
+        self._watchers: tuple[str, ...] = ()  # the spectators' names everyone here was told last
         self.closed = False
         self.address = address  # where its creator connected from (None: restored), for the cap on empty tables
         self.active = trio.current_time()  # its latest change: the lobby lists the liveliest tables first
@@ -190,6 +194,8 @@ class Table:
             await host_power[type(request)](player, request.seat)
         elif isinstance(request, Chat):
             self._chat(player, request.text)
+        elif isinstance(request, reviews.REVIEW_REQUESTS):
+            await reviews.handle(self, player, request)
         else:
             raise Refused(ErrorCode.UNKNOWN_TYPE, f"a table does not handle {getattr(request, 'TYPE', 'such')} "
                                                   "requests")
@@ -254,14 +260,28 @@ class Table:
                 p.send_frame(data)
 
     def changed(self) -> None:
-        """Everyone at the table and in the lobby learns the table's new public state."""
-        self._to_members(frame(TableChanged(table=self.info())))
+        """Everyone at the table and in the lobby learns the table's new public state (and who watches, if that
+        changed)."""
+        data = frame(TableChanged(table=self.info()))
+        watchers = self.watchers()
+        if watchers != self._watchers:
+            self._watchers = watchers
+            data += frame(Watchers(table=self.id, names=watchers))
+        self._to_members(data)
         self.lobby.table_changed(self)
 
+    def watchers(self) -> tuple[str, ...]:
+        """The names of the spectators connected now, sorted."""
+        return tuple(sorted((p.name for p in self.spectators if p.online), key=lambda n: (n.casefold(), n)))
+
     def _send_view(self, player: Player) -> None:
-        """The current view of ``player`` (seat or spectator), if there is a game to show."""
+        """What someone arriving needs: the current view of ``player`` (seat or spectator) if there is a game to
+        show, the review if there is one, and who watches."""
         if self.game is not None:
             player.send(self.game.view(self.seat_of(player)))
+        if self.review is not None:
+            player.send_frame(self.review.frames(self.id))
+        player.send(Watchers(table=self.id, names=self.watchers()))
 
     def _publish(self, event: Event | None, but: Player | None = None) -> None:
         assert self.game is not None
@@ -395,7 +415,9 @@ class Table:
                             all_or_nothing=self.all_or_nothing, chat=self.chat)
         seed = secrets.token_hex(8)
         names = tuple(s.name for s in self.seats if s is not None)
-        game_id = await self.store.start_game(self.id, config, seed, names)
+        await reviews.end(self)
+        keys = tuple(s.player.key for s in self.seats if s is not None and s.player is not None)
+        game_id = await self.store.start_game(self.id, config, seed, names, keys)
         self.game = Game(game_id, seed, names, new_game(config, seed))
         log.info("table %d (%s): game %d started: %s", self.id, self.name, game_id, ", ".join(names))
         self._to_members(frame(GameStarted(table=self.id, game=game_id)))
@@ -426,6 +448,7 @@ class Table:
                      new.outcome.max_score, new.outcome.reason.value)
             self._to_members(game.over_frames())
             self.changed()
+            await reviews.begin(self, game)
         else:
             self._schedule_bot()
 
@@ -439,6 +462,7 @@ class Table:
         game.state = ended
         self._publish(None, but=leaving)
         self._to_members(game.over_frames(), but=leaving)
+        await reviews.begin(self, game)
 
     async def _add_bot(self, player: Player, seat: int) -> None:
         await self._may_use_host_powers(player, rules.add_bot_refusal(self.info(), self.seat_of(player), seat))
