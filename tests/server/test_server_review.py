@@ -10,7 +10,10 @@ hears who is online, a table who watches it.
 from __future__ import annotations
 
 import json
+import signal
+from pathlib import Path
 
+import trio
 from hanabi.engine import replay
 from hanabi.protocol.messages import (
     AddBot,
@@ -38,6 +41,8 @@ from hanabi.protocol.messages import (
 
 from .conftest import Client, Connect
 from .test_server_tables import play_out
+from .test_server_tcp import _client as tcp_client
+from .test_server_tcp import _start_server_process as start_server_process
 
 
 async def finished_table(connect: Connect, host: str = "Alice", guest: str = "Bob") -> tuple[Client, Client, int,
@@ -209,3 +214,37 @@ async def test_who_is_online_is_listed_and_the_lobby_hears_of_newcomers(tcp_conn
     await carol.stream.aclose()
     gone = await bob.expect(Online, timeout=5, where=lambda o: "Carol" not in o.players and o.id is None)
     assert gone.players == ("Alice", "bob")
+
+
+async def test_a_server_killed_during_a_review_brings_it_back_as_last_shown(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    proc, port = await start_server_process(db)
+    try:
+        async def connect(name: str) -> Client:
+            return await tcp_client(port, name)
+
+        alice, bob, table, game = await finished_table(connect)
+        await alice.send(ReviewLead(name="Bob"))
+        await bob.expect(Review, where=lambda r: r.leader == "Bob")
+        await bob.send(ReviewStep(step=6))
+        await bob.send(ReviewPoint(order=4))
+        shown = await alice.expect(Review, where=lambda r: r.pointer == 4)
+        assert (shown.leader, shown.step) == ("Bob", 6)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        await proc.wait()
+    await alice.stream.aclose()
+    await bob.stream.aclose()
+
+    proc, port = await start_server_process(db)
+    try:
+        again = await tcp_client(port, "x", alice.token)  # type: ignore[attr-defined]
+        await again.expect(Joined)
+        assert (await again.expect(ReplayFile)).game == game
+        back = await again.expect(Review)
+        assert (back.table, back.game, back.leader, back.step, back.pointer) == (table, game, "Bob", 6, 4)
+        assert back.last == shown.last
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        with trio.fail_after(10):
+            await proc.wait()
