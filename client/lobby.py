@@ -18,6 +18,7 @@ from hanabi.protocol.messages import (
     CreateTable,
     Join,
     Leave,
+    ListOnline,
     ListTables,
     Message,
     RemoveBot,
@@ -115,7 +116,7 @@ class LobbyActions:
             else:
                 self.app.note(only_the_host(model, verb), True)
         elif verb == "refresh":
-            self.app.send(ListTables())
+            self.refresh()
         elif verb == "new":
             self.open_form(intent.text)
         elif verb in ("bot", "unbot", "host") and number is not None:
@@ -127,6 +128,11 @@ class LobbyActions:
             message: Message = AddBot(seat) if verb == "bot" else RemoveBot(seat) if verb == "unbot" \
                 else GiveHostMessage(seat)
             self.app.send(message)
+
+    def refresh(self) -> None:
+        """The tables, and who is online, asked again."""
+        if self.app.send(ListTables()):
+            self.app.send(ListOnline())
 
     def enter_table(self, verb: str, table: int, seat: int | None = None, password: str | None = None) -> None:
         """Join (or watch) a table; one with a password asks for it first, on the command line."""
@@ -185,7 +191,7 @@ class LobbyActions:
         if key == "n":
             self.open_form()
         elif key == "r":
-            self.app.send(ListTables())
+            self.refresh()
         elif key in ("j", "s") and chosen is None:
             self.app.note("there is no table yet: press n to create one", True)
         elif key in ("j", "s") and model.table is not None and chosen is not None \
@@ -203,3 +209,5 @@ class LobbyActions:
             self.remove_bot()
         elif key == "g":
             self.act(LobbyIntent("start"))
+        elif key == "h":
+            self.app.history.open()

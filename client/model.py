@@ -19,17 +19,22 @@ from hanabi.protocol.messages import (
     Chat,
     ErrorReply,
     GameOver,
+    Games,
     GameStarted,
+    GameSummary,
     Goodbye,
     Joined,
     Message,
+    Online,
     ReplayFile,
+    Review,
     SeatStatus,
     TableChanged,
     TableGone,
     TableInfo,
     Tables,
     ViewUpdate,
+    Watchers,
     Welcome,
 )
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -82,6 +87,12 @@ class ClientModel:
     farewell: str | None = None  # why the server closed the connection
     seat_names: tuple[str, ...] = ()  # names when there is no table (an offline replay)
     rejoining: bool = False  # welcomed back while at a table: waiting for the server to say we still are
+    review: Review | None = None  # where our table's review is (the game is ``replay``'s)
+    watchers: tuple[str, ...] = ()  # who watches our table
+    online: tuple[str, ...] = ()  # who is connected to the server
+    online_total: int | None = None  # how many, when ``online`` leaves some out
+    games: tuple[GameSummary, ...] = ()  # the server's finished games, ours first
+    games_total: int | None = None  # how many it keeps, when ``games`` leaves some out
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -168,7 +179,8 @@ def _notice(model: ClientModel, text: str) -> ClientModel:
 
 
 def _leave(model: ClientModel) -> ClientModel:
-    return replace(model, table=None, seat=None, game=None, view=None, game_over=None, logged_events=0, hands=())
+    return replace(model, table=None, seat=None, game=None, view=None, game_over=None, logged_events=0, hands=(),
+                   review=None, watchers=())
 
 
 def reduce(model: ClientModel, message: Incoming) -> ClientModel:
@@ -223,7 +235,8 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
         out = replace(model, tables=_upsert(model.tables, table), table=table, seat=message.seat, rejoining=False)
         if model.table is None or model.table.id != table.id:
             # Another table: nothing of the last one (its log, its chat) may read as this one's.
-            out = replace(out, game=None, view=None, game_over=None, chat=(), log=(), logged_events=0, hands=())
+            out = replace(out, game=None, view=None, game_over=None, chat=(), log=(), logged_events=0, hands=(),
+                          review=None, watchers=())
         where = f"seat {message.seat + 1}" if message.seat is not None else "a spectator's chair"
         return with_status(out, f"You are at table {table.name!r}, {where}.")
     if isinstance(message, SeatStatus):
@@ -238,7 +251,8 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
             # The end of the last game showed its result; the log keeps it once that screen is gone.
             done = model.game_over.outcome
             model = _notice(model, f"— the last game ended {done.score}/{done.max_score}: {done.rating} —")
-        out = replace(model, game=message.game, view=None, game_over=None, replay=None, logged_events=0, hands=())
+        out = replace(model, game=message.game, view=None, game_over=None, replay=None, logged_events=0, hands=(),
+                      review=None)
         out = _notice(out, "— a new game starts —")
         return with_status(out, "The game starts.")
     if isinstance(message, ViewUpdate):
@@ -260,6 +274,8 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
         chat = (*model.chat, (sender, message.text))[-CHAT_LINES_KEPT:]
         line: StyleAndTextTuples = [("class:chat.sender", f"<{sender}> "), ("class:chat", message.text)]
         return add_log(replace(model, chat=chat), "chat", line)
+    if isinstance(message, (Review, Watchers, Online, Games)):
+        return _here(model, message)
     if isinstance(message, ErrorReply):
         out = model
         if message.code == ErrorCode.BAD_RESUME.value and model.table is not None:
@@ -284,3 +300,19 @@ def _seat_status(model: ClientModel, message: SeatStatus) -> ClientModel:
     out = replace(model, table=new, tables=_upsert(model.tables, new))
     text = f"{seat.name} is back." if message.connected else f"{seat.name} lost their connection."
     return _notice(out, text)
+
+
+def _here(model: ClientModel, message: Review | Watchers | Online | Games) -> ClientModel:
+    """Who is here and what was played: the table's review and watchers, who is online, the finished games."""
+    if isinstance(message, Online):
+        return replace(model, online=message.players, online_total=message.total)
+    if isinstance(message, Games):
+        return replace(model, games=message.games, games_total=message.total or len(message.games))
+    if model.table is None or model.table.id != message.table:
+        return model  # about a table we are no longer at
+    if isinstance(message, Watchers):
+        return replace(model, watchers=message.names)
+    if model.review is None or model.review.game != message.game:
+        model = _notice(model, f"— {message.leader} leads a review of game {message.game}: ←→ step on your own, "
+                               "f follows them —")
+    return replace(model, review=message)

@@ -115,6 +115,19 @@ def discards(model: ClientModel, width: int = 80) -> StyleAndTextTuples:
     return [] if model.view is None else discard_fragments(model.view, width)
 
 
+def watchers_fragments(model: ClientModel, width: int = 80) -> StyleAndTextTuples:
+    """Who watches the table, on one line."""
+    return [("class:label", _cut(f"Watching ({len(model.watchers)}): {', '.join(model.watchers)}", max(20, width - 1)))]
+
+
+def online_fragments(model: ClientModel, width: int = 80) -> StyleAndTextTuples:
+    """Who is connected to the server, on one line (the lobby's)."""
+    if not model.online:
+        return []
+    count = model.online_total or len(model.online)
+    return [("class:label", _cut(f"Online ({count}): {', '.join(model.online)}", max(20, width - 1))), ("", "\n")]
+
+
 def log_lines(model: ClientModel, with_chat: bool) -> list[LogLine]:
     return [line for line in model.log if with_chat or line.kind != "chat"]
 
@@ -214,6 +227,7 @@ def lobby_fragments(model: ClientModel, selected: int, width: int) -> StyleAndTe
     out: StyleAndTextTuples = []
     if model.motd:
         out += [("class:label", model.motd), ("", "\n")]
+    out += online_fragments(model, width)
     column = VARIANT_COLUMN_WIDE if width >= WIDE else VARIANT_COLUMN
     out.append(("class:label", f"  {'#':>3}  {'Table':<16} {'Variant':<{column}} {'Seats':<5} {'State':<7} "
                                f"{'Watch':<5} Players\n"))
@@ -249,6 +263,8 @@ def lobby_fragments(model: ClientModel, selected: int, width: int) -> StyleAndTe
                 "" if p.connected else " [disconnected]")
             hostmark = " (host)" if mine.host == s else ""
             out.append(("", f"   seat {s + 1}: {who}{hostmark}\n"))
+        if model.watchers:
+            out += [("", "   "), *watchers_fragments(model, width - 3), ("", "\n")]
         for sender, text in model.chat[-5:]:
             out += [("", "   "), *chat_line(sender, text), ("", "\n")]
         if model.is_host:
@@ -315,9 +331,17 @@ def keys_fragments(model: ClientModel, mode: str, width: int = 80, solo: bool = 
                  (":", "cmd"), ("?", "help"), ("PgUp", "log"), ("^C", "quit")]
     elif mode == "end":
         items = [("s", "save replay"), ("a", "again"), ("l", "leave"), ("t", "chat"), (":", "cmd"), ("q", "quit")]
+    elif mode == "alone":  # a game from the history, looked at alone
+        items = [("←→", "step"), ("↑↓", "10 steps"), ("Home/End", "ends"), ("s", "save"), ("q", "back")]
+    elif mode == "review":
+        items = [("←→", "step"), ("f", "follow"), ("o", "point"), ("s", "save"), ("a", "again"), ("l", "leave"),
+                 ("t", "chat"), ("q", "quit")]
+    elif mode == "history":
+        items = [("↑↓", "choose"), ("o", "alone"), ("w", "review"), ("s", "save"), ("r", "refresh"),
+                 ("Esc", "back")]
     else:
-        items = [("↑↓", "choose"), ("j", "join"), ("s", "watch"), ("n", "new"), ("r", "refresh"), ("t", "chat"),
-                 (":", "cmd"), ("?", "help"), ("q", "quit")]
+        items = [("↑↓", "choose"), ("j", "join"), ("s", "watch"), ("n", "new"), ("h", "history"), ("r", "refresh"),
+                 ("t", "chat"), (":", "cmd"), ("?", "help"), ("q", "quit")]
     if chat_closed(model) is not None:
         items = [item for item in items if item[0] != "t"]
     if solo and mode == "end":

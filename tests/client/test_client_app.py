@@ -6,16 +6,13 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterator
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-from hanabi.client.app import ClientApp
 from hanabi.client.model import ClientModel, Link, LinkChanged
-from hanabi.client.runner import ModelStore
-from hanabi.client.snapshot import SizedOutput, screen_text
 from hanabi.engine import (
     ChatPolicy,
     Clue,
@@ -43,8 +40,8 @@ from hanabi.protocol.messages import (
     Join,
     Joined,
     Leave,
+    ListOnline,
     ListTables,
-    Message,
     RearrangeRequest,
     RemoveBot,
     ReplayFile,
@@ -58,41 +55,10 @@ from hanabi.protocol.messages import (
     ViewUpdate,
     Welcome,
 )
-from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.input import create_pipe_input
 
-CTRL_C = "\x03"
-
-
-class Terminal:
-    """An app wired to a store and an outbox, with keys typed through a pipe."""
-
-    def __init__(self, pipe: PipeInput, replay_dir: Path, columns: int = 80, rows: int = 24) -> None:
-        self.store = ModelStore()
-        self.sent: list[Message] = []
-        self.pipe = pipe
-        self.app = ClientApp(self.store.get, self.store.dispatch, self.sent.append, input=pipe,
-                             output=SizedOutput(columns, rows), replay_dir=replay_dir)
-        self.columns, self.rows = columns, rows
-        self.store.listeners.append(self.app.on_model)
-
-    def feed(self, *messages: object) -> None:
-        for message in messages:
-            self.store.dispatch(message)  # type: ignore[arg-type]
-
-    def type(self, keys: str) -> list[Message]:
-        """Type ``keys`` into the running app, then Ctrl-C to leave it; what the app sent."""
-        self.pipe.send_text(keys + CTRL_C)
-        self.app.application.run()
-        return self.sent
-
-    def screen(self) -> str:
-        return screen_text(self.app.application, self.columns, self.rows)
-
-
-@pytest.fixture
-def term(tmp_path: Path) -> Iterator[Terminal]:
-    with create_pipe_input() as pipe:
-        yield Terminal(pipe, tmp_path)
+if TYPE_CHECKING:
+    from .conftest import Terminal
 
 
 def at_game(term: Terminal, kit, seat: int = 0, state=None):
@@ -263,7 +229,7 @@ def test_a_long_chat_line_wraps_and_the_newest_line_stays_in_sight(term: Termina
 
 def test_the_chat_column_shows_the_newest_messages(kit, tmp_path: Path) -> None:
     with create_pipe_input() as pipe:
-        term = Terminal(pipe, tmp_path, 140, 30)
+        term = kit.Terminal(pipe, tmp_path, 140, 30)
         at_game(term, kit)
         for i in range(40):
             term.feed(Chat(f"message {i}", 1, "bob"))
@@ -286,7 +252,7 @@ def test_knowledge_toggle_shows_what_others_know(term: Terminal, kit) -> None:
 
 def test_wide_terminal_gives_chat_its_own_column(kit, tmp_path: Path) -> None:
     with create_pipe_input() as pipe:
-        term = Terminal(pipe, tmp_path, 140, 30)
+        term = kit.Terminal(pipe, tmp_path, 140, 30)
         at_game(term, kit)
         term.feed(Chat("over here", 1, "cathy"))
         wide = term.screen()
@@ -305,7 +271,7 @@ def test_lobby_keys(term: Terminal, kit) -> None:
     term.sent.clear()
     assert term.type("s") == [Spectate(2)]
     term.sent.clear()
-    assert term.type("r") == [ListTables()]
+    assert term.type("r") == [ListTables(), ListOnline()]  # r asks who is online too
 
 
 def test_new_table_form(term: Terminal, kit) -> None:
@@ -393,11 +359,11 @@ def test_help_screen(term: Terminal, kit) -> None:
     assert "Keys during a game" not in term.screen()
 
 
-def test_five_players_with_knowledge_shown_keep_every_hand_row(tmp_path: Path) -> None:
+def test_five_players_with_knowledge_shown_keep_every_hand_row(kit, tmp_path: Path) -> None:
     names = ("alice", "bob", "cathy", "donald", "emily")
     state = new_game(GameConfig(players=5, first_seat=0), 3)
     with create_pipe_input() as pipe:
-        term = Terminal(pipe, tmp_path)
+        term = kit.Terminal(pipe, tmp_path)
         seats = tuple(SeatInfo(n, False, True) for n in names)
         info = TableInfo(1, "five", Variant.NONE, False, False, ChatPolicy.ALWAYS, 5, seats, False, True, 0, 0)
         term.feed(Welcome(1, "s", "alice", "tok", ""), Joined(info, 0), ViewUpdate(1, view_for(state, 0)))
@@ -410,13 +376,13 @@ def test_five_players_with_knowledge_shown_keep_every_hand_row(tmp_path: Path) -
     assert len(lines) == 24
 
 
-def test_final_round_countdown_fits_80_columns(tmp_path: Path) -> None:
+def test_final_round_countdown_fits_80_columns(kit, tmp_path: Path) -> None:
     state = new_game(GameConfig(players=2, variant=Variant.SIX_SUITS, first_seat=0), 5)
     while state.final_turns_left is None:
         actions = legal_actions(state)
         state = apply(state, next((a for a in actions if isinstance(a, Discard)), actions[-1]))
     with create_pipe_input() as pipe:
-        term = Terminal(pipe, tmp_path)
+        term = kit.Terminal(pipe, tmp_path)
         seats = (SeatInfo("alice", False, True), SeatInfo("bob", False, True))
         info = TableInfo(1, "six", Variant.SIX_SUITS, False, False, ChatPolicy.ALWAYS, 2, seats, False, True, 0, 0)
         term.feed(Welcome(1, "s", "alice", "tok", ""), Joined(info, 0), ViewUpdate(1, view_for(state, 0)))
@@ -502,7 +468,7 @@ def test_lobby_commands_on_the_command_line(term: Terminal, kit) -> None:
     assert term.type(":bot 3\r") == [AddBot(2)]
     term.feed(TableChanged(kit.table(("alice", "bob", "Bot Ada"), bots=(2,))))
     sent = term.type(":unbot 3\r:host 2\r:refresh\r:leave\r")
-    assert sent == [AddBot(2), RemoveBot(2), GiveHost(1), ListTables(), Leave()]
+    assert sent == [AddBot(2), RemoveBot(2), GiveHost(1), ListTables(), ListOnline(), Leave()]
     assert term.store.model.table is None
 
 
@@ -610,7 +576,7 @@ def test_the_bell_rings_once_when_our_turn_comes(term: Terminal, kit, monkeypatc
 
 def test_no_bell_keeps_quiet(kit, tmp_path: Path, monkeypatch) -> None:
     with create_pipe_input() as pipe:
-        term = Terminal(pipe, tmp_path)
+        term = kit.Terminal(pipe, tmp_path)
         term.app.bell = False
         rings: list[int] = []
         monkeypatch.setattr(term.app.application.output, "bell", lambda: rings.append(1))
@@ -618,10 +584,10 @@ def test_no_bell_keeps_quiet(kit, tmp_path: Path, monkeypatch) -> None:
     assert rings == []
 
 
-def test_six_suits_tokens_line_keeps_single_gaps(tmp_path: Path) -> None:
+def test_six_suits_tokens_line_keeps_single_gaps(kit, tmp_path: Path) -> None:
     state = new_game(GameConfig(players=3, variant=Variant.SIX_SUITS, first_seat=0), 2)
     with create_pipe_input() as pipe:
-        term = Terminal(pipe, tmp_path)
+        term = kit.Terminal(pipe, tmp_path)
         seats = tuple(SeatInfo(n, False, True) for n in ("alice", "bob", "cathy"))
         info = TableInfo(1, "six", Variant.SIX_SUITS, False, False, ChatPolicy.ALWAYS, 3, seats, False, True, 0, 0)
         term.feed(Welcome(1, "s", "alice", "tok", ""), Joined(info, 0), ViewUpdate(1, view_for(state, 0)))
@@ -629,7 +595,7 @@ def test_six_suits_tokens_line_keeps_single_gaps(tmp_path: Path) -> None:
     assert "Clues 8/8  Strikes" in line and "M0" in line and len(line) <= 80
 
 
-def test_what_players_know_stays_in_the_card_columns_in_six_suits(tmp_path: Path) -> None:
+def test_what_players_know_stays_in_the_card_columns_in_six_suits(kit, tmp_path: Path) -> None:
     names = ("alice", "bob", "cathy", "donald", "emily")
     state = new_game(GameConfig(players=5, variant=Variant.SIX_SUITS, first_seat=0), 3)
     rng = random.Random(1)
@@ -637,7 +603,7 @@ def test_what_players_know_stays_in_the_card_columns_in_six_suits(tmp_path: Path
         actions = legal_actions(state)
         state = apply(state, rng.choice([a for a in actions if not isinstance(a, Play)]))
     with create_pipe_input() as pipe:
-        term = Terminal(pipe, tmp_path)
+        term = kit.Terminal(pipe, tmp_path)
         seats = tuple(SeatInfo(n, False, True) for n in names)
         info = TableInfo(1, "five", Variant.SIX_SUITS, False, False, ChatPolicy.ALWAYS, 5, seats, False, True, 0, 0)
         term.feed(Welcome(1, "s", "alice", "tok", ""), Joined(info, 0), ViewUpdate(1, view_for(state, 0)))
@@ -705,7 +671,7 @@ def test_the_lobby_highlights_the_table_we_arrive_at(term: Terminal, kit) -> Non
 
 
 @pytest.mark.parametrize("variant", list(Variant))
-def test_every_seat_of_random_games_fits_80x24(variant: Variant, tmp_path: Path) -> None:
+def test_every_seat_of_random_games_fits_80x24(kit, variant: Variant, tmp_path: Path) -> None:
     """Random games of every size, seen from every seat and as a spectator, knowledge shown or not: 24 rows of
     at most 80 columns, every hand on screen, the tokens line and the keys bar whole."""
     rng = random.Random(variant.value)
@@ -723,7 +689,7 @@ def test_every_seat_of_random_games_fits_80x24(variant: Variant, tmp_path: Path)
             snapshots += 1
             for seat in [*range(players), None]:
                 with create_pipe_input() as pipe:
-                    term = Terminal(pipe, tmp_path)
+                    term = kit.Terminal(pipe, tmp_path)
                     term.feed(Welcome(1, "s", names[seat] if seat is not None else "eve", "tok", ""),
                               Joined(info, seat), ViewUpdate(1, view_for(state, seat)))
                     term.app.ui.show_knowledge = rng.random() < 0.5
@@ -956,14 +922,14 @@ def test_long_status_lines_break_between_words_at_80_columns(term: Terminal, kit
     assert_words_whole(term.screen().splitlines(), saved)
 
 
-def test_long_log_lines_break_between_words_at_80_columns(tmp_path: Path) -> None:
+def test_long_log_lines_break_between_words_at_80_columns(kit, tmp_path: Path) -> None:
     names = ("alice", "Bot Basilisk the Second")
     state = new_game(GameConfig(players=2, first_seat=0), 5)
     while state.deck_left:
         actions = legal_actions(state)
         state = apply(state, next((a for a in actions if isinstance(a, Discard)), actions[-1]))
     with create_pipe_input() as pipe:
-        term = Terminal(pipe, tmp_path)
+        term = kit.Terminal(pipe, tmp_path)
         seats = tuple(SeatInfo(n, False, True) for n in names)
         info = TableInfo(1, "t", Variant.NONE, False, False, ChatPolicy.ALWAYS, 2, seats, False, True, 0, 0)
         term.feed(Welcome(1, "s", "alice", "tok", ""), Joined(info, 0), ViewUpdate(1, view_for(state, 0)))
