@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from .app import ClientApp
 
 PAGE = 10  # steps taken by ↑/↓
+CHAT_KEPT = 5  # the table's latest chat lines shown under a review's log
 
 
 @dataclass
@@ -103,7 +104,10 @@ def display_model(model: ClientModel, review: Shown) -> ClientModel:
     base = ClientModel(address=model.address, link=model.link, player=model.player, seat_names=review.players,
                        seat=None, chat=model.chat, watchers=model.watchers)
     view = view_for(review.state, None)
-    return log_new_events(replace(base, view=view), view)
+    stepped = log_new_events(replace(base, view=view), view)
+    # The table's latest words stay under the step's log: a review is talked over.
+    talk = [line for line in model.log if line.kind == "chat"][-CHAT_KEPT:]
+    return replace(stepped, log=(*stepped.log, *talk))
 
 
 def where_card_is(state: GameState, names: tuple[str, ...], order: int) -> str:
@@ -134,11 +138,11 @@ def review_fragments(review: Shown, me: str) -> StyleAndTextTuples:
     outcome = review.state.outcome
     if outcome is not None:  # the end: its result, as the end of a game says it
         out.append(("class:end", f" Game over: {outcome.score}/{outcome.max_score} — {outcome.rating}. "
-                                 "s saves the replay.\n"))
-    out.append(("class:keys", f"{head} · {who}\n"))
+                                 "s: save the replay.\n"))  # the step's line follows
+    out.append(("class:keys", f"{head} · {who}"))
     if review.pointer is not None:
-        out.append(("class:status.prompt", f" ➜ {review.leader} points at "
-                                           f"{where_card_is(review.state, review.players, review.pointer)}\n"))
+        out.append(("class:status.prompt", f"\n ➜ {review.leader} points at "
+                                           f"{where_card_is(review.state, review.players, review.pointer)}"))
     return out
 
 
@@ -203,18 +207,22 @@ class ReviewActions:
         self.ui.alone = review.leader is not None
         self.ui.step = step
 
+    def _from(self, review: Shown) -> int:
+        """The step a key counts from: the leader's own latest (the server may not have shown it yet)."""
+        return self.ui.step if review.leader is not None and self.leads(self.app.get_model()) else review.step
+
     def step(self, delta: int) -> None:
         review = self.current()
         if review is not None:
-            self.go(review.step + delta)
+            self.go(self._from(review) + delta)
 
     def arrow(self, key: str) -> None:
         """←, →, Home and End."""
         review = self.current()
         if review is None:
             return
-        target = {"left": review.step - 1, "right": review.step + 1, "home": 0, "end": review.last}[key]
-        self.go(target)
+        here = self._from(review)
+        self.go({"left": here - 1, "right": here + 1, "home": 0, "end": review.last}[key])
 
     def follow(self) -> None:
         review = self.current()
