@@ -290,15 +290,15 @@ def help_fragments() -> StyleAndTextTuples:
         "  [R3] a card that got a clue, R3 one that got none · ▶ the player to act",
         "  Your hand: [R] [3] the clues each card got; can be: what it may still be",
         "Keys in the lobby",
-        "  ↑↓ choose a table · Enter/j join · s spectate · n new table · r refresh",
+        "  ↑↓ choose a table · Enter/j join · s spectate · n new · r refresh · h history",
         "  at your table: b add a bot · x remove a bot · g start · l leave",
         "Commands (type : first; Tab completes)",
         "  play N · discard N · clue PLAYER COLOUR|RANK · move FROM TO · say TEXT · help",
         "  join TABLE [SEAT] · watch TABLE · leave · new · start · again · save · quit",
         "  bot SEAT · unbot SEAT · host SEAT (hand the host role on) · knowledge",
+        "  review after a game: ←→ step · f follow the leader · o P N point · lead NAME",
         '  PLAYER: the seat number on the board, or a name ("ada", "bot a": Bot Ada)',
         "  [p] beside a table in the lobby: it asks for a password",
-        "",
         "Ctrl-C quits at any time. Press any key to close this help.",
     ]
     return [("", "\n".join(lines))]
