@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from hanabi.engine import GameState, ReplayError, view_for
 from hanabi.engine.replay import from_json
-from hanabi.protocol.messages import ReviewPoint, ReviewStep
+from hanabi.protocol.messages import Review, ReviewPoint, ReviewStep
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from .board import seat_name
@@ -152,7 +152,7 @@ class ReviewActions:
     def __init__(self, app: ClientApp) -> None:
         self.app = app
         self.ui = ReviewUi()
-        self._seen: object = None  # the last Review message: a new one brings a follower's step along
+        self._seen: Review | None = None  # the last Review message: a new one brings a follower's step along
         self._cache: tuple[ClientModel, tuple[object, ...], ClientModel] | None = None
 
     def current(self) -> Shown | None:
@@ -171,12 +171,12 @@ class ReviewActions:
 
     def on_model(self, model: ClientModel) -> None:
         """A new review (another game) starts by following its leader; a follower keeps the leader's step."""
-        review = model.review
-        if review is self._seen:
+        review, seen = model.review, self._seen
+        if review is seen:
             return
-        if review is None or not isinstance(self._seen, type(review)) or self._seen.game != review.game:
-            self.ui.alone = False
         self._seen = review
+        if review is None or seen is None or seen.game != review.game:
+            self.ui.alone = False
         if review is not None and not self.ui.alone:
             self.ui.step = review.step
 

@@ -141,4 +141,8 @@ class Game:
         assert self.state.outcome is not None
         shown = reveal(self.state)
         return (frame(GameOver(game=self.id, outcome=shown.outcome, deck=shown.deck, seed=self.seed))
-                + frame(ReplayFile(game=self.id, json=replay.dumps(self.state, self.names))))
+                + frame(ReplayFile(game=self.id, json=self.replay_json())))
+
+    def replay_json(self) -> str:
+        """The game as hanab.live JSON: what the end of the game and its review show everyone."""
+        return replay.dumps(self.state, self.names)

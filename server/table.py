@@ -462,7 +462,7 @@ class Table:
         game.state = ended
         self._publish(None, but=leaving)
         self._to_members(game.over_frames(), but=leaving)
-        await reviews.begin(self, game)
+        await reviews.begin(self, game, leaving)
 
     async def _add_bot(self, player: Player, seat: int) -> None:
         await self._may_use_host_powers(player, rules.add_bot_refusal(self.info(), self.seat_of(player), seat))

@@ -215,3 +215,23 @@ def test_the_tables_chat_stays_under_the_reviews_log(term, kit) -> None:
     in_review(term, kit, step=4)
     term.feed(Chat("look at turn 3!", table=1, sender="alice"))
     assert "<alice> look at turn 3!" in term.screen()
+
+
+def test_a_five_player_review_with_a_pointer_and_watchers_fits_80x24(term, kit) -> None:
+    names = ("alice", "bob", "cathy", "dave", "erin")
+    state = kit.game(players=5)
+    while not state.over:
+        actions = legal_actions(state)
+        state = apply(state, next((a for a in actions if isinstance(a, Discard)), actions[-1]))
+    text = dumps(state, names)
+    last = last_of(text)
+    term.feed(Welcome(3, "server", "bob", "tok", ""), Joined(kit.table(names), 1), GameStarted(1, 1),
+              kit.view_message(state, 1), ReplayFile(1, text), Watchers(1, ("zoe",)),
+              Review(1, 1, "alice", last, last, state.hands[4][3]))
+    lines = term.screen().splitlines()
+    assert len(lines) <= 24
+    screen = "\n".join(lines)
+    assert all(f"{i + 1} {name}" in screen for i, name in enumerate(names))  # every hand
+    assert "Game over:" in screen and f"step {last}/{last} · following alice" in screen
+    assert "➜ alice points at erin's slot 4" in screen and "Watching (1): zoe" in screen
+    assert "←→ step" in lines[-1]
