@@ -47,16 +47,21 @@ from .test_server_tcp import _client as tcp_client
 from .test_server_tcp import _start_server_process as start_server_process
 
 
-async def finished_table(connect: Connect, host: str = "Alice", guest: str = "Bob") -> tuple[Client, Client, int,
-                                                                                              int]:
-    """``host`` and ``guest`` play a 2-seat game to its end; their clients, the table and the game."""
+async def started_table(connect: Connect, host: str, guest: str) -> tuple[Client, Client, int, int]:
+    """``host`` and ``guest`` at a 2-seat table whose game has started; their clients, the table and the game."""
     alice, bob = await connect(host), await connect(guest)
     await alice.send(CreateTable(name=f"{host}'s", seats=2))
     table = (await alice.expect(Joined)).table.id
     await bob.send(Join(table=table))
     await bob.expect(Joined)
     await alice.send(Start())
-    game = (await alice.expect(GameStarted)).game
+    return alice, bob, table, (await alice.expect(GameStarted)).game
+
+
+async def finished_table(connect: Connect, host: str = "Alice", guest: str = "Bob") -> tuple[Client, Client, int,
+                                                                                              int]:
+    """``host`` and ``guest`` play a 2-seat game to its end; their clients, the table and the game."""
+    alice, bob, table, game = await started_table(connect, host, guest)
     await play_out({0: alice, 1: bob}, game_timeout=60)
     return alice, bob, table, game
 
@@ -253,12 +258,7 @@ async def test_a_server_killed_during_a_review_brings_it_back_as_last_shown(tmp_
 
 
 async def test_a_player_leaving_ends_the_game_into_a_review_for_those_who_stay(tcp_connect: Connect) -> None:
-    alice, bob = await tcp_connect("Alice"), await tcp_connect("Bob")
-    await alice.send(CreateTable(name="short", seats=2))
-    table = (await alice.expect(Joined)).table.id
-    await bob.send(Join(table=table))
-    await bob.expect(Joined)
-    await alice.send(Start())
+    alice, bob, _, _ = await started_table(tcp_connect, "Alice", "Bob")
     views = {0: (await alice.expect(ViewUpdate)).view, 1: (await bob.expect(ViewUpdate)).view}
     first = views[0].current
     await (alice, bob)[first].send(ActionRequest(views[first].legal_actions()[-1]))  # one turn, then Bob walks out
