@@ -273,7 +273,7 @@ async def test_a_player_leaving_ends_the_game_into_a_review_for_those_who_stay(t
 
 
 async def test_who_leaves_a_table_hears_who_is_online_again(tcp_connect: Connect) -> None:
-    _, bob, _, _ = await finished_table(tcp_connect)
+    _alice, bob, _, _ = await finished_table(tcp_connect)  # kept: a client dropped is one offline
     _carol = await tcp_connect("Carol")  # came while Bob was at the table: the lobby heard it, not he
     await bob.send(Leave())
     back = await bob.expect(Online, where=lambda o: "Carol" in o.players)
