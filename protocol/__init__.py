@@ -51,6 +51,7 @@ from .messages import (
     GetReplay,
     GiveHost,
     Goodbye,
+    HandSeat,
     Hello,
     Join,
     Joined,
@@ -63,6 +64,7 @@ from .messages import (
     RearrangeRequest,
     RemoveBot,
     ReplayFile,
+    SeatHanded,
     SeatInfo,
     SeatStatus,
     Spectate,
@@ -88,5 +90,5 @@ __all__ = [
     "TableChanged", "TableGone", "TableInfo", "Tables", "ViewUpdate", "Welcome", "action_from_wire", "action_to_wire",
     "card_from_wire", "card_to_wire", "config_from_wire", "config_to_wire", "decode_body", "encode",
     "event_from_wire", "event_to_wire", "from_wire", "outcome_from_wire", "outcome_to_wire", "to_wire",
-    "version_mismatch", "view_from_wire", "view_to_wire",
+    "version_mismatch", "view_from_wire", "view_to_wire", "HandSeat", "SeatHanded",
 ]
