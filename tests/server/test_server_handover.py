@@ -191,3 +191,32 @@ async def _tcp(port: int, name: str, resume: str | None = None) -> Client:
     client = Client(await trio.open_tcp_stream("127.0.0.1", port), name)
     client.token = (await client.hello(name, resume)).resume  # type: ignore[attr-defined]
     return client
+
+
+async def test_a_bot_still_thinking_when_its_seat_goes_to_a_person_does_not_move_for_them() -> None:
+    from .conftest import config_with
+
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(functools.partial(serve, "127.0.0.1", 0, ":memory:",
+                                                       config=config_with(bot_delay=0.6)))
+        alice, bob = await _tcp(server.port, "Alice"), await _tcp(server.port, "Bob")
+        await _started(alice, [bob])
+        await _drop(bob, [alice], 1)
+        view = (await alice.expect(ViewUpdate)).view
+        if view.current == 0:  # make it seat 1's turn
+            await alice.send(ActionRequest(view.legal_actions()[-1]))
+            view = (await alice.expect(ViewUpdate, where=lambda m: m.view.turn == view.turn + 1)).view
+        await alice.send(HandSeat(seat=1))
+        await alice.expect(SeatHanded)
+        carol = await _tcp(server.port, "Carol")
+        await alice.send(HandSeat(seat=1, to="Carol"))  # the bot, given 0.6 s to think, is thinking
+        mine = (await carol.expect(ViewUpdate)).view
+        assert mine.current == 1 and mine.turn == view.turn
+        await trio.sleep(1.0)  # the bot's choice has come back by now, and was not taken
+        await alice.drain(0.05)
+        latest = [m.view for m in alice.seen if isinstance(m, ViewUpdate)][-1]
+        assert latest.turn == view.turn
+        await carol.send(ActionRequest(mine.legal_actions()[0]))
+        moved = await alice.expect(ViewUpdate, where=lambda m: m.view.turn == view.turn + 1)
+        assert moved.view.events[-1].seat == 1  # type: ignore[union-attr]
+        nursery.cancel_scope.cancel()
