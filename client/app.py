@@ -29,6 +29,7 @@ from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.processors import BeforeInput, ConditionalProcessor, PasswordProcessor
 from prompt_toolkit.output import Output
 
+from . import handing
 from . import keys as shortcuts
 from .bindings import key_bindings
 from .commands import CommandCompleter, CommandError, Intent, LobbyIntent, Local, Say, parse
@@ -321,13 +322,7 @@ class ClientApp:
             self._answer_quit(key)
             return
         if ui.confirm is not None:
-            intent = ui.confirm
-            ui.prompt = ""
-            if key.lower() == "y":
-                self.act(intent)
-            else:
-                ui.confirm = None
-                self.note("You stay at the table; the game goes on.")
+            self._answer_confirm(key)
             return
         if ui.pending:
             self._shortcut(key)
@@ -344,6 +339,8 @@ class ClientApp:
                 self.ui.prompt = f"{closed} (Esc closes this line)"
         elif key == "?":
             ui.show_help = True
+        elif key == handing.KEY:
+            self._follow([key], handing.start(model))
         elif mode == "game" and key == "l" and model.seat is None:
             self.act(LobbyIntent("leave"))  # a spectator leaving ends nothing
         elif mode == "game" and key in shortcuts.STARTERS:
@@ -365,8 +362,21 @@ class ClientApp:
         elif mode == "lobby":
             self.lobby.key(key)
 
+    def _answer_confirm(self, key: str) -> None:
+        intent = self.ui.confirm
+        assert intent is not None
+        self.ui.prompt = ""
+        if key.lower() == "y":
+            self.act(intent)
+        else:
+            self.ui.confirm = None
+            self.note("You stay at the table; the game goes on.")
+
     def _shortcut(self, key: str) -> None:
         model = self.get_model()
+        if self.ui.pending[0] == handing.KEY:
+            self._follow([*self.ui.pending, key], handing.step(self.ui.pending, key, model))
+            return
         view = model.view
         if view is None or view.seat is None:
             self.cancel()
@@ -374,7 +384,7 @@ class ClientApp:
         step = shortcuts.step(self.ui.pending, key, view, model.names)
         self._follow([*self.ui.pending, key], step)
 
-    def _follow(self, keys: list[str], step: shortcuts.Step) -> None:
+    def _follow(self, keys: list[str], step: shortcuts.Step | handing.Step) -> None:
         if isinstance(step, shortcuts.Prompt):
             self.ui.pending = keys
             self.ui.prompt = step.text
@@ -383,8 +393,11 @@ class ClientApp:
         self.ui.prompt = ""
         if isinstance(step, shortcuts.KeyRefused):
             self.note(step.text, True)
-            return
-        self.act(step.intent)
+        elif isinstance(step, handing.TypeOn):
+            self.open_command(step.text)
+            self.ui.prompt = step.prompt
+        else:
+            self.act(step.intent)
 
     def cancel(self) -> None:
         self.ui.pending = []

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from hanabi.engine import RANKS, Clue, Discard, GameEnded, NotYourTurn, Play, PlayerView, Rearrange, check_turn
 
 from .board import others_in_turn_order, seat_name
-from .commands import CommandError, clue_value, other_player
+from .commands import CommandError, LobbyIntent, clue_value, other_player
 from .judge import NO_GAME, SPECTATORS_CANNOT_ACT, refusal
 
 
@@ -31,7 +31,7 @@ class Prompt:
 class Done:
     """The shortcut is complete: send ``intent``."""
 
-    intent: Play | Discard | Clue | Rearrange
+    intent: Play | Discard | Clue | Rearrange | LobbyIntent
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,12 +10,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from hanabi.protocol import ErrorCode, TableInfo
+from hanabi.protocol import NAME_MAX, ErrorCode, TableInfo
 from hanabi.protocol import table_rules as rules
 from hanabi.protocol.messages import (
     AddBot,
     Chat,
     CreateTable,
+    HandSeat,
     Join,
     Leave,
     ListTables,
@@ -26,7 +27,7 @@ from hanabi.protocol.messages import (
 )
 from hanabi.protocol.messages import GiveHost as GiveHostMessage
 
-from .commands import LobbyIntent
+from .commands import HAND_USAGE, LobbyIntent
 from .form import CHATS, VARIANTS, TableForm
 from .model import ClientModel, LeftTable
 from .screens import chat_closed
@@ -118,6 +119,8 @@ class LobbyActions:
             self.app.send(ListTables())
         elif verb == "new":
             self.open_form(intent.text)
+        elif verb == "hand" and number is not None:
+            self.hand_seat(number, intent.text or "")
         elif verb in ("bot", "unbot", "host") and number is not None:
             problem = seat_problem(model, verb, number)
             if problem is not None:
@@ -127,6 +130,22 @@ class LobbyActions:
             message: Message = AddBot(seat) if verb == "bot" else RemoveBot(seat) if verb == "unbot" \
                 else GiveHostMessage(seat)
             self.app.send(message)
+
+    def hand_seat(self, number: int, who: str) -> None:
+        """``hand NUMBER bot`` or ``hand NUMBER NAME``: the host gives an away player's seat (1-based) on."""
+        model = self.app.get_model()
+        table = table_now(model)
+        to_bot = who.casefold() == "bot"
+        if table is None:
+            self.app.note("join or create a table first", True)
+            return
+        refusal = rules.hand_seat_refusal(table, model.seat, number - 1, to_bot)
+        if refusal is not None:
+            self.app.note(refusal.message, True)
+        elif not to_bot and len(who) > NAME_MAX:
+            self.app.note(f"no name is that long (at most {NAME_MAX} characters): {HAND_USAGE}", True)
+        else:
+            self.app.send(HandSeat(number - 1, None if to_bot else who))
 
     def enter_table(self, verb: str, table: int, seat: int | None = None, password: str | None = None) -> None:
         """Join (or watch) a table; one with a password asks for it first, on the command line."""

@@ -24,6 +24,7 @@ from hanabi.protocol.messages import (
     Joined,
     Message,
     ReplayFile,
+    SeatHanded,
     SeatStatus,
     TableChanged,
     TableGone,
@@ -228,6 +229,8 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
         return with_status(out, f"You are at table {table.name!r}, {where}.")
     if isinstance(message, SeatStatus):
         return _seat_status(model, message)
+    if isinstance(message, SeatHanded):
+        return _seat_handed(model, message)
     if isinstance(message, (GameStarted, ViewUpdate, GameOver)) and model.table is None:
         # A game of a table we left (the server tells its end to everyone who was there, us included):
         # shown, it would bring back an end screen whose keys act on a table we are no longer at.
@@ -284,3 +287,24 @@ def _seat_status(model: ClientModel, message: SeatStatus) -> ClientModel:
     out = replace(model, table=new, tables=_upsert(model.tables, new))
     text = f"{seat.name} is back." if message.connected else f"{seat.name} lost their connection."
     return _notice(out, text)
+
+
+def _seat_handed(model: ClientModel, message: SeatHanded) -> ClientModel:
+    """The host gave a seat on (server/handover.py): to us, away from us while we were away, or between others."""
+    seat = f"seat {message.seat + 1}"
+    at = model.table is not None and model.table.id == message.table
+    table = next((t.name for t in model.tables if t.id == message.table), f"#{message.table}")
+    if message.name == model.player and not message.bot:
+        # The ``joined`` of the seat came just before: we sit there now.
+        text = f"{message.by} handed you {seat} at table {table!r}, which was {message.previous}'s."
+        return with_status(_notice(model, text), f"{text} You play from here on.")
+    if message.previous == model.player or (at and model.seat == message.seat):
+        who = "a house bot" if message.bot else message.name
+        text = f"While you were away, {message.by} gave your {seat} at table {table!r} to {who}."
+        out = _leave(model) if at and model.seat == message.seat else model
+        return with_status(_notice(replace(out, rejoining=False), text),
+                           f"{text} You are in the lobby: ask {message.by} to hand it back.", True)
+    if at:
+        who = f"{message.name} (a house bot)" if message.bot else message.name
+        return _notice(model, f"{message.by} gave {message.previous}'s {seat} to {who}.")
+    return model

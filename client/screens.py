@@ -25,6 +25,8 @@ from .board import (
     tokens_fragments,
     whose_turn,
 )
+from .handing import KEY as HAND_KEY
+from .handing import handable
 from .model import ClientModel, Link, LogLine, seats_taken
 from .wrapping import wrap_words
 
@@ -251,7 +253,9 @@ def lobby_fragments(model: ClientModel, selected: int, width: int) -> StyleAndTe
             out.append(("", f"   seat {s + 1}: {who}{hostmark}\n"))
         for sender, text in model.chat[-5:]:
             out += [("", "   "), *chat_line(sender, text), ("", "\n")]
-        if model.is_host:
+        if model.is_host and handable(mine, model.seat):
+            out.append(("class:keys", f" {HAND_KEY} hand on an away player's seat · b add a bot · g start · l leave "))
+        elif model.is_host:
             out.append(("class:keys", " b add a bot · x remove a bot · g start the game · l leave "))
         elif model.seat is not None:
             out.append(("class:keys", " waiting for the host to start · l leave "))
@@ -282,7 +286,7 @@ def help_fragments() -> StyleAndTextTuples:
         "  bot SEAT · unbot SEAT · host SEAT (hand the host role on) · knowledge",
         '  PLAYER: the seat number on the board, or a name ("ada", "bot a": Bot Ada)',
         "  [p] beside a table in the lobby: it asks for a password",
-        "",
+        "Host: H hands an away player's seat to a bot or a player · hand SEAT bot|NAME",
         "Ctrl-C quits at any time. Press any key to close this help.",
     ]
     return [("", "\n".join(lines))]
@@ -318,6 +322,9 @@ def keys_fragments(model: ClientModel, mode: str, width: int = 80, solo: bool = 
     else:
         items = [("↑↓", "choose"), ("j", "join"), ("s", "watch"), ("n", "new"), ("r", "refresh"), ("t", "chat"),
                  (":", "cmd"), ("?", "help"), ("q", "quit")]
+    if mode in ("game", "end") and model.table is not None and model.is_host and handable(model.table, model.seat):
+        # Someone is away: the one key that lets the game go on without them comes first after the game's own.
+        items.insert(next(i for i, item in enumerate(items) if item[0] in (":", "t")), (HAND_KEY, "hand seat"))
     if chat_closed(model) is not None:
         items = [item for item in items if item[0] != "t"]
     if solo and mode == "end":

@@ -51,6 +51,7 @@ from .messages import (
     GetReplay,
     GiveHost,
     Goodbye,
+    HandSeat,
     Hello,
     Join,
     Joined,
@@ -70,6 +71,7 @@ from .messages import (
     ReviewLead,
     ReviewPoint,
     ReviewStep,
+    SeatHanded,
     SeatInfo,
     SeatStatus,
     Spectate,
@@ -98,4 +100,5 @@ __all__ = [
     "event_from_wire", "event_to_wire", "from_wire", "outcome_from_wire", "outcome_to_wire", "to_wire",
     "version_mismatch", "view_from_wire", "view_to_wire",
     "ListOnline", "Online", "OpenReview", "Review", "ReviewLead", "ReviewPoint", "ReviewStep", "Watchers",
+    "version_mismatch", "view_from_wire", "view_to_wire", "HandSeat", "SeatHanded",
 ]

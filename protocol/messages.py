@@ -447,6 +447,18 @@ class ListOnline:
     id: Id = None
 
 
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class HandSeat:
+    """Host only: give the seat of a player who is away (or of a bot) to ``to``, a player in the lobby, by name;
+    ``to`` None gives it to a house bot."""
+
+    TYPE: ClassVar[str] = "hand_seat"
+    seat: Annotated[int, _SEAT]
+    to: Annotated[str | None, Opt(_NAME)] = None
+    id: Id = None
+
+
 @_message("server")
 @dataclasses.dataclass(frozen=True, slots=True)
 class Online:
@@ -468,6 +480,22 @@ class Watchers:
     TYPE: ClassVar[str] = "watchers"
     table: Annotated[int, _ID]
     names: Annotated[tuple[str, ...], ListOf(_NAME, LIST_MAX)]
+    id: Id = None
+
+
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class SeatHanded:
+    """The host gave ``seat`` of ``table`` from ``previous`` to ``name`` (a house bot when ``bot``): sent to
+    everyone at the table, to the one given the seat (after their ``joined``) and to the one who lost it."""
+
+    TYPE: ClassVar[str] = "seat_handed"
+    table: Annotated[int, _ID]
+    seat: Annotated[int, _SEAT]
+    name: Annotated[str, _NAME]
+    bot: Annotated[bool, Bool()]
+    previous: Annotated[str, _NAME]
+    by: Annotated[str, _NAME]
     id: Id = None
 
 
@@ -708,6 +736,7 @@ Message = (
     | RearrangeRequest | ViewUpdate | GameEvent | GameOver | GetReplay | ReplayFile | ListGames | Games | Chat
     | Ping | Pong | ErrorReply | ListOnline | Online | Watchers | OpenReview | Review | ReviewStep | ReviewPoint
     | ReviewLead
+    | Ping | Pong | ErrorReply | HandSeat | SeatHanded
 )
 
 

@@ -31,6 +31,7 @@ from hanabi.protocol import (
     GetReplay,
     GiveHost,
     GoodbyeReason,
+    HandSeat,
     Hello,
     Join,
     Leave,
@@ -53,6 +54,7 @@ from hanabi.protocol.table_rules import seat_label
 from .bots import Policy, default_policy
 from .config import ServerConfig
 from .game import Game, replay_text
+from .handover import hand_over
 from .lifecycle import RateLimit
 from .names import normalized, unique
 from .passwords import hash_password
@@ -334,6 +336,8 @@ class Lobby:
             await self._enter(player, table, request)
         elif isinstance(request, CreateTable):
             await self._create(player, request)
+        elif isinstance(request, HandSeat):
+            await hand_over(self, player, request)
         else:
             raise Refused(ErrorCode.UNKNOWN_TYPE, f"the server does not take {request.TYPE} requests here")
 

@@ -57,9 +57,10 @@ from hanabi.protocol import table_rules as rules
 
 from . import review as reviews
 from .absence import AbsenceClock, duration
-from .bots import BOT_NAMES, Policy, decide
+from .bots import Policy, decide, free_bot_name
 from .config import ServerConfig
 from .game import Game
+from .handover import Handover, give_seat
 from .passwords import check_password
 from .requests import Abandoned, BotMove, Call, CloseIfEmpty, Rewatch, Unwatch, refuse_waiting
 from .seats import LobbySide, Seat
@@ -196,6 +197,8 @@ class Table:
             self._chat(player, request.text)
         elif isinstance(request, reviews.REVIEW_REQUESTS):
             await reviews.handle(self, player, request)
+        elif isinstance(request, Handover):
+            return await give_seat(self, player, request)
         else:
             raise Refused(ErrorCode.UNKNOWN_TYPE, f"a table does not handle {getattr(request, 'TYPE', 'such')} "
                                                   "requests")
@@ -295,6 +298,8 @@ class Table:
     def welcome_back(self, player: Player) -> None:
         """``player`` reconnected: their seat (or spectator place) and the current view, at once."""
         seat = self.seat_of(player)
+        if seat is None and player not in self.spectators:
+            return  # their seat was handed on while they were away (handover.py): the lobby is where they are
         player.send(Joined(table=self.info(), seat=seat))
         self._send_view(player)
         if seat is not None:
@@ -466,8 +471,7 @@ class Table:
 
     async def _add_bot(self, player: Player, seat: int) -> None:
         await self._may_use_host_powers(player, rules.add_bot_refusal(self.info(), self.seat_of(player), seat))
-        used = {s.name for s in self.seats if s is not None}
-        name = next(n for n in (*BOT_NAMES, *(f"Bot {i}" for i in range(99))) if n not in used)
+        name = free_bot_name(s.name for s in self.seats if s is not None)
         await self.store.set_seat(self.id, seat, bot=True, name=name, key=None)
         self.seats[seat] = Seat(name, None)
         self.changed()
@@ -513,7 +517,9 @@ class Table:
 
     async def _bot_move(self, move: BotMove) -> None:
         game = self.game
-        if game is None or game.id != move.game or game.state.turn != move.turn or not game.running:
-            return  # the game moved on (ended, or restarted) while the bot was thinking
+        seat = self.seats[move.seat]
+        if game is None or game.id != move.game or game.state.turn != move.turn or not game.running \
+                or seat is None or not seat.bot:
+            return  # the game moved on (ended, or restarted), or the seat was handed to a person, while it thought
         action, new = game.bot_choice(move.seat, move.action)
         await self._commit(game, move.seat, action, new)
