@@ -100,5 +100,5 @@ __all__ = [
     "event_from_wire", "event_to_wire", "from_wire", "outcome_from_wire", "outcome_to_wire", "to_wire",
     "version_mismatch", "view_from_wire", "view_to_wire",
     "ListOnline", "Online", "OpenReview", "Review", "ReviewLead", "ReviewPoint", "ReviewStep", "Watchers",
-    "version_mismatch", "view_from_wire", "view_to_wire", "HandSeat", "SeatHanded",
+    "HandSeat", "SeatHanded",
 ]
