@@ -16,6 +16,15 @@ from .counting import possible_cards, possible_masks, unseen_copies
 from .hands import Hands, hands_after, opening_hands
 from .knowledge import CardKnowledge
 from .options import CLUE_TOKENS, MAX_PLAYERS, MAX_STRIKES, MIN_PLAYERS, ChatPolicy, GameConfig
+from .notes import (
+    NOTE_MAX,
+    SeatNotes,
+    contradicted,
+    likely_identity,
+    named_cards,
+    note_problem,
+    note_target_problem,
+)
 from .outcome import EndReason, Outcome, rating
 from .playback import ActionDoesNotApply, action_of, replay_actions, replay_steps
 from .replay import Replay, ReplayError
@@ -43,4 +52,5 @@ __all__ = [
     "PlayerView", "possible_cards", "possible_masks", "RANKS", "rating", "Rearrange", "RearrangeEvent", "Replay",
     "replay_actions", "replay_steps", "ReplayError", "Reveal", "reveal", "spectator_view", "Suit", "SUITS",
     "terminate", "TurnAction", "TurnEvent", "unseen_copies", "Variant", "view_for", "views_for",
+    "NOTE_MAX", "SeatNotes", "contradicted", "likely_identity", "named_cards", "note_problem", "note_target_problem",
 ]
