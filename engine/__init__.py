@@ -15,7 +15,6 @@ from .cards import COPIES, MAX_RANK, RANKS, SUITS, Card, Suit
 from .counting import possible_cards, possible_masks, unseen_copies
 from .hands import Hands, hands_after, opening_hands
 from .knowledge import CardKnowledge
-from .options import CLUE_TOKENS, MAX_PLAYERS, MAX_STRIKES, MIN_PLAYERS, ChatPolicy, GameConfig
 from .notes import (
     NOTE_MAX,
     SeatNotes,
@@ -25,6 +24,7 @@ from .notes import (
     note_problem,
     note_target_problem,
 )
+from .options import CLUE_TOKENS, MAX_PLAYERS, MAX_STRIKES, MIN_PLAYERS, ChatPolicy, GameConfig
 from .outcome import EndReason, Outcome, rating
 from .playback import ActionDoesNotApply, action_of, replay_actions, replay_steps
 from .replay import Replay, ReplayError
