@@ -40,6 +40,8 @@ from .messages import (
     TABLE_NAME_MAX,
     ActionRequest,
     AddBot,
+    CardNote,
+    CardNotes,
     Chat,
     CreateTable,
     ErrorReply,
@@ -73,6 +75,7 @@ from .messages import (
     Tables,
     ViewUpdate,
     Welcome,
+    WriteNote,
     from_wire,
     to_wire,
 )
@@ -88,5 +91,5 @@ __all__ = [
     "TableChanged", "TableGone", "TableInfo", "Tables", "ViewUpdate", "Welcome", "action_from_wire", "action_to_wire",
     "card_from_wire", "card_to_wire", "config_from_wire", "config_to_wire", "decode_body", "encode",
     "event_from_wire", "event_to_wire", "from_wire", "outcome_from_wire", "outcome_to_wire", "to_wire",
-    "version_mismatch", "view_from_wire", "view_to_wire",
+    "version_mismatch", "view_from_wire", "view_to_wire", "CardNote", "CardNotes", "WriteNote",
 ]

@@ -30,6 +30,7 @@ from typing import Annotated, Any, ClassVar, TypeVar, get_type_hints
 from hanabi.engine import (
     MAX_PLAYERS,
     MIN_PLAYERS,
+    NOTE_MAX,
     Card,
     ChatPolicy,
     EndReason,
@@ -232,6 +233,15 @@ class GameSummary:
     score: Annotated[int, Int(0, MAX_SCORE)]
     end: Annotated[EndReason, Choice(EndReason)]
     finished_at: Annotated[int, Int(0, MAX_SAFE_INT)]
+
+
+@_plan
+@dataclasses.dataclass(frozen=True, slots=True)
+class CardNote:
+    """One note in ``notes``: the text its writer put on the card of ``order``."""
+
+    order: Annotated[int, Int(0, ew.MAX_DECK - 1)]
+    text: Annotated[str, Text(1, NOTE_MAX)]
 
 
 # -- messages ------------------------------------------------------------------------------------
@@ -555,6 +565,31 @@ class Games:
     total: Annotated[int | None, Opt(Int(0, MAX_SAFE_INT))] = None
 
 
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class WriteNote:
+    """Write one's note on the card of ``order`` (any card one has seen drawn); the empty text deletes it."""
+
+    TYPE: ClassVar[str] = "write_note"
+    order: Annotated[int, Int(0, ew.MAX_DECK - 1)]
+    text: Annotated[str, Text(0, NOTE_MAX)] = ""
+    id: Id = None
+
+
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class CardNotes:
+    """Every note the player at ``seat`` has written in ``game``, in card order: the whole set, which replaces
+    what the receiver held for that seat. Sent to the seat itself, to spectators, and to everyone once the game
+    is over; never to another seat while it runs."""
+
+    TYPE: ClassVar[str] = "notes"
+    game: Annotated[int, _ID]
+    seat: Annotated[int, _SEAT]
+    notes: Annotated[tuple[CardNote, ...], ListOf(Record(CardNote), ew.MAX_DECK)]
+    id: Id = None
+
+
 # Chat, liveness, errors
 
 
@@ -610,7 +645,7 @@ Message = (
     Hello | Welcome | Goodbye | ListTables | Tables | TableChanged | TableGone | CreateTable | Join | Leave
     | Spectate | AddBot | RemoveBot | GiveHost | Start | Joined | SeatStatus | GameStarted | ActionRequest
     | RearrangeRequest | ViewUpdate | GameEvent | GameOver | GetReplay | ReplayFile | ListGames | Games | Chat
-    | Ping | Pong | ErrorReply
+    | Ping | Pong | ErrorReply | WriteNote | CardNotes
 )
 
 

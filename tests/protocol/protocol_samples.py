@@ -23,6 +23,8 @@ from hanabi.protocol import (
     PROTOCOL_VERSION,
     ActionRequest,
     AddBot,
+    CardNote,
+    CardNotes,
     Chat,
     CreateTable,
     ErrorReply,
@@ -56,6 +58,7 @@ from hanabi.protocol import (
     Tables,
     ViewUpdate,
     Welcome,
+    WriteNote,
 )
 
 from bench.protocol import typical_game
@@ -137,4 +140,8 @@ def all_messages() -> list[Message]:
         Pong(1),
         ErrorReply("action", "not_your_turn", "it is not your turn: seat 2 is to act", id=10),
         ErrorReply("", "bad_frame", "the frame is not valid msgpack"),
+        WriteNote(7, "f", id=14),
+        WriteNote(59),
+        CardNotes(41, 2, (CardNote(7, "f"), CardNote(12, "turn 3: r1,b1 | turn 5: b1 ✓")), id=14),
+        CardNotes(41, 0, ()),
     ]
