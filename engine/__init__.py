@@ -17,12 +17,14 @@ from .hands import Hands, hands_after, opening_hands
 from .knowledge import CardKnowledge
 from .notes import (
     NOTE_MAX,
+    SEAT_NOTES_MAX,
     SeatNotes,
     contradicted,
     likely_identity,
     named_cards,
     note_problem,
     note_target_problem,
+    seat_notes_problem,
 )
 from .options import CLUE_TOKENS, MAX_PLAYERS, MAX_STRIKES, MIN_PLAYERS, ChatPolicy, GameConfig
 from .outcome import EndReason, Outcome, rating
@@ -53,4 +55,5 @@ __all__ = [
     "replay_actions", "replay_steps", "ReplayError", "Reveal", "reveal", "spectator_view", "Suit", "SUITS",
     "terminate", "TurnAction", "TurnEvent", "unseen_copies", "Variant", "view_for", "views_for",
     "NOTE_MAX", "SeatNotes", "contradicted", "likely_identity", "named_cards", "note_problem", "note_target_problem",
+    "SEAT_NOTES_MAX", "seat_notes_problem",
 ]

@@ -26,6 +26,9 @@ from .names import CONTROL
 from .variants import Variant
 
 NOTE_MAX = 100  # characters of one note: a tag, a card or two, a few words (hanab.live's are rarely longer)
+# Characters of all one seat's notes in one game together: every seat's notes, in a replay file too, then fit
+# in one frame of the protocol (5 seats x 2,000 characters of up to 4 bytes is 40 KB of the 64 KiB).
+SEAT_NOTES_MAX = 2000
 
 # One seat's notes: card order -> text. A seat holds at most one note per card, so at most a deck's worth.
 SeatNotes = Mapping[int, str]
@@ -53,6 +56,16 @@ def note_problem(text: str) -> str | None:
     bad = CONTROL.search(text)
     if bad is not None:
         return f"a note is one line of text: it may not hold the control character U+{ord(bad.group()):04X}"
+    return None
+
+
+def seat_notes_problem(notes: SeatNotes, order: int, text: str) -> str | None:
+    """Why a seat holding ``notes`` may not write ``text`` on the card ``order`` (it replaces the note there),
+    or None: all of a seat's notes in one game hold at most ``SEAT_NOTES_MAX`` characters."""
+    total = sum(len(t) for o, t in notes.items() if o != order) + len(text)
+    if total > SEAT_NOTES_MAX:
+        return (f"your notes in this game would hold {total} characters, over the {SEAT_NOTES_MAX} allowed: "
+                "shorten or delete some")
     return None
 
 

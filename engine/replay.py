@@ -130,8 +130,10 @@ def to_json(state: GameState, players: Sequence[str] | None = None,
 
 
 def dumps(state: GameState, players: Sequence[str] | None = None, notes: Sequence[SeatNotes] = ()) -> str:
-    """The replay as JSON text, indented one space a level (as hanab.live's own files are)."""
-    return json.dumps(to_json(state, players, notes), indent=1)
+    """The replay as JSON text, indented one space a level (as hanab.live's own files are). Text other than
+    ASCII is written as it is, not escaped (as hanab.live's exports do): an escaped emoji in a note would take
+    twelve characters of the protocol's limit on a replay."""
+    return json.dumps(to_json(state, players, notes), indent=1, ensure_ascii=False)
 
 
 def _int(value: object, what: str, low: int, high: int) -> int:

@@ -45,6 +45,7 @@ from hanabi.protocol import (
     TableChanged,
     TableGone,
     Tables,
+    WriteNote,
 )
 from hanabi.protocol.table_rules import seat_label
 
@@ -63,7 +64,7 @@ from .table import Table
 log = logging.getLogger(__name__)
 
 # Requests that concern the table the player is at.
-_AT_TABLE = (Start, AddBot, RemoveBot, GiveHost, ActionRequest, RearrangeRequest, Chat)
+_AT_TABLE = (Start, AddBot, RemoveBot, GiveHost, ActionRequest, RearrangeRequest, Chat, WriteNote)
 
 
 def no_such_table(table: int) -> Refused:
@@ -402,4 +403,5 @@ class Lobby:
 
 def replay_text(stored: StoredGame) -> str:
     """The hanab.live JSON of a stored game, rebuilt by replaying its actions (one not finished: as stopped)."""
-    return replay.dumps(replayed(stored), stored.players)
+    state = replayed(stored)
+    return replay.dumps(state, stored.players, [stored.notes.get(seat, {}) for seat in range(state.players)])
