@@ -15,6 +15,17 @@ from .cards import COPIES, MAX_RANK, RANKS, SUITS, Card, Suit
 from .counting import possible_cards, possible_masks, unseen_copies
 from .hands import Hands, hands_after, opening_hands
 from .knowledge import CardKnowledge
+from .notes import (
+    NOTE_MAX,
+    SEAT_NOTES_MAX,
+    SeatNotes,
+    contradicted,
+    likely_identity,
+    named_cards,
+    note_problem,
+    note_target_problem,
+    seat_notes_problem,
+)
 from .options import CLUE_TOKENS, MAX_PLAYERS, MAX_STRIKES, MIN_PLAYERS, ChatPolicy, GameConfig
 from .outcome import EndReason, Outcome, rating
 from .playback import ActionDoesNotApply, action_of, replay_actions, replay_steps
@@ -43,4 +54,6 @@ __all__ = [
     "PlayerView", "possible_cards", "possible_masks", "RANKS", "rating", "Rearrange", "RearrangeEvent", "Replay",
     "replay_actions", "replay_steps", "ReplayError", "Reveal", "reveal", "spectator_view", "Suit", "SUITS",
     "terminate", "TurnAction", "TurnEvent", "unseen_copies", "Variant", "view_for", "views_for",
+    "NOTE_MAX", "SeatNotes", "contradicted", "likely_identity", "named_cards", "note_problem", "note_target_problem",
+    "SEAT_NOTES_MAX", "seat_notes_problem",
 ]

@@ -30,6 +30,7 @@ from typing import Any
 from .actions import Clue, Discard, Play, TurnAction, TurnEvent
 from .cards import RANKS, Card
 from .names import NAME_MAX, name_problem
+from .notes import SeatNotes, notes_from_json, notes_to_json
 from .options import MAX_PLAYERS, MIN_PLAYERS, GameConfig
 from .outcome import EndReason
 from .state import GameState, IllegalAction, apply, game_from_deck, terminate
@@ -71,6 +72,7 @@ class ReplayError(ValueError):
 class Replay:
     state: GameState
     players: tuple[str, ...]
+    notes: tuple[dict[int, str], ...] = ()  # each player's notes (card order -> text); () when the file has none
 
 
 def action_to_json(variant: Variant, action: TurnAction) -> dict[str, int]:
@@ -84,8 +86,12 @@ def action_to_json(variant: Variant, action: TurnAction) -> dict[str, int]:
     return {"type": RANK_CLUE, "target": action.target, "value": action.rank}
 
 
-def to_json(state: GameState, players: Sequence[str] | None = None) -> dict[str, Any]:
-    """The replay of a finished or running game. It holds the whole deck: never send it to a player mid-game."""
+def to_json(state: GameState, players: Sequence[str] | None = None,
+            notes: Sequence[SeatNotes] = ()) -> dict[str, Any]:
+    """The replay of a finished or running game. It holds the whole deck: never send it to a player mid-game.
+
+    ``notes`` (one mapping per seat, card order -> text) go into hanab.live's ``notes`` field when any is
+    written; they too are for the end of the game, since they are each player's private notes."""
     names = list(players) if players is not None else list(DEFAULT_NAMES[: state.players])
     if len(names) != state.players:
         raise ValueError(f"{len(names)} names for {state.players} players")
@@ -110,17 +116,24 @@ def to_json(state: GameState, players: Sequence[str] | None = None) -> dict[str,
         options[NO_EARLY_END] = False
     # No "seed": hanab.live would ignore this deck and shuffle its own from it (a whole-number seed it would
     # even refuse without a word).
-    return {
+    out: dict[str, Any] = {
         "players": names,
         "deck": [{"suitIndex": suits.index(c.suit), "rank": c.rank} for c in state.deck],
         "actions": actions,
         "options": options,
     }
+    if any(any(seat_notes.values()) for seat_notes in notes):
+        if len(notes) != state.players:
+            raise ValueError(f"notes of {len(notes)} seats for {state.players} players")
+        out["notes"] = notes_to_json(notes, len(state.deck))
+    return out
 
 
-def dumps(state: GameState, players: Sequence[str] | None = None) -> str:
-    """The replay as JSON text, indented one space a level (as hanab.live's own files are)."""
-    return json.dumps(to_json(state, players), indent=1)
+def dumps(state: GameState, players: Sequence[str] | None = None, notes: Sequence[SeatNotes] = ()) -> str:
+    """The replay as JSON text, indented one space a level (as hanab.live's own files are). Text other than
+    ASCII is written as it is, not escaped (as hanab.live's exports do): an escaped emoji in a note would take
+    twelve characters of the protocol's limit on a replay."""
+    return json.dumps(to_json(state, players, notes), indent=1, ensure_ascii=False)
 
 
 def _int(value: object, what: str, low: int, high: int) -> int:
@@ -210,13 +223,19 @@ def from_json(data: object) -> Replay:
     actions = data["actions"]
     if not isinstance(actions, list):
         raise ReplayError('"actions" must be a list')
+    notes: tuple[dict[int, str], ...] = ()
+    if data.get("notes") is not None:
+        read = notes_from_json(data["notes"], len(players), len(deck))
+        if isinstance(read, str):
+            raise ReplayError(read)
+        notes = read
     try:
-        return Replay(_play_out(state, actions, players), tuple(players))
+        return Replay(_play_out(state, actions, players), tuple(players), notes)
     except _PlayedOn:
         # The moves go on where no more points could be scored: the server did not end games there (hanab.live
         # before mid-2020 did not always), so the game is replayed as it was played, without the early end.
         state = replace(state, config=replace(state.config, end_when_no_points=False))
-        return Replay(_play_out(state, actions, players), tuple(players))
+        return Replay(_play_out(state, actions, players), tuple(players), notes)
 
 
 class _PlayedOn(Exception):

@@ -40,6 +40,8 @@ from .messages import (
     TABLE_NAME_MAX,
     ActionRequest,
     AddBot,
+    CardNote,
+    CardNotes,
     Chat,
     CreateTable,
     ErrorReply,
@@ -83,6 +85,7 @@ from .messages import (
     ViewUpdate,
     Watchers,
     Welcome,
+    WriteNote,
     from_wire,
     to_wire,
 )
@@ -101,4 +104,5 @@ __all__ = [
     "version_mismatch", "view_from_wire", "view_to_wire",
     "ListOnline", "Online", "OpenReview", "Review", "ReviewLead", "ReviewPoint", "ReviewStep", "Watchers",
     "HandSeat", "SeatHanded",
+    "CardNote", "CardNotes", "WriteNote",
 ]

@@ -30,6 +30,7 @@ from typing import Annotated, Any, ClassVar, TypeVar, get_type_hints
 from hanabi.engine import (
     MAX_PLAYERS,
     MIN_PLAYERS,
+    NOTE_MAX,
     Card,
     ChatPolicy,
     EndReason,
@@ -233,6 +234,15 @@ class GameSummary:
     end: Annotated[EndReason, Choice(EndReason)]
     finished_at: Annotated[int, Int(0, MAX_SAFE_INT)]
     yours: Annotated[bool, Bool()] = False  # the asker sat at this game (version 3)
+
+
+@_plan
+@dataclasses.dataclass(frozen=True, slots=True)
+class CardNote:
+    """One note in ``notes``: the text its writer put on the card of ``order``."""
+
+    order: Annotated[int, Int(0, ew.MAX_DECK - 1)]
+    text: Annotated[str, Text(1, NOTE_MAX)]
 
 
 # -- messages ------------------------------------------------------------------------------------
@@ -633,6 +643,17 @@ class OpenReview:
     id: Id = None
 
 
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class WriteNote:
+    """Write one's note on the card of ``order`` (any card one has seen drawn); the empty text deletes it."""
+
+    TYPE: ClassVar[str] = "write_note"
+    order: Annotated[int, Int(0, ew.MAX_DECK - 1)]
+    text: Annotated[str, Text(0, NOTE_MAX)] = ""
+    id: Id = None
+
+
 @_message("server")
 @dataclasses.dataclass(frozen=True, slots=True)
 class Review:
@@ -676,6 +697,20 @@ class ReviewLead:
 
     TYPE: ClassVar[str] = "review_lead"
     name: Annotated[str, _NAME]
+    id: Id = None
+
+
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class CardNotes:
+    """Every note the player at ``seat`` has written in ``game``, in card order: the whole set, which replaces
+    what the receiver held for that seat. Sent to the seat itself, to spectators, and to everyone once the game
+    is over; never to another seat while it runs."""
+
+    TYPE: ClassVar[str] = "notes"
+    game: Annotated[int, _ID]
+    seat: Annotated[int, _SEAT]
+    notes: Annotated[tuple[CardNote, ...], ListOf(Record(CardNote), ew.MAX_DECK)]
     id: Id = None
 
 
@@ -735,8 +770,7 @@ Message = (
     | Spectate | AddBot | RemoveBot | GiveHost | Start | Joined | SeatStatus | GameStarted | ActionRequest
     | RearrangeRequest | ViewUpdate | GameEvent | GameOver | GetReplay | ReplayFile | ListGames | Games | Chat
     | Ping | Pong | ErrorReply | ListOnline | Online | Watchers | OpenReview | Review | ReviewStep | ReviewPoint
-    | ReviewLead
-    | Ping | Pong | ErrorReply | HandSeat | SeatHanded
+    | ReviewLead | HandSeat | SeatHanded | WriteNote | CardNotes
 )
 
 

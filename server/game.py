@@ -27,14 +27,17 @@ from hanabi.engine import (
     TurnAction,
     apply,
     new_game,
+    note_problem,
+    note_target_problem,
     replay,
     replay_actions,
     reveal,
+    seat_notes_problem,
     terminate,
     view_for,
     views_for,
 )
-from hanabi.protocol import ErrorCode, GameEvent, GameOver, ReplayFile, ViewUpdate
+from hanabi.protocol import CardNote, CardNotes, ErrorCode, GameEvent, GameOver, ReplayFile, ViewUpdate
 
 from .session import Player, Refused, frame
 from .store import StoredGame
@@ -57,7 +60,8 @@ def replayed(stored: StoredGame) -> GameState:
 
 def replay_text(stored: StoredGame) -> str:
     """The hanab.live JSON of a stored game, rebuilt by replaying its actions (one not finished: as stopped)."""
-    return replay.dumps(replayed(stored), stored.players)
+    state = replayed(stored)
+    return replay.dumps(state, stored.players, [stored.notes.get(seat, {}) for seat in range(state.players)])
 
 
 @dataclass(slots=True)
@@ -70,10 +74,13 @@ class Game:
     rearranged: dict[int, int] = field(default_factory=dict)  # seat -> rearrangements during turn ``rearranged_turn``
     rearranged_turn: int = -1
     _views: list[PlayerView] = field(default_factory=list)  # the views sent last (see publish)
+    notes: dict[int, dict[int, str]] = field(default_factory=dict)  # seat -> card order -> that seat's note
 
     @classmethod
     def restore(cls, stored: StoredGame) -> Game:
-        return cls(stored.id, stored.seed, stored.players, replayed(stored), len(stored.actions))
+        game = cls(stored.id, stored.seed, stored.players, replayed(stored), len(stored.actions))
+        game.notes = {seat: dict(notes) for seat, notes in stored.notes.items()}
+        return game
 
     @property
     def running(self) -> bool:
@@ -117,6 +124,40 @@ class Game:
         self.seq += 1
         self.state = new
 
+    def check_note(self, seat: int, order: int, text: str) -> None:
+        """Refuse a note the rules do not allow (engine/notes.py): only while the game runs, only on a card
+        someone has drawn, only a short single line."""
+        if not self.running:
+            raise Refused(ErrorCode.GAME_NOT_RUNNING, "the game is over: notes are written while it runs")
+        state = self.state
+        problem = note_target_problem(len(state.deck), state.deck_left, order)
+        if problem is not None:
+            raise Refused(ErrorCode.ILLEGAL_ACTION, problem)
+        problem = note_problem(text)
+        if problem is not None:
+            raise Refused(ErrorCode.BAD_FIELD, f"write_note.text: {problem}")
+        problem = seat_notes_problem(self.notes.get(seat, {}), order, text)
+        if problem is not None:
+            raise Refused(ErrorCode.BAD_FIELD, problem)
+
+    def write_note(self, seat: int, order: int, text: str) -> None:
+        """``seat``'s note, checked and stored, is written (or deleted, for the empty text)."""
+        notes = self.notes.setdefault(seat, {})
+        if text:
+            notes[order] = text
+        else:
+            notes.pop(order, None)
+
+    def notes_of(self, seat: int, request_id: int | None = None) -> CardNotes:
+        """Every note ``seat`` has written, in card order. Private to that seat while the game runs."""
+        notes = self.notes.get(seat, {})
+        return CardNotes(game=self.id, seat=seat, notes=tuple(CardNote(o, notes[o]) for o in sorted(notes)),
+                         id=request_id)
+
+    def every_seat_notes(self) -> bytes:
+        """Every seat's notes, one frame each: for spectators, and for everyone once the game is over."""
+        return b"".join(frame(self.notes_of(seat)) for seat in range(self.state.players))
+
     def view(self, seat: int | None) -> ViewUpdate:
         return ViewUpdate(game=self.id, view=view_for(self.state, seat))
 
@@ -137,8 +178,11 @@ class Game:
             p.send(ViewUpdate(game=self.id, view=views[-1]), before=event_frame)
 
     def over_frames(self) -> bytes:
-        """What everyone at the table gets when the game ends: the whole deal, and the replay file."""
+        """What everyone at the table gets when the game ends: the whole deal, every seat's notes, and the replay
+        file."""
         assert self.state.outcome is not None
         shown = reveal(self.state)
+        notes = [self.notes.get(seat, {}) for seat in range(self.state.players)]
         return (frame(GameOver(game=self.id, outcome=shown.outcome, deck=shown.deck, seed=self.seed))
-                + frame(ReplayFile(game=self.id, json=replay.dumps(self.state, self.names))))
+                + self.every_seat_notes()  # private while the game ran; everyone's now
+                + frame(ReplayFile(game=self.id, json=replay.dumps(self.state, self.names, notes))))

@@ -48,6 +48,7 @@ from hanabi.protocol import (
     TableChanged,
     TableGone,
     Tables,
+    WriteNote,
 )
 from hanabi.protocol.table_rules import seat_label
 
@@ -68,7 +69,8 @@ from .table import Table
 log = logging.getLogger(__name__)
 
 # Requests that concern the table the player is at.
-_AT_TABLE = (Start, AddBot, RemoveBot, GiveHost, ActionRequest, RearrangeRequest, Chat, *REVIEW_REQUESTS)
+_AT_TABLE = (Start, AddBot, RemoveBot, GiveHost, ActionRequest, RearrangeRequest, Chat, WriteNote,
+             *REVIEW_REQUESTS)
 ONLINE_EVERY = 1.0  # seconds: the lobby hears who is online at most this often (a login storm is not a flood)
 
 
@@ -432,4 +434,3 @@ class Lobby:
 
     def online(self) -> list[Player]:
         return list(self._online)
-

@@ -102,6 +102,14 @@ CREATE TABLE IF NOT EXISTS game_players (
     game_id INTEGER NOT NULL REFERENCES games(id),
     token_hash TEXT NOT NULL,
     PRIMARY KEY (token_hash, game_id)
+
+);
+CREATE TABLE IF NOT EXISTS notes (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    card INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (game_id, seat, card)
 );
 """
 
@@ -139,6 +147,7 @@ class StoredGame:
     started: float
     finished: float | None
     actions: list[Action] = field(default_factory=list)
+    notes: dict[int, dict[int, str]] = field(default_factory=dict)  # seat -> card order -> the seat's note
 
 
 @dataclass(slots=True)
@@ -435,6 +444,16 @@ class Store:
         await self._do(lambda db: db.execute(
             "INSERT INTO actions (game_id, seq, action) VALUES (?, ?, ?)", (game_id, seq, text)))
 
+    async def set_note(self, game_id: int, seat: int, order: int, text: str) -> None:
+        """Keep ``seat``'s note on the card of ``order`` (the empty text deletes it)."""
+        def job(db: sqlite3.Connection) -> None:
+            if text:
+                db.execute("INSERT OR REPLACE INTO notes (game_id, seat, card, text) VALUES (?, ?, ?, ?)",
+                           (game_id, seat, order, text))
+            else:
+                db.execute("DELETE FROM notes WHERE game_id = ? AND seat = ? AND card = ?", (game_id, seat, order))
+        await self._do(job)
+
     async def finish_game(self, game_id: int, score: int, end: str) -> None:
         def job(db: sqlite3.Connection) -> None:
             db.execute("UPDATE games SET finished = ?, score = ?, end_reason = ? WHERE id = ?",
@@ -490,6 +509,9 @@ class Store:
                           row[6])
         game.actions = [action_from_text(t) for (t,) in db.execute(
             "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))]
+        for seat, order, text in db.execute("SELECT seat, card, text FROM notes WHERE game_id = ? ORDER BY card",
+                                            (game_id,)):
+            game.notes.setdefault(seat, {})[order] = text
         return game
 
     @classmethod

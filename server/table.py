@@ -52,6 +52,7 @@ from hanabi.protocol import (
     TableGone,
     TableInfo,
     Watchers,
+    WriteNote,
 )
 from hanabi.protocol import table_rules as rules
 
@@ -199,6 +200,8 @@ class Table:
             await reviews.handle(self, player, request)
         elif isinstance(request, Handover):
             return await give_seat(self, player, request)
+        elif isinstance(request, WriteNote):
+            await self._write_note(player, request)
         else:
             raise Refused(ErrorCode.UNKNOWN_TYPE, f"a table does not handle {getattr(request, 'TYPE', 'such')} "
                                                   "requests")
@@ -279,9 +282,16 @@ class Table:
 
     def _send_view(self, player: Player) -> None:
         """What someone arriving needs: the current view of ``player`` (seat or spectator) if there is a game to
-        show, the review if there is one, and who watches."""
-        if self.game is not None:
-            player.send(self.game.view(self.seat_of(player)))
+        show, then the notes they may see (a seat its own while the game runs; a spectator, and everyone once it
+        is over, every seat's), the review if there is one, and who watches."""
+        game = self.game
+        if game is not None:
+            seat = self.seat_of(player)
+            player.send(game.view(seat))
+            if seat is not None and game.running:
+                player.send(game.notes_of(seat))
+            else:
+                player.send_frame(game.every_seat_notes())
         if self.review is not None:
             player.send_frame(self.review.frames(self.id))
         player.send(Watchers(table=self.id, names=self.watchers()))
@@ -487,6 +497,21 @@ class Table:
         await self.store.set_host(self.id, seat)
         self.host = seat
         self.changed()
+
+    async def _write_note(self, player: Player, request: WriteNote) -> None:
+        """A seat's note on a card: stored, then its writer's whole set goes back to the writer and to the
+        spectators (who see everyone's notes); never to another seat while the game runs."""
+        seat = self._seated(player)
+        game = self.game
+        if game is None:
+            raise Refused(ErrorCode.GAME_NOT_RUNNING, "no game is running at this table")
+        game.check_note(seat, request.order, request.text)
+        await self.store.set_note(game.id, seat, request.order, request.text)
+        game.write_note(seat, request.order, request.text)
+        player.send(game.notes_of(seat, request.id))
+        watching = frame(game.notes_of(seat))
+        for p in self.spectators:
+            p.send_frame(watching)
 
     def _chat(self, player: Player, text: str) -> None:
         if self.seat_of(player) is None and player not in self.spectators:

@@ -23,6 +23,8 @@ from hanabi.protocol import (
     PROTOCOL_VERSION,
     ActionRequest,
     AddBot,
+    CardNote,
+    CardNotes,
     Chat,
     CreateTable,
     ErrorReply,
@@ -66,6 +68,7 @@ from hanabi.protocol import (
     ViewUpdate,
     Watchers,
     Welcome,
+    WriteNote,
 )
 
 from bench.protocol import typical_game
@@ -164,4 +167,8 @@ def all_messages() -> list[Message]:
         ReviewPoint(7),
         ReviewPoint(None, id=19),
         ReviewLead("bob"),
+        WriteNote(7, "f", id=14),
+        WriteNote(59),
+        CardNotes(41, 2, (CardNote(7, "f"), CardNote(12, "turn 3: r1,b1 | turn 5: b1 ✓")), id=14),
+        CardNotes(41, 0, ()),
     ]
