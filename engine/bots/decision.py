@@ -2,7 +2,11 @@
 
 A ``Decision`` is a turn action with the one-line reason a player would give
 for it ("Seat 2's clue told me slot 3 is R1: playable"), so that a person
-can ask a bot why it did what it did.
+can ask a bot why it did what it did. A reason may name cards in other
+seats' hands ("saving the only R5 on seat 3's chop"), and a seat must never
+be told its own cards while the game runs: ``names_cards_of`` says which
+seats' cards the reason speaks about, so that whoever shows it shows it to
+the other seats only.
 
 The convention level says what the *people* at a table are expected to
 follow; house bots read each other by their full conventions whatever it is:
@@ -33,6 +37,10 @@ class Decision:
 
     action: TurnAction
     reason: str
+    # The seats (0-based, as ``PlayerView.seat``) whose cards the reason names or describes: it may be shown
+    # during the game only to a seat not in this set. The bot's own seat is included when it speaks of its
+    # own cards (harmless: those are visible to everyone else).
+    names_cards_of: frozenset[int] = frozenset()
 
 
 def table_level(level: str | None, players: int, bot_seats: frozenset[int] | None) -> Level:
