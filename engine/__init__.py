@@ -27,6 +27,7 @@ from .state import (
     apply,
     check_deck,
     check_turn,
+    deck_play_order,
     game_from_deck,
     legal_actions,
     new_game,
@@ -37,7 +38,7 @@ from .views import CardView, PlayerView, Reveal, reveal, spectator_view, view_fo
 
 __all__ = [
     "Action", "action_of", "ActionDoesNotApply", "apply", "Card", "CardKnowledge", "CardView", "ChatPolicy",
-    "check_deck", "check_turn", "Clue", "CLUE_TOKENS", "COPIES", "Discard", "EndReason", "Event", "game_from_deck",
+    "check_deck", "check_turn", "deck_play_order", "Clue", "CLUE_TOKENS", "COPIES", "Discard", "EndReason", "Event", "game_from_deck",
     "GameConfig", "GameEnded", "GameState", "Hands", "hands_after", "IllegalAction", "legal_actions", "MAX_PLAYERS",
     "MAX_RANK", "MAX_STRIKES", "MIN_PLAYERS", "new_game", "NotYourTurn", "opening_hands", "Outcome", "Play",
     "PlayerView", "possible_cards", "possible_masks", "RANKS", "rating", "Rearrange", "RearrangeEvent", "Replay",

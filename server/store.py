@@ -9,6 +9,10 @@ loop never waits on the disk. Each method returns once its write is
 committed, so a caller that shows a move only after ``add_action`` returns
 never shows one the store lacks.
 
+A table's options of issues 11 and 14 (level, seed text, rule options) are a
+JSON text in ``table_choices``; a game dealt from a seed text its table was
+given is also in ``seeded_games``, so the games of one seed are found at once.
+
 The database is in WAL mode with ``synchronous=NORMAL``: a committed write
 survives the server process being killed (SIGKILL); a power cut may lose
 the last moments, which a LAN game can live with.
@@ -41,7 +45,15 @@ from typing import Any, TypeVar
 import trio
 from hanabi.engine import Action, ChatPolicy, GameConfig, Variant
 
-from .records import action_from_text, action_to_text, config_from_text, config_to_text
+from .records import (
+    TableOptions,
+    action_from_text,
+    action_to_text,
+    config_from_text,
+    config_to_text,
+    options_from_text,
+    options_to_text,
+)
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +103,15 @@ CREATE TABLE IF NOT EXISTS actions (
     action TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS table_choices (
+    table_id INTEGER PRIMARY KEY REFERENCES tables(id),
+    options TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seeded_games (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    seed TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS seeded_games_by_seed ON seeded_games (seed);
 """
 
 
@@ -142,6 +163,7 @@ class StoredTable:
     host: int | None
     seated: list[StoredSeat] = field(default_factory=list)
     game: StoredGame | None = None  # the latest game, finished or not
+    options: TableOptions = field(default_factory=TableOptions)
 
 
 @dataclass(slots=True)
@@ -167,6 +189,7 @@ class FinishedGame:
     score: int | None
     end: str | None  # the EndReason value, None while running
     finished: float | None
+    seed: str | None = None  # the seed text of a seeded deal; None for a random one
 
 
 # --- the store ---------------------------------------------------------------------------------------------------
@@ -350,13 +373,17 @@ class Store:
             "INSERT OR REPLACE INTO players (token_hash, name, created) VALUES (?, ?, ?)", (h, name, time.time())))
 
     async def create_table(self, name: str, variant: Variant, empty_clues: bool, all_or_nothing: bool,
-                           chat: ChatPolicy, seats: int, password: str | None, host: int | None) -> int:
+                           chat: ChatPolicy, seats: int, password: str | None, host: int | None,
+                           options: TableOptions | None = None) -> int:
         def job(db: sqlite3.Connection) -> int:
             cur = db.execute(
                 "INSERT INTO tables (name, variant, empty_clues, all_or_nothing, chat, seats, password, host, created)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (name, variant.value, empty_clues, all_or_nothing, chat.value, seats, password, host, time.time()))
             assert cur.lastrowid is not None
+            if options is not None and options != TableOptions():
+                db.execute("INSERT INTO table_choices (table_id, options) VALUES (?, ?)",
+                           (cur.lastrowid, options_to_text(options)))
             return cur.lastrowid
         return await self._do(job)
 
@@ -371,6 +398,7 @@ class Store:
                 db.execute("UPDATE tables SET closed = ? WHERE id = ?", (time.time(), table_id))
             else:
                 db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+                db.execute("DELETE FROM table_choices WHERE table_id = ?", (table_id,))
                 db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
         await self._do(job)
 
@@ -384,12 +412,16 @@ class Store:
     async def clear_seat(self, table_id: int, seat: int) -> None:
         await self._do(lambda db: db.execute("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat)))
 
-    async def start_game(self, table_id: int, config: GameConfig, seed: str, players: tuple[str, ...]) -> int:
+    async def start_game(self, table_id: int, config: GameConfig, seed: str, players: tuple[str, ...],
+                         seeded: bool = False) -> int:
+        """A new game; ``seeded``: its ``seed`` is a seed text its table was given (listed by ``seed_games``)."""
         def job(db: sqlite3.Connection) -> int:
             cur = db.execute(
                 "INSERT INTO games (table_id, config, seed, players, started) VALUES (?, ?, ?, ?, ?)",
                 (table_id, config_to_text(config), seed, json.dumps(list(players)), time.time()))
             assert cur.lastrowid is not None
+            if seeded:
+                db.execute("INSERT INTO seeded_games (game_id, seed) VALUES (?, ?)", (cur.lastrowid, seed))
             return cur.lastrowid
         return await self._do(job)
 
@@ -429,6 +461,9 @@ class Store:
             try:  # each table on its own: a malformed row (a variant, a config, an action) costs this one only
                 table = StoredTable(row[0], row[1], Variant(row[2]), bool(row[3]), bool(row[4]),
                                     ChatPolicy(row[5]), row[6], row[7], row[8], seated)
+                chosen = db.execute("SELECT options FROM table_choices WHERE table_id = ?", (row[0],)).fetchone()
+                if chosen is not None:
+                    table.options = options_from_text(chosen[0])
                 game = db.execute("SELECT id FROM games WHERE table_id = ? ORDER BY id DESC LIMIT 1",
                                   (table.id,)).fetchone()
                 table.game = self._game(db, game[0]) if game is not None else None
@@ -470,18 +505,24 @@ class Store:
     async def games(self, limit: int = 100) -> list[FinishedGame]:
         return await self._do(lambda db: _games(db, limit))
 
+    async def seed_games(self, seed: str, limit: int = 100) -> list[FinishedGame]:
+        """The latest finished games dealt from the seed text ``seed``, newest first: who else played it."""
+        return await self._do(lambda db: _games(db, limit, seed))
+
     async def finished_count(self) -> int:
         """How many finished games the store holds (a list shows only the latest)."""
         return await self._do(lambda db: int(db.execute("SELECT COUNT(*) FROM games WHERE finished IS NOT NULL")
                                              .fetchone()[0]))
 
 
-def _games(db: sqlite3.Connection, limit: int) -> list[FinishedGame]:
-    """The latest finished games, newest first."""
+def _games(db: sqlite3.Connection, limit: int, seed: str | None = None) -> list[FinishedGame]:
+    """The latest finished games, newest first; with ``seed``, only those dealt from that seed text."""
     out = []
-    for gid, tid, config, players, score, end, finished in db.execute(
-            "SELECT id, table_id, config, players, score, end_reason, finished FROM games"
-            " WHERE finished IS NOT NULL ORDER BY id DESC LIMIT ?", (limit,)):
+    query = ("SELECT g.id, g.table_id, g.config, g.players, g.score, g.end_reason, g.finished, s.seed FROM games g"
+             " LEFT JOIN seeded_games s ON s.game_id = g.id WHERE g.finished IS NOT NULL")
+    rows = (db.execute(query + " ORDER BY g.id DESC LIMIT ?", (limit,)) if seed is None
+            else db.execute(query + " AND s.seed = ? ORDER BY g.id DESC LIMIT ?", (seed, limit)))
+    for gid, tid, config, players, score, end, finished, seeded in rows:
         out.append(FinishedGame(gid, tid, tuple(json.loads(players)), json.loads(config)["variant"], score, end,
-                               finished))
+                               finished, seeded))
     return out
