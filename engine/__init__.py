@@ -42,6 +42,7 @@ from .state import (
     apply,
     check_deck,
     check_turn,
+    deck_play_order,
     game_from_deck,
     legal_actions,
     new_game,
@@ -54,6 +55,7 @@ from .views import CardView, PlayerView, Reveal, reveal, spectator_view, view_fo
 __all__ = [
     "Action", "action_of", "ActionDoesNotApply", "apply", "Card", "CardKnowledge", "CardView", "ChatPolicy",
     "check_deck", "check_turn", "Clue", "clue_history", "CLUE_TOKENS", "ClueOnCard", "clues_usable", "COPIES",
+    "deck_play_order",
     "Discard", "EndReason", "Event", "game_from_deck", "GameConfig", "GameEnded", "GameState", "glance", "Glance",
     "Hands", "hands_after", "IllegalAction", "legal_actions", "MAX_PLAYERS", "MAX_RANK", "MAX_STRIKES", "MIN_PLAYERS",
     "new_game", "NotYourTurn", "opening_hands", "Outcome", "pace", "Play", "PlayerView", "possible_cards",

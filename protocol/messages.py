@@ -42,6 +42,7 @@ from hanabi.engine import (
     Variant,
 )
 from hanabi.engine import TurnAction as _TurnAction
+from hanabi.engine.bots.decision import LEVELS, Level
 from hanabi.engine.names import NAME_MAX as ENGINE_NAME_MAX
 
 from . import engine_wire as ew
@@ -79,6 +80,7 @@ MOTD_MAX = 2000
 PROGRAM_MAX = 64
 TOKEN_MAX = 128
 SEED_MAX = 200  # characters of a seed as a game_over message shows it
+SEED_TEXT_MAX = 64  # characters of a seed text a table is created with (50 games listed with theirs fit a frame)
 REPLAY_MAX = 60_000
 # Tables in "tables", games in "games": 50 of the largest possible entries still fit in a 64 KiB frame.
 LIST_MAX = 50
@@ -107,6 +109,23 @@ _VIEW: Spec[PlayerView] = Custom(ew.view_from_wire, _engine_value(PlayerView, ew
 _EVENT: Spec[Event] = Custom(ew.event_from_wire, _engine_value((TurnEvent, RearrangeEvent), ew.event_to_wire),
                              "array: an event")
 _OUTCOME: Spec[Outcome] = Custom(ew.outcome_from_wire, _engine_value(Outcome, ew.outcome_to_wire), "map: an outcome")
+
+
+def _level_from_wire(value: object, where: str) -> Level:
+    for level in LEVELS:
+        if value == level:
+            return level
+    got = quote(value) if isinstance(value, str) else kind_of(value)
+    raise FieldError(where, f"{got} is not a convention level: one of {', '.join(repr(x) for x in LEVELS)}")
+
+
+def _level_to_wire(value: object, where: str) -> object:
+    return _level_from_wire(value, where)
+
+
+# A table's convention level (hanabi.engine.bots.decision): what its people are expected to follow.
+_LEVEL: Spec[Level] = Custom(_level_from_wire, _level_to_wire, 'one of "beginner", "basic", "h-group"')
+_SEED_TEXT = Text(1, SEED_TEXT_MAX, trimmed=True)
 
 Id = Annotated[int | None, Opt(_ID)]
 
@@ -213,6 +232,12 @@ class TableInfo:
     running: Annotated[bool, Bool()]
     spectators: Annotated[int, Int(0, SPECTATORS_MAX)]
     host: Annotated[int | None, Opt(_SEAT)]
+    # Table options of version 3 (issues 11 and 14): the bots' convention level, whether the deal comes from a
+    # seed text (the text itself never reaches a player while a game runs), hanab.live's two rule options.
+    level: Annotated[Level, _LEVEL] = "beginner"
+    seeded: Annotated[bool, Bool()] = False
+    end_when_no_points: Annotated[bool, Bool()] = False
+    deck_plays: Annotated[bool, Bool()] = False
 
     def __post_init__(self) -> None:
         if len(self.players) != self.seats:
@@ -234,6 +259,7 @@ class GameSummary:
     end: Annotated[EndReason, Choice(EndReason)]
     finished_at: Annotated[int, Int(0, MAX_SAFE_INT)]
     yours: Annotated[bool, Bool()] = False  # the asker sat at this game (version 3)
+    seed: Annotated[str | None, Opt(_SEED_TEXT)] = None  # the seed text of a seeded deal; nil for a random one
 
 
 @_plan
@@ -362,6 +388,12 @@ class CreateTable:
     chat: Annotated[ChatPolicy, Choice(ChatPolicy)] = ChatPolicy.BETWEEN_GAMES
     password: Annotated[str | None, Opt(_PASSWORD)] = None
     id: Id = None
+    # Table options of version 3, together: the bots' level (nil: beginner beside a person, else the strongest),
+    # a seed text for the deal (nil: random), hanab.live's rule options.
+    level: Annotated[Level | None, Opt(_LEVEL)] = None
+    seed: Annotated[str | None, Opt(_SEED_TEXT)] = None
+    end_when_no_points: Annotated[bool, Bool()] = False
+    deck_plays: Annotated[bool, Bool()] = False
 
 
 @_message("client")
@@ -612,8 +644,11 @@ class ReplayFile:
 @_message("client")
 @dataclasses.dataclass(frozen=True, slots=True)
 class ListGames:
+    """The finished games; with ``seed``, only those dealt from that seed text (who else played it)."""
+
     TYPE: ClassVar[str] = "list_games"
     id: Id = None
+    seed: Annotated[str | None, Opt(_SEED_TEXT)] = None
 
 
 @_message("server")
@@ -714,6 +749,20 @@ class CardNotes:
     id: Id = None
 
 
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class BotReason:
+    """Why a house bot made its move of ``turn``, in a sentence. Sent after the move's view, to the seats whose
+    own cards the sentence does not name, and to spectators; the rest get it when the game ends."""
+
+    TYPE: ClassVar[str] = "bot_reason"
+    game: Annotated[int, _ID]
+    turn: Annotated[int, Int(0, MAX_SAFE_INT)]
+    seat: Annotated[int, _SEAT]
+    reason: Annotated[str, Text(1, SENTENCE_MAX)]
+    id: Id = None
+
+
 # Chat, liveness, errors
 
 
@@ -770,7 +819,7 @@ Message = (
     | Spectate | AddBot | RemoveBot | GiveHost | Start | Joined | SeatStatus | GameStarted | ActionRequest
     | RearrangeRequest | ViewUpdate | GameEvent | GameOver | GetReplay | ReplayFile | ListGames | Games | Chat
     | Ping | Pong | ErrorReply | ListOnline | Online | Watchers | OpenReview | Review | ReviewStep | ReviewPoint
-    | ReviewLead | HandSeat | SeatHanded | WriteNote | CardNotes
+    | ReviewLead | HandSeat | SeatHanded | WriteNote | CardNotes | BotReason
 )
 
 

@@ -5,9 +5,11 @@ so that either can change alone. Reading one back raises ValueError, KeyError or
 from __future__ import annotations
 
 import json
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from hanabi.engine import Action, ChatPolicy, Clue, Discard, GameConfig, Play, Rearrange, Suit, Variant
+from hanabi.engine.bots import Level, table_level
 
 
 def action_to_text(action: Action) -> str:
@@ -60,3 +62,30 @@ def config_from_text(text: str) -> GameConfig:
     return GameConfig(players=d["players"], variant=Variant(d["variant"]), empty_clues=d["empty_clues"],
                       all_or_nothing=d["all_or_nothing"], first_seat=d["first_seat"], chat=ChatPolicy(d["chat"]),
                       end_when_no_points=d.get("end_when_no_points", False), deck_plays=d.get("deck_plays", False))
+
+
+@dataclass(frozen=True, slots=True)
+class TableOptions:
+    """A table's options of issues 11 and 14, as its creator chose them: the bots' convention level (None: beginner
+    beside a person, the strongest among bots only), the seed text of its deals (None: random), and hanab.live's
+    two rule options."""
+
+    level: Level | None = None
+    seed: str | None = None
+    end_when_no_points: bool = False
+    deck_plays: bool = False
+
+
+def options_to_text(options: TableOptions) -> str:
+    return json.dumps(asdict(options))
+
+
+def options_from_text(text: str) -> TableOptions:
+    d = json.loads(text)
+    level = d.get("level")
+    seed = d.get("seed")
+    if seed is not None and not isinstance(seed, str):
+        raise TypeError(f"a stored seed must be text, not {seed!r}")
+    return TableOptions(level=None if level is None else table_level(level, 2, None), seed=seed,
+                        end_when_no_points=bool(d.get("end_when_no_points", False)),
+                        deck_plays=bool(d.get("deck_plays", False)))

@@ -25,6 +25,7 @@ class BotMove:
     turn: int
     seat: int
     action: TurnAction
+    reason: str = ""  # why, in the bot's words (issue 11)
 
 
 @dataclass(slots=True)

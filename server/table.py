@@ -32,9 +32,12 @@ from hanabi.engine import (
     terminate,
     view_for,
 )
+from hanabi.engine.bots import Decision, Level, seats_named, table_level
 from hanabi.protocol import (
+    SENTENCE_MAX,
     ActionRequest,
     AddBot,
+    BotReason,
     Chat,
     ErrorCode,
     GameStarted,
@@ -63,6 +66,7 @@ from .config import ServerConfig
 from .game import Game
 from .handover import Handover, give_seat
 from .passwords import check_password
+from .records import TableOptions
 from .requests import Abandoned, BotMove, Call, CloseIfEmpty, Rewatch, Unwatch, refuse_waiting
 from .seats import LobbySide, Seat
 from .session import Player, Refused, frame
@@ -76,10 +80,14 @@ def _refuse(refusal: rules.Refusal | None) -> None:
         raise Refused(refusal.code, refusal.message)
 
 
+PLAIN = TableOptions()  # a table created without options
+
+
 class Table:
     def __init__(self, id: int, name: str, variant: Variant, empty_clues: bool, all_or_nothing: bool,
                  chat: ChatPolicy, size: int, password: str | None, *, store: Store, config: ServerConfig,
-                 policy: Policy, lobby: LobbySide, address: str | None = None) -> None:
+                 policy: Policy, lobby: LobbySide, address: str | None = None,
+                 options: TableOptions = PLAIN) -> None:
         self.id = id
         self.name = name
         self.variant = variant
@@ -92,6 +100,7 @@ class Table:
         self.config = config
         self.policy = policy
         self.lobby = lobby
+        self.options = options  # level, seed text, hanab.live's rule options: as the creator chose them
         self.host: int | None = None
         self.seats: list[Seat | None] = [None] * size
         self.spectators: set[Player] = set()
@@ -102,6 +111,8 @@ class Table:
         self.address = address  # where its creator connected from (None: restored), for the cap on empty tables
         self.active = trio.current_time()  # its latest change: the lobby lists the liveliest tables first
         self._bot_pending: tuple[int, int] | None = None  # (game, turn) a bot is thinking about
+        # The bots' reasons of the running game each seat was not told (they name its own cards): told at the end.
+        self._withheld: list[tuple[BotReason, frozenset[int]]] = []
         self._inbox, self._requests = trio.open_memory_channel[Call](64)
         self._nursery: trio.Nursery | None = None
         self._absence = AbsenceClock(config.abandon_after, self._given_up)
@@ -247,7 +258,18 @@ class Table:
                                                           connected=s.player is None or s.player.online)
                           for s in self.seats),
             has_password=self.password is not None, running=self.running,
-            spectators=sum(1 for p in self.spectators if p.online), host=self.host)
+            spectators=sum(1 for p in self.spectators if p.online), host=self.host,
+            level=self.level, seeded=self.options.seed is not None,
+            end_when_no_points=self.options.end_when_no_points, deck_plays=self.options.deck_plays)
+
+    @property
+    def bot_seats(self) -> frozenset[int]:
+        return frozenset(i for i, s in enumerate(self.seats) if s is not None and s.bot)
+
+    @property
+    def level(self) -> Level:
+        """The level the bots play at: the one chosen, else beginner beside a person, the strongest among bots."""
+        return table_level(self.options.level, self.size, self.bot_seats)
 
     async def _may_use_host_powers(self, player: Player, refusal: rules.Refusal | None) -> None:
         """Refuse with ``refusal`` (from a table rule), or go ahead, the asker becoming host if the host is away."""
@@ -426,14 +448,19 @@ class Table:
 
     async def _start(self, player: Player) -> None:
         await self._may_use_host_powers(player, rules.start_refusal(self.info(), self.seat_of(player)))
+        options = self.options
         config = GameConfig(players=self.size, variant=self.variant, empty_clues=self.empty_clues,
-                            all_or_nothing=self.all_or_nothing, chat=self.chat)
-        seed = secrets.token_hex(8)
+                            all_or_nothing=self.all_or_nothing, chat=self.chat,
+                            end_when_no_points=options.end_when_no_points, deck_plays=options.deck_plays)
+        # A seed text deals every game of the table alike, and like every table given that text (with as many
+        # players and the same variant): the engine shuffles from the text itself.
+        seed = options.seed if options.seed is not None else secrets.token_hex(8)
         names = tuple(s.name for s in self.seats if s is not None)
         await reviews.end(self)
         keys = tuple(s.player.key for s in self.seats if s is not None and s.player is not None)
-        game_id = await self.store.start_game(self.id, config, seed, names, keys)
+        game_id = await self.store.start_game(self.id, config, seed, names, keys, seeded=options.seed is not None)
         self.game = Game(game_id, seed, names, new_game(config, seed))
+        self._withheld = []
         log.info("table %d (%s): game %d started: %s", self.id, self.name, game_id, ", ".join(names))
         self._to_members(frame(GameStarted(table=self.id, game=game_id)))
         self._publish(None)
@@ -462,6 +489,7 @@ class Table:
             log.info("table %d (%s): game %d over: %d/%d, %s", self.id, self.name, game.id, new.outcome.score,
                      new.outcome.max_score, new.outcome.reason.value)
             self._to_members(game.over_frames())
+            self._tell_withheld()
             self.changed()
             await reviews.begin(self, game)
         else:
@@ -477,6 +505,7 @@ class Table:
         game.state = ended
         self._publish(None, but=leaving)
         self._to_members(game.over_frames(), but=leaving)
+        self._tell_withheld(but=leaving)
         await reviews.begin(self, game)
 
     async def _add_bot(self, player: Player, seat: int) -> None:
@@ -535,10 +564,9 @@ class Table:
                                  self.config.bot_delay + pause)
 
     async def _bot_turn(self, game: int, turn: int, seat: int, view: PlayerView, delay: float) -> None:
-        bots = frozenset(i for i, s in enumerate(self.seats) if s is not None and s.bot)
-        action = await decide(self.policy, view, bots, delay)
+        decision = await decide(self.policy, view, self.bot_seats, self.level, delay)
         with contextlib.suppress(Refused):  # the table closed meanwhile
-            await self.call(None, BotMove(game, turn, seat, action))
+            await self.call(None, BotMove(game, turn, seat, decision.action, decision.reason))
 
     async def _bot_move(self, move: BotMove) -> None:
         game = self.game
@@ -547,4 +575,28 @@ class Table:
                 or seat is None or not seat.bot:
             return  # the game moved on (ended, or restarted), or the seat was handed to a person, while it thought
         action, new = game.bot_choice(move.seat, move.action)
+        reason = move.reason if action == move.action else "my first choice was not allowed: I took my first legal move"
         await self._commit(game, move.seat, action, new)
+        self._tell_reason(game, move.seat, Decision(action, reason or "no reason given"))
+
+    def _tell_reason(self, game: Game, seat: int, decision: Decision) -> None:
+        """Why the bot of ``seat`` made the move just shown: to spectators and to every seat whose own cards the
+        reason does not name (issue 11, "say why"); once the game is over, to everyone."""
+        message = BotReason(game=game.id, turn=game.state.turn - 1, seat=seat, reason=decision.reason[:SENTENCE_MAX])
+        named = frozenset() if not game.running else seats_named(decision, seat, self.size)
+        data = frame(message)
+        for p in self.members():
+            if self.seat_of(p) not in named:
+                p.send_frame(data)
+        if named:
+            self._withheld.append((message, named))
+
+    def _tell_withheld(self, but: Player | None = None) -> None:
+        """The game is over: each seat reads the bots' reasons that were kept from it while it ran."""
+        withheld, self._withheld = self._withheld, []
+        for message, named in withheld:
+            data = frame(message)
+            for seat in named:
+                holder = self.seats[seat]
+                if holder is not None and holder.player is not None and holder.player is not but:
+                    holder.player.send_frame(data)

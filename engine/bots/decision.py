@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from ..actions import TurnAction
+from ..actions import Clue, TurnAction
 
 Level = Literal["beginner", "basic", "h-group"]
 LEVELS: tuple[Level, ...] = ("beginner", "basic", "h-group")
@@ -52,3 +52,19 @@ def table_level(level: str | None, players: int, bot_seats: frozenset[int] | Non
         if level == known:
             return known
     raise ValueError(f"there is no convention level {level!r}: choose one of {', '.join(LEVELS)}")
+
+
+def seats_named(decision: Decision, seat: int, players: int) -> frozenset[int]:
+    """The seats whose own cards ``decision``'s reason (the move of ``seat``) may name: while the game runs,
+    none of them may read it (it could tell them their cards).
+
+    Until decisions say so themselves, judged from the action: a clue's reason names the target's cards (what
+    the clue tells them), and a finesse's the card someone else is to blind-play too, so it is kept from every
+    seat but the giver's; a play's or a discard's names only the mover's own hand.
+    """
+    action = decision.action
+    if isinstance(action, Clue):
+        if "finesse" in decision.reason:
+            return frozenset(s for s in range(players) if s != seat)
+        return frozenset({action.target})
+    return frozenset({seat})
