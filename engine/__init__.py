@@ -38,7 +38,8 @@ from .views import CardView, PlayerView, Reveal, reveal, spectator_view, view_fo
 
 __all__ = [
     "Action", "action_of", "ActionDoesNotApply", "apply", "Card", "CardKnowledge", "CardView", "ChatPolicy",
-    "check_deck", "check_turn", "deck_play_order", "Clue", "CLUE_TOKENS", "COPIES", "Discard", "EndReason", "Event", "game_from_deck",
+    "check_deck", "check_turn", "deck_play_order", "Clue", "CLUE_TOKENS", "COPIES", "Discard", "EndReason", "Event",
+    "game_from_deck",
     "GameConfig", "GameEnded", "GameState", "Hands", "hands_after", "IllegalAction", "legal_actions", "MAX_PLAYERS",
     "MAX_RANK", "MAX_STRIKES", "MIN_PLAYERS", "new_game", "NotYourTurn", "opening_hands", "Outcome", "Play",
     "PlayerView", "possible_cards", "possible_masks", "RANKS", "rating", "Rearrange", "RearrangeEvent", "Replay",

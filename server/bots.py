@@ -16,7 +16,8 @@ from collections.abc import Callable
 
 import trio
 from hanabi.engine import PlayerView
-from hanabi.engine.bots import Decision, Level, decide as house_decide
+from hanabi.engine.bots import Decision, Level
+from hanabi.engine.bots import decide as house_decide
 
 log = logging.getLogger(__name__)
 
