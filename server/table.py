@@ -93,7 +93,7 @@ class Table:
         self.config = config
         self.policy = policy
         self.lobby = lobby
-        self.options = options or TableOptions()  # level, seed text, hanab.live's rule options: as the creator chose them
+        self.options = options or TableOptions()  # level, seed text, rule options: as the creator chose them
         self.host: int | None = None
         self.seats: list[Seat | None] = [None] * size
         self.spectators: set[Player] = set()
