@@ -80,14 +80,11 @@ def _refuse(refusal: rules.Refusal | None) -> None:
         raise Refused(refusal.code, refusal.message)
 
 
-PLAIN = TableOptions()  # a table created without options
-
-
 class Table:
     def __init__(self, id: int, name: str, variant: Variant, empty_clues: bool, all_or_nothing: bool,
                  chat: ChatPolicy, size: int, password: str | None, *, store: Store, config: ServerConfig,
                  policy: Policy, lobby: LobbySide, address: str | None = None,
-                 options: TableOptions = PLAIN) -> None:
+                 options: TableOptions | None = None) -> None:
         self.id = id
         self.name = name
         self.variant = variant
@@ -100,7 +97,7 @@ class Table:
         self.config = config
         self.policy = policy
         self.lobby = lobby
-        self.options = options  # level, seed text, hanab.live's rule options: as the creator chose them
+        self.options = options or TableOptions()  # level, seed text, rule options: as the creator chose them
         self.host: int | None = None
         self.seats: list[Seat | None] = [None] * size
         self.spectators: set[Player] = set()
