@@ -48,6 +48,7 @@ class ErrorCode(enum.StrEnum):
     NOT_READY = "not_ready"  # start refused: a seat is empty
     INTERNAL = "internal"  # the server's own fault; the message says so
     HISTORY_GAP = "history_gap"  # a view continues a history this connection never received (fatal)
+    GAME_PAUSED = "game_paused"  # a move while the game is paused: resume it first
 
 
 class GoodbyeReason(enum.StrEnum):
