@@ -37,6 +37,8 @@ from hanabi.protocol import (
     ListGames,
     ListTables,
     Message,
+    PauseRequest,
+    QueueMove,
     RearrangeRequest,
     RemoveBot,
     ReplayFile,
@@ -63,7 +65,7 @@ from .table import Table
 log = logging.getLogger(__name__)
 
 # Requests that concern the table the player is at.
-_AT_TABLE = (Start, AddBot, RemoveBot, GiveHost, ActionRequest, RearrangeRequest, Chat)
+_AT_TABLE = (Start, AddBot, RemoveBot, GiveHost, ActionRequest, RearrangeRequest, Chat, PauseRequest, QueueMove)
 
 
 def no_such_table(table: int) -> Refused:
@@ -127,7 +129,7 @@ class Lobby:
         game = Game.restore(stored.game) if stored.game is not None else None  # first: it may fail
         table = Table(stored.id, stored.name, stored.variant, stored.empty_clues, stored.all_or_nothing, stored.chat,
                       stored.seats, stored.password, store=self.store, config=self.config, policy=self.policy,
-                      lobby=self)
+                      lobby=self, timer=stored.timer)
         table.host, table.game = stored.host, game
         for s in stored.seated:
             player = None if s.bot else self.players.get(s.token_hash or "")
@@ -352,11 +354,13 @@ class Lobby:
             raise Refused(ErrorCode.RATE_LIMITED, "tables are opened from your address faster than the server "
                                                   "takes: wait a moment, or join one")
         password = hash_password(request.password) if request.password else None
+        timer = (request.time_base, request.time_per_turn) if request.timed else None
         table_id = await self.store.create_table(request.name, request.variant, request.empty_clues,
-                                                 request.all_or_nothing, request.chat, request.seats, password, None)
+                                                 request.all_or_nothing, request.chat, request.seats, password, None,
+                                                 timer=timer)
         table = Table(table_id, request.name, request.variant, request.empty_clues, request.all_or_nothing,
                       request.chat, request.seats, password, store=self.store, config=self.config,
-                      policy=self.policy, lobby=self, address=address)
+                      policy=self.policy, lobby=self, address=address, timer=timer)
         self.tables[table_id] = table
         log.info("%s opened table %d (%s): %d seats, %s", player.name, table_id, request.name, request.seats,
                  request.variant.value)

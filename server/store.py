@@ -1,7 +1,11 @@
 """The game store: tables, seats, players and every game action, in SQLite.
 
 A game *is* its config, its seed and its actions, so that is all we keep;
-restoring a game replays its actions through the engine. The stdlib
+restoring a game replays its actions through the engine. A timed table
+has a row in ``table_clocks``; a timed game's banks (seconds left per
+seat) are written to ``game_clocks`` with each action, in the same
+transaction, so a restart (kill -9 included) finds them as the last move
+left them. The stdlib
 ``sqlite3`` module blocks, so the store's own task (``run``) takes the jobs
 queued on a memory channel and commits them in a worker thread
 (``trio.to_thread.run_sync``): one transaction at a time, and the event
@@ -91,6 +95,15 @@ CREATE TABLE IF NOT EXISTS actions (
     action TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS table_clocks (
+    table_id INTEGER PRIMARY KEY REFERENCES tables(id),
+    time_base INTEGER NOT NULL,
+    time_per_turn INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS game_clocks (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    remaining TEXT NOT NULL
+);
 """
 
 
@@ -127,6 +140,8 @@ class StoredGame:
     started: float
     finished: float | None
     actions: list[Action] = field(default_factory=list)
+    end_reason: str | None = None
+    clocks: tuple[float, ...] | None = None  # a timed game's banks as stored with its latest action
 
 
 @dataclass(slots=True)
@@ -142,6 +157,7 @@ class StoredTable:
     host: int | None
     seated: list[StoredSeat] = field(default_factory=list)
     game: StoredGame | None = None  # the latest game, finished or not
+    timer: tuple[int, int] | None = None  # a timed table's (time_base, time_per_turn), in seconds
 
 
 @dataclass(slots=True)
@@ -350,13 +366,17 @@ class Store:
             "INSERT OR REPLACE INTO players (token_hash, name, created) VALUES (?, ?, ?)", (h, name, time.time())))
 
     async def create_table(self, name: str, variant: Variant, empty_clues: bool, all_or_nothing: bool,
-                           chat: ChatPolicy, seats: int, password: str | None, host: int | None) -> int:
+                           chat: ChatPolicy, seats: int, password: str | None, host: int | None, *,
+                           timer: tuple[int, int] | None = None) -> int:
         def job(db: sqlite3.Connection) -> int:
             cur = db.execute(
                 "INSERT INTO tables (name, variant, empty_clues, all_or_nothing, chat, seats, password, host, created)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (name, variant.value, empty_clues, all_or_nothing, chat.value, seats, password, host, time.time()))
             assert cur.lastrowid is not None
+            if timer is not None:
+                db.execute("INSERT INTO table_clocks (table_id, time_base, time_per_turn) VALUES (?, ?, ?)",
+                           (cur.lastrowid, *timer))
             return cur.lastrowid
         return await self._do(job)
 
@@ -371,6 +391,7 @@ class Store:
                 db.execute("UPDATE tables SET closed = ? WHERE id = ?", (time.time(), table_id))
             else:
                 db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+                db.execute("DELETE FROM table_clocks WHERE table_id = ?", (table_id,))
                 db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
         await self._do(job)
 
@@ -393,10 +414,19 @@ class Store:
             return cur.lastrowid
         return await self._do(job)
 
-    async def add_action(self, game_id: int, seq: int, action: Action) -> None:
+    async def add_action(self, game_id: int, seq: int, action: Action, clocks: tuple[float, ...] = ()) -> None:
+        """Store an action, and with it (in the same transaction) a timed game's ``clocks`` after it."""
         text = action_to_text(action)
-        await self._do(lambda db: db.execute(
-            "INSERT INTO actions (game_id, seq, action) VALUES (?, ?, ?)", (game_id, seq, text)))
+
+        def job(db: sqlite3.Connection) -> None:
+            db.execute("INSERT INTO actions (game_id, seq, action) VALUES (?, ?, ?)", (game_id, seq, text))
+            if clocks:
+                _set_clocks(db, game_id, clocks)
+        await self._do(job)
+
+    async def set_clocks(self, game_id: int, clocks: tuple[float, ...]) -> None:
+        """A timed game's banks, stopped where they are (a pause)."""
+        await self._do(lambda db: _set_clocks(db, game_id, clocks))
 
     async def finish_game(self, game_id: int, score: int, end: str) -> None:
         def job(db: sqlite3.Connection) -> None:
@@ -429,6 +459,9 @@ class Store:
             try:  # each table on its own: a malformed row (a variant, a config, an action) costs this one only
                 table = StoredTable(row[0], row[1], Variant(row[2]), bool(row[3]), bool(row[4]),
                                     ChatPolicy(row[5]), row[6], row[7], row[8], seated)
+                timer = db.execute("SELECT time_base, time_per_turn FROM table_clocks WHERE table_id = ?",
+                                   (table.id,)).fetchone()
+                table.timer = (int(timer[0]), int(timer[1])) if timer is not None else None
                 game = db.execute("SELECT id FROM games WHERE table_id = ? ORDER BY id DESC LIMIT 1",
                                   (table.id,)).fetchone()
                 table.game = self._game(db, game[0]) if game is not None else None
@@ -444,12 +477,15 @@ class Store:
 
     @staticmethod
     def _game(db: sqlite3.Connection, game_id: int) -> StoredGame | None:
-        row = db.execute("SELECT id, table_id, config, seed, players, started, finished FROM games WHERE id = ?",
-                         (game_id,)).fetchone()
+        row = db.execute("SELECT id, table_id, config, seed, players, started, finished, end_reason FROM games"
+                         " WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             return None
         game = StoredGame(row[0], row[1], config_from_text(row[2]), row[3], tuple(json.loads(row[4])), row[5],
-                          row[6])
+                          row[6], end_reason=row[7])
+        clocks = db.execute("SELECT remaining FROM game_clocks WHERE game_id = ?", (game_id,)).fetchone()
+        if clocks is not None:
+            game.clocks = tuple(float(c) for c in json.loads(clocks[0]))
         game.actions = [action_from_text(t) for (t,) in db.execute(
             "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))]
         return game
@@ -474,6 +510,11 @@ class Store:
         """How many finished games the store holds (a list shows only the latest)."""
         return await self._do(lambda db: int(db.execute("SELECT COUNT(*) FROM games WHERE finished IS NOT NULL")
                                              .fetchone()[0]))
+
+
+def _set_clocks(db: sqlite3.Connection, game_id: int, clocks: tuple[float, ...]) -> None:
+    db.execute("INSERT OR REPLACE INTO game_clocks (game_id, remaining) VALUES (?, ?)",
+               (game_id, json.dumps([round(c, 3) for c in clocks])))
 
 
 def _games(db: sqlite3.Connection, limit: int) -> list[FinishedGame]:
