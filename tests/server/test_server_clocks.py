@@ -28,7 +28,7 @@ from hanabi.protocol.messages import (
 
 from .conftest import Client, Connect, config_with
 from .test_server_tables import table_of
-from .test_server_tcp import _client, _start_server_process
+from .test_server_tcp import _client, _start_server_process, kill_9
 
 WAIT = 10.0  # generous: under load a message may be slow, but it comes
 
@@ -222,10 +222,7 @@ async def test_clocks_survive_a_kill_9_from_the_stored_banks(tmp_path: Path) -> 
         before = ([m for m in alice.seen if isinstance(m, GameClock)])[-1]  # the banks after the last move
         assert any(ms > 600_000 for ms in before.remaining)  # a bonus was earned: the banks are not the start's
     finally:
-        proc.send_signal(signal.SIGKILL)
-        await proc.wait()
-    await alice.stream.aclose()
-    await bob.stream.aclose()
+        await kill_9(proc, alice, bob)
 
     proc, port = await _start_server_process(db)
     try:

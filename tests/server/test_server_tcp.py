@@ -118,6 +118,14 @@ async def _client(port: int, name: str, resume: str | None = None) -> Client:
     return client
 
 
+async def kill_9(proc: trio.Process, *clients: Client) -> None:
+    """Kill the server process with SIGKILL (no goodbye, nothing flushed), and drop the clients' connections."""
+    proc.send_signal(signal.SIGKILL)
+    await proc.wait()
+    for client in clients:
+        await client.stream.aclose()
+
+
 async def test_a_server_killed_mid_game_comes_back_exactly(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     proc, port = await _start_server_process(db)
@@ -139,10 +147,7 @@ async def test_a_server_killed_mid_game_comes_back_exactly(tmp_path: Path) -> No
         views = {0: await alice.expect(ViewUpdate), 1: await bob.expect(ViewUpdate)}
         assert views[0].view.turn == 7
     finally:
-        proc.send_signal(signal.SIGKILL)
-        await proc.wait()
-    await alice.stream.aclose()
-    await bob.stream.aclose()
+        await kill_9(proc, alice, bob)
 
     proc, port = await _start_server_process(db)
     try:
