@@ -49,7 +49,8 @@ class Local:
 Intent = Play | Discard | Clue | Rearrange | Say | LobbyIntent | Local
 
 GAME_VERBS = ("play", "discard", "clue", "move")
-LOBBY_VERBS = ("join", "spectate", "leave", "start", "bot", "unbot", "host", "new", "refresh", "again")
+LOBBY_VERBS = ("join", "spectate", "leave", "start", "bot", "unbot", "host", "new", "refresh", "again", "pause",
+               "unqueue")
 LOCAL_VERBS = ("help", "quit", "knowledge", "save")
 ALIASES = {"p": "play", "d": "discard", "c": "clue", "m": "move", "chat": "say", "/say": "say", "h": "help",
            "?": "help", "exit": "quit", "q": "quit", "k": "knowledge", "create": "new", "watch": "spectate",
@@ -180,7 +181,7 @@ def parse(line: str, view: PlayerView | None, names: Sequence[str]) -> Intent:
 
 
 def _lobby(verb: str, args: list[str]) -> LobbyIntent:
-    if verb in ("leave", "start", "refresh", "again", "new"):
+    if verb in ("leave", "start", "refresh", "again", "new", "pause", "unqueue"):
         return LobbyIntent(verb, text=" ".join(args) or None)
     if not args or not args[0].isdigit():
         what = "TABLE" if verb in ("join", "spectate") else "SEAT"

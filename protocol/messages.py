@@ -584,7 +584,8 @@ class GameClock:
 
     ``remaining`` is each seat's time bank in milliseconds as the message left (empty for an untimed game);
     ``running`` is the seat whose bank is running down now (None while paused, untimed or over), which a client
-    counts down by itself until the next ``clock``. ``note`` says who paused and why."""
+    counts down by itself until the next ``clock``. ``note`` says who paused and why; ``paused_by`` names the
+    player who paused it by hand (None while it goes on, or while it pauses itself for an absent player)."""
 
     TYPE: ClassVar[str] = "clock"
     game: Annotated[int, _ID]
@@ -592,6 +593,7 @@ class GameClock:
     running: Annotated[int | None, Opt(_SEAT)]
     paused: Annotated[bool, Bool()]
     note: Annotated[str, _SENTENCE] = ""
+    paused_by: Annotated[str | None, Opt(_NAME)] = None
     id: Id = None
 
 

@@ -66,7 +66,7 @@ class GameTime:
 
     def message(self, game: int) -> GameClock:
         return GameClock(game=game, remaining=tuple(round(c * MS) for c in self.now()), running=self.running,
-                         paused=self.paused, note=self.note())
+                         paused=self.paused, note=self.note(), paused_by=self.paused_by)
 
     def note(self) -> str:
         if self.paused_by is not None:
