@@ -30,5 +30,6 @@ def cancelled_by(event: Event, move: PreMove) -> str | None:
     """The sentence saying why ``event`` cancels the queued ``move`` (a clue touched its card), or None."""
     if isinstance(event, TurnEvent) and move.order in event.touched:
         verb = "play" if isinstance(move, Play) else "discard"
-        return f"a clue touched card #{move.order}, so your queued {verb} of it was cancelled"
+        # Players know their cards by slot, which moves; the sentence names the card by what was queued.
+        return f"a clue touched the card you queued to {verb}, so the pre-move was cancelled: choose again"
     return None

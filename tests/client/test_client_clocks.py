@@ -82,7 +82,7 @@ def test_a_queued_move_is_shown_by_slot_until_the_server_says_it_is_gone(kit) ->
     queued = reduce(model, Queued(1, PreMoveKind.DISCARD, order, "queued: your discard is made at the start"))
     assert queued.premove is not None and queued.status.startswith("Queued: your discard")
     assert "queued: discard slot 3 (u cancels)" in "".join(t for _, t in time_fragments(queued, 0.0))
-    cancelled = reduce(queued, Queued(1, note="a clue touched card #3, so your queued discard of it was cancelled"))
+    cancelled = reduce(queued, Queued(1, note="a clue touched the card you queued to discard, so the pre-move was cancelled: choose again"))
     assert cancelled.premove is None and "cancelled" in cancelled.status
     assert time_fragments(cancelled, 0.0) == []
 

@@ -148,6 +148,6 @@ def all_messages() -> list[Message]:
         QueueMove(PreMoveKind.PLAY, 7, id=15),
         QueueMove(),
         Queued(41, PreMoveKind.DISCARD, 7),
-        Queued(41, note="a clue touched card #7, so your queued discard of it was cancelled"),
+        Queued(41, note="a clue touched the card you queued to discard, so the pre-move was cancelled: choose again"),
         CreateTable("Blitz", timed=True, time_base=30, time_per_turn=5),
     ]
