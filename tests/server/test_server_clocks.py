@@ -3,6 +3,7 @@ long sleep: waits have generous timeouts, outcomes none)."""
 
 from __future__ import annotations
 
+import json
 import signal
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from hanabi.protocol.messages import (
     PreMoveKind,
     Queued,
     QueueMove,
+    ReplayFile,
     Start,
     ViewUpdate,
 )
@@ -75,6 +77,10 @@ async def test_the_player_to_act_running_out_of_time_loses_the_game_for_the_tabl
     assert over.outcome.detail.startswith(f"{loser} ran out of time")
     final = await clients[1].expect(GameClock, WAIT, lambda m: m.running is None)
     assert final.remaining[views[0].current] == 0
+    # The replay everyone gets is hanab.live's: the timers in its options, the timeout as end condition 3.
+    exported = json.loads((await clients[0].expect(ReplayFile, WAIT)).json)
+    assert exported["options"] | {"timed": True, "timeBase": 1, "timePerTurn": 0} == exported["options"]
+    assert exported["actions"] == [{"type": 4, "target": views[0].current, "value": 3}]
 
 
 async def test_a_paused_game_refuses_moves_stops_the_clock_and_goes_on_when_resumed(connect: Connect) -> None:
