@@ -17,7 +17,15 @@ from datetime import datetime
 from pathlib import Path
 
 from hanabi.engine import Clue, Discard, Play, Rearrange, Variant
-from hanabi.protocol.messages import ActionRequest, Chat, GetReplay, Message, RearrangeRequest
+from hanabi.protocol.messages import (
+    ActionRequest,
+    Chat,
+    GetReplay,
+    Message,
+    PreMoveKind,
+    QueueMove,
+    RearrangeRequest,
+)
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
@@ -32,6 +40,7 @@ from prompt_toolkit.output import Output
 from . import handing
 from . import keys as shortcuts
 from .bindings import key_bindings
+from .clockface import REDRAW_EVERY
 from .commands import CommandCompleter, CommandError, Intent, LobbyIntent, Local, Say, parse
 from .form import TableForm
 from .judge import NO_GAME, refusal
@@ -124,6 +133,7 @@ class ClientApp:
             full_screen=True,
             input=input,
             output=output,
+            refresh_interval=REDRAW_EVERY,  # a running clock counts down on screen between the server's messages
         )
         self.application.ttimeoutlen = 0.05  # Esc answers at once instead of waiting for a longer sequence
 
@@ -171,6 +181,12 @@ class ClientApp:
         if isinstance(intent, (Play, Discard, Clue, Rearrange)):
             if view is None:
                 self.note(NO_GAME, True)
+                return
+            if isinstance(intent, (Play, Discard)) and view.seat is not None and view.outcome is None \
+                    and view.current != view.seat:
+                # Not our turn: the play or discard is queued for our next turn (a pre-move), the server says so.
+                kind = PreMoveKind.PLAY if isinstance(intent, Play) else PreMoveKind.DISCARD
+                self.send(QueueMove(kind, intent.order))
                 return
             reason = refusal(view, intent, model.names)
             if reason is not None:
@@ -346,8 +362,8 @@ class ClientApp:
         elif mode == "game" and key in shortcuts.STARTERS:
             step = shortcuts.start(key, model.view, model.names)
             self._follow([key], step)
-        elif mode == "game" and key == "k":
-            ui.show_knowledge = not ui.show_knowledge
+        elif mode == "game" and key in ("k", "z", "u"):
+            self._game_key(key)
         elif mode == "end" and key == "s":
             self.save_replay()
         elif mode == "end" and key == "a":
@@ -371,6 +387,13 @@ class ClientApp:
         else:
             self.ui.confirm = None
             self.note("You stay at the table; the game goes on.")
+
+    def _game_key(self, key: str) -> None:
+        """k shows what each player knows; z pauses or resumes the game, u cancels our queued move."""
+        if key == "k":
+            self.ui.show_knowledge = not self.ui.show_knowledge
+        else:
+            self.lobby.act(LobbyIntent("pause" if key == "z" else "unqueue"))
 
     def _shortcut(self, key: str) -> None:
         model = self.get_model()

@@ -49,7 +49,8 @@ class Local:
 Intent = Play | Discard | Clue | Rearrange | Say | LobbyIntent | Local
 
 GAME_VERBS = ("play", "discard", "clue", "move")
-LOBBY_VERBS = ("join", "spectate", "leave", "start", "bot", "unbot", "host", "new", "refresh", "again", "hand")
+LOBBY_VERBS = ("join", "spectate", "leave", "start", "bot", "unbot", "host", "new", "refresh", "again", "hand",
+               "pause", "unqueue")
 LOCAL_VERBS = ("help", "quit", "knowledge", "save")
 ALIASES = {"p": "play", "d": "discard", "c": "clue", "m": "move", "chat": "say", "/say": "say", "h": "help",
            "?": "help", "exit": "quit", "q": "quit", "k": "knowledge", "create": "new", "watch": "spectate",
@@ -183,7 +184,7 @@ HAND_USAGE = "type: hand SEAT bot (a house bot takes it) or hand SEAT NAME (a pl
 
 
 def _lobby(verb: str, args: list[str]) -> LobbyIntent:
-    if verb in ("leave", "start", "refresh", "again", "new"):
+    if verb in ("leave", "start", "refresh", "again", "new", "pause", "unqueue"):
         return LobbyIntent(verb, text=" ".join(args) or None)
     if verb == "hand":
         if len(args) < 2 or not args[0].isdigit():

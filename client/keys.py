@@ -60,6 +60,9 @@ def start(key: str, view: PlayerView | None, names: Sequence[str]) -> Step:
     if view.seat is None:
         return KeyRefused(SPECTATORS_CANNOT_ACT)
     size = len(view.hands[view.seat])
+    if verb in ("play", "discard") and view.current != view.seat:
+        # Not our turn: the card picked is queued for our next turn (a pre-move).
+        return Prompt(f"Queue a {verb} for your next turn: which slot? 1-{size} (1 = newest) · Esc cancels")
     if verb != "move":
         # Said at the first key, not after the player has picked a slot and a value.
         try:

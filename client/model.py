@@ -18,11 +18,13 @@ from hanabi.protocol import ErrorCode
 from hanabi.protocol.messages import (
     Chat,
     ErrorReply,
+    GameClock,
     GameOver,
     GameStarted,
     Goodbye,
     Joined,
     Message,
+    Queued,
     ReplayFile,
     SeatHanded,
     SeatStatus,
@@ -83,6 +85,9 @@ class ClientModel:
     farewell: str | None = None  # why the server closed the connection
     seat_names: tuple[str, ...] = ()  # names when there is no table (an offline replay)
     rejoining: bool = False  # welcomed back while at a table: waiting for the server to say we still are
+    clock: GameClock | None = None  # the game's clocks and pause, as the server last said them
+    clock_at: float | None = None  # when that clock arrived (time.monotonic), to count down from; None: unknown
+    premove: Queued | None = None  # the move we queued for our next turn, if any
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -155,7 +160,15 @@ class LeftTable:
     """We asked to leave our table; the server has nothing to answer but the tables' changes."""
 
 
-Local = Note | LinkChanged | LeftTable
+@dataclass(frozen=True, slots=True)
+class ClockAt:
+    """A ``clock`` from the server and the moment it arrived (time.monotonic), stamped as it came in."""
+
+    clock: GameClock
+    at: float
+
+
+Local = Note | LinkChanged | LeftTable | ClockAt
 Incoming = Message | Local
 
 
@@ -169,7 +182,8 @@ def _notice(model: ClientModel, text: str) -> ClientModel:
 
 
 def _leave(model: ClientModel) -> ClientModel:
-    return replace(model, table=None, seat=None, game=None, view=None, game_over=None, logged_events=0, hands=())
+    return replace(model, table=None, seat=None, game=None, view=None, game_over=None, logged_events=0, hands=(),
+                   clock=None, clock_at=None, premove=None)
 
 
 def reduce(model: ClientModel, message: Incoming) -> ClientModel:
@@ -224,7 +238,8 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
         out = replace(model, tables=_upsert(model.tables, table), table=table, seat=message.seat, rejoining=False)
         if model.table is None or model.table.id != table.id:
             # Another table: nothing of the last one (its log, its chat) may read as this one's.
-            out = replace(out, game=None, view=None, game_over=None, chat=(), log=(), logged_events=0, hands=())
+            out = replace(out, game=None, view=None, game_over=None, chat=(), log=(), logged_events=0, hands=(),
+                          clock=None, clock_at=None, premove=None)
         where = f"seat {message.seat + 1}" if message.seat is not None else "a spectator's chair"
         return with_status(out, f"You are at table {table.name!r}, {where}.")
     if isinstance(message, SeatStatus):
@@ -241,7 +256,8 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
             # The end of the last game showed its result; the log keeps it once that screen is gone.
             done = model.game_over.outcome
             model = _notice(model, f"— the last game ended {done.score}/{done.max_score}: {done.rating} —")
-        out = replace(model, game=message.game, view=None, game_over=None, replay=None, logged_events=0, hands=())
+        out = replace(model, game=message.game, view=None, game_over=None, replay=None, logged_events=0, hands=(),
+                      clock=None, clock_at=None, premove=None)
         out = _notice(out, "— a new game starts —")
         return with_status(out, "The game starts.")
     if isinstance(message, ViewUpdate):
@@ -256,6 +272,8 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
         # The score is said once, by the end of the game's pane; the log only marks where this game ended,
         # as it marks where it started.
         return with_status(_notice(replace(model, game_over=message), "— the game ends —"), "")
+    if isinstance(message, (GameClock, ClockAt, Queued)):
+        return _time(model, message)
     if isinstance(message, ReplayFile):
         return replace(model, replay=(message.game, message.json))
     if isinstance(message, Chat):
@@ -272,6 +290,23 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
         return with_status(out, f"Refused: {message.message}", True)
     # ping, pong, games, event (the view carries the events), and requests a server never sends.
     return model
+
+
+def _time(model: ClientModel, message: GameClock | ClockAt | Queued) -> ClientModel:
+    """A clock (stamped with its arrival, or not), or our pre-move as the server says it now."""
+    if isinstance(message, Queued):
+        out = replace(model, premove=message if message.kind is not None else None)
+        return with_status(out, message.note[:1].upper() + message.note[1:] + ".") if message.note else out
+    clock, at = (message.clock, message.at) if isinstance(message, ClockAt) else (message, None)
+    if model.game is not None and clock.game != model.game:
+        return model  # a clock of a game we no longer show
+    out = replace(model, clock=clock, clock_at=at)
+    was = model.clock
+    if clock.paused and (was is None or not was.paused or was.note != clock.note):
+        return _notice(with_status(out, f"Paused: {clock.note}."), f"Paused: {clock.note}.")
+    if not clock.paused and was is not None and was.paused:
+        return _notice(with_status(out, "The game goes on."), "The game goes on.")
+    return out
 
 
 def _seat_status(model: ClientModel, message: SeatStatus) -> ClientModel:

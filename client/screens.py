@@ -272,8 +272,8 @@ def help_fragments() -> StyleAndTextTuples:
         "  p N    play the card in slot N (slot 1 = newest)      d N    discard slot N",
         "  c P V  clue player P (the seat number on the board) with a colour or a rank",
         "  m A B  move your card from slot A to slot B (free, at any time)",
-        "  k      show or hide what each player knows     t  talk     :  type a command",
-        "  PgUp/PgDn scroll the log · Esc cancels a key sequence",
+        "  p/d N out of turn: queue it for your next turn (u cancels) · z pause/resume",
+        "  k show or hide what each player knows · t talk · : command · PgUp/PgDn log",
         "Reading the board",
         "  [R3] a card that got a clue, R3 one that got none · ▶ the player to act",
         "  Your hand: [R] [3] the clues each card got; can be: what it may still be",
@@ -282,7 +282,7 @@ def help_fragments() -> StyleAndTextTuples:
         "  at your table: b add a bot · x remove a bot · g start · l leave",
         "Commands (type : first; Tab completes)",
         "  play N · discard N · clue PLAYER COLOUR|RANK · move FROM TO · say TEXT · help",
-        "  join TABLE [SEAT] · watch TABLE · leave · new · start · again · save · quit",
+        "  pause · unqueue · join TABLE [SEAT] · watch TABLE · leave · new · start · save",
         "  bot SEAT · unbot SEAT · host SEAT (hand the host role on) · knowledge",
         '  PLAYER: the seat number on the board, or a name ("ada", "bot a": Bot Ada)',
         "  [p] beside a table in the lobby: it asks for a password",
@@ -316,7 +316,7 @@ def keys_fragments(model: ClientModel, mode: str, width: int = 80, solo: bool = 
                  ("PgUp", "log"), ("^C", "quit")]
     elif mode == "game":
         items = [("p", "play"), ("d", "discard"), ("c", "clue"), ("m", "move"), ("k", "knows"), ("t", "chat"),
-                 (":", "cmd"), ("?", "help"), ("PgUp", "log"), ("^C", "quit")]
+                 ("z", "pause"), (":", "cmd"), ("?", "help"), ("PgUp", "log"), ("^C", "quit")]
     elif mode == "end":
         items = [("s", "save replay"), ("a", "again"), ("l", "leave"), ("t", "chat"), (":", "cmd"), ("q", "quit")]
     else:

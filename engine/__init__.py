@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from .actions import Action, Clue, Discard, Event, Play, Rearrange, RearrangeEvent, TurnAction, TurnEvent
 from .cards import COPIES, MAX_RANK, RANKS, SUITS, Card, Suit
+from .clocks import Clocks, after_move, out_of_time, spend, starting_clocks, time_out
 from .counting import possible_cards, possible_masks, unseen_copies
 from .hands import Hands, hands_after, opening_hands
 from .knowledge import CardKnowledge
@@ -29,9 +30,20 @@ from .notes import (
     note_target_problem,
     seat_notes_problem,
 )
-from .options import CLUE_TOKENS, MAX_PLAYERS, MAX_STRIKES, MIN_PLAYERS, ChatPolicy, GameConfig
+from .options import (
+    CLUE_TOKENS,
+    MAX_PLAYERS,
+    MAX_STRIKES,
+    MAX_TIME,
+    MIN_PLAYERS,
+    TIME_BASE,
+    TIME_PER_TURN,
+    ChatPolicy,
+    GameConfig,
+)
 from .outcome import EndReason, Outcome, rating
 from .playback import ActionDoesNotApply, action_of, replay_actions, replay_steps
+from .premoves import PreMove, cancelled_by, premove_refusal
 from .replay import Replay, ReplayError
 from .rewind import ClueOnCard, clue_history, seat_history
 from .state import (
@@ -64,4 +76,6 @@ __all__ = [
     "Suit", "SUITS", "terminate", "TurnAction", "TurnEvent", "unseen_copies", "Variant", "view_for", "views_for",
     "Worth", "NOTE_MAX", "SeatNotes", "contradicted", "likely_identity", "named_cards", "note_problem",
     "note_target_problem", "SEAT_NOTES_MAX", "seat_notes_problem",
+    "after_move", "cancelled_by", "Clocks", "MAX_TIME", "out_of_time", "PreMove", "premove_refusal", "spend",
+    "starting_clocks", "TIME_BASE", "TIME_PER_TURN", "time_out",
 ]

@@ -24,13 +24,17 @@ class for both directions: a client sends only ``text``, the server adds
 from __future__ import annotations
 
 import dataclasses
+import enum
 from collections.abc import Callable
 from typing import Annotated, Any, ClassVar, TypeVar, get_type_hints
 
 from hanabi.engine import (
     MAX_PLAYERS,
+    MAX_TIME,
     MIN_PLAYERS,
     NOTE_MAX,
+    TIME_BASE,
+    TIME_PER_TURN,
     Card,
     ChatPolicy,
     EndReason,
@@ -93,6 +97,8 @@ _SEAT = Int(0, MAX_PLAYERS - 1)
 _NAME = Text(1, NAME_MAX, trimmed=True)
 _PASSWORD = Text(1, PASSWORD_MAX)
 _SENTENCE = Text(0, SENTENCE_MAX, multiline=True)
+_TIME_BASE = Int(1, MAX_TIME)  # seconds in each bank as a timed game starts
+_TIME_PER_TURN = Int(0, MAX_TIME)  # seconds added to a bank after each move
 
 
 def _engine_value(types: type | tuple[type, ...], to_wire: Callable[[Any], object]) -> Callable[[Any, str], object]:
@@ -238,6 +244,9 @@ class TableInfo:
     seeded: Annotated[bool, Bool()] = False
     end_when_no_points: Annotated[bool, Bool()] = False
     deck_plays: Annotated[bool, Bool()] = False
+    timed: Annotated[bool, Bool()] = False
+    time_base: Annotated[int, _TIME_BASE] = TIME_BASE
+    time_per_turn: Annotated[int, _TIME_PER_TURN] = TIME_PER_TURN
 
     def __post_init__(self) -> None:
         if len(self.players) != self.seats:
@@ -394,6 +403,9 @@ class CreateTable:
     seed: Annotated[str | None, Opt(_SEED_TEXT)] = None
     end_when_no_points: Annotated[bool, Bool()] = False
     deck_plays: Annotated[bool, Bool()] = False
+    timed: Annotated[bool, Bool()] = False
+    time_base: Annotated[int, _TIME_BASE] = TIME_BASE
+    time_per_turn: Annotated[int, _TIME_PER_TURN] = TIME_PER_TURN
 
 
 @_message("client")
@@ -763,6 +775,66 @@ class BotReason:
     id: Id = None
 
 
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class PauseRequest:
+    """A seated player pauses the game (``paused`` true) or lets it go on (false)."""
+
+    TYPE: ClassVar[str] = "pause"
+    paused: Annotated[bool, Bool()]
+    id: Id = None
+
+
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameClock:
+    """The game's clocks and pause, sent to everyone at the table whenever either changes (and on joining).
+
+    ``remaining`` is each seat's time bank in milliseconds as the message left (empty for an untimed game);
+    ``running`` is the seat whose bank is running down now (None while paused, untimed or over), which a client
+    counts down by itself until the next ``clock``. ``note`` says who paused and why; ``paused_by`` names the
+    player who paused it by hand (None while it goes on, or while it pauses itself for an absent player)."""
+
+    TYPE: ClassVar[str] = "clock"
+    game: Annotated[int, _ID]
+    remaining: Annotated[tuple[int, ...], ListOf(Int(0, MAX_SAFE_INT), MAX_PLAYERS)]
+    running: Annotated[int | None, Opt(_SEAT)]
+    paused: Annotated[bool, Bool()]
+    note: Annotated[str, _SENTENCE] = ""
+    paused_by: Annotated[str | None, Opt(_NAME)] = None
+    id: Id = None
+
+
+class PreMoveKind(enum.Enum):
+    PLAY = "play"
+    DISCARD = "discard"
+
+
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class QueueMove:
+    """Queue a play or discard of one's own card ``order`` for one's next turn; ``kind`` None cancels it (and
+    ``order`` is then not read)."""
+
+    TYPE: ClassVar[str] = "premove"
+    kind: Annotated[PreMoveKind | None, Opt(Choice(PreMoveKind))] = None
+    order: Annotated[int | None, Opt(Int(0, ew.MAX_DECK - 1))] = None
+    id: Id = None
+
+
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Queued:
+    """To one seat only: its pre-move now (``kind`` None: none queued) and ``note``, why it changed."""
+
+    TYPE: ClassVar[str] = "queued"
+    game: Annotated[int, _ID]
+    kind: Annotated[PreMoveKind | None, Opt(Choice(PreMoveKind))] = None
+    order: Annotated[int | None, Opt(Int(0, ew.MAX_DECK - 1))] = None
+    note: Annotated[str, _SENTENCE] = ""
+    id: Id = None
+
+
 # Chat, liveness, errors
 
 
@@ -819,7 +891,8 @@ Message = (
     | Spectate | AddBot | RemoveBot | GiveHost | Start | Joined | SeatStatus | GameStarted | ActionRequest
     | RearrangeRequest | ViewUpdate | GameEvent | GameOver | GetReplay | ReplayFile | ListGames | Games | Chat
     | Ping | Pong | ErrorReply | ListOnline | Online | Watchers | OpenReview | Review | ReviewStep | ReviewPoint
-    | ReviewLead | HandSeat | SeatHanded | WriteNote | CardNotes | BotReason
+    | ReviewLead | HandSeat | SeatHanded | WriteNote | CardNotes | BotReason | PauseRequest | GameClock | QueueMove
+    | Queued
 )
 
 

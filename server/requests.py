@@ -36,6 +36,14 @@ class Abandoned:
 
 
 @dataclass(slots=True)
+class OutOfTime:
+    """A timed game's timer woke: the bank of the player to act at turn ``turn`` of game ``game`` may be empty."""
+
+    game: int
+    turn: int
+
+
+@dataclass(slots=True)
 class CloseIfEmpty:
     """Its creator could not sit down at a new table: close it rather than leave an empty table listed."""
 

@@ -1,7 +1,11 @@
 """The game store: tables, seats, players and every game action, in SQLite.
 
 A game *is* its config, its seed and its actions, so that is all we keep;
-restoring a game replays its actions through the engine. The stdlib
+restoring a game replays its actions through the engine. A timed table
+has a row in ``table_clocks``; a timed game's banks (seconds left per
+seat) are written to ``game_clocks`` with each action, in the same
+transaction, so a restart (kill -9 included) finds them as the last move
+left them. The stdlib
 ``sqlite3`` module blocks, so the store's own task (``run``) takes the jobs
 queued on a memory channel and commits them in a worker thread
 (``trio.to_thread.run_sync``): one transaction at a time, and the event
@@ -131,6 +135,15 @@ CREATE TABLE IF NOT EXISTS seeded_games (
     seed TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS seeded_games_by_seed ON seeded_games (seed);
+CREATE TABLE IF NOT EXISTS table_clocks (
+    table_id INTEGER PRIMARY KEY REFERENCES tables(id),
+    time_base INTEGER NOT NULL,
+    time_per_turn INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS game_clocks (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    remaining TEXT NOT NULL
+);
 """
 
 
@@ -168,6 +181,8 @@ class StoredGame:
     finished: float | None
     actions: list[Action] = field(default_factory=list)
     notes: dict[int, dict[int, str]] = field(default_factory=dict)  # seat -> card order -> the seat's note
+    end_reason: str | None = None
+    clocks: tuple[float, ...] | None = None  # a timed game's banks as stored with its latest action
 
 
 @dataclass(slots=True)
@@ -195,6 +210,7 @@ class StoredTable:
     game: StoredGame | None = None  # the latest game, finished or not
     review: StoredReview | None = None
     options: TableOptions = field(default_factory=TableOptions)
+    timer: tuple[int, int] | None = None  # a timed table's (time_base, time_per_turn), in seconds
 
 
 @dataclass(slots=True)
@@ -406,7 +422,7 @@ class Store:
 
     async def create_table(self, name: str, variant: Variant, empty_clues: bool, all_or_nothing: bool,
                            chat: ChatPolicy, seats: int, password: str | None, host: int | None,
-                           options: TableOptions | None = None) -> int:
+                           options: TableOptions | None = None, timer: tuple[int, int] | None = None) -> int:
         def job(db: sqlite3.Connection) -> int:
             cur = db.execute(
                 "INSERT INTO tables (name, variant, empty_clues, all_or_nothing, chat, seats, password, host, created)"
@@ -416,6 +432,9 @@ class Store:
             if options is not None and options != TableOptions():
                 db.execute("INSERT INTO table_choices (table_id, options) VALUES (?, ?)",
                            (cur.lastrowid, options_to_text(options)))
+            if timer is not None:
+                db.execute("INSERT INTO table_clocks (table_id, time_base, time_per_turn) VALUES (?, ?, ?)",
+                           (cur.lastrowid, *timer))
             return cur.lastrowid
         return await self._do(job)
 
@@ -432,6 +451,7 @@ class Store:
             else:
                 db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
                 db.execute("DELETE FROM table_choices WHERE table_id = ?", (table_id,))
+                db.execute("DELETE FROM table_clocks WHERE table_id = ?", (table_id,))
                 db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
         await self._do(job)
 
@@ -469,10 +489,19 @@ class Store:
     async def clear_review(self, table_id: int) -> None:
         await self._do(lambda db: db.execute("DELETE FROM reviews WHERE table_id = ?", (table_id,)))
 
-    async def add_action(self, game_id: int, seq: int, action: Action) -> None:
+    async def add_action(self, game_id: int, seq: int, action: Action, clocks: tuple[float, ...] = ()) -> None:
+        """Store an action, and with it (in the same transaction) a timed game's ``clocks`` after it."""
         text = action_to_text(action)
-        await self._do(lambda db: db.execute(
-            "INSERT INTO actions (game_id, seq, action) VALUES (?, ?, ?)", (game_id, seq, text)))
+
+        def job(db: sqlite3.Connection) -> None:
+            db.execute("INSERT INTO actions (game_id, seq, action) VALUES (?, ?, ?)", (game_id, seq, text))
+            if clocks:
+                _set_clocks(db, game_id, clocks)
+        await self._do(job)
+
+    async def set_clocks(self, game_id: int, clocks: tuple[float, ...]) -> None:
+        """A timed game's banks, stopped where they are (a pause)."""
+        await self._do(lambda db: _set_clocks(db, game_id, clocks))
 
     async def set_note(self, game_id: int, seat: int, order: int, text: str) -> None:
         """Keep ``seat``'s note on the card of ``order`` (the empty text deletes it)."""
@@ -518,6 +547,9 @@ class Store:
                 chosen = db.execute("SELECT options FROM table_choices WHERE table_id = ?", (row[0],)).fetchone()
                 if chosen is not None:
                     table.options = options_from_text(chosen[0])
+                timer = db.execute("SELECT time_base, time_per_turn FROM table_clocks WHERE table_id = ?",
+                                   (table.id,)).fetchone()
+                table.timer = (int(timer[0]), int(timer[1])) if timer is not None else None
                 game = db.execute("SELECT id FROM games WHERE table_id = ? ORDER BY id DESC LIMIT 1",
                                   (table.id,)).fetchone()
                 table.game = self._game(db, game[0]) if game is not None else None
@@ -534,12 +566,15 @@ class Store:
 
     @staticmethod
     def _game(db: sqlite3.Connection, game_id: int) -> StoredGame | None:
-        row = db.execute("SELECT id, table_id, config, seed, players, started, finished FROM games WHERE id = ?",
-                         (game_id,)).fetchone()
+        row = db.execute("SELECT id, table_id, config, seed, players, started, finished, end_reason FROM games"
+                         " WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             return None
         game = StoredGame(row[0], row[1], config_from_text(row[2]), row[3], tuple(json.loads(row[4])), row[5],
-                          row[6])
+                          row[6], end_reason=row[7])
+        clocks = db.execute("SELECT remaining FROM game_clocks WHERE game_id = ?", (game_id,)).fetchone()
+        if clocks is not None:
+            game.clocks = tuple(float(c) for c in json.loads(clocks[0]))
         game.actions = [action_from_text(t) for (t,) in db.execute(
             "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))]
         for seat, order, text in db.execute("SELECT seat, card, text FROM notes WHERE game_id = ? ORDER BY card",
@@ -581,6 +616,11 @@ class Store:
         """How many finished games the store holds (a list shows only the latest)."""
         return await self._do(lambda db: int(db.execute("SELECT COUNT(*) FROM games WHERE finished IS NOT NULL")
                                              .fetchone()[0]))
+
+
+def _set_clocks(db: sqlite3.Connection, game_id: int, clocks: tuple[float, ...]) -> None:
+    db.execute("INSERT OR REPLACE INTO game_clocks (game_id, remaining) VALUES (?, ?)",
+               (game_id, json.dumps([round(c, 3) for c in clocks])))
 
 
 def _games(db: sqlite3.Connection, limit: int, key: str | None = None, seed: str | None = None

@@ -166,3 +166,36 @@ def test_two_clients_and_a_bot_play_a_game_in_tmux(server: int, tmux: Tmux, tmp_
     tmux.wait_for("alice", lambda s: "CLIENT-EXIT=0" in s, "a clean exit")
     tmux.keys("bob", "C-c")
     tmux.wait_for("bob", lambda s: "CLIENT-EXIT=0" in s, "a clean exit")
+
+
+def _bank(screen: str, name: str) -> int:
+    """Seconds on ``name``'s clock as the clock line shows it (the running one is marked ▶)."""
+    match = re.search(rf"[▶ ]{name} (\d+):(\d\d)", screen)
+    assert match is not None, f"no clock of {name} on the screen:\n{screen}"
+    return int(match.group(1)) * 60 + int(match.group(2))
+
+
+def test_a_timed_solo_game_counts_down_and_pauses_in_tmux(tmux: Tmux) -> None:
+    client = f"{shlex.quote(sys.executable)} -m hanabi.client --solo --players 2 --name Alice"
+    tmux.start("alice", f"{client} --clock 600+20 --bot-delay 0.3")
+    first = tmux.wait_for("alice", lambda s: "Clocks" in s and "▶Alice" in s, "her clock running", timeout=30)
+    # The bank counts down on screen between the server's messages.
+    tmux.wait_for("alice", lambda s: "▶Alice" in s and _bank(s, "Alice") < _bank(first, "Alice"),
+                  "her clock counting down")
+
+    tmux.keys("alice", "z")
+    paused = tmux.wait_for("alice", lambda s: "Alice paused the game" in s, "the pause")
+    assert "▶Alice" not in paused  # no bank runs while paused
+    tmux.keys("alice", "p", "1", "y")
+    refused = tmux.wait_for("alice", lambda s: "Refused: the game is paused" in s, "the move refused")
+    assert _bank(refused, "Alice") == _bank(paused, "Alice")  # the bank stood still meanwhile
+
+    tmux.keys("alice", "z")
+    tmux.wait_for("alice", lambda s: "The game goes on" in s and "▶Alice" in s, "the game going on")
+    turn = turn_of(tmux.screen("alice"))
+    tmux.keys("alice", "p", "1", "y")
+    # The bot answers at once, and it is her turn again, with her move's 20 seconds in her bank.
+    again = tmux.wait_for("alice", lambda s: (turn_of(s) or 0) > (turn or 0) and "▶Alice" in s, "her next turn")
+    assert _bank(again, "Alice") > _bank(refused, "Alice")
+    tmux.keys("alice", "C-c")
+    tmux.wait_for("alice", lambda s: "CLIENT-EXIT=0" in s, "a clean exit")
