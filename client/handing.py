@@ -37,6 +37,11 @@ def handable(table: TableInfo, ours: int | None) -> list[int]:
     return [s for s, p in enumerate(table.players) if p is not None and s != ours and (p.bot or not p.connected)]
 
 
+def someone_away(table: TableInfo) -> bool:
+    """Whether a seated person is away: then the host's screens offer the key (bots' seats do not call for it)."""
+    return any(p is not None and not p.bot and not p.connected for p in table.players)
+
+
 def _label(table: TableInfo, seat: int) -> str:
     holder = table.players[seat]
     assert holder is not None

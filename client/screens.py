@@ -26,7 +26,7 @@ from .board import (
     whose_turn,
 )
 from .handing import KEY as HAND_KEY
-from .handing import handable
+from .handing import someone_away
 from .model import ClientModel, Link, LogLine, seats_taken
 from .wrapping import wrap_words
 
@@ -253,7 +253,7 @@ def lobby_fragments(model: ClientModel, selected: int, width: int) -> StyleAndTe
             out.append(("", f"   seat {s + 1}: {who}{hostmark}\n"))
         for sender, text in model.chat[-5:]:
             out += [("", "   "), *chat_line(sender, text), ("", "\n")]
-        if model.is_host and handable(mine, model.seat):
+        if model.is_host and someone_away(mine):
             out.append(("class:keys", f" {HAND_KEY} hand on an away player's seat · b add a bot · g start · l leave "))
         elif model.is_host:
             out.append(("class:keys", " b add a bot · x remove a bot · g start the game · l leave "))
@@ -322,7 +322,7 @@ def keys_fragments(model: ClientModel, mode: str, width: int = 80, solo: bool = 
     else:
         items = [("↑↓", "choose"), ("j", "join"), ("s", "watch"), ("n", "new"), ("r", "refresh"), ("t", "chat"),
                  (":", "cmd"), ("?", "help"), ("q", "quit")]
-    if mode in ("game", "end") and model.table is not None and model.is_host and handable(model.table, model.seat):
+    if mode in ("game", "end") and model.table is not None and model.is_host and someone_away(model.table):
         # Someone is away: the one key that lets the game go on without them comes first after the game's own.
         items.insert(next(i for i, item in enumerate(items) if item[0] in (":", "t")), (HAND_KEY, "hand seat"))
     if chat_closed(model) is not None:

@@ -1106,3 +1106,13 @@ def test_the_others_at_the_table_read_who_took_the_seat(term: Terminal, kit) -> 
     term.feed(SeatHanded(1, 1, "Bot Ada", True, "bob", "alice"))
     assert "alice gave bob's seat 2 to Bot Ada (a house bot)." in term.screen()
     assert term.store.model.table is not None
+
+
+def test_between_games_the_host_hands_an_away_seat_from_the_lobby_screen(term: Terminal, kit) -> None:
+    table = kit.table(("alice", "bob", "Bot Ada"), bots=(2,))
+    away = replace(table, players=(table.players[0], SeatInfo("bob", False, False), table.players[2]))
+    term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(table, 0))
+    assert "H hand on an away player's seat" not in term.screen()  # a bot's seat alone does not call for it
+    term.feed(TableChanged(away))
+    assert "H hand on an away player's seat" in term.screen()
+    assert term.type("H2b") == [HandSeat(1)]

@@ -220,3 +220,20 @@ async def test_a_bot_still_thinking_when_its_seat_goes_to_a_person_does_not_move
         moved = await alice.expect(ViewUpdate, where=lambda m: m.view.turn == view.turn + 1)
         assert moved.view.events[-1].seat == 1  # type: ignore[union-attr]
         nursery.cancel_scope.cancel()
+
+
+async def test_the_same_token_back_in_the_lobby_is_handed_its_seat_again(tcp_connect: Connect) -> None:
+    alice, bob = await tcp_connect("Alice"), await tcp_connect("Bob")
+    bob_token = bob.token  # type: ignore[attr-defined]
+    table = await _started(alice, [bob])
+    await _drop(bob, [alice], 1)
+    await alice.send(HandSeat(seat=1))
+    await alice.expect(SeatHanded)
+    back = await tcp_connect("Bob", resume=bob_token)  # the laptop works again: the old token, in the lobby
+    await back.expect(SeatHanded)
+    await alice.send(HandSeat(seat=1, to="Bob"))
+    joined = await back.expect(Joined)
+    assert (joined.table.id, joined.seat) == (table, 1)
+    assert (await back.expect(ViewUpdate)).view.seat == 1
+    over = await play_out({0: alice, 1: back})
+    assert over.outcome is not None
