@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 
 from hanabi.engine import Clue, Discard, Play, Rearrange, Variant
-from hanabi.protocol.messages import ActionRequest, Chat, GetReplay, Message, RearrangeRequest
+from hanabi.protocol.messages import ActionRequest, Chat, GetReplay, Message, RearrangeRequest, WriteNote
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
@@ -30,8 +30,9 @@ from prompt_toolkit.layout.processors import BeforeInput, ConditionalProcessor, 
 from prompt_toolkit.output import Output
 
 from . import keys as shortcuts
+from . import notes
 from .bindings import key_bindings
-from .commands import CommandCompleter, CommandError, Intent, LobbyIntent, Local, Say, parse
+from .commands import CommandCompleter, CommandError, Intent, LobbyIntent, Local, NoteIntent, Say, parse
 from .form import TableForm
 from .judge import NO_GAME, refusal
 from .layout import ScreenLayout
@@ -61,6 +62,8 @@ class UiState:
     saved: dict[int, str] = field(default_factory=dict)
     confirm: LobbyIntent | None = None  # a request that waits for "y" (leaving a game in progress)
     confirm_quit: bool = False  # quitting a client that hosts the server waits for "y" (--serve)
+    note_keys: list[str] = field(default_factory=list)  # keys of a note in progress (n, seat, slot)
+    show_notes: bool = False  # the notes panel in place of the log
 
 
 def offline_problem(model: ClientModel) -> str | None:
@@ -188,6 +191,10 @@ class ClientApp:
             return
         if isinstance(intent, Local):
             self._local(intent.verb)
+            return
+        if isinstance(intent, NoteIntent):
+            if self.send(WriteNote(order=intent.order, text=intent.text)):
+                self.note("Note deleted." if not intent.text else f"Note written: {notes.explained(intent.text)}")
             return
         self.lobby.act(intent)
 
@@ -329,7 +336,7 @@ class ClientApp:
                 ui.confirm = None
                 self.note("You stay at the table; the game goes on.")
             return
-        if ui.pending:
+        if ui.pending or ui.note_keys:
             self._shortcut(key)
             return
         mode = self.mode()
@@ -349,8 +356,8 @@ class ClientApp:
         elif mode == "game" and key in shortcuts.STARTERS:
             step = shortcuts.start(key, model.view, model.names)
             self._follow([key], step)
-        elif mode == "game" and key == "k":
-            ui.show_knowledge = not ui.show_knowledge
+        elif mode in ("game", "end") and key in ("k", "n", "N"):
+            self._board_key(key)
         elif mode == "end" and key == "s":
             self.save_replay()
         elif mode == "end" and key == "a":
@@ -367,6 +374,9 @@ class ClientApp:
 
     def _shortcut(self, key: str) -> None:
         model = self.get_model()
+        if self.ui.note_keys:
+            self._note_step(notes.step(self.ui.note_keys, key, model), [*self.ui.note_keys, key])
+            return
         view = model.view
         if view is None or view.seat is None:
             self.cancel()
@@ -386,7 +396,40 @@ class ClientApp:
             return
         self.act(step.intent)
 
+    def _board_key(self, key: str) -> None:
+        """``k`` shows or hides what each player knows; ``n`` starts a note on a card; ``N`` shows or hides the
+        notes panel."""
+        if key == "k":
+            self.ui.show_knowledge = not self.ui.show_knowledge
+        elif key == "N":
+            self.ui.show_notes = not self.ui.show_notes
+        else:
+            self._note_step(notes.start(self.get_model()), ["n"])
+
+    def _note_step(self, step: notes.NoteStep, keys: list[str]) -> None:
+        """Follow the ``n`` key's sequence (client/notes.py): prompt, send the note, or open the command line."""
+        self.ui.note_keys = keys if isinstance(step, notes.NotePrompt) else []
+        self.ui.prompt = step.text if isinstance(step, notes.NotePrompt) else ""
+        if isinstance(step, notes.NoteRefused):
+            self.note(step.text, True)
+        elif isinstance(step, NoteIntent):
+            self.act(step)
+        elif isinstance(step, notes.EditNote):
+            self.open_command(step.line)
+
+    def enter(self) -> None:
+        """Enter outside the command line: the form's submit, the lobby's join, a note's text, or a command."""
+        if self.ui.form is not None:
+            self.lobby.submit_form()
+        elif len(self.ui.note_keys) == 3:  # the note's prompt waits: its text goes on the command line
+            self._note_step(notes.step(self.ui.note_keys, "e", self.get_model()), [])
+        elif self.mode() == "lobby" and self.get_model().table is None:
+            self.key("j")
+        else:
+            self.open_command()
+
     def cancel(self) -> None:
+        self.ui.note_keys = []
         self.ui.pending = []
         self.ui.confirm = None
         self.ui.confirm_quit = False

@@ -27,6 +27,7 @@ from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.menus import CompletionsMenu
 
 from .model import ClientModel
+from .notes import panel_fragments
 from .screens import (
     WIDE,
     board,
@@ -160,6 +161,8 @@ class ScreenLayout:
         """The log, newest at the bottom; PgUp/PgDn move the bottom line back and forth through history."""
 
         def shown() -> StyleAndTextTuples:
+            if self.app.ui.show_notes:  # the notes panel (N) takes the log's place
+                return panel_fragments(self.model())
             lines = log_lines(self.model(), with_chat)
             if not lines:
                 return [("class:label", "The log of the game shows here.")]
