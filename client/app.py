@@ -408,9 +408,9 @@ class ClientApp:
 
     def _note_step(self, step: notes.NoteStep, keys: list[str]) -> None:
         """Follow the ``n`` key's sequence (client/notes.py): prompt, send the note, or open the command line."""
-        self.ui.note_keys = keys if isinstance(step, notes.NotePrompt) else []
-        self.ui.prompt = step.text if isinstance(step, notes.NotePrompt) else ""
-        if isinstance(step, notes.NoteRefused):
+        self.ui.note_keys = keys if isinstance(step, shortcuts.Prompt) else []
+        self.ui.prompt = step.text if isinstance(step, shortcuts.Prompt) else ""
+        if isinstance(step, shortcuts.KeyRefused):
             self.note(step.text, True)
         elif isinstance(step, NoteIntent):
             self.act(step)

@@ -25,6 +25,7 @@ from .board import seat_name
 from .cardtext import card_fragments
 from .commands import CommandError, NoteIntent, find_player
 from .judge import NO_GAME
+from .keys import KeyRefused, Prompt
 from .model import ClientModel
 
 # The notes a key writes at once, and what the short notes hanab.live players use mean.
@@ -35,27 +36,14 @@ MARK = "*"
 
 
 @dataclass(frozen=True, slots=True)
-class NotePrompt:
-    """The note key goes on: show ``text`` and wait for the next key."""
-
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class NoteRefused:
-    """The key made no sense here; the sequence ends and ``text`` says why."""
-
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
 class EditNote:
     """Open the command line with ``line`` typed, so the player writes the note's text."""
 
     line: str
 
 
-NoteStep = NotePrompt | NoteIntent | NoteRefused | EditNote
+# A step of the n key: the same prompt and refusal as the other keys' (keys.py), or what ends it.
+NoteStep = Prompt | NoteIntent | KeyRefused | EditNote
 
 
 # -- what the model holds ------------------------------------------------------------------------------
@@ -167,33 +155,33 @@ def start(model: ClientModel) -> NoteStep:
     """The first key, ``n``."""
     view = model.view
     if view is None:
-        return NoteRefused(NO_GAME)
+        return KeyRefused(NO_GAME)
     if view.seat is None:
-        return NoteRefused("spectators read every player's notes (N) but do not write any")
+        return KeyRefused("spectators read every player's notes (N) but do not write any")
     if view.outcome is not None:
-        return NoteRefused("the game is over: notes are written while it runs (N shows them all)")
+        return KeyRefused("the game is over: notes are written while it runs (N shows them all)")
     seats = "  ".join(f"{s + 1} {'you' if s == view.seat else seat_name(model.names, s)}"
                       for s in range(view.players))
-    return NotePrompt(f"Note on whose card? {seats} · Esc cancels")
+    return Prompt(f"Note on whose card? {seats} · Esc cancels")
 
 
 def step(keys: Sequence[str], key: str, model: ClientModel) -> NoteStep:
     """Given the keys so far (starting with ``n``) and the next key, the next step."""
     view = model.view
     if view is None or view.seat is None or view.outcome is not None:
-        return NoteRefused("no game to write notes in")
+        return KeyRefused("no game to write notes in")
     if len(keys) == 1:
         if not key.isdigit() or not 1 <= int(key) <= view.players:
-            return NoteRefused(f"no player {key!r}: press a seat number from 1 to {view.players}")
+            return KeyRefused(f"no player {key!r}: press a seat number from 1 to {view.players}")
         seat = int(key) - 1
         whose = "your" if seat == view.seat else f"{seat_name(model.names, seat)}'s"
-        return NotePrompt(f"Note on {whose} card: which slot? 1-{len(view.hands[seat])} · Esc cancels")
+        return Prompt(f"Note on {whose} card: which slot? 1-{len(view.hands[seat])} · Esc cancels")
     seat = int(keys[1]) - 1
     hand = view.hands[seat]
     if len(keys) == 2:
         if not key.isdigit() or not 1 <= int(key) <= len(hand):
-            return NoteRefused(f"no slot {key!r}: press a number from 1 to {len(hand)}")
-        return NotePrompt(_choice_prompt(model, seat, int(key)))
+            return KeyRefused(f"no slot {key!r}: press a number from 1 to {len(hand)}")
+        return Prompt(_choice_prompt(model, seat, int(key)))
     order = hand[int(keys[2]) - 1].order
     if key in SHORTCUTS:
         return NoteIntent(order, SHORTCUTS[key])
@@ -201,7 +189,7 @@ def step(keys: Sequence[str], key: str, model: ClientModel) -> NoteStep:
         return NoteIntent(order, "")
     if key == "e":
         return edit(model, seat, int(keys[2]))
-    return NoteRefused(f"{key!r} writes no note: press one of {', '.join(SHORTCUTS)}, x, e or Enter")
+    return KeyRefused(f"{key!r} writes no note: press one of {', '.join(SHORTCUTS)}, x, e or Enter")
 
 
 def _choice_prompt(model: ClientModel, seat: int, slot: int) -> str:
