@@ -174,5 +174,9 @@ class ScreenLayout:
                 out.append(("class:status.prompt", f"\n  ({back} newer line{'s' if back != 1 else ''} below: PgDn)"))
             return out
 
+        def cursor() -> Point:
+            # The log keeps its newest line in sight; the notes panel (N) its first, the cards in hands.
+            return Point(0, 0) if self.app.ui.show_notes else _end_of(shown())
+
         # Long lines (chat, the last card's notice) wrap rather than being cut at the edge.
-        return Window(FormattedTextControl(shown, get_cursor_position=lambda: _end_of(shown())), wrap_lines=True)
+        return Window(FormattedTextControl(shown, get_cursor_position=cursor), wrap_lines=True)

@@ -18,7 +18,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hanabi.engine import CardView, PlayerView, contradicted, likely_identity, note_problem, note_target_problem
+from hanabi.engine import (
+    CardView,
+    Discard,
+    Play,
+    PlayerView,
+    TurnEvent,
+    contradicted,
+    likely_identity,
+    note_problem,
+    note_target_problem,
+)
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from .board import seat_name
@@ -112,10 +122,10 @@ def _card_of(view: PlayerView, order: int) -> StyleAndTextTuples:
         for cv in hand:
             if cv.order == order:
                 return card_fragments(cv.card) if cv.card is not None else [("class:knowledge.none", "??")]
-    for o, card in view.discard:
-        if o == order:
-            return card_fragments(card)
-    return [("class:knowledge.none", "--")]
+    for event in view.events:  # gone from the hands: played or discarded, the event says which card it was
+        if isinstance(event, TurnEvent) and isinstance(event.action, (Play, Discard)) and event.action.order == order:
+            return card_fragments(event.card)
+    return [("class:knowledge.none", "??")]
 
 
 def panel_fragments(model: ClientModel) -> StyleAndTextTuples:
