@@ -4,12 +4,16 @@ says no); the model keeps each seat's notes of the current game."""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
 import pytest
 from hanabi.client.model import ClientModel, reduce
+from hanabi.client.replayer import ReplayViewer
+from hanabi.client.snapshot import SizedOutput, screen_text
 from hanabi.engine import ChatPolicy, Clue, GameConfig, GameState, Variant, apply, legal_actions, new_game, view_for
+from hanabi.engine.replay import dumps, from_json
 from hanabi.protocol.messages import (
     CardNote,
     CardNotes,
@@ -201,3 +205,23 @@ def test_random_games_with_notes_and_the_panel_fit_80x24(variant: Variant, tmp_p
                     assert len(lines) == 24 and all(len(line) <= 80 for line in lines), "\n".join(lines)
                     assert lines[-1].rstrip().endswith("quit"), "\n".join(lines)
                     assert ("Notes (N closes" in "\n".join(lines)) == panel
+
+
+def test_the_replay_viewer_shows_the_notes_of_the_file(kit) -> None:
+    state = kit.clue_something(kit.game())
+    late = len(state.deck) - state.deck_left  # the card drawn after the first play: not in sight at the deal
+    state = apply(state, next(a for a in legal_actions(state) if not isinstance(a, Clue)))
+    notes = ({state.hands[2][0]: "alice's f"}, {0: "bob's cm", late: "drawn later"}, {})
+    replay = from_json(json.loads(dumps(state, kit.NAMES, notes)))
+    with create_pipe_input() as pipe:
+        viewer = ReplayViewer(replay, "game.json", input=pipe, output=SizedOutput(80, 24))
+        assert "N the players' notes" in screen_text(viewer.application)
+        pipe.send_text("N" + "q")
+        viewer.application.run()
+        shown = screen_text(viewer.application)
+        assert "alice: " in shown and "alice's f" in shown and "bob's cm" in shown
+        assert "drawn later" not in shown  # at the deal that card is still in the deck
+        pipe.send_text("\x1b[F" + "vv" + "q")  # End, then seen by bob: his notes only
+        viewer.application.run()
+        shown = screen_text(viewer.application)
+    assert "drawn later" in shown and "bob's cm" in shown and "alice's f" not in shown
