@@ -9,9 +9,13 @@ import random
 from pathlib import Path
 
 import pytest
+import trio
 from hanabi.client.model import ClientModel, reduce
 from hanabi.client.replayer import ReplayViewer
+from hanabi.client.runner import ModelStore
+from hanabi.client.session import Address, Session
 from hanabi.client.snapshot import SizedOutput, screen_text
+from hanabi.client.solo import table_setup
 from hanabi.engine import ChatPolicy, Clue, GameConfig, GameState, Variant, apply, legal_actions, new_game, view_for
 from hanabi.engine.replay import dumps, from_json
 from hanabi.protocol.messages import (
@@ -25,6 +29,7 @@ from hanabi.protocol.messages import (
     Welcome,
     WriteNote,
 )
+from hanabi.server import ServerConfig, serve
 from prompt_toolkit.input import create_pipe_input
 
 from .conftest import Terminal
@@ -225,3 +230,35 @@ def test_the_replay_viewer_shows_the_notes_of_the_file(kit) -> None:
         viewer.application.run()
         shown = screen_text(viewer.application)
     assert "drawn later" in shown and "bob's cm" in shown and "alice's f" not in shown
+
+
+async def test_a_note_written_by_the_client_comes_back_on_another_machine(nursery: trio.Nursery) -> None:
+    """Over loopback TCP, with the real server: the note's acknowledgement reaches the model, and a fresh
+    client (nothing but the resume token, as on another machine) gets it back with its seat."""
+    config = ServerConfig(bot_delay=0.0, ping_interval=0.5, idle_timeout=5.0, shutdown_grace=0.2)
+    server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=config,
+                                                           task_status=task_status))
+    address = Address("127.0.0.1", server.port)
+
+    async def until(store: ModelStore, check, what: str) -> None:
+        with trio.fail_after(10):
+            while not check(store.model):
+                await trio.sleep(0.02)
+
+    first = ModelStore()
+    session = Session(address, "alice", first.get, first.dispatch, on_welcome=table_setup("alice", 2, Variant.NONE))
+    nursery.start_soon(session.run)
+    await until(first, lambda m: m.view is not None and m.seat == 0, "the game")
+    assert first.model.view is not None
+    order = first.model.view.hands[1][0].order
+    session.send(WriteNote(order=order, text="f"))
+    await until(first, lambda m: m.card_notes == ((0, order, "f"),), "the note's acknowledgement")
+    token = first.model.resume
+    session.stop()
+
+    again = ModelStore(ClientModel(resume=token))
+    elsewhere = Session(address, "alice", again.get, again.dispatch)
+    nursery.start_soon(elsewhere.run)
+    await until(again, lambda m: m.card_notes == ((0, order, "f"),), "the note back on the new client")
+    elsewhere.stop()
+    nursery.cancel_scope.cancel()
