@@ -32,7 +32,7 @@ from hanabi.engine import (
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from .board import seat_name
-from .cardtext import card_fragments
+from .cardtext import card_fragments, clue_marks
 from .commands import CommandError, NoteIntent, find_player
 from .judge import NO_GAME
 from .keys import KeyRefused, Prompt
@@ -121,7 +121,8 @@ def _card_of(view: PlayerView, order: int) -> StyleAndTextTuples:
     for hand in view.hands:
         for cv in hand:
             if cv.order == order:
-                return card_fragments(cv.card) if cv.card is not None else [("class:knowledge.none", "??")]
+                # Our own card, unseen: what the clues said of it, as on the board.
+                return card_fragments(cv.card) if cv.card is not None else clue_marks(cv.knowledge)
     for event in view.events:  # gone from the hands: played or discarded, the event says which card it was
         if isinstance(event, TurnEvent) and isinstance(event.action, (Play, Discard)) and event.action.order == order:
             return card_fragments(event.card)
