@@ -114,8 +114,8 @@ def turn_of(screen: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def test_two_clients_and_a_bot_play_a_game_in_tmux(server: int, tmux: Tmux, tmp_path: Path) -> None:
-    client = f"{shlex.quote(sys.executable)} -m hanabi.client 127.0.0.1:{server}"
+def alice_bob_and_a_bot_playing(tmux: Tmux, client: str) -> None:
+    """Alice (``client`` started as alice) creates a table, Bob joins, Alice seats a bot and starts."""
     tmux.start("alice", f"{client} --name alice")
     tmux.start("bob", f"{client} --name bob")
     tmux.wait_for("alice", lambda s: "No tables yet" in s and "online" in s, "the empty lobby")
@@ -134,6 +134,10 @@ def test_two_clients_and_a_bot_play_a_game_in_tmux(server: int, tmux: Tmux, tmp_
     tmux.keys("alice", "g")
     for name in ("alice", "bob"):
         tmux.wait_for(name, lambda s: "Fireworks" in s and "can be" in s, "the game")
+
+
+def test_two_clients_and_a_bot_play_a_game_in_tmux(server: int, tmux: Tmux, tmp_path: Path) -> None:
+    alice_bob_and_a_bot_playing(tmux, f"{shlex.quote(sys.executable)} -m hanabi.client 127.0.0.1:{server}")
 
     played: dict[str, int] = {}
     end = time.monotonic() + DEADLINE
@@ -164,5 +168,33 @@ def test_two_clients_and_a_bot_play_a_game_in_tmux(server: int, tmux: Tmux, tmp_
 
     tmux.keys("alice", "q")
     tmux.wait_for("alice", lambda s: "CLIENT-EXIT=0" in s, "a clean exit")
+    tmux.keys("bob", "C-c")
+    tmux.wait_for("bob", lambda s: "CLIENT-EXIT=0" in s, "a clean exit")
+
+
+def test_a_note_in_tmux_stays_private_and_comes_back_after_a_restart(server: int, tmux: Tmux) -> None:
+    """Alice writes a note on Bob's card with keys; her board marks it and her panel says it in full, Bob's
+    screen shows nothing of it; her client quits and starts again, and the note is back with her seat."""
+    client = f"{shlex.quote(sys.executable)} -m hanabi.client 127.0.0.1:{server}"
+    alice_bob_and_a_bot_playing(tmux, client)
+
+    def bobs_row(screen: str) -> str:
+        return next(line for line in screen.splitlines() if re.match(r"^[ ▶]2 bob", line))
+
+    tmux.keys("alice", "n", "2")
+    tmux.wait_for("alice", lambda s: "which slot?" in s, "the slot prompt")
+    tmux.keys("alice", "1")
+    tmux.wait_for("alice", lambda s: "no note yet" in s, "the note prompt")
+    tmux.keys("alice", "f")
+    tmux.wait_for("alice", lambda s: "Note written: f (finessed)" in s and "*" in bobs_row(s), "the mark")
+    tmux.keys("alice", "N")
+    tmux.wait_for("alice", lambda s: "Notes (N closes" in s and "f (finessed)" in s, "the notes panel")
+    assert "*" not in tmux.screen("bob") and "finessed" not in tmux.screen("bob")
+
+    tmux.keys("alice", "C-c")
+    tmux.wait_for("alice", lambda s: "CLIENT-EXIT=0" in s, "a clean exit")
+    tmux.start("alice-again", f"{client} --name alice")  # the same state folder: her token
+    tmux.wait_for("alice-again", lambda s: "Fireworks" in s and "*" in bobs_row(s), "her seat and her note")
+    assert "*" not in tmux.screen("bob")
     tmux.keys("bob", "C-c")
     tmux.wait_for("bob", lambda s: "CLIENT-EXIT=0" in s, "a clean exit")
