@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hanabi.engine import (
+    Card,
     CardView,
     Discard,
     Play,
@@ -93,13 +94,18 @@ def card_marks(model: ClientModel) -> dict[int, StyleAndTextTuples]:
     return marks
 
 
-def _identity_mark(view: PlayerView, cv: CardView, text: str) -> StyleAndTextTuples:
+def _identity(view: PlayerView, cv: CardView, text: str) -> tuple[Card, bool] | None:
+    """The card our note on our own card ``cv`` names, and whether its clues say it cannot be that card."""
     card = likely_identity(text, view.config.variant)
-    if card is None:
+    return None if card is None else (card, contradicted(text, view.config.variant, cv.knowledge))
+
+
+def _identity_mark(view: PlayerView, cv: CardView, text: str) -> StyleAndTextTuples:
+    named = _identity(view, cv, text)
+    if named is None:
         return []
-    if contradicted(text, view.config.variant, cv.knowledge):
-        return [("class:note.contradicted", f"{card}!")]
-    return [("class:note.identity", f"{card}?")]
+    card, contradicted_ = named
+    return [("class:note.contradicted", f"{card}!")] if contradicted_ else [("class:note.identity", f"{card}?")]
 
 
 # -- the notes panel -----------------------------------------------------------------------------------
@@ -150,13 +156,20 @@ def panel_fragments(model: ClientModel) -> StyleAndTextTuples:
         if writers != [view.seat]:
             out.append(("class:name", f"{seat_name(names, seat)}: "))
         out += [("class:label", f"{where} "), *_card_of(view, order), ("", " "), ("class:note", explained(text))]
-        own = view.seat is not None and view.outcome is None and seat == view.seat
-        for cv in view.hands[view.seat] if own and view.seat is not None else ():
-            if cv.order == order and _identity_mark(view, cv, text):
-                mark = _identity_mark(view, cv, text)
-                said = "but a clue says it cannot be" if mark[0][1].endswith("!") else "likely"
-                out.append(("class:label", f"  ({said} {mark[0][1][:-1]})"))
+        out += _identity_said(view, seat, order, text)
     return out
+
+
+def _identity_said(view: PlayerView, seat: int, order: int, text: str) -> StyleAndTextTuples:
+    """After our own note on a card of our hand while the game runs: the card it names, in words."""
+    if view.seat != seat or view.outcome is not None:
+        return []
+    cv = next((cv for cv in view.hands[seat] if cv.order == order), None)
+    named = _identity(view, cv, text) if cv is not None else None
+    if named is None:
+        return []
+    card, contradicted_ = named
+    return [("class:label", f"  ({'but a clue says it cannot be' if contradicted_ else 'likely'} {card})")]
 
 
 # -- the n key -----------------------------------------------------------------------------------------
