@@ -43,6 +43,7 @@ from .model import ClientModel
 SHORTCUTS = {"f": "f", "c": "cm", "t": "kt", "b": "b"}
 MEANINGS = {"f": "finessed", "cm": "chop moved", "kt": "known trash", "b": "bluffed"}
 DELETE_KEY = "x"
+PROMPT_ROOM = 2 * 80 - 2  # the status bar's two lines at 80 columns, less its margin
 MARK = "*"
 
 
@@ -217,12 +218,17 @@ def step(keys: Sequence[str], key: str, model: ClientModel) -> NoteStep:
 
 
 def _choice_prompt(model: ClientModel, seat: int, slot: int) -> str:
+    """The card's note in full and the keys that write one; the keys in short when a long note needs the room
+    (the status bar has two lines of 80 columns, and a note may be 100 characters)."""
     assert model.view is not None
     whose = "your" if seat == model.view.seat else f"{seat_name(model.names, seat)}'s"
     now = my_notes(model).get(model.view.hands[seat][slot - 1].order)
     said = f'"{explained(now)}"' if now else "no note yet"
     choices = " ".join(f"{k} {MEANINGS[v]}" for k, v in SHORTCUTS.items())
-    return f"{whose} slot {slot}: {said}. {choices} · Enter/e type · x delete · Esc"
+    prompt = f"{whose} slot {slot}: {said}. {choices} · Enter/e type · x delete · Esc"
+    if len(prompt) > PROMPT_ROOM:
+        prompt = f"{whose} slot {slot}: {said} · {' '.join(SHORTCUTS)} x Enter · Esc"
+    return prompt
 
 
 def edit(model: ClientModel, seat: int, slot: int) -> EditNote:

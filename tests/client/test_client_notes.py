@@ -262,3 +262,15 @@ async def test_a_note_written_by_the_client_comes_back_on_another_machine(nurser
     await until(again, lambda m: m.card_notes == ((0, order, "f"),), "the note back on the new client")
     elsewhere.stop()
     nursery.cancel_scope.cancel()
+
+
+def test_a_long_note_shows_whole_in_the_prompt_at_80_columns(term: Terminal, kit) -> None:
+    state = playing(term, kit)
+    long = "turn 7: bob clued 4 here, so this is " + "y" * 60 + " end"
+    term.feed(CardNotes(1, 0, (CardNote(state.hands[1][0], long[:100]),)))
+    term.app.key("n")
+    term.app.key("2")
+    term.app.key("1")
+    assert long[:100] in term.app.ui.prompt and len(term.app.ui.prompt) <= 158
+    status = [line for line in term.screen().splitlines()[-3:-1]]
+    assert "".join(line.strip() for line in status).count("y") >= 60  # on screen in full, over two lines
