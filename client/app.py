@@ -25,6 +25,7 @@ from hanabi.protocol.messages import (
     PreMoveKind,
     QueueMove,
     RearrangeRequest,
+    WriteNote,
 )
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
@@ -37,11 +38,11 @@ from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.processors import BeforeInput, ConditionalProcessor, PasswordProcessor
 from prompt_toolkit.output import Output
 
-from . import handing
+from . import handing, notes
 from . import keys as shortcuts
 from .bindings import key_bindings
 from .clockface import REDRAW_EVERY
-from .commands import CommandCompleter, CommandError, Intent, LobbyIntent, Local, Say, parse
+from .commands import CommandCompleter, CommandError, Intent, LobbyIntent, Local, NoteIntent, Say, parse
 from .form import TableForm
 from .judge import NO_GAME, refusal
 from .layout import ScreenLayout
@@ -71,6 +72,8 @@ class UiState:
     saved: dict[int, str] = field(default_factory=dict)
     confirm: LobbyIntent | None = None  # a request that waits for "y" (leaving a game in progress)
     confirm_quit: bool = False  # quitting a client that hosts the server waits for "y" (--serve)
+    note_keys: list[str] = field(default_factory=list)  # keys of a note in progress (n, seat, slot)
+    show_notes: bool = False  # the notes panel in place of the log
 
 
 def offline_problem(model: ClientModel) -> str | None:
@@ -206,6 +209,10 @@ class ClientApp:
         if isinstance(intent, Local):
             self._local(intent.verb)
             return
+        if isinstance(intent, NoteIntent):
+            if self.send(WriteNote(order=intent.order, text=intent.text)):
+                self.note("Note deleted." if not intent.text else f"Note written: {notes.explained(intent.text)}")
+            return
         self.lobby.act(intent)
 
     def _local(self, verb: str) -> None:
@@ -340,7 +347,7 @@ class ClientApp:
         if ui.confirm is not None:
             self._answer_confirm(key)
             return
-        if ui.pending:
+        if ui.pending or ui.note_keys:
             self._shortcut(key)
             return
         mode = self.mode()
@@ -362,8 +369,8 @@ class ClientApp:
         elif mode == "game" and key in shortcuts.STARTERS:
             step = shortcuts.start(key, model.view, model.names)
             self._follow([key], step)
-        elif mode == "game" and key in ("k", "z", "u"):
-            self._game_key(key)
+        elif mode in ("game", "end") and key in ("k", "n", "N", "z", "u"):
+            self._board_key(key, mode)
         elif mode == "end" and key == "s":
             self.save_replay()
         elif mode == "end" and key == "a":
@@ -388,17 +395,13 @@ class ClientApp:
             self.ui.confirm = None
             self.note("You stay at the table; the game goes on.")
 
-    def _game_key(self, key: str) -> None:
-        """k shows what each player knows; z pauses or resumes the game, u cancels our queued move."""
-        if key == "k":
-            self.ui.show_knowledge = not self.ui.show_knowledge
-        else:
-            self.lobby.act(LobbyIntent("pause" if key == "z" else "unqueue"))
-
     def _shortcut(self, key: str) -> None:
         model = self.get_model()
         if self.ui.pending[0] == handing.KEY:
             self._follow([*self.ui.pending, key], handing.step(self.ui.pending, key, model))
+            return
+        if self.ui.note_keys:
+            self._note_step(notes.step(self.ui.note_keys, key, model), [*self.ui.note_keys, key])
             return
         view = model.view
         if view is None or view.seat is None:
@@ -422,7 +425,43 @@ class ClientApp:
         else:
             self.act(step.intent)
 
+    def _board_key(self, key: str, mode: str) -> None:
+        """``k`` shows or hides what each player knows; ``n`` starts a note on a card; ``N`` shows or hides the
+        notes panel; while the game runs, ``z`` pauses or resumes it and ``u`` cancels our queued move."""
+        if key in ("z", "u"):
+            if mode == "game":
+                self.lobby.act(LobbyIntent("pause" if key == "z" else "unqueue"))
+        elif key == "k":
+            self.ui.show_knowledge = not self.ui.show_knowledge
+        elif key == "N":
+            self.ui.show_notes = not self.ui.show_notes
+        else:
+            self._note_step(notes.start(self.get_model()), ["n"])
+
+    def _note_step(self, step: notes.NoteStep, keys: list[str]) -> None:
+        """Follow the ``n`` key's sequence (client/notes.py): prompt, send the note, or open the command line."""
+        self.ui.note_keys = keys if isinstance(step, shortcuts.Prompt) else []
+        self.ui.prompt = step.text if isinstance(step, shortcuts.Prompt) else ""
+        if isinstance(step, shortcuts.KeyRefused):
+            self.note(step.text, True)
+        elif isinstance(step, NoteIntent):
+            self.act(step)
+        elif isinstance(step, notes.EditNote):
+            self.open_command(step.line)
+
+    def enter(self) -> None:
+        """Enter outside the command line: the form's submit, the lobby's join, a note's text, or a command."""
+        if self.ui.form is not None:
+            self.lobby.submit_form()
+        elif len(self.ui.note_keys) == 3:  # the note's prompt waits: its text goes on the command line
+            self._note_step(notes.step(self.ui.note_keys, "e", self.get_model()), [])
+        elif self.mode() == "lobby" and self.get_model().table is None:
+            self.key("j")
+        else:
+            self.open_command()
+
     def cancel(self) -> None:
+        self.ui.note_keys = []
         self.ui.pending = []
         self.ui.confirm = None
         self.ui.confirm_quit = False

@@ -46,7 +46,15 @@ class Local:
     verb: str
 
 
-Intent = Play | Discard | Clue | Rearrange | Say | LobbyIntent | Local
+@dataclass(frozen=True, slots=True)
+class NoteIntent:
+    """Write ``text`` as our note on the card of ``order`` (the empty text deletes it); see notes.py."""
+
+    order: int
+    text: str
+
+
+Intent = Play | Discard | Clue | Rearrange | Say | LobbyIntent | Local | NoteIntent
 
 GAME_VERBS = ("play", "discard", "clue", "move")
 LOBBY_VERBS = ("join", "spectate", "leave", "start", "bot", "unbot", "host", "new", "refresh", "again", "hand",
@@ -55,7 +63,7 @@ LOCAL_VERBS = ("help", "quit", "knowledge", "save")
 ALIASES = {"p": "play", "d": "discard", "c": "clue", "m": "move", "chat": "say", "/say": "say", "h": "help",
            "?": "help", "exit": "quit", "q": "quit", "k": "knowledge", "create": "new", "watch": "spectate",
            "addbot": "bot", "removebot": "unbot", "rearrange": "move"}
-VERBS = GAME_VERBS + ("say",) + LOBBY_VERBS + LOCAL_VERBS
+VERBS = GAME_VERBS + ("say", "note") + LOBBY_VERBS + LOCAL_VERBS
 
 
 
@@ -145,6 +153,10 @@ def parse(line: str, view: PlayerView | None, names: Sequence[str]) -> Intent:
         if not text:
             raise CommandError("say what? type: say TEXT")
         return Say(text)
+    if verb == "note":
+        from .notes import parse_note  # notes.py builds on this module: imported when used, not at the top
+
+        return parse_note(line, view, names)
     if verb in LOCAL_VERBS:
         return Local(verb)
     if verb in LOBBY_VERBS:

@@ -29,6 +29,7 @@ from prompt_toolkit.layout.menus import CompletionsMenu
 
 from .clockface import time_fragments
 from .model import ClientModel
+from .notes import panel_fragments
 from .screens import (
     WIDE,
     board,
@@ -167,6 +168,8 @@ class ScreenLayout:
         """The log, newest at the bottom; PgUp/PgDn move the bottom line back and forth through history."""
 
         def shown() -> StyleAndTextTuples:
+            if self.app.ui.show_notes:  # the notes panel (N) takes the log's place
+                return panel_fragments(self.model())
             lines = log_lines(self.model(), with_chat)
             if not lines:
                 return [("class:label", "The log of the game shows here.")]
@@ -178,5 +181,9 @@ class ScreenLayout:
                 out.append(("class:status.prompt", f"\n  ({back} newer line{'s' if back != 1 else ''} below: PgDn)"))
             return out
 
+        def cursor() -> Point:
+            # The log keeps its newest line in sight; the notes panel (N) its first, the cards in hands.
+            return Point(0, 0) if self.app.ui.show_notes else _end_of(shown())
+
         # Long lines (chat, the last card's notice) wrap rather than being cut at the edge.
-        return Window(FormattedTextControl(shown, get_cursor_position=lambda: _end_of(shown())), wrap_lines=True)
+        return Window(FormattedTextControl(shown, get_cursor_position=cursor), wrap_lines=True)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from hanabi.engine import Hands, PlayerView, TurnEvent, hands_after, opening_hands
 from hanabi.protocol import ErrorCode
 from hanabi.protocol.messages import (
+    CardNotes,
     Chat,
     ErrorReply,
     GameClock,
@@ -88,6 +89,9 @@ class ClientModel:
     clock: GameClock | None = None  # the game's clocks and pause, as the server last said them
     clock_at: float | None = None  # when that clock arrived (time.monotonic), to count down from; None: unknown
     premove: Queued | None = None  # the move we queued for our next turn, if any
+    # The notes on cards of the current game that the server let us see: (writer's seat, card order, text),
+    # in seat then card order. Our own while the game runs; a spectator's and everyone's at the end: all seats'.
+    card_notes: tuple[tuple[int, int, str], ...] = ()
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -183,7 +187,7 @@ def _notice(model: ClientModel, text: str) -> ClientModel:
 
 def _leave(model: ClientModel) -> ClientModel:
     return replace(model, table=None, seat=None, game=None, view=None, game_over=None, logged_events=0, hands=(),
-                   clock=None, clock_at=None, premove=None)
+                   clock=None, clock_at=None, premove=None, card_notes=())
 
 
 def reduce(model: ClientModel, message: Incoming) -> ClientModel:
@@ -239,7 +243,7 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
         if model.table is None or model.table.id != table.id:
             # Another table: nothing of the last one (its log, its chat) may read as this one's.
             out = replace(out, game=None, view=None, game_over=None, chat=(), log=(), logged_events=0, hands=(),
-                          clock=None, clock_at=None, premove=None)
+                          clock=None, clock_at=None, premove=None, card_notes=())
         where = f"seat {message.seat + 1}" if message.seat is not None else "a spectator's chair"
         return with_status(out, f"You are at table {table.name!r}, {where}.")
     if isinstance(message, SeatStatus):
@@ -257,13 +261,14 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
             done = model.game_over.outcome
             model = _notice(model, f"— the last game ended {done.score}/{done.max_score}: {done.rating} —")
         out = replace(model, game=message.game, view=None, game_over=None, replay=None, logged_events=0, hands=(),
-                      clock=None, clock_at=None, premove=None)
+                      clock=None, clock_at=None, premove=None, card_notes=())
         out = _notice(out, "— a new game starts —")
         return with_status(out, "The game starts.")
     if isinstance(message, ViewUpdate):
         out = model
         if model.game != message.game:
-            out = replace(out, game=message.game, game_over=None, replay=None, logged_events=0, hands=())
+            out = replace(out, game=message.game, game_over=None, replay=None, logged_events=0, hands=(),
+                          card_notes=())
         if model.status_error and model.view is not None and message.view.turn != model.view.turn:
             # A refusal was about an earlier turn; left on screen it reads like news about this one.
             out = with_status(out, "")
@@ -276,6 +281,8 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
         return _time(model, message)
     if isinstance(message, ReplayFile):
         return replace(model, replay=(message.game, message.json))
+    if isinstance(message, CardNotes):
+        return with_card_notes(model, message)
     if isinstance(message, Chat):
         sender = message.sender or "?"
         chat = (*model.chat, (sender, message.text))[-CHAT_LINES_KEPT:]
@@ -307,6 +314,16 @@ def _time(model: ClientModel, message: GameClock | ClockAt | Queued) -> ClientMo
     if not clock.paused and was is not None and was.paused:
         return _notice(with_status(out, "The game goes on."), "The game goes on.")
     return out
+
+
+def with_card_notes(model: ClientModel, message: CardNotes) -> ClientModel:
+    """The model holding ``message.seat``'s notes as the server now says they are (the whole set replaces what
+    we held for that seat); notes of a game other than ours are stale and dropped."""
+    if message.game != model.game:
+        return model
+    kept = [entry for entry in model.card_notes if entry[0] != message.seat]
+    kept += [(message.seat, note.order, note.text) for note in message.notes]
+    return replace(model, card_notes=tuple(sorted(kept)))
 
 
 def _seat_status(model: ClientModel, message: SeatStatus) -> ClientModel:

@@ -6,16 +6,12 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterator
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
 import pytest
-from hanabi.client.app import ClientApp
 from hanabi.client.model import ClientModel, Link, LinkChanged
-from hanabi.client.runner import ModelStore
-from hanabi.client.snapshot import SizedOutput, screen_text
 from hanabi.engine import (
     ChatPolicy,
     Clue,
@@ -60,41 +56,9 @@ from hanabi.protocol.messages import (
     ViewUpdate,
     Welcome,
 )
-from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.input import create_pipe_input
 
-CTRL_C = "\x03"
-
-
-class Terminal:
-    """An app wired to a store and an outbox, with keys typed through a pipe."""
-
-    def __init__(self, pipe: PipeInput, replay_dir: Path, columns: int = 80, rows: int = 24) -> None:
-        self.store = ModelStore()
-        self.sent: list[Message] = []
-        self.pipe = pipe
-        self.app = ClientApp(self.store.get, self.store.dispatch, self.sent.append, input=pipe,
-                             output=SizedOutput(columns, rows), replay_dir=replay_dir)
-        self.columns, self.rows = columns, rows
-        self.store.listeners.append(self.app.on_model)
-
-    def feed(self, *messages: object) -> None:
-        for message in messages:
-            self.store.dispatch(message)  # type: ignore[arg-type]
-
-    def type(self, keys: str) -> list[Message]:
-        """Type ``keys`` into the running app, then Ctrl-C to leave it; what the app sent."""
-        self.pipe.send_text(keys + CTRL_C)
-        self.app.application.run()
-        return self.sent
-
-    def screen(self) -> str:
-        return screen_text(self.app.application, self.columns, self.rows)
-
-
-@pytest.fixture
-def term(tmp_path: Path) -> Iterator[Terminal]:
-    with create_pipe_input() as pipe:
-        yield Terminal(pipe, tmp_path)
+from .conftest import Terminal
 
 
 def at_game(term: Terminal, kit, seat: int = 0, state=None):

@@ -292,3 +292,29 @@ def test_a_seat_survives_a_lost_laptop_in_tmux(server: int, tmux: Tmux) -> None:
     for screen in screens.values():
         assert re.search(r"Game over: \d+/25 — ", screen)
     quit_cleanly(tmux, "alice", "bob-again")
+
+
+def test_a_note_in_tmux_stays_private_and_comes_back_after_a_restart(server: int, tmux: Tmux) -> None:
+    """Alice writes a note on Bob's card with keys; her board marks it and her panel says it in full, Bob's
+    screen shows nothing of it; her client quits and starts again, and the note is back with her seat."""
+    client = client_command(server)
+    open_table_with_a_bot(tmux, server)
+
+    def bobs_row(screen: str) -> str:
+        return next(line for line in screen.splitlines() if re.match(r"^[ ▶]2 bob", line))
+
+    tmux.keys("alice", "n", "2")
+    tmux.wait_for("alice", lambda s: "which slot?" in s, "the slot prompt")
+    tmux.keys("alice", "1")
+    tmux.wait_for("alice", lambda s: "no note yet" in s, "the note prompt")
+    tmux.keys("alice", "f")
+    tmux.wait_for("alice", lambda s: "Note written: f (finessed)" in s and "*" in bobs_row(s), "the mark")
+    tmux.keys("alice", "N")
+    tmux.wait_for("alice", lambda s: "Notes (N closes" in s and "f (finessed)" in s, "the notes panel")
+    assert "*" not in tmux.screen("bob") and "finessed" not in tmux.screen("bob")
+
+    quit_cleanly(tmux, "alice")
+    tmux.start("alice-again", f"{client} --name alice")  # the same state folder: her token
+    tmux.wait_for("alice-again", lambda s: "Fireworks" in s and "*" in bobs_row(s), "her seat and her note")
+    assert "*" not in tmux.screen("bob")
+    quit_cleanly(tmux, "bob", "alice-again")

@@ -181,3 +181,28 @@ async def test_notes_survive_a_kill_of_the_server_and_come_back_on_resume(tmp_pa
     out = subprocess.run([sys.executable, "-m", "hanabi.server", "export", str(game), "--db", str(db)],
                          capture_output=True, text=True, timeout=30, check=True)
     assert json.loads(out.stdout)["notes"][0][bobs] == "finessed ✓"
+
+
+def test_every_seat_s_notes_at_their_limit_fit_the_frames_of_the_game_s_end() -> None:
+    """Five seats, each with 2,000 characters of notes in 4-byte characters, at the end of a long six-suit
+    game: the notes and the replay still go out as themselves, not as the error a frame too big becomes."""
+    import random
+
+    from hanabi.engine import Clue, Discard, GameConfig, Variant, apply, legal_actions, new_game
+    from hanabi.protocol import Decoder
+    from hanabi.server.game import Game
+
+    rng = random.Random(5)
+    state = new_game(GameConfig(players=5, variant=Variant.SIX_SUITS), "long")
+    while not state.over:  # a clue whenever possible, else a discard, never a strike: the longest games
+        actions = legal_actions(state)
+        state = apply(state, rng.choice([a for a in actions if isinstance(a, Clue)]
+                                        or [a for a in actions if isinstance(a, Discard)]))
+    game = Game(1, "long", tuple(f"{'Ω' * 30}{i}" for i in range(5)), state)
+    for seat in range(5):
+        for order in range(20):
+            game.write_note(seat, order * 3 % len(state.deck), "🎆" * 100)
+    received = Decoder(peer="server").feed(game.over_frames())
+    assert [type(m).__name__ for m in received] == ["GameOver"] + ["CardNotes"] * 5 + ["ReplayFile"]
+    replay = json.loads(received[-1].json)  # type: ignore[union-attr]
+    assert sum(len(note) for note in replay["notes"][4]) == 2000 and state.turn > 60
