@@ -37,6 +37,7 @@ from .judge import NO_GAME, refusal
 from .layout import ScreenLayout
 from .lobby import LobbyActions
 from .model import ClientModel, Incoming, Link, Note
+from .rewind import Rewind, history_prompt, history_step
 from .saving import replay_stem, save_new_file
 from .screens import chat_closed
 from .style import STYLE
@@ -61,6 +62,7 @@ class UiState:
     saved: dict[int, str] = field(default_factory=dict)
     confirm: LobbyIntent | None = None  # a request that waits for "y" (leaving a game in progress)
     confirm_quit: bool = False  # quitting a client that hosts the server waits for "y" (--serve)
+    rewind: Rewind | None = None  # looking back through the game in progress (rewind.py)
 
 
 def offline_problem(model: ClientModel) -> str | None:
@@ -139,13 +141,17 @@ class ClientApp:
         if self.ui.form is not None:
             return "form"
         if model.view is not None:
-            return "end" if model.view.outcome is not None else "game"
+            if model.view.outcome is not None:
+                return "end"
+            return "rewind" if self.ui.rewind is not None else "game"
         return "lobby"
 
     def _status_text(self) -> StyleAndTextTuples:
         if self.ui.prompt:
             return wrap_words([("class:status.prompt", " " + self.ui.prompt)], self.width, 1)
         model = self.get_model()
+        if self.ui.rewind is not None and self.mode() == "rewind":
+            return wrap_words([("class:status.prompt", " " + self.ui.rewind.status(model))], self.width, 1)
         return wrap_words([("class:status.error" if model.status_error else "class:status", " " + model.status)],
                           self.width, 1)
 
@@ -219,6 +225,8 @@ class ClientApp:
         if self.ui.save_wanted is not None and model.replay is not None and model.replay[0] == self.ui.save_wanted:
             self.ui.save_wanted = None
             self._write_replay(model.replay[0], model.replay[1])
+        if self.ui.rewind is not None and (model.view is None or model.view.outcome is not None):
+            self.ui.rewind = None  # the rewind belongs to a game in progress; its end shows at once
         self._call_to_play(model)
         self._select_our_table(model)
         self.application.invalidate()
@@ -349,8 +357,8 @@ class ClientApp:
         elif mode == "game" and key in shortcuts.STARTERS:
             step = shortcuts.start(key, model.view, model.names)
             self._follow([key], step)
-        elif mode == "game" and key == "k":
-            ui.show_knowledge = not ui.show_knowledge
+        elif mode in ("game", "rewind") and self._table_key(mode, key):
+            pass
         elif mode == "end" and key == "s":
             self.save_replay()
         elif mode == "end" and key == "a":
@@ -365,9 +373,57 @@ class ClientApp:
         elif mode == "lobby":
             self.lobby.key(key)
 
+    def _table_key(self, mode: str, key: str) -> bool:
+        """The keys that look at the table rather than act on it (k, r, i); whether ``key`` was one of them."""
+        if mode == "rewind":
+            self._rewind_key(key)
+        elif key == "k":
+            self.ui.show_knowledge = not self.ui.show_knowledge
+        elif key == "r":
+            self.open_rewind()
+        elif key == "i" and self.get_model().view is not None:
+            view = self.get_model().view
+            assert view is not None
+            self._follow(["i"], history_prompt(view, self.get_model().names))
+        else:
+            return False
+        return True
+
+    def open_rewind(self) -> None:
+        view = self.get_model().view
+        if view is None:
+            return
+        opened = Rewind.open(view)
+        if isinstance(opened, str):
+            self.note(opened, True)
+        else:
+            self.ui.rewind = opened
+
+    def _rewind_key(self, key: str) -> None:
+        view = self.get_model().view
+        assert self.ui.rewind is not None and view is not None
+        if key == "r":
+            self.ui.rewind = None
+        else:
+            self.ui.rewind.key(view, key)
+
+    def rewind_move(self, steps: int) -> None:
+        """←/→, Home/End while rewinding."""
+        view = self.get_model().view
+        if self.ui.rewind is not None and view is not None:
+            self.ui.rewind.move(view, steps)
+
     def _shortcut(self, key: str) -> None:
         model = self.get_model()
         view = model.view
+        if view is not None and self.ui.pending[0] == "i":
+            told = history_step(self.ui.pending, key, view, model.names)
+            if isinstance(told, str):
+                self.cancel()
+                self.dispatch(Note(told, log=True))
+            else:
+                self._follow([*self.ui.pending, key], told)
+            return
         if view is None or view.seat is None:
             self.cancel()
             return
@@ -387,6 +443,7 @@ class ClientApp:
         self.act(step.intent)
 
     def cancel(self) -> None:
+        self.ui.rewind = None
         self.ui.pending = []
         self.ui.confirm = None
         self.ui.confirm_quit = False
@@ -407,7 +464,7 @@ class ClientApp:
             count = len(self.get_model().tables)
             if count:
                 self.ui.selected = (self.ui.selected + step) % count
-        elif self.mode() in ("game", "end"):
+        elif self.mode() in ("game", "end", "rewind"):
             self.scroll(-step)
 
     def scroll(self, lines: int) -> None:

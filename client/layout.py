@@ -26,6 +26,7 @@ from prompt_toolkit.layout.containers import AnyContainer
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.menus import CompletionsMenu
 
+from .glance import glance_fragments
 from .model import ClientModel
 from .screens import (
     WIDE,
@@ -62,7 +63,10 @@ class ScreenLayout:
         self._board_cache: tuple[ClientModel, bool, int, StyleAndTextTuples] | None = None
 
     def model(self) -> ClientModel:
-        return self.app.get_model()
+        """The model the screen draws: the live one, or while rewinding, the game as it was at that step."""
+        live = self.app.get_model()
+        rewind = self.app.ui.rewind
+        return rewind.shown(live) if rewind is not None else live
 
     @property
     def width(self) -> int:
@@ -114,6 +118,10 @@ class ScreenLayout:
             view = self.model().view
             return tokens_line(view, self.width) if view is not None else []
 
+        def figures() -> StyleAndTextTuples:
+            view = self.model().view
+            return glance_fragments(view, self.width) if view is not None else []
+
         log_window = self._log_window(with_chat=not wide)
         middle: AnyContainer = log_window
         if wide:
@@ -128,6 +136,7 @@ class ScreenLayout:
             Window(FormattedTextControl(self._board), height=self._board_height),
             Window(FormattedTextControl(lambda: discards(self.model(), self.width)), dont_extend_height=True,
                    wrap_lines=True),
+            Window(FormattedTextControl(figures), height=1),
             Window(height=1, char="─", style="class:rule"),
             middle,
             ConditionalContainer(

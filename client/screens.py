@@ -25,6 +25,7 @@ from .board import (
     tokens_fragments,
     whose_turn,
 )
+from .knowledge import Insight
 from .model import ClientModel, Link, LogLine, seats_taken
 from .wrapping import wrap_words
 
@@ -108,7 +109,7 @@ def board(model: ClientModel, show_knowledge: bool, width: int = 80) -> StyleAnd
         return []
     table = model.table
     away = [] if table is None else [i for i, p in enumerate(table.players) if p is not None and not p.connected]
-    return hands_fragments(view, model.names, show_knowledge, away, width)
+    return hands_fragments(view, model.names, show_knowledge, away, width, Insight.of(view))
 
 
 def discards(model: ClientModel, width: int = 80) -> StyleAndTextTuples:
@@ -312,7 +313,10 @@ def keys_fragments(model: ClientModel, mode: str, width: int = 80, solo: bool = 
                  ("PgUp", "log"), ("^C", "quit")]
     elif mode == "game":
         items = [("p", "play"), ("d", "discard"), ("c", "clue"), ("m", "move"), ("k", "knows"), ("t", "chat"),
-                 (":", "cmd"), ("?", "help"), ("PgUp", "log"), ("^C", "quit")]
+                 (":", "cmd"), ("?", "help"), ("r", "rewind"), ("PgUp", "log"), ("^C", "quit")]
+    elif mode == "rewind":
+        items = [("←→", "step"), ("[]", "round"), ("Home/End", "deal/now"), ("r", "back to the game"),
+                 ("t", "chat"), ("?", "help"), ("^C", "quit")]
     elif mode == "end":
         items = [("s", "save replay"), ("a", "again"), ("l", "leave"), ("t", "chat"), (":", "cmd"), ("q", "quit")]
     else:
