@@ -263,17 +263,19 @@ def lobby_fragments(model: ClientModel, selected: int, width: int) -> StyleAndTe
 
 
 def help_fragments() -> StyleAndTextTuples:
-    """Every key and command, and how to read the board; 20 lines, so it fits an 80x24 screen whole."""
+    """Every key and command, and how to read the board; 21 lines, so it fits an 80x24 screen whole."""
     lines = [
         "Keys during a game",
         "  p N    play the card in slot N (slot 1 = newest)      d N    discard slot N",
         "  c P V  clue player P (the seat number on the board) with a colour or a rank",
         "  m A B  move your card from slot A to slot B (free, at any time)",
         "  k      show or hide what each player knows     t  talk     :  type a command",
+        "  r      rewind (← → [ ] Home End; r returns)   i S N  clues on seat S's slot N",
         "  PgUp/PgDn scroll the log · Esc cancels a key sequence",
         "Reading the board",
         "  [R3] a card that got a clue, R3 one that got none · ▶ the player to act",
         "  Your hand: [R] [3] the clues each card got; can be: what it may still be",
+        "  y ⁴ small: ruled out by counting · + playable  ! last copy  x trash, for sure",
         "Keys in the lobby",
         "  ↑↓ choose a table · Enter/j join · s spectate · n new table · r refresh",
         "  at your table: b add a bot · x remove a bot · g start · l leave",
@@ -283,7 +285,6 @@ def help_fragments() -> StyleAndTextTuples:
         "  bot SEAT · unbot SEAT · host SEAT (hand the host role on) · knowledge",
         '  PLAYER: the seat number on the board, or a name ("ada", "bot a": Bot Ada)',
         "  [p] beside a table in the lobby: it asks for a password",
-        "",
         "Ctrl-C quits at any time. Press any key to close this help.",
     ]
     return [("", "\n".join(lines))]

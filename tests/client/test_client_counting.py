@@ -273,3 +273,11 @@ def test_insight_highlights_the_cards_the_last_clue_touched() -> None:
     state = apply(state, Play(4))  # a later play does not hide it
     assert Insight.of(view_for(state, 1)).last_clue == frozenset({0, 3})
     assert Insight.of(view_for(new_game(GameConfig(players=2), 1), 0)).last_clue == frozenset()
+
+
+def test_the_help_names_the_new_keys_and_marks_and_fits(pipe: PipeInput, tmp_path: Path) -> None:
+    seated = seat_at(pipe, tmp_path, new_game(GameConfig(players=3, first_seat=0), 1))
+    lines = seated.keys("?").splitlines()
+    assert any(line.startswith("  r      rewind") and "i S N  clues on seat S's slot N" in line for line in lines)
+    assert any("small: ruled out by counting" in line and "! last copy" in line for line in lines)
+    assert any("Press any key to close this help." in line for line in lines)  # still whole at 80x24
