@@ -24,6 +24,7 @@ from hanabi.engine import (
     RANKS,
     Card,
     CardView,
+    Clue,
     PlayerView,
     Prospects,
     TurnEvent,
@@ -62,8 +63,8 @@ class Insight:
 def last_clue_touched(view: PlayerView) -> frozenset[int]:
     """The cards the latest clue touched (those still in a hand are the ones the board can highlight)."""
     for event in reversed(view.events):
-        if isinstance(event, TurnEvent) and event.touched:
-            return frozenset(event.touched)
+        if isinstance(event, TurnEvent) and isinstance(event.action, Clue):
+            return frozenset(event.touched)  # an empty clue (a table option) touched nothing: nothing to show
     return frozenset()
 
 

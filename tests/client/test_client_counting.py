@@ -188,6 +188,10 @@ def test_r_rewinds_through_the_game_as_this_seat_saw_it(pipe: PipeInput, tmp_pat
     assert "step 0 of 2" in screen
     screen = seated.keys("]")  # a round: two players, two steps
     assert "step 2 of 2" in screen
+    screen = seated.keys("[")
+    assert "step 0 of 2" in screen
+    screen = seated.keys(".")
+    assert "step 1 of 2" in screen
     screen = seated.keys("p")
     assert "r returns to the game first" in screen and seated.sent == []
     screen = seated.keys("r")
@@ -281,3 +285,14 @@ def test_the_help_names_the_new_keys_and_marks_and_fits(pipe: PipeInput, tmp_pat
     assert any(line.startswith("  r      rewind") and "i S N  clues on seat S's slot N" in line for line in lines)
     assert any("small: ruled out by counting" in line and "! last copy" in line for line in lines)
     assert any("Press any key to close this help." in line for line in lines)  # still whole at 80x24
+
+
+def test_an_empty_clue_is_the_last_clue_and_highlights_nothing() -> None:
+    deck = Variant.NONE.deck()
+    top = [Card.parse(n) for n in ("R3", "Y1", "Y2", "R2", "B2", "R4", "R4", "G1", "G2", "G3")]
+    for card in top:
+        deck.remove(card)
+    state = game_from_deck(GameConfig(players=2, first_seat=1, empty_clues=True), top + deck)
+    state = apply(state, Clue(0, colour=Suit.RED))
+    state = apply(state, Clue(1, rank=5))  # bob holds no 5: an empty clue, allowed at this table
+    assert Insight.of(view_for(state, 1)).last_clue == frozenset()
