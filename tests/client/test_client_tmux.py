@@ -166,3 +166,31 @@ def test_two_clients_and_a_bot_play_a_game_in_tmux(server: int, tmux: Tmux, tmp_
     tmux.wait_for("alice", lambda s: "CLIENT-EXIT=0" in s, "a clean exit")
     tmux.keys("bob", "C-c")
     tmux.wait_for("bob", lambda s: "CLIENT-EXIT=0" in s, "a clean exit")
+
+
+def test_a_solo_game_shows_counting_the_glance_line_and_rewinds_in_tmux(tmux: Tmux) -> None:
+    """The real client against its private loopback server: the glance line and the marks show, ``i`` tells
+    a card's clues, ``r`` rewinds to the deal and back while the game waits for us."""
+    tmux.start("alice", f"{shlex.quote(sys.executable)} -m hanabi.client --solo --name alice --players 3 "
+                        "--bot-delay 0")
+    screen = tmux.wait_for("alice", lambda s: turn_of(s) is not None, "her first turn")
+    # A bot may have moved first; the deal's figure is the same whatever: 3 players, 35 cards in the deck.
+    assert re.search(r"^Max \d+( \([^)]*\))?  Pace -?\d+  Eff (-|\d\.\d\d) need \d\.\d\d \(deal 1\.00\)", screen, re.M), screen
+    first = turn_of(screen)
+    # The rank of the next player's first card: a clue that surely touches something.
+    row = next(line for line in screen.splitlines() if re.match(r"^[ ▶]2 ", line))
+    rank = re.findall(r"[RYGBW]([1-5])", row[18:])[0]
+    tmux.keys("alice", "c", "2", rank)
+    tmux.wait_for("alice", lambda s: turn_of(s) not in (None, first), "her next turn", timeout=30)
+    tmux.keys("alice", "i", "1", "1")
+    tmux.wait_for("alice", lambda s: "Your slot 1:" in s and "can be" in s, "the clue history of her slot 1")
+    tmux.keys("alice", "r")
+    tmux.wait_for("alice", lambda s: "REWIND:" in s and "IT IS YOUR TURN" in s, "the rewind")
+    tmux.keys("alice", "Home")
+    screen = tmux.wait_for("alice", lambda s: "REWIND: the deal" in s, "the deal")
+    assert "Clues 8/8" in screen and "▶ replay" in screen
+    tmux.keys("alice", "r")
+    screen = tmux.wait_for("alice", lambda s: "REWIND" not in s and "your turn" in s, "the live game again")
+    assert "Max " in screen
+    tmux.keys("alice", "C-c")
+    tmux.wait_for("alice", lambda s: "CLIENT-EXIT=0" in s, "a clean exit")
