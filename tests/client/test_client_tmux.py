@@ -175,7 +175,8 @@ def test_a_solo_game_shows_counting_the_glance_line_and_rewinds_in_tmux(tmux: Tm
                         "--bot-delay 0")
     screen = tmux.wait_for("alice", lambda s: turn_of(s) is not None, "her first turn")
     # A bot may have moved first; the deal's figure is the same whatever: 3 players, 35 cards in the deck.
-    assert re.search(r"^Max \d+( \([^)]*\))?  Pace -?\d+  Eff (-|\d\.\d\d) need \d\.\d\d \(deal 1\.00\)", screen, re.M), screen
+    glance = r"^Max \d+( \([^)]*\))?  Pace -?\d+  Eff (-|\d\.\d\d) need \d\.\d\d \(deal 1\.00\)"
+    assert re.search(glance, screen, re.M), screen
     first = turn_of(screen)
     # The rank of the next player's first card: a clue that surely touches something.
     row = next(line for line in screen.splitlines() if re.match(r"^[ ▶]2 ", line))
