@@ -48,8 +48,9 @@ from .judge import NO_GAME, refusal
 from .layout import ScreenLayout
 from .lobby import LobbyActions
 from .model import ClientModel, Incoming, Link, Note
+from .rewind import Rewind, history_prompt, history_step
 from .saving import replay_stem, save_new_file
-from .screens import chat_closed
+from .screens import HELP_PAGES, chat_closed
 from .style import STYLE
 from .wrapping import wrap_words
 
@@ -66,7 +67,7 @@ class UiState:
     log_back: int = 0  # lines scrolled back from the newest
     selected: int = 0  # the highlighted table in the lobby
     form: TableForm | None = None
-    show_help: bool = False
+    help_page: int = 0  # the help page shown (1, 2…); 0 while no help shows
     save_wanted: int | None = None  # a game whose replay we asked for, to save when it comes
     secret: tuple[str, int, int | None] | None = None  # (join|spectate, table, seat) waiting for a password
     saved: dict[int, str] = field(default_factory=dict)
@@ -74,6 +75,7 @@ class UiState:
     confirm_quit: bool = False  # quitting a client that hosts the server waits for "y" (--serve)
     note_keys: list[str] = field(default_factory=list)  # keys of a note in progress (n, seat, slot)
     show_notes: bool = False  # the notes panel in place of the log
+    rewind: Rewind | None = None  # looking back through the game in progress (rewind.py)
 
 
 def offline_problem(model: ClientModel) -> str | None:
@@ -153,13 +155,17 @@ class ClientApp:
         if self.ui.form is not None:
             return "form"
         if model.view is not None:
-            return "end" if model.view.outcome is not None else "game"
+            if model.view.outcome is not None:
+                return "end"
+            return "rewind" if self.ui.rewind is not None else "game"
         return "lobby"
 
     def _status_text(self) -> StyleAndTextTuples:
         if self.ui.prompt:
             return wrap_words([("class:status.prompt", " " + self.ui.prompt)], self.width, 1)
         model = self.get_model()
+        if self.ui.rewind is not None and self.mode() == "rewind":
+            return wrap_words([("class:status.prompt", " " + self.ui.rewind.status(model))], self.width, 1)
         return wrap_words([("class:status.error" if model.status_error else "class:status", " " + model.status)],
                           self.width, 1)
 
@@ -217,7 +223,7 @@ class ClientApp:
 
     def _local(self, verb: str) -> None:
         if verb == "help":
-            self.ui.show_help = True
+            self.ui.help_page = 1
         elif verb == "quit":
             self.ask_to_quit()
         elif verb == "knowledge":
@@ -243,6 +249,8 @@ class ClientApp:
         if self.ui.save_wanted is not None and model.replay is not None and model.replay[0] == self.ui.save_wanted:
             self.ui.save_wanted = None
             self._write_replay(model.replay[0], model.replay[1])
+        if self.ui.rewind is not None and (model.view is None or model.view.outcome is not None):
+            self.ui.rewind = None  # the rewind belongs to a game in progress; its end shows at once
         self._call_to_play(model)
         self._select_our_table(model)
         self.application.invalidate()
@@ -335,8 +343,10 @@ class ClientApp:
         """A printable key pressed outside the command line."""
         ui = self.ui
         model = self.get_model()
-        if ui.show_help:
-            ui.show_help = False
+        if ui.help_page:
+            # ? turns the page (the last page back to the first); any other key closes the help, and does
+            # nothing else.
+            ui.help_page = ui.help_page % len(HELP_PAGES) + 1 if key == "?" else 0
             return
         if ui.form is not None:
             self._form_key(key)
@@ -361,7 +371,7 @@ class ClientApp:
                 # taken for one-key shortcuts (j, s, l…).
                 self.ui.prompt = f"{closed} (Esc closes this line)"
         elif key == "?":
-            ui.show_help = True
+            ui.help_page = 1
         elif key == handing.KEY:
             self._follow([key], handing.start(model))
         elif mode == "game" and key == "l" and model.seat is None:
@@ -369,8 +379,8 @@ class ClientApp:
         elif mode == "game" and key in shortcuts.STARTERS:
             step = shortcuts.start(key, model.view, model.names)
             self._follow([key], step)
-        elif mode in ("game", "end") and key in ("k", "n", "N", "z", "u"):
-            self._board_key(key, mode)
+        elif mode in ("game", "end", "rewind") and self._table_key(mode, key):
+            pass
         elif mode == "end" and key == "s":
             self.save_replay()
         elif mode == "end" and key == "a":
@@ -395,15 +405,66 @@ class ClientApp:
             self.ui.confirm = None
             self.note("You stay at the table; the game goes on.")
 
+    def _table_key(self, mode: str, key: str) -> bool:
+        """The keys of the board (k n N z u, in the game and at its end) and those that look back at the game
+        (r, i); whether ``key`` was one of them."""
+        if mode == "rewind":
+            self._rewind_key(key)
+        elif key in ("k", "n", "N", "z", "u"):
+            self._board_key(key, mode)
+        elif mode == "end":
+            return False
+        elif key == "r":
+            self.open_rewind()
+        elif key == "i" and self.get_model().view is not None:
+            view = self.get_model().view
+            assert view is not None
+            self._follow(["i"], history_prompt(view, self.get_model().names))
+        else:
+            return False
+        return True
+
+    def open_rewind(self) -> None:
+        view = self.get_model().view
+        if view is None:
+            return
+        opened = Rewind.open(view)
+        if isinstance(opened, str):
+            self.note(opened, True)
+        else:
+            self.ui.rewind = opened
+
+    def _rewind_key(self, key: str) -> None:
+        view = self.get_model().view
+        assert self.ui.rewind is not None and view is not None
+        if key == "r":
+            self.ui.rewind = None
+        else:
+            self.ui.rewind.key(view, key)
+
+    def rewind_move(self, steps: int) -> None:
+        """←/→, Home/End while rewinding."""
+        view = self.get_model().view
+        if self.ui.rewind is not None and view is not None:
+            self.ui.rewind.move(view, steps)
+
     def _shortcut(self, key: str) -> None:
         model = self.get_model()
-        if self.ui.pending[0] == handing.KEY:
+        if self.ui.pending and self.ui.pending[0] == handing.KEY:
             self._follow([*self.ui.pending, key], handing.step(self.ui.pending, key, model))
             return
         if self.ui.note_keys:
             self._note_step(notes.step(self.ui.note_keys, key, model), [*self.ui.note_keys, key])
             return
         view = model.view
+        if view is not None and self.ui.pending[0] == "i":
+            told = history_step(self.ui.pending, key, view, model.names)
+            if isinstance(told, str):
+                self.cancel()
+                self.dispatch(Note(told, log=True))
+            else:
+                self._follow([*self.ui.pending, key], told)
+            return
         if view is None or view.seat is None:
             self.cancel()
             return
@@ -462,11 +523,12 @@ class ClientApp:
 
     def cancel(self) -> None:
         self.ui.note_keys = []
+        self.ui.rewind = None
         self.ui.pending = []
         self.ui.confirm = None
         self.ui.confirm_quit = False
         self.ui.prompt = ""
-        self.ui.show_help = False
+        self.ui.help_page = 0
 
     def _form_key(self, key: str) -> None:
         form = self.ui.form
@@ -482,7 +544,7 @@ class ClientApp:
             count = len(self.get_model().tables)
             if count:
                 self.ui.selected = (self.ui.selected + step) % count
-        elif self.mode() in ("game", "end"):
+        elif self.mode() in ("game", "end", "rewind"):
             self.scroll(-step)
 
     def scroll(self, lines: int) -> None:

@@ -28,6 +28,7 @@ from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.menus import CompletionsMenu
 
 from .clockface import time_fragments
+from .glance import glance_fragments
 from .model import ClientModel
 from .notes import panel_fragments
 from .screens import (
@@ -65,7 +66,10 @@ class ScreenLayout:
         self._board_cache: tuple[ClientModel, bool, int, StyleAndTextTuples] | None = None
 
     def model(self) -> ClientModel:
-        return self.app.get_model()
+        """The model the screen draws: the live one, or while rewinding, the game as it was at that step."""
+        live = self.app.get_model()
+        rewind = self.app.ui.rewind
+        return rewind.shown(live) if rewind is not None else live
 
     @property
     def width(self) -> int:
@@ -90,7 +94,7 @@ class ScreenLayout:
 
     def _screen(self) -> AnyContainer:
         """The middle of the screen; each kind is built once and reused, its text read live on every redraw."""
-        if self.app.ui.show_help:
+        if self.app.ui.help_page:
             kind = "help"
         elif self.app.ui.form is not None:
             kind = "form"
@@ -104,7 +108,7 @@ class ScreenLayout:
 
     def _build(self, kind: str) -> AnyContainer:
         if kind == "help":
-            return Window(FormattedTextControl(help_fragments), wrap_lines=True)
+            return Window(FormattedTextControl(lambda: help_fragments(self.app.ui.help_page)), wrap_lines=True)
         if kind == "form":
             return Window(FormattedTextControl(lambda: self.app.ui.form.fragments() if self.app.ui.form else []))
         if kind.startswith("game"):
@@ -116,6 +120,10 @@ class ScreenLayout:
         def tokens() -> StyleAndTextTuples:
             view = self.model().view
             return tokens_line(view, self.width) if view is not None else []
+
+        def figures() -> StyleAndTextTuples:
+            view = self.model().view
+            return glance_fragments(view, self.width) if view is not None else []
 
         log_window = self._log_window(with_chat=not wide)
         middle: AnyContainer = log_window
@@ -136,6 +144,7 @@ class ScreenLayout:
             Window(FormattedTextControl(self._board), height=self._board_height),
             Window(FormattedTextControl(lambda: discards(self.model(), self.width)), dont_extend_height=True,
                    wrap_lines=True),
+            Window(FormattedTextControl(figures), height=1),
             Window(height=1, char="─", style="class:rule"),
             middle,
             ConditionalContainer(

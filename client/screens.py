@@ -27,6 +27,7 @@ from .board import (
 )
 from .handing import KEY as HAND_KEY
 from .handing import someone_away
+from .knowledge import Insight
 from .model import ClientModel, Link, LogLine, seats_taken
 from .notes import card_marks
 from .wrapping import wrap_words
@@ -111,7 +112,7 @@ def board(model: ClientModel, show_knowledge: bool, width: int = 80) -> StyleAnd
         return []
     table = model.table
     away = [] if table is None else [i for i, p in enumerate(table.players) if p is not None and not p.connected]
-    return hands_fragments(view, model.names, show_knowledge, away, width, card_marks(model))
+    return hands_fragments(view, model.names, show_knowledge, away, width, card_marks(model), Insight.of(view))
 
 
 def discards(model: ClientModel, width: int = 80) -> StyleAndTextTuples:
@@ -266,21 +267,28 @@ def lobby_fragments(model: ClientModel, selected: int, width: int) -> StyleAndTe
     return out
 
 
-def help_fragments() -> StyleAndTextTuples:
-    """Every key and command, and how to read the board; 20 lines, so it fits an 80x24 screen whole."""
-    lines = [
-        "Keys during a game",
+# The help, in pages that each fit an 80x24 screen whole (at most 22 lines: the title bar and the keys bar stay).
+# ``?`` turns the page; the last line of each says so.
+HELP_PAGES: tuple[tuple[str, ...], ...] = (
+    (
+        "Keys during a game (help page 1 of 2)",
         "  p N    play the card in slot N (slot 1 = newest)      d N    discard slot N",
         "  c P V  clue player P (the seat number on the board) with a colour or a rank",
         "  m A B  move a card from slot A to slot B (any time) · PgUp/PgDn scroll the log",
         "  p/d N out of turn: queue it for your next turn (u cancels) · z pause/resume",
         "  k show or hide what each player knows · t talk · : command",
         "  n P S  note on P's card in slot S (you too): f finessed, c chop moved… N notes",
+        "  r      rewind (← → [ ] Home End; r returns)   i S N  clues on seat S's slot N",
         "Reading the board",
         "  [R3] a card that got a clue, R3 one that got none · ▶ the player to act",
         "  Your hand: [R] [3] the clues each card got; can be: what it may still be",
         "  * a card with a note · R1? your note says R1 (R1! a clue says it cannot be)",
-        "Keys in the lobby",
+        "  y ⁴ small: ruled out by counting · + playable  ! last copy  x trash, for sure",
+        "",
+        "? next page: the lobby, commands, the host · any other key closes this help.",
+    ),
+    (
+        "Keys in the lobby (help page 2 of 2)",
         "  ↑↓ choose a table · Enter/j join · s spectate · n new table · r refresh",
         "  at your table: b add a bot · x remove a bot · g start · l leave",
         "Commands (type : first; Tab completes)",
@@ -290,9 +298,16 @@ def help_fragments() -> StyleAndTextTuples:
         '  PLAYER: the seat number on the board, or a name ("ada", "bot a": Bot Ada)',
         "  [p] beside a table in the lobby: it asks for a password",
         "Host: H hands an away player's seat to a bot or a player · hand SEAT bot|NAME",
-        "Esc cancels keys · Ctrl-C quits at any time. Press any key to close this help.",
-    ]
-    return [("", "\n".join(lines))]
+        "",
+        "Esc cancels keys · Ctrl-C quits at any time.",
+        "? back to page 1 · Press any key to close this help.",
+    ),
+)
+
+
+def help_fragments(page: int = 1) -> StyleAndTextTuples:
+    """Help page ``page`` (from 1): every key and command over the pages, and how to read the board."""
+    return [("", "\n".join(HELP_PAGES[page - 1]))]
 
 
 def chat_closed(model: ClientModel) -> str | None:
@@ -319,8 +334,11 @@ def keys_fragments(model: ClientModel, mode: str, width: int = 80, solo: bool = 
                  ("PgUp", "log"), ("^C", "quit")]
     elif mode == "game":
         items = [("p", "play"), ("d", "discard"), ("c", "clue"), ("m", "move"), ("k", "knows"), ("n", "note"),
-                 ("t", "chat"), ("z", "pause"), (":", "cmd"), ("?", "help"), ("N", "notes"), ("PgUp", "log"),
-                 ("^C", "quit")]
+                 ("t", "chat"), ("z", "pause"), (":", "cmd"), ("?", "help"), ("r", "rewind"), ("N", "notes"),
+                 ("PgUp", "log"), ("^C", "quit")]
+    elif mode == "rewind":
+        items = [("←→", "step"), ("[]", "round"), ("Home/End", "deal/now"), ("r", "back to the game"),
+                 ("t", "chat"), ("?", "help"), ("^C", "quit")]
     elif mode == "end":
         items = [("s", "save replay"), ("a", "again"), ("l", "leave"), ("N", "notes"), ("t", "chat"), (":", "cmd"),
                  ("q", "quit")]

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from hanabi.client.model import ClientModel, Link, LinkChanged
+from hanabi.client.screens import HELP_PAGES
 from hanabi.engine import (
     ChatPolicy,
     Clue,
@@ -348,15 +349,26 @@ def test_end_screen_play_again_for_the_host(term: Terminal, kit) -> None:
 def test_help_screen(term: Terminal, kit) -> None:
     at_game(term, kit)
     term.type("?")
-    assert "Keys during a game" in term.screen()
     lines = term.screen().splitlines()
-    # Whole at 80x24, no line wrapped: the last line shows and each sentence ends on its own line.
-    assert any("Press any key to close this help." in line for line in lines)
-    assert any(line.rstrip().endswith("it asks for a password") for line in lines)
+    # Each page whole at 80x24, no line wrapped: its last line shows and each sentence ends on its own line.
+    assert any("Keys during a game (help page 1 of 2)" in line for line in lines)
+    assert any(line.rstrip().endswith("any other key closes this help.") for line in lines)
     assert any("[R3] a card that got a clue" in line for line in lines)
     assert any("clue player P (the seat number on the board)" in line for line in lines)  # one numbering
-    term.type("x")
+    term.type("?")  # the next page
+    lines = term.screen().splitlines()
+    assert "Keys during a game" not in term.screen() and any("help page 2 of 2" in line for line in lines)
+    assert any("Press any key to close this help." in line for line in lines)
+    assert any(line.rstrip().endswith("it asks for a password") for line in lines)
+    term.type("?")  # and round to the first
+    assert "help page 1 of 2" in term.screen()
+    assert term.type("x") == []  # closing the help does nothing else
     assert "Keys during a game" not in term.screen()
+
+
+def test_every_help_page_fits_an_80x24_screen() -> None:
+    for page in HELP_PAGES:
+        assert len(page) <= 22 and all(len(line) <= 80 for line in page)
 
 
 def test_five_players_with_knowledge_shown_keep_every_hand_row(tmp_path: Path) -> None:

@@ -318,3 +318,31 @@ def test_a_note_in_tmux_stays_private_and_comes_back_after_a_restart(server: int
     tmux.wait_for("alice-again", lambda s: "Fireworks" in s and "*" in bobs_row(s), "her seat and her note")
     assert "*" not in tmux.screen("bob")
     quit_cleanly(tmux, "bob", "alice-again")
+
+
+def test_a_solo_game_shows_counting_the_glance_line_and_rewinds_in_tmux(tmux: Tmux) -> None:
+    """The real client against its private loopback server: the glance line and the marks show, ``i`` tells
+    a card's clues, ``r`` rewinds to the deal and back while the game waits for us."""
+    tmux.start("alice", f"{shlex.quote(sys.executable)} -m hanabi.client --solo --name alice --players 3 "
+                        "--bot-delay 0")
+    screen = tmux.wait_for("alice", lambda s: turn_of(s) is not None, "her first turn")
+    # A bot may have moved first; the deal's figure is the same whatever: 3 players, 35 cards in the deck.
+    glance = r"^Max \d+( \([^)]*\))?  Pace -?\d+  Eff (-|\d\.\d\d) need \d\.\d\d \(deal 1\.00\)"
+    assert re.search(glance, screen, re.M), screen
+    first = turn_of(screen)
+    # The rank of the next player's first card: a clue that surely touches something.
+    row = next(line for line in screen.splitlines() if re.match(r"^[ ▶]2 ", line))
+    rank = re.findall(r"[RYGBW]([1-5])", row[18:])[0]
+    tmux.keys("alice", "c", "2", rank)
+    tmux.wait_for("alice", lambda s: turn_of(s) not in (None, first), "her next turn", timeout=30)
+    tmux.keys("alice", "i", "1", "1")
+    tmux.wait_for("alice", lambda s: "Your slot 1:" in s and "can be" in s, "the clue history of her slot 1")
+    tmux.keys("alice", "r")
+    tmux.wait_for("alice", lambda s: "REWIND:" in s and "IT IS YOUR TURN" in s, "the rewind")
+    tmux.keys("alice", "Home")
+    screen = tmux.wait_for("alice", lambda s: "REWIND: the deal" in s, "the deal")
+    assert "Clues 8/8" in screen and "▶ replay" in screen
+    tmux.keys("alice", "r")
+    screen = tmux.wait_for("alice", lambda s: "REWIND" not in s and "your turn" in s, "the live game again")
+    assert "Max " in screen
+    quit_cleanly(tmux, "alice")
