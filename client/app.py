@@ -22,9 +22,11 @@ from hanabi.protocol.messages import (
     Chat,
     GetReplay,
     Message,
+    OpenReview,
     PreMoveKind,
     QueueMove,
     RearrangeRequest,
+    ReviewLead,
     WriteNote,
 )
 from prompt_toolkit.application import Application
@@ -44,10 +46,12 @@ from .bindings import key_bindings
 from .clockface import REDRAW_EVERY
 from .commands import CommandCompleter, CommandError, Intent, LobbyIntent, Local, NoteIntent, Say, parse
 from .form import TableForm
+from .history_list import HistoryActions
 from .judge import NO_GAME, refusal
 from .layout import ScreenLayout
 from .lobby import LobbyActions
 from .model import ClientModel, Incoming, Link, Note
+from .review import PAGE, ReviewActions
 from .rewind import Rewind, history_prompt, history_step
 from .saving import replay_stem, save_new_file
 from .screens import HELP_PAGES, chat_closed
@@ -112,6 +116,8 @@ class ClientApp:
         self._send = send
         self.ui = UiState()
         self.lobby = LobbyActions(self)
+        self.review = ReviewActions(self)
+        self.history = HistoryActions(self)
         self.screen = ScreenLayout(self)
         self.replay_dir = replay_dir or Path.cwd()
         self.clock: Callable[[], datetime] = datetime.now  # the local time a saved replay is named after
@@ -154,11 +160,29 @@ class ClientApp:
             return "command"
         if self.ui.form is not None:
             return "form"
+        looking_back = self.looking_back()
+        if looking_back is not None:
+            return looking_back
         if model.view is not None:
             if model.view.outcome is not None:
                 return "end"
             return "rewind" if self.ui.rewind is not None else "game"
         return "lobby"
+
+    def looking_back(self) -> str | None:
+        """The screens of past games, when one is up: "alone" (a game from the history looked at alone),
+        "history" (the list of finished games) or "review" (the table's review); else None."""
+        if self.review.ui.private is not None and self.review.current() is not None:
+            return "alone"
+        if self.history.ui is not None:
+            return "history"
+        if self.review.current() is not None:
+            return "review"
+        return None
+
+    def shown_model(self) -> ClientModel:
+        """The model the screen draws: a review's step on the review screen, else the live model."""
+        return self.review.model() if self.looking_back() in ("review", "alone") else self.get_model()
 
     def _status_text(self) -> StyleAndTextTuples:
         if self.ui.prompt:
@@ -219,7 +243,27 @@ class ClientApp:
             if self.send(WriteNote(order=intent.order, text=intent.text)):
                 self.note("Note deleted." if not intent.text else f"Note written: {notes.explained(intent.text)}")
             return
+        if intent.verb in ("lead", "history", "review"):
+            self._review_intent(intent)
+            return
         self.lobby.act(intent)
+
+    def _review_intent(self, intent: LobbyIntent) -> None:
+        """``lead NAME``, ``history``, ``review GAME``: typed commands of the review and the history."""
+        if intent.verb == "history":
+            self.history.open()
+        elif intent.verb == "review" and intent.number is not None:
+            game = next((g for g in self.get_model().games if g.id == intent.number), None)
+            if game is None:
+                self.send(OpenReview(intent.number))  # the server knows its games: it says if there is none
+            else:
+                self.history.review_with_table(game)
+        elif intent.verb == "lead" and intent.text:
+            model = self.get_model()
+            if model.review is None:
+                self.note("there is no review at your table to lead", True)
+            else:
+                self.send(ReviewLead(intent.text))
 
     def _local(self, verb: str) -> None:
         if verb == "help":
@@ -229,7 +273,10 @@ class ClientApp:
         elif verb == "knowledge":
             self.ui.show_knowledge = not self.ui.show_knowledge
         elif verb == "save":
-            self.save_replay()
+            if self.mode() in ("review", "alone"):
+                self.review.save()
+            else:
+                self.save_replay()
 
     def save_replay(self) -> None:
         model = self.get_model()
@@ -237,7 +284,7 @@ class ClientApp:
             self.note("a replay can be saved once the game is over", True)
             return
         if model.replay is not None and model.replay[0] == model.game:
-            self._write_replay(model.game, model.replay[1])
+            self.write_replay(model.game, model.replay[1])
             return
         if self.send(GetReplay(model.game)):
             self.ui.save_wanted = model.game
@@ -248,9 +295,10 @@ class ClientApp:
         model = self.get_model()
         if self.ui.save_wanted is not None and model.replay is not None and model.replay[0] == self.ui.save_wanted:
             self.ui.save_wanted = None
-            self._write_replay(model.replay[0], model.replay[1])
+            self.write_replay(model.replay[0], model.replay[1])
         if self.ui.rewind is not None and (model.view is None or model.view.outcome is not None):
             self.ui.rewind = None  # the rewind belongs to a game in progress; its end shows at once
+        self.review.on_model(model)
         self._call_to_play(model)
         self._select_our_table(model)
         self.application.invalidate()
@@ -277,12 +325,15 @@ class ClientApp:
             self._rung = turn
             self.application.output.bell()
 
-    def _write_replay(self, game: int, text: str) -> None:
+    def write_replay(self, game: int, text: str, variant: Variant | None = None) -> None:
+        """Save ``text``, the replay of ``game``, in the replay folder (once per game)."""
         if game in self.ui.saved:
             self.note(f"This game's replay is already saved in {self.ui.saved[game]}")
             return
-        view = self.get_model().view
-        variant = view.config.variant if view is not None else Variant.NONE
+        model = self.get_model()
+        listed = next((g.variant for g in model.games if g.id == game), None)
+        view = model.view
+        variant = variant or listed or (view.config.variant if view is not None else Variant.NONE)
         try:
             path = save_new_file(self.replay_dir, replay_stem(self.clock(), variant), text)
         except OSError as e:
@@ -357,10 +408,9 @@ class ClientApp:
         if ui.confirm is not None:
             self._answer_confirm(key)
             return
-        if ui.pending or ui.note_keys:
-            self._shortcut(key)
+        mode = self._taken(key)
+        if mode is None:
             return
-        mode = self.mode()
         if key in (":", "/"):
             self.open_command()
         elif key == "t":
@@ -448,6 +498,22 @@ class ClientApp:
         if self.ui.rewind is not None and view is not None:
             self.ui.rewind.move(view, steps)
 
+    def _taken(self, key: str) -> str | None:
+        """Keys that something under way takes (a shortcut's next key), then the history's and the review's own
+        keys; None when one was taken, else the mode whose keys go on."""
+        if self.ui.pending or self.ui.note_keys:
+            self._shortcut(key)
+            return None
+        mode = self.mode()
+        if mode == "history" and self.history.key(key):
+            return None
+        if mode in ("review", "alone"):
+            if self.review.key(key):
+                return None
+            # At a table, the end screen's keys go on (again, leave, quit); a game looked at alone has no more.
+            return "end" if mode == "review" else "alone"
+        return mode
+
     def _shortcut(self, key: str) -> None:
         model = self.get_model()
         if self.ui.pending and self.ui.pending[0] == handing.KEY:
@@ -521,9 +587,25 @@ class ClientApp:
         else:
             self.open_command()
 
+    def escape(self) -> None:
+        """Esc: the form closes, or what is under way is cancelled; with nothing under way, back out of a game
+        looked at alone, then out of the history."""
+        if self.ui.form is not None:
+            self.ui.form = None
+        elif not self.ui.prompt:
+            self.back()
+        self.cancel()
+
+    def back(self) -> None:
+        if self.review.ui.private is not None:
+            self.review.close()
+        elif self.history.ui is not None:
+            self.history.close()
+
     def cancel(self) -> None:
         self.ui.note_keys = []
         self.ui.rewind = None
+        self.review.cancel()
         self.ui.pending = []
         self.ui.confirm = None
         self.ui.confirm_quit = False
@@ -538,13 +620,18 @@ class ClientApp:
 
     def move(self, step: int) -> None:
         """↑/↓: the form's field, or the lobby's selected table."""
+        mode = self.mode()
         if self.ui.form is not None:
             self.ui.form.move(step)
-        elif self.mode() == "lobby":
+        elif mode == "history":
+            self.history.move(step)
+        elif mode in ("review", "alone"):
+            self.review.step(step * PAGE)
+        elif mode == "lobby":
             count = len(self.get_model().tables)
             if count:
                 self.ui.selected = (self.ui.selected + step) % count
-        elif self.mode() in ("game", "end", "rewind"):
+        elif mode in ("game", "end", "rewind"):
             self.scroll(-step)
 
     def scroll(self, lines: int) -> None:

@@ -69,9 +69,7 @@ def key_bindings(app: ClientApp) -> KeyBindings:
 
     @add("escape", filter=outside)
     def _escape(event: KeyPressEvent) -> None:
-        if app.ui.form is not None:
-            app.ui.form = None
-        app.cancel()
+        app.escape()
 
     @add("escape", filter=typing)
     def _leave_command(event: KeyPressEvent) -> None:
@@ -121,4 +119,20 @@ def key_bindings(app: ClientApp) -> KeyBindings:
     def _page_down(event: KeyPressEvent) -> None:
         app.scroll(-5)
 
+    _review_keys(app, add, outside)
     return kb
+
+
+def _review_keys(app: ClientApp, add: Callable[..., Callable[[Handler], Handler]], outside: Filter) -> None:
+    """The review's arrows, and Enter on the history (added last: it wins over Enter's other meanings there)."""
+    reviewing = Condition(lambda: app.mode() in ("review", "alone")) & outside
+    arrows = {Keys.Left: "left", Keys.Right: "right", Keys.Home: "home", Keys.End: "end"}
+
+    for key, name in arrows.items():
+        def step(event: KeyPressEvent, name: str = name) -> None:
+            app.review.arrow(name)
+        add(key, filter=reviewing)(step)
+
+    @add("enter", filter=Condition(lambda: app.mode() == "history") & outside)
+    def _open(event: KeyPressEvent) -> None:
+        app.key("o")

@@ -58,7 +58,7 @@ Intent = Play | Discard | Clue | Rearrange | Say | LobbyIntent | Local | NoteInt
 
 GAME_VERBS = ("play", "discard", "clue", "move")
 LOBBY_VERBS = ("join", "spectate", "leave", "start", "bot", "unbot", "host", "new", "refresh", "again", "hand",
-               "pause", "unqueue")
+               "pause", "unqueue", "lead", "history", "review")
 LOCAL_VERBS = ("help", "quit", "knowledge", "save")
 ALIASES = {"p": "play", "d": "discard", "c": "clue", "m": "move", "chat": "say", "/say": "say", "h": "help",
            "?": "help", "exit": "quit", "q": "quit", "k": "knowledge", "create": "new", "watch": "spectate",
@@ -196,14 +196,18 @@ HAND_USAGE = "type: hand SEAT bot (a house bot takes it) or hand SEAT NAME (a pl
 
 
 def _lobby(verb: str, args: list[str]) -> LobbyIntent:
-    if verb in ("leave", "start", "refresh", "again", "new", "pause", "unqueue"):
+    if verb in ("leave", "start", "refresh", "again", "new", "pause", "unqueue", "history"):
         return LobbyIntent(verb, text=" ".join(args) or None)
     if verb == "hand":
         if len(args) < 2 or not args[0].isdigit():
             raise CommandError(HAND_USAGE)
         return LobbyIntent(verb, int(args[0]), " ".join(args[1:]))
+    if verb == "lead":
+        if not args:
+            raise CommandError("type: lead NAME (someone at the table: they lead the review)")
+        return LobbyIntent(verb, text=" ".join(args))
     if not args or not args[0].isdigit():
-        what = "TABLE" if verb in ("join", "spectate") else "SEAT"
+        what = "TABLE" if verb in ("join", "spectate") else "GAME" if verb == "review" else "SEAT"
         raise CommandError(f"type: {verb} {what} (a number)")
     if verb == "join" and len(args) > 1:
         if not args[1].isdigit():

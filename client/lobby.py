@@ -20,6 +20,7 @@ from hanabi.protocol.messages import (
     HandSeat,
     Join,
     Leave,
+    ListOnline,
     ListTables,
     Message,
     PauseRequest,
@@ -119,7 +120,7 @@ class LobbyActions:
             else:
                 self.app.note(only_the_host(model, verb), True)
         elif verb == "refresh":
-            self.app.send(ListTables())
+            self.refresh()
         elif verb == "pause":
             self.pause(model)
         elif verb == "unqueue":
@@ -156,6 +157,11 @@ class LobbyActions:
             self.app.note(f"no name is that long (at most {NAME_MAX} characters): {HAND_USAGE}", True)
         else:
             self.app.send(HandSeat(number - 1, None if to_bot else who))
+
+    def refresh(self) -> None:
+        """The tables, and who is online, asked again."""
+        if self.app.send(ListTables()):
+            self.app.send(ListOnline())
 
     def enter_table(self, verb: str, table: int, seat: int | None = None, password: str | None = None) -> None:
         """Join (or watch) a table; one with a password asks for it first, on the command line."""
@@ -227,7 +233,7 @@ class LobbyActions:
         if key == "n":
             self.open_form()
         elif key == "r":
-            self.app.send(ListTables())
+            self.refresh()
         elif key in ("j", "s") and chosen is None:
             self.app.note("there is no table yet: press n to create one", True)
         elif key in ("j", "s") and model.table is not None and chosen is not None \
@@ -245,3 +251,5 @@ class LobbyActions:
             self.remove_bot()
         elif key == "g":
             self.act(LobbyIntent("start"))
+        elif key == "h":
+            self.app.history.open()

@@ -21,12 +21,16 @@ from hanabi.protocol.messages import (
     ErrorReply,
     GameClock,
     GameOver,
+    Games,
     GameStarted,
+    GameSummary,
     Goodbye,
     Joined,
     Message,
+    Online,
     Queued,
     ReplayFile,
+    Review,
     SeatHanded,
     SeatStatus,
     TableChanged,
@@ -34,6 +38,7 @@ from hanabi.protocol.messages import (
     TableInfo,
     Tables,
     ViewUpdate,
+    Watchers,
     Welcome,
 )
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -92,6 +97,12 @@ class ClientModel:
     # The notes on cards of the current game that the server let us see: (writer's seat, card order, text),
     # in seat then card order. Our own while the game runs; a spectator's and everyone's at the end: all seats'.
     card_notes: tuple[tuple[int, int, str], ...] = ()
+    review: Review | None = None  # where our table's review is (the game is ``replay``'s)
+    watchers: tuple[str, ...] = ()  # who watches our table
+    online: tuple[str, ...] = ()  # who is connected to the server
+    online_total: int | None = None  # how many, when ``online`` leaves some out
+    games: tuple[GameSummary, ...] = ()  # the server's finished games, ours first
+    games_total: int | None = None  # how many it keeps, when ``games`` leaves some out
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -187,7 +198,8 @@ def _notice(model: ClientModel, text: str) -> ClientModel:
 
 def _leave(model: ClientModel) -> ClientModel:
     return replace(model, table=None, seat=None, game=None, view=None, game_over=None, logged_events=0, hands=(),
-                   clock=None, clock_at=None, premove=None, card_notes=())
+                   clock=None, clock_at=None, premove=None, card_notes=(),
+                   review=None, watchers=())
 
 
 def reduce(model: ClientModel, message: Incoming) -> ClientModel:
@@ -243,7 +255,8 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
         if model.table is None or model.table.id != table.id:
             # Another table: nothing of the last one (its log, its chat) may read as this one's.
             out = replace(out, game=None, view=None, game_over=None, chat=(), log=(), logged_events=0, hands=(),
-                          clock=None, clock_at=None, premove=None, card_notes=())
+                          clock=None, clock_at=None, premove=None, card_notes=(),
+                          review=None, watchers=())
         where = f"seat {message.seat + 1}" if message.seat is not None else "a spectator's chair"
         return with_status(out, f"You are at table {table.name!r}, {where}.")
     if isinstance(message, SeatStatus):
@@ -261,7 +274,8 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
             done = model.game_over.outcome
             model = _notice(model, f"— the last game ended {done.score}/{done.max_score}: {done.rating} —")
         out = replace(model, game=message.game, view=None, game_over=None, replay=None, logged_events=0, hands=(),
-                      clock=None, clock_at=None, premove=None, card_notes=())
+                      clock=None, clock_at=None, premove=None, card_notes=(),
+                      review=None)
         out = _notice(out, "— a new game starts —")
         return with_status(out, "The game starts.")
     if isinstance(message, ViewUpdate):
@@ -288,6 +302,8 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
         chat = (*model.chat, (sender, message.text))[-CHAT_LINES_KEPT:]
         line: StyleAndTextTuples = [("class:chat.sender", f"<{sender}> "), ("class:chat", message.text)]
         return add_log(replace(model, chat=chat), "chat", line)
+    if isinstance(message, (Review, Watchers, Online, Games)):
+        return _here(model, message)
     if isinstance(message, ErrorReply):
         out = model
         if message.code == ErrorCode.BAD_RESUME.value and model.table is not None:
@@ -360,3 +376,19 @@ def _seat_handed(model: ClientModel, message: SeatHanded) -> ClientModel:
         who = f"{message.name} (a house bot)" if message.bot else message.name
         return _notice(model, f"{message.by} gave {message.previous}'s {seat} to {who}.")
     return model
+
+
+def _here(model: ClientModel, message: Review | Watchers | Online | Games) -> ClientModel:
+    """Who is here and what was played: the table's review and watchers, who is online, the finished games."""
+    if isinstance(message, Online):
+        return replace(model, online=message.players, online_total=message.total)
+    if isinstance(message, Games):
+        return replace(model, games=message.games, games_total=message.total or len(message.games))
+    if model.table is None or model.table.id != message.table:
+        return model  # about a table we are no longer at
+    if isinstance(message, Watchers):
+        return replace(model, watchers=message.names)
+    if model.review is None or model.review.game != message.game:
+        model = _notice(model, f"— {message.leader} leads a review of game {message.game}: ←→ step on your own, "
+                               "f follows them —")
+    return replace(model, review=message)

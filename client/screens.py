@@ -119,6 +119,19 @@ def discards(model: ClientModel, width: int = 80) -> StyleAndTextTuples:
     return [] if model.view is None else discard_fragments(model.view, width)
 
 
+def watchers_fragments(model: ClientModel, width: int = 80) -> StyleAndTextTuples:
+    """Who watches the table, on one line."""
+    return [("class:label", _cut(f"Watching ({len(model.watchers)}): {', '.join(model.watchers)}", max(20, width - 1)))]
+
+
+def online_fragments(model: ClientModel, width: int = 80) -> StyleAndTextTuples:
+    """Who is connected to the server, on one line (the lobby's)."""
+    if not model.online:
+        return []
+    count = model.online_total or len(model.online)
+    return [("class:label", _cut(f"Online ({count}): {', '.join(model.online)}", max(20, width - 1))), ("", "\n")]
+
+
 def log_lines(model: ClientModel, with_chat: bool) -> list[LogLine]:
     return [line for line in model.log if with_chat or line.kind != "chat"]
 
@@ -218,6 +231,7 @@ def lobby_fragments(model: ClientModel, selected: int, width: int) -> StyleAndTe
     out: StyleAndTextTuples = []
     if model.motd:
         out += [("class:label", model.motd), ("", "\n")]
+    out += online_fragments(model, width)
     column = VARIANT_COLUMN_WIDE if width >= WIDE else VARIANT_COLUMN
     out.append(("class:label", f"  {'#':>3}  {'Table':<16} {'Variant':<{column}} {'Seats':<5} {'State':<7} "
                                f"{'Watch':<5} Players\n"))
@@ -253,6 +267,8 @@ def lobby_fragments(model: ClientModel, selected: int, width: int) -> StyleAndTe
                 "" if p.connected else " [disconnected]")
             hostmark = " (host)" if mine.host == s else ""
             out.append(("", f"   seat {s + 1}: {who}{hostmark}\n"))
+        if model.watchers:
+            out += [("", "   "), *watchers_fragments(model, width - 3), ("", "\n")]
         for sender, text in model.chat[-5:]:
             out += [("", "   "), *chat_line(sender, text), ("", "\n")]
         if model.is_host and someone_away(mine):
@@ -289,16 +305,16 @@ HELP_PAGES: tuple[tuple[str, ...], ...] = (
     ),
     (
         "Keys in the lobby (help page 2 of 2)",
-        "  ↑↓ choose a table · Enter/j join · s spectate · n new table · r refresh",
+        "  ↑↓ choose a table · Enter/j join · s spectate · n new · r refresh · h history",
         "  at your table: b add a bot · x remove a bot · g start · l leave",
         "Commands (type : first; Tab completes)",
         "  play N · discard N · clue PLAYER COLOUR|RANK · move FROM TO · say TEXT · help",
         "  pause · unqueue · join TABLE [SEAT] · watch TABLE · leave · new · start · save",
         "  bot SEAT · unbot SEAT · host SEAT · knowledge · note [PLAYER] SLOT [TEXT]",
+        "  review after a game: ←→ step · f follow the leader · o P N point · lead NAME",
         '  PLAYER: the seat number on the board, or a name ("ada", "bot a": Bot Ada)',
         "  [p] beside a table in the lobby: it asks for a password",
         "Host: H hands an away player's seat to a bot or a player · hand SEAT bot|NAME",
-        "",
         "Esc cancels keys · Ctrl-C quits at any time.",
         "? back to page 1 · Press any key to close this help.",
     ),
@@ -342,9 +358,17 @@ def keys_fragments(model: ClientModel, mode: str, width: int = 80, solo: bool = 
     elif mode == "end":
         items = [("s", "save replay"), ("a", "again"), ("l", "leave"), ("N", "notes"), ("t", "chat"), (":", "cmd"),
                  ("q", "quit")]
+    elif mode == "alone":  # a game from the history, looked at alone
+        items = [("←→", "step"), ("↑↓", "10 steps"), ("Home/End", "ends"), ("s", "save"), ("q", "back")]
+    elif mode == "review":
+        items = [("←→", "step"), ("f", "follow"), ("o", "point"), ("s", "save"), ("a", "again"), ("l", "leave"),
+                 ("t", "chat"), ("q", "quit")]
+    elif mode == "history":
+        items = [("↑↓", "choose"), ("o", "alone"), ("w", "review"), ("s", "save"), ("r", "refresh"),
+                 ("Esc", "back")]
     else:
-        items = [("↑↓", "choose"), ("j", "join"), ("s", "watch"), ("n", "new"), ("r", "refresh"), ("t", "chat"),
-                 (":", "cmd"), ("?", "help"), ("q", "quit")]
+        items = [("↑↓", "choose"), ("j", "join"), ("s", "watch"), ("n", "new"), ("h", "history"), ("r", "refresh"),
+                 ("t", "chat"), (":", "cmd"), ("?", "help"), ("q", "quit")]
     if mode in ("game", "end") and model.table is not None and model.is_host and someone_away(model.table):
         # Someone is away: the one key that lets the game go on without them comes first after the game's own.
         items.insert(next(i for i, item in enumerate(items) if item[0] in (":", "t")), (HAND_KEY, "hand seat"))

@@ -265,7 +265,12 @@ class Game:
         file."""
         assert self.state.outcome is not None
         shown = reveal(self.state)
-        notes = [self.notes.get(seat, {}) for seat in range(self.state.players)]
         return (frame(GameOver(game=self.id, outcome=shown.outcome, deck=shown.deck, seed=self.seed))
                 + self.every_seat_notes()  # private while the game ran; everyone's now
-                + frame(ReplayFile(game=self.id, json=replay.dumps(self.state, self.names, notes))))
+                + frame(ReplayFile(game=self.id, json=self.replay_json())))
+
+    def replay_json(self) -> str:
+        """The game as hanab.live JSON, every seat's notes in it: what the end of the game and its review show
+        everyone."""
+        notes = [self.notes.get(seat, {}) for seat in range(self.state.players)]
+        return replay.dumps(self.state, self.names, notes)

@@ -546,7 +546,7 @@ class Table:
         self._publish(None, but=leaving)
         self._to_members(game.over_frames(), but=leaving)
         self._tell_withheld(but=leaving)
-        await reviews.begin(self, game)
+        await reviews.begin(self, game, leaving)
 
     # --- time: clocks, pause, pre-moves ---------------------------------------------------------------------------
 

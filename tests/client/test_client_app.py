@@ -9,6 +9,7 @@ import re
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from hanabi.client.model import ClientModel, Link, LinkChanged
@@ -41,6 +42,7 @@ from hanabi.protocol.messages import (
     Join,
     Joined,
     Leave,
+    ListOnline,
     ListTables,
     Message,
     RearrangeRequest,
@@ -59,7 +61,8 @@ from hanabi.protocol.messages import (
 )
 from prompt_toolkit.input import create_pipe_input
 
-from .conftest import Terminal
+if TYPE_CHECKING:
+    from .conftest import Terminal
 
 
 def at_game(term: Terminal, kit, seat: int = 0, state=None):
@@ -230,7 +233,7 @@ def test_a_long_chat_line_wraps_and_the_newest_line_stays_in_sight(term: Termina
 
 def test_the_chat_column_shows_the_newest_messages(kit, tmp_path: Path) -> None:
     with create_pipe_input() as pipe:
-        term = Terminal(pipe, tmp_path, 140, 30)
+        term = kit.Terminal(pipe, tmp_path, 140, 30)
         at_game(term, kit)
         for i in range(40):
             term.feed(Chat(f"message {i}", 1, "bob"))
@@ -253,7 +256,7 @@ def test_knowledge_toggle_shows_what_others_know(term: Terminal, kit) -> None:
 
 def test_wide_terminal_gives_chat_its_own_column(kit, tmp_path: Path) -> None:
     with create_pipe_input() as pipe:
-        term = Terminal(pipe, tmp_path, 140, 30)
+        term = kit.Terminal(pipe, tmp_path, 140, 30)
         at_game(term, kit)
         term.feed(Chat("over here", 1, "cathy"))
         wide = term.screen()
@@ -272,7 +275,7 @@ def test_lobby_keys(term: Terminal, kit) -> None:
     term.sent.clear()
     assert term.type("s") == [Spectate(2)]
     term.sent.clear()
-    assert term.type("r") == [ListTables()]
+    assert term.type("r") == [ListTables(), ListOnline()]  # r asks who is online too
 
 
 def test_new_table_form(term: Terminal, kit) -> None:
@@ -371,11 +374,11 @@ def test_every_help_page_fits_an_80x24_screen() -> None:
         assert len(page) <= 22 and all(len(line) <= 80 for line in page)
 
 
-def test_five_players_with_knowledge_shown_keep_every_hand_row(tmp_path: Path) -> None:
+def test_five_players_with_knowledge_shown_keep_every_hand_row(kit, tmp_path: Path) -> None:
     names = ("alice", "bob", "cathy", "donald", "emily")
     state = new_game(GameConfig(players=5, first_seat=0), 3)
     with create_pipe_input() as pipe:
-        term = Terminal(pipe, tmp_path)
+        term = kit.Terminal(pipe, tmp_path)
         seats = tuple(SeatInfo(n, False, True) for n in names)
         info = TableInfo(1, "five", Variant.NONE, False, False, ChatPolicy.ALWAYS, 5, seats, False, True, 0, 0)
         term.feed(Welcome(1, "s", "alice", "tok", ""), Joined(info, 0), ViewUpdate(1, view_for(state, 0)))
@@ -388,13 +391,13 @@ def test_five_players_with_knowledge_shown_keep_every_hand_row(tmp_path: Path) -
     assert len(lines) == 24
 
 
-def test_final_round_countdown_fits_80_columns(tmp_path: Path) -> None:
+def test_final_round_countdown_fits_80_columns(kit, tmp_path: Path) -> None:
     state = new_game(GameConfig(players=2, variant=Variant.SIX_SUITS, first_seat=0), 5)
     while state.final_turns_left is None:
         actions = legal_actions(state)
         state = apply(state, next((a for a in actions if isinstance(a, Discard)), actions[-1]))
     with create_pipe_input() as pipe:
-        term = Terminal(pipe, tmp_path)
+        term = kit.Terminal(pipe, tmp_path)
         seats = (SeatInfo("alice", False, True), SeatInfo("bob", False, True))
         info = TableInfo(1, "six", Variant.SIX_SUITS, False, False, ChatPolicy.ALWAYS, 2, seats, False, True, 0, 0)
         term.feed(Welcome(1, "s", "alice", "tok", ""), Joined(info, 0), ViewUpdate(1, view_for(state, 0)))
@@ -480,7 +483,7 @@ def test_lobby_commands_on_the_command_line(term: Terminal, kit) -> None:
     assert term.type(":bot 3\r") == [AddBot(2)]
     term.feed(TableChanged(kit.table(("alice", "bob", "Bot Ada"), bots=(2,))))
     sent = term.type(":unbot 3\r:host 2\r:refresh\r:leave\r")
-    assert sent == [AddBot(2), RemoveBot(2), GiveHost(1), ListTables(), Leave()]
+    assert sent == [AddBot(2), RemoveBot(2), GiveHost(1), ListTables(), ListOnline(), Leave()]
     assert term.store.model.table is None
 
 
@@ -588,7 +591,7 @@ def test_the_bell_rings_once_when_our_turn_comes(term: Terminal, kit, monkeypatc
 
 def test_no_bell_keeps_quiet(kit, tmp_path: Path, monkeypatch) -> None:
     with create_pipe_input() as pipe:
-        term = Terminal(pipe, tmp_path)
+        term = kit.Terminal(pipe, tmp_path)
         term.app.bell = False
         rings: list[int] = []
         monkeypatch.setattr(term.app.application.output, "bell", lambda: rings.append(1))
@@ -596,10 +599,10 @@ def test_no_bell_keeps_quiet(kit, tmp_path: Path, monkeypatch) -> None:
     assert rings == []
 
 
-def test_six_suits_tokens_line_keeps_single_gaps(tmp_path: Path) -> None:
+def test_six_suits_tokens_line_keeps_single_gaps(kit, tmp_path: Path) -> None:
     state = new_game(GameConfig(players=3, variant=Variant.SIX_SUITS, first_seat=0), 2)
     with create_pipe_input() as pipe:
-        term = Terminal(pipe, tmp_path)
+        term = kit.Terminal(pipe, tmp_path)
         seats = tuple(SeatInfo(n, False, True) for n in ("alice", "bob", "cathy"))
         info = TableInfo(1, "six", Variant.SIX_SUITS, False, False, ChatPolicy.ALWAYS, 3, seats, False, True, 0, 0)
         term.feed(Welcome(1, "s", "alice", "tok", ""), Joined(info, 0), ViewUpdate(1, view_for(state, 0)))
@@ -607,7 +610,7 @@ def test_six_suits_tokens_line_keeps_single_gaps(tmp_path: Path) -> None:
     assert "Clues 8/8  Strikes" in line and "M0" in line and len(line) <= 80
 
 
-def test_what_players_know_stays_in_the_card_columns_in_six_suits(tmp_path: Path) -> None:
+def test_what_players_know_stays_in_the_card_columns_in_six_suits(kit, tmp_path: Path) -> None:
     names = ("alice", "bob", "cathy", "donald", "emily")
     state = new_game(GameConfig(players=5, variant=Variant.SIX_SUITS, first_seat=0), 3)
     rng = random.Random(1)
@@ -615,7 +618,7 @@ def test_what_players_know_stays_in_the_card_columns_in_six_suits(tmp_path: Path
         actions = legal_actions(state)
         state = apply(state, rng.choice([a for a in actions if not isinstance(a, Play)]))
     with create_pipe_input() as pipe:
-        term = Terminal(pipe, tmp_path)
+        term = kit.Terminal(pipe, tmp_path)
         seats = tuple(SeatInfo(n, False, True) for n in names)
         info = TableInfo(1, "five", Variant.SIX_SUITS, False, False, ChatPolicy.ALWAYS, 5, seats, False, True, 0, 0)
         term.feed(Welcome(1, "s", "alice", "tok", ""), Joined(info, 0), ViewUpdate(1, view_for(state, 0)))
@@ -683,7 +686,7 @@ def test_the_lobby_highlights_the_table_we_arrive_at(term: Terminal, kit) -> Non
 
 
 @pytest.mark.parametrize("variant", list(Variant))
-def test_every_seat_of_random_games_fits_80x24(variant: Variant, tmp_path: Path) -> None:
+def test_every_seat_of_random_games_fits_80x24(kit, variant: Variant, tmp_path: Path) -> None:
     """Random games of every size, seen from every seat and as a spectator, knowledge shown or not: 24 rows of
     at most 80 columns, every hand on screen, the tokens line and the keys bar whole."""
     rng = random.Random(variant.value)
@@ -701,7 +704,7 @@ def test_every_seat_of_random_games_fits_80x24(variant: Variant, tmp_path: Path)
             snapshots += 1
             for seat in [*range(players), None]:
                 with create_pipe_input() as pipe:
-                    term = Terminal(pipe, tmp_path)
+                    term = kit.Terminal(pipe, tmp_path)
                     term.feed(Welcome(1, "s", names[seat] if seat is not None else "eve", "tok", ""),
                               Joined(info, seat), ViewUpdate(1, view_for(state, seat)))
                     term.app.ui.show_knowledge = rng.random() < 0.5
@@ -934,14 +937,14 @@ def test_long_status_lines_break_between_words_at_80_columns(term: Terminal, kit
     assert_words_whole(term.screen().splitlines(), saved)
 
 
-def test_long_log_lines_break_between_words_at_80_columns(tmp_path: Path) -> None:
+def test_long_log_lines_break_between_words_at_80_columns(kit, tmp_path: Path) -> None:
     names = ("alice", "Bot Basilisk the Second")
     state = new_game(GameConfig(players=2, first_seat=0), 5)
     while state.deck_left:
         actions = legal_actions(state)
         state = apply(state, next((a for a in actions if isinstance(a, Discard)), actions[-1]))
     with create_pipe_input() as pipe:
-        term = Terminal(pipe, tmp_path)
+        term = kit.Terminal(pipe, tmp_path)
         seats = tuple(SeatInfo(n, False, True) for n in names)
         info = TableInfo(1, "t", Variant.NONE, False, False, ChatPolicy.ALWAYS, 2, seats, False, True, 0, 0)
         term.feed(Welcome(1, "s", "alice", "tok", ""), Joined(info, 0), ViewUpdate(1, view_for(state, 0)))

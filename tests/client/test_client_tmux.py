@@ -240,6 +240,17 @@ def test_two_clients_and_a_bot_play_a_game_in_tmux(server: int, tmux: Tmux, tmp_
     replay = load(path)
     assert replay.state.over and replay.players[:2] == ("alice", "bob")
 
+    # The review together: alice (the host) leads, bob's screen follows her steps; bob steps alone, f follows.
+    last = re.search(r"step (\d+)/\1 · you lead", tmux.screen("alice"))
+    assert last is not None, tmux.screen("alice")
+    tmux.keys("alice", "Home")
+    tmux.wait_for("bob", lambda s: f"step 0/{last.group(1)} · following alice" in s, "bob following alice")
+    tmux.keys("bob", "Right")
+    tmux.wait_for("bob", lambda s: f"step 1/{last.group(1)} · on your own" in s, "bob on his own")
+    tmux.keys("alice", "Right", "Right")
+    tmux.keys("bob", "f")
+    tmux.wait_for("bob", lambda s: f"step 2/{last.group(1)} · following alice" in s, "bob following again")
+
     tmux.keys("alice", "q")
     tmux.wait_for("alice", lambda s: "CLIENT-EXIT=0" in s, "a clean exit")
     quit_cleanly(tmux, "bob")
