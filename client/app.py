@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 
 from hanabi.engine import Clue, Discard, Play, Rearrange, Variant
-from hanabi.protocol.messages import ActionRequest, Chat, GetReplay, Message, RearrangeRequest
+from hanabi.protocol.messages import ActionRequest, Chat, GetReplay, ListGames, Message, RearrangeRequest
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
@@ -38,7 +38,7 @@ from .layout import ScreenLayout
 from .lobby import LobbyActions
 from .model import ClientModel, Incoming, Link, Note
 from .saving import replay_stem, save_new_file
-from .screens import chat_closed
+from .screens import chat_closed, why_text
 from .style import STYLE
 from .wrapping import wrap_words
 
@@ -93,6 +93,7 @@ class ClientApp:
         self.bell = bell
         self._rung: tuple[int | None, int] | None = None  # the (game, turn) the bell last called us to
         self._selected_table: int | None = None  # our table when the lobby's highlight last followed it
+        self._seed_asked: int | None = None  # the seeded game whose other plays were asked for (once per game)
         self.dispatch = dispatch
         self._send = send
         self.ui = UiState()
@@ -200,6 +201,8 @@ class ClientApp:
             self.ui.show_knowledge = not self.ui.show_knowledge
         elif verb == "save":
             self.save_replay()
+        elif verb == "why":
+            self.note(why_text(self.get_model()))
 
     def save_replay(self) -> None:
         model = self.get_model()
@@ -221,7 +224,17 @@ class ClientApp:
             self._write_replay(model.replay[0], model.replay[1])
         self._call_to_play(model)
         self._select_our_table(model)
+        self._ask_who_else_played(model)
         self.application.invalidate()
+
+    def _ask_who_else_played(self, model: ClientModel) -> None:
+        """At the end of a seeded game, ask once for the other games of its seed: the end screen lists them."""
+        over, table = model.game_over, model.table
+        if over is None or table is None or not table.seeded or self._seed_asked == over.game:
+            return
+        self._seed_asked = over.game
+        if offline_problem(model) is None:
+            self._send(ListGames(seed=over.seed))
 
     def _select_our_table(self, model: ClientModel) -> None:
         """On arriving at a table, the lobby's highlight moves to it, so its options and keys are the ones shown."""
@@ -342,8 +355,8 @@ class ClientApp:
                 # Said before a word is typed; the line still opens, so the letters typed next are not
                 # taken for one-key shortcuts (j, s, l…).
                 self.ui.prompt = f"{closed} (Esc closes this line)"
-        elif key == "?":
-            ui.show_help = True
+        elif key == "?" or (key == "w" and mode in ("game", "end")):
+            self._local("help" if key == "?" else "why")
         elif mode == "game" and key == "l" and model.seat is None:
             self.act(LobbyIntent("leave"))  # a spectator leaving ends nothing
         elif mode == "game" and key in shortcuts.STARTERS:

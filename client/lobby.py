@@ -154,7 +154,9 @@ class LobbyActions:
             self.app.note("the table needs a name", True)
             return
         if self.app.send(CreateTable(form.name.strip(), VARIANTS[form.variant], form.seats, form.empty_clues,
-                                 form.all_or_nothing, CHATS[form.chat], form.password or None)):
+                                 form.all_or_nothing, CHATS[form.chat], form.password or None,
+                                 level=form.level_choice(), seed=form.seed_text(),
+                                 end_when_no_points=form.end_when_no_points, deck_plays=form.deck_plays)):
             self.app.ui.form = None  # kept while offline, so what was filled in is not lost
 
     def add_bot(self) -> None:

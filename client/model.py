@@ -16,10 +16,13 @@ from dataclasses import dataclass, replace
 from hanabi.engine import Hands, PlayerView, TurnEvent, hands_after, opening_hands
 from hanabi.protocol import ErrorCode
 from hanabi.protocol.messages import (
+    BotReason,
     Chat,
     ErrorReply,
     GameOver,
+    Games,
     GameStarted,
+    GameSummary,
     Goodbye,
     Joined,
     Message,
@@ -82,6 +85,8 @@ class ClientModel:
     farewell: str | None = None  # why the server closed the connection
     seat_names: tuple[str, ...] = ()  # names when there is no table (an offline replay)
     rejoining: bool = False  # welcomed back while at a table: waiting for the server to say we still are
+    bot_reasons: tuple[BotReason, ...] = ()  # why the bots of this game made their moves, as far as we may read
+    games: tuple[GameSummary, ...] = ()  # the latest ``games`` list the server sent (who else played a seed)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -168,7 +173,8 @@ def _notice(model: ClientModel, text: str) -> ClientModel:
 
 
 def _leave(model: ClientModel) -> ClientModel:
-    return replace(model, table=None, seat=None, game=None, view=None, game_over=None, logged_events=0, hands=())
+    return replace(model, table=None, seat=None, game=None, view=None, game_over=None, logged_events=0, hands=(),
+                   bot_reasons=())
 
 
 def reduce(model: ClientModel, message: Incoming) -> ClientModel:
@@ -223,7 +229,8 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
         out = replace(model, tables=_upsert(model.tables, table), table=table, seat=message.seat, rejoining=False)
         if model.table is None or model.table.id != table.id:
             # Another table: nothing of the last one (its log, its chat) may read as this one's.
-            out = replace(out, game=None, view=None, game_over=None, chat=(), log=(), logged_events=0, hands=())
+            out = replace(out, game=None, view=None, game_over=None, chat=(), log=(), logged_events=0, hands=(),
+                          bot_reasons=())
         where = f"seat {message.seat + 1}" if message.seat is not None else "a spectator's chair"
         return with_status(out, f"You are at table {table.name!r}, {where}.")
     if isinstance(message, SeatStatus):
@@ -238,13 +245,15 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
             # The end of the last game showed its result; the log keeps it once that screen is gone.
             done = model.game_over.outcome
             model = _notice(model, f"— the last game ended {done.score}/{done.max_score}: {done.rating} —")
-        out = replace(model, game=message.game, view=None, game_over=None, replay=None, logged_events=0, hands=())
+        out = replace(model, game=message.game, view=None, game_over=None, replay=None, logged_events=0, hands=(),
+                      bot_reasons=())
         out = _notice(out, "— a new game starts —")
         return with_status(out, "The game starts.")
     if isinstance(message, ViewUpdate):
         out = model
         if model.game != message.game:
-            out = replace(out, game=message.game, game_over=None, replay=None, logged_events=0, hands=())
+            out = replace(out, game=message.game, game_over=None, replay=None, logged_events=0, hands=(),
+                          bot_reasons=())
         if model.status_error and model.view is not None and message.view.turn != model.view.turn:
             # A refusal was about an earlier turn; left on screen it reads like news about this one.
             out = with_status(out, "")
@@ -255,6 +264,13 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
         return with_status(_notice(replace(model, game_over=message), "— the game ends —"), "")
     if isinstance(message, ReplayFile):
         return replace(model, replay=(message.game, message.json))
+    if isinstance(message, BotReason):
+        if message.game != model.game:
+            return model
+        kept = tuple(r for r in model.bot_reasons if r.turn != message.turn)
+        return replace(model, bot_reasons=tuple(sorted((*kept, message), key=lambda r: r.turn)))
+    if isinstance(message, Games):
+        return replace(model, games=message.games)
     if isinstance(message, Chat):
         sender = message.sender or "?"
         chat = (*model.chat, (sender, message.text))[-CHAT_LINES_KEPT:]
@@ -267,8 +283,21 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
             # and the old table must not stay on screen as if we could still play at it.
             out = _notice(_leave(model), "The server no longer knows this seat: back in the lobby.")
         return with_status(out, f"Refused: {message.message}", True)
-    # ping, pong, games, event (the view carries the events), and requests a server never sends.
+    # ping, pong, event (the view carries the events), and requests a server never sends.
     return model
+
+
+def last_bot_move(model: ClientModel) -> tuple[int, int] | None:
+    """(turn, seat) of the latest turn a house bot took in this game, from the view's events and the table's seats."""
+    view, table = model.view, model.table
+    if view is None or table is None:
+        return None
+    for event in reversed(view.events):
+        if isinstance(event, TurnEvent):
+            holder = table.players[event.seat] if 0 <= event.seat < len(table.players) else None
+            if holder is not None and holder.bot:
+                return event.turn, event.seat
+    return None
 
 
 def _seat_status(model: ClientModel, message: SeatStatus) -> ClientModel:
