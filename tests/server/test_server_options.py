@@ -7,6 +7,7 @@ player while the game runs, and that a bot's reason reaches only the seats allow
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,7 @@ from hanabi.protocol.messages import (
     ViewUpdate,
 )
 from hanabi.server import Server, ServerConfig
+from hanabi.server.cli import main
 from hanabi.server.records import TableOptions
 from hanabi.server.store import Store
 
@@ -287,3 +289,28 @@ async def test_a_tables_options_and_seeded_games_survive_reopening_the_store(tmp
     again.close_sync()
     assert {t.name: t.options for t in snap.tables} == {"Friday": chosen, "Plain": TableOptions()}
     assert [(g.id, g.seed) for g in listed] == [(random, None), (seeded, "friday")]
+
+
+async def test_hanabi_server_games_says_who_else_played_a_seed(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "games.sqlite3"
+    store = Store(str(path))
+    store.open_sync()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        tid = await store.create_table("t", Variant.NONE, False, False, ChatPolicy.OFF, 2, None, 0,
+                                       TableOptions(seed="monday"))
+        for players, score in ((("Ann", "Ben"), 11), (("Cat", "Dan"), 19)):
+            gid = await store.start_game(tid, GameConfig(players=2), "monday", players, seeded=True)
+            await store.finish_game(gid, score, "final_round")
+        gid = await store.start_game(tid, GameConfig(players=2), "random", ("Eve", "Fay"))
+        await store.finish_game(gid, 5, "final_round")
+        nursery.cancel_scope.cancel()
+    store.close_sync()
+    assert main(["games", "--db", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "seed 'monday', also played by: #1 Ann, Ben: 11" in lines[2]
+    assert "seed 'monday', also played by: #2 Cat, Dan: 19" in lines[4]
+    assert len(lines) == 5  # the random deal has no seed line
+    assert main(["games", "--db", str(path), "--json"]) == 0
+    assert [json.loads(line)["seed"] for line in capsys.readouterr().out.splitlines()] == [None, "monday", "monday"]
