@@ -102,8 +102,9 @@ class Table:
         self.address = address  # where its creator connected from (None: restored), for the cap on empty tables
         self.active = trio.current_time()  # its latest change: the lobby lists the liveliest tables first
         self._bot_pending: tuple[int, int] | None = None  # (game, turn) a bot is thinking about
-        # The bots' reasons of the running game each seat was not told (they name its own cards): told at the end.
-        self._withheld: list[tuple[BotReason, frozenset[int]]] = []
+        # The bots' reasons of the latest game, each with the seats it was kept from while the game ran (it names
+        # their own cards): they get it at the end; whoever comes back gets again what they may read.
+        self._reasons: list[tuple[BotReason, frozenset[int]]] = []
         self._inbox, self._requests = trio.open_memory_channel[Call](64)
         self._nursery: trio.Nursery | None = None
         self._absence = AbsenceClock(config.abandon_after, self._given_up)
@@ -280,7 +281,12 @@ class Table:
     def _send_view(self, player: Player) -> None:
         """The current view of ``player`` (seat or spectator), if there is a game to show."""
         if self.game is not None:
-            player.send(self.game.view(self.seat_of(player)))
+            seat = self.seat_of(player)
+            player.send(self.game.view(seat))
+            running = self.game.running
+            for message, named in self._reasons:
+                if not running or seat not in named:
+                    player.send(message)
 
     def _publish(self, event: Event | None, but: Player | None = None) -> None:
         assert self.game is not None
@@ -420,7 +426,7 @@ class Table:
         names = tuple(s.name for s in self.seats if s is not None)
         game_id = await self.store.start_game(self.id, config, seed, names, seeded=options.seed is not None)
         self.game = Game(game_id, seed, names, new_game(config, seed))
-        self._withheld = []
+        self._reasons = []
         log.info("table %d (%s): game %d started: %s", self.id, self.name, game_id, ", ".join(names))
         self._to_members(frame(GameStarted(table=self.id, game=game_id)))
         self._publish(None)
@@ -530,13 +536,11 @@ class Table:
         for p in self.members():
             if self.seat_of(p) not in named:
                 p.send_frame(data)
-        if named:
-            self._withheld.append((message, named))
+        self._reasons.append((message, named))
 
     def _tell_withheld(self, but: Player | None = None) -> None:
         """The game is over: each seat reads the bots' reasons that were kept from it while it ran."""
-        withheld, self._withheld = self._withheld, []
-        for message, named in withheld:
+        for message, named in self._reasons:
             data = frame(message)
             for seat in named:
                 holder = self.seats[seat]

@@ -256,10 +256,14 @@ async def test_a_bots_reason_never_names_a_players_own_cards_to_them(tcp_connect
     assert bot_moves and named_bob, "the deal should have the bot clue Bob at least once in 24 turns"
     assert all(r.seat == 2 and r.reason for r in during)
     assert {r.turn for r in during} == set(bot_moves) - named_bob
+    again = await tcp_connect("Bob", resume=bob.token)  # type: ignore[attr-defined]  # Bob comes back: the same
+    await again.expect(ViewUpdate)
+    await again.drain(0.1)
+    assert {r.turn for r in again.take(BotReason)} == set(bot_moves) - named_bob
     await alice.send(Leave())  # the game ends for Bob
-    await bob.expect(GameOver)
-    await bob.drain(0.1)
-    assert {r.turn for r in bob.take(BotReason)} == named_bob
+    await again.expect(GameOver)
+    await again.drain(0.1)
+    assert {r.turn for r in again.take(BotReason)} == named_bob
 
 
 # --- kept across a restart --------------------------------------------------------------------------------------
