@@ -160,9 +160,10 @@ async def test_who_else_played_a_seed_and_how_they_scored(connect: Connect) -> N
     # Playing that seed now: the other table's game of it (its replay shows the deal) is not shown yet.
     await third.send(ListGames(seed="monday", id=3))
     refused = await third.expect(ErrorReply)
-    assert (refused.code, refused.id) == ("no_such_game", 3) and "your game is dealt from this seed" in refused.message
+    assert (refused.code, refused.id) == ("no_such_game", 3)
+    assert "the game at your table is dealt from this seed" in refused.message
     await third.send(GetReplay(game=1))
-    assert "your game is dealt from this seed" in (await third.expect(ErrorReply)).message
+    assert "the game at your table is dealt from this seed" in (await third.expect(ErrorReply)).message
     await third.send(Leave())
     await fourth.expect(GameOver)
     lister = await connect("Eve")  # someone else entirely
