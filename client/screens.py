@@ -127,8 +127,7 @@ def why_text(model: ClientModel) -> str:
     who = seat_name(model.names, seat)
     reason = next((r.reason for r in model.bot_reasons if r.turn == turn), None)
     if reason is None:
-        return (f"{who}'s reason for turn {turn + 1} names your own cards: you can read it when the game ends "
-                "(or it has not arrived yet)")
+        return f"{who}'s reason for turn {turn + 1} names your own cards: it shows when the game ends"
     return f"{who}, turn {turn + 1}: {reason}"
 
 
