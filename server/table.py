@@ -525,12 +525,14 @@ class Table:
         action, new = game.bot_choice(move.seat, move.action)
         reason = move.reason if action == move.action else "my first choice was not allowed: I took my first legal move"
         await self._commit(game, move.seat, action, new)
-        self._tell_reason(game, move.seat, Decision(action, reason or "no reason given"))
+        self._tell_reason(game, move.seat, Decision(action, reason))
 
     def _tell_reason(self, game: Game, seat: int, decision: Decision) -> None:
         """Why the bot of ``seat`` made the move just shown: to spectators and to every seat whose own cards the
         reason does not name (issue 11, "say why"); once the game is over, to everyone."""
-        message = BotReason(game=game.id, turn=game.state.turn - 1, seat=seat, reason=decision.reason[:SENTENCE_MAX])
+        # One line, as the protocol wants it, whatever a bot wrote.
+        reason = " ".join(decision.reason.split())[:SENTENCE_MAX] or "no reason given"
+        message = BotReason(game=game.id, turn=game.state.turn - 1, seat=seat, reason=reason)
         named = frozenset() if not game.running else seats_named(decision, seat, self.size)
         data = frame(message)
         for p in self.members():
