@@ -17,7 +17,17 @@ from datetime import datetime
 from pathlib import Path
 
 from hanabi.engine import Clue, Discard, Play, Rearrange, Variant
-from hanabi.protocol.messages import ActionRequest, Chat, GetReplay, ListGames, Message, RearrangeRequest
+from hanabi.protocol.messages import (
+    ActionRequest,
+    Chat,
+    GetReplay,
+    ListGames,
+    Message,
+    PreMoveKind,
+    QueueMove,
+    RearrangeRequest,
+    WriteNote,
+)
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
@@ -29,9 +39,11 @@ from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.processors import BeforeInput, ConditionalProcessor, PasswordProcessor
 from prompt_toolkit.output import Output
 
+from . import handing, notes
 from . import keys as shortcuts
 from .bindings import key_bindings
-from .commands import CommandCompleter, CommandError, Intent, LobbyIntent, Local, Say, parse
+from .clockface import REDRAW_EVERY
+from .commands import CommandCompleter, CommandError, Intent, LobbyIntent, Local, NoteIntent, Say, parse
 from .form import TableForm
 from .judge import NO_GAME, refusal
 from .layout import ScreenLayout
@@ -61,6 +73,8 @@ class UiState:
     saved: dict[int, str] = field(default_factory=dict)
     confirm: LobbyIntent | None = None  # a request that waits for "y" (leaving a game in progress)
     confirm_quit: bool = False  # quitting a client that hosts the server waits for "y" (--serve)
+    note_keys: list[str] = field(default_factory=list)  # keys of a note in progress (n, seat, slot)
+    show_notes: bool = False  # the notes panel in place of the log
 
 
 def offline_problem(model: ClientModel) -> str | None:
@@ -124,6 +138,7 @@ class ClientApp:
             full_screen=True,
             input=input,
             output=output,
+            refresh_interval=REDRAW_EVERY,  # a running clock counts down on screen between the server's messages
         )
         self.application.ttimeoutlen = 0.05  # Esc answers at once instead of waiting for a longer sequence
 
@@ -172,6 +187,12 @@ class ClientApp:
             if view is None:
                 self.note(NO_GAME, True)
                 return
+            if isinstance(intent, (Play, Discard)) and view.seat is not None and view.outcome is None \
+                    and view.current != view.seat:
+                # Not our turn: the play or discard is queued for our next turn (a pre-move), the server says so.
+                kind = PreMoveKind.PLAY if isinstance(intent, Play) else PreMoveKind.DISCARD
+                self.send(QueueMove(kind, intent.order))
+                return
             reason = refusal(view, intent, model.names)
             if reason is not None:
                 self.note(f"Not allowed: {reason}", True)
@@ -189,6 +210,10 @@ class ClientApp:
             return
         if isinstance(intent, Local):
             self._local(intent.verb)
+            return
+        if isinstance(intent, NoteIntent):
+            if self.send(WriteNote(order=intent.order, text=intent.text)):
+                self.note("Note deleted." if not intent.text else f"Note written: {notes.explained(intent.text)}")
             return
         self.lobby.act(intent)
 
@@ -334,15 +359,9 @@ class ClientApp:
             self._answer_quit(key)
             return
         if ui.confirm is not None:
-            intent = ui.confirm
-            ui.prompt = ""
-            if key.lower() == "y":
-                self.act(intent)
-            else:
-                ui.confirm = None
-                self.note("You stay at the table; the game goes on.")
+            self._answer_confirm(key)
             return
-        if ui.pending:
+        if ui.pending or ui.note_keys:
             self._shortcut(key)
             return
         mode = self.mode()
@@ -357,13 +376,15 @@ class ClientApp:
                 self.ui.prompt = f"{closed} (Esc closes this line)"
         elif key == "?" or (key == "w" and mode in ("game", "end")):
             self._local("help" if key == "?" else "why")
+        elif key == handing.KEY:
+            self._follow([key], handing.start(model))
         elif mode == "game" and key == "l" and model.seat is None:
             self.act(LobbyIntent("leave"))  # a spectator leaving ends nothing
         elif mode == "game" and key in shortcuts.STARTERS:
             step = shortcuts.start(key, model.view, model.names)
             self._follow([key], step)
-        elif mode == "game" and key == "k":
-            ui.show_knowledge = not ui.show_knowledge
+        elif mode in ("game", "end") and key in ("k", "n", "N", "z", "u"):
+            self._board_key(key, mode)
         elif mode == "end" and key == "s":
             self.save_replay()
         elif mode == "end" and key == "a":
@@ -378,8 +399,24 @@ class ClientApp:
         elif mode == "lobby":
             self.lobby.key(key)
 
+    def _answer_confirm(self, key: str) -> None:
+        intent = self.ui.confirm
+        assert intent is not None
+        self.ui.prompt = ""
+        if key.lower() == "y":
+            self.act(intent)
+        else:
+            self.ui.confirm = None
+            self.note("You stay at the table; the game goes on.")
+
     def _shortcut(self, key: str) -> None:
         model = self.get_model()
+        if self.ui.pending[0] == handing.KEY:
+            self._follow([*self.ui.pending, key], handing.step(self.ui.pending, key, model))
+            return
+        if self.ui.note_keys:
+            self._note_step(notes.step(self.ui.note_keys, key, model), [*self.ui.note_keys, key])
+            return
         view = model.view
         if view is None or view.seat is None:
             self.cancel()
@@ -387,7 +424,7 @@ class ClientApp:
         step = shortcuts.step(self.ui.pending, key, view, model.names)
         self._follow([*self.ui.pending, key], step)
 
-    def _follow(self, keys: list[str], step: shortcuts.Step) -> None:
+    def _follow(self, keys: list[str], step: shortcuts.Step | handing.Step) -> None:
         if isinstance(step, shortcuts.Prompt):
             self.ui.pending = keys
             self.ui.prompt = step.text
@@ -396,10 +433,49 @@ class ClientApp:
         self.ui.prompt = ""
         if isinstance(step, shortcuts.KeyRefused):
             self.note(step.text, True)
-            return
-        self.act(step.intent)
+        elif isinstance(step, handing.TypeOn):
+            self.open_command(step.text)
+            self.ui.prompt = step.prompt
+        else:
+            self.act(step.intent)
+
+    def _board_key(self, key: str, mode: str) -> None:
+        """``k`` shows or hides what each player knows; ``n`` starts a note on a card; ``N`` shows or hides the
+        notes panel; while the game runs, ``z`` pauses or resumes it and ``u`` cancels our queued move."""
+        if key in ("z", "u"):
+            if mode == "game":
+                self.lobby.act(LobbyIntent("pause" if key == "z" else "unqueue"))
+        elif key == "k":
+            self.ui.show_knowledge = not self.ui.show_knowledge
+        elif key == "N":
+            self.ui.show_notes = not self.ui.show_notes
+        else:
+            self._note_step(notes.start(self.get_model()), ["n"])
+
+    def _note_step(self, step: notes.NoteStep, keys: list[str]) -> None:
+        """Follow the ``n`` key's sequence (client/notes.py): prompt, send the note, or open the command line."""
+        self.ui.note_keys = keys if isinstance(step, shortcuts.Prompt) else []
+        self.ui.prompt = step.text if isinstance(step, shortcuts.Prompt) else ""
+        if isinstance(step, shortcuts.KeyRefused):
+            self.note(step.text, True)
+        elif isinstance(step, NoteIntent):
+            self.act(step)
+        elif isinstance(step, notes.EditNote):
+            self.open_command(step.line)
+
+    def enter(self) -> None:
+        """Enter outside the command line: the form's submit, the lobby's join, a note's text, or a command."""
+        if self.ui.form is not None:
+            self.lobby.submit_form()
+        elif len(self.ui.note_keys) == 3:  # the note's prompt waits: its text goes on the command line
+            self._note_step(notes.step(self.ui.note_keys, "e", self.get_model()), [])
+        elif self.mode() == "lobby" and self.get_model().table is None:
+            self.key("j")
+        else:
+            self.open_command()
 
     def cancel(self) -> None:
+        self.ui.note_keys = []
         self.ui.pending = []
         self.ui.confirm = None
         self.ui.confirm_quit = False

@@ -70,12 +70,7 @@ def key_bindings(app: ClientApp) -> KeyBindings:
 
     @add("enter", filter=outside)
     def _enter(event: KeyPressEvent) -> None:
-        if app.ui.form is not None:
-            app.lobby.submit_form()
-        elif app.mode() == "lobby" and app.get_model().table is None:
-            app.key("j")
-        else:
-            app.open_command()
+        app.enter()
 
     @add("up", filter=outside)
     def _up(event: KeyPressEvent) -> None:

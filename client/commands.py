@@ -46,15 +46,24 @@ class Local:
     verb: str
 
 
-Intent = Play | Discard | Clue | Rearrange | Say | LobbyIntent | Local
+@dataclass(frozen=True, slots=True)
+class NoteIntent:
+    """Write ``text`` as our note on the card of ``order`` (the empty text deletes it); see notes.py."""
+
+    order: int
+    text: str
+
+
+Intent = Play | Discard | Clue | Rearrange | Say | LobbyIntent | Local | NoteIntent
 
 GAME_VERBS = ("play", "discard", "clue", "move", "deckplay")
-LOBBY_VERBS = ("join", "spectate", "leave", "start", "bot", "unbot", "host", "new", "refresh", "again")
+LOBBY_VERBS = ("join", "spectate", "leave", "start", "bot", "unbot", "host", "new", "refresh", "again", "hand",
+               "pause", "unqueue")
 LOCAL_VERBS = ("help", "quit", "knowledge", "save", "why")
 ALIASES = {"p": "play", "d": "discard", "c": "clue", "m": "move", "chat": "say", "/say": "say", "h": "help",
            "?": "help", "exit": "quit", "q": "quit", "k": "knowledge", "create": "new", "watch": "spectate",
            "addbot": "bot", "removebot": "unbot", "rearrange": "move", "deck": "deckplay", "w": "why"}
-VERBS = GAME_VERBS + ("say",) + LOBBY_VERBS + LOCAL_VERBS
+VERBS = GAME_VERBS + ("say", "note") + LOBBY_VERBS + LOCAL_VERBS
 
 
 
@@ -156,6 +165,10 @@ def parse(line: str, view: PlayerView | None, names: Sequence[str]) -> Intent:
         if not text:
             raise CommandError("say what? type: say TEXT")
         return Say(text)
+    if verb == "note":
+        from .notes import parse_note  # notes.py builds on this module: imported when used, not at the top
+
+        return parse_note(line, view, names)
     if verb in LOCAL_VERBS:
         return Local(verb)
     if verb in LOBBY_VERBS:
@@ -193,9 +206,16 @@ def parse(line: str, view: PlayerView | None, names: Sequence[str]) -> Intent:
     return Rearrange(view.seat, tuple(orders))
 
 
+HAND_USAGE = "type: hand SEAT bot (a house bot takes it) or hand SEAT NAME (a player in the lobby takes it)"
+
+
 def _lobby(verb: str, args: list[str]) -> LobbyIntent:
-    if verb in ("leave", "start", "refresh", "again", "new"):
+    if verb in ("leave", "start", "refresh", "again", "new", "pause", "unqueue"):
         return LobbyIntent(verb, text=" ".join(args) or None)
+    if verb == "hand":
+        if len(args) < 2 or not args[0].isdigit():
+            raise CommandError(HAND_USAGE)
+        return LobbyIntent(verb, int(args[0]), " ".join(args[1:]))
     if not args or not args[0].isdigit():
         what = "TABLE" if verb in ("join", "spectate") else "SEAT"
         raise CommandError(f"type: {verb} {what} (a number)")

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hanabi.engine import MAX_PLAYERS, MIN_PLAYERS, ChatPolicy, Variant
+from hanabi.engine import MAX_PLAYERS, MIN_PLAYERS, TIME_BASE, TIME_PER_TURN, ChatPolicy, Variant
 from hanabi.engine.bots import LEVELS, Level
 from hanabi.protocol import NAME_MAX, PASSWORD_MAX, SEED_TEXT_MAX
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 # The options of issues 11 and 14 (the bots' level, a seed, hanab.live's rule options) are together, at the end.
-FIELDS = ("name", "variant", "seats", "empty_clues", "all_or_nothing", "chat", "password",
+FIELDS = ("name", "variant", "seats", "empty_clues", "all_or_nothing", "chat", "password", "clock",
           "level", "seed", "end_when_no_points", "deck_plays")
 LABELS = {
     "name": "Name", "variant": "Variant", "seats": "Seats", "empty_clues": "Empty clues",
-    "all_or_nothing": "All or nothing", "chat": "Chat", "password": "Password",
+    "all_or_nothing": "All or nothing", "chat": "Chat", "password": "Password", "clock": "Clock",
     "level": "Bots' level", "seed": "Seed", "end_when_no_points": "End at no points", "deck_plays": "Deck plays",
 }
 TEXT_FIELDS = {"name": NAME_MAX, "password": PASSWORD_MAX, "seed": SEED_TEXT_MAX}
@@ -30,6 +30,14 @@ EXPLAINED = {"end_when_no_points": "ends once no more points can be scored",
 VARIANTS = tuple(Variant)
 CHATS = tuple(ChatPolicy)
 LEVEL_CHOICES: tuple[Level | None, ...] = (None, *LEVELS)  # None: the server's default (beginner beside people)
+# The clocks a table may have: off, or (seconds to start with, seconds added after each move); hanab.live's
+# default first.
+TIMERS: tuple[tuple[int, int] | None, ...] = (None, (TIME_BASE, TIME_PER_TURN), (60, 10), (300, 30), (30, 5))
+
+
+def timer_text(base: int, per_turn: int) -> str:
+    """A table's clock for people: "2:00 + 0:20 a move"."""
+    return f"{base // 60}:{base % 60:02d} + {per_turn // 60}:{per_turn % 60:02d} a move"
 
 
 @dataclass
@@ -41,6 +49,7 @@ class TableForm:
     all_or_nothing: bool = False
     chat: int = CHATS.index(ChatPolicy.BETWEEN_GAMES)
     password: str = ""
+    clock: int = 0  # index in TIMERS
     level: int = 0  # index in LEVEL_CHOICES
     seed: str = ""
     end_when_no_points: bool = False
@@ -66,6 +75,8 @@ class TableForm:
             setattr(self, name, not getattr(self, name))
         elif name == "chat":
             self.chat = (self.chat + step) % len(CHATS)
+        elif name == "clock":
+            self.clock = (self.clock + step) % len(TIMERS)
         elif name == "level":
             self.level = (self.level + step) % len(LEVEL_CHOICES)
 
@@ -95,6 +106,9 @@ class TableForm:
             return CHATS[self.chat].value
         if name == "password":
             return "*" * len(self.password) if self.password else "(none: anyone may join)"
+        if name == "clock":
+            timer = TIMERS[self.clock]
+            return "off (untimed)" if timer is None else f"{timer_text(*timer)} a player"
         if name == "level":
             chosen = LEVEL_CHOICES[self.level]
             return chosen if chosen is not None else "as fits the table (beginner beside people)"

@@ -7,6 +7,7 @@ screen (lobby, form, help, game at two widths) is built once and reused.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 from prompt_toolkit.data_structures import Point
@@ -26,7 +27,9 @@ from prompt_toolkit.layout.containers import AnyContainer
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.menus import CompletionsMenu
 
+from .clockface import time_fragments
 from .model import ClientModel
+from .notes import panel_fragments
 from .screens import (
     WIDE,
     board,
@@ -123,8 +126,13 @@ class ScreenLayout:
             chat = FormattedTextControl(chat_text, get_cursor_position=lambda: _end_of(chat_text()))
             middle = VSplit([log_window, Window(width=1, char="│", style="class:rule"),
                              Window(chat, width=self._chat_width, wrap_lines=True)])
+        def clocks() -> StyleAndTextTuples:
+            return wrap_words(time_fragments(self.model(), time.monotonic()), self.width, 1)
+
         return HSplit([
             Window(FormattedTextControl(tokens), height=1),
+            ConditionalContainer(Window(FormattedTextControl(clocks), dont_extend_height=True, wrap_lines=True),
+                                 Condition(lambda: bool(time_fragments(self.model(), 0.0)))),
             Window(FormattedTextControl(self._board), height=self._board_height),
             Window(FormattedTextControl(lambda: discards(self.model(), self.width)), dont_extend_height=True,
                    wrap_lines=True),
@@ -160,6 +168,8 @@ class ScreenLayout:
         """The log, newest at the bottom; PgUp/PgDn move the bottom line back and forth through history."""
 
         def shown() -> StyleAndTextTuples:
+            if self.app.ui.show_notes:  # the notes panel (N) takes the log's place
+                return panel_fragments(self.model())
             lines = log_lines(self.model(), with_chat)
             if not lines:
                 return [("class:label", "The log of the game shows here.")]
@@ -171,5 +181,9 @@ class ScreenLayout:
                 out.append(("class:status.prompt", f"\n  ({back} newer line{'s' if back != 1 else ''} below: PgDn)"))
             return out
 
+        def cursor() -> Point:
+            # The log keeps its newest line in sight; the notes panel (N) its first, the cards in hands.
+            return Point(0, 0) if self.app.ui.show_notes else _end_of(shown())
+
         # Long lines (chat, the last card's notice) wrap rather than being cut at the edge.
-        return Window(FormattedTextControl(shown, get_cursor_position=lambda: _end_of(shown())), wrap_lines=True)
+        return Window(FormattedTextControl(shown, get_cursor_position=cursor), wrap_lines=True)

@@ -25,7 +25,10 @@ from .board import (
     tokens_fragments,
     whose_turn,
 )
+from .handing import KEY as HAND_KEY
+from .handing import someone_away
 from .model import ClientModel, Link, LogLine, last_bot_move, seats_taken
+from .notes import card_marks
 from .wrapping import wrap_words
 
 WIDE = 110  # from this width on, the chat gets its own column beside the log
@@ -108,7 +111,7 @@ def board(model: ClientModel, show_knowledge: bool, width: int = 80) -> StyleAnd
         return []
     table = model.table
     away = [] if table is None else [i for i, p in enumerate(table.players) if p is not None and not p.connected]
-    return hands_fragments(view, model.names, show_knowledge, away, width)
+    return hands_fragments(view, model.names, show_knowledge, away, width, card_marks(model))
 
 
 def discards(model: ClientModel, width: int = 80) -> StyleAndTextTuples:
@@ -306,7 +309,9 @@ def lobby_fragments(model: ClientModel, selected: int, width: int) -> StyleAndTe
             out.append(("", f"   seat {s + 1}: {who}{hostmark}\n"))
         for sender, text in model.chat[-5:]:
             out += [("", "   "), *chat_line(sender, text), ("", "\n")]
-        if model.is_host:
+        if model.is_host and someone_away(mine):
+            out.append(("class:keys", f" {HAND_KEY} hand on an away player's seat · b add a bot · g start · l leave "))
+        elif model.is_host:
             out.append(("class:keys", " b add a bot · x remove a bot · g start the game · l leave "))
         elif model.seat is not None:
             out.append(("class:keys", " waiting for the host to start · l leave "))
@@ -322,23 +327,27 @@ def help_fragments() -> StyleAndTextTuples:
         "Keys during a game",
         "  p N    play the card in slot N (slot 1 = newest)      d N    discard slot N",
         "  c P V  clue player P (the seat number on the board) with a colour or a rank",
-        "  m A B  move your card from slot A to slot B (free, at any time)",
-        "  k      show or hide what each player knows     t  talk     :  type a command",
-        "  w      why the last bot moved     b  blind-play the deck's last card (option)",
-        "  PgUp/PgDn scroll the log · Esc cancels a key sequence",
+        "  m A B  move a card from slot A to slot B (any time) · PgUp/PgDn scroll the log",
+        "  p/d N out of turn: queue it for your next turn (u cancels) · z pause/resume",
+        "  k show or hide what each player knows · t talk · : command",
+        "  n P S  note on P's card in slot S (you too): f finessed, c chop moved… N notes",
+        "  w why the last bot moved · b blind-play the deck's last card (a table option)",
         "Reading the board",
         "  [R3] a card that got a clue, R3 one that got none · ▶ the player to act",
         "  Your hand: [R] [3] the clues each card got; can be: what it may still be",
+        "  * a card with a note · R1? your note says R1 (R1! a clue says it cannot be)",
         "Keys in the lobby",
         "  ↑↓ choose a table · Enter/j join · s spectate · n new table · r refresh",
         "  at your table: b add a bot · x remove a bot · g start · l leave",
         "Commands (type : first; Tab completes)",
-        "  play N · discard N · clue PLAYER COLOUR|RANK · move FROM TO · deckplay · why",
-        "  say TEXT · join TABLE [SEAT] · watch TABLE · leave · new · start · again",
-        "  save · quit · help · knowledge · bot SEAT · unbot SEAT · host SEAT",
+        "  play N · discard N · clue PLAYER COLOUR|RANK · move FROM TO · say TEXT · help",
+        "  pause · unqueue · join TABLE [SEAT] · watch TABLE · leave · new · start · save",
+        "  bot SEAT · unbot SEAT · host SEAT · knowledge · note [PLAYER] SLOT [TEXT]",
+        "  deckplay (the deck's last card, blind) · why (the last bot move's reason)",
         '  PLAYER: the seat number on the board, or a name ("ada", "bot a": Bot Ada)',
         "  [p] beside a table in the lobby: it asks for a password",
-        "Ctrl-C quits at any time. Press any key to close this help.",
+        "Host: H hands an away player's seat to a bot or a player · hand SEAT bot|NAME",
+        "Esc cancels keys · Ctrl-C quits at any time. Press any key to close this help.",
     ]
     return [("", "\n".join(lines))]
 
@@ -363,16 +372,22 @@ def keys_fragments(model: ClientModel, mode: str, width: int = 80, solo: bool = 
     elif mode == "form":
         items = [("Enter", "create"), ("Esc", "cancel")]
     elif mode == "game" and model.seat is None:
-        items = [("k", "knows"), ("t", "chat"), ("l", "stop watching"), (":", "cmd"), ("?", "help"),
+        items = [("k", "knows"), ("N", "notes"), ("t", "chat"), ("l", "stop watching"), (":", "cmd"), ("?", "help"),
                  ("PgUp", "log"), ("^C", "quit")]
     elif mode == "game":
-        items = [("p", "play"), ("d", "discard"), ("c", "clue"), ("m", "move"), ("k", "knows"), ("t", "chat"),
-                 (":", "cmd"), ("?", "help"), ("w", "why"), ("PgUp", "log"), ("^C", "quit")]
+        items = [("p", "play"), ("d", "discard"), ("c", "clue"), ("m", "move"), ("k", "knows"), ("n", "note"),
+                 ("t", "chat"), ("z", "pause"), (":", "cmd"), ("?", "help"), ("N", "notes"), ("w", "why"),
+                 ("PgUp", "log"),
+                 ("^C", "quit")]
     elif mode == "end":
-        items = [("s", "save replay"), ("a", "again"), ("l", "leave"), ("t", "chat"), (":", "cmd"), ("q", "quit")]
+        items = [("s", "save replay"), ("a", "again"), ("l", "leave"), ("N", "notes"), ("t", "chat"), (":", "cmd"),
+                 ("q", "quit")]
     else:
         items = [("↑↓", "choose"), ("j", "join"), ("s", "watch"), ("n", "new"), ("r", "refresh"), ("t", "chat"),
                  (":", "cmd"), ("?", "help"), ("q", "quit")]
+    if mode in ("game", "end") and model.table is not None and model.is_host and someone_away(model.table):
+        # Someone is away: the one key that lets the game go on without them comes first after the game's own.
+        items.insert(next(i for i, item in enumerate(items) if item[0] in (":", "t")), (HAND_KEY, "hand seat"))
     if chat_closed(model) is not None:
         items = [item for item in items if item[0] != "t"]
     if solo and mode == "end":

@@ -12,7 +12,7 @@ a worker thread, so a slow bot never stalls the event loop.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import trio
 from hanabi.engine import PlayerView
@@ -32,6 +32,12 @@ def default_policy() -> Policy:
 
 
 BOT_NAMES = ("Bot Ada", "Bot Basil", "Bot Cleo", "Bot Dex", "Bot Eve")
+
+
+def free_bot_name(taken: Iterable[str]) -> str:
+    """The first bot name no one at the table has (a table has at most 5 seats, so one is always free)."""
+    used = set(taken)
+    return next(n for n in (*BOT_NAMES, *(f"Bot {i}" for i in range(99))) if n not in used)
 
 
 async def decide(policy: Policy, view: PlayerView, bot_seats: frozenset[int], level: Level,

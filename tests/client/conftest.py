@@ -7,13 +7,21 @@ pytest's importlib mode a test file cannot import a sibling module.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from pathlib import Path
 from types import ModuleType
 
 import pytest
+from hanabi.client.app import ClientApp
+from hanabi.client.runner import ModelStore
+from hanabi.client.snapshot import SizedOutput, screen_text
 from hanabi.engine import ChatPolicy, Clue, GameConfig, GameState, Variant, apply, new_game, view_for
-from hanabi.protocol.messages import SeatInfo, TableInfo, ViewUpdate
+from hanabi.protocol.messages import Message, SeatInfo, TableInfo, ViewUpdate
+from prompt_toolkit.input import PipeInput, create_pipe_input
 
 NAMES = ("alice", "bob", "cathy")
+CTRL_C = "\x03"
+
 
 
 def table(players: tuple[str | None, ...] = NAMES, *, id: int = 1, running: bool = False,
@@ -41,3 +49,35 @@ def view_message(state: GameState, seat: int | None, game_id: int = 1) -> ViewUp
 @pytest.fixture
 def kit() -> ModuleType:
     return sys.modules[__name__]
+
+
+class Terminal:
+    """An app wired to a store and an outbox, with keys typed through a pipe."""
+
+    def __init__(self, pipe: PipeInput, replay_dir: Path, columns: int = 80, rows: int = 24) -> None:
+        self.store = ModelStore()
+        self.sent: list[Message] = []
+        self.pipe = pipe
+        self.app = ClientApp(self.store.get, self.store.dispatch, self.sent.append, input=pipe,
+                             output=SizedOutput(columns, rows), replay_dir=replay_dir)
+        self.columns, self.rows = columns, rows
+        self.store.listeners.append(self.app.on_model)
+
+    def feed(self, *messages: object) -> None:
+        for message in messages:
+            self.store.dispatch(message)  # type: ignore[arg-type]
+
+    def type(self, keys: str) -> list[Message]:
+        """Type ``keys`` into the running app, then Ctrl-C to leave it; what the app sent."""
+        self.pipe.send_text(keys + CTRL_C)
+        self.app.application.run()
+        return self.sent
+
+    def screen(self) -> str:
+        return screen_text(self.app.application, self.columns, self.rows)
+
+
+@pytest.fixture
+def term(tmp_path: Path) -> Iterator[Terminal]:
+    with create_pipe_input() as pipe:
+        yield Terminal(pipe, tmp_path)

@@ -6,18 +6,15 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterator
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
 import pytest
 import trio
-from hanabi.client.app import ClientApp
 from hanabi.client.cli import main
 from hanabi.client.model import ClientModel, Link, LinkChanged
 from hanabi.client.runner import ModelStore
-from hanabi.client.snapshot import SizedOutput, screen_text
 from hanabi.client.solo import table_setup
 from hanabi.engine import (
     ChatPolicy,
@@ -48,6 +45,7 @@ from hanabi.protocol.messages import (
     GameSummary,
     GetReplay,
     GiveHost,
+    HandSeat,
     Join,
     Joined,
     Leave,
@@ -57,6 +55,7 @@ from hanabi.protocol.messages import (
     RearrangeRequest,
     RemoveBot,
     ReplayFile,
+    SeatHanded,
     SeatInfo,
     SeatStatus,
     Spectate,
@@ -68,41 +67,9 @@ from hanabi.protocol.messages import (
     Welcome,
 )
 from hanabi.server import serve
-from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.input import create_pipe_input
 
-CTRL_C = "\x03"
-
-
-class Terminal:
-    """An app wired to a store and an outbox, with keys typed through a pipe."""
-
-    def __init__(self, pipe: PipeInput, replay_dir: Path, columns: int = 80, rows: int = 24) -> None:
-        self.store = ModelStore()
-        self.sent: list[Message] = []
-        self.pipe = pipe
-        self.app = ClientApp(self.store.get, self.store.dispatch, self.sent.append, input=pipe,
-                             output=SizedOutput(columns, rows), replay_dir=replay_dir)
-        self.columns, self.rows = columns, rows
-        self.store.listeners.append(self.app.on_model)
-
-    def feed(self, *messages: object) -> None:
-        for message in messages:
-            self.store.dispatch(message)  # type: ignore[arg-type]
-
-    def type(self, keys: str) -> list[Message]:
-        """Type ``keys`` into the running app, then Ctrl-C to leave it; what the app sent."""
-        self.pipe.send_text(keys + CTRL_C)
-        self.app.application.run()
-        return self.sent
-
-    def screen(self) -> str:
-        return screen_text(self.app.application, self.columns, self.rows)
-
-
-@pytest.fixture
-def term(tmp_path: Path) -> Iterator[Terminal]:
-    with create_pipe_input() as pipe:
-        yield Terminal(pipe, tmp_path)
+from .conftest import Terminal
 
 
 def at_game(term: Terminal, kit, seat: int = 0, state=None):
@@ -1022,6 +989,110 @@ def test_the_lobby_cuts_a_long_name_visibly_and_shows_it_whole_when_chosen(term:
     assert_words_whole(lines, "Carol's table " + " ".join(FIVE))  # whole under the chosen table
 
 
+# -- seats that survive lost laptops (issue 13): the host's H key and hand command, and what players see ------
+
+
+def test_the_host_hands_an_away_players_seat_to_a_bot_with_three_keys(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    term.feed(SeatStatus(1, 1, False))
+    assert " H hand seat " in term.screen().splitlines()[-1]
+    assert term.type("H") == []
+    assert "Hand which seat on? 2 bob (away)" in term.screen()
+    assert term.type("2") == []
+    assert "Give seat 2 (bob, away) to? b a house bot · p a player in the lobby" in term.screen()
+    assert term.type("b") == [HandSeat(1)]
+
+
+def test_the_host_hands_a_seat_to_a_player_in_the_lobby_by_name(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    term.feed(SeatStatus(1, 2, False))
+    assert term.type("H3p") == []
+    assert term.app.command.text == "hand 3 "
+    assert "Type the name of the player in the lobby who takes seat 3 (now cathy)" in term.screen()
+    assert term.type("Cathy 2\r") == [HandSeat(2, "Cathy 2")]
+
+
+def test_a_bots_seat_goes_straight_to_naming_a_person(term: Terminal, kit) -> None:
+    term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(kit.table(("alice", "bob", "Bot Ada"), bots=(2,),
+                                                                         running=True), 0))
+    assert term.type("H3") == []
+    assert term.app.command.text == "hand 3 "
+
+
+@pytest.mark.parametrize(("keys", "words"), [
+    ("H", "every player is here: only the seat of a player who is away"),
+    ("H1", "seat '1' cannot be handed on: press one of 2"),
+    ("H2x", "'x': press b (a house bot) or p (a player in the lobby); seat 2 stays as it is"),
+])
+def test_the_hand_key_says_what_cannot_be_handed(term: Terminal, kit, keys: str, words: str) -> None:
+    at_game(term, kit)
+    if keys != "H":
+        term.feed(SeatStatus(1, 1, False))
+    assert term.type(keys) == []
+    assert words in term.store.model.status
+
+
+def test_a_guest_is_told_only_the_host_hands_seats_on(term: Terminal, kit) -> None:
+    at_game(term, kit, seat=1)
+    term.feed(SeatStatus(1, 2, False))
+    assert term.type("H") == []
+    assert "only the host can hand a seat on; the host is alice" in term.store.model.status
+    assert " H hand seat " not in term.screen().splitlines()[-1]
+
+
+@pytest.mark.parametrize(("line", "sent", "words"), [
+    ("hand 2 bot", [HandSeat(1)], ""),
+    ("hand 2 Bob Two", [HandSeat(1, "Bob Two")], ""),
+    ("hand 2", [], "type: hand SEAT bot (a house bot takes it) or hand SEAT NAME"),
+    ("hand 1 bot", [], "alice is here: only the seat of a player who is away"),
+    ("hand 3 bot", [], "cathy is here"),
+    ("hand 2 " + "x" * 40, [], "no name is that long (at most 32 characters)"),
+])
+def test_the_hand_command_is_checked_before_it_is_sent(term: Terminal, kit, line: str, sent: list[Message],
+                                                        words: str) -> None:
+    at_game(term, kit)
+    term.feed(SeatStatus(1, 1, False))
+    assert term.type(f":{line}\r") == sent
+    assert words in term.store.model.status
+
+
+def test_the_player_given_a_seat_is_told_so_at_the_table(term: Terminal, kit) -> None:
+    state = kit.game()
+    term.feed(Welcome(1, "server", "bob 2", "tok", ""), Tables((kit.table(running=True),)))
+    assert term.store.model.table is None
+    term.feed(Joined(kit.table(("alice", "bob 2", "cathy"), running=True), 1), kit.view_message(state, 1),
+              SeatHanded(1, 1, "bob 2", False, "bob", "alice"))
+    text = term.screen()
+    assert "alice handed you seat 2 at table 'table 1', which was bob's." in text
+    assert term.store.model.seat == 1 and term.store.model.view is not None
+
+
+def test_the_player_whose_seat_was_handed_on_is_back_in_the_lobby(term: Terminal, kit) -> None:
+    at_game(term, kit, seat=1)
+    term.feed(SeatHanded(1, 1, "Bot Ada", True, "bob", "alice"))
+    model = term.store.model
+    assert model.table is None and model.view is None
+    assert "While you were away, alice gave your seat 2 at table 'table 1' to a house bot." in model.status
+    assert "ask alice to hand it back" in model.status
+
+
+def test_the_others_at_the_table_read_who_took_the_seat(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    term.feed(SeatHanded(1, 1, "Bot Ada", True, "bob", "alice"))
+    assert "alice gave bob's seat 2 to Bot Ada (a house bot)." in term.screen()
+    assert term.store.model.table is not None
+
+
+def test_between_games_the_host_hands_an_away_seat_from_the_lobby_screen(term: Terminal, kit) -> None:
+    table = kit.table(("alice", "bob", "Bot Ada"), bots=(2,))
+    away = replace(table, players=(table.players[0], SeatInfo("bob", False, False), table.players[2]))
+    term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(table, 0))
+    assert "H hand on an away player's seat" not in term.screen()  # a bot's seat alone does not call for it
+    term.feed(TableChanged(away))
+    assert "H hand on an away player's seat" in term.screen()
+    assert term.type("H2b") == [HandSeat(1)]
+
+
 # --- the table options: form, lobby, table, deck play (b), why the last bot moved (w), who else played a seed ---
 
 RIGHT = "\x1b[C"
@@ -1048,7 +1119,7 @@ def down_to_the_last_card(config: GameConfig) -> GameState:
 
 def test_the_form_sends_the_level_the_seed_and_the_rule_options(term: Terminal) -> None:
     term.feed(Welcome(1, "server", "dave", "tok", ""))
-    keys = "n" + "\x7f" * 40 + "Friday" + "\t" * 7 + RIGHT * 2 + "\t" + "  monday " + "\t " + "\t " + "\r"
+    keys = "n" + "\x7f" * 40 + "Friday" + "\t" * 8 + RIGHT * 2 + "\t" + "  monday " + "\t " + "\t " + "\r"
     [create] = term.type(keys)
     assert isinstance(create, CreateTable)
     assert (create.name, create.level, create.seed, create.end_when_no_points, create.deck_plays) == (
@@ -1151,7 +1222,7 @@ async def test_a_solo_table_is_created_at_the_level_asked_for(nursery: trio.Nurs
                                                            task_status=task_status))
     store = ModelStore()
     session = Session(Address("127.0.0.1", server.port), "alice", store.get, store.dispatch,
-                      on_welcome=table_setup("alice", 2, Variant.NONE, "h-group"))
+                      on_welcome=table_setup("alice", 2, Variant.NONE, level="h-group"))
     nursery.start_soon(session.run)
     with trio.fail_after(5):
         while store.model.table is None or store.model.view is None:

@@ -362,7 +362,7 @@ def test_the_longest_lists_of_the_largest_entries_fit_in_a_default_frame() -> No
                       5, (seat,) * 5, True, True, 10_000, 4, "beginner", True, True, True)
     assert len(encode(Tables((table,) * LIST_MAX))) <= DEFAULT_MAX_FRAME
     game = GameSummary(2**53 - 1, 2**53 - 1, (wide * NAME_MAX,) * 5, Variant.SIX_SUITS, 30,
-                       EndReason.ALL_OR_NOTHING_DEFEAT, 2**53 - 1, wide * SEED_TEXT_MAX)
+                       EndReason.ALL_OR_NOTHING_DEFEAT, 2**53 - 1, True, wide * SEED_TEXT_MAX)
     assert len(encode(Games((game,) * LIST_MAX))) <= DEFAULT_MAX_FRAME
     with pytest.raises(ProtocolError) as info:
         encode(Tables((table,) * (LIST_MAX + 1)))

@@ -319,3 +319,15 @@ async def test_hanabi_server_games_says_who_else_played_a_seed(tmp_path: Path,
     assert len(lines) == 5  # the random deal has no seed line
     assert main(["games", "--db", str(path), "--json"]) == 0
     assert [json.loads(line)["seed"] for line in capsys.readouterr().out.splitlines()] == [None, "monday", "monday"]
+
+
+def test_the_seats_kept_from_a_reason_are_the_decisions_own_and_the_clues_target() -> None:
+    from hanabi.engine.bots import seats_named
+
+    said = Decision(Clue(2, rank=3), "cluing seat 3 3: a finesse: R2 gets blind-played first", frozenset({1, 2}))
+    assert seats_named(said, 0, 4) == {1, 2}
+    assert seats_named(Decision(Clue(2, rank=3), "their R3 can be played", frozenset({1})), 0, 4) == {1, 2}
+    # A bot that does not say: a finesse is kept from everyone but its giver, a play only names the mover's hand.
+    assert seats_named(Decision(Clue(2, rank=3), "a finesse: R2 first"), 0, 4) == {1, 2, 3}
+    assert seats_named(Decision(Clue(2, rank=3), "their R3 can be played"), 0, 4) == {2}
+    assert seats_named(Decision(Play(7), "my slot 1 is R1"), 3, 4) == {3}
