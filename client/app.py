@@ -21,6 +21,7 @@ from hanabi.protocol.messages import (
     ActionRequest,
     Chat,
     GetReplay,
+    ListGames,
     Message,
     OpenReview,
     PreMoveKind,
@@ -54,7 +55,7 @@ from .model import ClientModel, Incoming, Link, Note
 from .review import PAGE, ReviewActions
 from .rewind import Rewind, history_prompt, history_step
 from .saving import replay_stem, save_new_file
-from .screens import HELP_PAGES, chat_closed
+from .screens import HELP_PAGES, chat_closed, why_text
 from .style import STYLE
 from .wrapping import wrap_words
 
@@ -112,6 +113,7 @@ class ClientApp:
         self.bell = bell
         self._rung: tuple[int | None, int] | None = None  # the (game, turn) the bell last called us to
         self._selected_table: int | None = None  # our table when the lobby's highlight last followed it
+        self._seed_asked: int | None = None  # the seeded game whose other plays were asked for (once per game)
         self.dispatch = dispatch
         self._send = send
         self.ui = UiState()
@@ -277,6 +279,8 @@ class ClientApp:
                 self.review.save()
             else:
                 self.save_replay()
+        elif verb == "why":
+            self.note(why_text(self.get_model()))
 
     def save_replay(self) -> None:
         model = self.get_model()
@@ -301,7 +305,17 @@ class ClientApp:
         self.review.on_model(model)
         self._call_to_play(model)
         self._select_our_table(model)
+        self._ask_who_else_played(model)
         self.application.invalidate()
+
+    def _ask_who_else_played(self, model: ClientModel) -> None:
+        """At the end of a seeded game, ask once for the other games of its seed: the end screen lists them."""
+        over, table = model.game_over, model.table
+        if over is None or table is None or not table.seeded or self._seed_asked == over.game:
+            return
+        self._seed_asked = over.game
+        if offline_problem(model) is None:
+            self._send(ListGames(seed=over.seed))
 
     def _select_our_table(self, model: ClientModel) -> None:
         """On arriving at a table, the lobby's highlight moves to it, so its options and keys are the ones shown."""
@@ -462,6 +476,8 @@ class ClientApp:
             self._rewind_key(key)
         elif key in ("k", "n", "N", "z", "u"):
             self._board_key(key, mode)
+        elif key == "w":
+            self._local("why")
         elif mode == "end":
             return False
         elif key == "r":

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from hanabi.engine import Hands, PlayerView, TurnEvent, hands_after, opening_hands
 from hanabi.protocol import ErrorCode
 from hanabi.protocol.messages import (
+    BotReason,
     CardNotes,
     Chat,
     ErrorReply,
@@ -91,6 +92,7 @@ class ClientModel:
     farewell: str | None = None  # why the server closed the connection
     seat_names: tuple[str, ...] = ()  # names when there is no table (an offline replay)
     rejoining: bool = False  # welcomed back while at a table: waiting for the server to say we still are
+    bot_reasons: tuple[BotReason, ...] = ()  # why the bots of this game made their moves, as far as we may read
     clock: GameClock | None = None  # the game's clocks and pause, as the server last said them
     clock_at: float | None = None  # when that clock arrived (time.monotonic), to count down from; None: unknown
     premove: Queued | None = None  # the move we queued for our next turn, if any
@@ -101,7 +103,9 @@ class ClientModel:
     watchers: tuple[str, ...] = ()  # who watches our table
     online: tuple[str, ...] = ()  # who is connected to the server
     online_total: int | None = None  # how many, when ``online`` leaves some out
-    games: tuple[GameSummary, ...] = ()  # the server's finished games, ours first
+    # The latest finished games the server listed: ours first (the history), or those of one seed (who else
+    # played our seed).
+    games: tuple[GameSummary, ...] = ()
     games_total: int | None = None  # how many it keeps, when ``games`` leaves some out
 
     @property
@@ -199,7 +203,7 @@ def _notice(model: ClientModel, text: str) -> ClientModel:
 def _leave(model: ClientModel) -> ClientModel:
     return replace(model, table=None, seat=None, game=None, view=None, game_over=None, logged_events=0, hands=(),
                    clock=None, clock_at=None, premove=None, card_notes=(),
-                   review=None, watchers=())
+                   review=None, watchers=(), bot_reasons=())
 
 
 def reduce(model: ClientModel, message: Incoming) -> ClientModel:
@@ -256,7 +260,7 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
             # Another table: nothing of the last one (its log, its chat) may read as this one's.
             out = replace(out, game=None, view=None, game_over=None, chat=(), log=(), logged_events=0, hands=(),
                           clock=None, clock_at=None, premove=None, card_notes=(),
-                          review=None, watchers=())
+                          review=None, watchers=(), bot_reasons=())
         where = f"seat {message.seat + 1}" if message.seat is not None else "a spectator's chair"
         return with_status(out, f"You are at table {table.name!r}, {where}.")
     if isinstance(message, SeatStatus):
@@ -275,14 +279,15 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
             model = _notice(model, f"— the last game ended {done.score}/{done.max_score}: {done.rating} —")
         out = replace(model, game=message.game, view=None, game_over=None, replay=None, logged_events=0, hands=(),
                       clock=None, clock_at=None, premove=None, card_notes=(),
-                      review=None)
+                      review=None, bot_reasons=())
         out = _notice(out, "— a new game starts —")
         return with_status(out, "The game starts.")
     if isinstance(message, ViewUpdate):
         out = model
         if model.game != message.game:
             out = replace(out, game=message.game, game_over=None, replay=None, logged_events=0, hands=(),
-                          card_notes=())
+                          card_notes=(),
+                          bot_reasons=())
         if model.status_error and model.view is not None and message.view.turn != model.view.turn:
             # A refusal was about an earlier turn; left on screen it reads like news about this one.
             out = with_status(out, "")
@@ -295,6 +300,11 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
         return _time(model, message)
     if isinstance(message, ReplayFile):
         return replace(model, replay=(message.game, message.json))
+    if isinstance(message, BotReason):
+        if message.game != model.game:
+            return model
+        kept = tuple(r for r in model.bot_reasons if r.turn != message.turn)
+        return replace(model, bot_reasons=tuple(sorted((*kept, message), key=lambda r: r.turn)))
     if isinstance(message, CardNotes):
         return with_card_notes(model, message)
     if isinstance(message, Chat):
@@ -311,8 +321,21 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
             # and the old table must not stay on screen as if we could still play at it.
             out = _notice(_leave(model), "The server no longer knows this seat: back in the lobby.")
         return with_status(out, f"Refused: {message.message}", True)
-    # ping, pong, games, event (the view carries the events), and requests a server never sends.
+    # ping, pong, event (the view carries the events), and requests a server never sends.
     return model
+
+
+def last_bot_move(model: ClientModel) -> tuple[int, int] | None:
+    """(turn, seat) of the latest turn a house bot took in this game, from the view's events and the table's seats."""
+    view, table = model.view, model.table
+    if view is None or table is None:
+        return None
+    for event in reversed(view.events):
+        if isinstance(event, TurnEvent):
+            holder = table.players[event.seat] if 0 <= event.seat < len(table.players) else None
+            if holder is not None and holder.bot:
+                return event.turn, event.seat
+    return None
 
 
 def _time(model: ClientModel, message: GameClock | ClockAt | Queued) -> ClientModel:

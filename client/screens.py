@@ -28,7 +28,7 @@ from .board import (
 from .handing import KEY as HAND_KEY
 from .handing import someone_away
 from .knowledge import Insight
-from .model import ClientModel, Link, LogLine, seats_taken
+from .model import ClientModel, Link, LogLine, last_bot_move, seats_taken
 from .notes import card_marks
 from .wrapping import wrap_words
 
@@ -116,7 +116,37 @@ def board(model: ClientModel, show_knowledge: bool, width: int = 80) -> StyleAnd
 
 
 def discards(model: ClientModel, width: int = 80) -> StyleAndTextTuples:
-    return [] if model.view is None else discard_fragments(model.view, width)
+    if model.view is None:
+        return []
+    line = table_line(model)
+    return discard_fragments(model.view, width) + ([("", "\n"), *line] if line else [])
+
+
+def why_text(model: ClientModel) -> str:
+    """The reason of the last bot move (key w), or why it cannot be shown yet."""
+    last = last_bot_move(model)
+    if last is None:
+        return "no bot has moved in this game yet"
+    turn, seat = last
+    who = seat_name(model.names, seat)
+    reason = next((r.reason for r in model.bot_reasons if r.turn == turn), None)
+    if reason is None:
+        return f"{who}'s reason for turn {turn + 1} names your own cards: it shows when the game ends"
+    return f"{who}, turn {turn + 1}: {reason}"
+
+
+def seed_fragments(model: ClientModel) -> StyleAndTextTuples:
+    """At the end of a seeded game: who else played this deal, and how they scored (the server's games list)."""
+    over, table = model.game_over, model.table
+    if over is None or table is None or not table.seeded:
+        return []
+    others = [g for g in model.games if g.seed == over.seed and g.id != model.game and g.variant is table.variant
+              and len(g.players) == table.seats]
+    if not others:
+        return [("class:label", f" Seed {over.seed!r}: no one else has played this deal here yet.\n")]
+    played = " · ".join(f"{', '.join(g.players)}: {g.score}" for g in others[:5])
+    more = f" (and {len(others) - 5} more)" if len(others) > 5 else ""
+    return [("class:label", f" Seed {over.seed!r} was also played by {played}{more}.\n")]
 
 
 def watchers_fragments(model: ClientModel, width: int = 80) -> StyleAndTextTuples:
@@ -181,6 +211,7 @@ def end_fragments(model: ClientModel, solo: bool = False) -> StyleAndTextTuples:
     left = deck_reveal_fragments(over.deck, view.deck_size - view.deck_left) if over and view else []
     if left:
         out += [*left, ("", "\n")]
+    out += seed_fragments(model)
     if model.is_host:
         again = "a play again"
     elif model.seat is not None and chat_closed(model) is None:
@@ -206,7 +237,31 @@ def _options(table: TableInfo) -> str:
     opts.append(f"chat {table.chat.value}")
     if table.has_password:
         opts.append("password needed")
-    return ", ".join(opts)
+    return ", ".join(opts + rule_options(table))
+
+
+def rule_options(table: TableInfo) -> list[str]:
+    """The options of issues 11 and 14, in words: the bots' level, a seeded deal, hanab.live's rule options."""
+    opts = [f"bots play {table.level}"]
+    if table.seeded:
+        opts.append("seeded deal")
+    if table.end_when_no_points:
+        opts.append("ends when no points are left")
+    if table.deck_plays:
+        opts.append("deck's last card playable blind")
+    return opts
+
+
+def table_line(model: ClientModel) -> StyleAndTextTuples:
+    """Under the discards during a game: the table's options that change what happens, when any does (bots, a
+    seeded deal, a rule option), so a player never has to leave the game to learn them."""
+    table = model.table
+    if table is None:
+        return []
+    opts = rule_options(table)
+    if not any(p is not None and p.bot for p in table.players):
+        opts = opts[1:]
+    return [("class:label", "Table: " + " · ".join(opts))] if opts else []
 
 
 def _cut(text: str, room: int) -> str:
@@ -295,6 +350,7 @@ HELP_PAGES: tuple[tuple[str, ...], ...] = (
         "  k show or hide what each player knows · t talk · : command",
         "  n P S  note on P's card in slot S (you too): f finessed, c chop moved… N notes",
         "  r      rewind (← → [ ] Home End; r returns)   i S N  clues on seat S's slot N",
+        "  w why the last bot moved · b blind-play the deck's last card (a table option)",
         "Reading the board",
         "  [R3] a card that got a clue, R3 one that got none · ▶ the player to act",
         "  Your hand: [R] [3] the clues each card got; can be: what it may still be",
@@ -312,6 +368,7 @@ HELP_PAGES: tuple[tuple[str, ...], ...] = (
         "  pause · unqueue · join TABLE [SEAT] · watch TABLE · leave · new · start · save",
         "  bot SEAT · unbot SEAT · host SEAT · knowledge · note [PLAYER] SLOT [TEXT]",
         "  review after a game: ←→ step · f follow the leader · o P N point · lead NAME",
+        "  deckplay (the deck's last card, blind) · why (the last bot move's reason)",
         '  PLAYER: the seat number on the board, or a name ("ada", "bot a": Bot Ada)',
         "  [p] beside a table in the lobby: it asks for a password",
         "Host: H hands an away player's seat to a bot or a player · hand SEAT bot|NAME",
@@ -351,7 +408,7 @@ def keys_fragments(model: ClientModel, mode: str, width: int = 80, solo: bool = 
     elif mode == "game":
         items = [("p", "play"), ("d", "discard"), ("c", "clue"), ("m", "move"), ("k", "knows"), ("n", "note"),
                  ("t", "chat"), ("z", "pause"), (":", "cmd"), ("?", "help"), ("r", "rewind"), ("N", "notes"),
-                 ("PgUp", "log"), ("^C", "quit")]
+                 ("w", "why"), ("PgUp", "log"), ("^C", "quit")]
     elif mode == "rewind":
         items = [("←→", "step"), ("[]", "round"), ("Home/End", "deal/now"), ("r", "back to the game"),
                  ("t", "chat"), ("?", "help"), ("^C", "quit")]

@@ -12,36 +12,46 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+import trio
+from hanabi.client.cli import main
 from hanabi.client.model import ClientModel, Link, LinkChanged
+from hanabi.client.runner import ModelStore
 from hanabi.client.screens import HELP_PAGES
+from hanabi.client.solo import table_setup
 from hanabi.engine import (
     ChatPolicy,
     Clue,
     Discard,
     EndReason,
     GameConfig,
+    GameState,
     Outcome,
     Play,
     Variant,
     apply,
     legal_actions,
     new_game,
+    terminate,
     view_for,
 )
 from hanabi.engine.replay import dumps
 from hanabi.protocol.messages import (
     ActionRequest,
     AddBot,
+    BotReason,
     Chat,
     CreateTable,
     GameOver,
+    Games,
     GameStarted,
+    GameSummary,
     GetReplay,
     GiveHost,
     HandSeat,
     Join,
     Joined,
     Leave,
+    ListGames,
     ListOnline,
     ListTables,
     Message,
@@ -59,6 +69,7 @@ from hanabi.protocol.messages import (
     ViewUpdate,
     Welcome,
 )
+from hanabi.server import serve
 from prompt_toolkit.input import create_pipe_input
 
 if TYPE_CHECKING:
@@ -1095,3 +1106,142 @@ def test_between_games_the_host_hands_an_away_seat_from_the_lobby_screen(term: T
     term.feed(TableChanged(away))
     assert "H hand on an away player's seat" in term.screen()
     assert term.type("H2b") == [HandSeat(1)]
+
+
+# --- the table options: form, lobby, table, deck play (b), why the last bot moved (w), who else played a seed ---
+
+RIGHT = "\x1b[C"
+
+
+def seated(term: Terminal, kit, state: GameState, **options: object) -> None:
+    """alice in seat 0 of a running 3-seat table with bots in seats 1 and 2 and ``options``, shown ``state``."""
+    table = replace(kit.table(("alice", "Bot Ada", "Bot Basil"), running=True, bots=(1, 2)), **options)
+    term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(table, 0), GameStarted(1, 1),
+              kit.view_message(state, 0))
+
+
+def down_to_the_last_card(config: GameConfig) -> GameState:
+    """A game run down (clues and discards only) until one card is left in the deck and seat 0 is to act."""
+    state = new_game(config, 7)
+    while state.deck_left > 1 or state.current != 0:
+        if state.clue_tokens == 8 or (state.deck_left == 1 and state.current != 0):
+            target = (state.current + 1) % state.players
+            state = apply(state, Clue(target, rank=state.deck[state.hands[target][0]].rank))
+        else:
+            state = apply(state, Discard(state.hands[state.current][-1]))
+    return state
+
+
+def test_the_form_sends_the_level_the_seed_and_the_rule_options(term: Terminal) -> None:
+    term.feed(Welcome(1, "server", "dave", "tok", ""))
+    keys = "n" + "\x7f" * 40 + "Friday" + "\t" * 8 + RIGHT * 2 + "\t" + "  monday " + "\t " + "\t " + "\r"
+    [create] = term.type(keys)
+    assert isinstance(create, CreateTable)
+    assert (create.name, create.level, create.seed, create.end_when_no_points, create.deck_plays) == (
+        "Friday", "basic", "monday", True, True)
+
+
+def test_the_forms_defaults_leave_every_option_to_the_server(term: Terminal) -> None:
+    term.feed(Welcome(1, "server", "dave", "tok", ""))
+    term.type("n")
+    text = term.screen()
+    assert "as fits the table" in text and "a random deal each game" in text
+    assert "off: ends once no more points can be scored" in text
+    [create] = term.type("\r")
+    assert isinstance(create, CreateTable)
+    assert (create.level, create.seed, create.end_when_no_points, create.deck_plays) == (None, None, False, False)
+
+
+def test_the_lobby_shows_a_tables_options(term: Terminal, kit) -> None:
+    table = replace(kit.table(id=4), level="h-group", seeded=True, end_when_no_points=True, deck_plays=True)
+    term.feed(Welcome(1, "server", "dave", "tok", ""), Tables((table,)))
+    text = " ".join(term.screen().split())
+    assert "bots play h-group" in text and "seeded deal" in text
+    assert "ends when no points are left" in text and "deck's last card playable blind" in text
+
+
+def test_the_game_screen_shows_the_bots_level(term: Terminal, kit) -> None:
+    seated(term, kit, kit.game(), level="basic", seeded=True)
+    assert "Table: bots play basic · seeded deal" in term.screen()
+
+
+def test_b_plays_the_decks_last_card_blind_after_a_yes(term: Terminal, kit) -> None:
+    state = down_to_the_last_card(GameConfig(players=3, first_seat=0, deck_plays=True))
+    seated(term, kit, state)
+    assert term.type("bn") == []
+    assert "Play the deck's last card blind?" not in term.store.model.status
+    assert term.type("by") == [ActionRequest(Play(len(state.deck) - 1))]
+    term.sent.clear()
+    assert term.type(":deckplay\r") == [ActionRequest(Play(len(state.deck) - 1))]
+
+
+def test_without_the_option_b_says_the_table_does_not_allow_it(term: Terminal, kit) -> None:
+    state = down_to_the_last_card(GameConfig(players=3, first_seat=0))
+    seated(term, kit, state)
+    assert term.type("b") == []
+    assert "does not let the deck's last card be played blind" in term.store.model.status
+    assert term.type(":deck\r") == []
+    assert "does not let the deck's last card be played blind" in term.store.model.status
+
+
+def test_b_with_more_cards_in_the_deck_says_how_many(term: Terminal, kit) -> None:
+    seated(term, kit, new_game(GameConfig(players=3, first_seat=0, deck_plays=True), 7))
+    assert term.type("b") == []
+    assert "only when it is the last one left: 35 cards are" in term.store.model.status
+
+
+def test_w_tells_why_the_last_bot_moved_or_that_it_comes_at_the_end(term: Terminal, kit) -> None:
+    state = kit.game()  # alice (seat 0) first, then Bot Ada (seat 1)
+    state = kit.clue_something(kit.clue_something(state))
+    seated(term, kit, state)
+    assert term.type("w") == []
+    assert "Bot Ada's reason for turn 2 names your own cards" in term.store.model.status
+    term.feed(BotReason(1, 1, 1, "cluing seat 3 red: their R1 (slot 2) can be played"))
+    term.type("w")
+    assert term.store.model.status == "Bot Ada, turn 2: cluing seat 3 red: their R1 (slot 2) can be played"
+    term.feed(BotReason(2, 1, 1, "a reason of another game"))
+    term.type(":why\r")
+    assert "can be played" in term.store.model.status
+
+
+def test_the_end_of_a_seeded_game_lists_who_else_played_it(term: Terminal, kit) -> None:
+    state = terminate(kit.game(), "stopped")
+    seated(term, kit, state, seeded=True)
+    assert state.outcome is not None
+    term.feed(GameOver(1, state.outcome, state.deck, "monday"))
+    assert term.sent == [ListGames(seed="monday")]
+    assert "no one else has played this deal here yet" in term.screen()
+    others = (GameSummary(1, 1, ("alice", "Bot Ada", "Bot Basil"), Variant.NONE, 0, EndReason.TERMINATED, 0, seed="monday"),
+              GameSummary(9, 5, ("cat", "dan", "eve"), Variant.NONE, 24, EndReason.FINAL_ROUND, 0, seed="monday"))
+    term.feed(Games(others))
+    assert "Seed 'monday' was also played by cat, dan, eve: 24." in term.screen()
+    term.feed(GameOver(1, state.outcome, state.deck, "monday"))
+    assert term.sent == [ListGames(seed="monday")]  # asked once per game
+
+
+@pytest.mark.parametrize("argv", [["--level", "basic", "host"], ["--solo", "--level", "expert"]])
+def test_level_is_a_solo_flag_with_known_values(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit:
+        main(argv)
+    assert exit.value.code == 2
+    err = capsys.readouterr().err
+    assert "--level is for --solo" in err or "invalid choice: 'expert'" in err
+
+
+async def test_a_solo_table_is_created_at_the_level_asked_for(nursery: trio.Nursery) -> None:
+    from hanabi.client.session import Address, Session
+    from hanabi.server import ServerConfig
+
+    server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:",
+                                                           config=ServerConfig(bot_delay=0.0),
+                                                           task_status=task_status))
+    store = ModelStore()
+    session = Session(Address("127.0.0.1", server.port), "alice", store.get, store.dispatch,
+                      on_welcome=table_setup("alice", 2, Variant.NONE, level="h-group"))
+    nursery.start_soon(session.run)
+    with trio.fail_after(5):
+        while store.model.table is None or store.model.view is None:
+            await trio.sleep(0.01)
+    assert store.model.table.level == "h-group"
+    session.stop()
+    nursery.cancel_scope.cancel()

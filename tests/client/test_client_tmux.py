@@ -357,3 +357,21 @@ def test_a_solo_game_shows_counting_the_glance_line_and_rewinds_in_tmux(tmux: Tm
     screen = tmux.wait_for("alice", lambda s: "REWIND" not in s and "your turn" in s, "the live game again")
     assert "Max " in screen
     quit_cleanly(tmux, "alice")
+
+
+def test_a_solo_game_at_a_level_shows_it_and_tells_why_the_bot_moved(tmux: Tmux) -> None:
+    """``--solo --level basic``: the table line says the level; after the bot's first move, w tells its reason
+    (or, when the reason names alice's own cards, that it comes at the end)."""
+    tmux.start("alice", f"{shlex.quote(sys.executable)} -m hanabi.client --solo --players 2 --level basic "
+                        "--bot-delay 0 --name alice")
+    screen = tmux.wait_for("alice", lambda s: "Fireworks" in s and "can be" in s, "the game")
+    assert "Table: bots play basic" in screen
+    if turn_of(screen) == 1:  # alice first: her move, then the bot's
+        tmux.keys("alice", "p", "1", "y")
+    tmux.wait_for("alice", lambda s: (turn_of(s) or 0) >= 2, "the bot's move")
+    tmux.keys("alice", "w")
+    shown = tmux.wait_for("alice", lambda s: "Bot Ada" in " ".join(s.splitlines()[-3:]), "the bot's reason")
+    status = " ".join(shown.splitlines()[-3:])
+    assert re.search(r"Bot Ada(, turn \d+: \w|'s reason for turn \d+ names your own cards)", status)
+    tmux.keys("alice", "C-c")
+    tmux.wait_for("alice", lambda s: "CLIENT-EXIT=0" in s, "a clean exit")
