@@ -82,7 +82,8 @@ def test_a_queued_move_is_shown_by_slot_until_the_server_says_it_is_gone(kit) ->
     queued = reduce(model, Queued(1, PreMoveKind.DISCARD, order, "queued: your discard is made at the start"))
     assert queued.premove is not None and queued.status.startswith("Queued: your discard")
     assert "queued: discard slot 3 (u cancels)" in "".join(t for _, t in time_fragments(queued, 0.0))
-    cancelled = reduce(queued, Queued(1, note="a clue touched the card you queued to discard, so the pre-move was cancelled: choose again"))
+    why = "a clue touched the card you queued to discard, so the pre-move was cancelled: choose again"
+    cancelled = reduce(queued, Queued(1, note=why))
     assert cancelled.premove is None and "cancelled" in cancelled.status
     assert time_fragments(cancelled, 0.0) == []
 
@@ -151,3 +152,15 @@ def test_a_game_that_paused_itself_for_an_absent_player_is_not_resumed_by_z(term
     term.store.dispatch(GameClock(1, (1_000, 1_000, 1_000), None, True, note))
     assert term.type("z") == []
     assert "goes on once they are back" in term.store.model.status
+
+
+def test_the_lobby_shows_a_timed_tables_clock(kit) -> None:
+    from dataclasses import replace
+
+    from hanabi.client.screens import lobby_fragments
+
+    timed = replace(kit.table(), timed=True, time_base=120, time_per_turn=20)
+    model = ClientModel(tables=(timed,))
+    text = "".join(t for _, t in lobby_fragments(model, 0, 200))
+    assert "clock 2:00 + 0:20 a move" in text
+    assert "clock" not in "".join(t for _, t in lobby_fragments(ClientModel(tables=(kit.table(),)), 0, 200))
