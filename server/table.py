@@ -560,8 +560,15 @@ class Table:
         except Refused as e:
             self._tell(seat, game.queued(seat, f"your queued {verb} was not made, it is your turn now: {e.message}"))
             return
+        try:
+            await self._commit(game, seat, move, new)
+        except StoreFailure as e:
+            # The move before this one is saved and shown; this one is not made, and its player plays by hand.
+            log.error("game %d: a queued move was not saved: %s", game.id, e)
+            self._tell(seat, game.queued(seat, f"your queued {verb} was not made (the server could not save it): "
+                                               "it is your turn now"))
+            return
         self._tell(seat, game.queued(seat, f"your queued {verb} was made"))
-        await self._commit(game, seat, move, new)
 
     async def _add_bot(self, player: Player, seat: int) -> None:
         await self._may_use_host_powers(player, rules.add_bot_refusal(self.info(), self.seat_of(player), seat))
