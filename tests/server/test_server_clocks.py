@@ -79,9 +79,15 @@ async def test_a_timed_game_shows_its_clocks_and_adds_the_bonus_after_a_move(con
 
 
 async def test_an_untimed_game_has_no_clocks_and_is_not_paused(connect: Connect) -> None:
-    clients, _ = await _two(connect)
+    clients, views = await _two(connect)
     clock = await clients[0].expect(GameClock, WAIT)
     assert clock.remaining == () and clock.running is None and not clock.paused
+    # Nothing of it changes with a move, so a move sends none (only a pause or its end would).
+    current = views[0].current
+    await clients[current].send(ActionRequest(_own_play(views[current], current)))
+    await _views(clients, 1)
+    await clients[0].drain(0.2)
+    assert clients[0].take(GameClock) == []
 
 
 async def test_the_player_to_act_running_out_of_time_loses_the_game_for_the_table(connect: Connect) -> None:
