@@ -25,6 +25,7 @@ from .board import (
     tokens_fragments,
     whose_turn,
 )
+from .form import timer_text
 from .handing import KEY as HAND_KEY
 from .handing import someone_away
 from .knowledge import Insight
@@ -235,6 +236,8 @@ def _options(table: TableInfo) -> str:
     if table.all_or_nothing:
         opts.append("all-or-nothing")
     opts.append(f"chat {table.chat.value}")
+    if table.timed:
+        opts.append(f"clock {timer_text(table.time_base, table.time_per_turn)}")
     if table.has_password:
         opts.append("password needed")
     return ", ".join(opts + rule_options(table))

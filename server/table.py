@@ -517,7 +517,7 @@ class Table:
         if turn:
             for cancelled, why in game.cancel_premoves(event):
                 self._tell(cancelled, game.queued(cancelled, why))
-            self._retime(clocks)
+            self._retime(clocks, tell=game.time.config.timed)  # an untimed game's clock does not change with moves
         if new.outcome is not None:
             try:
                 await self.store.finish_game(game.id, new.outcome.score, new.outcome.reason.value)
@@ -546,7 +546,7 @@ class Table:
         assert ended.outcome is not None
         await self.store.finish_game(game.id, 0, ended.outcome.reason.value)
         game.state = ended
-        self._retime()  # no bank runs any more
+        self._retime(tell=game.time.config.timed)  # no bank runs any more
         self._publish(None, but=leaving)
         self._to_members(game.over_frames(), but=leaving)
         self._tell_withheld(but=leaving)
@@ -564,9 +564,10 @@ class Table:
         if s is not None and s.player is not None:
             s.player.send(message)
 
-    def _retime(self, clocks: Clocks | None = None) -> None:
+    def _retime(self, clocks: Clocks | None = None, tell: bool = True) -> None:
         """After a move, a pause, the end, or the player to act coming or going: which bank runs now (from
-        ``clocks``, or the banks as they stand), the timer that ends the game when it is empty, and everyone told."""
+        ``clocks``, or the banks as they stand), the timer that ends the game when it is empty, and (``tell``)
+        everyone told."""
         game = self.game
         if game is None:
             return
@@ -581,7 +582,8 @@ class Table:
             with contextlib.suppress(Refused):  # the table closed meanwhile
                 await self.call(None, OutOfTime(game_id, turn))
         time.arm(None if self.closed else self._nursery, expired)
-        self._to_members(frame(time.message(game.id)))
+        if tell:
+            self._to_members(frame(time.message(game.id)))
 
     async def _out_of_time(self, request: OutOfTime) -> None:
         game = self.game
@@ -627,8 +629,15 @@ class Table:
         except Refused as e:
             self._tell(seat, game.queued(seat, f"your queued {verb} was not made, it is your turn now: {e.message}"))
             return
+        try:
+            await self._commit(game, seat, move, new)
+        except StoreFailure as e:
+            # The move before this one is saved and shown; this one is not made, and its player plays by hand.
+            log.error("game %d: a queued move was not saved: %s", game.id, e)
+            self._tell(seat, game.queued(seat, f"your queued {verb} was not made (the server could not save it): "
+                                               "it is your turn now"))
+            return
         self._tell(seat, game.queued(seat, f"your queued {verb} was made"))
-        await self._commit(game, seat, move, new)
 
     async def _add_bot(self, player: Player, seat: int) -> None:
         await self._may_use_host_powers(player, rules.add_bot_refusal(self.info(), self.seat_of(player), seat))
