@@ -227,6 +227,8 @@ def test_a_spectator_rewinds_too(pipe: PipeInput, tmp_path: Path) -> None:
     screen = seated.keys("r")
     assert "REWIND: the deal" in screen and "live: bob to act" in screen
     assert "R1" in screen.splitlines()[line_of(screen, "1 alice")]  # a spectator saw every hand
+    screen = seated.keys("r" + "i25")  # back to the game, then the clues on bob's slot 5
+    assert "Bob's slot 5 (Y5): no clue yet · can be any of 25 cards" in " ".join(screen.split())
 
 
 def test_the_end_of_the_game_ends_a_rewind(pipe: PipeInput, tmp_path: Path) -> None:
