@@ -49,10 +49,10 @@ class Rewind:
         if not view.events:
             return "nothing to rewind yet: no move has been made"
         try:
-            seat_history(view)
+            history = seat_history(view)
         except ValueError as e:
             return f"this game cannot be rewound ({e})"
-        return cls(len(view.events) - 1)
+        return cls(len(view.events) - 1, _history=(view, history))
 
     def history(self, view: PlayerView) -> list[PlayerView]:
         """The seat's past, rebuilt once per live view."""
