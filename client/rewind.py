@@ -49,10 +49,10 @@ class Rewind:
         if not view.events:
             return "nothing to rewind yet: no move has been made"
         try:
-            seat_history(view)
+            history = seat_history(view)
         except ValueError as e:
             return f"this game cannot be rewound ({e})"
-        return cls(len(view.events) - 1)
+        return cls(len(view.events) - 1, _history=(view, history))
 
     def history(self, view: PlayerView) -> list[PlayerView]:
         """The seat's past, rebuilt once per live view."""
@@ -81,7 +81,10 @@ class Rewind:
             return live
         if self._shown is not None and self._shown[0] is live and self._shown[1] == self.step:
             return self._shown[2]
-        past = self.history(view)[min(self.step, len(view.events))]
+        try:
+            past = self.history(view)[min(self.step, len(view.events))]
+        except ValueError:  # a live view no game could produce (checked when opened): show the live game
+            return live
         blank = replace(live, link=Link.REPLAY, view=past, log=(), logged_events=0, hands=())
         model = log_new_events(blank, past)
         self._shown = (live, self.step, model)
@@ -139,7 +142,7 @@ def card_history_text(view: PlayerView, names: Sequence[str], seat: int, slot: i
         giver = seat_name(names, told.event.seat)
         clues.append(f"turn {told.event.turn + 1} {giver}: {'' if told.touched else 'not '}{told.clue.value}")
     counted = possible_cards(view, seat)[cv.order]
-    can_be = " ".join(map(str, counted)) if len(counted) <= 8 else f"{len(counted)} cards"
+    can_be = " ".join(map(str, counted)) if len(counted) <= 8 else f"any of {len(counted)} cards"
     told_text = " · ".join(clues) if clues else "no clue yet"
     whose = _whose(view, names, seat)
     return f"{whose[:1].upper()}{whose[1:]} slot {slot}{card}: {told_text} · can be {can_be}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -227,6 +227,8 @@ def test_a_spectator_rewinds_too(pipe: PipeInput, tmp_path: Path) -> None:
     screen = seated.keys("r")
     assert "REWIND: the deal" in screen and "live: bob to act" in screen
     assert "R1" in screen.splitlines()[line_of(screen, "1 alice")]  # a spectator saw every hand
+    screen = seated.keys("r" + "i25")  # back to the game, then the clues on bob's slot 5
+    assert "Bob's slot 5 (Y5): no clue yet · can be any of 25 cards" in " ".join(screen.split())
 
 
 def test_the_end_of_the_game_ends_a_rewind(pipe: PipeInput, tmp_path: Path) -> None:
@@ -296,3 +298,13 @@ def test_an_empty_clue_is_the_last_clue_and_highlights_nothing() -> None:
     state = apply(state, Clue(0, colour=Suit.RED))
     state = apply(state, Clue(1, rank=5))  # bob holds no 5: an empty clue, allowed at this table
     assert Insight.of(view_for(state, 1)).last_clue == frozenset()
+
+
+def test_a_view_that_cannot_be_rebuilt_is_not_rewound(pipe: PipeInput, tmp_path: Path) -> None:
+    state = apply(new_game(GameConfig(players=2, first_seat=0), 1), Play(4))
+    seated = seat_at(pipe, tmp_path, state)
+    view = view_for(state, 0)
+    five_r1s = tuple(replace(cv, card=Card(Suit.RED, 1)) for cv in view.hands[1])  # the deck holds three
+    seated.store.dispatch(ViewUpdate(1, replace(view, hands=(view.hands[0], five_r1s))))
+    screen = seated.keys("r")
+    assert "this game cannot be rewound" in screen and "REWIND" not in screen
