@@ -274,3 +274,23 @@ def test_a_long_note_shows_whole_in_the_prompt_at_80_columns(term: Terminal, kit
     assert long[:100] in term.app.ui.prompt and len(term.app.ui.prompt) <= 158
     status = [line for line in term.screen().splitlines()[-3:-1]]
     assert "".join(line.strip() for line in status).count("y") >= 60  # on screen in full, over two lines
+
+
+def test_at_the_end_n_is_refused_and_the_panel_shows_every_seat_s_notes(term: Terminal, kit) -> None:
+    state = kit.game()
+    while not state.over:
+        state = apply(state, next(a for a in legal_actions(state) if not isinstance(a, Clue)))
+    playing(term, kit, state=state)
+    term.type("N")
+    assert "Notes: none yet (n writes a note on a card)" in term.screen()
+    term.feed(CardNotes(1, 0, (CardNote(0, "mine"),)), CardNotes(1, 2, (CardNote(1, "cathy's"),)))
+    assert term.type("n") == []
+    assert "the game is over: notes are written while it runs" in term.app.get_model().status
+    screen = term.screen()
+    assert "alice: " in screen and "mine" in screen and "cathy: " in screen and "cathy's" in screen
+
+
+def test_without_a_game_note_says_so(term: Terminal, kit) -> None:
+    term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(kit.table(), 0))
+    assert term.type(":note 1 f\r") == []
+    assert "notes are written during a game" in term.app.get_model().status

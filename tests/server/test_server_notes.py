@@ -206,3 +206,18 @@ def test_every_seat_s_notes_at_their_limit_fit_the_frames_of_the_game_s_end() ->
     assert [type(m).__name__ for m in received] == ["GameOver"] + ["CardNotes"] * 5 + ["ReplayFile"]
     replay = json.loads(received[-1].json)  # type: ignore[union-attr]
     assert sum(len(note) for note in replay["notes"][4]) == 2000 and state.turn > 60
+
+
+def test_a_note_of_two_lines_is_refused_by_the_game_too() -> None:
+    """The protocol refuses it first; the game's own check (the engine's rule) says the same."""
+    from hanabi.engine import GameConfig, new_game
+    from hanabi.server.game import Game
+    from hanabi.server.session import Refused
+
+    game = Game(1, "s", ("a", "b"), new_game(GameConfig(players=2), "s"))
+    try:
+        game.check_note(0, 0, "two\nlines")
+    except Refused as e:
+        assert e.code == "bad_field" and "one line" in e.message
+    else:
+        raise AssertionError("a note of two lines was taken")
