@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from hanabi.client.commands import CommandCompleter
 from hanabi.client.model import ClientModel, reduce
 from hanabi.client.replayer import ReplayViewer
 from hanabi.client.runner import ModelStore
@@ -30,6 +31,8 @@ from hanabi.protocol.messages import (
     WriteNote,
 )
 from hanabi.server import ServerConfig, serve
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
 from prompt_toolkit.input import create_pipe_input
 
 from .conftest import Terminal
@@ -294,3 +297,11 @@ def test_without_a_game_note_says_so(term: Terminal, kit) -> None:
     term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(kit.table(), 0))
     assert term.type(":note 1 f\r") == []
     assert "notes are written during a game" in term.app.get_model().status
+
+
+def test_tab_completes_note_with_our_slots_and_the_others_names(kit) -> None:
+    view = view_for(kit.game(), 0)
+    completer = CommandCompleter(lambda: view, lambda: kit.NAMES)
+    assert [c.text for c in completer.get_completions(Document("no"), CompleteEvent())] == ["note"]
+    offered = [c.text for c in completer.get_completions(Document("note "), CompleteEvent())]
+    assert offered == ["1", "2", "3", "4", "5", "bob", "cathy"]
