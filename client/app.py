@@ -17,7 +17,16 @@ from datetime import datetime
 from pathlib import Path
 
 from hanabi.engine import Clue, Discard, Play, Rearrange, Variant
-from hanabi.protocol.messages import ActionRequest, Chat, GetReplay, Message, RearrangeRequest, WriteNote
+from hanabi.protocol.messages import (
+    ActionRequest,
+    Chat,
+    GetReplay,
+    Message,
+    PreMoveKind,
+    QueueMove,
+    RearrangeRequest,
+    WriteNote,
+)
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
@@ -29,9 +38,10 @@ from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.processors import BeforeInput, ConditionalProcessor, PasswordProcessor
 from prompt_toolkit.output import Output
 
+from . import handing, notes
 from . import keys as shortcuts
-from . import notes
 from .bindings import key_bindings
+from .clockface import REDRAW_EVERY
 from .commands import CommandCompleter, CommandError, Intent, LobbyIntent, Local, NoteIntent, Say, parse
 from .form import TableForm
 from .judge import NO_GAME, refusal
@@ -126,6 +136,7 @@ class ClientApp:
             full_screen=True,
             input=input,
             output=output,
+            refresh_interval=REDRAW_EVERY,  # a running clock counts down on screen between the server's messages
         )
         self.application.ttimeoutlen = 0.05  # Esc answers at once instead of waiting for a longer sequence
 
@@ -173,6 +184,12 @@ class ClientApp:
         if isinstance(intent, (Play, Discard, Clue, Rearrange)):
             if view is None:
                 self.note(NO_GAME, True)
+                return
+            if isinstance(intent, (Play, Discard)) and view.seat is not None and view.outcome is None \
+                    and view.current != view.seat:
+                # Not our turn: the play or discard is queued for our next turn (a pre-move), the server says so.
+                kind = PreMoveKind.PLAY if isinstance(intent, Play) else PreMoveKind.DISCARD
+                self.send(QueueMove(kind, intent.order))
                 return
             reason = refusal(view, intent, model.names)
             if reason is not None:
@@ -328,13 +345,7 @@ class ClientApp:
             self._answer_quit(key)
             return
         if ui.confirm is not None:
-            intent = ui.confirm
-            ui.prompt = ""
-            if key.lower() == "y":
-                self.act(intent)
-            else:
-                ui.confirm = None
-                self.note("You stay at the table; the game goes on.")
+            self._answer_confirm(key)
             return
         if ui.pending or ui.note_keys:
             self._shortcut(key)
@@ -351,13 +362,15 @@ class ClientApp:
                 self.ui.prompt = f"{closed} (Esc closes this line)"
         elif key == "?":
             ui.show_help = True
+        elif key == handing.KEY:
+            self._follow([key], handing.start(model))
         elif mode == "game" and key == "l" and model.seat is None:
             self.act(LobbyIntent("leave"))  # a spectator leaving ends nothing
         elif mode == "game" and key in shortcuts.STARTERS:
             step = shortcuts.start(key, model.view, model.names)
             self._follow([key], step)
-        elif mode in ("game", "end") and key in ("k", "n", "N"):
-            self._board_key(key)
+        elif mode in ("game", "end") and key in ("k", "n", "N", "z", "u"):
+            self._board_key(key, mode)
         elif mode == "end" and key == "s":
             self.save_replay()
         elif mode == "end" and key == "a":
@@ -372,8 +385,21 @@ class ClientApp:
         elif mode == "lobby":
             self.lobby.key(key)
 
+    def _answer_confirm(self, key: str) -> None:
+        intent = self.ui.confirm
+        assert intent is not None
+        self.ui.prompt = ""
+        if key.lower() == "y":
+            self.act(intent)
+        else:
+            self.ui.confirm = None
+            self.note("You stay at the table; the game goes on.")
+
     def _shortcut(self, key: str) -> None:
         model = self.get_model()
+        if self.ui.pending[0] == handing.KEY:
+            self._follow([*self.ui.pending, key], handing.step(self.ui.pending, key, model))
+            return
         if self.ui.note_keys:
             self._note_step(notes.step(self.ui.note_keys, key, model), [*self.ui.note_keys, key])
             return
@@ -384,7 +410,7 @@ class ClientApp:
         step = shortcuts.step(self.ui.pending, key, view, model.names)
         self._follow([*self.ui.pending, key], step)
 
-    def _follow(self, keys: list[str], step: shortcuts.Step) -> None:
+    def _follow(self, keys: list[str], step: shortcuts.Step | handing.Step) -> None:
         if isinstance(step, shortcuts.Prompt):
             self.ui.pending = keys
             self.ui.prompt = step.text
@@ -393,13 +419,19 @@ class ClientApp:
         self.ui.prompt = ""
         if isinstance(step, shortcuts.KeyRefused):
             self.note(step.text, True)
-            return
-        self.act(step.intent)
+        elif isinstance(step, handing.TypeOn):
+            self.open_command(step.text)
+            self.ui.prompt = step.prompt
+        else:
+            self.act(step.intent)
 
-    def _board_key(self, key: str) -> None:
+    def _board_key(self, key: str, mode: str) -> None:
         """``k`` shows or hides what each player knows; ``n`` starts a note on a card; ``N`` shows or hides the
-        notes panel."""
-        if key == "k":
+        notes panel; while the game runs, ``z`` pauses or resumes it and ``u`` cancels our queued move."""
+        if key in ("z", "u"):
+            if mode == "game":
+                self.lobby.act(LobbyIntent("pause" if key == "z" else "unqueue"))
+        elif key == "k":
             self.ui.show_knowledge = not self.ui.show_knowledge
         elif key == "N":
             self.ui.show_notes = not self.ui.show_notes

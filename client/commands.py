@@ -57,7 +57,8 @@ class NoteIntent:
 Intent = Play | Discard | Clue | Rearrange | Say | LobbyIntent | Local | NoteIntent
 
 GAME_VERBS = ("play", "discard", "clue", "move")
-LOBBY_VERBS = ("join", "spectate", "leave", "start", "bot", "unbot", "host", "new", "refresh", "again")
+LOBBY_VERBS = ("join", "spectate", "leave", "start", "bot", "unbot", "host", "new", "refresh", "again", "hand",
+               "pause", "unqueue")
 LOCAL_VERBS = ("help", "quit", "knowledge", "save")
 ALIASES = {"p": "play", "d": "discard", "c": "clue", "m": "move", "chat": "say", "/say": "say", "h": "help",
            "?": "help", "exit": "quit", "q": "quit", "k": "knowledge", "create": "new", "watch": "spectate",
@@ -191,9 +192,16 @@ def parse(line: str, view: PlayerView | None, names: Sequence[str]) -> Intent:
     return Rearrange(view.seat, tuple(orders))
 
 
+HAND_USAGE = "type: hand SEAT bot (a house bot takes it) or hand SEAT NAME (a player in the lobby takes it)"
+
+
 def _lobby(verb: str, args: list[str]) -> LobbyIntent:
-    if verb in ("leave", "start", "refresh", "again", "new"):
+    if verb in ("leave", "start", "refresh", "again", "new", "pause", "unqueue"):
         return LobbyIntent(verb, text=" ".join(args) or None)
+    if verb == "hand":
+        if len(args) < 2 or not args[0].isdigit():
+            raise CommandError(HAND_USAGE)
+        return LobbyIntent(verb, int(args[0]), " ".join(args[1:]))
     if not args or not args[0].isdigit():
         what = "TABLE" if verb in ("join", "spectate") else "SEAT"
         raise CommandError(f"type: {verb} {what} (a number)")

@@ -9,18 +9,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hanabi.engine import MAX_PLAYERS, MIN_PLAYERS, ChatPolicy, Variant
+from hanabi.engine import MAX_PLAYERS, MIN_PLAYERS, TIME_BASE, TIME_PER_TURN, ChatPolicy, Variant
 from hanabi.protocol import NAME_MAX, PASSWORD_MAX
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-FIELDS = ("name", "variant", "seats", "empty_clues", "all_or_nothing", "chat", "password")
+FIELDS = ("name", "variant", "seats", "empty_clues", "all_or_nothing", "chat", "password", "clock")
 LABELS = {
     "name": "Name", "variant": "Variant", "seats": "Seats", "empty_clues": "Empty clues",
-    "all_or_nothing": "All or nothing", "chat": "Chat", "password": "Password",
+    "all_or_nothing": "All or nothing", "chat": "Chat", "password": "Password", "clock": "Clock",
 }
 TEXT_FIELDS = {"name": NAME_MAX, "password": PASSWORD_MAX}
 VARIANTS = tuple(Variant)
 CHATS = tuple(ChatPolicy)
+# The clocks a table may have: off, or (seconds to start with, seconds added after each move); hanab.live's
+# default first.
+TIMERS: tuple[tuple[int, int] | None, ...] = (None, (TIME_BASE, TIME_PER_TURN), (60, 10), (300, 30), (30, 5))
+
+
+def timer_text(base: int, per_turn: int) -> str:
+    """A table's clock for people: "2:00 + 0:20 a move"."""
+    return f"{base // 60}:{base % 60:02d} + {per_turn // 60}:{per_turn % 60:02d} a move"
 
 
 @dataclass
@@ -32,6 +40,7 @@ class TableForm:
     all_or_nothing: bool = False
     chat: int = CHATS.index(ChatPolicy.BETWEEN_GAMES)
     password: str = ""
+    clock: int = 0  # index in TIMERS
     field: int = 0
 
     @property
@@ -55,6 +64,8 @@ class TableForm:
             self.all_or_nothing = not self.all_or_nothing
         elif name == "chat":
             self.chat = (self.chat + step) % len(CHATS)
+        elif name == "clock":
+            self.clock = (self.clock + step) % len(TIMERS)
 
     def type_text(self, text: str) -> bool:
         """Type into the current text field; False when the field is a choice (the key means nothing here)."""
@@ -81,6 +92,9 @@ class TableForm:
             return CHATS[self.chat].value
         if name == "password":
             return "*" * len(self.password) if self.password else "(none: anyone may join)"
+        if name == "clock":
+            timer = TIMERS[self.clock]
+            return "off (untimed)" if timer is None else f"{timer_text(*timer)} a player"
         return self.name or "(type a name)"
 
     def fragments(self) -> StyleAndTextTuples:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from hanabi.engine import RANKS, Clue, Discard, GameEnded, NotYourTurn, Play, PlayerView, Rearrange, check_turn
 
 from .board import others_in_turn_order, seat_name
-from .commands import CommandError, clue_value, other_player
+from .commands import CommandError, LobbyIntent, clue_value, other_player
 from .judge import NO_GAME, SPECTATORS_CANNOT_ACT, refusal
 
 
@@ -31,7 +31,7 @@ class Prompt:
 class Done:
     """The shortcut is complete: send ``intent``."""
 
-    intent: Play | Discard | Clue | Rearrange
+    intent: Play | Discard | Clue | Rearrange | LobbyIntent
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +60,9 @@ def start(key: str, view: PlayerView | None, names: Sequence[str]) -> Step:
     if view.seat is None:
         return KeyRefused(SPECTATORS_CANNOT_ACT)
     size = len(view.hands[view.seat])
+    if verb in ("play", "discard") and view.current != view.seat:
+        # Not our turn: the card picked is queued for our next turn (a pre-move).
+        return Prompt(f"Queue a {verb} for your next turn: which slot? 1-{size} (1 = newest) · Esc cancels")
     if verb != "move":
         # Said at the first key, not after the player has picked a slot and a value.
         try:

@@ -7,6 +7,7 @@ screen (lobby, form, help, game at two widths) is built once and reused.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 from prompt_toolkit.data_structures import Point
@@ -26,6 +27,7 @@ from prompt_toolkit.layout.containers import AnyContainer
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.menus import CompletionsMenu
 
+from .clockface import time_fragments
 from .model import ClientModel
 from .notes import panel_fragments
 from .screens import (
@@ -124,8 +126,13 @@ class ScreenLayout:
             chat = FormattedTextControl(chat_text, get_cursor_position=lambda: _end_of(chat_text()))
             middle = VSplit([log_window, Window(width=1, char="│", style="class:rule"),
                              Window(chat, width=self._chat_width, wrap_lines=True)])
+        def clocks() -> StyleAndTextTuples:
+            return wrap_words(time_fragments(self.model(), time.monotonic()), self.width, 1)
+
         return HSplit([
             Window(FormattedTextControl(tokens), height=1),
+            ConditionalContainer(Window(FormattedTextControl(clocks), dont_extend_height=True, wrap_lines=True),
+                                 Condition(lambda: bool(time_fragments(self.model(), 0.0)))),
             Window(FormattedTextControl(self._board), height=self._board_height),
             Window(FormattedTextControl(lambda: discards(self.model(), self.width)), dont_extend_height=True,
                    wrap_lines=True),

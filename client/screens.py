@@ -25,6 +25,8 @@ from .board import (
     tokens_fragments,
     whose_turn,
 )
+from .handing import KEY as HAND_KEY
+from .handing import someone_away
 from .model import ClientModel, Link, LogLine, seats_taken
 from .notes import card_marks
 from .wrapping import wrap_words
@@ -252,7 +254,9 @@ def lobby_fragments(model: ClientModel, selected: int, width: int) -> StyleAndTe
             out.append(("", f"   seat {s + 1}: {who}{hostmark}\n"))
         for sender, text in model.chat[-5:]:
             out += [("", "   "), *chat_line(sender, text), ("", "\n")]
-        if model.is_host:
+        if model.is_host and someone_away(mine):
+            out.append(("class:keys", f" {HAND_KEY} hand on an away player's seat · b add a bot · g start · l leave "))
+        elif model.is_host:
             out.append(("class:keys", " b add a bot · x remove a bot · g start the game · l leave "))
         elif model.seat is not None:
             out.append(("class:keys", " waiting for the host to start · l leave "))
@@ -269,7 +273,8 @@ def help_fragments() -> StyleAndTextTuples:
         "  p N    play the card in slot N (slot 1 = newest)      d N    discard slot N",
         "  c P V  clue player P (the seat number on the board) with a colour or a rank",
         "  m A B  move a card from slot A to slot B (any time) · PgUp/PgDn scroll the log",
-        "  k      show or hide what each player knows     t  talk     :  type a command",
+        "  p/d N out of turn: queue it for your next turn (u cancels) · z pause/resume",
+        "  k show or hide what each player knows · t talk · : command",
         "  n P S  note on P's card in slot S (you too): f finessed, c chop moved… N notes",
         "Reading the board",
         "  [R3] a card that got a clue, R3 one that got none · ▶ the player to act",
@@ -280,10 +285,11 @@ def help_fragments() -> StyleAndTextTuples:
         "  at your table: b add a bot · x remove a bot · g start · l leave",
         "Commands (type : first; Tab completes)",
         "  play N · discard N · clue PLAYER COLOUR|RANK · move FROM TO · say TEXT · help",
-        "  join TABLE [SEAT] · watch TABLE · leave · new · start · again · save · quit",
+        "  pause · unqueue · join TABLE [SEAT] · watch TABLE · leave · new · start · save",
         "  bot SEAT · unbot SEAT · host SEAT · knowledge · note [PLAYER] SLOT [TEXT]",
         '  PLAYER: the seat number on the board, or a name ("ada", "bot a": Bot Ada)',
         "  [p] beside a table in the lobby: it asks for a password",
+        "Host: H hands an away player's seat to a bot or a player · hand SEAT bot|NAME",
         "Esc cancels keys · Ctrl-C quits at any time. Press any key to close this help.",
     ]
     return [("", "\n".join(lines))]
@@ -313,13 +319,17 @@ def keys_fragments(model: ClientModel, mode: str, width: int = 80, solo: bool = 
                  ("PgUp", "log"), ("^C", "quit")]
     elif mode == "game":
         items = [("p", "play"), ("d", "discard"), ("c", "clue"), ("m", "move"), ("k", "knows"), ("n", "note"),
-                 ("t", "chat"), (":", "cmd"), ("?", "help"), ("N", "notes"), ("PgUp", "log"), ("^C", "quit")]
+                 ("t", "chat"), ("z", "pause"), (":", "cmd"), ("?", "help"), ("N", "notes"), ("PgUp", "log"),
+                 ("^C", "quit")]
     elif mode == "end":
         items = [("s", "save replay"), ("a", "again"), ("l", "leave"), ("N", "notes"), ("t", "chat"), (":", "cmd"),
                  ("q", "quit")]
     else:
         items = [("↑↓", "choose"), ("j", "join"), ("s", "watch"), ("n", "new"), ("r", "refresh"), ("t", "chat"),
                  (":", "cmd"), ("?", "help"), ("q", "quit")]
+    if mode in ("game", "end") and model.table is not None and model.is_host and someone_away(model.table):
+        # Someone is away: the one key that lets the game go on without them comes first after the game's own.
+        items.insert(next(i for i, item in enumerate(items) if item[0] in (":", "t")), (HAND_KEY, "hand seat"))
     if chat_closed(model) is not None:
         items = [item for item in items if item[0] != "t"]
     if solo and mode == "end":

@@ -61,4 +61,8 @@ STYLE = Style.from_dict({
     "end.defeat": "fg:ansired bold",
     "link.online": "fg:ansigreen",
     "link.offline": "fg:ansired bold",
+    "clock": "bold",
+    "clock.low": "fg:ansired bold reverse",
+    "clock.paused": "fg:ansiyellow bold",
+    "clock.queued": "fg:ansicyan",
 })

@@ -5,8 +5,9 @@ The format (see hanab.live's ``misc/example_game_with_comments.jsonc``):
 ``actions`` (``{type, target, value}``: 0 play and 1 discard name a card
 order in ``target``; 2 colour clue and 3 rank clue name a seat in ``target``
 and the colour index or rank in ``value``; 4 ends the game from outside, its
-``value`` hanab.live's end condition; 5 ends it by a vote) and ``options``
-(``variant`` and the rule flags). Importing replays every action through
+``value`` hanab.live's end condition, 3 for a player whose time ran out; 5
+ends it by a vote) and ``options`` (``variant``, the rule flags and the
+timers of a timed game). Importing replays every action through
 ``apply``, so a file is accepted only if every move in it was legal.
 
 hanab.live always ends a game as soon as no more points can be scored, so a
@@ -29,9 +30,10 @@ from typing import Any
 
 from .actions import Clue, Discard, Play, TurnAction, TurnEvent
 from .cards import RANKS, Card
+from .clocks import time_out
 from .names import NAME_MAX, name_problem
 from .notes import SeatNotes, notes_from_json, notes_to_json
-from .options import MAX_PLAYERS, MIN_PLAYERS, GameConfig
+from .options import MAX_PLAYERS, MAX_TIME, MIN_PLAYERS, TIME_BASE, TIME_PER_TURN, GameConfig
 from .outcome import EndReason
 from .state import GameState, IllegalAction, apply, game_from_deck, terminate
 from .variants import Variant
@@ -59,7 +61,8 @@ UNSUPPORTED_OPTIONS = {
     "detrimentalCharacters": "detrimental characters",
     "speedrun": "speedrun",
 }
-# hanab.live's options with no effect on the rules, and the JSON type each must have.
+# hanab.live's options with no effect on the rules of a replay, and the JSON type each must have (the timers
+# are read into the game's config, so that a timed game exported again stays timed).
 _RULELESS_OPTIONS: dict[str, type] = {"timed": bool, "timeBase": int, "timePerTurn": int}
 NO_EARLY_END = "endWhenNoPoints"  # this program's own option name; hanab.live ignores it
 
@@ -103,6 +106,9 @@ def to_json(state: GameState, players: Sequence[str] | None = None,
     ]
     if state.outcome is not None and state.outcome.reason is EndReason.TERMINATED:
         actions.append({"type": GAME_OVER, "target": state.current, "value": TERMINATED_BY_PLAYER})
+    if state.outcome is not None and state.outcome.reason is EndReason.TIMEOUT:
+        # Only the player to act has a running clock, so it is theirs that ran out.
+        actions.append({"type": GAME_OVER, "target": state.current, "value": TIMEOUT})
     options: dict[str, Any] = {"variant": variant.value}
     if config.all_or_nothing:
         options["allOrNothing"] = True
@@ -114,6 +120,8 @@ def to_json(state: GameState, players: Sequence[str] | None = None,
         options["startingPlayer"] = config.first_seat
     if not config.end_when_no_points:
         options[NO_EARLY_END] = False
+    if config.timed:
+        options.update(timed=True, timeBase=config.time_base, timePerTurn=config.time_per_turn)
     # No "seed": hanab.live would ignore this deck and shuffle its own from it (a whole-number seed it would
     # even refuse without a word).
     out: dict[str, Any] = {
@@ -165,6 +173,15 @@ def _check_options(options: dict[str, Any]) -> None:
                 _int(options[key], f"options.{key}", 0, 2**31 - 1)
 
 
+def _timers(options: dict[str, Any]) -> dict[str, Any]:
+    """The config's clock fields from hanab.live's ``timed``/``timeBase``/``timePerTurn`` (already type-checked)."""
+    if not _flag(options, "timed"):
+        return {}
+    base = _int(options.get("timeBase", TIME_BASE), "options.timeBase", 1, MAX_TIME)
+    return {"timed": True, "time_base": base,
+            "time_per_turn": _int(options.get("timePerTurn", TIME_PER_TURN), "options.timePerTurn", 0, MAX_TIME)}
+
+
 def from_json(data: object) -> Replay:
     """Build the game a replay describes, checking the deck and every action."""
     if not isinstance(data, dict):
@@ -200,7 +217,7 @@ def from_json(data: object) -> Replay:
     config = GameConfig(players=len(players), variant=variant, empty_clues=_flag(options, "emptyClues"),
                         all_or_nothing=_flag(options, "allOrNothing"), first_seat=first,
                         deck_plays=_flag(options, "deckPlays"),
-                        end_when_no_points=_flag(options, NO_EARLY_END, default=True))
+                        end_when_no_points=_flag(options, NO_EARLY_END, default=True), **_timers(options))
 
     deck_data = data["deck"]
     if not isinstance(deck_data, list):
@@ -250,14 +267,19 @@ def _play_out(state: GameState, actions: list[Any], players: Sequence[str]) -> G
             raise ReplayError(f"action {i} comes after the end of the game ({state.outcome.detail})")
         try:
             action = _parse_action(raw, state, i, players)
-            state = terminate(state, action) if isinstance(action, str) else apply(state, action)
+            if isinstance(action, tuple):
+                condition, detail = action
+                state = time_out(state, detail) if condition == TIMEOUT else terminate(state, detail)
+            else:
+                state = apply(state, action)
         except IllegalAction as e:
             raise ReplayError(f"action {i} ({json.dumps(raw)}) is illegal: {e}") from None
     return state
 
 
-def _parse_action(raw: object, state: GameState, i: int, players: Sequence[str]) -> TurnAction | str:
-    """The turn action ``raw`` names, or for a game-over action the sentence saying why the game ended."""
+def _parse_action(raw: object, state: GameState, i: int, players: Sequence[str]) -> TurnAction | tuple[int, str]:
+    """The turn action ``raw`` names, or for a game-over action its end condition and the sentence saying why the
+    game ended."""
     if not isinstance(raw, dict):
         raise ReplayError(f"action {i} must be an object with type and target")
     if "type" not in raw or "target" not in raw:
@@ -267,7 +289,7 @@ def _parse_action(raw: object, state: GameState, i: int, players: Sequence[str])
         _int(raw["target"], f"action {i} target (-1 for a vote)", -1, -1)
         _int(raw.get("value", TERMINATED_BY_VOTE), f"action {i} end condition of a vote", TERMINATED_BY_VOTE,
              TERMINATED_BY_VOTE)
-        return _END_CONDITIONS[TERMINATED_BY_VOTE]
+        return TERMINATED_BY_VOTE, _END_CONDITIONS[TERMINATED_BY_VOTE]
     if kind == GAME_OVER:
         seat = _int(raw["target"], f"action {i} target (the seat that ended the game, or -1)", -1, state.players - 1)
         condition = _int(raw.get("value", 0), f"action {i} end condition", 0, TERMINATED_BY_VOTE)
@@ -275,7 +297,7 @@ def _parse_action(raw: object, state: GameState, i: int, players: Sequence[str])
             known = ", ".join(str(c) for c in _END_CONDITIONS if c)
             raise ReplayError(f"action {i} ends the game with condition {json.dumps(condition)}, "
                               f"which is not one of hanab.live's ({known})")
-        return _END_CONDITIONS[condition].format(who=players[seat] if seat >= 0 else "a player")
+        return condition, _END_CONDITIONS[condition].format(who=players[seat] if seat >= 0 else "a player")
     variant = state.config.variant
     if kind in (PLAY, DISCARD):
         order = _int(raw["target"], f"action {i} target (a card order)", 0, len(state.deck) - 1)

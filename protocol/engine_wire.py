@@ -136,11 +136,13 @@ def card_from_wire(value: object, where: str, variant: Variant | None = None, it
 
 # -- options -------------------------------------------------------------------------------------
 
-_CONFIG_KEYS = frozenset({"players", "variant", "empty_clues", "all_or_nothing", "first_seat", "chat"})
+# hanab.live's rule options (version 3): on the wire only when on, so a game without them looks as it always did.
+_RULE_OPTIONS = ("end_when_no_points", "deck_plays")
+_CONFIG_KEYS = frozenset({"players", "variant", "empty_clues", "all_or_nothing", "first_seat", "chat", *_RULE_OPTIONS})
 
 
 def config_to_wire(config: GameConfig) -> dict[str, Any]:
-    return {
+    wire: dict[str, Any] = {
         "players": config.players,
         "variant": config.variant.value,
         "empty_clues": config.empty_clues,
@@ -148,6 +150,10 @@ def config_to_wire(config: GameConfig) -> dict[str, Any]:
         "first_seat": config.first_seat,
         "chat": config.chat.value,
     }
+    for option in _RULE_OPTIONS:
+        if getattr(config, option):
+            wire[option] = True
+    return wire
 
 
 _Named = TypeVar("_Named", Variant, ChatPolicy)
@@ -182,9 +188,10 @@ def config_from_wire(value: object, where: str) -> GameConfig:
     aon = _where_bool(_get(data, "all_or_nothing", where), f"{where}.all_or_nothing")
     chat_name = data.get("chat", ChatPolicy.BETWEEN_GAMES.value)
     chat = chat_from_wire(chat_name, f"{where}.chat")
-    if len(data) > 6:
+    rules = {option: _where_bool(data[option], f"{where}.{option}") for option in _RULE_OPTIONS if option in data}
+    if len(data) > 6 + len(rules):
         _ignore_unknown(data, _CONFIG_KEYS, where)
-    return GameConfig(players, variant, empty, aon, first, chat)
+    return GameConfig(players, variant, empty, aon, first, chat, **rules)
 
 
 # -- actions -------------------------------------------------------------------------------------

@@ -47,7 +47,10 @@ class ErrorCode(enum.StrEnum):
     GAME_RUNNING = "game_running"  # the request needs the table to be between games
     NOT_READY = "not_ready"  # start refused: a seat is empty
     INTERNAL = "internal"  # the server's own fault; the message says so
+    NOT_LEADER = "not_leader"  # only the review's leader may do that (version 3)
+    NO_REVIEW = "no_review"  # the table is not reviewing a game (version 3)
     HISTORY_GAP = "history_gap"  # a view continues a history this connection never received (fatal)
+    GAME_PAUSED = "game_paused"  # a move while the game is paused: resume it first
 
 
 class GoodbyeReason(enum.StrEnum):

@@ -36,7 +36,7 @@ from .announce import default_name as default_lan_name
 from .announce import lan_address, name_problem
 from .app import Server, serve
 from .config import PROGRAM, ServerConfig
-from .lobby import replay_text
+from .game import replay_text
 from .store import Store, StoreError
 
 DEFAULT_PORT = 7777

@@ -18,7 +18,7 @@ import logging
 import secrets
 
 import trio
-from hanabi.engine import EndReason, Variant, replay
+from hanabi.engine import EndReason, Variant
 from hanabi.protocol import (
     LIST_MAX,
     ActionRequest,
@@ -31,12 +31,17 @@ from hanabi.protocol import (
     GetReplay,
     GiveHost,
     GoodbyeReason,
+    HandSeat,
     Hello,
     Join,
     Leave,
     ListGames,
+    ListOnline,
     ListTables,
     Message,
+    Online,
+    PauseRequest,
+    QueueMove,
     RearrangeRequest,
     RemoveBot,
     ReplayFile,
@@ -51,20 +56,25 @@ from hanabi.protocol.table_rules import seat_label
 
 from .bots import Policy, default_policy
 from .config import ServerConfig
-from .game import Game, replayed
+from .game import Game, replay_text
+from .handover import hand_over
 from .lifecycle import RateLimit
 from .names import normalized, unique
 from .passwords import hash_password
+from .records import TableOptions
 from .requests import CloseIfEmpty, Rewatch, Unwatch
+from .review import REVIEW_REQUESTS, restored
 from .seats import Seat
 from .session import Outbox, Player, Refused, frame
-from .store import Snapshot, Store, StoredGame, StoredTable, StoreFailure, token_hash
+from .store import Snapshot, Store, StoredTable, StoreFailure, token_hash
 from .table import Table
 
 log = logging.getLogger(__name__)
 
 # Requests that concern the table the player is at.
-_AT_TABLE = (Start, AddBot, RemoveBot, GiveHost, ActionRequest, RearrangeRequest, Chat, WriteNote)
+_AT_TABLE = (Start, AddBot, RemoveBot, GiveHost, ActionRequest, RearrangeRequest, Chat, WriteNote, PauseRequest,
+             QueueMove, *REVIEW_REQUESTS)
+ONLINE_EVERY = 1.0  # seconds: the lobby hears who is online at most this often (a login storm is not a flood)
 
 
 def no_such_table(table: int) -> Refused:
@@ -84,6 +94,8 @@ class Lobby:
         self._lost: dict[str, Refused] = {}  # by token hash: what to tell who sat at a table lost to a damaged store
         self._news: dict[int, Table] = {}  # tables changed (or closed) since the lobby was last told
         self._openings: dict[str, RateLimit] = {}  # by address: tables opened (each costs store writes)
+        self._online_told: tuple[str, ...] | None = None  # the online list the lobby heard last
+        self._online_at = float("-inf")  # when
         self._nursery = nursery
 
     # --- start-up -----------------------------------------------------------------------------------------------
@@ -128,8 +140,9 @@ class Lobby:
         game = Game.restore(stored.game) if stored.game is not None else None  # first: it may fail
         table = Table(stored.id, stored.name, stored.variant, stored.empty_clues, stored.all_or_nothing, stored.chat,
                       stored.seats, stored.password, store=self.store, config=self.config, policy=self.policy,
-                      lobby=self)
+                      lobby=self, options=stored.options, timer=stored.timer)
         table.host, table.game = stored.host, game
+        table.review = restored(stored.review) if stored.review is not None else None
         for s in stored.seated:
             player = None if s.bot else self.players.get(s.token_hash or "")
             if not s.bot and player is None:
@@ -262,9 +275,30 @@ class Lobby:
         news, self._news = self._news, {}
         data = b"".join(frame(TableGone(table=t.id)) if t.closed else frame(TableChanged(table=t.info()))
                         for t in news.values())
+        data += self._online_news()
         for p in self._online if data else ():
             if p.table is None:
                 p.send_frame(data)
+
+    def _online_news(self) -> bytes:
+        """The ``online`` frame when the list changed since the lobby last heard it (at most every ONLINE_EVERY)."""
+        now = trio.current_time()
+        if now - self._online_at < ONLINE_EVERY:
+            return b""
+        names = self._online_names()
+        if names == self._online_told:
+            return b""
+        self._online_told, self._online_at = names, now
+        return self.online_frame(None, names)
+
+    def _online_names(self) -> tuple[str, ...]:
+        return tuple(sorted((p.name for p in self._online), key=lambda n: (n.casefold(), n)))
+
+    def online_frame(self, request_id: int | None, names: tuple[str, ...] | None = None) -> bytes:
+        """Who is connected, by name: at most the protocol's LIST_MAX, ``total`` telling when some are left out."""
+        names = self._online_names() if names is None else names
+        total = len(names) if len(names) > LIST_MAX else None
+        return frame(Online(players=names[:LIST_MAX], id=request_id, total=total))
 
     # --- requests -----------------------------------------------------------------------------------------------
 
@@ -272,8 +306,10 @@ class Lobby:
         """Carry out one request of ``player``; replies go to the player, refusals raise ``Refused``."""
         if isinstance(request, ListTables):
             player.send_frame(self.tables_frame(request.id))
+        elif isinstance(request, ListOnline):
+            player.send_frame(self.online_frame(request.id))
         elif isinstance(request, ListGames):
-            await self._list_games(player, request.id)
+            await self._list_games(player, request.id, request.seed)
         elif isinstance(request, GetReplay):
             await self._replay(player, request.game, request.id)
         else:
@@ -305,6 +341,8 @@ class Lobby:
             await self._enter(player, table, request)
         elif isinstance(request, CreateTable):
             await self._create(player, request)
+        elif isinstance(request, HandSeat):
+            await hand_over(self, player, request)
         else:
             raise Refused(ErrorCode.UNKNOWN_TYPE, f"the server does not take {request.TYPE} requests here")
 
@@ -353,11 +391,15 @@ class Lobby:
             raise Refused(ErrorCode.RATE_LIMITED, "tables are opened from your address faster than the server "
                                                   "takes: wait a moment, or join one")
         password = hash_password(request.password) if request.password else None
+        options = TableOptions(level=request.level, seed=request.seed,
+                               end_when_no_points=request.end_when_no_points, deck_plays=request.deck_plays)
+        timer = (request.time_base, request.time_per_turn) if request.timed else None
         table_id = await self.store.create_table(request.name, request.variant, request.empty_clues,
-                                                 request.all_or_nothing, request.chat, request.seats, password, None)
+                                                 request.all_or_nothing, request.chat, request.seats, password, None,
+                                                 options, timer=timer)
         table = Table(table_id, request.name, request.variant, request.empty_clues, request.all_or_nothing,
                       request.chat, request.seats, password, store=self.store, config=self.config,
-                      policy=self.policy, lobby=self, address=address)
+                      policy=self.policy, lobby=self, address=address, options=options, timer=timer)
         self.tables[table_id] = table
         log.info("%s opened table %d (%s): %d seats, %s", player.name, table_id, request.name, request.seats,
                  request.variant.value)
@@ -378,15 +420,30 @@ class Lobby:
         total = len(self.tables) if len(self.tables) > len(shown) else None
         return frame(Tables(tables=tuple(t.info() for t in shown), id=request_id, total=total))
 
-    async def _list_games(self, player: Player, request_id: int | None) -> None:
-        games = [g for g in await self.store.games(LIST_MAX) if g.end is not None]
-        total = await self.store.finished_count() if len(games) == LIST_MAX else None
-        if total is not None and total <= len(games):
-            total = None
+    async def _list_games(self, player: Player, request_id: int | None, seed: str | None = None) -> None:
+        if seed is not None:
+            self._refuse_own_seed(player, seed, "the games of this seed are listed")
+        found = (await self.store.games(LIST_MAX, player.key) if seed is None
+                 else await self.store.seed_games(seed, LIST_MAX, player.key))
+        games = [g for g in found if g.end is not None]
+        total = None
+        if seed is None and len(games) == LIST_MAX:
+            total = await self.store.finished_count()
+            if total <= len(games):
+                total = None
         player.send_frame(frame(Games(games=tuple(
             GameSummary(id=g.id, table=g.table_id, players=g.players, variant=Variant(g.variant),
-                        score=g.score or 0, end=EndReason(g.end), finished_at=int(g.finished or 0))
+                        score=g.score or 0, end=EndReason(g.end), finished_at=int(g.finished or 0), yours=g.yours,
+                        seed=g.seed)
             for g in games), id=request_id, total=total)))
+
+    @staticmethod
+    def _refuse_own_seed(player: Player, seed: str, what: str) -> None:
+        """The deal of a seed is the same at every table: a player in a game dealt from ``seed`` must not see it
+        played out elsewhere (its replay holds the whole deck) before their own game ends."""
+        table = player.table
+        if table is not None and player.seat is not None and table.running and table.options.seed == seed:
+            raise Refused(ErrorCode.NO_SUCH_GAME, f"your game is dealt from this seed: {what} once it is over")
 
     async def _replay(self, player: Player, game_id: int, request_id: int | None) -> None:
         stored = await self.store.game(game_id)
@@ -395,13 +452,8 @@ class Lobby:
         if stored.finished is None:
             # A replay holds the whole deck: never while the game runs.
             raise Refused(ErrorCode.NO_SUCH_GAME, f"game {game_id} is still running: its replay comes when it ends")
+        self._refuse_own_seed(player, stored.seed, f"the replay of game {game_id} comes")
         player.send_frame(frame(ReplayFile(game=game_id, json=replay_text(stored), id=request_id)))
 
     def online(self) -> list[Player]:
         return list(self._online)
-
-
-def replay_text(stored: StoredGame) -> str:
-    """The hanab.live JSON of a stored game, rebuilt by replaying its actions (one not finished: as stopped)."""
-    state = replayed(stored)
-    return replay.dumps(state, stored.players, [stored.notes.get(seat, {}) for seat in range(state.players)])

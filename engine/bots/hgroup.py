@@ -222,7 +222,25 @@ class Turn:
 
     def decide(self) -> Decision:
         action, reason = self.choose()
-        return Decision(action, reason)
+        return Decision(action, reason, self.names_cards_of(action))
+
+    def names_cards_of(self, action: TurnAction) -> frozenset[int]:
+        """The seats whose cards the reason for ``action`` speaks of (see ``Decision.names_cards_of``).
+
+        A play or a discard speaks of our own cards; a clue of its target's, and a finesse also of
+        the card blind-played first, in a hand between us and the target. Generous on purpose: a
+        reason kept from a seat that could have seen it costs little; one shown to the wrong seat
+        tells it its own cards.
+        """
+        if not isinstance(action, Clue):
+            return frozenset({self.me})
+        t = self.t
+        seats = {action.target}
+        touched = touched_by(t, action.target, action)
+        reading = read_clue(t, self.me, action, touched) if touched else None
+        if reading is not None and reading.focus is not None and reading.self_order is None and reading.ext:
+            seats.update(t.between(self.me, action.target))
+        return frozenset(seats)
 
     def choose(self) -> tuple[TurnAction, str]:
         t = self.t

@@ -36,13 +36,16 @@ from hanabi.protocol.messages import (
     GameStarted,
     GetReplay,
     GiveHost,
+    HandSeat,
     Join,
     Joined,
     Leave,
     ListTables,
+    Message,
     RearrangeRequest,
     RemoveBot,
     ReplayFile,
+    SeatHanded,
     SeatInfo,
     SeatStatus,
     Spectate,
@@ -973,3 +976,107 @@ def test_the_lobby_cuts_a_long_name_visibly_and_shows_it_whole_when_chosen(term:
     row = next(line for line in lines if line.startswith("▶   1"))
     assert "Carol's tab… [p]" in row and row.rstrip().endswith("…")  # cut, and marked as cut
     assert_words_whole(lines, "Carol's table " + " ".join(FIVE))  # whole under the chosen table
+
+
+# -- seats that survive lost laptops (issue 13): the host's H key and hand command, and what players see ------
+
+
+def test_the_host_hands_an_away_players_seat_to_a_bot_with_three_keys(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    term.feed(SeatStatus(1, 1, False))
+    assert " H hand seat " in term.screen().splitlines()[-1]
+    assert term.type("H") == []
+    assert "Hand which seat on? 2 bob (away)" in term.screen()
+    assert term.type("2") == []
+    assert "Give seat 2 (bob, away) to? b a house bot · p a player in the lobby" in term.screen()
+    assert term.type("b") == [HandSeat(1)]
+
+
+def test_the_host_hands_a_seat_to_a_player_in_the_lobby_by_name(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    term.feed(SeatStatus(1, 2, False))
+    assert term.type("H3p") == []
+    assert term.app.command.text == "hand 3 "
+    assert "Type the name of the player in the lobby who takes seat 3 (now cathy)" in term.screen()
+    assert term.type("Cathy 2\r") == [HandSeat(2, "Cathy 2")]
+
+
+def test_a_bots_seat_goes_straight_to_naming_a_person(term: Terminal, kit) -> None:
+    term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(kit.table(("alice", "bob", "Bot Ada"), bots=(2,),
+                                                                         running=True), 0))
+    assert term.type("H3") == []
+    assert term.app.command.text == "hand 3 "
+
+
+@pytest.mark.parametrize(("keys", "words"), [
+    ("H", "every player is here: only the seat of a player who is away"),
+    ("H1", "seat '1' cannot be handed on: press one of 2"),
+    ("H2x", "'x': press b (a house bot) or p (a player in the lobby); seat 2 stays as it is"),
+])
+def test_the_hand_key_says_what_cannot_be_handed(term: Terminal, kit, keys: str, words: str) -> None:
+    at_game(term, kit)
+    if keys != "H":
+        term.feed(SeatStatus(1, 1, False))
+    assert term.type(keys) == []
+    assert words in term.store.model.status
+
+
+def test_a_guest_is_told_only_the_host_hands_seats_on(term: Terminal, kit) -> None:
+    at_game(term, kit, seat=1)
+    term.feed(SeatStatus(1, 2, False))
+    assert term.type("H") == []
+    assert "only the host can hand a seat on; the host is alice" in term.store.model.status
+    assert " H hand seat " not in term.screen().splitlines()[-1]
+
+
+@pytest.mark.parametrize(("line", "sent", "words"), [
+    ("hand 2 bot", [HandSeat(1)], ""),
+    ("hand 2 Bob Two", [HandSeat(1, "Bob Two")], ""),
+    ("hand 2", [], "type: hand SEAT bot (a house bot takes it) or hand SEAT NAME"),
+    ("hand 1 bot", [], "alice is here: only the seat of a player who is away"),
+    ("hand 3 bot", [], "cathy is here"),
+    ("hand 2 " + "x" * 40, [], "no name is that long (at most 32 characters)"),
+])
+def test_the_hand_command_is_checked_before_it_is_sent(term: Terminal, kit, line: str, sent: list[Message],
+                                                        words: str) -> None:
+    at_game(term, kit)
+    term.feed(SeatStatus(1, 1, False))
+    assert term.type(f":{line}\r") == sent
+    assert words in term.store.model.status
+
+
+def test_the_player_given_a_seat_is_told_so_at_the_table(term: Terminal, kit) -> None:
+    state = kit.game()
+    term.feed(Welcome(1, "server", "bob 2", "tok", ""), Tables((kit.table(running=True),)))
+    assert term.store.model.table is None
+    term.feed(Joined(kit.table(("alice", "bob 2", "cathy"), running=True), 1), kit.view_message(state, 1),
+              SeatHanded(1, 1, "bob 2", False, "bob", "alice"))
+    text = term.screen()
+    assert "alice handed you seat 2 at table 'table 1', which was bob's." in text
+    assert term.store.model.seat == 1 and term.store.model.view is not None
+
+
+def test_the_player_whose_seat_was_handed_on_is_back_in_the_lobby(term: Terminal, kit) -> None:
+    at_game(term, kit, seat=1)
+    term.feed(SeatHanded(1, 1, "Bot Ada", True, "bob", "alice"))
+    model = term.store.model
+    assert model.table is None and model.view is None
+    assert "While you were away, alice gave your seat 2 at table 'table 1' to a house bot." in model.status
+    assert "ask alice to hand it back" in model.status
+
+
+def test_the_others_at_the_table_read_who_took_the_seat(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    term.feed(SeatHanded(1, 1, "Bot Ada", True, "bob", "alice"))
+    assert "alice gave bob's seat 2 to Bot Ada (a house bot)." in term.screen()
+    assert term.store.model.table is not None
+
+
+def test_between_games_the_host_hands_an_away_seat_from_the_lobby_screen(term: Terminal, kit) -> None:
+    table = kit.table(("alice", "bob", "Bot Ada"), bots=(2,))
+    away = replace(table, players=(table.players[0], SeatInfo("bob", False, False), table.players[2]))
+    term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(table, 0))
+    assert "H hand on an away player's seat" not in term.screen()  # a bot's seat alone does not call for it
+    term.feed(TableChanged(away))
+    assert "H hand on an away player's seat" in term.screen()
+    assert term.type("H2b") == [HandSeat(1)]

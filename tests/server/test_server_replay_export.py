@@ -14,7 +14,7 @@ import pytest
 import trio
 from hanabi.engine import GameConfig
 from hanabi.server.cli import main
-from hanabi.server.lobby import replay_text
+from hanabi.server.game import replay_text
 from hanabi.server.store import Store, config_from_text, config_to_text
 
 from tests.engine.hanablive_loader import problems

@@ -132,11 +132,16 @@ async def playing_pair(port: int) -> tuple[Client, Client, dict[int, ViewUpdate]
 async def kill_and_restart(proc: trio.Process, db: Path, *clients: Client) -> tuple[trio.Process, int]:
     """SIGKILL the server (nothing of it runs after: no goodbye, no last commit), close ``clients``' sockets,
     and start a new server on the same store: the new process and its port."""
+    await kill_9(proc, *clients)
+    return await _start_server_process(db)
+
+
+async def kill_9(proc: trio.Process, *clients: Client) -> None:
+    """Kill the server process with SIGKILL (no goodbye, nothing flushed), and drop the clients' connections."""
     proc.send_signal(signal.SIGKILL)
     await proc.wait()
     for client in clients:
         await client.stream.aclose()
-    return await _start_server_process(db)
 
 
 async def test_a_server_killed_mid_game_comes_back_exactly(tmp_path: Path) -> None:

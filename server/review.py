@@ -1,0 +1,177 @@
+"""Review together: once a game is over, everyone at its table follows one leader through it, step by step.
+
+A table holds one ``TableReview`` (or None): which game, who leads, the step
+shown and the card pointed at. It starts when the table's game ends (the
+host leads, at the last step) or when the host opens any finished game of
+the store (``open_review``), and ends when the next game starts. The rules
+of who may do what are here; like every table request these run in the
+table's task, write to the store first and only then change and tell
+(``Review`` to everyone at the table), so a restart brings the review back
+as it was last shown.
+
+Nothing here can give out a running game: a review is made only of a game
+whose end is stored (or, for the table's own game, has just been played).
+The game itself reaches the clients as its hanab.live ``replay`` file, sent
+before the first ``review``; whatever that file carries (notes in its
+``notes`` field) is what everyone sees in the review.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from hanabi.engine import EndReason, GameState, TurnEvent, replay
+from hanabi.protocol import ErrorCode, OpenReview, ReplayFile, Review, ReviewLead, ReviewPoint, ReviewStep
+
+from .game import Game, replay_text, replayed
+from .session import Player, Refused, frame
+from .store import StoredGame, StoredReview, StoreFailure
+
+if TYPE_CHECKING:
+    from .table import Table
+
+log = logging.getLogger(__name__)
+
+ReviewRequest = OpenReview | ReviewStep | ReviewPoint | ReviewLead
+REVIEW_REQUESTS = (OpenReview, ReviewStep, ReviewPoint, ReviewLead)
+
+
+def last_step(state: GameState) -> int:
+    """The game's last step: one per turn taken, one more when it was stopped from outside (no turn ended it)."""
+    turns = sum(1 for e in state.events if isinstance(e, TurnEvent))
+    stopped = state.outcome is not None and state.outcome.reason is EndReason.TERMINATED
+    return turns + stopped
+
+
+@dataclass(slots=True)
+class TableReview:
+    game: int
+    leader: str  # a player's name: the leader may be seated or watching
+    step: int
+    last: int
+    deck_size: int
+    replay: str  # the game's hanab.live JSON, sent to whoever arrives before the review's state
+    pointer: int | None = None
+
+    def message(self, table: int) -> Review:
+        return Review(table=table, game=self.game, leader=self.leader, step=self.step, last=self.last,
+                      pointer=self.pointer)
+
+    def frames(self, table: int) -> bytes:
+        """What someone arriving at the table needs to follow the review: the game, then where it is."""
+        return frame(ReplayFile(game=self.game, json=self.replay)) + frame(self.message(table))
+
+
+def _of_state(game: int, state: GameState, names: tuple[str, ...], leader: str, step: int | None = None,
+              pointer: int | None = None, text: str | None = None) -> TableReview:
+    last = last_step(state)
+    return TableReview(game, leader, last if step is None else min(step, last), last, len(state.deck),
+                       text if text is not None else replay.dumps(state, names), pointer)
+
+
+def restored(stored: StoredReview) -> TableReview:
+    """A review from the store, as it was last shown."""
+    return _of_state(stored.game.id, replayed(stored.game), stored.game.players, stored.leader, stored.step,
+                     stored.pointer, replay_text(stored.game))
+
+
+def _leader_here(table: Table, review: TableReview) -> bool:
+    return any(p.name == review.leader and p.online for p in table.members())
+
+
+def _is_host(table: Table, player: Player) -> bool:
+    seat = table.seat_of(player)
+    return seat is not None and seat == table.host
+
+
+async def _save_and_tell(table: Table, review: TableReview, with_game: bool = False) -> None:
+    """Store the review's new state, then make it the table's and show it to everyone there."""
+    await table.store.set_review(table.id, review.game, review.leader, review.step, review.pointer)
+    table.review = review
+    data = review.frames(table.id) if with_game else frame(review.message(table.id))
+    for p in table.members():
+        p.send_frame(data)
+
+
+async def begin(table: Table, game: Game) -> None:
+    """The table's game has just ended: the host leads its review, from the end. A review not saved is no
+    review (the game is over all the same): the host can open it again from the store."""
+    seat = table.seats[table.host] if table.host is not None else None
+    if seat is None or seat.player is None:
+        return
+    review = _of_state(game.id, game.state, game.names, seat.player.name)
+    try:
+        await _save_and_tell(table, review, with_game=False)  # everyone has just had its replay with game_over
+    except StoreFailure as e:
+        log.error("table %d: the review of game %d could not be saved: %s", table.id, game.id, e)
+
+
+async def end(table: Table) -> None:
+    """A new game starts: the review (if any) is over."""
+    if table.review is not None:
+        await table.store.clear_review(table.id)
+        table.review = None
+
+
+async def handle(table: Table, player: Player, request: ReviewRequest) -> None:
+    """One review request of ``player``, at ``table``; refusals raise ``Refused``."""
+    if table.seat_of(player) is None and player not in table.spectators:
+        raise Refused(ErrorCode.NOT_SEATED, "you are not at this table")
+    if isinstance(request, OpenReview):
+        await _open(table, player, request.game)
+        return
+    review = table.review
+    if review is None:
+        why = "a game is being played" if table.running else "no game has been played or opened here yet"
+        raise Refused(ErrorCode.NO_REVIEW, f"there is no review at this table ({why})")
+    if isinstance(request, ReviewLead):
+        await _hand_over(table, player, review, request.name)
+        return
+    leader = _lead(table, player, review)
+    if isinstance(request, ReviewStep):
+        new = TableReview(review.game, leader, min(request.step, review.last), review.last, review.deck_size,
+                          review.replay)
+    else:
+        if request.order is not None and request.order >= review.deck_size:
+            raise Refused(ErrorCode.BAD_FIELD, f"review_point.order: {request.order} is not a card of this game "
+                                               f"(its deck has {review.deck_size} cards, 0 to {review.deck_size - 1})")
+        new = TableReview(review.game, leader, review.step, review.last, review.deck_size, review.replay,
+                          request.order)
+    await _save_and_tell(table, new)
+
+
+def _lead(table: Table, player: Player, review: TableReview) -> str:
+    """Who leads once ``player`` acts: the leader; or the host, taking the lead back from a leader away."""
+    if player.name == review.leader:
+        return review.leader
+    if _is_host(table, player) and not _leader_here(table, review):
+        return player.name
+    raise Refused(ErrorCode.NOT_LEADER, f"{review.leader} leads the review: only they can step or point for "
+                                        "everyone (step on your own instead, then come back to them)")
+
+
+async def _hand_over(table: Table, player: Player, review: TableReview, name: str) -> None:
+    if player.name != review.leader and not _is_host(table, player):
+        raise Refused(ErrorCode.NOT_LEADER, f"{review.leader} leads the review: only they or the host can hand "
+                                            "the lead on")
+    if not any(p.name == name and p.online for p in table.members()):
+        raise Refused(ErrorCode.NOT_SEATED, f"{name!r} is not at this table now: the lead goes to someone here "
+                                            "(seated or watching)")
+    await _save_and_tell(table, TableReview(review.game, name, review.step, review.last, review.deck_size,
+                                            review.replay, review.pointer))
+
+
+async def _open(table: Table, player: Player, game_id: int) -> None:
+    if not _is_host(table, player):
+        raise Refused(ErrorCode.NOT_HOST, "only the host opens a game for the table to review: ask them, or look "
+                                          "at it alone (its replay)")
+    if table.running:
+        raise Refused(ErrorCode.GAME_RUNNING, "a game is being played at this table: review another once it ends")
+    stored: StoredGame | None = await table.store.game(game_id)
+    if stored is None or stored.finished is None:
+        # A running game is never opened: its deck would show.
+        raise Refused(ErrorCode.NO_SUCH_GAME, f"there is no finished game {game_id}: list the games to see them")
+    review = _of_state(stored.id, replayed(stored), stored.players, player.name, 0, text=replay_text(stored))
+    await _save_and_tell(table, review, with_game=True)

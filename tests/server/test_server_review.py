@@ -1,0 +1,250 @@
+"""Review together, history and who is here, over real loopback TCP.
+
+A finished game puts its table in a review that every screen follows: the
+leader steps and points, hands the lead on, the host takes it back from a
+leader who is gone; a new game ends it. Any finished game opens as a review,
+never one still running. The history lists the asker's games first; the lobby
+hears who is online, a table who watches it.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+from pathlib import Path
+
+import trio
+from hanabi.engine import replay
+from hanabi.protocol.messages import (
+    AddBot,
+    CreateTable,
+    ErrorReply,
+    Games,
+    GameStarted,
+    Join,
+    Joined,
+    Leave,
+    ListGames,
+    ListOnline,
+    Online,
+    OpenReview,
+    ReplayFile,
+    Review,
+    ReviewLead,
+    ReviewPoint,
+    ReviewStep,
+    Spectate,
+    Start,
+    ViewUpdate,
+    Watchers,
+)
+
+from .conftest import Client, Connect
+from .test_server_tables import play_out
+from .test_server_tcp import _client as tcp_client
+from .test_server_tcp import _start_server_process as start_server_process
+
+
+async def finished_table(connect: Connect, host: str = "Alice", guest: str = "Bob") -> tuple[Client, Client, int,
+                                                                                              int]:
+    """``host`` and ``guest`` play a 2-seat game to its end; their clients, the table and the game."""
+    alice, bob = await connect(host), await connect(guest)
+    await alice.send(CreateTable(name=f"{host}'s", seats=2))
+    table = (await alice.expect(Joined)).table.id
+    await bob.send(Join(table=table))
+    await bob.expect(Joined)
+    await alice.send(Start())
+    game = (await alice.expect(GameStarted)).game
+    await play_out({0: alice, 1: bob}, game_timeout=60)
+    return alice, bob, table, game
+
+
+async def refusal(client: Client, code: str) -> ErrorReply:
+    error = await client.expect(ErrorReply)
+    assert error.code == code, error
+    return error
+
+
+def steps_in(text: str) -> int:
+    """The last step of a replay file as the client's viewer counts it."""
+    from hanabi.client.replayer import game_steps
+
+    return len(game_steps(replay.from_json(json.loads(text)))) - 1
+
+
+async def test_a_finished_game_is_reviewed_together_following_the_leader(tcp_connect: Connect) -> None:
+    alice, bob, table, game = await finished_table(tcp_connect)
+    replays = {c.name: await c.expect(ReplayFile) for c in (alice, bob)}
+    for c in (alice, bob):
+        start = await c.expect(Review)
+        # The host leads, showing the end of the game, whose last step the client counts the same way.
+        assert (start.table, start.game, start.leader, start.pointer) == (table, game, "Alice", None)
+        assert start.step == start.last == steps_in(replays[c.name].json) > 10
+    await alice.send(ReviewStep(step=3))
+    for c in (alice, bob):
+        assert (await c.expect(Review)).step == 3
+    await bob.send(ReviewStep(step=5))  # only the leader steps for everyone
+    assert "Alice leads" in (await refusal(bob, "not_leader")).message
+    await alice.send(ReviewStep(step=99_999 % 10_002))  # past the end: the end
+    assert (await bob.expect(Review)).step == start.last
+
+
+async def test_a_spectator_arriving_gets_the_game_and_the_review_and_everyone_sees_who_watches(
+        tcp_connect: Connect) -> None:
+    alice, bob, table, game = await finished_table(tcp_connect)
+    await alice.send(ReviewStep(step=4))
+    await bob.expect(Review, where=lambda r: r.step == 4)
+    carol = await tcp_connect("Carol")
+    await carol.send(Spectate(table=table))
+    await carol.expect(Joined)
+    assert (await carol.expect(ReplayFile)).game == game
+    review = await carol.expect(Review)
+    assert (review.step, review.leader) == (4, "Alice")
+    assert (await carol.expect(Watchers, where=lambda w: "Carol" in w.names)).table == table
+    for c in (alice, bob):
+        assert (await c.expect(Watchers, where=lambda w: bool(w.names))).names == ("Carol",)
+    await carol.send(Leave())
+    for c in (alice, bob):
+        assert (await c.expect(Watchers, where=lambda w: not w.names)).names == ()
+
+
+async def test_the_lead_is_handed_on_and_taken_back_by_the_host_when_the_leader_is_gone(
+        tcp_connect: Connect) -> None:
+    alice, bob, _table, _ = await finished_table(tcp_connect)
+    carol = await tcp_connect("Carol")
+    await carol.send(ReviewLead(name="Bob"))  # not at the table
+    await refusal(carol, "not_seated")
+    await alice.send(ReviewLead(name="Nobody"))
+    assert "not at this table" in (await refusal(alice, "not_seated")).message
+    await alice.send(ReviewLead(name="Bob"))
+    for c in (alice, bob):
+        assert (await c.expect(Review, where=lambda r: r.leader == "Bob")).leader == "Bob"
+    await bob.send(ReviewStep(step=2))
+    assert (await alice.expect(Review, where=lambda r: r.step == 2)).leader == "Bob"
+    await alice.send(ReviewStep(step=1))  # Bob is here: the host does not take over
+    await refusal(alice, "not_leader")
+    await bob.stream.aclose()
+    await alice.drain(0.3)
+    await alice.send(ReviewStep(step=1))  # Bob has gone: the host takes the lead back
+    back = await alice.expect(Review, where=lambda r: r.step == 1)
+    assert back.leader == "Alice"
+
+
+async def test_the_leader_points_at_a_card_and_everyone_sees_it(tcp_connect: Connect) -> None:
+    alice, bob, _, _ = await finished_table(tcp_connect)
+    await alice.send(ReviewStep(step=2))
+    await bob.expect(Review, where=lambda r: r.step == 2)
+    await alice.send(ReviewPoint(order=7))
+    for c in (alice, bob):
+        pointed = await c.expect(Review, where=lambda r: r.pointer is not None)
+        assert (pointed.pointer, pointed.step) == (7, 2)
+    await alice.send(ReviewPoint(order=55))  # a No Variant deck has 50 cards
+    assert "50 cards" in (await refusal(alice, "bad_field")).message
+    await bob.send(ReviewPoint(order=3))
+    await refusal(bob, "not_leader")
+    await alice.send(ReviewStep(step=3))  # a step ends the pointing
+    assert (await bob.expect(Review, where=lambda r: r.step == 3)).pointer is None
+
+
+async def test_a_new_game_ends_the_review(tcp_connect: Connect) -> None:
+    alice, bob, _, _ = await finished_table(tcp_connect)
+    await bob.expect(Review)
+    await alice.send(Start())
+    await bob.expect(GameStarted)
+    await bob.send(ReviewStep(step=0))
+    assert "being played" in (await refusal(bob, "no_review")).message
+
+
+async def test_the_host_opens_any_finished_game_but_never_a_running_one(tcp_connect: Connect) -> None:
+    alice, bob, _, first = await finished_table(tcp_connect)
+    # Another table plays on: its game is running.
+    dave = await tcp_connect("Dave")
+    await dave.send(CreateTable(name="busy", seats=2))
+    await dave.expect(Joined)
+    await dave.send(AddBot(seat=1))
+    await dave.send(Start())
+    running = (await dave.expect(GameStarted)).game
+    await bob.send(OpenReview(game=first))
+    await refusal(bob, "not_host")
+    await alice.send(OpenReview(game=running))
+    assert "no finished game" in (await refusal(alice, "no_such_game")).message
+    await alice.send(OpenReview(game=running + 100))
+    await refusal(alice, "no_such_game")
+    # A new table that never played reviews the first game: the game and the review come to everyone at it.
+    await alice.send(Leave())
+    await bob.send(Leave())
+    await alice.send(CreateTable(name="looking back", seats=2))
+    table = (await alice.expect(Joined, where=lambda j: j.table.name == "looking back")).table.id
+    await bob.send(Join(table=table))
+    await bob.expect(Joined, where=lambda j: j.table.id == table)
+    await alice.send(OpenReview(game=first))
+    for c in (alice, bob):
+        assert (await c.expect(ReplayFile, where=lambda r: r.id is None and r.game == first)).game == first
+        review = await c.expect(Review, where=lambda r: r.table == table)
+        assert (review.game, review.step, review.leader) == (first, 0, "Alice")
+    # Nothing of the running game reached anyone here.
+    for c in (alice, bob):
+        assert not any(isinstance(m, (ReplayFile, Review)) and m.game == running for m in c.seen)
+        assert not any(isinstance(m, ViewUpdate) and m.game == running for m in c.seen)
+
+
+async def test_the_history_lists_the_askers_games_first(tcp_connect: Connect) -> None:
+    alice, _bob, _, first = await finished_table(tcp_connect)
+    carol, _dave, _, second = await finished_table(tcp_connect, "Carol", "Dave")  # later, without Alice
+    await alice.send(ListGames(id=3))
+    games = (await alice.expect(Games)).games
+    assert [(g.id, g.yours) for g in games] == [(first, True), (second, False)]
+    await carol.send(ListGames())
+    assert [(g.id, g.yours) for g in (await carol.expect(Games)).games] == [(second, True), (first, False)]
+    eve = await tcp_connect("Eve")  # played nothing: newest first
+    await eve.send(ListGames())
+    assert [(g.id, g.yours) for g in (await eve.expect(Games)).games] == [(second, False), (first, False)]
+
+
+async def test_who_is_online_is_listed_and_the_lobby_hears_of_newcomers(tcp_connect: Connect) -> None:
+    bob = await tcp_connect("bob")
+    alice = await tcp_connect("Alice")
+    await alice.send(ListOnline(id=4))
+    online = await alice.expect(Online, where=lambda o: o.id == 4)
+    assert online.players == ("Alice", "bob") and online.total is None
+    carol = await tcp_connect("Carol")
+    # Told in the lobby's batch, unasked (at most once a second).
+    heard = await bob.expect(Online, timeout=5, where=lambda o: "Carol" in o.players)
+    assert heard.players == ("Alice", "bob", "Carol") and heard.id is None
+    await carol.stream.aclose()
+    gone = await bob.expect(Online, timeout=5, where=lambda o: "Carol" not in o.players and o.id is None)
+    assert gone.players == ("Alice", "bob")
+
+
+async def test_a_server_killed_during_a_review_brings_it_back_as_last_shown(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    proc, port = await start_server_process(db)
+    try:
+        async def connect(name: str) -> Client:
+            return await tcp_client(port, name)
+
+        alice, bob, table, game = await finished_table(connect)
+        await alice.send(ReviewLead(name="Bob"))
+        await bob.expect(Review, where=lambda r: r.leader == "Bob")
+        await bob.send(ReviewStep(step=6))
+        await bob.send(ReviewPoint(order=4))
+        shown = await alice.expect(Review, where=lambda r: r.pointer == 4)
+        assert (shown.leader, shown.step) == ("Bob", 6)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        await proc.wait()
+    await alice.stream.aclose()
+    await bob.stream.aclose()
+
+    proc, port = await start_server_process(db)
+    try:
+        again = await tcp_client(port, "x", alice.token)  # type: ignore[attr-defined]
+        await again.expect(Joined)
+        assert (await again.expect(ReplayFile)).game == game
+        back = await again.expect(Review)
+        assert (back.table, back.game, back.leader, back.step, back.pointer) == (table, game, "Bob", 6, 4)
+        assert back.last == shown.last
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        with trio.fail_after(10):
+            await proc.wait()
