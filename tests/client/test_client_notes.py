@@ -17,7 +17,18 @@ from hanabi.client.runner import ModelStore
 from hanabi.client.session import Address, Session
 from hanabi.client.snapshot import SizedOutput, screen_text
 from hanabi.client.solo import table_setup
-from hanabi.engine import ChatPolicy, Clue, GameConfig, GameState, Variant, apply, legal_actions, new_game, view_for
+from hanabi.engine import (
+    ChatPolicy,
+    Clue,
+    Discard,
+    GameConfig,
+    GameState,
+    Variant,
+    apply,
+    legal_actions,
+    new_game,
+    view_for,
+)
 from hanabi.engine.replay import dumps, from_json
 from hanabi.protocol.messages import (
     CardNote,
@@ -305,3 +316,17 @@ def test_tab_completes_note_with_our_slots_and_the_others_names(kit) -> None:
     assert [c.text for c in completer.get_completions(Document("no"), CompleteEvent())] == ["note"]
     offered = [c.text for c in completer.get_completions(Document("note "), CompleteEvent())]
     assert offered == ["1", "2", "3", "4", "5", "bob", "cathy"]
+
+
+def test_a_note_follows_its_card_when_the_hand_moves(term: Terminal, kit) -> None:
+    state = playing(term, kit)
+    first = state.hands[0][0]
+    term.feed(CardNotes(1, 0, (CardNote(first, "f"),)))
+    term.app.ui.show_notes = True
+    assert "your slot 1" in term.screen()
+    for _ in range(3):  # a clue from each seat: our turn again, with clue tokens to spare
+        state = kit.clue_something(state)
+    state = apply(state, Discard(state.hands[0][2]))  # a new card comes into slot 1; the noted one moves on
+    term.feed(kit.view_message(state, 0))
+    assert state.hands[0][1] == first
+    assert "your slot 2" in term.screen() and "your slot 1" not in term.screen()
