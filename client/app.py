@@ -532,11 +532,11 @@ class ClientApp:
 
     def _shortcut(self, key: str) -> None:
         model = self.get_model()
-        if self.ui.pending and self.ui.pending[0] == handing.KEY:
-            self._follow([*self.ui.pending, key], handing.step(self.ui.pending, key, model))
-            return
-        if self.ui.note_keys:
+        if self.ui.note_keys:  # a note in progress (pending is empty then)
             self._note_step(notes.step(self.ui.note_keys, key, model), [*self.ui.note_keys, key])
+            return
+        if self.ui.pending[0] == handing.KEY:
+            self._follow([*self.ui.pending, key], handing.step(self.ui.pending, key, model))
             return
         view = model.view
         if view is not None and self.ui.pending[0] == "i":

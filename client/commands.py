@@ -276,6 +276,8 @@ def _argument_options(verb: str, position: int, view: PlayerView | None, names: 
         return slots
     if verb == "move" and position in (1, 2):
         return slots
+    if verb == "note" and position == 1:  # a slot of our own hand, or whose card
+        return slots + [seat_name(names, s) for s in others_in_turn_order(view)]
     if verb == "clue" and position >= 2:
         return [s.value for s in view.config.variant.clue_colours] + [str(r) for r in RANKS]
     return ()
