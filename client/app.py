@@ -397,7 +397,7 @@ class ClientApp:
 
     def _shortcut(self, key: str) -> None:
         model = self.get_model()
-        if self.ui.pending[0] == handing.KEY:
+        if self.ui.pending[:1] == [handing.KEY]:  # (a note's keys in progress leave ``pending`` empty)
             self._follow([*self.ui.pending, key], handing.step(self.ui.pending, key, model))
             return
         if self.ui.note_keys:
