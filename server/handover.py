@@ -13,9 +13,12 @@ the change; then it records where the receiver and the one who lost the
 seat now are (``hand_over``). The table, in its own task, checks the table
 rule, writes the seat to the store (so it survives a restart), swaps the
 holder and tells everyone (``give_seat``: a part of ``Table``'s work kept
-in a module of its own, so it uses the table's own helpers). From then on the seat's views go
-to the new holder only: the old token resumes into the lobby and is told
-what happened, never shown that seat again.
+in a module of its own, so it uses the table's own helpers). From then on
+the seat's views (and its notes, which belong to the seat) go to the new
+holder only: the old token resumes into the lobby and is told what
+happened, never shown that seat again. What the old holder left pending
+goes with them: a bot's choice still being thought about, a queued
+pre-move; a timed game that paused itself for them goes on.
 """
 
 from __future__ import annotations

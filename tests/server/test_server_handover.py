@@ -26,7 +26,8 @@ from hanabi.protocol.messages import (
     TableChanged,
     ViewUpdate,
 )
-from hanabi.server import serve
+from hanabi.server import Server, serve
+from hanabi.server.store import token_hash
 
 from .conftest import FAST, Client, Connect
 from .test_server_tables import play_out, table_of
@@ -287,3 +288,21 @@ async def test_the_move_the_old_holder_queued_is_not_made_for_the_new_one(tcp_co
     assert not [m for m in carol.seen if isinstance(m, Queued) and m.kind is not None]
     latest = [m.view for m in carol.seen if isinstance(m, ViewUpdate)][-1]
     assert latest.turn == view.turn + 1 and latest.current == 1  # her turn waits for her
+
+
+async def test_a_resume_racing_the_handover_is_not_shown_the_seat_it_lost(server: Server, connect: Connect) -> None:
+    """The lobby clears where the old holder is just after the table gave the seat away; a resume in between
+    finds the table still named as theirs, and the table must show it nothing (no spectator's view either)."""
+    alice, bob = await connect("Alice"), await connect("Bob")
+    bob_token = bob.token  # type: ignore[attr-defined]
+    table = await _started(alice, [bob])
+    await _drop(bob, [alice], 1)
+    await alice.send(HandSeat(seat=1))
+    await alice.expect(SeatHanded)
+    back = await connect("Bob", resume=bob_token)
+    await back.expect(SeatHanded)
+    await back.drain(0.05)
+    player = server.lobby.players[token_hash(bob_token)]
+    server.lobby.tables[table].welcome_back(player)  # as if the resume had come before the lobby's update
+    await back.drain(0.1)
+    assert not [t for t in back.trees if t["t"] in ("joined", "view", "notes")]
