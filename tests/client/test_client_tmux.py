@@ -4,11 +4,13 @@ Alice creates a table, Bob joins, Alice seats a bot and starts; then each
 human plays when the screen says it is their turn (slot 1, confirming the
 blind play), until the game ends. The screens are read with capture-pane.
 Alice then saves the replay, which must load in the engine, and quits; the
-client must exit cleanly. In the second test (issue 13), Bob's client is
-killed mid-game and he comes back from another machine (a fresh state
-folder, so as "bob 2"); Alice hands him his seat with the H key, and the
-game goes on to its end. Each step is a function of its own. Skipped when
-tmux is not installed.
+client must exit cleanly. In the issue 13 test, both write notes, Bob's
+client is killed mid-game and he comes back from another machine (a fresh
+state folder, so as "bob 2"); Alice hands him his seat with the H key, his
+note comes back with the seat (hers never shows on his screen), and the
+game goes on to its end. Each step is a function of its own, so a new one
+(the shared review, once the client has it) goes in as one more call.
+Skipped when tmux is not installed.
 """
 
 from __future__ import annotations
@@ -220,6 +222,21 @@ def hand_seat_to(tmux: Tmux, host: str, seat: int, receiver_window: str, receive
     tmux.wait_for(host, lambda s: f"{receiver} " in s and "(away)" not in s, f"{receiver} in seat {seat}")
 
 
+def row_of(screen: str, seat: int) -> str:
+    """The board's row of ``seat`` (1-based, as the board numbers it), whoever sits there."""
+    return next(line for line in screen.splitlines() if re.match(rf"^[ ▶]{seat} ", line))
+
+
+def write_note(tmux: Tmux, name: str, seat: int, slot: int, key: str) -> None:
+    """``name`` writes a one-key note (``key``: f finessed, c chop moved…) on the card in ``slot`` of ``seat``."""
+    tmux.keys(name, "n", str(seat))
+    tmux.wait_for(name, lambda s: "which slot?" in s, "the slot prompt")
+    tmux.keys(name, str(slot))
+    tmux.wait_for(name, lambda s: "no note yet" in s, "the note prompt")
+    tmux.keys(name, key)
+    tmux.wait_for(name, lambda s: "Note written" in s and "*" in row_of(s, seat), "the note's mark")
+
+
 def quit_cleanly(tmux: Tmux, *names: str) -> None:
     for name in names:
         tmux.keys(name, "C-c")
@@ -290,14 +307,20 @@ def test_a_timed_solo_game_counts_down_and_pauses_in_tmux(tmux: Tmux) -> None:
 
 
 def test_a_seat_survives_a_lost_laptop_in_tmux(server: int, tmux: Tmux) -> None:
-    """Issue 13 end to end: two clients and a bot play; bob's client is killed and he comes back from a fresh
-    state folder, as "bob 2"; alice hands him his seat back; the game goes on to its end."""
+    """Issue 13 end to end: two clients and a bot play and write notes; bob's client is killed and he comes back
+    from a fresh state folder, as "bob 2"; alice hands him his seat back, and his note comes with it (alice's
+    never shows on his screen); the game goes on to its end."""
     open_table_with_a_bot(tmux, server)
+    write_note(tmux, "alice", seat=2, slot=2, key="f")  # on bob's card: hers alone
+    write_note(tmux, "bob", seat=2, slot=3, key="c")  # on his own card: the seat's, wherever he plays it from
+    assert row_of(tmux.screen("bob"), 2).count("*") == 1
     played: dict[str, int] = {}
     play(tmux, ("alice", "bob"), lambda _: "bob" in played, "bob's first move", played, discard=True)
     lose_laptop(tmux, "bob", host="alice")
     come_back_from_another_machine(tmux, server, "bob-again", "bob", as_name="bob 2")
     hand_seat_to(tmux, "alice", 2, "bob-again", "bob 2")
+    back = tmux.wait_for("bob-again", lambda s: "*" in row_of(s, 2), "his note on the seat's card")
+    assert row_of(back, 2).count("*") == 1  # his own note, not alice's
     screens = play(tmux, ("alice", "bob-again"), all_over, "the end of the game", played, discard=True)
     assert "bob-again" in played  # he took turns from the seat he was handed
     for screen in screens.values():
@@ -312,14 +335,10 @@ def test_a_note_in_tmux_stays_private_and_comes_back_after_a_restart(server: int
     open_table_with_a_bot(tmux, server)
 
     def bobs_row(screen: str) -> str:
-        return next(line for line in screen.splitlines() if re.match(r"^[ ▶]2 bob", line))
+        return row_of(screen, 2)
 
-    tmux.keys("alice", "n", "2")
-    tmux.wait_for("alice", lambda s: "which slot?" in s, "the slot prompt")
-    tmux.keys("alice", "1")
-    tmux.wait_for("alice", lambda s: "no note yet" in s, "the note prompt")
-    tmux.keys("alice", "f")
-    tmux.wait_for("alice", lambda s: "Note written: f (finessed)" in s and "*" in bobs_row(s), "the mark")
+    write_note(tmux, "alice", seat=2, slot=1, key="f")
+    assert "Note written: f (finessed)" in tmux.screen("alice")
     tmux.keys("alice", "N")
     tmux.wait_for("alice", lambda s: "Notes (N closes" in s and "f (finessed)" in s, "the notes panel")
     assert "*" not in tmux.screen("bob") and "finessed" not in tmux.screen("bob")
