@@ -334,6 +334,7 @@ class Lobby:
             player.table, player.seat = None, None
             if not left.closed:  # in the lobby now: the table as it is without them (a closed one said so)
                 player.send_frame(frame(TableChanged(table=left.info())))
+            player.send_frame(self.online_frame(None))  # the lobby's news of who is online went on without them
         elif isinstance(request, (Join, Spectate)):
             table = self.tables.get(request.table)
             if table is None:

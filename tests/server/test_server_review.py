@@ -270,3 +270,11 @@ async def test_a_player_leaving_ends_the_game_into_a_review_for_those_who_stay(t
     assert (review.leader, review.step, review.last) == ("Alice", 2, 2) == ("Alice", 2, steps_in(replay_file.json))
     await bob.drain(0.2)
     assert not any(isinstance(m, Review) for m in bob.seen)
+
+
+async def test_who_leaves_a_table_hears_who_is_online_again(tcp_connect: Connect) -> None:
+    _alice, bob, _, _ = await finished_table(tcp_connect)  # kept: a client dropped is one offline
+    _carol = await tcp_connect("Carol")  # came while Bob was at the table: the lobby heard it, not he
+    await bob.send(Leave())
+    back = await bob.expect(Online, where=lambda o: "Carol" in o.players)
+    assert back.players == ("Alice", "Bob", "Carol")
