@@ -34,7 +34,7 @@ from hanabi.engine import (
     view_for,
     views_for,
 )
-from hanabi.protocol import ErrorCode, GameEvent, GameOver, ReplayFile, ViewUpdate
+from hanabi.protocol import ErrorCode, GameEvent, GameOver, ReplayFile, ViewParts, ViewUpdate
 
 from .session import Player, Refused, frame
 from .store import StoredGame
@@ -126,10 +126,11 @@ class Game:
         # the last move's views (engine.views_for): measured, this halves the cost of building them.
         views = views_for(self.state, [seat for seat, _ in receivers] + ([None] if watching else []), self._views)
         self._views = views
+        parts = ViewParts()  # what the views share is packed once for all of them
         for (_, player), view in zip(receivers, views, strict=False):
-            player.send(ViewUpdate(game=self.id, view=view), before=event_frame)
+            player.send(ViewUpdate(game=self.id, view=view), event_frame, parts)
         for p in watching:
-            p.send(ViewUpdate(game=self.id, view=views[-1]), before=event_frame)
+            p.send(ViewUpdate(game=self.id, view=views[-1]), event_frame, parts)
 
     def over_frames(self) -> bytes:
         """What everyone at the table gets when the game ends: the whole deal, and the replay file."""
