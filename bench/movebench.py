@@ -82,6 +82,7 @@ class Table:
         self.games += 1
         self.state = new_game(GameConfig(players=PLAYERS), seed=self.number * 100_000 + self.games)
         self.views: list[PlayerView] = []
+        self.parts: ViewParts | None = None
         self.publish(b"")  # the encoders see a new game id: each connection gets the history from its start
 
     def publish(self, event_frame: bytes) -> list[bytes]:
@@ -89,7 +90,8 @@ class Table:
         start = now()
         self.views = views_for(self.state, range(PLAYERS), self.views)
         built = now()
-        parts = ViewParts()  # as the server's Game.publish: what the views share is packed once
+        # As the server's Game.publish: what the views share is packed once, hands left alone are not repacked.
+        parts = self.parts = ViewParts(self.parts)
         frames = [event_frame + encoder.encode(ViewUpdate(self.games, view), parts)
                   for encoder, view in zip(self.encoders, self.views, strict=True)]
         clock["views_for"] += built - start

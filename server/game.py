@@ -65,6 +65,7 @@ class Game:
     rearranged: dict[int, int] = field(default_factory=dict)  # seat -> rearrangements during turn ``rearranged_turn``
     rearranged_turn: int = -1
     _views: list[PlayerView] = field(default_factory=list)  # the views sent last (see publish)
+    _parts: ViewParts | None = None  # their packed parts
 
     @classmethod
     def restore(cls, stored: StoredGame) -> Game:
@@ -126,7 +127,8 @@ class Game:
         # the last move's views (engine.views_for): measured, this halves the cost of building them.
         views = views_for(self.state, [seat for seat, _ in receivers] + ([None] if watching else []), self._views)
         self._views = views
-        parts = ViewParts()  # what the views share is packed once for all of them
+        # What the views share is packed once for all of them, and hands the move left alone are not packed again.
+        parts = self._parts = ViewParts(self._parts)
         for (_, player), view in zip(receivers, views, strict=False):
             player.send(ViewUpdate(game=self.id, view=view), event_frame, parts)
         for p in watching:

@@ -60,3 +60,14 @@ def test_a_bad_view_message_is_refused_as_to_wire_refuses_it() -> None:
     assert str(joined.value) == str(mapped.value)
     with pytest.raises(ProtocolError, match="since"):
         encode(ViewUpdate(game=1, view=view), since=len(view.events) + 1)
+
+
+def test_parts_carried_from_the_last_move_give_the_same_bytes_and_do_not_pile_up() -> None:
+    parts: ViewParts | None = None
+    for views in moments(4):
+        parts = ViewParts(parts)
+        for view in views:
+            message = ViewUpdate(game=4, view=view)
+            assert view_body(message, 0, parts) == _pack(to_wire(message))
+        # One options part, the shown and hidden hands, one rest: nothing kept from earlier moments.
+        assert len(parts._parts) <= 1 + 2 * len(views[0].hands) + 1
