@@ -411,7 +411,7 @@ class ClientApp:
 
     def _shortcut(self, key: str) -> None:
         model = self.get_model()
-        if self.ui.pending[0] == handing.KEY:
+        if self.ui.pending and self.ui.pending[0] == handing.KEY:
             self._follow([*self.ui.pending, key], handing.step(self.ui.pending, key, model))
             return
         if self.ui.note_keys:

@@ -1196,8 +1196,9 @@ def test_the_end_of_a_seeded_game_lists_who_else_played_it(term: Terminal, kit) 
     term.feed(GameOver(1, state.outcome, state.deck, "monday"))
     assert term.sent == [ListGames(seed="monday")]
     assert "no one else has played this deal here yet" in term.screen()
-    others = (GameSummary(1, 1, ("alice", "Bot Ada", "Bot Basil"), Variant.NONE, 0, EndReason.TERMINATED, 0, "monday"),
-              GameSummary(9, 5, ("cat", "dan", "eve"), Variant.NONE, 24, EndReason.FINAL_ROUND, 0, "monday"))
+    others = (GameSummary(1, 1, ("alice", "Bot Ada", "Bot Basil"), Variant.NONE, 0, EndReason.TERMINATED, 0,
+                          seed="monday"),
+              GameSummary(9, 5, ("cat", "dan", "eve"), Variant.NONE, 24, EndReason.FINAL_ROUND, 0, seed="monday"))
     term.feed(Games(others))
     assert "Seed 'monday' was also played by cat, dan, eve: 24." in term.screen()
     term.feed(GameOver(1, state.outcome, state.deck, "monday"))
