@@ -72,7 +72,7 @@ class Tmux:
     def screen(self, name: str) -> str:
         return self.run("capture-pane", "-p", "-t", name)
 
-    def wait_for(self, name: str, check: Callable[[str], bool], what: str, timeout: float = 20.0) -> str:
+    def wait_for(self, name: str, check: Callable[[str], bool], what: str, timeout: float = 60.0) -> str:
         end = time.monotonic() + timeout
         text = ""
         while time.monotonic() < end:
@@ -283,7 +283,7 @@ def _bank(screen: str, name: str) -> int:
 def test_a_timed_solo_game_counts_down_and_pauses_in_tmux(tmux: Tmux) -> None:
     client = f"{shlex.quote(sys.executable)} -m hanabi.client --solo --players 2 --name Alice"
     tmux.start("alice", f"{client} --clock 600+20 --bot-delay 0.3")
-    first = tmux.wait_for("alice", lambda s: "Clocks" in s and "▶Alice" in s, "her clock running", timeout=30)
+    first = tmux.wait_for("alice", lambda s: "Clocks" in s and "▶Alice" in s, "her clock running")
     # The bank counts down on screen between the server's messages.
     tmux.wait_for("alice", lambda s: "▶Alice" in s and _bank(s, "Alice") < _bank(first, "Alice"),
                   "her clock counting down")
@@ -364,7 +364,7 @@ def test_a_solo_game_shows_counting_the_glance_line_and_rewinds_in_tmux(tmux: Tm
     row = next(line for line in screen.splitlines() if re.match(r"^[ ▶]2 ", line))
     rank = re.findall(r"[RYGBW]([1-5])", row[18:])[0]
     tmux.keys("alice", "c", "2", rank)
-    tmux.wait_for("alice", lambda s: turn_of(s) not in (None, first), "her next turn", timeout=30)
+    tmux.wait_for("alice", lambda s: turn_of(s) not in (None, first), "her next turn")
     tmux.keys("alice", "i", "1", "1")
     tmux.wait_for("alice", lambda s: "Your slot 1:" in s and "can be" in s, "the clue history of her slot 1")
     tmux.keys("alice", "r")
