@@ -17,7 +17,19 @@ from datetime import datetime
 from pathlib import Path
 
 from hanabi.engine import Clue, Discard, Play, Rearrange, Variant
-from hanabi.protocol.messages import ActionRequest, Chat, GetReplay, Message, OpenReview, RearrangeRequest, ReviewLead
+from hanabi.protocol.messages import (
+    ActionRequest,
+    Chat,
+    GetReplay,
+    ListGames,
+    Message,
+    OpenReview,
+    PreMoveKind,
+    QueueMove,
+    RearrangeRequest,
+    ReviewLead,
+    WriteNote,
+)
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
@@ -29,9 +41,11 @@ from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.processors import BeforeInput, ConditionalProcessor, PasswordProcessor
 from prompt_toolkit.output import Output
 
+from . import handing, notes
 from . import keys as shortcuts
 from .bindings import key_bindings
-from .commands import CommandCompleter, CommandError, Intent, LobbyIntent, Local, Say, parse
+from .clockface import REDRAW_EVERY
+from .commands import CommandCompleter, CommandError, Intent, LobbyIntent, Local, NoteIntent, Say, parse
 from .form import TableForm
 from .history_list import HistoryActions
 from .judge import NO_GAME, refusal
@@ -39,8 +53,9 @@ from .layout import ScreenLayout
 from .lobby import LobbyActions
 from .model import ClientModel, Incoming, Link, Note
 from .review import PAGE, ReviewActions
+from .rewind import Rewind, history_prompt, history_step
 from .saving import replay_stem, save_new_file
-from .screens import chat_closed
+from .screens import HELP_PAGES, chat_closed, why_text
 from .style import STYLE
 from .wrapping import wrap_words
 
@@ -57,12 +72,15 @@ class UiState:
     log_back: int = 0  # lines scrolled back from the newest
     selected: int = 0  # the highlighted table in the lobby
     form: TableForm | None = None
-    show_help: bool = False
+    help_page: int = 0  # the help page shown (1, 2…); 0 while no help shows
     save_wanted: int | None = None  # a game whose replay we asked for, to save when it comes
     secret: tuple[str, int, int | None] | None = None  # (join|spectate, table, seat) waiting for a password
     saved: dict[int, str] = field(default_factory=dict)
     confirm: LobbyIntent | None = None  # a request that waits for "y" (leaving a game in progress)
     confirm_quit: bool = False  # quitting a client that hosts the server waits for "y" (--serve)
+    note_keys: list[str] = field(default_factory=list)  # keys of a note in progress (n, seat, slot)
+    show_notes: bool = False  # the notes panel in place of the log
+    rewind: Rewind | None = None  # looking back through the game in progress (rewind.py)
 
 
 def offline_problem(model: ClientModel) -> str | None:
@@ -95,6 +113,7 @@ class ClientApp:
         self.bell = bell
         self._rung: tuple[int | None, int] | None = None  # the (game, turn) the bell last called us to
         self._selected_table: int | None = None  # our table when the lobby's highlight last followed it
+        self._seed_asked: int | None = None  # the seeded game whose other plays were asked for (once per game)
         self.dispatch = dispatch
         self._send = send
         self.ui = UiState()
@@ -127,6 +146,7 @@ class ClientApp:
             full_screen=True,
             input=input,
             output=output,
+            refresh_interval=REDRAW_EVERY,  # a running clock counts down on screen between the server's messages
         )
         self.application.ttimeoutlen = 0.05  # Esc answers at once instead of waiting for a longer sequence
 
@@ -146,7 +166,9 @@ class ClientApp:
         if looking_back is not None:
             return looking_back
         if model.view is not None:
-            return "end" if model.view.outcome is not None else "game"
+            if model.view.outcome is not None:
+                return "end"
+            return "rewind" if self.ui.rewind is not None else "game"
         return "lobby"
 
     def looking_back(self) -> str | None:
@@ -168,6 +190,8 @@ class ClientApp:
         if self.ui.prompt:
             return wrap_words([("class:status.prompt", " " + self.ui.prompt)], self.width, 1)
         model = self.get_model()
+        if self.ui.rewind is not None and self.mode() == "rewind":
+            return wrap_words([("class:status.prompt", " " + self.ui.rewind.status(model))], self.width, 1)
         return wrap_words([("class:status.error" if model.status_error else "class:status", " " + model.status)],
                           self.width, 1)
 
@@ -193,6 +217,12 @@ class ClientApp:
             if view is None:
                 self.note(NO_GAME, True)
                 return
+            if isinstance(intent, (Play, Discard)) and view.seat is not None and view.outcome is None \
+                    and view.current != view.seat:
+                # Not our turn: the play or discard is queued for our next turn (a pre-move), the server says so.
+                kind = PreMoveKind.PLAY if isinstance(intent, Play) else PreMoveKind.DISCARD
+                self.send(QueueMove(kind, intent.order))
+                return
             reason = refusal(view, intent, model.names)
             if reason is not None:
                 self.note(f"Not allowed: {reason}", True)
@@ -210,6 +240,10 @@ class ClientApp:
             return
         if isinstance(intent, Local):
             self._local(intent.verb)
+            return
+        if isinstance(intent, NoteIntent):
+            if self.send(WriteNote(order=intent.order, text=intent.text)):
+                self.note("Note deleted." if not intent.text else f"Note written: {notes.explained(intent.text)}")
             return
         if intent.verb in ("lead", "history", "review"):
             self._review_intent(intent)
@@ -235,7 +269,7 @@ class ClientApp:
 
     def _local(self, verb: str) -> None:
         if verb == "help":
-            self.ui.show_help = True
+            self.ui.help_page = 1
         elif verb == "quit":
             self.ask_to_quit()
         elif verb == "knowledge":
@@ -245,6 +279,8 @@ class ClientApp:
                 self.review.save()
             else:
                 self.save_replay()
+        elif verb == "why":
+            self.note(why_text(self.get_model()))
 
     def save_replay(self) -> None:
         model = self.get_model()
@@ -264,10 +300,22 @@ class ClientApp:
         if self.ui.save_wanted is not None and model.replay is not None and model.replay[0] == self.ui.save_wanted:
             self.ui.save_wanted = None
             self.write_replay(model.replay[0], model.replay[1])
+        if self.ui.rewind is not None and (model.view is None or model.view.outcome is not None):
+            self.ui.rewind = None  # the rewind belongs to a game in progress; its end shows at once
         self.review.on_model(model)
         self._call_to_play(model)
         self._select_our_table(model)
+        self._ask_who_else_played(model)
         self.application.invalidate()
+
+    def _ask_who_else_played(self, model: ClientModel) -> None:
+        """At the end of a seeded game, ask once for the other games of its seed: the end screen lists them."""
+        over, table = model.game_over, model.table
+        if over is None or table is None or not table.seeded or self._seed_asked == over.game:
+            return
+        self._seed_asked = over.game
+        if offline_problem(model) is None:
+            self._send(ListGames(seed=over.seed))
 
     def _select_our_table(self, model: ClientModel) -> None:
         """On arriving at a table, the lobby's highlight moves to it, so its options and keys are the ones shown."""
@@ -360,8 +408,10 @@ class ClientApp:
         """A printable key pressed outside the command line."""
         ui = self.ui
         model = self.get_model()
-        if ui.show_help:
-            ui.show_help = False
+        if ui.help_page:
+            # ? turns the page (the last page back to the first); any other key closes the help, and does
+            # nothing else.
+            ui.help_page = ui.help_page % len(HELP_PAGES) + 1 if key == "?" else 0
             return
         if ui.form is not None:
             self._form_key(key)
@@ -370,13 +420,7 @@ class ClientApp:
             self._answer_quit(key)
             return
         if ui.confirm is not None:
-            intent = ui.confirm
-            ui.prompt = ""
-            if key.lower() == "y":
-                self.act(intent)
-            else:
-                ui.confirm = None
-                self.note("You stay at the table; the game goes on.")
+            self._answer_confirm(key)
             return
         mode = self._taken(key)
         if mode is None:
@@ -391,14 +435,16 @@ class ClientApp:
                 # taken for one-key shortcuts (j, s, l…).
                 self.ui.prompt = f"{closed} (Esc closes this line)"
         elif key == "?":
-            ui.show_help = True
+            ui.help_page = 1
+        elif key == handing.KEY:
+            self._follow([key], handing.start(model))
         elif mode == "game" and key == "l" and model.seat is None:
             self.act(LobbyIntent("leave"))  # a spectator leaving ends nothing
         elif mode == "game" and key in shortcuts.STARTERS:
             step = shortcuts.start(key, model.view, model.names)
             self._follow([key], step)
-        elif mode == "game" and key == "k":
-            ui.show_knowledge = not ui.show_knowledge
+        elif mode in ("game", "end", "rewind") and self._table_key(mode, key):
+            pass
         elif mode == "end" and key == "s":
             self.save_replay()
         elif mode == "end" and key == "a":
@@ -413,10 +459,65 @@ class ClientApp:
         elif mode == "lobby":
             self.lobby.key(key)
 
+    def _answer_confirm(self, key: str) -> None:
+        intent = self.ui.confirm
+        assert intent is not None
+        self.ui.prompt = ""
+        if key.lower() == "y":
+            self.act(intent)
+        else:
+            self.ui.confirm = None
+            self.note("You stay at the table; the game goes on.")
+
+    def _table_key(self, mode: str, key: str) -> bool:
+        """The keys of the board (k n N z u, in the game and at its end) and those that look back at the game
+        (r, i); whether ``key`` was one of them."""
+        if mode == "rewind":
+            self._rewind_key(key)
+        elif key in ("k", "n", "N", "z", "u"):
+            self._board_key(key, mode)
+        elif key == "w":
+            self._local("why")
+        elif mode == "end":
+            return False
+        elif key == "r":
+            self.open_rewind()
+        elif key == "i" and self.get_model().view is not None:
+            view = self.get_model().view
+            assert view is not None
+            self._follow(["i"], history_prompt(view, self.get_model().names))
+        else:
+            return False
+        return True
+
+    def open_rewind(self) -> None:
+        view = self.get_model().view
+        if view is None:
+            return
+        opened = Rewind.open(view)
+        if isinstance(opened, str):
+            self.note(opened, True)
+        else:
+            self.ui.rewind = opened
+
+    def _rewind_key(self, key: str) -> None:
+        view = self.get_model().view
+        assert self.ui.rewind is not None and view is not None
+        if key == "r":
+            self.ui.rewind = None
+        else:
+            self.ui.rewind.key(view, key)
+
+    def rewind_move(self, steps: int) -> None:
+        """←/→, Home/End while rewinding."""
+        view = self.get_model().view
+        if self.ui.rewind is not None and view is not None:
+            self.ui.rewind.move(view, steps)
+
     def _taken(self, key: str) -> str | None:
         """Keys that something under way takes (a shortcut's next key), then the history's and the review's own
         keys; None when one was taken, else the mode whose keys go on."""
-        if self.ui.pending:
+        if self.ui.pending or self.ui.note_keys:
             self._shortcut(key)
             return None
         mode = self.mode()
@@ -431,14 +532,28 @@ class ClientApp:
 
     def _shortcut(self, key: str) -> None:
         model = self.get_model()
+        if self.ui.note_keys:  # a note in progress (pending is empty then)
+            self._note_step(notes.step(self.ui.note_keys, key, model), [*self.ui.note_keys, key])
+            return
+        if self.ui.pending[0] == handing.KEY:
+            self._follow([*self.ui.pending, key], handing.step(self.ui.pending, key, model))
+            return
         view = model.view
+        if view is not None and self.ui.pending[0] == "i":
+            told = history_step(self.ui.pending, key, view, model.names)
+            if isinstance(told, str):
+                self.cancel()
+                self.dispatch(Note(told, log=True))
+            else:
+                self._follow([*self.ui.pending, key], told)
+            return
         if view is None or view.seat is None:
             self.cancel()
             return
         step = shortcuts.step(self.ui.pending, key, view, model.names)
         self._follow([*self.ui.pending, key], step)
 
-    def _follow(self, keys: list[str], step: shortcuts.Step) -> None:
+    def _follow(self, keys: list[str], step: shortcuts.Step | handing.Step) -> None:
         if isinstance(step, shortcuts.Prompt):
             self.ui.pending = keys
             self.ui.prompt = step.text
@@ -447,8 +562,46 @@ class ClientApp:
         self.ui.prompt = ""
         if isinstance(step, shortcuts.KeyRefused):
             self.note(step.text, True)
-            return
-        self.act(step.intent)
+        elif isinstance(step, handing.TypeOn):
+            self.open_command(step.text)
+            self.ui.prompt = step.prompt
+        else:
+            self.act(step.intent)
+
+    def _board_key(self, key: str, mode: str) -> None:
+        """``k`` shows or hides what each player knows; ``n`` starts a note on a card; ``N`` shows or hides the
+        notes panel; while the game runs, ``z`` pauses or resumes it and ``u`` cancels our queued move."""
+        if key in ("z", "u"):
+            if mode == "game":
+                self.lobby.act(LobbyIntent("pause" if key == "z" else "unqueue"))
+        elif key == "k":
+            self.ui.show_knowledge = not self.ui.show_knowledge
+        elif key == "N":
+            self.ui.show_notes = not self.ui.show_notes
+        else:
+            self._note_step(notes.start(self.get_model()), ["n"])
+
+    def _note_step(self, step: notes.NoteStep, keys: list[str]) -> None:
+        """Follow the ``n`` key's sequence (client/notes.py): prompt, send the note, or open the command line."""
+        self.ui.note_keys = keys if isinstance(step, shortcuts.Prompt) else []
+        self.ui.prompt = step.text if isinstance(step, shortcuts.Prompt) else ""
+        if isinstance(step, shortcuts.KeyRefused):
+            self.note(step.text, True)
+        elif isinstance(step, NoteIntent):
+            self.act(step)
+        elif isinstance(step, notes.EditNote):
+            self.open_command(step.line)
+
+    def enter(self) -> None:
+        """Enter outside the command line: the form's submit, the lobby's join, a note's text, or a command."""
+        if self.ui.form is not None:
+            self.lobby.submit_form()
+        elif len(self.ui.note_keys) == 3:  # the note's prompt waits: its text goes on the command line
+            self._note_step(notes.step(self.ui.note_keys, "e", self.get_model()), [])
+        elif self.mode() == "lobby" and self.get_model().table is None:
+            self.key("j")
+        else:
+            self.open_command()
 
     def escape(self) -> None:
         """Esc: the form closes, or what is under way is cancelled; with nothing under way, back out of a game
@@ -466,12 +619,14 @@ class ClientApp:
             self.history.close()
 
     def cancel(self) -> None:
+        self.ui.note_keys = []
+        self.ui.rewind = None
         self.review.cancel()
         self.ui.pending = []
         self.ui.confirm = None
         self.ui.confirm_quit = False
         self.ui.prompt = ""
-        self.ui.show_help = False
+        self.ui.help_page = 0
 
     def _form_key(self, key: str) -> None:
         form = self.ui.form
@@ -492,7 +647,7 @@ class ClientApp:
             count = len(self.get_model().tables)
             if count:
                 self.ui.selected = (self.ui.selected + step) % count
-        elif mode in ("game", "end"):
+        elif mode in ("game", "end", "rewind"):
             self.scroll(-step)
 
     def scroll(self, lines: int) -> None:

@@ -9,10 +9,25 @@ from __future__ import annotations
 
 import math
 
+from hanabi.engine import GameConfig
 from hanabi.protocol import NAME_MAX
 from hanabi.protocol.fields import FieldError, Text
 
 _NAME = Text(1, NAME_MAX, trimmed=True)  # what ``hello.name`` accepts
+
+
+def parse_clock(text: str) -> tuple[int, int]:
+    """``--clock BASE+BONUS`` ("120+20") as (seconds to start with, seconds added after each move)."""
+    base, _, bonus = text.partition("+")
+    try:
+        clock = int(base), int(bonus or "0")
+        GameConfig(timed=True, time_base=clock[0], time_per_turn=clock[1])  # the engine's own limits
+    except ValueError as e:
+        numbers = base.strip().isdigit() and (not bonus or bonus.strip().isdigit())
+        why = str(e) if numbers else "give whole seconds"
+        raise ValueError(f"--clock {text!r} is not a clock: {why}, as BASE+BONUS (120+20: 2 minutes to start "
+                         "with, 20 seconds more after each move)") from None
+    return clock
 
 
 def name_problem(name: str) -> str | None:

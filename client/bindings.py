@@ -32,6 +32,18 @@ def guarded(app: ClientApp, handler: Handler) -> Handler:
 
     return run
 
+# While rewinding (rewind.py): how many steps each key moves; Home and End go as far as there is.
+REWIND_STEPS = {"left": -1, "right": 1, "home": -10_000, "end": 10_000}
+
+
+def _rewind_keys(app: ClientApp, kb: KeyBindings, outside: Filter) -> None:
+    rewinding = Condition(lambda: app.mode() == "rewind") & outside
+    for key, steps in REWIND_STEPS.items():
+        def move(event: KeyPressEvent, steps: int = steps) -> None:
+            app.rewind_move(steps)
+        kb.add(key, filter=rewinding)(guarded(app, move))
+
+
 def key_bindings(app: ClientApp) -> KeyBindings:
     """Every key of the app; each handler runs guarded, so a bug costs a status line, not the terminal."""
     kb = KeyBindings()
@@ -68,12 +80,7 @@ def key_bindings(app: ClientApp) -> KeyBindings:
 
     @add("enter", filter=outside)
     def _enter(event: KeyPressEvent) -> None:
-        if app.ui.form is not None:
-            app.lobby.submit_form()
-        elif app.mode() == "lobby" and app.get_model().table is None:
-            app.key("j")
-        else:
-            app.open_command()
+        app.enter()
 
     @add("up", filter=outside)
     def _up(event: KeyPressEvent) -> None:
@@ -101,6 +108,8 @@ def key_bindings(app: ClientApp) -> KeyBindings:
     def _backspace(event: KeyPressEvent) -> None:
         assert app.ui.form is not None
         app.ui.form.backspace()
+
+    _rewind_keys(app, kb, outside)
 
     @add("pageup", filter=outside)
     def _page_up(event: KeyPressEvent) -> None:

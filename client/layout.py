@@ -7,6 +7,7 @@ screen (lobby, form, help, game at two widths) is built once and reused.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 from prompt_toolkit.data_structures import Point
@@ -26,8 +27,11 @@ from prompt_toolkit.layout.containers import AnyContainer
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.menus import CompletionsMenu
 
+from .clockface import time_fragments
+from .glance import glance_fragments
 from .history_list import HistoryUi, history_fragments
 from .model import ClientModel
+from .notes import panel_fragments
 from .review import review_fragments
 from .screens import (
     WIDE,
@@ -65,7 +69,10 @@ class ScreenLayout:
         self._board_cache: tuple[ClientModel, bool, int, StyleAndTextTuples] | None = None
 
     def model(self) -> ClientModel:
-        return self.app.shown_model()
+        """The model the screen draws: the live one (or the review's step, client/review.py), or while rewinding,
+        the game as it was at that step."""
+        rewind = self.app.ui.rewind
+        return rewind.shown(self.app.get_model()) if rewind is not None else self.app.shown_model()
 
     @property
     def width(self) -> int:
@@ -90,7 +97,7 @@ class ScreenLayout:
 
     def _screen(self) -> AnyContainer:
         """The middle of the screen; each kind is built once and reused, its text read live on every redraw."""
-        if self.app.ui.show_help:
+        if self.app.ui.help_page:
             kind = "help"
         elif self.app.ui.form is not None:
             kind = "form"
@@ -106,7 +113,7 @@ class ScreenLayout:
 
     def _build(self, kind: str) -> AnyContainer:
         if kind == "help":
-            return Window(FormattedTextControl(help_fragments), wrap_lines=True)
+            return Window(FormattedTextControl(lambda: help_fragments(self.app.ui.help_page)), wrap_lines=True)
         if kind == "form":
             return Window(FormattedTextControl(lambda: self.app.ui.form.fragments() if self.app.ui.form else []))
         if kind.startswith("game"):
@@ -124,6 +131,10 @@ class ScreenLayout:
             view = self.model().view
             return tokens_line(view, self.width) if view is not None else []
 
+        def figures() -> StyleAndTextTuples:
+            view = self.model().view
+            return glance_fragments(view, self.width) if view is not None else []
+
         log_window = self._log_window(with_chat=not wide)
         middle: AnyContainer = log_window
         if wide:
@@ -133,11 +144,17 @@ class ScreenLayout:
             chat = FormattedTextControl(chat_text, get_cursor_position=lambda: _end_of(chat_text()))
             middle = VSplit([log_window, Window(width=1, char="│", style="class:rule"),
                              Window(chat, width=self._chat_width, wrap_lines=True)])
+        def clocks() -> StyleAndTextTuples:
+            return wrap_words(time_fragments(self.model(), time.monotonic()), self.width, 1)
+
         return HSplit([
             Window(FormattedTextControl(tokens), height=1),
+            ConditionalContainer(Window(FormattedTextControl(clocks), dont_extend_height=True, wrap_lines=True),
+                                 Condition(lambda: bool(time_fragments(self.model(), 0.0)))),
             Window(FormattedTextControl(self._board), height=self._board_height),
             Window(FormattedTextControl(lambda: discards(self.model(), self.width)), dont_extend_height=True,
                    wrap_lines=True),
+            Window(FormattedTextControl(figures), height=1),
             ConditionalContainer(
                 Window(FormattedTextControl(lambda: watchers_fragments(self.model(), self.width)), height=1),
                 Condition(lambda: bool(self.model().watchers))),
@@ -180,6 +197,8 @@ class ScreenLayout:
         """The log, newest at the bottom; PgUp/PgDn move the bottom line back and forth through history."""
 
         def shown() -> StyleAndTextTuples:
+            if self.app.ui.show_notes:  # the notes panel (N) takes the log's place
+                return panel_fragments(self.model())
             lines = log_lines(self.model(), with_chat)
             if not lines:
                 return [("class:label", "The log of the game shows here.")]
@@ -191,5 +210,9 @@ class ScreenLayout:
                 out.append(("class:status.prompt", f"\n  ({back} newer line{'s' if back != 1 else ''} below: PgDn)"))
             return out
 
+        def cursor() -> Point:
+            # The log keeps its newest line in sight; the notes panel (N) its first, the cards in hands.
+            return Point(0, 0) if self.app.ui.show_notes else _end_of(shown())
+
         # Long lines (chat, the last card's notice) wrap rather than being cut at the edge.
-        return Window(FormattedTextControl(shown, get_cursor_position=lambda: _end_of(shown())), wrap_lines=True)
+        return Window(FormattedTextControl(shown, get_cursor_position=cursor), wrap_lines=True)

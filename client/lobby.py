@@ -10,25 +10,29 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from hanabi.protocol import ErrorCode, TableInfo
+from hanabi.engine import TIME_BASE, TIME_PER_TURN
+from hanabi.protocol import NAME_MAX, ErrorCode, TableInfo
 from hanabi.protocol import table_rules as rules
 from hanabi.protocol.messages import (
     AddBot,
     Chat,
     CreateTable,
+    HandSeat,
     Join,
     Leave,
     ListOnline,
     ListTables,
     Message,
+    PauseRequest,
+    QueueMove,
     RemoveBot,
     Spectate,
     Start,
 )
 from hanabi.protocol.messages import GiveHost as GiveHostMessage
 
-from .commands import LobbyIntent
-from .form import CHATS, VARIANTS, TableForm
+from .commands import HAND_USAGE, LobbyIntent
+from .form import CHATS, TIMERS, VARIANTS, TableForm
 from .model import ClientModel, LeftTable
 from .screens import chat_closed
 
@@ -117,8 +121,17 @@ class LobbyActions:
                 self.app.note(only_the_host(model, verb), True)
         elif verb == "refresh":
             self.refresh()
+        elif verb == "pause":
+            self.pause(model)
+        elif verb == "unqueue":
+            if model.premove is None:
+                self.app.note("no move is queued: p or d while it is not your turn queues one", True)
+            else:
+                self.app.send(QueueMove())
         elif verb == "new":
             self.open_form(intent.text)
+        elif verb == "hand" and number is not None:
+            self.hand_seat(number, intent.text or "")
         elif verb in ("bot", "unbot", "host") and number is not None:
             problem = seat_problem(model, verb, number)
             if problem is not None:
@@ -128,6 +141,22 @@ class LobbyActions:
             message: Message = AddBot(seat) if verb == "bot" else RemoveBot(seat) if verb == "unbot" \
                 else GiveHostMessage(seat)
             self.app.send(message)
+
+    def hand_seat(self, number: int, who: str) -> None:
+        """``hand NUMBER bot`` or ``hand NUMBER NAME``: the host gives an away player's seat (1-based) on."""
+        model = self.app.get_model()
+        table = table_now(model)
+        to_bot = who.casefold() == "bot"
+        if table is None:
+            self.app.note("join or create a table first", True)
+            return
+        refusal = rules.hand_seat_refusal(table, model.seat, number - 1, to_bot)
+        if refusal is not None:
+            self.app.note(refusal.message, True)
+        elif not to_bot and len(who) > NAME_MAX:
+            self.app.note(f"no name is that long (at most {NAME_MAX} characters): {HAND_USAGE}", True)
+        else:
+            self.app.send(HandSeat(number - 1, None if to_bot else who))
 
     def refresh(self) -> None:
         """The tables, and who is online, asked again."""
@@ -159,9 +188,24 @@ class LobbyActions:
         if not form.name.strip():
             self.app.note("the table needs a name", True)
             return
+        timer = TIMERS[form.clock]
         if self.app.send(CreateTable(form.name.strip(), VARIANTS[form.variant], form.seats, form.empty_clues,
-                                 form.all_or_nothing, CHATS[form.chat], form.password or None)):
+                                     form.all_or_nothing, CHATS[form.chat], form.password or None,
+                                     timed=timer is not None, time_base=timer[0] if timer else TIME_BASE,
+                                     time_per_turn=timer[1] if timer else TIME_PER_TURN,
+                                     level=form.level_choice(), seed=form.seed_text(),
+                                     end_when_no_points=form.end_when_no_points, deck_plays=form.deck_plays)):
             self.app.ui.form = None  # kept while offline, so what was filled in is not lost
+
+    def pause(self, model: ClientModel) -> None:
+        """Pause the game, or let it go on when a player paused it (the server says who and why to everyone)."""
+        view, clock = model.view, model.clock
+        if model.seat is None or view is None or view.outcome is not None:
+            self.app.note("only a seated player can pause a running game", True)
+        elif clock is not None and clock.paused and clock.paused_by is None:
+            self.app.note(f"{clock.note[:1].upper()}{clock.note[1:]}: it goes on once they are back", True)
+        else:
+            self.app.send(PauseRequest(clock is None or not clock.paused))
 
     def add_bot(self) -> None:
         """Seat a bot in the first free seat of our table."""

@@ -16,8 +16,11 @@ from dataclasses import dataclass, replace
 from hanabi.engine import Hands, PlayerView, TurnEvent, hands_after, opening_hands
 from hanabi.protocol import ErrorCode
 from hanabi.protocol.messages import (
+    BotReason,
+    CardNotes,
     Chat,
     ErrorReply,
+    GameClock,
     GameOver,
     Games,
     GameStarted,
@@ -26,8 +29,10 @@ from hanabi.protocol.messages import (
     Joined,
     Message,
     Online,
+    Queued,
     ReplayFile,
     Review,
+    SeatHanded,
     SeatStatus,
     TableChanged,
     TableGone,
@@ -87,11 +92,20 @@ class ClientModel:
     farewell: str | None = None  # why the server closed the connection
     seat_names: tuple[str, ...] = ()  # names when there is no table (an offline replay)
     rejoining: bool = False  # welcomed back while at a table: waiting for the server to say we still are
+    bot_reasons: tuple[BotReason, ...] = ()  # why the bots of this game made their moves, as far as we may read
+    clock: GameClock | None = None  # the game's clocks and pause, as the server last said them
+    clock_at: float | None = None  # when that clock arrived (time.monotonic), to count down from; None: unknown
+    premove: Queued | None = None  # the move we queued for our next turn, if any
+    # The notes on cards of the current game that the server let us see: (writer's seat, card order, text),
+    # in seat then card order. Our own while the game runs; a spectator's and everyone's at the end: all seats'.
+    card_notes: tuple[tuple[int, int, str], ...] = ()
     review: Review | None = None  # where our table's review is (the game is ``replay``'s)
     watchers: tuple[str, ...] = ()  # who watches our table
     online: tuple[str, ...] = ()  # who is connected to the server
     online_total: int | None = None  # how many, when ``online`` leaves some out
-    games: tuple[GameSummary, ...] = ()  # the server's finished games, ours first
+    # The latest finished games the server listed: ours first (the history), or those of one seed (who else
+    # played our seed).
+    games: tuple[GameSummary, ...] = ()
     games_total: int | None = None  # how many it keeps, when ``games`` leaves some out
 
     @property
@@ -165,7 +179,15 @@ class LeftTable:
     """We asked to leave our table; the server has nothing to answer but the tables' changes."""
 
 
-Local = Note | LinkChanged | LeftTable
+@dataclass(frozen=True, slots=True)
+class ClockAt:
+    """A ``clock`` from the server and the moment it arrived (time.monotonic), stamped as it came in."""
+
+    clock: GameClock
+    at: float
+
+
+Local = Note | LinkChanged | LeftTable | ClockAt
 Incoming = Message | Local
 
 
@@ -180,7 +202,8 @@ def _notice(model: ClientModel, text: str) -> ClientModel:
 
 def _leave(model: ClientModel) -> ClientModel:
     return replace(model, table=None, seat=None, game=None, view=None, game_over=None, logged_events=0, hands=(),
-                   review=None, watchers=())
+                   clock=None, clock_at=None, premove=None, card_notes=(),
+                   review=None, watchers=(), bot_reasons=())
 
 
 def reduce(model: ClientModel, message: Incoming) -> ClientModel:
@@ -236,11 +259,14 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
         if model.table is None or model.table.id != table.id:
             # Another table: nothing of the last one (its log, its chat) may read as this one's.
             out = replace(out, game=None, view=None, game_over=None, chat=(), log=(), logged_events=0, hands=(),
-                          review=None, watchers=())
+                          clock=None, clock_at=None, premove=None, card_notes=(),
+                          review=None, watchers=(), bot_reasons=())
         where = f"seat {message.seat + 1}" if message.seat is not None else "a spectator's chair"
         return with_status(out, f"You are at table {table.name!r}, {where}.")
     if isinstance(message, SeatStatus):
         return _seat_status(model, message)
+    if isinstance(message, SeatHanded):
+        return _seat_handed(model, message)
     if isinstance(message, (GameStarted, ViewUpdate, GameOver)) and model.table is None:
         # A game of a table we left (the server tells its end to everyone who was there, us included):
         # shown, it would bring back an end screen whose keys act on a table we are no longer at.
@@ -252,13 +278,16 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
             done = model.game_over.outcome
             model = _notice(model, f"— the last game ended {done.score}/{done.max_score}: {done.rating} —")
         out = replace(model, game=message.game, view=None, game_over=None, replay=None, logged_events=0, hands=(),
-                      review=None)
+                      clock=None, clock_at=None, premove=None, card_notes=(),
+                      review=None, bot_reasons=())
         out = _notice(out, "— a new game starts —")
         return with_status(out, "The game starts.")
     if isinstance(message, ViewUpdate):
         out = model
         if model.game != message.game:
-            out = replace(out, game=message.game, game_over=None, replay=None, logged_events=0, hands=())
+            out = replace(out, game=message.game, game_over=None, replay=None, logged_events=0, hands=(),
+                          card_notes=(),
+                          bot_reasons=())
         if model.status_error and model.view is not None and message.view.turn != model.view.turn:
             # A refusal was about an earlier turn; left on screen it reads like news about this one.
             out = with_status(out, "")
@@ -267,8 +296,17 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
         # The score is said once, by the end of the game's pane; the log only marks where this game ended,
         # as it marks where it started.
         return with_status(_notice(replace(model, game_over=message), "— the game ends —"), "")
+    if isinstance(message, (GameClock, ClockAt, Queued)):
+        return _time(model, message)
     if isinstance(message, ReplayFile):
         return replace(model, replay=(message.game, message.json))
+    if isinstance(message, BotReason):
+        if message.game != model.game:
+            return model
+        kept = tuple(r for r in model.bot_reasons if r.turn != message.turn)
+        return replace(model, bot_reasons=tuple(sorted((*kept, message), key=lambda r: r.turn)))
+    if isinstance(message, CardNotes):
+        return with_card_notes(model, message)
     if isinstance(message, Chat):
         sender = message.sender or "?"
         chat = (*model.chat, (sender, message.text))[-CHAT_LINES_KEPT:]
@@ -283,8 +321,48 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
             # and the old table must not stay on screen as if we could still play at it.
             out = _notice(_leave(model), "The server no longer knows this seat: back in the lobby.")
         return with_status(out, f"Refused: {message.message}", True)
-    # ping, pong, games, event (the view carries the events), and requests a server never sends.
+    # ping, pong, event (the view carries the events), and requests a server never sends.
     return model
+
+
+def last_bot_move(model: ClientModel) -> tuple[int, int] | None:
+    """(turn, seat) of the latest turn a house bot took in this game, from the view's events and the table's seats."""
+    view, table = model.view, model.table
+    if view is None or table is None:
+        return None
+    for event in reversed(view.events):
+        if isinstance(event, TurnEvent):
+            holder = table.players[event.seat] if 0 <= event.seat < len(table.players) else None
+            if holder is not None and holder.bot:
+                return event.turn, event.seat
+    return None
+
+
+def _time(model: ClientModel, message: GameClock | ClockAt | Queued) -> ClientModel:
+    """A clock (stamped with its arrival, or not), or our pre-move as the server says it now."""
+    if isinstance(message, Queued):
+        out = replace(model, premove=message if message.kind is not None else None)
+        return with_status(out, message.note[:1].upper() + message.note[1:] + ".") if message.note else out
+    clock, at = (message.clock, message.at) if isinstance(message, ClockAt) else (message, None)
+    if model.game is not None and clock.game != model.game:
+        return model  # a clock of a game we no longer show
+    out = replace(model, clock=clock, clock_at=at)
+    was = model.clock
+    if clock.paused and (was is None or not was.paused or was.note != clock.note):
+        return _notice(with_status(out, f"Paused: {clock.note}."), f"Paused: {clock.note}.")
+    if not clock.paused and was is not None and was.paused:
+        return _notice(with_status(out, "The game goes on."), "The game goes on.")
+    return out
+
+
+def with_card_notes(model: ClientModel, message: CardNotes) -> ClientModel:
+    """The model holding ``message.seat``'s notes as the server now says they are (the whole set replaces what
+    we held for that seat); notes of a game other than ours are stale and dropped."""
+    if message.game != model.game:
+        return model
+    kept = [entry for entry in model.card_notes if entry[0] != message.seat]
+    kept += [(message.seat, note.order, note.text) for note in message.notes]
+    return replace(model, card_notes=tuple(sorted(kept)))
 
 
 def _seat_status(model: ClientModel, message: SeatStatus) -> ClientModel:
@@ -300,6 +378,27 @@ def _seat_status(model: ClientModel, message: SeatStatus) -> ClientModel:
     out = replace(model, table=new, tables=_upsert(model.tables, new))
     text = f"{seat.name} is back." if message.connected else f"{seat.name} lost their connection."
     return _notice(out, text)
+
+
+def _seat_handed(model: ClientModel, message: SeatHanded) -> ClientModel:
+    """The host gave a seat on (server/handover.py): to us, away from us while we were away, or between others."""
+    seat = f"seat {message.seat + 1}"
+    at = model.table is not None and model.table.id == message.table
+    table = next((t.name for t in model.tables if t.id == message.table), f"#{message.table}")
+    if message.name == model.player and not message.bot:
+        # The ``joined`` of the seat came just before: we sit there now.
+        text = f"{message.by} handed you {seat} at table {table!r}, which was {message.previous}'s."
+        return with_status(_notice(model, text), f"{text} You play from here on.")
+    if message.previous == model.player or (at and model.seat == message.seat):
+        who = "a house bot" if message.bot else message.name
+        text = f"While you were away, {message.by} gave your {seat} at table {table!r} to {who}."
+        out = _leave(model) if at and model.seat == message.seat else model
+        return with_status(_notice(replace(out, rejoining=False), text),
+                           f"{text} You are in the lobby: ask {message.by} to hand it back.", True)
+    if at:
+        who = f"{message.name} (a house bot)" if message.bot else message.name
+        return _notice(model, f"{message.by} gave {message.previous}'s {seat} to {who}.")
+    return model
 
 
 def _here(model: ClientModel, message: Review | Watchers | Online | Games) -> ClientModel:

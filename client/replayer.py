@@ -30,6 +30,7 @@ from prompt_toolkit.output import Output
 
 from .board import seat_name
 from .model import ClientModel, Link, log_new_events
+from .notes import panel_fragments
 from .screens import board, discards, end_fragments, join_lines, title_fragments, tokens_line
 from .style import STYLE
 
@@ -44,6 +45,14 @@ def game_steps(replay: Replay) -> list[GameState]:
     return states
 
 
+def file_notes(replay: Replay, state: GameState, seat: int | None) -> tuple[tuple[int, int, str], ...]:
+    """The notes of the file (``ClientModel.card_notes``) on the cards drawn by ``state``: every player's as a
+    spectator, one seat's own seen from that seat (as that player saw them while playing)."""
+    drawn = len(state.deck) - state.deck_left
+    return tuple((writer, order, text) for writer, notes in enumerate(replay.notes) if seat in (None, writer)
+                 for order, text in sorted(notes.items()) if order < drawn)
+
+
 def replay_help_fragments() -> StyleAndTextTuples:
     """Every key of the replay viewer, and how to read the board; short enough for an 80x24 screen."""
     lines = [
@@ -53,6 +62,7 @@ def replay_help_fragments() -> StyleAndTextTuples:
         "  Home         the deal                 End             the end of the game",
         "  v            whose eyes: a spectator (sees every hand), then each seat",
         "  k            show or hide what each player knows about their cards",
+        "  N            the players' notes on cards (from the file), in place of the log",
         "  ?            this help                q Ctrl-C        quit",
         "Reading the board",
         "  [R3] a card that got a clue, R3 one that got none · ▶ the player to act",
@@ -69,6 +79,7 @@ class Position:
     step: int = 0
     seat: int | None = None  # None: as a spectator, who sees every hand
     show_knowledge: bool = False
+    show_notes: bool = False  # the notes panel (N) in place of the log
 
 
 class ReplayViewer:
@@ -117,7 +128,8 @@ class ReplayViewer:
     def model(self) -> ClientModel:
         state = self.states[self.pos.step]
         view = view_for(state, self.pos.seat)
-        base = ClientModel(address=self.name, link=Link.REPLAY, seat_names=self.replay.players, seat=self.pos.seat)
+        base = ClientModel(address=self.name, link=Link.REPLAY, seat_names=self.replay.players, seat=self.pos.seat,
+                           card_notes=file_notes(self.replay, state, self.pos.seat))
         return log_new_events(replace(base, view=view), view)
 
     def _tokens(self) -> StyleAndTextTuples:
@@ -125,18 +137,24 @@ class ReplayViewer:
         return tokens_line(view, self.width) if view is not None else []
 
     def _log(self) -> StyleAndTextTuples:
+        if self.pos.show_notes:
+            return panel_fragments(self.model())
         lines = self.model().log[-200:]
         return join_lines(list(lines)) if lines else [("class:label", "The start of the game: no action yet.")]
 
     def _log_end(self) -> Point:
-        # The window scrolls to keep its cursor in sight: at the end, so the step just taken shows.
+        # The window scrolls to keep its cursor in sight: at the end, so the step just taken shows (the notes
+        # panel: at its start, the cards in hands).
+        if self.pos.show_notes:
+            return Point(0, 0)
         lines = to_plain_text(self._log()).split("\n")
         return Point(len(lines[-1]), len(lines) - 1)
 
     def _where(self) -> StyleAndTextTuples:
         """The step shown and whose eyes it is seen through, on a line of its own so every key fits below."""
         who = "a spectator" if self.pos.seat is None else seat_name(self.replay.players, self.pos.seat)
-        return [("class:keys", f" step {self.pos.step}/{len(self.states) - 1} · seen by {who}")]
+        notes = " · N the players' notes" if any(self.replay.notes) else ""  # the keys' line has no room left
+        return [("class:keys", f" step {self.pos.step}/{len(self.states) - 1} · seen by {who}{notes}")]
 
     def _keys(self) -> StyleAndTextTuples:
         """The keys, as many as fit the width (all of them at 80 columns; quit always shows)."""
@@ -217,6 +235,10 @@ class ReplayViewer:
         @kb.add("k")
         def _knowledge(event: KeyPressEvent) -> None:
             self.pos.show_knowledge = not self.pos.show_knowledge
+
+        @kb.add("N")
+        def _notes(event: KeyPressEvent) -> None:
+            self.pos.show_notes = not self.pos.show_notes
 
         @kb.add("q")
         def _quit(event: KeyPressEvent) -> None:

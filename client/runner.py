@@ -13,13 +13,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+import time
 from collections.abc import Awaitable, Callable
 
 import outcome
 import trio
+from hanabi.protocol import GameClock
 
 from .app import ClientApp
-from .model import ClientModel, Incoming, Note, reduce
+from .model import ClientModel, ClockAt, Incoming, Note, reduce
 
 
 class ModelStore:
@@ -33,6 +35,8 @@ class ModelStore:
         return self.model
 
     def dispatch(self, message: Incoming) -> None:
+        if isinstance(message, GameClock):  # stamped as it arrives, so the board counts the bank down from then
+            message = ClockAt(message, time.monotonic())
         try:
             self.model = reduce(self.model, message)
         except Exception as e:  # a reducer bug must cost one message, not the connection

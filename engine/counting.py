@@ -61,12 +61,26 @@ def possible_masks(variant: Variant, knowledge: Sequence[int], left: Counter[int
     return masks
 
 
-def possible_cards(view: PlayerView) -> dict[int, tuple[Card, ...]]:
-    """For the viewing seat: card order -> the identities that card can still be, by clues and counting."""
-    if view.seat is None:
-        raise ValueError("a spectator has no hand to count for: ask with a seat's view")
-    hand = view.my_hand
-    left = unseen_copies(view.config.variant, view.visible_cards())
+def possible_cards(view: PlayerView, seat: int | None = None) -> dict[int, tuple[Card, ...]]:
+    """Card order -> the identities that card can still be, by clues and counting, for ``seat``'s hand.
+
+    ``seat`` defaults to the viewer's own. For another seat the count uses only the cards both see: the
+    discard pile, the fireworks and the hands of everyone else but the viewer (whose cards the viewer cannot
+    see). So it may leave more than that seat really knows, never less: each identity it rules out, that
+    seat rules out too. A spectator sees every hand but the one asked about, so for a spectator it is exact.
+    """
+    if seat is None:
+        if view.seat is None:
+            raise ValueError("a spectator has no hand to count for: ask with a seat's view")
+        seat = view.seat
+    if not 0 <= seat < view.players:
+        raise ValueError(f"there is no seat {seat + 1} at a {view.players}-player table")
+    hand = view.hands[seat]
+    seen = view.visible_cards()
+    for cv in hand:  # a seat does not see its own cards (the viewer's show once the game is over)
+        if cv.card is not None:
+            seen.remove(cv.card)
+    left = unseen_copies(view.config.variant, seen)
     masks = possible_masks(view.config.variant, [cv.knowledge.possible for cv in hand], left)
     return {cv.order: tuple(Card.from_identity(i) for i in range(m.bit_length()) if m >> i & 1)
             for cv, m in zip(hand, masks, strict=True)}

@@ -9,6 +9,12 @@ default: ``end_when_no_points`` ends the game as soon as no more points can
 be scored (hanab.live always does), and ``deck_plays`` lets the player to act
 play the deck's last card blind, straight from the deck (hanab.live's
 "bottom-deck blind play", ``deckPlays``).
+
+A timed table (``timed``, off by default) gives each player a chess clock:
+``time_base`` seconds to start with, which run only on their turn, and
+``time_per_turn`` seconds more after each of their moves (hanab.live's
+``timeBase`` and ``timePerTurn``, 2 minutes + 20 seconds by default). The
+arithmetic of the clocks and the end when one runs out are in ``clocks.py``.
 """
 
 from __future__ import annotations
@@ -22,6 +28,9 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 CLUE_TOKENS = 8
 MAX_STRIKES = 3
+TIME_BASE = 120  # seconds in each player's bank at the start of a timed game (hanab.live's default)
+TIME_PER_TURN = 20  # seconds added to a player's bank after each of their moves (hanab.live's default)
+MAX_TIME = 24 * 60 * 60  # the longest bank or bonus a table may set, in seconds
 
 
 class ChatPolicy(enum.Enum):
@@ -42,8 +51,15 @@ class GameConfig:
     chat: ChatPolicy = ChatPolicy.BETWEEN_GAMES
     end_when_no_points: bool = False
     deck_plays: bool = False
+    timed: bool = False
+    time_base: int = TIME_BASE
+    time_per_turn: int = TIME_PER_TURN
 
     def __post_init__(self) -> None:
+        if not 1 <= self.time_base <= MAX_TIME:
+            raise ValueError(f"a timed game starts with 1 to {MAX_TIME} seconds per player, not {self.time_base}")
+        if not 0 <= self.time_per_turn <= MAX_TIME:
+            raise ValueError(f"the time added after a move is 0 to {MAX_TIME} seconds, not {self.time_per_turn}")
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise ValueError(f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players}")
         if self.first_seat is not None and not 0 <= self.first_seat < self.players:

@@ -13,6 +13,7 @@ class EndReason(enum.Enum):
     ALL_OR_NOTHING_DEFEAT = "all_or_nothing_defeat"  # a firework became impossible, or no legal action
     NO_MORE_POINTS = "no_more_points"  # option end_when_no_points: no card left that could still be played
     TERMINATED = "terminated"  # stopped from outside (hanab.live's "game over" action): score 0
+    TIMEOUT = "timeout"  # a timed game: the player to act ran out of time, and the table lost (score 0)
 
 
 # (lowest score, text), highest first. Six-suit games reach "divine" only at 30.

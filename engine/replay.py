@@ -5,8 +5,9 @@ The format (see hanab.live's ``misc/example_game_with_comments.jsonc``):
 ``actions`` (``{type, target, value}``: 0 play and 1 discard name a card
 order in ``target``; 2 colour clue and 3 rank clue name a seat in ``target``
 and the colour index or rank in ``value``; 4 ends the game from outside, its
-``value`` hanab.live's end condition; 5 ends it by a vote) and ``options``
-(``variant`` and the rule flags). Importing replays every action through
+``value`` hanab.live's end condition, 3 for a player whose time ran out; 5
+ends it by a vote) and ``options`` (``variant``, the rule flags and the
+timers of a timed game). Importing replays every action through
 ``apply``, so a file is accepted only if every move in it was legal.
 
 hanab.live always ends a game as soon as no more points can be scored, so a
@@ -29,8 +30,10 @@ from typing import Any
 
 from .actions import Clue, Discard, Play, TurnAction, TurnEvent
 from .cards import RANKS, Card
+from .clocks import time_out
 from .names import NAME_MAX, name_problem
-from .options import MAX_PLAYERS, MIN_PLAYERS, GameConfig
+from .notes import SeatNotes, notes_from_json, notes_to_json
+from .options import MAX_PLAYERS, MAX_TIME, MIN_PLAYERS, TIME_BASE, TIME_PER_TURN, GameConfig
 from .outcome import EndReason
 from .state import GameState, IllegalAction, apply, game_from_deck, terminate
 from .variants import Variant
@@ -58,7 +61,8 @@ UNSUPPORTED_OPTIONS = {
     "detrimentalCharacters": "detrimental characters",
     "speedrun": "speedrun",
 }
-# hanab.live's options with no effect on the rules, and the JSON type each must have.
+# hanab.live's options with no effect on the rules of a replay, and the JSON type each must have (the timers
+# are read into the game's config, so that a timed game exported again stays timed).
 _RULELESS_OPTIONS: dict[str, type] = {"timed": bool, "timeBase": int, "timePerTurn": int}
 NO_EARLY_END = "endWhenNoPoints"  # this program's own option name; hanab.live ignores it
 
@@ -71,6 +75,7 @@ class ReplayError(ValueError):
 class Replay:
     state: GameState
     players: tuple[str, ...]
+    notes: tuple[dict[int, str], ...] = ()  # each player's notes (card order -> text); () when the file has none
 
 
 def action_to_json(variant: Variant, action: TurnAction) -> dict[str, int]:
@@ -84,8 +89,12 @@ def action_to_json(variant: Variant, action: TurnAction) -> dict[str, int]:
     return {"type": RANK_CLUE, "target": action.target, "value": action.rank}
 
 
-def to_json(state: GameState, players: Sequence[str] | None = None) -> dict[str, Any]:
-    """The replay of a finished or running game. It holds the whole deck: never send it to a player mid-game."""
+def to_json(state: GameState, players: Sequence[str] | None = None,
+            notes: Sequence[SeatNotes] = ()) -> dict[str, Any]:
+    """The replay of a finished or running game. It holds the whole deck: never send it to a player mid-game.
+
+    ``notes`` (one mapping per seat, card order -> text) go into hanab.live's ``notes`` field when any is
+    written; they too are for the end of the game, since they are each player's private notes."""
     names = list(players) if players is not None else list(DEFAULT_NAMES[: state.players])
     if len(names) != state.players:
         raise ValueError(f"{len(names)} names for {state.players} players")
@@ -97,6 +106,9 @@ def to_json(state: GameState, players: Sequence[str] | None = None) -> dict[str,
     ]
     if state.outcome is not None and state.outcome.reason is EndReason.TERMINATED:
         actions.append({"type": GAME_OVER, "target": state.current, "value": TERMINATED_BY_PLAYER})
+    if state.outcome is not None and state.outcome.reason is EndReason.TIMEOUT:
+        # Only the player to act has a running clock, so it is theirs that ran out.
+        actions.append({"type": GAME_OVER, "target": state.current, "value": TIMEOUT})
     options: dict[str, Any] = {"variant": variant.value}
     if config.all_or_nothing:
         options["allOrNothing"] = True
@@ -108,19 +120,28 @@ def to_json(state: GameState, players: Sequence[str] | None = None) -> dict[str,
         options["startingPlayer"] = config.first_seat
     if not config.end_when_no_points:
         options[NO_EARLY_END] = False
+    if config.timed:
+        options.update(timed=True, timeBase=config.time_base, timePerTurn=config.time_per_turn)
     # No "seed": hanab.live would ignore this deck and shuffle its own from it (a whole-number seed it would
     # even refuse without a word).
-    return {
+    out: dict[str, Any] = {
         "players": names,
         "deck": [{"suitIndex": suits.index(c.suit), "rank": c.rank} for c in state.deck],
         "actions": actions,
         "options": options,
     }
+    if any(any(seat_notes.values()) for seat_notes in notes):
+        if len(notes) != state.players:
+            raise ValueError(f"notes of {len(notes)} seats for {state.players} players")
+        out["notes"] = notes_to_json(notes, len(state.deck))
+    return out
 
 
-def dumps(state: GameState, players: Sequence[str] | None = None) -> str:
-    """The replay as JSON text, indented one space a level (as hanab.live's own files are)."""
-    return json.dumps(to_json(state, players), indent=1)
+def dumps(state: GameState, players: Sequence[str] | None = None, notes: Sequence[SeatNotes] = ()) -> str:
+    """The replay as JSON text, indented one space a level (as hanab.live's own files are). Text other than
+    ASCII is written as it is, not escaped (as hanab.live's exports do): an escaped emoji in a note would take
+    twelve characters of the protocol's limit on a replay."""
+    return json.dumps(to_json(state, players, notes), indent=1, ensure_ascii=False)
 
 
 def _int(value: object, what: str, low: int, high: int) -> int:
@@ -150,6 +171,15 @@ def _check_options(options: dict[str, Any]) -> None:
                 _flag(options, key)
             else:
                 _int(options[key], f"options.{key}", 0, 2**31 - 1)
+
+
+def _timers(options: dict[str, Any]) -> dict[str, Any]:
+    """The config's clock fields from hanab.live's ``timed``/``timeBase``/``timePerTurn`` (already type-checked)."""
+    if not _flag(options, "timed"):
+        return {}
+    base = _int(options.get("timeBase", TIME_BASE), "options.timeBase", 1, MAX_TIME)
+    return {"timed": True, "time_base": base,
+            "time_per_turn": _int(options.get("timePerTurn", TIME_PER_TURN), "options.timePerTurn", 0, MAX_TIME)}
 
 
 def from_json(data: object) -> Replay:
@@ -187,7 +217,7 @@ def from_json(data: object) -> Replay:
     config = GameConfig(players=len(players), variant=variant, empty_clues=_flag(options, "emptyClues"),
                         all_or_nothing=_flag(options, "allOrNothing"), first_seat=first,
                         deck_plays=_flag(options, "deckPlays"),
-                        end_when_no_points=_flag(options, NO_EARLY_END, default=True))
+                        end_when_no_points=_flag(options, NO_EARLY_END, default=True), **_timers(options))
 
     deck_data = data["deck"]
     if not isinstance(deck_data, list):
@@ -210,13 +240,19 @@ def from_json(data: object) -> Replay:
     actions = data["actions"]
     if not isinstance(actions, list):
         raise ReplayError('"actions" must be a list')
+    notes: tuple[dict[int, str], ...] = ()
+    if data.get("notes") is not None:
+        read = notes_from_json(data["notes"], len(players), len(deck))
+        if isinstance(read, str):
+            raise ReplayError(read)
+        notes = read
     try:
-        return Replay(_play_out(state, actions, players), tuple(players))
+        return Replay(_play_out(state, actions, players), tuple(players), notes)
     except _PlayedOn:
         # The moves go on where no more points could be scored: the server did not end games there (hanab.live
         # before mid-2020 did not always), so the game is replayed as it was played, without the early end.
         state = replace(state, config=replace(state.config, end_when_no_points=False))
-        return Replay(_play_out(state, actions, players), tuple(players))
+        return Replay(_play_out(state, actions, players), tuple(players), notes)
 
 
 class _PlayedOn(Exception):
@@ -231,14 +267,19 @@ def _play_out(state: GameState, actions: list[Any], players: Sequence[str]) -> G
             raise ReplayError(f"action {i} comes after the end of the game ({state.outcome.detail})")
         try:
             action = _parse_action(raw, state, i, players)
-            state = terminate(state, action) if isinstance(action, str) else apply(state, action)
+            if isinstance(action, tuple):
+                condition, detail = action
+                state = time_out(state, detail) if condition == TIMEOUT else terminate(state, detail)
+            else:
+                state = apply(state, action)
         except IllegalAction as e:
             raise ReplayError(f"action {i} ({json.dumps(raw)}) is illegal: {e}") from None
     return state
 
 
-def _parse_action(raw: object, state: GameState, i: int, players: Sequence[str]) -> TurnAction | str:
-    """The turn action ``raw`` names, or for a game-over action the sentence saying why the game ended."""
+def _parse_action(raw: object, state: GameState, i: int, players: Sequence[str]) -> TurnAction | tuple[int, str]:
+    """The turn action ``raw`` names, or for a game-over action its end condition and the sentence saying why the
+    game ended."""
     if not isinstance(raw, dict):
         raise ReplayError(f"action {i} must be an object with type and target")
     if "type" not in raw or "target" not in raw:
@@ -248,7 +289,7 @@ def _parse_action(raw: object, state: GameState, i: int, players: Sequence[str])
         _int(raw["target"], f"action {i} target (-1 for a vote)", -1, -1)
         _int(raw.get("value", TERMINATED_BY_VOTE), f"action {i} end condition of a vote", TERMINATED_BY_VOTE,
              TERMINATED_BY_VOTE)
-        return _END_CONDITIONS[TERMINATED_BY_VOTE]
+        return TERMINATED_BY_VOTE, _END_CONDITIONS[TERMINATED_BY_VOTE]
     if kind == GAME_OVER:
         seat = _int(raw["target"], f"action {i} target (the seat that ended the game, or -1)", -1, state.players - 1)
         condition = _int(raw.get("value", 0), f"action {i} end condition", 0, TERMINATED_BY_VOTE)
@@ -256,7 +297,7 @@ def _parse_action(raw: object, state: GameState, i: int, players: Sequence[str])
             known = ", ".join(str(c) for c in _END_CONDITIONS if c)
             raise ReplayError(f"action {i} ends the game with condition {json.dumps(condition)}, "
                               f"which is not one of hanab.live's ({known})")
-        return _END_CONDITIONS[condition].format(who=players[seat] if seat >= 0 else "a player")
+        return condition, _END_CONDITIONS[condition].format(who=players[seat] if seat >= 0 else "a player")
     variant = state.config.variant
     if kind in (PLAY, DISCARD):
         order = _int(raw["target"], f"action {i} target (a card order)", 0, len(state.deck) - 1)

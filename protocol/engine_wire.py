@@ -136,11 +136,13 @@ def card_from_wire(value: object, where: str, variant: Variant | None = None, it
 
 # -- options -------------------------------------------------------------------------------------
 
-_CONFIG_KEYS = frozenset({"players", "variant", "empty_clues", "all_or_nothing", "first_seat", "chat"})
+# hanab.live's rule options (version 3): on the wire only when on, so a game without them looks as it always did.
+_RULE_OPTIONS = ("end_when_no_points", "deck_plays")
+_CONFIG_KEYS = frozenset({"players", "variant", "empty_clues", "all_or_nothing", "first_seat", "chat", *_RULE_OPTIONS})
 
 
 def config_to_wire(config: GameConfig) -> dict[str, Any]:
-    return {
+    wire: dict[str, Any] = {
         "players": config.players,
         "variant": config.variant.value,
         "empty_clues": config.empty_clues,
@@ -148,6 +150,10 @@ def config_to_wire(config: GameConfig) -> dict[str, Any]:
         "first_seat": config.first_seat,
         "chat": config.chat.value,
     }
+    for option in _RULE_OPTIONS:
+        if getattr(config, option):
+            wire[option] = True
+    return wire
 
 
 _Named = TypeVar("_Named", Variant, ChatPolicy)
@@ -182,9 +188,10 @@ def config_from_wire(value: object, where: str) -> GameConfig:
     aon = _where_bool(_get(data, "all_or_nothing", where), f"{where}.all_or_nothing")
     chat_name = data.get("chat", ChatPolicy.BETWEEN_GAMES.value)
     chat = chat_from_wire(chat_name, f"{where}.chat")
-    if len(data) > 6:
+    rules = {option: _where_bool(data[option], f"{where}.{option}") for option in _RULE_OPTIONS if option in data}
+    if len(data) > 6 + len(rules):
         _ignore_unknown(data, _CONFIG_KEYS, where)
-    return GameConfig(players, variant, empty, aon, first, chat)
+    return GameConfig(players, variant, empty, aon, first, chat, **rules)
 
 
 # -- actions -------------------------------------------------------------------------------------
@@ -381,18 +388,26 @@ _VIEW_KEYS = frozenset({"seat", "config", "hands", "fireworks", "clue_tokens", "
 
 def view_to_wire(view: PlayerView, since: int = 0) -> dict[str, Any]:
     """A view as a map; cards in hands are 7-item arrays (see the module docstring). Its ``events`` are the
-    history from event ``since`` on (0: all of it; a ``view`` message says where they start)."""
+    history from event ``since`` on (0: all of it; a ``view`` message says where they start).
+
+    The map is the viewer's three parts (``seat``, ``config``, ``hands``), then ``view_rest_to_wire``: the part
+    every view of one moment has in common, which ``viewparts`` packs once for all of them."""
+    return {"seat": view.seat, "config": config_to_wire(view.config),
+            "hands": [hand_to_wire(hand) for hand in view.hands], **view_rest_to_wire(view, since)}
+
+
+def hand_to_wire(hand: tuple[CardView, ...]) -> list[list[Any]]:
     name_of = _NAME_OF
+    return [[cv.order, None if cv.card is None else name_of[cv.card.identity], k.possible, k.colours, k.ranks,
+             k.not_colours, k.not_ranks] for cv in hand for k in (cv.knowledge,)]
+
+
+def view_rest_to_wire(view: PlayerView, since: int = 0) -> dict[str, Any]:
+    """The keys of a view's map after its hands: the same for every viewer of one moment of a game."""
     if len(view.events) > MAX_EVENTS:
         raise FieldError("view.events", f"{len(view.events)} events; a view carries at most {MAX_EVENTS}")
+    name_of = _NAME_OF
     return {
-        "seat": view.seat,
-        "config": config_to_wire(view.config),
-        "hands": [
-            [[cv.order, None if cv.card is None else name_of[cv.card.identity], k.possible, k.colours, k.ranks,
-              k.not_colours, k.not_ranks] for cv in hand for k in (cv.knowledge,)]
-            for hand in view.hands
-        ],
         "fireworks": list(view.fireworks),
         "clue_tokens": view.clue_tokens,
         "strikes": view.strikes,

@@ -24,12 +24,17 @@ class for both directions: a client sends only ``text``, the server adds
 from __future__ import annotations
 
 import dataclasses
+import enum
 from collections.abc import Callable
 from typing import Annotated, Any, ClassVar, TypeVar, get_type_hints
 
 from hanabi.engine import (
     MAX_PLAYERS,
+    MAX_TIME,
     MIN_PLAYERS,
+    NOTE_MAX,
+    TIME_BASE,
+    TIME_PER_TURN,
     Card,
     ChatPolicy,
     EndReason,
@@ -41,6 +46,7 @@ from hanabi.engine import (
     Variant,
 )
 from hanabi.engine import TurnAction as _TurnAction
+from hanabi.engine.bots.decision import LEVELS, Level
 from hanabi.engine.names import NAME_MAX as ENGINE_NAME_MAX
 
 from . import engine_wire as ew
@@ -78,6 +84,7 @@ MOTD_MAX = 2000
 PROGRAM_MAX = 64
 TOKEN_MAX = 128
 SEED_MAX = 200  # characters of a seed as a game_over message shows it
+SEED_TEXT_MAX = 64  # characters of a seed text a table is created with (50 games listed with theirs fit a frame)
 REPLAY_MAX = 60_000
 # Tables in "tables", games in "games": 50 of the largest possible entries still fit in a 64 KiB frame.
 LIST_MAX = 50
@@ -90,6 +97,8 @@ _SEAT = Int(0, MAX_PLAYERS - 1)
 _NAME = Text(1, NAME_MAX, trimmed=True)
 _PASSWORD = Text(1, PASSWORD_MAX)
 _SENTENCE = Text(0, SENTENCE_MAX, multiline=True)
+_TIME_BASE = Int(1, MAX_TIME)  # seconds in each bank as a timed game starts
+_TIME_PER_TURN = Int(0, MAX_TIME)  # seconds added to a bank after each move
 
 
 def _engine_value(types: type | tuple[type, ...], to_wire: Callable[[Any], object]) -> Callable[[Any, str], object]:
@@ -106,6 +115,23 @@ _VIEW: Spec[PlayerView] = Custom(ew.view_from_wire, _engine_value(PlayerView, ew
 _EVENT: Spec[Event] = Custom(ew.event_from_wire, _engine_value((TurnEvent, RearrangeEvent), ew.event_to_wire),
                              "array: an event")
 _OUTCOME: Spec[Outcome] = Custom(ew.outcome_from_wire, _engine_value(Outcome, ew.outcome_to_wire), "map: an outcome")
+
+
+def _level_from_wire(value: object, where: str) -> Level:
+    for level in LEVELS:
+        if value == level:
+            return level
+    got = quote(value) if isinstance(value, str) else kind_of(value)
+    raise FieldError(where, f"{got} is not a convention level: one of {', '.join(repr(x) for x in LEVELS)}")
+
+
+def _level_to_wire(value: object, where: str) -> object:
+    return _level_from_wire(value, where)
+
+
+# A table's convention level (hanabi.engine.bots.decision): what its people are expected to follow.
+_LEVEL: Spec[Level] = Custom(_level_from_wire, _level_to_wire, 'one of "beginner", "basic", "h-group"')
+_SEED_TEXT = Text(1, SEED_TEXT_MAX, trimmed=True)
 
 Id = Annotated[int | None, Opt(_ID)]
 
@@ -212,6 +238,15 @@ class TableInfo:
     running: Annotated[bool, Bool()]
     spectators: Annotated[int, Int(0, SPECTATORS_MAX)]
     host: Annotated[int | None, Opt(_SEAT)]
+    # Table options of version 3 (issues 11 and 14): the bots' convention level, whether the deal comes from a
+    # seed text (the text itself never reaches a player while a game runs), hanab.live's two rule options.
+    level: Annotated[Level, _LEVEL] = "beginner"
+    seeded: Annotated[bool, Bool()] = False
+    end_when_no_points: Annotated[bool, Bool()] = False
+    deck_plays: Annotated[bool, Bool()] = False
+    timed: Annotated[bool, Bool()] = False
+    time_base: Annotated[int, _TIME_BASE] = TIME_BASE
+    time_per_turn: Annotated[int, _TIME_PER_TURN] = TIME_PER_TURN
 
     def __post_init__(self) -> None:
         if len(self.players) != self.seats:
@@ -233,6 +268,16 @@ class GameSummary:
     end: Annotated[EndReason, Choice(EndReason)]
     finished_at: Annotated[int, Int(0, MAX_SAFE_INT)]
     yours: Annotated[bool, Bool()] = False  # the asker sat at this game (version 3)
+    seed: Annotated[str | None, Opt(_SEED_TEXT)] = None  # the seed text of a seeded deal; nil for a random one
+
+
+@_plan
+@dataclasses.dataclass(frozen=True, slots=True)
+class CardNote:
+    """One note in ``notes``: the text its writer put on the card of ``order``."""
+
+    order: Annotated[int, Int(0, ew.MAX_DECK - 1)]
+    text: Annotated[str, Text(1, NOTE_MAX)]
 
 
 # -- messages ------------------------------------------------------------------------------------
@@ -352,6 +397,15 @@ class CreateTable:
     chat: Annotated[ChatPolicy, Choice(ChatPolicy)] = ChatPolicy.BETWEEN_GAMES
     password: Annotated[str | None, Opt(_PASSWORD)] = None
     id: Id = None
+    # Table options of version 3, together: the bots' level (nil: beginner beside a person, else the strongest),
+    # a seed text for the deal (nil: random), hanab.live's rule options.
+    level: Annotated[Level | None, Opt(_LEVEL)] = None
+    seed: Annotated[str | None, Opt(_SEED_TEXT)] = None
+    end_when_no_points: Annotated[bool, Bool()] = False
+    deck_plays: Annotated[bool, Bool()] = False
+    timed: Annotated[bool, Bool()] = False
+    time_base: Annotated[int, _TIME_BASE] = TIME_BASE
+    time_per_turn: Annotated[int, _TIME_PER_TURN] = TIME_PER_TURN
 
 
 @_message("client")
@@ -447,6 +501,18 @@ class ListOnline:
     id: Id = None
 
 
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class HandSeat:
+    """Host only: give the seat of a player who is away (or of a bot) to ``to``, a player in the lobby, by name;
+    ``to`` None gives it to a house bot."""
+
+    TYPE: ClassVar[str] = "hand_seat"
+    seat: Annotated[int, _SEAT]
+    to: Annotated[str | None, Opt(_NAME)] = None
+    id: Id = None
+
+
 @_message("server")
 @dataclasses.dataclass(frozen=True, slots=True)
 class Online:
@@ -468,6 +534,22 @@ class Watchers:
     TYPE: ClassVar[str] = "watchers"
     table: Annotated[int, _ID]
     names: Annotated[tuple[str, ...], ListOf(_NAME, LIST_MAX)]
+    id: Id = None
+
+
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class SeatHanded:
+    """The host gave ``seat`` of ``table`` from ``previous`` to ``name`` (a house bot when ``bot``): sent to
+    everyone at the table, to the one given the seat (after their ``joined``) and to the one who lost it."""
+
+    TYPE: ClassVar[str] = "seat_handed"
+    table: Annotated[int, _ID]
+    seat: Annotated[int, _SEAT]
+    name: Annotated[str, _NAME]
+    bot: Annotated[bool, Bool()]
+    previous: Annotated[str, _NAME]
+    by: Annotated[str, _NAME]
     id: Id = None
 
 
@@ -574,8 +656,11 @@ class ReplayFile:
 @_message("client")
 @dataclasses.dataclass(frozen=True, slots=True)
 class ListGames:
+    """The finished games; with ``seed``, only those dealt from that seed text (who else played it)."""
+
     TYPE: ClassVar[str] = "list_games"
     id: Id = None
+    seed: Annotated[str | None, Opt(_SEED_TEXT)] = None
 
 
 @_message("server")
@@ -602,6 +687,17 @@ class OpenReview:
 
     TYPE: ClassVar[str] = "open_review"
     game: Annotated[int, _ID]
+    id: Id = None
+
+
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class WriteNote:
+    """Write one's note on the card of ``order`` (any card one has seen drawn); the empty text deletes it."""
+
+    TYPE: ClassVar[str] = "write_note"
+    order: Annotated[int, Int(0, ew.MAX_DECK - 1)]
+    text: Annotated[str, Text(0, NOTE_MAX)] = ""
     id: Id = None
 
 
@@ -648,6 +744,94 @@ class ReviewLead:
 
     TYPE: ClassVar[str] = "review_lead"
     name: Annotated[str, _NAME]
+    id: Id = None
+
+
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class CardNotes:
+    """Every note the player at ``seat`` has written in ``game``, in card order: the whole set, which replaces
+    what the receiver held for that seat. Sent to the seat itself, to spectators, and to everyone once the game
+    is over; never to another seat while it runs."""
+
+    TYPE: ClassVar[str] = "notes"
+    game: Annotated[int, _ID]
+    seat: Annotated[int, _SEAT]
+    notes: Annotated[tuple[CardNote, ...], ListOf(Record(CardNote), ew.MAX_DECK)]
+    id: Id = None
+
+
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class BotReason:
+    """Why a house bot made its move of ``turn``, in a sentence. Sent after the move's view, to the seats whose
+    own cards the sentence does not name, and to spectators; the rest get it when the game ends."""
+
+    TYPE: ClassVar[str] = "bot_reason"
+    game: Annotated[int, _ID]
+    turn: Annotated[int, Int(0, MAX_SAFE_INT)]
+    seat: Annotated[int, _SEAT]
+    reason: Annotated[str, Text(1, SENTENCE_MAX)]
+    id: Id = None
+
+
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class PauseRequest:
+    """A seated player pauses the game (``paused`` true) or lets it go on (false)."""
+
+    TYPE: ClassVar[str] = "pause"
+    paused: Annotated[bool, Bool()]
+    id: Id = None
+
+
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameClock:
+    """The game's clocks and pause, sent to everyone at the table whenever either changes (and on joining).
+
+    ``remaining`` is each seat's time bank in milliseconds as the message left (empty for an untimed game);
+    ``running`` is the seat whose bank is running down now (None while paused, untimed or over), which a client
+    counts down by itself until the next ``clock``. ``note`` says who paused and why; ``paused_by`` names the
+    player who paused it by hand (None while it goes on, or while it pauses itself for an absent player)."""
+
+    TYPE: ClassVar[str] = "clock"
+    game: Annotated[int, _ID]
+    remaining: Annotated[tuple[int, ...], ListOf(Int(0, MAX_SAFE_INT), MAX_PLAYERS)]
+    running: Annotated[int | None, Opt(_SEAT)]
+    paused: Annotated[bool, Bool()]
+    note: Annotated[str, _SENTENCE] = ""
+    paused_by: Annotated[str | None, Opt(_NAME)] = None
+    id: Id = None
+
+
+class PreMoveKind(enum.Enum):
+    PLAY = "play"
+    DISCARD = "discard"
+
+
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class QueueMove:
+    """Queue a play or discard of one's own card ``order`` for one's next turn; ``kind`` None cancels it (and
+    ``order`` is then not read)."""
+
+    TYPE: ClassVar[str] = "premove"
+    kind: Annotated[PreMoveKind | None, Opt(Choice(PreMoveKind))] = None
+    order: Annotated[int | None, Opt(Int(0, ew.MAX_DECK - 1))] = None
+    id: Id = None
+
+
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Queued:
+    """To one seat only: its pre-move now (``kind`` None: none queued) and ``note``, why it changed."""
+
+    TYPE: ClassVar[str] = "queued"
+    game: Annotated[int, _ID]
+    kind: Annotated[PreMoveKind | None, Opt(Choice(PreMoveKind))] = None
+    order: Annotated[int | None, Opt(Int(0, ew.MAX_DECK - 1))] = None
+    note: Annotated[str, _SENTENCE] = ""
     id: Id = None
 
 
@@ -707,7 +891,8 @@ Message = (
     | Spectate | AddBot | RemoveBot | GiveHost | Start | Joined | SeatStatus | GameStarted | ActionRequest
     | RearrangeRequest | ViewUpdate | GameEvent | GameOver | GetReplay | ReplayFile | ListGames | Games | Chat
     | Ping | Pong | ErrorReply | ListOnline | Online | Watchers | OpenReview | Review | ReviewStep | ReviewPoint
-    | ReviewLead
+    | ReviewLead | HandSeat | SeatHanded | WriteNote | CardNotes | BotReason | PauseRequest | GameClock | QueueMove
+    | Queued
 )
 
 
@@ -737,21 +922,29 @@ def to_wire(message: Message, since: int = 0) -> dict[str, Any]:
             out["id"] = _OPT_ID.encode(message.id, f"{cls.TYPE}.id")
         elif cls is ViewUpdate:
             assert isinstance(message, ViewUpdate)
-            view = message.view
-            if type(view) is not PlayerView:
-                raise FieldError("view.view", f"expected PlayerView, got {view!r:.60}")
-            if not 0 <= since <= len(view.events):
-                raise FieldError("view.since", f"{since} is not within the view's {len(view.events)} events")
-            out["game"] = _ID.encode(message.game, "view.game")
-            out["since"] = since
-            out["view"] = ew.view_to_wire(view, since)
-            out["id"] = _OPT_ID.encode(message.id, "view.id")
+            game, request_id = view_envelope(message, since)
+            out.update(game=game, since=since, view=ew.view_to_wire(message.view, since), id=request_id)
         else:
             _fields_to_wire(message, cls.TYPE, out)
     except FieldError as exc:
-        raise ProtocolError(ErrorCode.BAD_FIELD, f"cannot send {cls.TYPE}: {exc}", request=cls.TYPE,
-                            id=getattr(message, "id", None)) from None
+        raise cannot_send(message, exc) from None
     return out
+
+
+def view_envelope(message: ViewUpdate, since: int) -> tuple[object, object]:
+    """A ``view`` message's game and id, checked with its view and ``since``; raises FieldError."""
+    view = message.view
+    if type(view) is not PlayerView:
+        raise FieldError("view.view", f"expected PlayerView, got {view!r:.60}")
+    if not 0 <= since <= len(view.events):
+        raise FieldError("view.since", f"{since} is not within the view's {len(view.events)} events")
+    return _ID.encode(message.game, "view.game"), _OPT_ID.encode(message.id, "view.id")
+
+
+def cannot_send(message: Message, error: FieldError) -> ProtocolError:
+    """The error for a message with a bad field, which the protocol will not carry."""
+    return ProtocolError(ErrorCode.BAD_FIELD, f"cannot send {message.TYPE}: {error}", request=message.TYPE,
+                         id=getattr(message, "id", None))
 
 
 _ENVELOPE = frozenset({"v", "t"})

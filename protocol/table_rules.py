@@ -1,4 +1,5 @@
-"""The rules of a table (not of the game): who may sit, start, seat or remove a bot, hand on the host role, chat.
+"""The rules of a table (not of the game): who may sit, start, seat or remove a bot, hand on the host role or an
+away player's seat, chat.
 
 Pure functions of a ``TableInfo`` (the table as everyone sees it) and of who
 asks. The server checks every request with them before it changes anything;
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from hanabi.engine import ChatPolicy
 
 from .errors import ErrorCode
-from .messages import TableInfo
+from .messages import SeatInfo, TableInfo
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,16 +122,42 @@ def remove_bot_refusal(table: TableInfo, asker: int | None, seat: int) -> Refusa
     return None
 
 
-def give_host_refusal(table: TableInfo, asker: int | None, seat: int) -> Refusal | None:
-    """Whether seat ``asker`` may hand the host role to ``seat``."""
-    refusal = host_refusal(table, asker, "hand the host role on") or no_such_seat(table, seat)
+def _holder(table: TableInfo, asker: int | None, seat: int, what: str, empty: str) -> SeatInfo | Refusal:
+    """Who sits in ``seat``, for the host power ``what`` about them; or why not (not the host, no such seat, or
+    an empty one, ``empty`` saying what to do instead)."""
+    refusal = host_refusal(table, asker, what) or no_such_seat(table, seat)
     if refusal is not None:
         return refusal
     holder = table.players[seat]
     if holder is None:
-        return Refusal(ErrorCode.BAD_FIELD, f"{seat_label(seat)} is empty: only a seated player can be host")
+        return Refusal(ErrorCode.BAD_FIELD, f"{seat_label(seat)} is empty: {empty}")
+    return holder
+
+
+def give_host_refusal(table: TableInfo, asker: int | None, seat: int) -> Refusal | None:
+    """Whether seat ``asker`` may hand the host role to ``seat``."""
+    holder = _holder(table, asker, seat, "hand the host role on", "only a seated player can be host")
+    if isinstance(holder, Refusal):
+        return holder
     if holder.bot:
         return Refusal(ErrorCode.BAD_FIELD, f"{holder.name} is a bot: only a human player can be host")
+    return None
+
+
+def hand_seat_refusal(table: TableInfo, asker: int | None, seat: int, to_bot: bool) -> Refusal | None:
+    """Whether seat ``asker`` may give ``seat`` to a house bot (``to_bot``) or to a player in the lobby.
+
+    Only the seat of a player who is away can be given (their laptop died; they may come back from another
+    machine, under another name), or a bot's seat, to a person; a player who is here keeps theirs."""
+    holder = _holder(table, asker, seat, "hand a seat on", "a player can join it, or add a bot")
+    if isinstance(holder, Refusal):
+        return holder
+    if holder.bot and to_bot:
+        return Refusal(ErrorCode.BAD_FIELD, f"{holder.name} in {seat_label(seat)} is a bot already: hand the seat "
+                                            "to a player in the lobby instead (hand SEAT NAME)")
+    if not holder.bot and holder.connected:
+        return Refusal(ErrorCode.SEAT_TAKEN, f"{holder.name} is here: only the seat of a player who is away (or "
+                                             "of a bot) can be handed on")
     return None
 
 

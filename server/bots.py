@@ -1,9 +1,10 @@
-"""Bots' seats: what a bot sees and how long it waits before acting.
+"""Bots' seats: what a bot sees, how long it waits before acting, and who may read why it acted.
 
 A bot is a pure function from its seat's ``PlayerView`` (the same redacted
-view a human gets, so a bot cannot cheat) and the seats house bots hold (the
+view a human gets, so a bot cannot cheat), the seats house bots hold (the
 table shows them: a bot reads a person's clues the way a person meant them,
-and its fellow bots' by its full conventions) to a turn action. The server only
+and its fellow bots' by its full conventions) and the table's convention
+level to a ``Decision``: a turn action and its reason. The server only
 decides *when* a bot acts: after a short delay, so humans can follow, and in
 a worker thread, so a slow bot never stalls the event loop.
 """
@@ -11,33 +12,42 @@ a worker thread, so a slow bot never stalls the event loop.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import trio
-from hanabi.engine import PlayerView, TurnAction
-from hanabi.engine.bots import choose_action
+from hanabi.engine import PlayerView
+from hanabi.engine.bots import Decision, Level
+from hanabi.engine.bots import decide as house_decide
 
 log = logging.getLogger(__name__)
 
-Policy = Callable[[PlayerView, frozenset[int]], TurnAction]  # (the bot's view, the seats of house bots)
+# (the bot's view, the seats of house bots, the table's convention level) -> the bot's decision
+Policy = Callable[[PlayerView, frozenset[int], Level], Decision]
 
 
 def default_policy() -> Policy:
-    """The house bot of ``hanabi.engine.bots``: the one line to change to seat another bot. Beside a person it
-    plays at the beginner level (a person's clues read literally); with only bots, by its full conventions."""
-    return lambda view, bot_seats: choose_action(view, bot_seats=bot_seats)
+    """The house bot of ``hanabi.engine.bots``: the one line to change to seat another bot. It plays at the
+    table's level (a person's clues read literally at "beginner"); with only bots, by its full conventions."""
+    return lambda view, bot_seats, level: house_decide(view, bot_seats=bot_seats, level=level)
 
 
 BOT_NAMES = ("Bot Ada", "Bot Basil", "Bot Cleo", "Bot Dex", "Bot Eve")
 
 
-async def decide(policy: Policy, view: PlayerView, bot_seats: frozenset[int], delay: float) -> TurnAction:
-    """Wait ``delay`` seconds, then let the bot choose, off the event loop. A bot that fails (a bug of its own)
+def free_bot_name(taken: Iterable[str]) -> str:
+    """The first bot name no one at the table has (a table has at most 5 seats, so one is always free)."""
+    used = set(taken)
+    return next(n for n in (*BOT_NAMES, *(f"Bot {i}" for i in range(99))) if n not in used)
+
+
+async def decide(policy: Policy, view: PlayerView, bot_seats: frozenset[int], level: Level,
+                 delay: float) -> Decision:
+    """Wait ``delay`` seconds, then let the bot decide, off the event loop. A bot that fails (a bug of its own)
     takes its first legal action, so that the game goes on."""
     if delay > 0:
         await trio.sleep(delay)
     try:
-        return await trio.to_thread.run_sync(policy, view, bot_seats)
+        return await trio.to_thread.run_sync(policy, view, bot_seats, level)
     except Exception:
         log.exception("a bot failed to choose (seat %s, counted from 0); it takes its first legal action", view.seat)
-        return view.legal_actions()[0]
+        return Decision(view.legal_actions()[0], "I was confused (a bug of mine): I took my first legal move")

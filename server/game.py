@@ -17,27 +17,50 @@ from dataclasses import dataclass, field
 from hanabi.engine import (
     Action,
     ActionDoesNotApply,
+    Discard,
+    EndReason,
     Event,
     GameEnded,
     GameState,
     IllegalAction,
     NotYourTurn,
+    Play,
     PlayerView,
+    PreMove,
     Rearrange,
     TurnAction,
     apply,
+    cancelled_by,
     new_game,
+    note_problem,
+    note_target_problem,
+    premove_refusal,
     replay,
     replay_actions,
     reveal,
+    seat_notes_problem,
     terminate,
+    time_out,
     view_for,
     views_for,
 )
-from hanabi.protocol import ErrorCode, GameEvent, GameOver, ReplayFile, ViewUpdate
+from hanabi.protocol import (
+    CardNote,
+    CardNotes,
+    ErrorCode,
+    GameEvent,
+    GameOver,
+    PreMoveKind,
+    Queued,
+    QueueMove,
+    ReplayFile,
+    ViewParts,
+    ViewUpdate,
+)
 
 from .session import Player, Refused, frame
 from .store import StoredGame
+from .timing import GameTime
 
 log = logging.getLogger(__name__)
 
@@ -51,13 +74,20 @@ def replayed(stored: StoredGame) -> GameState:
         log.error("game %d: %s; the game is stopped there", stored.id, e)
         return terminate(e.state, "the stored game could not be fully restored")
     if stored.finished is not None and not state.over:
+        if stored.end_reason == EndReason.TIMEOUT.value:
+            return time_out(state, out_of_time_sentence(stored.players[state.current]))
         state = terminate(state, "the game was stopped")
     return state
 
 
 def replay_text(stored: StoredGame) -> str:
     """The hanab.live JSON of a stored game, rebuilt by replaying its actions (one not finished: as stopped)."""
-    return replay.dumps(replayed(stored), stored.players)
+    state = replayed(stored)
+    return replay.dumps(state, stored.players, [stored.notes.get(seat, {}) for seat in range(state.players)])
+
+
+def out_of_time_sentence(name: str) -> str:
+    return f"{name} ran out of time: the table loses the game"
 
 
 @dataclass(slots=True)
@@ -70,10 +100,20 @@ class Game:
     rearranged: dict[int, int] = field(default_factory=dict)  # seat -> rearrangements during turn ``rearranged_turn``
     rearranged_turn: int = -1
     _views: list[PlayerView] = field(default_factory=list)  # the views sent last (see publish)
+    notes: dict[int, dict[int, str]] = field(default_factory=dict)  # seat -> card order -> that seat's note
+    premoves: dict[int, PreMove] = field(default_factory=dict)  # seat -> the move it queued for its next turn
+    time: GameTime = field(init=False)  # the clocks and the pause
+
+    def __post_init__(self) -> None:
+        self.time = GameTime(self.state.config)
+    _parts: ViewParts | None = None  # their packed parts
 
     @classmethod
     def restore(cls, stored: StoredGame) -> Game:
-        return cls(stored.id, stored.seed, stored.players, replayed(stored), len(stored.actions))
+        game = cls(stored.id, stored.seed, stored.players, replayed(stored), len(stored.actions))
+        game.notes = {seat: dict(notes) for seat, notes in stored.notes.items()}
+        game.time = GameTime(game.state.config, stored.clocks)
+        return game
 
     @property
     def running(self) -> bool:
@@ -117,6 +157,92 @@ class Game:
         self.seq += 1
         self.state = new
 
+    def check_note(self, seat: int, order: int, text: str) -> None:
+        """Refuse a note the rules do not allow (engine/notes.py): only while the game runs, only on a card
+        someone has drawn, only a short single line."""
+        if not self.running:
+            raise Refused(ErrorCode.GAME_NOT_RUNNING, "the game is over: notes are written while it runs")
+        state = self.state
+        problem = note_target_problem(len(state.deck), state.deck_left, order)
+        if problem is not None:
+            raise Refused(ErrorCode.ILLEGAL_ACTION, problem)
+        problem = note_problem(text)
+        if problem is not None:
+            raise Refused(ErrorCode.BAD_FIELD, f"write_note.text: {problem}")
+        problem = seat_notes_problem(self.notes.get(seat, {}), order, text)
+        if problem is not None:
+            raise Refused(ErrorCode.BAD_FIELD, problem)
+
+    def write_note(self, seat: int, order: int, text: str) -> None:
+        """``seat``'s note, checked and stored, is written (or deleted, for the empty text)."""
+        notes = self.notes.setdefault(seat, {})
+        if text:
+            notes[order] = text
+        else:
+            notes.pop(order, None)
+
+    def notes_of(self, seat: int, request_id: int | None = None) -> CardNotes:
+        """Every note ``seat`` has written, in card order. Private to that seat while the game runs."""
+        notes = self.notes.get(seat, {})
+        return CardNotes(game=self.id, seat=seat, notes=tuple(CardNote(o, notes[o]) for o in sorted(notes)),
+                         id=request_id)
+
+    def every_seat_notes(self) -> bytes:
+        """Every seat's notes, one frame each: for spectators, and for everyone once the game is over."""
+        return b"".join(frame(self.notes_of(seat)) for seat in range(self.state.players))
+
+    # --- pre-moves and pause: the checks of the requests, which the table carries out ----------------------------
+
+    def queue(self, seat: int, request: QueueMove) -> str:
+        """Queue (or cancel) ``seat``'s pre-move as ``request`` asks; returns the sentence that tells them so."""
+        if not self.running:
+            raise Refused(ErrorCode.GAME_NOT_RUNNING, "no game is running at this table: there is no turn to queue "
+                                                      "a move for")
+        if request.kind is None:
+            self.premoves.pop(seat, None)
+            return "no move is queued for your next turn any more"
+        if request.order is None:
+            raise Refused(ErrorCode.ILLEGAL_ACTION, "name the card: a pre-move plays or discards one card of your "
+                                                    "hand, given by its order")
+        move: PreMove = Play(request.order) if request.kind is PreMoveKind.PLAY else Discard(request.order)
+        refusal = premove_refusal(self.state, seat, move)
+        if refusal is not None:
+            raise Refused(ErrorCode.ILLEGAL_ACTION, refusal)
+        self.premoves[seat] = move
+        return f"queued: your {request.kind.value} is made at the start of your turn (cancel it to change your mind)"
+
+    def cancel_premoves(self, event: Event) -> list[tuple[int, str]]:
+        """The pre-moves ``event`` cancels (the engine's rule), taken off: (seat, why) for each."""
+        cancelled = []
+        for seat, move in list(self.premoves.items()):
+            why = cancelled_by(event, move)
+            if why is not None:
+                del self.premoves[seat]
+                cancelled.append((seat, why))
+        return cancelled
+
+    def queued(self, seat: int, note: str) -> Queued:
+        """What ``seat`` has queued now, with ``note``."""
+        move = self.premoves.get(seat)
+        kind = None if move is None else PreMoveKind.PLAY if isinstance(move, Play) else PreMoveKind.DISCARD
+        return Queued(game=self.id, kind=kind, order=None if move is None else move.order, note=note)
+
+    def check_pause(self, paused: bool) -> None:
+        """Refuse a pause (``paused``) or a resume that cannot be made now, with the sentence saying why."""
+        if not self.running:
+            raise Refused(ErrorCode.GAME_NOT_RUNNING, "no game is running at this table: there is nothing to pause")
+        by = self.time.paused_by
+        if paused and by is not None:
+            raise Refused(ErrorCode.ILLEGAL_ACTION, f"the game is already paused ({by} paused it)")
+        if not paused and by is None:
+            waiting = f": it waits for {self.time.away} to reconnect" if self.time.away else ""
+            raise Refused(ErrorCode.ILLEGAL_ACTION, f"the game is not paused by a player{waiting}")
+
+    def check_not_paused(self) -> None:
+        if self.time.paused:
+            raise Refused(ErrorCode.GAME_PAUSED, f"the game is paused ({self.time.note()}): moves wait until it "
+                                                 "goes on (a player resumes it with :pause)")
+
     def view(self, seat: int | None) -> ViewUpdate:
         return ViewUpdate(game=self.id, view=view_for(self.state, seat))
 
@@ -131,18 +257,24 @@ class Game:
         # the last move's views (engine.views_for): measured, this halves the cost of building them.
         views = views_for(self.state, [seat for seat, _ in receivers] + ([None] if watching else []), self._views)
         self._views = views
+        # What the views share is packed once for all of them, and hands the move left alone are not packed again.
+        parts = self._parts = ViewParts(self._parts)
         for (_, player), view in zip(receivers, views, strict=False):
-            player.send(ViewUpdate(game=self.id, view=view), before=event_frame)
+            player.send(ViewUpdate(game=self.id, view=view), event_frame, parts)
         for p in watching:
-            p.send(ViewUpdate(game=self.id, view=views[-1]), before=event_frame)
+            p.send(ViewUpdate(game=self.id, view=views[-1]), event_frame, parts)
 
     def over_frames(self) -> bytes:
-        """What everyone at the table gets when the game ends: the whole deal, and the replay file."""
+        """What everyone at the table gets when the game ends: the whole deal, every seat's notes, and the replay
+        file."""
         assert self.state.outcome is not None
         shown = reveal(self.state)
         return (frame(GameOver(game=self.id, outcome=shown.outcome, deck=shown.deck, seed=self.seed))
+                + self.every_seat_notes()  # private while the game ran; everyone's now
                 + frame(ReplayFile(game=self.id, json=self.replay_json())))
 
     def replay_json(self) -> str:
-        """The game as hanab.live JSON: what the end of the game and its review show everyone."""
-        return replay.dumps(self.state, self.names)
+        """The game as hanab.live JSON, every seat's notes in it: what the end of the game and its review show
+        everyone."""
+        notes = [self.notes.get(seat, {}) for seat in range(self.state.players)]
+        return replay.dumps(self.state, self.names, notes)

@@ -31,6 +31,7 @@ from hanabi.protocol import (
     GetReplay,
     GiveHost,
     GoodbyeReason,
+    HandSeat,
     Hello,
     Join,
     Leave,
@@ -39,6 +40,8 @@ from hanabi.protocol import (
     ListTables,
     Message,
     Online,
+    PauseRequest,
+    QueueMove,
     RearrangeRequest,
     RemoveBot,
     ReplayFile,
@@ -47,15 +50,18 @@ from hanabi.protocol import (
     TableChanged,
     TableGone,
     Tables,
+    WriteNote,
 )
 from hanabi.protocol.table_rules import seat_label
 
 from .bots import Policy, default_policy
 from .config import ServerConfig
 from .game import Game, replay_text
+from .handover import hand_over
 from .lifecycle import RateLimit
 from .names import normalized, unique
 from .passwords import hash_password
+from .records import TableOptions
 from .requests import CloseIfEmpty, Rewatch, Unwatch
 from .review import REVIEW_REQUESTS, restored
 from .seats import Seat
@@ -66,7 +72,8 @@ from .table import Table
 log = logging.getLogger(__name__)
 
 # Requests that concern the table the player is at.
-_AT_TABLE = (Start, AddBot, RemoveBot, GiveHost, ActionRequest, RearrangeRequest, Chat, *REVIEW_REQUESTS)
+_AT_TABLE = (Start, AddBot, RemoveBot, GiveHost, ActionRequest, RearrangeRequest, Chat, WriteNote, PauseRequest,
+             QueueMove, *REVIEW_REQUESTS)
 ONLINE_EVERY = 1.0  # seconds: the lobby hears who is online at most this often (a login storm is not a flood)
 
 
@@ -133,7 +140,7 @@ class Lobby:
         game = Game.restore(stored.game) if stored.game is not None else None  # first: it may fail
         table = Table(stored.id, stored.name, stored.variant, stored.empty_clues, stored.all_or_nothing, stored.chat,
                       stored.seats, stored.password, store=self.store, config=self.config, policy=self.policy,
-                      lobby=self)
+                      lobby=self, options=stored.options, timer=stored.timer)
         table.host, table.game = stored.host, game
         table.review = restored(stored.review) if stored.review is not None else None
         for s in stored.seated:
@@ -302,7 +309,7 @@ class Lobby:
         elif isinstance(request, ListOnline):
             player.send_frame(self.online_frame(request.id))
         elif isinstance(request, ListGames):
-            await self._list_games(player, request.id)
+            await self._list_games(player, request.id, request.seed)
         elif isinstance(request, GetReplay):
             await self._replay(player, request.game, request.id)
         else:
@@ -335,6 +342,8 @@ class Lobby:
             await self._enter(player, table, request)
         elif isinstance(request, CreateTable):
             await self._create(player, request)
+        elif isinstance(request, HandSeat):
+            await hand_over(self, player, request)
         else:
             raise Refused(ErrorCode.UNKNOWN_TYPE, f"the server does not take {request.TYPE} requests here")
 
@@ -383,11 +392,15 @@ class Lobby:
             raise Refused(ErrorCode.RATE_LIMITED, "tables are opened from your address faster than the server "
                                                   "takes: wait a moment, or join one")
         password = hash_password(request.password) if request.password else None
+        options = TableOptions(level=request.level, seed=request.seed,
+                               end_when_no_points=request.end_when_no_points, deck_plays=request.deck_plays)
+        timer = (request.time_base, request.time_per_turn) if request.timed else None
         table_id = await self.store.create_table(request.name, request.variant, request.empty_clues,
-                                                 request.all_or_nothing, request.chat, request.seats, password, None)
+                                                 request.all_or_nothing, request.chat, request.seats, password, None,
+                                                 options, timer=timer)
         table = Table(table_id, request.name, request.variant, request.empty_clues, request.all_or_nothing,
                       request.chat, request.seats, password, store=self.store, config=self.config,
-                      policy=self.policy, lobby=self, address=address)
+                      policy=self.policy, lobby=self, address=address, options=options, timer=timer)
         self.tables[table_id] = table
         log.info("%s opened table %d (%s): %d seats, %s", player.name, table_id, request.name, request.seats,
                  request.variant.value)
@@ -408,15 +421,31 @@ class Lobby:
         total = len(self.tables) if len(self.tables) > len(shown) else None
         return frame(Tables(tables=tuple(t.info() for t in shown), id=request_id, total=total))
 
-    async def _list_games(self, player: Player, request_id: int | None) -> None:
-        games = [g for g in await self.store.games(LIST_MAX, player.key) if g.end is not None]
-        total = await self.store.finished_count() if len(games) == LIST_MAX else None
-        if total is not None and total <= len(games):
-            total = None
+    async def _list_games(self, player: Player, request_id: int | None, seed: str | None = None) -> None:
+        if seed is not None:
+            self._refuse_own_seed(player, seed, "the games of this seed are listed")
+        found = (await self.store.games(LIST_MAX, player.key) if seed is None
+                 else await self.store.seed_games(seed, LIST_MAX, player.key))
+        games = [g for g in found if g.end is not None]
+        total = None
+        if seed is None and len(games) == LIST_MAX:
+            total = await self.store.finished_count()
+            if total <= len(games):
+                total = None
         player.send_frame(frame(Games(games=tuple(
             GameSummary(id=g.id, table=g.table_id, players=g.players, variant=Variant(g.variant),
-                        score=g.score or 0, end=EndReason(g.end), finished_at=int(g.finished or 0), yours=g.yours)
+                        score=g.score or 0, end=EndReason(g.end), finished_at=int(g.finished or 0), yours=g.yours,
+                        seed=g.seed)
             for g in games), id=request_id, total=total)))
+
+    @staticmethod
+    def _refuse_own_seed(player: Player, seed: str, what: str) -> None:
+        """The deal of a seed is the same at every table: a player in (or watching, and able to chat about) a game
+        dealt from ``seed`` must not see it played out elsewhere (its replay holds the whole deck) before it ends."""
+        table = player.table
+        if table is not None and table.running and table.options.seed == seed:
+            raise Refused(ErrorCode.NO_SUCH_GAME, f"the game at your table is dealt from this seed: {what} once it "
+                                                  "is over")
 
     async def _replay(self, player: Player, game_id: int, request_id: int | None) -> None:
         stored = await self.store.game(game_id)
@@ -425,8 +454,8 @@ class Lobby:
         if stored.finished is None:
             # A replay holds the whole deck: never while the game runs.
             raise Refused(ErrorCode.NO_SUCH_GAME, f"game {game_id} is still running: its replay comes when it ends")
+        self._refuse_own_seed(player, stored.seed, f"the replay of game {game_id} comes")
         player.send_frame(frame(ReplayFile(game=game_id, json=replay_text(stored), id=request_id)))
 
     def online(self) -> list[Player]:
         return list(self._online)
-

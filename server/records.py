@@ -5,9 +5,23 @@ so that either can change alone. Reading one back raises ValueError, KeyError or
 from __future__ import annotations
 
 import json
+from dataclasses import asdict, dataclass
 from typing import Any
 
-from hanabi.engine import Action, ChatPolicy, Clue, Discard, GameConfig, Play, Rearrange, Suit, Variant
+from hanabi.engine import (
+    TIME_BASE,
+    TIME_PER_TURN,
+    Action,
+    ChatPolicy,
+    Clue,
+    Discard,
+    GameConfig,
+    Play,
+    Rearrange,
+    Suit,
+    Variant,
+)
+from hanabi.engine.bots import Level, table_level
 
 
 def action_to_text(action: Action) -> str:
@@ -51,12 +65,42 @@ def config_to_text(config: GameConfig) -> str:
         "players": config.players, "variant": config.variant.value, "empty_clues": config.empty_clues,
         "all_or_nothing": config.all_or_nothing, "first_seat": config.first_seat, "chat": config.chat.value,
         "end_when_no_points": config.end_when_no_points, "deck_plays": config.deck_plays,
+        "timed": config.timed, "time_base": config.time_base, "time_per_turn": config.time_per_turn,
     })
 
 
 def config_from_text(text: str) -> GameConfig:
     d = json.loads(text)
-    # Games stored before hanab.live's two options existed played without them.
+    # Games stored before hanab.live's two options (or timed tables) existed played without them.
     return GameConfig(players=d["players"], variant=Variant(d["variant"]), empty_clues=d["empty_clues"],
                       all_or_nothing=d["all_or_nothing"], first_seat=d["first_seat"], chat=ChatPolicy(d["chat"]),
-                      end_when_no_points=d.get("end_when_no_points", False), deck_plays=d.get("deck_plays", False))
+                      end_when_no_points=d.get("end_when_no_points", False), deck_plays=d.get("deck_plays", False),
+                      timed=d.get("timed", False), time_base=d.get("time_base", TIME_BASE),
+                      time_per_turn=d.get("time_per_turn", TIME_PER_TURN))
+
+
+@dataclass(frozen=True, slots=True)
+class TableOptions:
+    """A table's options of issues 11 and 14, as its creator chose them: the bots' convention level (None: beginner
+    beside a person, the strongest among bots only), the seed text of its deals (None: random), and hanab.live's
+    two rule options."""
+
+    level: Level | None = None
+    seed: str | None = None
+    end_when_no_points: bool = False
+    deck_plays: bool = False
+
+
+def options_to_text(options: TableOptions) -> str:
+    return json.dumps(asdict(options))
+
+
+def options_from_text(text: str) -> TableOptions:
+    d = json.loads(text)
+    level = d.get("level")
+    seed = d.get("seed")
+    if seed is not None and not isinstance(seed, str):
+        raise TypeError(f"a stored seed must be text, not {seed!r}")
+    return TableOptions(level=None if level is None else table_level(level, 2, None), seed=seed,
+                        end_when_no_points=bool(d.get("end_when_no_points", False)),
+                        deck_plays=bool(d.get("deck_plays", False)))

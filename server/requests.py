@@ -25,6 +25,8 @@ class BotMove:
     turn: int
     seat: int
     action: TurnAction
+    reason: str = ""  # why, in the bot's words (issue 11)
+    names_cards_of: frozenset[int] = frozenset()  # the seats whose cards the reason speaks of (engine Decision)
 
 
 @dataclass(slots=True)
@@ -32,6 +34,14 @@ class Abandoned:
     """No seated human has been connected since ``since`` for the configured time: close the table."""
 
     since: float
+
+
+@dataclass(slots=True)
+class OutOfTime:
+    """A timed game's timer woke: the bank of the player to act at turn ``turn`` of game ``game`` may be empty."""
+
+    game: int
+    turn: int
 
 
 @dataclass(slots=True)

@@ -1,13 +1,21 @@
 """The game store: tables, seats, players and every game action, in SQLite.
 
 A game *is* its config, its seed and its actions, so that is all we keep;
-restoring a game replays its actions through the engine. The stdlib
+restoring a game replays its actions through the engine. A timed table
+has a row in ``table_clocks``; a timed game's banks (seconds left per
+seat) are written to ``game_clocks`` with each action, in the same
+transaction, so a restart (kill -9 included) finds them as the last move
+left them. The stdlib
 ``sqlite3`` module blocks, so the store's own task (``run``) takes the jobs
 queued on a memory channel and commits them in a worker thread
 (``trio.to_thread.run_sync``): one transaction at a time, and the event
 loop never waits on the disk. Each method returns once its write is
 committed, so a caller that shows a move only after ``add_action`` returns
 never shows one the store lacks.
+
+A table's options of issues 11 and 14 (level, seed text, rule options) are a
+JSON text in ``table_choices``; a game dealt from a seed text its table was
+given is also in ``seeded_games``, so the games of one seed are found at once.
 
 The database is in WAL mode with ``synchronous=NORMAL``: a committed write
 survives the server process being killed (SIGKILL); a power cut may lose
@@ -41,7 +49,15 @@ from typing import Any, TypeVar
 import trio
 from hanabi.engine import Action, ChatPolicy, GameConfig, Variant
 
-from .records import action_from_text, action_to_text, config_from_text, config_to_text
+from .records import (
+    TableOptions,
+    action_from_text,
+    action_to_text,
+    config_from_text,
+    config_to_text,
+    options_from_text,
+    options_to_text,
+)
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +119,31 @@ CREATE TABLE IF NOT EXISTS game_players (
     token_hash TEXT NOT NULL,
     PRIMARY KEY (token_hash, game_id)
 );
+CREATE TABLE IF NOT EXISTS notes (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    card INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (game_id, seat, card)
+);
+CREATE TABLE IF NOT EXISTS table_choices (
+    table_id INTEGER PRIMARY KEY REFERENCES tables(id),
+    options TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seeded_games (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    seed TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS seeded_games_by_seed ON seeded_games (seed);
+CREATE TABLE IF NOT EXISTS table_clocks (
+    table_id INTEGER PRIMARY KEY REFERENCES tables(id),
+    time_base INTEGER NOT NULL,
+    time_per_turn INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS game_clocks (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    remaining TEXT NOT NULL
+);
 """
 
 
@@ -139,6 +180,9 @@ class StoredGame:
     started: float
     finished: float | None
     actions: list[Action] = field(default_factory=list)
+    notes: dict[int, dict[int, str]] = field(default_factory=dict)  # seat -> card order -> the seat's note
+    end_reason: str | None = None
+    clocks: tuple[float, ...] | None = None  # a timed game's banks as stored with its latest action
 
 
 @dataclass(slots=True)
@@ -165,6 +209,8 @@ class StoredTable:
     seated: list[StoredSeat] = field(default_factory=list)
     game: StoredGame | None = None  # the latest game, finished or not
     review: StoredReview | None = None
+    options: TableOptions = field(default_factory=TableOptions)
+    timer: tuple[int, int] | None = None  # a timed table's (time_base, time_per_turn), in seconds
 
 
 @dataclass(slots=True)
@@ -191,6 +237,7 @@ class FinishedGame:
     end: str | None  # the EndReason value, None while running
     finished: float | None
     yours: bool = False  # the player asking sat at it
+    seed: str | None = None  # the seed text of a seeded deal; None for a random one
 
 
 # --- the store ---------------------------------------------------------------------------------------------------
@@ -374,13 +421,20 @@ class Store:
             "INSERT OR REPLACE INTO players (token_hash, name, created) VALUES (?, ?, ?)", (h, name, time.time())))
 
     async def create_table(self, name: str, variant: Variant, empty_clues: bool, all_or_nothing: bool,
-                           chat: ChatPolicy, seats: int, password: str | None, host: int | None) -> int:
+                           chat: ChatPolicy, seats: int, password: str | None, host: int | None,
+                           options: TableOptions | None = None, timer: tuple[int, int] | None = None) -> int:
         def job(db: sqlite3.Connection) -> int:
             cur = db.execute(
                 "INSERT INTO tables (name, variant, empty_clues, all_or_nothing, chat, seats, password, host, created)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (name, variant.value, empty_clues, all_or_nothing, chat.value, seats, password, host, time.time()))
             assert cur.lastrowid is not None
+            if options is not None and options != TableOptions():
+                db.execute("INSERT INTO table_choices (table_id, options) VALUES (?, ?)",
+                           (cur.lastrowid, options_to_text(options)))
+            if timer is not None:
+                db.execute("INSERT INTO table_clocks (table_id, time_base, time_per_turn) VALUES (?, ?, ?)",
+                           (cur.lastrowid, *timer))
             return cur.lastrowid
         return await self._do(job)
 
@@ -396,6 +450,8 @@ class Store:
                 db.execute("UPDATE tables SET closed = ? WHERE id = ?", (time.time(), table_id))
             else:
                 db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+                db.execute("DELETE FROM table_choices WHERE table_id = ?", (table_id,))
+                db.execute("DELETE FROM table_clocks WHERE table_id = ?", (table_id,))
                 db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
         await self._do(job)
 
@@ -410,8 +466,9 @@ class Store:
         await self._do(lambda db: db.execute("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat)))
 
     async def start_game(self, table_id: int, config: GameConfig, seed: str, players: tuple[str, ...],
-                         keys: tuple[str, ...] = ()) -> int:
-        """A new game; ``keys`` are the token hashes of the people playing it (their history lists it first)."""
+                         keys: tuple[str, ...] = (), seeded: bool = False) -> int:
+        """A new game; ``keys`` are the token hashes of the people playing it (their history lists it first);
+        ``seeded``: its ``seed`` is a seed text its table was given (listed by ``seed_games``)."""
         def job(db: sqlite3.Connection) -> int:
             cur = db.execute(
                 "INSERT INTO games (table_id, config, seed, players, started) VALUES (?, ?, ?, ?, ?)",
@@ -419,6 +476,8 @@ class Store:
             assert cur.lastrowid is not None
             db.executemany("INSERT OR IGNORE INTO game_players (game_id, token_hash) VALUES (?, ?)",
                            [(cur.lastrowid, key) for key in keys])
+            if seeded:
+                db.execute("INSERT INTO seeded_games (game_id, seed) VALUES (?, ?)", (cur.lastrowid, seed))
             return cur.lastrowid
         return await self._do(job)
 
@@ -430,10 +489,29 @@ class Store:
     async def clear_review(self, table_id: int) -> None:
         await self._do(lambda db: db.execute("DELETE FROM reviews WHERE table_id = ?", (table_id,)))
 
-    async def add_action(self, game_id: int, seq: int, action: Action) -> None:
+    async def add_action(self, game_id: int, seq: int, action: Action, clocks: tuple[float, ...] = ()) -> None:
+        """Store an action, and with it (in the same transaction) a timed game's ``clocks`` after it."""
         text = action_to_text(action)
-        await self._do(lambda db: db.execute(
-            "INSERT INTO actions (game_id, seq, action) VALUES (?, ?, ?)", (game_id, seq, text)))
+
+        def job(db: sqlite3.Connection) -> None:
+            db.execute("INSERT INTO actions (game_id, seq, action) VALUES (?, ?, ?)", (game_id, seq, text))
+            if clocks:
+                _set_clocks(db, game_id, clocks)
+        await self._do(job)
+
+    async def set_clocks(self, game_id: int, clocks: tuple[float, ...]) -> None:
+        """A timed game's banks, stopped where they are (a pause)."""
+        await self._do(lambda db: _set_clocks(db, game_id, clocks))
+
+    async def set_note(self, game_id: int, seat: int, order: int, text: str) -> None:
+        """Keep ``seat``'s note on the card of ``order`` (the empty text deletes it)."""
+        def job(db: sqlite3.Connection) -> None:
+            if text:
+                db.execute("INSERT OR REPLACE INTO notes (game_id, seat, card, text) VALUES (?, ?, ?, ?)",
+                           (game_id, seat, order, text))
+            else:
+                db.execute("DELETE FROM notes WHERE game_id = ? AND seat = ? AND card = ?", (game_id, seat, order))
+        await self._do(job)
 
     async def finish_game(self, game_id: int, score: int, end: str) -> None:
         def job(db: sqlite3.Connection) -> None:
@@ -466,6 +544,12 @@ class Store:
             try:  # each table on its own: a malformed row (a variant, a config, an action) costs this one only
                 table = StoredTable(row[0], row[1], Variant(row[2]), bool(row[3]), bool(row[4]),
                                     ChatPolicy(row[5]), row[6], row[7], row[8], seated)
+                chosen = db.execute("SELECT options FROM table_choices WHERE table_id = ?", (row[0],)).fetchone()
+                if chosen is not None:
+                    table.options = options_from_text(chosen[0])
+                timer = db.execute("SELECT time_base, time_per_turn FROM table_clocks WHERE table_id = ?",
+                                   (table.id,)).fetchone()
+                table.timer = (int(timer[0]), int(timer[1])) if timer is not None else None
                 game = db.execute("SELECT id FROM games WHERE table_id = ? ORDER BY id DESC LIMIT 1",
                                   (table.id,)).fetchone()
                 table.game = self._game(db, game[0]) if game is not None else None
@@ -482,14 +566,20 @@ class Store:
 
     @staticmethod
     def _game(db: sqlite3.Connection, game_id: int) -> StoredGame | None:
-        row = db.execute("SELECT id, table_id, config, seed, players, started, finished FROM games WHERE id = ?",
-                         (game_id,)).fetchone()
+        row = db.execute("SELECT id, table_id, config, seed, players, started, finished, end_reason FROM games"
+                         " WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             return None
         game = StoredGame(row[0], row[1], config_from_text(row[2]), row[3], tuple(json.loads(row[4])), row[5],
-                          row[6])
+                          row[6], end_reason=row[7])
+        clocks = db.execute("SELECT remaining FROM game_clocks WHERE game_id = ?", (game_id,)).fetchone()
+        if clocks is not None:
+            game.clocks = tuple(float(c) for c in json.loads(clocks[0]))
         game.actions = [action_from_text(t) for (t,) in db.execute(
             "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))]
+        for seat, order, text in db.execute("SELECT seat, card, text FROM notes WHERE game_id = ? ORDER BY card",
+                                            (game_id,)):
+            game.notes.setdefault(seat, {})[order] = text
         return game
 
     @classmethod
@@ -518,19 +608,30 @@ class Store:
         """The latest finished games; with ``key`` (a token hash), that player's games first."""
         return await self._do(lambda db: _games(db, limit, key))
 
+    async def seed_games(self, seed: str, limit: int = 100, key: str | None = None) -> list[FinishedGame]:
+        """The latest finished games dealt from the seed text ``seed``, newest first: who else played it."""
+        return await self._do(lambda db: _games(db, limit, key, seed))
+
     async def finished_count(self) -> int:
         """How many finished games the store holds (a list shows only the latest)."""
         return await self._do(lambda db: int(db.execute("SELECT COUNT(*) FROM games WHERE finished IS NOT NULL")
                                              .fetchone()[0]))
 
 
-def _games(db: sqlite3.Connection, limit: int, key: str | None = None) -> list[FinishedGame]:
-    """The latest finished games, newest first; with ``key``, the games of the player of that token hash first."""
-    out = []
-    for gid, tid, config, players, score, end, finished, yours in db.execute(
-            "SELECT id, table_id, config, players, score, end_reason, finished,"
-            " EXISTS (SELECT 1 FROM game_players p WHERE p.token_hash = ? AND p.game_id = games.id) AS yours"
-            " FROM games WHERE finished IS NOT NULL ORDER BY yours DESC, id DESC LIMIT ?", (key, limit)):
-        out.append(FinishedGame(gid, tid, tuple(json.loads(players)), json.loads(config)["variant"], score, end,
-                               finished, bool(yours)))
-    return out
+def _set_clocks(db: sqlite3.Connection, game_id: int, clocks: tuple[float, ...]) -> None:
+    db.execute("INSERT OR REPLACE INTO game_clocks (game_id, remaining) VALUES (?, ?)",
+               (game_id, json.dumps([round(c, 3) for c in clocks])))
+
+
+def _games(db: sqlite3.Connection, limit: int, key: str | None = None, seed: str | None = None
+           ) -> list[FinishedGame]:
+    """The latest finished games, newest first; with ``key``, the games of the player of that token hash first;
+    with ``seed``, only those dealt from that seed text."""
+    query = ("SELECT g.id, g.table_id, g.config, g.players, g.score, g.end_reason, g.finished, s.seed,"
+             " EXISTS (SELECT 1 FROM game_players p WHERE p.token_hash = ? AND p.game_id = g.id) AS yours"
+             " FROM games g LEFT JOIN seeded_games s ON s.game_id = g.id WHERE g.finished IS NOT NULL")
+    rows = (db.execute(query + " ORDER BY yours DESC, g.id DESC LIMIT ?", (key, limit)) if seed is None
+            else db.execute(query + " AND s.seed = ? ORDER BY g.id DESC LIMIT ?", (key, seed, limit)))
+    return [FinishedGame(gid, tid, tuple(json.loads(players)), json.loads(config)["variant"], score, end, finished,
+                         bool(yours), seeded)
+            for gid, tid, config, players, score, end, finished, seeded, yours in rows]

@@ -20,21 +20,30 @@ from typing import Any
 
 import trio
 from hanabi.engine import (
+    TIME_BASE,
+    TIME_PER_TURN,
     Action,
     ChatPolicy,
+    Clocks,
     Event,
     GameConfig,
     GameState,
+    Play,
     PlayerView,
     Rearrange,
     Variant,
     new_game,
+    out_of_time,
     terminate,
+    time_out,
     view_for,
 )
+from hanabi.engine.bots import Decision, Level, seats_named, table_level
 from hanabi.protocol import (
+    SENTENCE_MAX,
     ActionRequest,
     AddBot,
+    BotReason,
     Chat,
     ErrorCode,
     GameStarted,
@@ -42,6 +51,9 @@ from hanabi.protocol import (
     Join,
     Joined,
     Leave,
+    PauseRequest,
+    Queued,
+    QueueMove,
     RearrangeRequest,
     RemoveBot,
     SeatInfo,
@@ -52,16 +64,19 @@ from hanabi.protocol import (
     TableGone,
     TableInfo,
     Watchers,
+    WriteNote,
 )
 from hanabi.protocol import table_rules as rules
 
 from . import review as reviews
 from .absence import AbsenceClock, duration
-from .bots import BOT_NAMES, Policy, decide
+from .bots import Policy, decide, free_bot_name
 from .config import ServerConfig
-from .game import Game
+from .game import Game, out_of_time_sentence
+from .handover import Handover, give_seat
 from .passwords import check_password
-from .requests import Abandoned, BotMove, Call, CloseIfEmpty, Rewatch, Unwatch, refuse_waiting
+from .records import TableOptions
+from .requests import Abandoned, BotMove, Call, CloseIfEmpty, OutOfTime, Rewatch, Unwatch, refuse_waiting
 from .seats import LobbySide, Seat
 from .session import Player, Refused, frame
 from .store import Store, StoreFailure
@@ -77,7 +92,8 @@ def _refuse(refusal: rules.Refusal | None) -> None:
 class Table:
     def __init__(self, id: int, name: str, variant: Variant, empty_clues: bool, all_or_nothing: bool,
                  chat: ChatPolicy, size: int, password: str | None, *, store: Store, config: ServerConfig,
-                 policy: Policy, lobby: LobbySide, address: str | None = None) -> None:
+                 policy: Policy, lobby: LobbySide, address: str | None = None,
+                 options: TableOptions | None = None, timer: tuple[int, int] | None = None) -> None:
         self.id = id
         self.name = name
         self.variant = variant
@@ -90,6 +106,7 @@ class Table:
         self.config = config
         self.policy = policy
         self.lobby = lobby
+        self.options = options or TableOptions()  # level, seed text, rule options: as the creator chose them
         self.host: int | None = None
         self.seats: list[Seat | None] = [None] * size
         self.spectators: set[Player] = set()
@@ -97,9 +114,14 @@ class Table:
         self.review: reviews.TableReview | None = None  # between games: the game everyone here looks back at
         self._watchers: tuple[str, ...] = ()  # the spectators' names everyone here was told last
         self.closed = False
+        self.timer = timer  # a timed table's (time_base, time_per_turn) in seconds; None: untimed
+        self.time_base, self.time_per_turn = timer if timer is not None else (TIME_BASE, TIME_PER_TURN)
         self.address = address  # where its creator connected from (None: restored), for the cap on empty tables
         self.active = trio.current_time()  # its latest change: the lobby lists the liveliest tables first
         self._bot_pending: tuple[int, int] | None = None  # (game, turn) a bot is thinking about
+        # The bots' reasons of the latest game, each with the seats it was kept from while the game ran (it names
+        # their own cards): they get it at the end; whoever comes back gets again what they may read.
+        self._reasons: list[tuple[BotReason, frozenset[int]]] = []
         self._inbox, self._requests = trio.open_memory_channel[Call](64)
         self._nursery: trio.Nursery | None = None
         self._absence = AbsenceClock(config.abandon_after, self._given_up)
@@ -111,6 +133,7 @@ class Table:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
                 task_status.started()
+                self._retime()  # a restored timed game: its clock runs again (or it waits, paused, for its player)
                 self._schedule_bot()
                 self._watch_absence()  # a restored table starts with everyone away
                 async for call in self._requests:
@@ -196,6 +219,16 @@ class Table:
             self._chat(player, request.text)
         elif isinstance(request, reviews.REVIEW_REQUESTS):
             await reviews.handle(self, player, request)
+        elif isinstance(request, Handover):
+            return await give_seat(self, player, request)
+        elif isinstance(request, WriteNote):
+            await self._write_note(player, request)
+        elif isinstance(request, PauseRequest):
+            await self._pause(player, request.paused)
+        elif isinstance(request, QueueMove):
+            game = self._game()
+            seat = self._seated(player)
+            player.send(game.queued(seat, game.queue(seat, request)))
         else:
             raise Refused(ErrorCode.UNKNOWN_TYPE, f"a table does not handle {getattr(request, 'TYPE', 'such')} "
                                                   "requests")
@@ -207,6 +240,8 @@ class Table:
             await self._bot_move(request)
         elif isinstance(request, Abandoned):
             await self._abandoned(request)
+        elif isinstance(request, OutOfTime):
+            await self._out_of_time(request)
         elif isinstance(request, CloseIfEmpty) and self.humans == 0 and not self.closed:
             await self.close(request.why)
 
@@ -241,7 +276,19 @@ class Table:
                                                           connected=s.player is None or s.player.online)
                           for s in self.seats),
             has_password=self.password is not None, running=self.running,
-            spectators=sum(1 for p in self.spectators if p.online), host=self.host)
+            spectators=sum(1 for p in self.spectators if p.online), host=self.host,
+            level=self.level, seeded=self.options.seed is not None,
+            end_when_no_points=self.options.end_when_no_points, deck_plays=self.options.deck_plays,
+            timed=self.timer is not None, time_base=self.time_base, time_per_turn=self.time_per_turn)
+
+    @property
+    def bot_seats(self) -> frozenset[int]:
+        return frozenset(i for i, s in enumerate(self.seats) if s is not None and s.bot)
+
+    @property
+    def level(self) -> Level:
+        """The level the bots play at: the one chosen, else beginner beside a person, the strongest among bots."""
+        return table_level(self.options.level, self.size, self.bot_seats)
 
     async def _may_use_host_powers(self, player: Player, refusal: rules.Refusal | None) -> None:
         """Refuse with ``refusal`` (from a table rule), or go ahead, the asker becoming host if the host is away."""
@@ -276,9 +323,23 @@ class Table:
 
     def _send_view(self, player: Player) -> None:
         """What someone arriving needs: the current view of ``player`` (seat or spectator) if there is a game to
-        show, the review if there is one, and who watches."""
-        if self.game is not None:
-            player.send(self.game.view(self.seat_of(player)))
+        show, with the bots' reasons they may read, its clocks and the seat's pre-move, then the notes they may see
+        (a seat its own while the game runs; a spectator, and everyone once it is over, every seat's), the review if
+        there is one, and who watches."""
+        game = self.game
+        if game is not None:
+            seat = self.seat_of(player)
+            player.send(game.view(seat))
+            for message, named in self._reasons:  # the bots' reasons they may read (all, once the game is over)
+                if not game.running or seat not in named:
+                    player.send(message)
+            player.send(game.time.message(game.id))
+            if seat is not None and seat in game.premoves:
+                player.send(game.queued(seat, ""))
+            if seat is not None and game.running:
+                player.send(game.notes_of(seat))
+            else:
+                player.send_frame(game.every_seat_notes())
         if self.review is not None:
             player.send_frame(self.review.frames(self.id))
         player.send(Watchers(table=self.id, names=self.watchers()))
@@ -295,6 +356,8 @@ class Table:
     def welcome_back(self, player: Player) -> None:
         """``player`` reconnected: their seat (or spectator place) and the current view, at once."""
         seat = self.seat_of(player)
+        if seat is None and player not in self.spectators:
+            return  # their seat was handed on while they were away (handover.py): the lobby is where they are
         player.send(Joined(table=self.info(), seat=seat))
         self._send_view(player)
         if seat is not None:
@@ -315,6 +378,8 @@ class Table:
     def _seat_status(self, seat: int, connected: bool) -> None:
         self._to_members(frame(SeatStatus(table=self.id, seat=seat, connected=connected)))
         self.lobby.table_changed(self)
+        if self.game is not None and self.game.running and self.timer is not None:
+            self._retime()  # the player to act came or went: a timed game pauses itself while they are away
 
     def _watch_absence(self) -> None:
         """Start the clock that closes a table whose seated humans are all away, or stop it if one is here."""
@@ -411,17 +476,24 @@ class Table:
 
     async def _start(self, player: Player) -> None:
         await self._may_use_host_powers(player, rules.start_refusal(self.info(), self.seat_of(player)))
+        options = self.options
         config = GameConfig(players=self.size, variant=self.variant, empty_clues=self.empty_clues,
-                            all_or_nothing=self.all_or_nothing, chat=self.chat)
-        seed = secrets.token_hex(8)
+                            all_or_nothing=self.all_or_nothing, chat=self.chat,
+                            end_when_no_points=options.end_when_no_points, deck_plays=options.deck_plays,
+                            timed=self.timer is not None, time_base=self.time_base, time_per_turn=self.time_per_turn)
+        # A seed text deals every game of the table alike, and like every table given that text (with as many
+        # players and the same variant): the engine shuffles from the text itself.
+        seed = options.seed if options.seed is not None else secrets.token_hex(8)
         names = tuple(s.name for s in self.seats if s is not None)
         await reviews.end(self)
         keys = tuple(s.player.key for s in self.seats if s is not None and s.player is not None)
-        game_id = await self.store.start_game(self.id, config, seed, names, keys)
+        game_id = await self.store.start_game(self.id, config, seed, names, keys, seeded=options.seed is not None)
         self.game = Game(game_id, seed, names, new_game(config, seed))
+        self._reasons = []
         log.info("table %d (%s): game %d started: %s", self.id, self.name, game_id, ", ".join(names))
         self._to_members(frame(GameStarted(table=self.id, game=game_id)))
         self._publish(None)
+        self._retime()
         self.changed()
         self._schedule_bot()
 
@@ -429,14 +501,23 @@ class Table:
         seat = self._seated(player)
         if self.game is None:
             raise Refused(ErrorCode.GAME_NOT_RUNNING, "no game is running at this table")
+        if not isinstance(action, Rearrange):
+            self.game.check_not_paused()
         new = self.game.check(seat, action, self.config.rearranges_per_turn)
         await self._commit(self.game, seat, action, new)
 
     async def _commit(self, game: Game, seat: int, action: Action, new: GameState) -> None:
-        """Write the action, then show it: nobody sees a move the store does not hold."""
-        await self.store.add_action(game.id, game.seq, action)
+        """Write the action (with the clocks after it), then show it: nobody sees a move the store does not hold."""
+        turn = not isinstance(action, Rearrange)
+        clocks = game.time.after_move(seat) if turn else ()
+        await self.store.add_action(game.id, game.seq, action, clocks)
         game.record(seat, action, new)
-        self._publish(new.events[-1])
+        event = new.events[-1]
+        self._publish(event)
+        if turn:
+            for cancelled, why in game.cancel_premoves(event):
+                self._tell(cancelled, game.queued(cancelled, why))
+            self._retime(clocks, tell=game.time.config.timed)  # an untimed game's clock does not change with moves
         if new.outcome is not None:
             try:
                 await self.store.finish_game(game.id, new.outcome.score, new.outcome.reason.value)
@@ -447,27 +528,120 @@ class Table:
             log.info("table %d (%s): game %d over: %d/%d, %s", self.id, self.name, game.id, new.outcome.score,
                      new.outcome.max_score, new.outcome.reason.value)
             self._to_members(game.over_frames())
+            self._tell_withheld()
             self.changed()
             await reviews.begin(self, game)
         else:
             self._schedule_bot()
+            if turn:
+                await self._premove_turn(game)
 
-    async def _end_game(self, why: str, leaving: Player | None = None) -> None:
-        """Stop the running game; everyone's last view shows it over, as after a last move (but the one
-        ``leaving``, who goes back to the lobby and wants no more of this table)."""
+    async def _end_game(self, why: str, leaving: Player | None = None, timed_out: bool = False) -> None:
+        """Stop the running game (``timed_out``: the player to act ran out of time); everyone's last view shows it
+        over, as after a last move (but the one ``leaving``, who goes back to the lobby and wants no more of this
+        table)."""
         game = self.game
         assert game is not None
-        ended = terminate(game.state, why)
-        await self.store.finish_game(game.id, 0, "terminated")
+        ended = time_out(game.state, why) if timed_out else terminate(game.state, why)
+        assert ended.outcome is not None
+        await self.store.finish_game(game.id, 0, ended.outcome.reason.value)
         game.state = ended
+        self._retime(tell=game.time.config.timed)  # no bank runs any more
         self._publish(None, but=leaving)
         self._to_members(game.over_frames(), but=leaving)
+        self._tell_withheld(but=leaving)
         await reviews.begin(self, game, leaving)
+
+    # --- time: clocks, pause, pre-moves ---------------------------------------------------------------------------
+
+    def _game(self) -> Game:
+        if self.game is None:
+            raise Refused(ErrorCode.GAME_NOT_RUNNING, "no game is running at this table")
+        return self.game
+
+    def _tell(self, seat: int, message: Queued) -> None:
+        s = self.seats[seat]
+        if s is not None and s.player is not None:
+            s.player.send(message)
+
+    def _retime(self, clocks: Clocks | None = None, tell: bool = True) -> None:
+        """After a move, a pause, the end, or the player to act coming or going: which bank runs now (from
+        ``clocks``, or the banks as they stand), the timer that ends the game when it is empty, and (``tell``)
+        everyone told."""
+        game = self.game
+        if game is None:
+            return
+        time, state = game.time, game.state
+        seat = self.seats[state.current] if game.running else None
+        away = time.config.timed and seat is not None and seat.player is not None and not seat.player.online
+        time.away = seat.name if away and seat is not None else None
+        time.set(time.now() if clocks is None else clocks, state.current if game.running else None)
+        game_id, turn = game.id, state.turn
+
+        async def expired() -> None:
+            with contextlib.suppress(Refused):  # the table closed meanwhile
+                await self.call(None, OutOfTime(game_id, turn))
+        time.arm(None if self.closed else self._nursery, expired)
+        if tell:
+            self._to_members(frame(time.message(game.id)))
+
+    async def _out_of_time(self, request: OutOfTime) -> None:
+        game = self.game
+        if game is None or game.id != request.game or game.state.turn != request.turn or not game.running:
+            return  # a move came in (or the game ended) while this was queued
+        time = game.time
+        if time.running is None:
+            return  # paused meanwhile
+        if not out_of_time(time.clocks, time.running, time.used()):
+            self._retime()  # woken a hair early: sleep the rest
+            return
+        name = game.names[game.state.current]
+        log.info("table %d (%s): game %d: %s ran out of time", self.id, self.name, game.id, name)
+        await self._end_game(out_of_time_sentence(name), timed_out=True)
+        self.changed()
+
+    async def _pause(self, player: Player, paused: bool) -> None:
+        """``player`` pauses the game, or lets it go on; bots and pre-moves wait while it is paused."""
+        self._seated(player)
+        game = self._game()
+        game.check_pause(paused)
+        clocks = game.time.now()
+        if clocks:
+            await self.store.set_clocks(game.id, clocks)  # a restart finds the banks where the pause left them
+        game.time.paused_by = player.name if paused else None
+        log.info("table %d (%s): %s %s the game", self.id, self.name, player.name, "paused" if paused else "resumed")
+        self._retime(clocks)
+        if not paused:
+            self._schedule_bot()
+            await self._premove_turn(game)
+
+    async def _premove_turn(self, game: Game) -> None:
+        """At the start of a turn: the move its player queued, made now (unless the game is paused)."""
+        if game is not self.game or not game.running or game.time.paused:
+            return
+        seat = game.state.current
+        move = game.premoves.pop(seat, None)
+        if move is None:
+            return
+        verb = "play" if isinstance(move, Play) else "discard"
+        try:
+            new = game.check(seat, move, self.config.rearranges_per_turn)
+        except Refused as e:
+            self._tell(seat, game.queued(seat, f"your queued {verb} was not made, it is your turn now: {e.message}"))
+            return
+        try:
+            await self._commit(game, seat, move, new)
+        except StoreFailure as e:
+            # The move before this one is saved and shown; this one is not made, and its player plays by hand.
+            log.error("game %d: a queued move was not saved: %s", game.id, e)
+            self._tell(seat, game.queued(seat, f"your queued {verb} was not made (the server could not save it): "
+                                               "it is your turn now"))
+            return
+        self._tell(seat, game.queued(seat, f"your queued {verb} was made"))
 
     async def _add_bot(self, player: Player, seat: int) -> None:
         await self._may_use_host_powers(player, rules.add_bot_refusal(self.info(), self.seat_of(player), seat))
-        used = {s.name for s in self.seats if s is not None}
-        name = next(n for n in (*BOT_NAMES, *(f"Bot {i}" for i in range(99))) if n not in used)
+        name = free_bot_name(s.name for s in self.seats if s is not None)
         await self.store.set_seat(self.id, seat, bot=True, name=name, key=None)
         self.seats[seat] = Seat(name, None)
         self.changed()
@@ -484,6 +658,21 @@ class Table:
         self.host = seat
         self.changed()
 
+    async def _write_note(self, player: Player, request: WriteNote) -> None:
+        """A seat's note on a card: stored, then its writer's whole set goes back to the writer and to the
+        spectators (who see everyone's notes); never to another seat while the game runs."""
+        seat = self._seated(player)
+        game = self.game
+        if game is None:
+            raise Refused(ErrorCode.GAME_NOT_RUNNING, "no game is running at this table")
+        game.check_note(seat, request.order, request.text)
+        await self.store.set_note(game.id, seat, request.order, request.text)
+        game.write_note(seat, request.order, request.text)
+        player.send(game.notes_of(seat, request.id))
+        watching = frame(game.notes_of(seat))
+        for p in self.spectators:
+            p.send_frame(watching)
+
     def _chat(self, player: Player, text: str) -> None:
         if self.seat_of(player) is None and player not in self.spectators:
             raise Refused(ErrorCode.NOT_SEATED, "you are not at this table")
@@ -494,8 +683,8 @@ class Table:
 
     def _schedule_bot(self, pause: float = 0.0) -> None:
         game = self.game
-        if game is None or not game.running or self._nursery is None:
-            return
+        if game is None or not game.running or self._nursery is None or game.time.paused:
+            return  # bots wait while a game is paused
         state = game.state
         seat = self.seats[state.current]
         key = (game.id, state.turn)
@@ -506,14 +695,45 @@ class Table:
                                  self.config.bot_delay + pause)
 
     async def _bot_turn(self, game: int, turn: int, seat: int, view: PlayerView, delay: float) -> None:
-        bots = frozenset(i for i, s in enumerate(self.seats) if s is not None and s.bot)
-        action = await decide(self.policy, view, bots, delay)
+        decision = await decide(self.policy, view, self.bot_seats, self.level, delay)
         with contextlib.suppress(Refused):  # the table closed meanwhile
-            await self.call(None, BotMove(game, turn, seat, action))
+            await self.call(None, BotMove(game, turn, seat, decision.action, decision.reason, decision.names_cards_of))
 
     async def _bot_move(self, move: BotMove) -> None:
         game = self.game
-        if game is None or game.id != move.game or game.state.turn != move.turn or not game.running:
-            return  # the game moved on (ended, or restarted) while the bot was thinking
+        seat = self.seats[move.seat]
+        if game is None or game.id != move.game or game.state.turn != move.turn or not game.running \
+                or seat is None or not seat.bot:
+            return  # the game moved on (ended, or restarted), or the seat was handed to a person, while it thought
+        if game.time.paused:
+            self._bot_pending = None  # paused while it was thinking: it thinks again once the game goes on
+            return
         action, new = game.bot_choice(move.seat, move.action)
+        if action == move.action:
+            decision = Decision(action, move.reason, move.names_cards_of)
+        else:
+            decision = Decision(action, "my first choice was not allowed: I took my first legal move")
         await self._commit(game, move.seat, action, new)
+        self._tell_reason(game, move.seat, decision)
+
+    def _tell_reason(self, game: Game, seat: int, decision: Decision) -> None:
+        """Why the bot of ``seat`` made the move just shown: to spectators and to every seat whose own cards the
+        reason does not name (issue 11, "say why"); once the game is over, to everyone."""
+        # One line, as the protocol wants it, whatever a bot wrote.
+        reason = " ".join(decision.reason.split())[:SENTENCE_MAX] or "no reason given"
+        message = BotReason(game=game.id, turn=game.state.turn - 1, seat=seat, reason=reason)
+        named = frozenset() if not game.running else seats_named(decision, seat, self.size)
+        data = frame(message)
+        for p in self.members():
+            if self.seat_of(p) not in named:
+                p.send_frame(data)
+        self._reasons.append((message, named))
+
+    def _tell_withheld(self, but: Player | None = None) -> None:
+        """The game is over: each seat reads the bots' reasons that were kept from it while it ran."""
+        for message, named in self._reasons:
+            data = frame(message)
+            for seat in named:
+                holder = self.seats[seat]
+                if holder is not None and holder.player is not None and holder.player is not but:
+                    holder.player.send_frame(data)

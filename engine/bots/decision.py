@@ -2,7 +2,11 @@
 
 A ``Decision`` is a turn action with the one-line reason a player would give
 for it ("Seat 2's clue told me slot 3 is R1: playable"), so that a person
-can ask a bot why it did what it did.
+can ask a bot why it did what it did. A reason may name cards in other
+seats' hands ("saving the only R5 on seat 3's chop"), and a seat must never
+be told its own cards while the game runs: ``names_cards_of`` says which
+seats' cards the reason speaks about, so that whoever shows it shows it to
+the other seats only.
 
 The convention level says what the *people* at a table are expected to
 follow; house bots read each other by their full conventions whatever it is:
@@ -20,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from ..actions import TurnAction
+from ..actions import Clue, TurnAction
 
 Level = Literal["beginner", "basic", "h-group"]
 LEVELS: tuple[Level, ...] = ("beginner", "basic", "h-group")
@@ -33,6 +37,10 @@ class Decision:
 
     action: TurnAction
     reason: str
+    # The seats (0-based, as ``PlayerView.seat``) whose cards the reason names or describes: it may be shown
+    # during the game only to a seat not in this set. The bot's own seat is included when it speaks of its
+    # own cards (harmless: those are visible to everyone else).
+    names_cards_of: frozenset[int] = frozenset()
 
 
 def table_level(level: str | None, players: int, bot_seats: frozenset[int] | None) -> Level:
@@ -44,3 +52,23 @@ def table_level(level: str | None, players: int, bot_seats: frozenset[int] | Non
         if level == known:
             return known
     raise ValueError(f"there is no convention level {level!r}: choose one of {', '.join(LEVELS)}")
+
+
+def seats_named(decision: Decision, seat: int, players: int) -> frozenset[int]:
+    """The seats that may not read ``decision``'s reason (the move of ``seat``) while the game runs: those whose
+    own cards it may name (it could tell them their cards).
+
+    The decision's ``names_cards_of``, and a clue's target whatever it says (a clue's reason speaks of what it
+    told them). A bot that names no seat (one written before ``names_cards_of``) is judged from its action: a
+    finesse's reason names a card someone else is to blind-play, so it is kept from every seat but the giver's;
+    a play's or a discard's names only the mover's own hand.
+    """
+    action = decision.action
+    named = set(decision.names_cards_of)
+    if isinstance(action, Clue):
+        named.add(action.target)
+        if not decision.names_cards_of and "finesse" in decision.reason:
+            named.update(s for s in range(players) if s != seat)
+    elif not named:
+        named.add(seat)
+    return frozenset(named)

@@ -39,7 +39,8 @@ def decide_simple(view: PlayerView) -> Decision:
                     continue
                 clue = Clue(target, rank=card.rank)
                 if clue in legal:
-                    return Decision(clue, f"cluing seat {target + 1} {card.rank}: their {card} is playable")
+                    return Decision(clue, f"cluing seat {target + 1} {card.rank}: their {card} is playable",
+                                    frozenset({target}))
     if view.clue_tokens < CLUE_TOKENS:
         unclued = [cv for cv in hand if not cv.knowledge.clued]
         oldest = (unclued or list(hand))[-1].order

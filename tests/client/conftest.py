@@ -20,6 +20,8 @@ from hanabi.protocol.messages import Message, SeatInfo, TableInfo, ViewUpdate
 from prompt_toolkit.input import PipeInput, create_pipe_input
 
 NAMES = ("alice", "bob", "cathy")
+CTRL_C = "\x03"
+
 
 
 def table(players: tuple[str | None, ...] = NAMES, *, id: int = 1, running: bool = False,
@@ -47,9 +49,6 @@ def view_message(state: GameState, seat: int | None, game_id: int = 1) -> ViewUp
 @pytest.fixture
 def kit() -> ModuleType:
     return sys.modules[__name__]
-
-
-CTRL_C = "\x03"
 
 
 class Terminal:
@@ -82,3 +81,4 @@ class Terminal:
 def term(tmp_path: Path) -> Iterator[Terminal]:
     with create_pipe_input() as pipe:
         yield Terminal(pipe, tmp_path)
+

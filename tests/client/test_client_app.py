@@ -12,39 +12,53 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+import trio
+from hanabi.client.cli import main
 from hanabi.client.model import ClientModel, Link, LinkChanged
+from hanabi.client.runner import ModelStore
+from hanabi.client.screens import HELP_PAGES
+from hanabi.client.solo import table_setup
 from hanabi.engine import (
     ChatPolicy,
     Clue,
     Discard,
     EndReason,
     GameConfig,
+    GameState,
     Outcome,
     Play,
     Variant,
     apply,
     legal_actions,
     new_game,
+    terminate,
     view_for,
 )
 from hanabi.engine.replay import dumps
 from hanabi.protocol.messages import (
     ActionRequest,
     AddBot,
+    BotReason,
     Chat,
     CreateTable,
     GameOver,
+    Games,
     GameStarted,
+    GameSummary,
     GetReplay,
     GiveHost,
+    HandSeat,
     Join,
     Joined,
     Leave,
+    ListGames,
     ListOnline,
     ListTables,
+    Message,
     RearrangeRequest,
     RemoveBot,
     ReplayFile,
+    SeatHanded,
     SeatInfo,
     SeatStatus,
     Spectate,
@@ -55,6 +69,7 @@ from hanabi.protocol.messages import (
     ViewUpdate,
     Welcome,
 )
+from hanabi.server import serve
 from prompt_toolkit.input import create_pipe_input
 
 if TYPE_CHECKING:
@@ -348,15 +363,26 @@ def test_end_screen_play_again_for_the_host(term: Terminal, kit) -> None:
 def test_help_screen(term: Terminal, kit) -> None:
     at_game(term, kit)
     term.type("?")
-    assert "Keys during a game" in term.screen()
     lines = term.screen().splitlines()
-    # Whole at 80x24, no line wrapped: the last line shows and each sentence ends on its own line.
-    assert any("Press any key to close this help." in line for line in lines)
-    assert any(line.rstrip().endswith("it asks for a password") for line in lines)
+    # Each page whole at 80x24, no line wrapped: its last line shows and each sentence ends on its own line.
+    assert any("Keys during a game (help page 1 of 2)" in line for line in lines)
+    assert any(line.rstrip().endswith("any other key closes this help.") for line in lines)
     assert any("[R3] a card that got a clue" in line for line in lines)
     assert any("clue player P (the seat number on the board)" in line for line in lines)  # one numbering
-    term.type("x")
+    term.type("?")  # the next page
+    lines = term.screen().splitlines()
+    assert "Keys during a game" not in term.screen() and any("help page 2 of 2" in line for line in lines)
+    assert any("Press any key to close this help." in line for line in lines)
+    assert any(line.rstrip().endswith("it asks for a password") for line in lines)
+    term.type("?")  # and round to the first
+    assert "help page 1 of 2" in term.screen()
+    assert term.type("x") == []  # closing the help does nothing else
     assert "Keys during a game" not in term.screen()
+
+
+def test_every_help_page_fits_an_80x24_screen() -> None:
+    for page in HELP_PAGES:
+        assert len(page) <= 22 and all(len(line) <= 80 for line in page)
 
 
 def test_five_players_with_knowledge_shown_keep_every_hand_row(kit, tmp_path: Path) -> None:
@@ -976,3 +1002,247 @@ def test_the_lobby_cuts_a_long_name_visibly_and_shows_it_whole_when_chosen(term:
     row = next(line for line in lines if line.startswith("▶   1"))
     assert "Carol's tab… [p]" in row and row.rstrip().endswith("…")  # cut, and marked as cut
     assert_words_whole(lines, "Carol's table " + " ".join(FIVE))  # whole under the chosen table
+
+
+# -- seats that survive lost laptops (issue 13): the host's H key and hand command, and what players see ------
+
+
+def test_the_host_hands_an_away_players_seat_to_a_bot_with_three_keys(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    term.feed(SeatStatus(1, 1, False))
+    assert " H hand seat " in term.screen().splitlines()[-1]
+    assert term.type("H") == []
+    assert "Hand which seat on? 2 bob (away)" in term.screen()
+    assert term.type("2") == []
+    assert "Give seat 2 (bob, away) to? b a house bot · p a player in the lobby" in term.screen()
+    assert term.type("b") == [HandSeat(1)]
+
+
+def test_the_host_hands_a_seat_to_a_player_in_the_lobby_by_name(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    term.feed(SeatStatus(1, 2, False))
+    assert term.type("H3p") == []
+    assert term.app.command.text == "hand 3 "
+    assert "Type the name of the player in the lobby who takes seat 3 (now cathy)" in term.screen()
+    assert term.type("Cathy 2\r") == [HandSeat(2, "Cathy 2")]
+
+
+def test_a_bots_seat_goes_straight_to_naming_a_person(term: Terminal, kit) -> None:
+    term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(kit.table(("alice", "bob", "Bot Ada"), bots=(2,),
+                                                                         running=True), 0))
+    assert term.type("H3") == []
+    assert term.app.command.text == "hand 3 "
+
+
+@pytest.mark.parametrize(("keys", "words"), [
+    ("H", "every player is here: only the seat of a player who is away"),
+    ("H1", "seat '1' cannot be handed on: press one of 2"),
+    ("H2x", "'x': press b (a house bot) or p (a player in the lobby); seat 2 stays as it is"),
+])
+def test_the_hand_key_says_what_cannot_be_handed(term: Terminal, kit, keys: str, words: str) -> None:
+    at_game(term, kit)
+    if keys != "H":
+        term.feed(SeatStatus(1, 1, False))
+    assert term.type(keys) == []
+    assert words in term.store.model.status
+
+
+def test_a_guest_is_told_only_the_host_hands_seats_on(term: Terminal, kit) -> None:
+    at_game(term, kit, seat=1)
+    term.feed(SeatStatus(1, 2, False))
+    assert term.type("H") == []
+    assert "only the host can hand a seat on; the host is alice" in term.store.model.status
+    assert " H hand seat " not in term.screen().splitlines()[-1]
+
+
+@pytest.mark.parametrize(("line", "sent", "words"), [
+    ("hand 2 bot", [HandSeat(1)], ""),
+    ("hand 2 Bob Two", [HandSeat(1, "Bob Two")], ""),
+    ("hand 2", [], "type: hand SEAT bot (a house bot takes it) or hand SEAT NAME"),
+    ("hand 1 bot", [], "alice is here: only the seat of a player who is away"),
+    ("hand 3 bot", [], "cathy is here"),
+    ("hand 2 " + "x" * 40, [], "no name is that long (at most 32 characters)"),
+])
+def test_the_hand_command_is_checked_before_it_is_sent(term: Terminal, kit, line: str, sent: list[Message],
+                                                        words: str) -> None:
+    at_game(term, kit)
+    term.feed(SeatStatus(1, 1, False))
+    assert term.type(f":{line}\r") == sent
+    assert words in term.store.model.status
+
+
+def test_the_player_given_a_seat_is_told_so_at_the_table(term: Terminal, kit) -> None:
+    state = kit.game()
+    term.feed(Welcome(1, "server", "bob 2", "tok", ""), Tables((kit.table(running=True),)))
+    assert term.store.model.table is None
+    term.feed(Joined(kit.table(("alice", "bob 2", "cathy"), running=True), 1), kit.view_message(state, 1),
+              SeatHanded(1, 1, "bob 2", False, "bob", "alice"))
+    text = term.screen()
+    assert "alice handed you seat 2 at table 'table 1', which was bob's." in text
+    assert term.store.model.seat == 1 and term.store.model.view is not None
+
+
+def test_the_player_whose_seat_was_handed_on_is_back_in_the_lobby(term: Terminal, kit) -> None:
+    at_game(term, kit, seat=1)
+    term.feed(SeatHanded(1, 1, "Bot Ada", True, "bob", "alice"))
+    model = term.store.model
+    assert model.table is None and model.view is None
+    assert "While you were away, alice gave your seat 2 at table 'table 1' to a house bot." in model.status
+    assert "ask alice to hand it back" in model.status
+
+
+def test_the_others_at_the_table_read_who_took_the_seat(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    term.feed(SeatHanded(1, 1, "Bot Ada", True, "bob", "alice"))
+    assert "alice gave bob's seat 2 to Bot Ada (a house bot)." in term.screen()
+    assert term.store.model.table is not None
+
+
+def test_between_games_the_host_hands_an_away_seat_from_the_lobby_screen(term: Terminal, kit) -> None:
+    table = kit.table(("alice", "bob", "Bot Ada"), bots=(2,))
+    away = replace(table, players=(table.players[0], SeatInfo("bob", False, False), table.players[2]))
+    term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(table, 0))
+    assert "H hand on an away player's seat" not in term.screen()  # a bot's seat alone does not call for it
+    term.feed(TableChanged(away))
+    assert "H hand on an away player's seat" in term.screen()
+    assert term.type("H2b") == [HandSeat(1)]
+
+
+# --- the table options: form, lobby, table, deck play (b), why the last bot moved (w), who else played a seed ---
+
+RIGHT = "\x1b[C"
+
+
+def seated(term: Terminal, kit, state: GameState, **options: object) -> None:
+    """alice in seat 0 of a running 3-seat table with bots in seats 1 and 2 and ``options``, shown ``state``."""
+    table = replace(kit.table(("alice", "Bot Ada", "Bot Basil"), running=True, bots=(1, 2)), **options)
+    term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(table, 0), GameStarted(1, 1),
+              kit.view_message(state, 0))
+
+
+def down_to_the_last_card(config: GameConfig) -> GameState:
+    """A game run down (clues and discards only) until one card is left in the deck and seat 0 is to act."""
+    state = new_game(config, 7)
+    while state.deck_left > 1 or state.current != 0:
+        if state.clue_tokens == 8 or (state.deck_left == 1 and state.current != 0):
+            target = (state.current + 1) % state.players
+            state = apply(state, Clue(target, rank=state.deck[state.hands[target][0]].rank))
+        else:
+            state = apply(state, Discard(state.hands[state.current][-1]))
+    return state
+
+
+def test_the_form_sends_the_level_the_seed_and_the_rule_options(term: Terminal) -> None:
+    term.feed(Welcome(1, "server", "dave", "tok", ""))
+    keys = "n" + "\x7f" * 40 + "Friday" + "\t" * 8 + RIGHT * 2 + "\t" + "  monday " + "\t " + "\t " + "\r"
+    [create] = term.type(keys)
+    assert isinstance(create, CreateTable)
+    assert (create.name, create.level, create.seed, create.end_when_no_points, create.deck_plays) == (
+        "Friday", "basic", "monday", True, True)
+
+
+def test_the_forms_defaults_leave_every_option_to_the_server(term: Terminal) -> None:
+    term.feed(Welcome(1, "server", "dave", "tok", ""))
+    term.type("n")
+    text = term.screen()
+    assert "as fits the table" in text and "a random deal each game" in text
+    assert "off: ends once no more points can be scored" in text
+    [create] = term.type("\r")
+    assert isinstance(create, CreateTable)
+    assert (create.level, create.seed, create.end_when_no_points, create.deck_plays) == (None, None, False, False)
+
+
+def test_the_lobby_shows_a_tables_options(term: Terminal, kit) -> None:
+    table = replace(kit.table(id=4), level="h-group", seeded=True, end_when_no_points=True, deck_plays=True)
+    term.feed(Welcome(1, "server", "dave", "tok", ""), Tables((table,)))
+    text = " ".join(term.screen().split())
+    assert "bots play h-group" in text and "seeded deal" in text
+    assert "ends when no points are left" in text and "deck's last card playable blind" in text
+
+
+def test_the_game_screen_shows_the_bots_level(term: Terminal, kit) -> None:
+    seated(term, kit, kit.game(), level="basic", seeded=True)
+    assert "Table: bots play basic · seeded deal" in term.screen()
+
+
+def test_b_plays_the_decks_last_card_blind_after_a_yes(term: Terminal, kit) -> None:
+    state = down_to_the_last_card(GameConfig(players=3, first_seat=0, deck_plays=True))
+    seated(term, kit, state)
+    assert term.type("bn") == []
+    assert "Play the deck's last card blind?" not in term.store.model.status
+    assert term.type("by") == [ActionRequest(Play(len(state.deck) - 1))]
+    term.sent.clear()
+    assert term.type(":deckplay\r") == [ActionRequest(Play(len(state.deck) - 1))]
+
+
+def test_without_the_option_b_says_the_table_does_not_allow_it(term: Terminal, kit) -> None:
+    state = down_to_the_last_card(GameConfig(players=3, first_seat=0))
+    seated(term, kit, state)
+    assert term.type("b") == []
+    assert "does not let the deck's last card be played blind" in term.store.model.status
+    assert term.type(":deck\r") == []
+    assert "does not let the deck's last card be played blind" in term.store.model.status
+
+
+def test_b_with_more_cards_in_the_deck_says_how_many(term: Terminal, kit) -> None:
+    seated(term, kit, new_game(GameConfig(players=3, first_seat=0, deck_plays=True), 7))
+    assert term.type("b") == []
+    assert "only when it is the last one left: 35 cards are" in term.store.model.status
+
+
+def test_w_tells_why_the_last_bot_moved_or_that_it_comes_at_the_end(term: Terminal, kit) -> None:
+    state = kit.game()  # alice (seat 0) first, then Bot Ada (seat 1)
+    state = kit.clue_something(kit.clue_something(state))
+    seated(term, kit, state)
+    assert term.type("w") == []
+    assert "Bot Ada's reason for turn 2 names your own cards" in term.store.model.status
+    term.feed(BotReason(1, 1, 1, "cluing seat 3 red: their R1 (slot 2) can be played"))
+    term.type("w")
+    assert term.store.model.status == "Bot Ada, turn 2: cluing seat 3 red: their R1 (slot 2) can be played"
+    term.feed(BotReason(2, 1, 1, "a reason of another game"))
+    term.type(":why\r")
+    assert "can be played" in term.store.model.status
+
+
+def test_the_end_of_a_seeded_game_lists_who_else_played_it(term: Terminal, kit) -> None:
+    state = terminate(kit.game(), "stopped")
+    seated(term, kit, state, seeded=True)
+    assert state.outcome is not None
+    term.feed(GameOver(1, state.outcome, state.deck, "monday"))
+    assert term.sent == [ListGames(seed="monday")]
+    assert "no one else has played this deal here yet" in term.screen()
+    others = (GameSummary(1, 1, ("alice", "Bot Ada", "Bot Basil"), Variant.NONE, 0, EndReason.TERMINATED, 0,
+                          seed="monday"),
+              GameSummary(9, 5, ("cat", "dan", "eve"), Variant.NONE, 24, EndReason.FINAL_ROUND, 0, seed="monday"))
+    term.feed(Games(others))
+    assert "Seed 'monday' was also played by cat, dan, eve: 24." in term.screen()
+    term.feed(GameOver(1, state.outcome, state.deck, "monday"))
+    assert term.sent == [ListGames(seed="monday")]  # asked once per game
+
+
+@pytest.mark.parametrize("argv", [["--level", "basic", "host"], ["--solo", "--level", "expert"]])
+def test_level_is_a_solo_flag_with_known_values(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit:
+        main(argv)
+    assert exit.value.code == 2
+    err = capsys.readouterr().err
+    assert "--level is for --solo" in err or "invalid choice: 'expert'" in err
+
+
+async def test_a_solo_table_is_created_at_the_level_asked_for(nursery: trio.Nursery) -> None:
+    from hanabi.client.session import Address, Session
+    from hanabi.server import ServerConfig
+
+    server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:",
+                                                           config=ServerConfig(bot_delay=0.0),
+                                                           task_status=task_status))
+    store = ModelStore()
+    session = Session(Address("127.0.0.1", server.port), "alice", store.get, store.dispatch,
+                      on_welcome=table_setup("alice", 2, Variant.NONE, level="h-group"))
+    nursery.start_soon(session.run)
+    with trio.fail_after(5):
+        while store.model.table is None or store.model.view is None:
+            await trio.sleep(0.01)
+    assert store.model.table.level == "h-group"
+    session.stop()
+    nursery.cancel_scope.cancel()

@@ -185,11 +185,17 @@ def test_move_shortcut_to_the_same_slot_moves_nothing(kit, view) -> None:
     assert isinstance(step, keys.KeyRefused) and "already in slot 3" in step.text
 
 
-def test_play_discard_and_clue_keys_say_at_once_when_it_is_not_your_turn(kit) -> None:
+def test_the_clue_key_says_at_once_when_it_is_not_your_turn_and_play_discard_queue_a_premove(kit) -> None:
     bob = view_for(kit.game(), 1)  # alice is to act
-    for key in "pdc":
+    step = keys.start("c", bob, kit.NAMES)
+    assert isinstance(step, keys.KeyRefused) and "not your turn: alice is to act" in step.text
+    for key, verb in (("p", "play"), ("d", "discard")):
         step = keys.start(key, bob, kit.NAMES)
-        assert isinstance(step, keys.KeyRefused) and "not your turn: alice is to act" in step.text
+        assert isinstance(step, keys.Prompt) and f"Queue a {verb} for your next turn" in step.text
+        done = keys.step([key], "2", bob, kit.NAMES)
+        if isinstance(done, keys.Prompt):  # "no clue ever touched it: play anyway?"
+            done = keys.step([key, "2"], "y", bob, kit.NAMES)
+        assert isinstance(done, keys.Done) and done.intent.order == bob.hands[1][1].order  # type: ignore[union-attr]
     assert isinstance(keys.start("m", bob, kit.NAMES), keys.Prompt)  # rearranging is free at any time
 
 

@@ -4,7 +4,13 @@ Alice creates a table, Bob joins, Alice seats a bot and starts; then each
 human plays when the screen says it is their turn (slot 1, confirming the
 blind play), until the game ends. The screens are read with capture-pane.
 Alice then saves the replay, which must load in the engine, and quits; the
-client must exit cleanly. Skipped when tmux is not installed.
+client must exit cleanly. In the issue 13 test, both write notes, Bob's
+client is killed mid-game and he comes back from another machine (a fresh
+state folder, so as "bob 2"); Alice hands him his seat with the H key, his
+note comes back with the seat (hers never shows on his screen), and the
+game goes on to its end. Each step is a function of its own, so a new one
+(the shared review, once the client has it) goes in as one more call.
+Skipped when tmux is not installed.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -46,11 +53,18 @@ class Tmux:
         done = subprocess.run([*self.base, *args], capture_output=True, text=True, timeout=10, check=True)
         return done.stdout
 
-    def start(self, name: str, command: str) -> None:
-        # Resume tokens go to the test's folder, not the user's.
-        state = shlex.quote(str(self.cwd / "state"))
+    def start(self, name: str, command: str, state_folder: str = "state") -> None:
+        # Resume tokens go to the test's folder, not the user's (another folder: a machine that never played here).
+        state = shlex.quote(str(self.cwd / state_folder))
         shell = f"XDG_STATE_HOME={state} {command}; echo CLIENT-EXIT=$?; sleep 60"
         self.run("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", str(self.cwd), shell)
+
+    def kill(self, name: str) -> None:
+        """The client in window ``name`` dies at once (SIGKILL), as with a laptop's battery: it says no goodbye."""
+        shell = int(self.run("display-message", "-p", "-t", name, "#{pane_pid}").strip())
+        children = Path(f"/proc/{shell}/task/{shell}/children").read_text().split()
+        assert len(children) == 1, f"the window {name} runs {children} under its shell, not one client"
+        os.kill(int(children[0]), signal.SIGKILL)
 
     def keys(self, name: str, *keys: str) -> None:
         self.run("send-keys", "-t", name, *keys)
@@ -58,7 +72,7 @@ class Tmux:
     def screen(self, name: str) -> str:
         return self.run("capture-pane", "-p", "-t", name)
 
-    def wait_for(self, name: str, check: Callable[[str], bool], what: str, timeout: float = 20.0) -> str:
+    def wait_for(self, name: str, check: Callable[[str], bool], what: str, timeout: float = 60.0) -> str:
         end = time.monotonic() + timeout
         text = ""
         while time.monotonic() < end:
@@ -114,10 +128,18 @@ def turn_of(screen: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def test_two_clients_and_a_bot_play_a_game_in_tmux(server: int, tmux: Tmux, tmp_path: Path) -> None:
-    client = f"{shlex.quote(sys.executable)} -m hanabi.client 127.0.0.1:{server}"
-    tmux.start("alice", f"{client} --name alice")
-    tmux.start("bob", f"{client} --name bob")
+# -- the steps of a game in tmux, one function each, so a test reads as its story and a new step (notes, the
+# -- shared review) goes in between as a function of its own.
+
+
+def client_command(port: int) -> str:
+    return f"{shlex.quote(sys.executable)} -m hanabi.client 127.0.0.1:{port}"
+
+
+def open_table_with_a_bot(tmux: Tmux, port: int) -> None:
+    """alice opens a table, bob joins it, alice seats a bot in seat 3 and starts; both see the game."""
+    tmux.start("alice", f"{client_command(port)} --name alice")
+    tmux.start("bob", f"{client_command(port)} --name bob")
     tmux.wait_for("alice", lambda s: "No tables yet" in s and "online" in s, "the empty lobby")
 
     tmux.keys("alice", "n")
@@ -135,22 +157,95 @@ def test_two_clients_and_a_bot_play_a_game_in_tmux(server: int, tmux: Tmux, tmp_
     for name in ("alice", "bob"):
         tmux.wait_for(name, lambda s: "Fireworks" in s and "can be" in s, "the game")
 
-    played: dict[str, int] = {}
+
+def take_turn(tmux: Tmux, name: str, screen: str, played: dict[str, int], *, discard: bool) -> bool:
+    """If the screen says it is ``name``'s turn (one not taken yet), take it; whether a move was made.
+
+    With ``discard``, the oldest card goes to the discard pile whenever a clue token is spent (a move that can
+    never strike); otherwise, and with every token in hand, slot 1 is played ("y" confirms a blind play, and
+    does nothing when the card was clued)."""
+    turn = turn_of(screen)
+    if turn is None or played.get(name) == turn:
+        return False
+    played[name] = turn
+    tokens = re.search(r"Clues (\d)/8", screen)
+    if discard and tokens is not None and int(tokens.group(1)) < 8:
+        tmux.keys(name, "d", "5", "y")  # "y" confirms discarding a clued card
+    else:
+        tmux.keys(name, "p", "1", "y")
+    return True
+
+
+def play(tmux: Tmux, names: tuple[str, ...], until: Callable[[dict[str, str]], bool], what: str,
+         played: dict[str, int], *, discard: bool = False) -> dict[str, str]:
+    """Each of ``names`` takes their turns until ``until`` holds of their screens; returns the last screens."""
     end = time.monotonic() + DEADLINE
-    over = {"alice": False, "bob": False}
-    while not all(over.values()):
-        assert time.monotonic() < end, "the game did not end in time:\n" + tmux.screen("alice")
-        for name in ("alice", "bob"):
-            screen = tmux.screen(name)
-            if "Game over" in screen:
-                over[name] = True
-                continue
-            turn = turn_of(screen)
-            if turn is not None and played.get(name) != turn:
-                played[name] = turn
-                # Play slot 1; "y" confirms a blind play (and does nothing if the card was clued).
-                tmux.keys(name, "p", "1", "y")
+    while True:
+        screens = {name: tmux.screen(name) for name in names}
+        if until(screens):
+            return screens
+        assert time.monotonic() < end, f"{what} did not come in time:\n" + "\n".join(screens.values())
+        for name, screen in screens.items():
+            if "Game over" not in screen:
+                take_turn(tmux, name, screen, played, discard=discard)
         time.sleep(0.1)
+
+
+def all_over(screens: dict[str, str]) -> bool:
+    return all("Game over" in screen for screen in screens.values())
+
+
+def lose_laptop(tmux: Tmux, name: str, host: str) -> None:
+    """The client of ``name`` is killed; the host's board marks the seat away."""
+    tmux.kill(name)
+    tmux.wait_for(host, lambda s: f"{name} (away)" in s, f"{name} away")
+
+
+def come_back_from_another_machine(tmux: Tmux, port: int, window: str, name: str, as_name: str) -> None:
+    """``name`` starts the client again from a fresh state folder (no resume token): the server knows them as
+    another player, ``as_name``, in the lobby."""
+    tmux.start(window, f"{client_command(port)} --name {shlex.quote(name)}", state_folder=f"state-{window}")
+    tmux.wait_for(window, lambda s: as_name in s and "online" in s, f"the lobby as {as_name}")
+
+
+def hand_seat_to(tmux: Tmux, host: str, seat: int, receiver_window: str, receiver: str) -> None:
+    """The host presses H, the seat, p, types the receiver's name; the receiver's screen shows the game."""
+    tmux.keys(host, "H")
+    tmux.wait_for(host, lambda s: "Hand which seat on?" in s, "the hand-seat prompt")
+    tmux.keys(host, str(seat))
+    tmux.wait_for(host, lambda s: "p a player in the lobby" in s, "the choice of bot or player")
+    tmux.keys(host, "p")
+    tmux.wait_for(host, lambda s: f": hand {seat}" in s, "the command line for the name")
+    tmux.keys(host, receiver, "Enter")
+    tmux.wait_for(receiver_window, lambda s: f"handed you seat {seat}" in s and "Fireworks" in s,
+                  "the seat handed back")
+    tmux.wait_for(host, lambda s: f"{receiver} " in s and "(away)" not in s, f"{receiver} in seat {seat}")
+
+
+def row_of(screen: str, seat: int) -> str:
+    """The board's row of ``seat`` (1-based, as the board numbers it), whoever sits there."""
+    return next(line for line in screen.splitlines() if re.match(rf"^[ ▶]{seat} ", line))
+
+
+def write_note(tmux: Tmux, name: str, seat: int, slot: int, key: str) -> None:
+    """``name`` writes a one-key note (``key``: f finessed, c chop moved…) on the card in ``slot`` of ``seat``."""
+    tmux.keys(name, "n", str(seat))
+    tmux.wait_for(name, lambda s: "which slot?" in s, "the slot prompt")
+    tmux.keys(name, str(slot))
+    tmux.wait_for(name, lambda s: "no note yet" in s, "the note prompt")
+    tmux.keys(name, key)
+    tmux.wait_for(name, lambda s: "Note written" in s and "*" in row_of(s, seat), "the note's mark")
+
+
+def quit_cleanly(tmux: Tmux, *names: str) -> None:
+    for name in names:
+        tmux.keys(name, "C-c")
+        tmux.wait_for(name, lambda s: "CLIENT-EXIT=0" in s, "a clean exit")
+
+
+def test_two_clients_and_a_bot_play_a_game_in_tmux(server: int, tmux: Tmux, tmp_path: Path) -> None:
+    open_table_with_a_bot(tmux, server)
+    play(tmux, ("alice", "bob"), all_over, "the end of the game", {})
 
     final = tmux.screen("alice")
     assert re.search(r"Game over: \d+/25 — ", final)
@@ -175,5 +270,127 @@ def test_two_clients_and_a_bot_play_a_game_in_tmux(server: int, tmux: Tmux, tmp_
 
     tmux.keys("alice", "q")
     tmux.wait_for("alice", lambda s: "CLIENT-EXIT=0" in s, "a clean exit")
-    tmux.keys("bob", "C-c")
-    tmux.wait_for("bob", lambda s: "CLIENT-EXIT=0" in s, "a clean exit")
+    quit_cleanly(tmux, "bob")
+
+
+def _bank(screen: str, name: str) -> int:
+    """Seconds on ``name``'s clock as the clock line shows it (the running one is marked ▶)."""
+    match = re.search(rf"[▶ ]{name} (\d+):(\d\d)", screen)
+    assert match is not None, f"no clock of {name} on the screen:\n{screen}"
+    return int(match.group(1)) * 60 + int(match.group(2))
+
+
+def test_a_timed_solo_game_counts_down_and_pauses_in_tmux(tmux: Tmux) -> None:
+    client = f"{shlex.quote(sys.executable)} -m hanabi.client --solo --players 2 --name Alice"
+    tmux.start("alice", f"{client} --clock 600+20 --bot-delay 0.3")
+    first = tmux.wait_for("alice", lambda s: "Clocks" in s and "▶Alice" in s, "her clock running")
+    # The bank counts down on screen between the server's messages.
+    tmux.wait_for("alice", lambda s: "▶Alice" in s and _bank(s, "Alice") < _bank(first, "Alice"),
+                  "her clock counting down")
+
+    tmux.keys("alice", "z")
+    paused = tmux.wait_for("alice", lambda s: "Alice paused the game" in s, "the pause")
+    assert "▶Alice" not in paused  # no bank runs while paused
+    tmux.keys("alice", "p", "1", "y")
+    refused = tmux.wait_for("alice", lambda s: "Refused: the game is paused" in s, "the move refused")
+    assert _bank(refused, "Alice") == _bank(paused, "Alice")  # the bank stood still meanwhile
+
+    tmux.keys("alice", "z")
+    tmux.wait_for("alice", lambda s: "The game goes on" in s and "▶Alice" in s, "the game going on")
+    turn = turn_of(tmux.screen("alice"))
+    tmux.keys("alice", "p", "1", "y")
+    # The bot answers at once, and it is her turn again, with her move's 20 seconds in her bank.
+    again = tmux.wait_for("alice", lambda s: (turn_of(s) or 0) > (turn or 0) and "▶Alice" in s, "her next turn")
+    assert _bank(again, "Alice") > _bank(refused, "Alice")
+    tmux.keys("alice", "C-c")
+    tmux.wait_for("alice", lambda s: "CLIENT-EXIT=0" in s, "a clean exit")
+
+
+def test_a_seat_survives_a_lost_laptop_in_tmux(server: int, tmux: Tmux) -> None:
+    """Issue 13 end to end: two clients and a bot play and write notes; bob's client is killed and he comes back
+    from a fresh state folder, as "bob 2"; alice hands him his seat back, and his note comes with it (alice's
+    never shows on his screen); the game goes on to its end."""
+    open_table_with_a_bot(tmux, server)
+    write_note(tmux, "alice", seat=2, slot=2, key="f")  # on bob's card: hers alone
+    write_note(tmux, "bob", seat=2, slot=3, key="c")  # on his own card: the seat's, wherever he plays it from
+    assert row_of(tmux.screen("bob"), 2).count("*") == 1
+    played: dict[str, int] = {}
+    play(tmux, ("alice", "bob"), lambda _: "bob" in played, "bob's first move", played, discard=True)
+    lose_laptop(tmux, "bob", host="alice")
+    come_back_from_another_machine(tmux, server, "bob-again", "bob", as_name="bob 2")
+    hand_seat_to(tmux, "alice", 2, "bob-again", "bob 2")
+    back = tmux.wait_for("bob-again", lambda s: "*" in row_of(s, 2), "his note on the seat's card")
+    assert row_of(back, 2).count("*") == 1  # his own note, not alice's
+    screens = play(tmux, ("alice", "bob-again"), all_over, "the end of the game", played, discard=True)
+    assert "bob-again" in played  # he took turns from the seat he was handed
+    for screen in screens.values():
+        assert re.search(r"Game over: \d+/25 — ", screen)
+    quit_cleanly(tmux, "alice", "bob-again")
+
+
+def test_a_note_in_tmux_stays_private_and_comes_back_after_a_restart(server: int, tmux: Tmux) -> None:
+    """Alice writes a note on Bob's card with keys; her board marks it and her panel says it in full, Bob's
+    screen shows nothing of it; her client quits and starts again, and the note is back with her seat."""
+    client = client_command(server)
+    open_table_with_a_bot(tmux, server)
+
+    def bobs_row(screen: str) -> str:
+        return row_of(screen, 2)
+
+    write_note(tmux, "alice", seat=2, slot=1, key="f")
+    assert "Note written: f (finessed)" in tmux.screen("alice")
+    tmux.keys("alice", "N")
+    tmux.wait_for("alice", lambda s: "Notes (N closes" in s and "f (finessed)" in s, "the notes panel")
+    assert "*" not in tmux.screen("bob") and "finessed" not in tmux.screen("bob")
+
+    quit_cleanly(tmux, "alice")
+    tmux.start("alice-again", f"{client} --name alice")  # the same state folder: her token
+    tmux.wait_for("alice-again", lambda s: "Fireworks" in s and "*" in bobs_row(s), "her seat and her note")
+    assert "*" not in tmux.screen("bob")
+    quit_cleanly(tmux, "bob", "alice-again")
+
+
+def test_a_solo_game_shows_counting_the_glance_line_and_rewinds_in_tmux(tmux: Tmux) -> None:
+    """The real client against its private loopback server: the glance line and the marks show, ``i`` tells
+    a card's clues, ``r`` rewinds to the deal and back while the game waits for us."""
+    tmux.start("alice", f"{shlex.quote(sys.executable)} -m hanabi.client --solo --name alice --players 3 "
+                        "--bot-delay 0")
+    screen = tmux.wait_for("alice", lambda s: turn_of(s) is not None, "her first turn")
+    # A bot may have moved first; the deal's figure is the same whatever: 3 players, 35 cards in the deck.
+    glance = r"^Max \d+( \([^)]*\))?  Pace -?\d+  Eff (-|\d\.\d\d) need \d\.\d\d \(deal 1\.00\)"
+    assert re.search(glance, screen, re.M), screen
+    first = turn_of(screen)
+    # The rank of the next player's first card: a clue that surely touches something.
+    row = next(line for line in screen.splitlines() if re.match(r"^[ ▶]2 ", line))
+    rank = re.findall(r"[RYGBW]([1-5])", row[18:])[0]
+    tmux.keys("alice", "c", "2", rank)
+    tmux.wait_for("alice", lambda s: turn_of(s) not in (None, first), "her next turn")
+    tmux.keys("alice", "i", "1", "1")
+    tmux.wait_for("alice", lambda s: "Your slot 1:" in s and "can be" in s, "the clue history of her slot 1")
+    tmux.keys("alice", "r")
+    tmux.wait_for("alice", lambda s: "REWIND:" in s and "IT IS YOUR TURN" in s, "the rewind")
+    tmux.keys("alice", "Home")
+    screen = tmux.wait_for("alice", lambda s: "REWIND: the deal" in s, "the deal")
+    assert "Clues 8/8" in screen and "▶ replay" in screen
+    tmux.keys("alice", "r")
+    screen = tmux.wait_for("alice", lambda s: "REWIND" not in s and "your turn" in s, "the live game again")
+    assert "Max " in screen
+    quit_cleanly(tmux, "alice")
+
+
+def test_a_solo_game_at_a_level_shows_it_and_tells_why_the_bot_moved(tmux: Tmux) -> None:
+    """``--solo --level basic``: the table line says the level; after the bot's first move, w tells its reason
+    (or, when the reason names alice's own cards, that it comes at the end)."""
+    tmux.start("alice", f"{shlex.quote(sys.executable)} -m hanabi.client --solo --players 2 --level basic "
+                        "--bot-delay 0 --name alice")
+    screen = tmux.wait_for("alice", lambda s: "Fireworks" in s and "can be" in s, "the game")
+    assert "Table: bots play basic" in screen
+    if turn_of(screen) == 1:  # alice first: her move, then the bot's
+        tmux.keys("alice", "p", "1", "y")
+    tmux.wait_for("alice", lambda s: (turn_of(s) or 0) >= 2, "the bot's move")
+    tmux.keys("alice", "w")
+    shown = tmux.wait_for("alice", lambda s: "Bot Ada" in " ".join(s.splitlines()[-3:]), "the bot's reason")
+    status = " ".join(shown.splitlines()[-3:])
+    assert re.search(r"Bot Ada(, turn \d+: \w|'s reason for turn \d+ names your own cards)", status)
+    tmux.keys("alice", "C-c")
+    tmux.wait_for("alice", lambda s: "CLIENT-EXIT=0" in s, "a clean exit")

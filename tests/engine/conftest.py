@@ -9,6 +9,9 @@ not let test modules import one another.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
+
 import pytest
 from hanabi.engine import (
     CLUE_TOKENS,
@@ -20,8 +23,10 @@ from hanabi.engine import (
     Play,
     TurnAction,
     Variant,
+    apply,
     game_from_deck,
     legal_actions,
+    new_game,
 )
 
 
@@ -76,6 +81,18 @@ def oracle_move(state: GameState) -> TurnAction:
     return some_clue(state)
 
 
+def random_states(config: GameConfig, seed: int, rng: random.Random, calm: float = 0.0) -> Iterator[GameState]:
+    """Every state of a game of random legal moves, the deal first; ``calm``: how often to avoid a play
+    (random plays strike out within a few turns, calm games reach the deck's end)."""
+    state = new_game(config, seed)
+    yield state
+    while not state.over:
+        actions = legal_actions(state)
+        quiet = [a for a in actions if not isinstance(a, Play)]
+        state = apply(state, rng.choice(quiet if quiet and rng.random() < calm else actions))
+        yield state
+
+
 class Kit:
     """What the fixture hands out: the helpers above, under one name."""
 
@@ -84,6 +101,7 @@ class Kit:
     playable = staticmethod(playable)
     some_clue = staticmethod(some_clue)
     oracle_move = staticmethod(oracle_move)
+    random_states = staticmethod(random_states)
 
 
 @pytest.fixture(scope="session")

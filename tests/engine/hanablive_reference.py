@@ -132,7 +132,7 @@ class Game:
             if value not in END_GAME_VALUES:
                 raise Unplayable(f"end condition {value} is not one hanab.live accepts")
             self.end_condition = value
-            self.why = "ended from outside"
+            self.why = "timeout" if value == TIMEOUT else "ended from outside"
             return
         if kind == 0:
             if self.deck_plays and self.deck_index == len(self.deck) - 1 and target == self.deck_index:
@@ -250,7 +250,7 @@ _END_NAMES = {
     "final_round": ["final_round"], "perfect": ["perfect"], "max_reachable": ["no_more_points"],
     "nothing_playable": ["no_more_points"], "strikeout": ["strikeout"],
     "all_or_nothing_fail": ["all_or_nothing_defeat"], "all_or_nothing_softlock": ["all_or_nothing_defeat"],
-    "ended from outside": ["terminated"], "in_progress": ["in_progress"],
+    "ended from outside": ["terminated"], "timeout": ["timeout"], "in_progress": ["in_progress"],
 }
 MAX_PLAYERS_HERE = 5  # the project plays 2 to 5 players
 

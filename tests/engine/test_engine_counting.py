@@ -14,7 +14,6 @@ from hanabi.engine import (
     Variant,
     apply,
     game_from_deck,
-    legal_actions,
     new_game,
     possible_cards,
     spectator_view,
@@ -67,14 +66,53 @@ def test_a_spectator_is_told_to_ask_with_a_seat() -> None:
 
 
 @pytest.mark.parametrize("variant", list(Variant), ids=lambda v: v.name)
-def test_a_cards_true_identity_is_always_among_its_possibilities(variant: Variant) -> None:
+def test_a_cards_true_identity_is_always_among_its_possibilities(variant: Variant, kit) -> None:
     """Over random games in every deck, counting never rules out what a card really is."""
     rng = random.Random(variant.value)
     for seed in range(4):
-        state = new_game(GameConfig(players=2 + seed, variant=variant), seed)
-        while not state.over:
+        for state in kit.random_states(GameConfig(players=2 + seed, variant=variant), seed, rng):
             for seat in range(state.config.players):
                 cards = possible_cards(view_for(state, seat))
                 for order in state.hands[seat]:
                     assert state.deck[order] in cards[order]
-            state = apply(state, rng.choice(legal_actions(state)))
+
+
+def test_another_seat_is_counted_only_from_the_cards_both_seats_see() -> None:
+    # Seat 0 holds R3 (order 0) and a G4; seat 1 holds both R4s; seat 2 holds G4 too.
+    state = game_from_deck(GameConfig(players=3, first_seat=1),
+                           deal("R3 Y1 Y2 Y3 G4  R4 R4 G1 G2 G3  B1 B2 B3 G4 W1", players=3))
+    state = apply(state, Clue(0, colour=Suit.RED))
+    for viewer in (1, 2, None):  # seat 0's red card, as another seat or a spectator works it out
+        cards = possible_cards(view_for(state, viewer), seat=0)
+        assert Card.parse("R3") in cards[0]
+        if viewer == 1:
+            assert Card.parse("R4") in cards[0]  # seat 1 cannot see its own R4s, so it cannot rule them out
+        else:
+            assert Card.parse("R4") not in cards[0]  # seat 0 sees both R4s in seat 1's hand
+    # Seat 0's own G4 (order 4) is not counted against it: seat 0 cannot see it, so the other G4 seen
+    # (in seat 2's hand) still leaves one unseen.
+    assert Card.parse("G4") in possible_cards(view_for(state, 1), seat=0)[4]
+
+
+@pytest.mark.parametrize("variant", list(Variant), ids=lambda v: v.name)
+def test_counting_for_another_seat_never_rules_out_more_than_that_seat_does(variant: Variant, kit) -> None:
+    rng = random.Random(variant.value + "others")
+    for seed in range(3):
+        for state in kit.random_states(GameConfig(players=3 + seed % 3, variant=variant), seed, rng, calm=0.7):
+            for viewer in [*range(state.players), None]:
+                view = view_for(state, viewer)
+                for seat in range(state.players):
+                    if seat == viewer:
+                        continue
+                    theirs = possible_cards(view_for(state, seat))
+                    ours = possible_cards(view, seat=seat)
+                    for order, cards in theirs.items():
+                        assert set(cards) <= set(ours[order])
+                        assert state.deck[order] in ours[order]
+                        if viewer is None:
+                            assert ours[order] == cards  # a spectator counts exactly
+
+
+def test_counting_for_a_seat_that_is_not_there_is_refused() -> None:
+    with pytest.raises(ValueError, match="no seat 4"):
+        possible_cards(view_for(new_game(GameConfig(players=3), 1), 0), seat=3)

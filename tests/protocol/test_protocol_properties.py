@@ -27,6 +27,7 @@ from hanabi.engine import (
     new_game,
     view_for,
 )
+from hanabi.engine.bots import LEVELS
 from hanabi.protocol import MESSAGE_TYPES, ActionRequest, Decoder, Message, TableInfo, encode
 from hanabi.protocol.engine_wire import CARD_NAMES, MAX_DETAIL
 from hanabi.protocol.fields import MAX_SAFE_INT, Bool, Choice, Custom, Ident, Int, ListOf, Opt, Spec, Text, Token
@@ -91,6 +92,8 @@ def strategy(spec: Spec[Any]) -> st.SearchStrategy[Any]:
             return st.sampled_from(EVENTS)
         if "outcome" in text:
             return outcomes()
+        if "beginner" in text:
+            return st.sampled_from(LEVELS)
     raise AssertionError(f"no strategy for {spec!r}")
 
 

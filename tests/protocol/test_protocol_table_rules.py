@@ -72,3 +72,20 @@ def test_chat_follows_the_table_option_and_spectators_wait_for_the_end_of_a_game
     between = table(ANN, BEN, running=True, chat=ChatPolicy.BETWEEN_GAMES)
     assert code(rules.chat_refusal(between, seated=True)) == ErrorCode.CHAT_DISABLED
     assert code(rules.chat_refusal(table(ANN, BEN, chat=ChatPolicy.OFF), seated=True)) == ErrorCode.CHAT_DISABLED
+
+
+def test_only_an_away_players_seat_or_a_bots_is_handed_on() -> None:
+    away = SeatInfo(name="Ben", bot=False, connected=False)
+    t = table(ANN, away, BOT, None, running=True)
+    assert rules.hand_seat_refusal(t, 0, 1, to_bot=True) is None
+    assert rules.hand_seat_refusal(t, 0, 1, to_bot=False) is None
+    assert rules.hand_seat_refusal(t, 0, 2, to_bot=False) is None  # a bot's seat back to a person
+    assert "bot already" in rules.hand_seat_refusal(t, 0, 2, to_bot=True).message  # type: ignore[union-attr]
+    assert rules.hand_seat_refusal(t, 1, 0, to_bot=True) == rules.Refusal(
+        ErrorCode.NOT_HOST, "only the host can hand a seat on; the host is Ann")
+    assert code(rules.hand_seat_refusal(t, None, 1, to_bot=True)) == ErrorCode.NOT_SEATED
+    here = table(ANN, BEN)
+    assert rules.hand_seat_refusal(here, 0, 1, to_bot=True) == rules.Refusal(
+        ErrorCode.SEAT_TAKEN, "Ben is here: only the seat of a player who is away (or of a bot) can be handed on")
+    assert code(rules.hand_seat_refusal(t, 0, 3, to_bot=True)) == ErrorCode.BAD_FIELD  # empty
+    assert code(rules.hand_seat_refusal(t, 0, 7, to_bot=True)) == ErrorCode.BAD_FIELD  # no such seat

@@ -26,6 +26,7 @@ from hanabi.protocol import (
     LIST_MAX,
     NAME_MAX,
     PROTOCOL_VERSION,
+    SEED_TEXT_MAX,
     TABLE_NAME_MAX,
     ActionRequest,
     Chat,
@@ -358,10 +359,10 @@ def test_the_longest_lists_of_the_largest_entries_fit_in_a_default_frame() -> No
     wide = "\U0001f386"  # four bytes of UTF-8 per character: the worst case for every text limit
     seat = SeatInfo(wide * NAME_MAX, True, True)
     table = TableInfo(2**53 - 1, wide * TABLE_NAME_MAX, Variant.WILD_MULTICOLOR, True, True, ChatPolicy.BETWEEN_GAMES,
-                      5, (seat,) * 5, True, True, 10_000, 4)
+                      5, (seat,) * 5, True, True, 10_000, 4, "beginner", True, True, True)
     assert len(encode(Tables((table,) * LIST_MAX))) <= DEFAULT_MAX_FRAME
     game = GameSummary(2**53 - 1, 2**53 - 1, (wide * NAME_MAX,) * 5, Variant.SIX_SUITS, 30,
-                       EndReason.ALL_OR_NOTHING_DEFEAT, 2**53 - 1)
+                       EndReason.ALL_OR_NOTHING_DEFEAT, 2**53 - 1, True, wide * SEED_TEXT_MAX)
     assert len(encode(Games((game,) * LIST_MAX))) <= DEFAULT_MAX_FRAME
     with pytest.raises(ProtocolError) as info:
         encode(Tables((table,) * (LIST_MAX + 1)))

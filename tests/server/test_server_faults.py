@@ -13,7 +13,8 @@ import struct
 import msgpack
 import pytest
 import trio
-from hanabi.engine import ChatPolicy, Clue, Discard, Play, PlayerView, TurnAction
+from hanabi.engine import ChatPolicy, Clue, Discard, Play, PlayerView
+from hanabi.engine.bots import Decision, Level
 from hanabi.protocol.framing import encode
 from hanabi.protocol.messages import (
     ActionRequest,
@@ -314,7 +315,7 @@ async def test_a_server_bug_costs_one_request_not_the_connection(connect: Connec
 
 
 async def test_a_bot_that_fails_still_makes_a_legal_move(connect: Connect, server: Server) -> None:
-    def broken_bot(view: object, bot_seats: object) -> object:
+    def broken_bot(view: object, bot_seats: object, level: object) -> object:
         raise ValueError("the bot is confused")
 
     server.lobby.policy = broken_bot  # type: ignore[assignment]
@@ -342,9 +343,9 @@ async def test_a_bot_is_told_which_seats_are_house_bots(connect: Connect, server
     seen: list[frozenset[int]] = []
     house = server.lobby.policy
 
-    def recording(view: PlayerView, bot_seats: frozenset[int]) -> TurnAction:
+    def recording(view: PlayerView, bot_seats: frozenset[int], level: Level) -> Decision:
         seen.append(bot_seats)
-        return house(view, bot_seats)
+        return house(view, bot_seats, level)
 
     server.lobby.policy = recording
     alice, view = await alone_with_bots(connect, seats=3)

@@ -87,7 +87,7 @@ async def test_whole_games_over_tcp_never_show_a_seat_its_own_cards(tcp_connect:
         view = await clients[1].expect(ViewUpdate)
         hand = tuple(cv.order for cv in view.view.hands[1])
         await clients[1].send(RearrangeRequest(hand=hand[::-1]))
-        await play_out(dict(enumerate(clients)), game_timeout=60)
+        await play_out(dict(enumerate(clients)))
         for seat, c in enumerate(clients):
             if not any(t["t"] == "game_over" for t in c.trees):
                 await c.expect(GameOver)
@@ -118,17 +118,37 @@ async def _client(port: int, name: str, resume: str | None = None) -> Client:
     return client
 
 
+async def playing_pair(port: int) -> tuple[Client, Client, dict[int, ViewUpdate]]:
+    """Alice and Bob over TCP at a new 2-seat table, the game started: their clients and first views by seat."""
+    alice, bob = await _client(port, "Alice"), await _client(port, "Bob")
+    await alice.send(CreateTable(name="kill me", seats=2))
+    table = (await alice.expect(Joined)).table.id
+    await bob.send(Join(table=table))
+    await bob.expect(Joined)
+    await alice.send(Start())
+    return alice, bob, {0: await alice.expect(ViewUpdate), 1: await bob.expect(ViewUpdate)}
+
+
+async def kill_and_restart(proc: trio.Process, db: Path, *clients: Client) -> tuple[trio.Process, int]:
+    """SIGKILL the server (nothing of it runs after: no goodbye, no last commit), close ``clients``' sockets,
+    and start a new server on the same store: the new process and its port."""
+    await kill_9(proc, *clients)
+    return await _start_server_process(db)
+
+
+async def kill_9(proc: trio.Process, *clients: Client) -> None:
+    """Kill the server process with SIGKILL (no goodbye, nothing flushed), and drop the clients' connections."""
+    proc.send_signal(signal.SIGKILL)
+    await proc.wait()
+    for client in clients:
+        await client.stream.aclose()
+
+
 async def test_a_server_killed_mid_game_comes_back_exactly(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     proc, port = await _start_server_process(db)
     try:
-        alice, bob = await _client(port, "Alice"), await _client(port, "Bob")
-        await alice.send(CreateTable(name="kill me", seats=2))
-        table = (await alice.expect(Joined)).table.id
-        await bob.send(Join(table=table))
-        await bob.expect(Joined)
-        await alice.send(Start())
-        views = {0: await alice.expect(ViewUpdate), 1: await bob.expect(ViewUpdate)}
+        alice, bob, views = await playing_pair(port)
         clients = {0: alice, 1: bob}
         for _ in range(7):
             current = views[0].view.current
@@ -139,12 +159,7 @@ async def test_a_server_killed_mid_game_comes_back_exactly(tmp_path: Path) -> No
         views = {0: await alice.expect(ViewUpdate), 1: await bob.expect(ViewUpdate)}
         assert views[0].view.turn == 7
     finally:
-        proc.send_signal(signal.SIGKILL)
-        await proc.wait()
-    await alice.stream.aclose()
-    await bob.stream.aclose()
-
-    proc, port = await _start_server_process(db)
+        proc, port = await kill_and_restart(proc, db, alice, bob)
     try:
         again = {0: await _client(port, "x", alice.token), 1: await _client(port, "y", bob.token)}  # type: ignore[attr-defined]
         for seat, c in again.items():
@@ -152,7 +167,7 @@ async def test_a_server_killed_mid_game_comes_back_exactly(tmp_path: Path) -> No
             restored = await c.expect(ViewUpdate)
             assert restored.view == views[seat].view, "the restored game differs from the one before the kill"
             assert restored.game == views[seat].game
-        over = await play_out(again, game_timeout=30)
+        over = await play_out(again)
         assert over.outcome is not None
         await again[0].send(ListGames())
         assert [g.id for g in (await again[0].expect(Games)).games] == [views[0].game]

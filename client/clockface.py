@@ -1,0 +1,58 @@
+"""The game's clocks, pause and queued move as the game screen shows them, on one line above the board.
+
+The server sends each bank as it stood when a ``clock`` message left, and
+which bank is running; between two messages the client counts the running
+bank down by itself from when the message arrived (the server sends none
+while a bank runs). A bank under ``LOW`` seconds is drawn as a warning.
+"""
+
+from __future__ import annotations
+
+from hanabi.protocol import PreMoveKind
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from .board import seat_name
+from .model import ClientModel
+
+LOW = 20.0  # seconds: a bank below this is shown as a warning
+REDRAW_EVERY = 0.5  # seconds between redraws of the game screen, so a running clock is seen counting down
+
+
+def bank_left(model: ClientModel, seat: int, now: float) -> float:
+    """Seconds in ``seat``'s bank at ``now`` (time.monotonic), counted down locally when it runs."""
+    clock = model.clock
+    if clock is None or seat >= len(clock.remaining):
+        return 0.0
+    left = clock.remaining[seat] / 1000
+    if clock.running == seat and model.clock_at is not None:
+        left -= max(0.0, now - model.clock_at)
+    return max(0.0, left)
+
+
+def clock_text(seconds: float) -> str:
+    """``125.4`` as "2:06": minutes and seconds, rounded up, so "0:00" means the bank is empty."""
+    whole = int(-(-seconds // 1))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def time_fragments(model: ClientModel, now: float) -> StyleAndTextTuples:
+    """Each player's clock (the running one marked ▶, low ones in the warning style), the pause and our queued
+    move; empty when there is nothing to say (an untimed game, going on, nothing queued)."""
+    clock, view = model.clock, model.view
+    out: StyleAndTextTuples = []
+    if clock is not None and clock.remaining and view is not None and view.outcome is None:
+        out.append(("class:label", "Clocks "))
+        for seat in range(len(clock.remaining)):
+            left = bank_left(model, seat, now)
+            style = "class:clock.low" if left < LOW else "class:clock"
+            mark = "▶" if clock.running == seat else " "
+            out += [("class:label", f" {mark}{seat_name(model.names, seat)} "), (style, clock_text(left))]
+    if clock is not None and clock.paused and view is not None and view.outcome is None:
+        out += [("", "  " if out else ""), ("class:clock.paused", f"⏸ {clock.note} (z resumes)")]
+    queued = model.premove
+    if queued is not None and queued.order is not None and view is not None and view.seat is not None:
+        hand = [cv.order for cv in view.hands[view.seat]]
+        slot = f"slot {hand.index(queued.order) + 1}" if queued.order in hand else f"card #{queued.order}"
+        verb = "play" if queued.kind is PreMoveKind.PLAY else "discard"
+        out += [("", "  " if out else ""), ("class:clock.queued", f"queued: {verb} {slot} (u cancels)")]
+    return out

@@ -1,0 +1,116 @@
+"""Seats that survive lost laptops: the host gives an away player's seat to a house bot or to someone in the lobby.
+
+A player whose laptop dies keeps their seat (``absence.py``), but if they
+come back from another machine they are someone else to the server: a new
+token, often a new name ("Bob 2"). The host's ``hand_seat`` moves the seat
+to whoever should play it now: a house bot, or a player in the lobby (the
+one who came back, or a friend). It works on a bot's seat too, so a seat a
+bot kept warm goes back to a person.
+
+Two owners take part, as everywhere in the server: the lobby finds the
+receiver by name and, holding that player's ``busy`` lock, has the table do
+the change; then it records where the receiver and the one who lost the
+seat now are (``hand_over``). The table, in its own task, checks the table
+rule, writes the seat to the store (so it survives a restart), swaps the
+holder and tells everyone (``give_seat``: a part of ``Table``'s work kept
+in a module of its own, so it uses the table's own helpers). From then on
+the seat's views (and its notes, which belong to the seat) go to the new
+holder only: the old token resumes into the lobby and is told what
+happened, never shown that seat again. What the old holder left pending
+goes with them: a bot's choice still being thought about, a queued
+pre-move; a timed game that paused itself for them goes on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from hanabi.protocol import ErrorCode, HandSeat, Joined, SeatHanded
+from hanabi.protocol import table_rules as rules
+
+from .bots import free_bot_name
+from .seats import Seat
+from .session import Player, Refused, frame
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+    from .table import Table
+
+
+@dataclass(slots=True)
+class Handover:
+    """A ``hand_seat`` on its way to the table's task, its receiver found by the lobby (None: a house bot)."""
+
+    seat: int
+    to: Player | None
+
+
+def receiver(lobby: Lobby, host: Player, name: str) -> Player:
+    """The player in the lobby called ``name`` (in any case), or ``Refused`` saying why no one can take it."""
+    key = name.casefold()
+    found = next((p for p in lobby.online() if p.name.casefold() == key), None)
+    if found is None:
+        raise Refused(ErrorCode.BAD_FIELD, f"no player called {name!r} is connected: they must be in the lobby "
+                                           "(the name their screen shows at the top) to be handed a seat")
+    if found is host:
+        raise Refused(ErrorCode.ALREADY_SEATED, "you sit at this table already: hand the seat to someone else")
+    if found.table is not None:
+        where = "sits" if found.seat is not None else "is watching"
+        raise Refused(ErrorCode.ALREADY_SEATED, f"{found.name} {where} at table {found.table.name!r}: they must "
+                                                "go back to the lobby (l) before they can be handed a seat")
+    return found
+
+
+async def hand_over(lobby: Lobby, host: Player, request: HandSeat) -> None:
+    """In the lobby, under ``host.busy``: the seat goes to the receiver; then who is where is brought up to date."""
+    table = host.table
+    if table is None or host.seat is None:
+        raise Refused(ErrorCode.NOT_SEATED, "you are not seated at a table: only a table's host can hand a seat on")
+    if request.to is None:
+        previous = await table.call(host, Handover(request.seat, None))
+    else:
+        to = receiver(lobby, host, request.to)
+        async with to.busy:  # nothing else may move them meanwhile (a join elsewhere, a table of their own)
+            if to.table is not None:
+                raise Refused(ErrorCode.ALREADY_SEATED, f"{to.name} has just gone to another table")
+            previous = await table.call(host, Handover(request.seat, to))
+            to.table, to.seat = table, request.seat
+    if previous is not None:
+        async with previous.busy:
+            if previous.table is table and previous.seat == request.seat:
+                previous.table, previous.seat = None, None
+
+
+async def give_seat(table: Table, host: Player, request: Handover) -> Player | None:
+    """In the table's task: give the seat, store it, tell everyone. Returns the person who lost it (None: a bot)."""
+    seat, to = request.seat, request.to
+    await table._may_use_host_powers(host, rules.hand_seat_refusal(table.info(), table.seat_of(host), seat,
+                                                                  to_bot=to is None))
+    old = table.seats[seat]
+    assert old is not None  # the rule refuses an empty seat
+    name = to.name if to is not None else free_bot_name(s.name for s in table.seats if s is not None)
+    await table.store.set_seat(table.id, seat, bot=to is None, name=name, key=to.key if to is not None else None)
+    table.seats[seat] = Seat(name, to)
+    game = table.game
+    if game is not None:
+        game.premoves.pop(seat, None)  # the move the one who lost the seat queued is not the new holder's choice
+        if old.bot and game.state.current == seat:
+            table._bot_pending = None  # its choice, if it is still thinking, is refused (Table._bot_move)
+    handed = SeatHanded(table=table.id, seat=seat, name=name, bot=to is None, previous=old.name, by=host.name)
+    if to is not None:
+        to.send(Joined(table=table.info(), seat=seat))
+        table._send_view(to)
+    table.changed()
+    table._to_members(frame(handed))
+    previous = old.player
+    if previous is not None:  # away, so told when they come back (or now, if they came back meanwhile)
+        if previous.online:
+            previous.send(handed)
+        else:
+            previous.missed.append(handed)
+    table._watch_absence()
+    if game is not None and game.running and table.timer is not None:
+        table._retime()  # a timed game paused itself while the player to act was away: the new holder is here
+    table._schedule_bot()
+    return previous

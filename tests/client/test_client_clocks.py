@@ -1,0 +1,166 @@
+"""The client's side of timed games, pause and pre-moves: the reducer, the clock line (counted down locally,
+a warning when low), and the keys and commands that pause, queue and cancel."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hanabi.client.app import ClientApp
+from hanabi.client.clockface import LOW, bank_left, clock_text, time_fragments
+from hanabi.client.model import ClientModel, ClockAt, reduce
+from hanabi.client.runner import ModelStore
+from hanabi.client.snapshot import SizedOutput, screen_text
+from hanabi.protocol.messages import (
+    GameClock,
+    GameStarted,
+    Joined,
+    Message,
+    PauseRequest,
+    PreMoveKind,
+    Queued,
+    QueueMove,
+    Welcome,
+)
+from prompt_toolkit.input import PipeInput, create_pipe_input
+
+CTRL_C = "\x03"
+
+
+def _at_game(kit, seat: int = 1) -> ClientModel:
+    model = ClientModel()
+    for message in (Welcome(1, "server", kit.NAMES[seat], "tok", ""), Joined(kit.table(running=True), seat),
+                    GameStarted(1, 1), kit.view_message(kit.game(), seat)):
+        model = reduce(model, message)
+    return model
+
+
+def test_the_running_bank_counts_down_from_when_the_clock_arrived_and_no_other(kit) -> None:
+    model = reduce(_at_game(kit), ClockAt(GameClock(1, (90_000, 25_000, 120_000), 0, False), at=100.0))
+    assert bank_left(model, 0, 100.0) == 90.0
+    assert bank_left(model, 0, 130.5) == 59.5
+    assert bank_left(model, 0, 500.0) == 0.0  # never below empty, whatever the local clock says
+    assert bank_left(model, 1, 130.5) == 25.0  # not running: as sent
+    unstamped = reduce(_at_game(kit), GameClock(1, (90_000, 25_000, 120_000), 0, False))
+    assert bank_left(unstamped, 0, 130.5) == 90.0  # no arrival time: shown as sent
+
+
+def test_clock_text_rounds_up_so_zero_means_empty() -> None:
+    assert [clock_text(s) for s in (125.4, 120.0, 0.2, 0.0, 9.0)] == ["2:06", "2:00", "0:01", "0:00", "0:09"]
+
+
+def test_the_clock_line_marks_the_running_bank_and_warns_when_one_runs_low(kit) -> None:
+    model = reduce(_at_game(kit), ClockAt(GameClock(1, (90_000, int(LOW * 1000) + 5_000, 120_000), 1, False), 0.0))
+    line = time_fragments(model, 0.0)
+    text = "".join(t for _, t in line)
+    assert "▶bob 0:25" in text and " alice 1:30" in text and "cathy 2:00" in text
+    assert ("class:clock", "0:25") in line
+    later = time_fragments(model, 10.0)  # bob's bank, running, is down to 15 s: the warning style
+    assert ("class:clock.low", "0:15") in later
+
+
+def test_an_untimed_game_going_on_shows_no_clock_line(kit) -> None:
+    model = reduce(_at_game(kit), ClockAt(GameClock(1, (), None, False), 0.0))
+    assert time_fragments(model, 0.0) == []
+
+
+def test_a_pause_is_told_in_the_log_and_the_line_and_its_end_too(kit) -> None:
+    model = reduce(_at_game(kit), ClockAt(GameClock(1, (), None, False), 0.0))
+    paused = reduce(model, ClockAt(GameClock(1, (), None, True, "alice paused the game", "alice"), 1.0))
+    assert "Paused: alice paused the game." in paused.status
+    assert "alice paused the game" in "".join(t for _, t in paused.log[-1].fragments)
+    assert "⏸ alice paused the game (z resumes)" in "".join(t for _, t in time_fragments(paused, 1.0))
+    going = reduce(paused, ClockAt(GameClock(1, (), None, False), 2.0))
+    assert going.status == "The game goes on." and time_fragments(going, 2.0) == []
+
+
+def test_a_queued_move_is_shown_by_slot_until_the_server_says_it_is_gone(kit) -> None:
+    model = _at_game(kit)
+    assert model.view is not None
+    order = model.view.hands[1][2].order
+    queued = reduce(model, Queued(1, PreMoveKind.DISCARD, order, "queued: your discard is made at the start"))
+    assert queued.premove is not None and queued.status.startswith("Queued: your discard")
+    assert "queued: discard slot 3 (u cancels)" in "".join(t for _, t in time_fragments(queued, 0.0))
+    why = "a clue touched the card you queued to discard, so the pre-move was cancelled: choose again"
+    cancelled = reduce(queued, Queued(1, note=why))
+    assert cancelled.premove is None and "cancelled" in cancelled.status
+    assert time_fragments(cancelled, 0.0) == []
+
+
+def test_a_new_game_forgets_the_last_ones_clock_and_premove(kit) -> None:
+    model = reduce(_at_game(kit), ClockAt(GameClock(1, (1_000, 1_000, 1_000), 0, False), 0.0))
+    model = reduce(model, Queued(1, PreMoveKind.PLAY, 3))
+    again = reduce(model, GameStarted(1, 2))
+    assert again.clock is None and again.premove is None
+    assert reduce(again, ClockAt(GameClock(1, (5, 5, 5), 0, False), 0.0)).clock is None  # game 1's: not shown
+
+
+def test_the_store_stamps_a_clock_with_when_it_arrived(kit) -> None:
+    store = ModelStore(_at_game(kit))
+    store.dispatch(GameClock(1, (1_000, 1_000, 1_000), 0, False))
+    assert store.model.clock is not None and store.model.clock_at is not None
+
+
+class _Terminal:
+    def __init__(self, pipe: PipeInput, tmp: Path) -> None:
+        self.store = ModelStore()
+        self.sent: list[Message] = []
+        self.pipe = pipe
+        self.app = ClientApp(self.store.get, self.store.dispatch, self.sent.append, input=pipe,
+                             output=SizedOutput(80, 24), replay_dir=tmp)
+        self.store.listeners.append(self.app.on_model)
+
+    def type(self, keys: str) -> list[Message]:
+        self.pipe.send_text(keys + CTRL_C)
+        self.app.application.run()
+        return self.sent
+
+
+@pytest.fixture
+def term(tmp_path: Path, kit) -> Iterator[_Terminal]:
+    with create_pipe_input() as pipe:
+        t = _Terminal(pipe, tmp_path)
+        t.store.model = _at_game(kit)  # bob (seat 2 on the board) while alice is to act
+        yield t
+
+
+def test_playing_out_of_turn_queues_a_premove_by_key_or_command(term: _Terminal) -> None:
+    view = term.store.model.view
+    assert view is not None
+    third, first = view.hands[1][2].order, view.hands[1][0].order
+    assert term.type("p3y") == [QueueMove(PreMoveKind.PLAY, third)]
+    term.sent.clear()
+    assert term.type(":discard 1\r") == [QueueMove(PreMoveKind.DISCARD, first)]
+
+
+def test_z_pauses_and_resumes_and_u_cancels_the_queued_move(term: _Terminal, kit) -> None:
+    assert term.type("z") == [PauseRequest(True)]
+    term.sent.clear()
+    term.store.dispatch(GameClock(1, (), None, True, "alice paused the game", "alice"))
+    assert term.type(":pause\r") == [PauseRequest(False)]
+    assert "alice paused the game" in screen_text(term.app.application, 80, 24)
+    term.sent.clear()
+    assert term.type("u") == []  # nothing queued: said, not sent
+    assert "no move is queued" in term.store.model.status
+    term.store.dispatch(Queued(1, PreMoveKind.PLAY, 3))
+    assert term.type("u") == [QueueMove()]
+
+
+def test_a_game_that_paused_itself_for_an_absent_player_is_not_resumed_by_z(term: _Terminal) -> None:
+    note = "the game paused itself: alice, whose turn it is, is disconnected"
+    term.store.dispatch(GameClock(1, (1_000, 1_000, 1_000), None, True, note))
+    assert term.type("z") == []
+    assert "goes on once they are back" in term.store.model.status
+
+
+def test_the_lobby_shows_a_timed_tables_clock(kit) -> None:
+    from dataclasses import replace
+
+    from hanabi.client.screens import lobby_fragments
+
+    timed = replace(kit.table(), timed=True, time_base=120, time_per_turn=20)
+    model = ClientModel(tables=(timed,))
+    text = "".join(t for _, t in lobby_fragments(model, 0, 200))
+    assert "clock 2:00 + 0:20 a move" in text
+    assert "clock" not in "".join(t for _, t in lobby_fragments(ClientModel(tables=(kit.table(),)), 0, 200))

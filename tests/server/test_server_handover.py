@@ -1,0 +1,308 @@
+"""Seats that survive lost laptops, over real loopback TCP: the host hands an away player's seat to a house bot or
+to a player in the lobby, and back; the new holder gets the seat's view, the old token nothing more of it."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+import trio
+from hanabi.engine import Discard
+from hanabi.protocol.messages import (
+    ActionRequest,
+    ErrorReply,
+    GameClock,
+    GameStarted,
+    HandSeat,
+    Joined,
+    PreMoveKind,
+    Queued,
+    QueueMove,
+    SeatHanded,
+    SeatStatus,
+    Spectate,
+    Start,
+    TableChanged,
+    ViewUpdate,
+)
+from hanabi.server import Server, serve
+from hanabi.server.store import token_hash
+
+from .conftest import FAST, Client, Connect
+from .test_server_tables import play_out, table_of
+
+
+async def _drop(player: Client, others: list[Client], seat: int) -> None:
+    """``player``'s laptop dies: the connection goes, the others see the seat away."""
+    await player.stream.aclose()
+    for other in others:
+        await other.expect(SeatStatus, where=lambda m: m.seat == seat and not m.connected)
+
+
+async def _started(host: Client, guests: list[Client]) -> int:
+    """A table of ``host`` and ``guests`` with a game started; returns the table's id."""
+    table = await table_of(host, guests)
+    await host.send(Start())
+    for client in (host, *guests):
+        await client.expect(GameStarted)
+    return table
+
+
+async def _refused(client: Client, request: Any) -> ErrorReply:
+    await client.send(request)
+    return await client.expect(ErrorReply)
+
+
+def _views_after_handover(client: Client) -> list[dict[str, Any]]:
+    """The view frames ``client`` received after the seat_handed that concerns them."""
+    handed = next(i for i, t in enumerate(client.trees) if t["t"] == "seat_handed")
+    return [t["view"] for t in client.trees[handed:] if t["t"] == "view"]
+
+
+def _own_cards_hidden(client: Client, seat: int) -> int:
+    """Every view ``client`` got for ``seat`` while the game ran hides that seat's own cards; returns how many."""
+    running = [t["view"] for t in client.trees if t["t"] == "view" and t["view"]["outcome"] is None]
+    for view in running:
+        assert view["seat"] == seat
+        assert all(card[1] is None for card in view["hands"][seat]), f"seat {seat}'s own cards were sent"
+    return len(running)
+
+
+async def test_an_away_seat_goes_to_a_house_bot_which_plays_it_to_the_end(tcp_connect: Connect) -> None:
+    alice, bob = await tcp_connect("Alice"), await tcp_connect("Bob")
+    bob_token = bob.token  # type: ignore[attr-defined]
+    await _started(alice, [bob])
+    await _drop(bob, [alice], 1)
+    await alice.send(HandSeat(seat=1))
+    handed = await alice.expect(SeatHanded)
+    assert (handed.seat, handed.bot, handed.previous, handed.by) == (1, True, "Bob", "Alice")
+    changed = await alice.expect(TableChanged, where=lambda m: m.table.players[1] is not None
+                                 and m.table.players[1].bot)
+    assert changed.table.players[1].name == handed.name and handed.name.startswith("Bot")  # type: ignore[union-attr]
+    over = await play_out({0: alice})
+    assert over.outcome is not None
+    # Bob's old token: back in the lobby, told why, and not one frame of the game he sat in.
+    back = await tcp_connect("Bob", resume=bob_token)
+    told = await back.expect(SeatHanded)
+    assert told.previous == "Bob" and told.bot
+    await back.drain(0.2)
+    assert not [t for t in back.trees if t["t"] in ("joined", "view", "game_over", "replay")]
+    assert (await _refused(back, ActionRequest(Discard(0)))).code == "not_seated"
+
+
+async def test_the_one_who_comes_back_from_another_machine_is_handed_their_seat(tcp_connect: Connect) -> None:
+    alice, bob = await tcp_connect("Alice"), await tcp_connect("Bob")
+    bob_token = bob.token  # type: ignore[attr-defined]
+    table = await _started(alice, [bob])
+    await _drop(bob, [alice], 1)
+    again = await tcp_connect("Bob")  # a fresh machine: no token, so another player, under another name
+    welcome_name = next(t["player"] for t in again.trees if t["t"] == "welcome")
+    assert welcome_name == "Bob 2"
+    await alice.send(HandSeat(seat=1, to="bob 2"))  # names are matched in any case
+    joined = await again.expect(Joined)
+    assert (joined.table.id, joined.seat) == (table, 1)
+    view = (await again.expect(ViewUpdate)).view
+    assert view.seat == 1 and all(cv.card is None for cv in view.hands[1])
+    handed = await again.expect(SeatHanded)
+    assert (handed.name, handed.previous, handed.bot) == ("Bob 2", "Bob", False)
+    await alice.expect(SeatHanded)
+    over = await play_out({0: alice, 1: again})
+    assert over.outcome is not None
+    assert _own_cards_hidden(again, 1) >= 1
+    # The old token resumes into the lobby: no seat, no view of the game, only the word of what happened.
+    old = await tcp_connect("Bob", resume=bob_token)
+    assert (await old.expect(SeatHanded)).name == "Bob 2"
+    await old.drain(0.2)
+    assert not [t for t in old.trees if t["t"] in ("joined", "view")]
+
+
+async def test_a_seat_a_bot_kept_warm_goes_back_to_a_person_mid_game(tcp_connect: Connect) -> None:
+    alice, bob = await tcp_connect("Alice"), await tcp_connect("Bob")
+    await _started(alice, [bob])
+    await _drop(bob, [alice], 1)
+    await alice.send(HandSeat(seat=1))
+    await alice.expect(SeatHanded, where=lambda m: m.bot)
+    again = await tcp_connect("Bob")
+    await alice.send(HandSeat(seat=1, to=next(t["player"] for t in again.trees if t["t"] == "welcome")))
+    assert (await again.expect(Joined)).seat == 1
+    handed = await alice.expect(SeatHanded, where=lambda m: not m.bot)
+    assert handed.previous.startswith("Bot")
+    await alice.expect(TableChanged, where=lambda m: m.table.players[1] is not None
+                       and not m.table.players[1].bot)
+    over = await play_out({0: alice, 1: again})
+    assert over.outcome is not None
+    assert _own_cards_hidden(again, 1) >= 1
+    assert _views_after_handover(again)
+
+
+async def test_who_may_hand_which_seat_to_whom(tcp_connect: Connect) -> None:
+    alice, bob, carol = await tcp_connect("Alice"), await tcp_connect("Bob"), await tcp_connect("Carol")
+    dave = await tcp_connect("Dave")
+    table = await _started(alice, [bob, carol])
+    # A player who is here keeps their seat; a guest is not the host.
+    assert (await _refused(alice, HandSeat(seat=1))).code == "seat_taken"
+    await _drop(carol, [alice, bob], 2)
+    assert (await _refused(bob, HandSeat(seat=2))).code == "not_host"
+    # Only a player in the lobby can take it: not a stranger, not one who is at a table, not oneself.
+    unknown = await _refused(alice, HandSeat(seat=2, to="Zed"))
+    assert unknown.code == "bad_field" and "Zed" in unknown.message
+    await dave.send(Spectate(table=table))
+    await dave.expect(Joined)
+    watching = await _refused(alice, HandSeat(seat=2, to="Dave"))
+    assert watching.code == "already_seated" and "watching" in watching.message
+    assert (await _refused(alice, HandSeat(seat=2, to="Alice"))).code == "already_seated"
+    assert (await _refused(alice, HandSeat(seat=4))).code == "bad_field"
+    # A bot's seat goes to a person, never to another bot.
+    await alice.send(HandSeat(seat=2))
+    await alice.expect(SeatHanded)
+    bot_again = await _refused(alice, HandSeat(seat=2))
+    assert bot_again.code == "bad_field" and "bot already" in bot_again.message
+    # Nothing of the refusals reached anyone as a seat_handed.
+    assert len([t for t in bob.trees if t["t"] == "seat_handed"]) <= 1
+
+
+async def test_a_handed_seat_survives_a_restart(tmp_path: Path) -> None:
+    db = str(tmp_path / "handover.sqlite3")
+    start = functools.partial(serve, "127.0.0.1", 0, db, config=FAST)
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(start)
+        alice, bob = await _tcp(server.port, "Alice"), await _tcp(server.port, "Bob")
+        bob_token = bob.token  # type: ignore[attr-defined]
+        await _started(alice, [bob])
+        await _drop(bob, [alice], 1)
+        carol = await _tcp(server.port, "Carol")
+        await alice.send(HandSeat(seat=1, to="Carol"))
+        await carol.expect(Joined)
+        await alice.expect(SeatHanded)
+        carol_view = (await carol.expect(ViewUpdate)).view
+        await server.stop()
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(start)
+        assert server.restored == 1
+        assert carol_view.seat == 1
+        carol = await _tcp(server.port, "Carol", carol.token)  # type: ignore[attr-defined]
+        joined = await carol.expect(Joined)
+        assert joined.seat == 1 and joined.table.players[1].name == "Carol"  # type: ignore[union-attr]
+        view = (await carol.expect(ViewUpdate)).view
+        assert view.seat == 1 and all(cv.card is None for cv in view.hands[1])
+        old = await _tcp(server.port, "Bob", bob_token)
+        await old.drain(0.2)
+        assert not [t for t in old.trees if t["t"] in ("joined", "view")]
+        nursery.cancel_scope.cancel()
+
+
+async def _tcp(port: int, name: str, resume: str | None = None) -> Client:
+    client = Client(await trio.open_tcp_stream("127.0.0.1", port), name)
+    client.token = (await client.hello(name, resume)).resume  # type: ignore[attr-defined]
+    return client
+
+
+async def test_a_bot_still_thinking_when_its_seat_goes_to_a_person_does_not_move_for_them() -> None:
+    from .conftest import config_with
+
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(functools.partial(serve, "127.0.0.1", 0, ":memory:",
+                                                       config=config_with(bot_delay=0.6)))
+        alice, bob = await _tcp(server.port, "Alice"), await _tcp(server.port, "Bob")
+        await _started(alice, [bob])
+        await _drop(bob, [alice], 1)
+        view = (await alice.expect(ViewUpdate)).view
+        if view.current == 0:  # make it seat 1's turn
+            await alice.send(ActionRequest(view.legal_actions()[-1]))
+            view = (await alice.expect(ViewUpdate, where=lambda m: m.view.turn == view.turn + 1)).view
+        await alice.send(HandSeat(seat=1))
+        await alice.expect(SeatHanded)
+        carol = await _tcp(server.port, "Carol")
+        await alice.send(HandSeat(seat=1, to="Carol"))  # the bot, given 0.6 s to think, is thinking
+        mine = (await carol.expect(ViewUpdate)).view
+        assert mine.current == 1 and mine.turn == view.turn
+        await trio.sleep(1.0)  # the bot's choice has come back by now, and was not taken
+        await alice.drain(0.05)
+        latest = [m.view for m in alice.seen if isinstance(m, ViewUpdate)][-1]
+        assert latest.turn == view.turn
+        await carol.send(ActionRequest(mine.legal_actions()[0]))
+        moved = await alice.expect(ViewUpdate, where=lambda m: m.view.turn == view.turn + 1)
+        assert moved.view.events[-1].seat == 1  # type: ignore[union-attr]
+        nursery.cancel_scope.cancel()
+
+
+async def test_the_same_token_back_in_the_lobby_is_handed_its_seat_again(tcp_connect: Connect) -> None:
+    alice, bob = await tcp_connect("Alice"), await tcp_connect("Bob")
+    bob_token = bob.token  # type: ignore[attr-defined]
+    table = await _started(alice, [bob])
+    await _drop(bob, [alice], 1)
+    await alice.send(HandSeat(seat=1))
+    await alice.expect(SeatHanded)
+    back = await tcp_connect("Bob", resume=bob_token)  # the laptop works again: the old token, in the lobby
+    await back.expect(SeatHanded)
+    await alice.send(HandSeat(seat=1, to="Bob"))
+    joined = await back.expect(Joined)
+    assert (joined.table.id, joined.seat) == (table, 1)
+    assert (await back.expect(ViewUpdate)).view.seat == 1
+    over = await play_out({0: alice, 1: back})
+    assert over.outcome is not None
+
+
+async def _bobs_turn(alice: Client, bob: Client) -> Any:
+    """Bob (seat 1) to act: Alice makes a move first if the deal gave her the first turn; the view then."""
+    view = (await alice.expect(ViewUpdate)).view
+    if view.current == 0:
+        await alice.send(ActionRequest(view.legal_actions()[-1]))
+        view = (await alice.expect(ViewUpdate, where=lambda m: m.view.turn == 1)).view
+    return view
+
+
+async def test_a_timed_game_paused_for_the_away_player_goes_on_once_a_bot_has_the_seat(
+        tcp_connect: Connect) -> None:
+    alice, bob = await tcp_connect("Alice"), await tcp_connect("Bob")
+    await table_of(alice, [bob], timed=True, time_base=600, time_per_turn=0)
+    await alice.send(Start())
+    view = await _bobs_turn(alice, bob)
+    await _drop(bob, [alice], 1)
+    await alice.expect(GameClock, where=lambda m: m.paused)
+    await alice.send(HandSeat(seat=1))
+    going = await alice.expect(GameClock, where=lambda m: not m.paused)
+    assert going.running == 1
+    moved = await alice.expect(ViewUpdate, where=lambda m: m.view.turn == view.turn + 1)
+    assert moved.view.events[-1].seat == 1  # type: ignore[union-attr]
+
+
+async def test_the_move_the_old_holder_queued_is_not_made_for_the_new_one(tcp_connect: Connect) -> None:
+    alice, bob = await tcp_connect("Alice"), await tcp_connect("Bob")
+    await _started(alice, [bob])
+    bobs = (await bob.expect(ViewUpdate)).view
+    if bobs.current == 1:  # make it Alice's turn, so that Bob can queue a move for his next one
+        await bob.send(ActionRequest(bobs.legal_actions()[-1]))
+        bobs = (await bob.expect(ViewUpdate, where=lambda m: m.view.turn == 1)).view
+    await bob.send(QueueMove(kind=PreMoveKind.PLAY, order=bobs.hands[1][0].order))
+    assert (await bob.expect(Queued)).kind is PreMoveKind.PLAY
+    await _drop(bob, [alice], 1)
+    carol = await tcp_connect("Carol")
+    await alice.send(HandSeat(seat=1, to="Carol"))
+    await carol.expect(SeatHanded)
+    view = [m.view for m in alice.seen if isinstance(m, ViewUpdate)][-1]
+    await alice.send(ActionRequest(view.legal_actions()[-1]))
+    await carol.expect(ViewUpdate, where=lambda m: m.view.turn == view.turn + 1 and m.view.current == 1)
+    await carol.drain(0.3)
+    assert not [m for m in carol.seen if isinstance(m, Queued) and m.kind is not None]
+    latest = [m.view for m in carol.seen if isinstance(m, ViewUpdate)][-1]
+    assert latest.turn == view.turn + 1 and latest.current == 1  # her turn waits for her
+
+
+async def test_a_resume_racing_the_handover_is_not_shown_the_seat_it_lost(server: Server, connect: Connect) -> None:
+    """The lobby clears where the old holder is just after the table gave the seat away; a resume in between
+    finds the table still named as theirs, and the table must show it nothing (no spectator's view either)."""
+    alice, bob = await connect("Alice"), await connect("Bob")
+    bob_token = bob.token  # type: ignore[attr-defined]
+    table = await _started(alice, [bob])
+    await _drop(bob, [alice], 1)
+    await alice.send(HandSeat(seat=1))
+    await alice.expect(SeatHanded)
+    back = await connect("Bob", resume=bob_token)
+    await back.expect(SeatHanded)
+    await back.drain(0.05)
+    player = server.lobby.players[token_hash(bob_token)]
+    server.lobby.tables[table].welcome_back(player)  # as if the resume had come before the lobby's update
+    await back.drain(0.1)
+    assert not [t for t in back.trees if t["t"] in ("joined", "view", "notes")]

@@ -1,0 +1,333 @@
+"""Table options over the wire: the bots' level, seeded deals, hanab.live's rule options, and the bots' reasons.
+
+Each rule itself is the engine's (tests/engine/test_engine_hanablive_options.py, tests/bots/test_bots_levels.py);
+here: that a table's option reaches its games, that a seed text deals alike at two tables and never reaches a
+player while the game runs, and that a bot's reason reaches only the seats allowed to read it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+from hanabi.engine import (
+    ChatPolicy,
+    Clue,
+    Discard,
+    EndReason,
+    GameConfig,
+    Play,
+    PlayerView,
+    TurnAction,
+    TurnEvent,
+    Variant,
+    new_game,
+)
+from hanabi.engine.bots import Decision, Level
+from hanabi.protocol.messages import (
+    ActionRequest,
+    AddBot,
+    BotReason,
+    CreateTable,
+    ErrorReply,
+    GameOver,
+    Games,
+    GetReplay,
+    Join,
+    Joined,
+    Leave,
+    ListGames,
+    Start,
+    ViewUpdate,
+)
+from hanabi.server import Server, ServerConfig
+from hanabi.server.cli import main
+from hanabi.server.records import TableOptions
+from hanabi.server.store import Store
+
+from .conftest import Client, Connect, config_with
+
+
+@pytest.fixture
+def fast_config() -> ServerConfig:
+    """Whole games are played here as fast as the test can send: no rate limit to slow them down."""
+    return config_with(rate=10_000.0, burst=10_000)
+
+
+async def seated_with_bots(connect: Connect, name: str, seats: int = 3, **options: Any) -> tuple[Client, Joined,
+                                                                                               PlayerView]:
+    """``name`` at a new table of ``seats`` made with ``options``, bots in the other seats, the game started."""
+    client = await connect(name)
+    await client.send(CreateTable(name=f"{name}'s", seats=seats, **options))
+    joined = await client.expect(Joined)
+    for seat in range(1, seats):
+        await client.send(AddBot(seat=seat))
+    await client.send(Start())
+    return client, joined, (await client.expect(ViewUpdate)).view
+
+
+async def two_people(connect: Connect, names: tuple[str, str] = ("Alice", "Bob"), **options: Any
+                     ) -> tuple[Client, Client]:
+    """Alice and Bob (or ``names``) at a new two-seat table made with ``options``, the game started."""
+    alice, bob = await connect(names[0]), await connect(names[1])
+    await alice.send(CreateTable(name="two", seats=2, **options))
+    table = (await alice.expect(Joined)).table
+    await bob.send(Join(table=table.id))
+    await bob.expect(Joined)
+    await alice.send(Start())
+    return alice, bob
+
+
+def dull_move(view: PlayerView) -> TurnAction:
+    """A move that plays nothing: a clue (on the other player's first card) when the tokens are full, else the
+    discard of one's oldest card. It runs the deck down and keeps every firework at 0."""
+    if view.clue_tokens == 8:
+        other = (view.current + 1) % view.players
+        card = view.hands[other][0].card
+        assert card is not None
+        return Clue(other, rank=card.rank)
+    return Discard(view.hands[view.current][-1].order)
+
+
+async def play_until(people: tuple[Client, ...], done: Any) -> PlayerView:
+    """The people (in seats 0, 1...; bots in the others) make dull moves until ``done(view)`` or the game's end;
+    the latest view of seat 0."""
+    views = [(await p.expect(ViewUpdate)).view for p in people]
+    while views[0].outcome is None and not done(views[0]):
+        mover = views[0].current
+        if mover < len(people):
+            await people[mover].send(ActionRequest(dull_move(views[mover])))
+        turn = views[0].turn + 1
+        views = [(await p.expect(ViewUpdate, where=lambda m, t=turn: m.view.turn >= t)).view
+                 for p in people]
+    return views[0]
+
+
+def game_of(server: Server, client_table: int) -> Any:
+    game = server.lobby.tables[client_table].game
+    assert game is not None
+    return game
+
+
+# --- seeded deals -----------------------------------------------------------------------------------------------
+
+
+async def test_one_seed_text_deals_alike_at_two_tables_and_another_does_not(connect: Connect, server: Server) -> None:
+    _, at_a, view_a = await seated_with_bots(connect, "Alice", seed="friday night")
+    _, at_b, view_b = await seated_with_bots(connect, "Bob", seed="friday night")
+    _, at_c, view_c = await seated_with_bots(connect, "Carol", seed="saturday")
+    assert at_a.table.seeded and at_b.table.seeded and at_a.table.id != at_b.table.id
+    # What each sees of the same deal: the bots' hands, card for card, and who goes first.
+    assert view_a.hands[1:] == view_b.hands[1:] and view_a.current == view_b.current
+    assert view_a.hands[1:] != view_c.hands[1:]
+    deck_a, deck_b = game_of(server, at_a.table.id).state.deck, game_of(server, at_b.table.id).state.deck
+    assert deck_a == deck_b != game_of(server, at_c.table.id).state.deck
+    assert deck_a == new_game(GameConfig(players=3), "friday night").deck  # the engine's deal of that text
+
+
+async def test_without_a_seed_each_table_is_dealt_at_random(connect: Connect, server: Server) -> None:
+    _, at_a, _ = await seated_with_bots(connect, "Alice")
+    _, at_b, _ = await seated_with_bots(connect, "Bob")
+    assert not at_a.table.seeded
+    assert game_of(server, at_a.table.id).state.deck != game_of(server, at_b.table.id).state.deck
+
+
+async def test_the_seed_never_reaches_a_player_while_the_game_runs(tcp_connect: Connect) -> None:
+    """Over real TCP: not a byte of the seed text in any frame to the creator or a guest before the game ends;
+    then it comes in game_over."""
+    seed = "zebra crossing 42"
+    alice, bob = await two_people(tcp_connect, seed=seed)
+    view = await play_until((alice, bob), lambda v: v.turn >= 6)
+    assert view.outcome is None
+    await alice.drain(0.1)
+    await bob.drain(0.1)
+    for client in (alice, bob):
+        assert client.raw and not any(b"zebra" in body for body in client.raw)
+    await alice.send(Leave())  # ends the game for Bob, who then learns the seed
+    over = await bob.expect(GameOver)
+    assert over.seed == seed
+
+
+async def test_who_else_played_a_seed_and_how_they_scored(connect: Connect) -> None:
+    first, second = await two_people(connect, seed="monday")
+    await play_until((first, second), lambda v: v.turn >= 2)
+    await first.send(Leave())
+    await second.expect(GameOver)
+    third, fourth = await two_people(connect, ("Carol", "Dan"), seed="monday")
+    # Playing that seed now: the other table's game of it (its replay shows the deal) is not shown yet.
+    await third.send(ListGames(seed="monday", id=3))
+    refused = await third.expect(ErrorReply)
+    assert (refused.code, refused.id) == ("no_such_game", 3)
+    assert "the game at your table is dealt from this seed" in refused.message
+    await third.send(GetReplay(game=1))
+    assert "the game at your table is dealt from this seed" in (await third.expect(ErrorReply)).message
+    await third.send(Leave())
+    await fourth.expect(GameOver)
+    lister = await connect("Eve")  # someone else entirely
+    await lister.send(ListGames(seed="monday"))
+    listed = await lister.expect(Games)
+    assert [(g.players, g.score, g.seed) for g in listed.games] == [
+        (("Carol", "Dan"), 0, "monday"), (("Alice", "Bob"), 0, "monday")]
+    await lister.send(ListGames(seed="tuesday"))
+    assert (await lister.expect(Games)).games == ()
+    await lister.send(ListGames())
+    assert all(g.seed == "monday" for g in (await lister.expect(Games)).games)
+
+
+# --- hanab.live's rule options ----------------------------------------------------------------------------------
+
+
+async def test_a_table_with_deck_plays_lets_the_last_card_be_played_blind(connect: Connect) -> None:
+    alice, bob = await two_people(connect, deck_plays=True)
+    view = await play_until((alice, bob), lambda v: v.deck_left == 1)
+    assert view.config.deck_plays  # the option reaches the players' views, so a client offers the move
+    last = view.deck_size - 1
+    assert Play(last) in view.legal_actions() or view.current != 0
+    mover = (alice, bob)[view.current]
+    hand = [cv.order for cv in view.hands[view.current]]
+    await mover.send(ActionRequest(Play(last)))
+    after = (await mover.expect(ViewUpdate, where=lambda m: m.view.turn == view.turn + 1)).view
+    assert after.deck_left == 0 and [cv.order for cv in after.hands[view.current]] == hand
+    event = after.events[-1]
+    assert event.action == Play(last) and event.drawn is None  # type: ignore[union-attr]
+
+
+async def test_without_deck_plays_the_last_card_stays_in_the_deck(connect: Connect) -> None:
+    alice, bob = await two_people(connect)
+    view = await play_until((alice, bob), lambda v: v.deck_left == 1)
+    assert not view.config.deck_plays
+    await (alice, bob)[view.current].send(ActionRequest(Play(view.deck_size - 1)))
+    refused = await (alice, bob)[view.current].expect(ErrorReply)
+    assert refused.code == "illegal_action" and "not in your hand" in refused.message
+
+
+async def test_a_table_that_ends_when_no_points_are_left_ends_early(connect: Connect) -> None:
+    # With this seed and these moves, the last card still needed leaves play two turns before the final round
+    # would end (found with the engine; without the option the same moves play all 82 turns).
+    alice, bob = await two_people(connect, seed="early-6", end_when_no_points=True)
+    view = await play_until((alice, bob), lambda v: False)
+    assert view.outcome is not None and view.outcome.reason is EndReason.NO_MORE_POINTS and view.turn == 80
+    alice2, bob2 = await two_people(connect, ("Carol", "Dan"), seed="early-6")
+    view = await play_until((alice2, bob2), lambda v: False)
+    assert view.outcome is not None and view.outcome.reason is EndReason.FINAL_ROUND and view.turn == 82
+
+
+# --- the bots' level and reasons ----------------------------------------------------------------------------------
+
+
+async def test_the_bots_play_at_the_tables_level(connect: Connect, server: Server) -> None:
+    seen: list[Level] = []
+    house = server.lobby.policy
+
+    def recording(view: PlayerView, bot_seats: frozenset[int], level: Level) -> Decision:
+        seen.append(level)
+        return house(view, bot_seats, level)
+
+    server.lobby.policy = recording
+    alice, default, first = await seated_with_bots(connect, "Alice", seats=2)
+    bob, chosen, second = await seated_with_bots(connect, "Bob", seats=2, level="h-group")
+    assert default.table.level == "beginner" and chosen.table.level == "h-group"
+    for person, view in ((alice, first), (bob, second)):
+        if view.current == 0:  # so that the bot's turn comes
+            await person.send(ActionRequest(view.legal_actions()[-1]))
+    with trio.fail_after(5):
+        while len(set(seen)) < 2:
+            await trio.sleep(0.01)
+    assert set(seen) == {"beginner", "h-group"}
+
+
+async def test_a_bots_reason_never_names_a_players_own_cards_to_them(tcp_connect: Connect) -> None:
+    """Over real TCP, two people and a bot: a reason that names Bob's cards (the bot's clue to him) never reaches
+    him while the game runs; every other reason does, right after its move; the ones kept come after game_over."""
+    alice, bob = await tcp_connect("Alice"), await tcp_connect("Bob")
+    await alice.send(CreateTable(name="why", seats=3, level="basic", seed="why not"))
+    table = (await alice.expect(Joined)).table
+    await bob.send(Join(table=table.id))
+    await bob.expect(Joined)
+    await alice.send(AddBot(seat=2))
+    await alice.send(Start())
+    view = await play_until((alice, bob), lambda v: v.turn >= 24 and v.current != 2)  # the bot waits for us
+    await bob.drain(0.1)
+    during = bob.take(BotReason)
+    bot_moves = {e.turn: e.action for e in view.events if isinstance(e, TurnEvent) and e.seat == 2}
+    named_bob = {t for t, a in bot_moves.items() if isinstance(a, Clue) and a.target == 1}
+    assert bot_moves and named_bob, "the deal should have the bot clue Bob at least once in 24 turns"
+    assert all(r.seat == 2 and r.reason for r in during)
+    assert {r.turn for r in during} == set(bot_moves) - named_bob
+    again = await tcp_connect("Bob", resume=bob.token)  # type: ignore[attr-defined]  # Bob comes back: the same
+    await again.expect(ViewUpdate)
+    await again.drain(0.1)
+    assert {r.turn for r in again.take(BotReason)} == set(bot_moves) - named_bob
+    await alice.send(Leave())  # the game ends for Bob
+    await again.expect(GameOver)
+    await again.drain(0.1)
+    assert {r.turn for r in again.take(BotReason)} == named_bob
+
+
+# --- kept across a restart --------------------------------------------------------------------------------------
+
+
+async def test_a_tables_options_and_seeded_games_survive_reopening_the_store(tmp_path: Path) -> None:
+    path = str(tmp_path / "games.sqlite3")
+    chosen = TableOptions(level="basic", seed="friday", end_when_no_points=True, deck_plays=True)
+    store = Store(path)
+    store.open_sync()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        tid = await store.create_table("Friday", Variant.NONE, False, False, ChatPolicy.ALWAYS, 2, None, 0, chosen)
+        plain = await store.create_table("Plain", Variant.NONE, False, False, ChatPolicy.ALWAYS, 2, None, 0)
+        gone = await store.create_table("Gone", Variant.NONE, False, False, ChatPolicy.ALWAYS, 2, None, 0, chosen)
+        await store.close_table(gone, played=False)  # never played: forgotten, its options too
+        seeded = await store.start_game(tid, GameConfig(players=2), "friday", ("A", "B"), seeded=True)
+        await store.finish_game(seeded, 12, "final_round")
+        random = await store.start_game(plain, GameConfig(players=2), "friday", ("C", "D"))
+        await store.finish_game(random, 3, "final_round")  # the same text by chance, but not chosen as a seed
+        nursery.cancel_scope.cancel()
+    store.close_sync()
+    again = Store(path)
+    again.open_sync()
+    snap = again.snapshot_sync()
+    listed = again.games_sync()
+    again.close_sync()
+    assert {t.name: t.options for t in snap.tables} == {"Friday": chosen, "Plain": TableOptions()}
+    assert [(g.id, g.seed) for g in listed] == [(random, None), (seeded, "friday")]
+
+
+async def test_hanabi_server_games_says_who_else_played_a_seed(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "games.sqlite3"
+    store = Store(str(path))
+    store.open_sync()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        tid = await store.create_table("t", Variant.NONE, False, False, ChatPolicy.OFF, 2, None, 0,
+                                       TableOptions(seed="monday"))
+        for players, score in ((("Ann", "Ben"), 11), (("Cat", "Dan"), 19)):
+            gid = await store.start_game(tid, GameConfig(players=2), "monday", players, seeded=True)
+            await store.finish_game(gid, score, "final_round")
+        gid = await store.start_game(tid, GameConfig(players=2), "random", ("Eve", "Fay"))
+        await store.finish_game(gid, 5, "final_round")
+        nursery.cancel_scope.cancel()
+    store.close_sync()
+    assert main(["games", "--db", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "seed 'monday', also played by: #1 Ann, Ben: 11" in lines[2]
+    assert "seed 'monday', also played by: #2 Cat, Dan: 19" in lines[4]
+    assert len(lines) == 5  # the random deal has no seed line
+    assert main(["games", "--db", str(path), "--json"]) == 0
+    assert [json.loads(line)["seed"] for line in capsys.readouterr().out.splitlines()] == [None, "monday", "monday"]
+
+
+def test_the_seats_kept_from_a_reason_are_the_decisions_own_and_the_clues_target() -> None:
+    from hanabi.engine.bots import seats_named
+
+    said = Decision(Clue(2, rank=3), "cluing seat 3 3: a finesse: R2 gets blind-played first", frozenset({1, 2}))
+    assert seats_named(said, 0, 4) == {1, 2}
+    assert seats_named(Decision(Clue(2, rank=3), "their R3 can be played", frozenset({1})), 0, 4) == {1, 2}
+    # A bot that does not say: a finesse is kept from everyone but its giver, a play only names the mover's hand.
+    assert seats_named(Decision(Clue(2, rank=3), "a finesse: R2 first"), 0, 4) == {1, 2, 3}
+    assert seats_named(Decision(Clue(2, rank=3), "their R3 can be played"), 0, 4) == {2}
+    assert seats_named(Decision(Play(7), "my slot 1 is R1"), 3, 4) == {3}
