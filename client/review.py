@@ -106,7 +106,8 @@ def display_model(model: ClientModel, review: Shown) -> ClientModel:
     # Everyone's notes, from the file (the server writes them in it once the game is over), as a spectator's.
     base = ClientModel(address=model.address, link=model.link, player=model.player, seat_names=review.players,
                        seat=None, chat=model.chat, watchers=model.watchers,
-                       card_notes=file_notes(review.replay, review.state, None))
+                       card_notes=file_notes(review.replay, review.state, None),
+                       review=model.review if review.pointer is not None else None)  # its pointer: an arrow
     view = view_for(review.state, None)
     stepped = log_new_events(replace(base, view=view), view)
     # The table's latest words stay under the step's log: a review is talked over.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from hanabi.client.model import ClientModel, reduce
@@ -113,6 +114,8 @@ def test_the_leader_points_at_a_card_and_everyone_reads_where_it_is(term, kit) -
     term.feed(Review(1, 1, "alice", 0, last, order))
     card = str(state.deck[order])
     assert f"➜ alice points at bob's slot 3 ({card})" in term.screen()
+    bob = next(line for line in term.screen().splitlines() if "2 bob" in line)
+    assert re.search(rf"{card}\]? ?◀", bob), bob  # the arrow beside the card itself
     term.type(RIGHT + "f")  # one's own step hides the arrow, following shows it again
     assert "points at" in term.screen()
 
