@@ -13,9 +13,12 @@ the change; then it records where the receiver and the one who lost the
 seat now are (``hand_over``). The table, in its own task, checks the table
 rule, writes the seat to the store (so it survives a restart), swaps the
 holder and tells everyone (``give_seat``: a part of ``Table``'s work kept
-in a module of its own, so it uses the table's own helpers). From then on the seat's views go
-to the new holder only: the old token resumes into the lobby and is told
-what happened, never shown that seat again.
+in a module of its own, so it uses the table's own helpers). From then on
+the seat's views (and its notes, which belong to the seat) go to the new
+holder only: the old token resumes into the lobby and is told what
+happened, never shown that seat again. What the old holder left pending
+goes with them: a bot's choice still being thought about, a queued
+pre-move; a timed game that paused itself for them goes on.
 """
 
 from __future__ import annotations
@@ -89,8 +92,11 @@ async def give_seat(table: Table, host: Player, request: Handover) -> Player | N
     name = to.name if to is not None else free_bot_name(s.name for s in table.seats if s is not None)
     await table.store.set_seat(table.id, seat, bot=to is None, name=name, key=to.key if to is not None else None)
     table.seats[seat] = Seat(name, to)
-    if old.bot and table.game is not None and table.game.state.current == seat:
-        table._bot_pending = None  # its choice, if it is still thinking, is refused (Table._bot_move): not its seat
+    game = table.game
+    if game is not None:
+        game.premoves.pop(seat, None)  # the move the one who lost the seat queued is not the new holder's choice
+        if old.bot and game.state.current == seat:
+            table._bot_pending = None  # its choice, if it is still thinking, is refused (Table._bot_move)
     handed = SeatHanded(table=table.id, seat=seat, name=name, bot=to is None, previous=old.name, by=host.name)
     if to is not None:
         to.send(Joined(table=table.info(), seat=seat))
@@ -104,5 +110,7 @@ async def give_seat(table: Table, host: Player, request: Handover) -> Player | N
         else:
             previous.missed.append(handed)
     table._watch_absence()
+    if game is not None and game.running and table.timer is not None:
+        table._retime()  # a timed game paused itself while the player to act was away: the new holder is here
     table._schedule_bot()
     return previous

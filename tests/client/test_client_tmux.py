@@ -4,11 +4,13 @@ Alice creates a table, Bob joins, Alice seats a bot and starts; then each
 human plays when the screen says it is their turn (slot 1, confirming the
 blind play), until the game ends. The screens are read with capture-pane.
 Alice then saves the replay, which must load in the engine, and quits; the
-client must exit cleanly. In the second test (issue 13), Bob's client is
-killed mid-game and he comes back from another machine (a fresh state
-folder, so as "bob 2"); Alice hands him his seat with the H key, and the
-game goes on to its end. Each step is a function of its own. Skipped when
-tmux is not installed.
+client must exit cleanly. In the issue 13 test, both write notes, Bob's
+client is killed mid-game and he comes back from another machine (a fresh
+state folder, so as "bob 2"); Alice hands him his seat with the H key, his
+note comes back with the seat (hers never shows on his screen), and the
+game goes on to its end. Each step is a function of its own, so a new one
+(the shared review, once the client has it) goes in as one more call.
+Skipped when tmux is not installed.
 """
 
 from __future__ import annotations
@@ -70,7 +72,7 @@ class Tmux:
     def screen(self, name: str) -> str:
         return self.run("capture-pane", "-p", "-t", name)
 
-    def wait_for(self, name: str, check: Callable[[str], bool], what: str, timeout: float = 20.0) -> str:
+    def wait_for(self, name: str, check: Callable[[str], bool], what: str, timeout: float = 60.0) -> str:
         end = time.monotonic() + timeout
         text = ""
         while time.monotonic() < end:
@@ -220,6 +222,21 @@ def hand_seat_to(tmux: Tmux, host: str, seat: int, receiver_window: str, receive
     tmux.wait_for(host, lambda s: f"{receiver} " in s and "(away)" not in s, f"{receiver} in seat {seat}")
 
 
+def row_of(screen: str, seat: int) -> str:
+    """The board's row of ``seat`` (1-based, as the board numbers it), whoever sits there."""
+    return next(line for line in screen.splitlines() if re.match(rf"^[ ▶]{seat} ", line))
+
+
+def write_note(tmux: Tmux, name: str, seat: int, slot: int, key: str) -> None:
+    """``name`` writes a one-key note (``key``: f finessed, c chop moved…) on the card in ``slot`` of ``seat``."""
+    tmux.keys(name, "n", str(seat))
+    tmux.wait_for(name, lambda s: "which slot?" in s, "the slot prompt")
+    tmux.keys(name, str(slot))
+    tmux.wait_for(name, lambda s: "no note yet" in s, "the note prompt")
+    tmux.keys(name, key)
+    tmux.wait_for(name, lambda s: "Note written" in s and "*" in row_of(s, seat), "the note's mark")
+
+
 def quit_cleanly(tmux: Tmux, *names: str) -> None:
     for name in names:
         tmux.keys(name, "C-c")
@@ -240,6 +257,17 @@ def test_two_clients_and_a_bot_play_a_game_in_tmux(server: int, tmux: Tmux, tmp_
     replay = load(path)
     assert replay.state.over and replay.players[:2] == ("alice", "bob")
 
+    # The review together: alice (the host) leads, bob's screen follows her steps; bob steps alone, f follows.
+    last = re.search(r"step (\d+)/\1 · you lead", tmux.screen("alice"))
+    assert last is not None, tmux.screen("alice")
+    tmux.keys("alice", "Home")
+    tmux.wait_for("bob", lambda s: f"step 0/{last.group(1)} · following alice" in s, "bob following alice")
+    tmux.keys("bob", "Right")
+    tmux.wait_for("bob", lambda s: f"step 1/{last.group(1)} · on your own" in s, "bob on his own")
+    tmux.keys("alice", "Right", "Right")
+    tmux.keys("bob", "f")
+    tmux.wait_for("bob", lambda s: f"step 2/{last.group(1)} · following alice" in s, "bob following again")
+
     tmux.keys("alice", "q")
     tmux.wait_for("alice", lambda s: "CLIENT-EXIT=0" in s, "a clean exit")
     quit_cleanly(tmux, "bob")
@@ -255,7 +283,7 @@ def _bank(screen: str, name: str) -> int:
 def test_a_timed_solo_game_counts_down_and_pauses_in_tmux(tmux: Tmux) -> None:
     client = f"{shlex.quote(sys.executable)} -m hanabi.client --solo --players 2 --name Alice"
     tmux.start("alice", f"{client} --clock 600+20 --bot-delay 0.3")
-    first = tmux.wait_for("alice", lambda s: "Clocks" in s and "▶Alice" in s, "her clock running", timeout=30)
+    first = tmux.wait_for("alice", lambda s: "Clocks" in s and "▶Alice" in s, "her clock running")
     # The bank counts down on screen between the server's messages.
     tmux.wait_for("alice", lambda s: "▶Alice" in s and _bank(s, "Alice") < _bank(first, "Alice"),
                   "her clock counting down")
@@ -279,14 +307,20 @@ def test_a_timed_solo_game_counts_down_and_pauses_in_tmux(tmux: Tmux) -> None:
 
 
 def test_a_seat_survives_a_lost_laptop_in_tmux(server: int, tmux: Tmux) -> None:
-    """Issue 13 end to end: two clients and a bot play; bob's client is killed and he comes back from a fresh
-    state folder, as "bob 2"; alice hands him his seat back; the game goes on to its end."""
+    """Issue 13 end to end: two clients and a bot play and write notes; bob's client is killed and he comes back
+    from a fresh state folder, as "bob 2"; alice hands him his seat back, and his note comes with it (alice's
+    never shows on his screen); the game goes on to its end."""
     open_table_with_a_bot(tmux, server)
+    write_note(tmux, "alice", seat=2, slot=2, key="f")  # on bob's card: hers alone
+    write_note(tmux, "bob", seat=2, slot=3, key="c")  # on his own card: the seat's, wherever he plays it from
+    assert row_of(tmux.screen("bob"), 2).count("*") == 1
     played: dict[str, int] = {}
     play(tmux, ("alice", "bob"), lambda _: "bob" in played, "bob's first move", played, discard=True)
     lose_laptop(tmux, "bob", host="alice")
     come_back_from_another_machine(tmux, server, "bob-again", "bob", as_name="bob 2")
     hand_seat_to(tmux, "alice", 2, "bob-again", "bob 2")
+    back = tmux.wait_for("bob-again", lambda s: "*" in row_of(s, 2), "his note on the seat's card")
+    assert row_of(back, 2).count("*") == 1  # his own note, not alice's
     screens = play(tmux, ("alice", "bob-again"), all_over, "the end of the game", played, discard=True)
     assert "bob-again" in played  # he took turns from the seat he was handed
     for screen in screens.values():
@@ -301,14 +335,10 @@ def test_a_note_in_tmux_stays_private_and_comes_back_after_a_restart(server: int
     open_table_with_a_bot(tmux, server)
 
     def bobs_row(screen: str) -> str:
-        return next(line for line in screen.splitlines() if re.match(r"^[ ▶]2 bob", line))
+        return row_of(screen, 2)
 
-    tmux.keys("alice", "n", "2")
-    tmux.wait_for("alice", lambda s: "which slot?" in s, "the slot prompt")
-    tmux.keys("alice", "1")
-    tmux.wait_for("alice", lambda s: "no note yet" in s, "the note prompt")
-    tmux.keys("alice", "f")
-    tmux.wait_for("alice", lambda s: "Note written: f (finessed)" in s and "*" in bobs_row(s), "the mark")
+    write_note(tmux, "alice", seat=2, slot=1, key="f")
+    assert "Note written: f (finessed)" in tmux.screen("alice")
     tmux.keys("alice", "N")
     tmux.wait_for("alice", lambda s: "Notes (N closes" in s and "f (finessed)" in s, "the notes panel")
     assert "*" not in tmux.screen("bob") and "finessed" not in tmux.screen("bob")
@@ -318,3 +348,49 @@ def test_a_note_in_tmux_stays_private_and_comes_back_after_a_restart(server: int
     tmux.wait_for("alice-again", lambda s: "Fireworks" in s and "*" in bobs_row(s), "her seat and her note")
     assert "*" not in tmux.screen("bob")
     quit_cleanly(tmux, "bob", "alice-again")
+
+
+def test_a_solo_game_shows_counting_the_glance_line_and_rewinds_in_tmux(tmux: Tmux) -> None:
+    """The real client against its private loopback server: the glance line and the marks show, ``i`` tells
+    a card's clues, ``r`` rewinds to the deal and back while the game waits for us."""
+    tmux.start("alice", f"{shlex.quote(sys.executable)} -m hanabi.client --solo --name alice --players 3 "
+                        "--bot-delay 0")
+    screen = tmux.wait_for("alice", lambda s: turn_of(s) is not None, "her first turn")
+    # A bot may have moved first; the deal's figure is the same whatever: 3 players, 35 cards in the deck.
+    glance = r"^Max \d+( \([^)]*\))?  Pace -?\d+  Eff (-|\d\.\d\d) need \d\.\d\d \(deal 1\.00\)"
+    assert re.search(glance, screen, re.M), screen
+    first = turn_of(screen)
+    # The rank of the next player's first card: a clue that surely touches something.
+    row = next(line for line in screen.splitlines() if re.match(r"^[ ▶]2 ", line))
+    rank = re.findall(r"[RYGBW]([1-5])", row[18:])[0]
+    tmux.keys("alice", "c", "2", rank)
+    tmux.wait_for("alice", lambda s: turn_of(s) not in (None, first), "her next turn")
+    tmux.keys("alice", "i", "1", "1")
+    tmux.wait_for("alice", lambda s: "Your slot 1:" in s and "can be" in s, "the clue history of her slot 1")
+    tmux.keys("alice", "r")
+    tmux.wait_for("alice", lambda s: "REWIND:" in s and "IT IS YOUR TURN" in s, "the rewind")
+    tmux.keys("alice", "Home")
+    screen = tmux.wait_for("alice", lambda s: "REWIND: the deal" in s, "the deal")
+    assert "Clues 8/8" in screen and "▶ replay" in screen
+    tmux.keys("alice", "r")
+    screen = tmux.wait_for("alice", lambda s: "REWIND" not in s and "your turn" in s, "the live game again")
+    assert "Max " in screen
+    quit_cleanly(tmux, "alice")
+
+
+def test_a_solo_game_at_a_level_shows_it_and_tells_why_the_bot_moved(tmux: Tmux) -> None:
+    """``--solo --level basic``: the table line says the level; after the bot's first move, w tells its reason
+    (or, when the reason names alice's own cards, that it comes at the end)."""
+    tmux.start("alice", f"{shlex.quote(sys.executable)} -m hanabi.client --solo --players 2 --level basic "
+                        "--bot-delay 0 --name alice")
+    screen = tmux.wait_for("alice", lambda s: "Fireworks" in s and "can be" in s, "the game")
+    assert "Table: bots play basic" in screen
+    if turn_of(screen) == 1:  # alice first: her move, then the bot's
+        tmux.keys("alice", "p", "1", "y")
+    tmux.wait_for("alice", lambda s: (turn_of(s) or 0) >= 2, "the bot's move")
+    tmux.keys("alice", "w")
+    shown = tmux.wait_for("alice", lambda s: "Bot Ada" in " ".join(s.splitlines()[-3:]), "the bot's reason")
+    status = " ".join(shown.splitlines()[-3:])
+    assert re.search(r"Bot Ada(, turn \d+: \w|'s reason for turn \d+ names your own cards)", status)
+    tmux.keys("alice", "C-c")
+    tmux.wait_for("alice", lambda s: "CLIENT-EXIT=0" in s, "a clean exit")

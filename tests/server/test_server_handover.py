@@ -12,9 +12,13 @@ from hanabi.engine import Discard
 from hanabi.protocol.messages import (
     ActionRequest,
     ErrorReply,
+    GameClock,
     GameStarted,
     HandSeat,
     Joined,
+    PreMoveKind,
+    Queued,
+    QueueMove,
     SeatHanded,
     SeatStatus,
     Spectate,
@@ -22,7 +26,8 @@ from hanabi.protocol.messages import (
     TableChanged,
     ViewUpdate,
 )
-from hanabi.server import serve
+from hanabi.server import Server, serve
+from hanabi.server.store import token_hash
 
 from .conftest import FAST, Client, Connect
 from .test_server_tables import play_out, table_of
@@ -237,3 +242,67 @@ async def test_the_same_token_back_in_the_lobby_is_handed_its_seat_again(tcp_con
     assert (await back.expect(ViewUpdate)).view.seat == 1
     over = await play_out({0: alice, 1: back})
     assert over.outcome is not None
+
+
+async def _bobs_turn(alice: Client, bob: Client) -> Any:
+    """Bob (seat 1) to act: Alice makes a move first if the deal gave her the first turn; the view then."""
+    view = (await alice.expect(ViewUpdate)).view
+    if view.current == 0:
+        await alice.send(ActionRequest(view.legal_actions()[-1]))
+        view = (await alice.expect(ViewUpdate, where=lambda m: m.view.turn == 1)).view
+    return view
+
+
+async def test_a_timed_game_paused_for_the_away_player_goes_on_once_a_bot_has_the_seat(
+        tcp_connect: Connect) -> None:
+    alice, bob = await tcp_connect("Alice"), await tcp_connect("Bob")
+    await table_of(alice, [bob], timed=True, time_base=600, time_per_turn=0)
+    await alice.send(Start())
+    view = await _bobs_turn(alice, bob)
+    await _drop(bob, [alice], 1)
+    await alice.expect(GameClock, where=lambda m: m.paused)
+    await alice.send(HandSeat(seat=1))
+    going = await alice.expect(GameClock, where=lambda m: not m.paused)
+    assert going.running == 1
+    moved = await alice.expect(ViewUpdate, where=lambda m: m.view.turn == view.turn + 1)
+    assert moved.view.events[-1].seat == 1  # type: ignore[union-attr]
+
+
+async def test_the_move_the_old_holder_queued_is_not_made_for_the_new_one(tcp_connect: Connect) -> None:
+    alice, bob = await tcp_connect("Alice"), await tcp_connect("Bob")
+    await _started(alice, [bob])
+    bobs = (await bob.expect(ViewUpdate)).view
+    if bobs.current == 1:  # make it Alice's turn, so that Bob can queue a move for his next one
+        await bob.send(ActionRequest(bobs.legal_actions()[-1]))
+        bobs = (await bob.expect(ViewUpdate, where=lambda m: m.view.turn == 1)).view
+    await bob.send(QueueMove(kind=PreMoveKind.PLAY, order=bobs.hands[1][0].order))
+    assert (await bob.expect(Queued)).kind is PreMoveKind.PLAY
+    await _drop(bob, [alice], 1)
+    carol = await tcp_connect("Carol")
+    await alice.send(HandSeat(seat=1, to="Carol"))
+    await carol.expect(SeatHanded)
+    view = [m.view for m in alice.seen if isinstance(m, ViewUpdate)][-1]
+    await alice.send(ActionRequest(view.legal_actions()[-1]))
+    await carol.expect(ViewUpdate, where=lambda m: m.view.turn == view.turn + 1 and m.view.current == 1)
+    await carol.drain(0.3)
+    assert not [m for m in carol.seen if isinstance(m, Queued) and m.kind is not None]
+    latest = [m.view for m in carol.seen if isinstance(m, ViewUpdate)][-1]
+    assert latest.turn == view.turn + 1 and latest.current == 1  # her turn waits for her
+
+
+async def test_a_resume_racing_the_handover_is_not_shown_the_seat_it_lost(server: Server, connect: Connect) -> None:
+    """The lobby clears where the old holder is just after the table gave the seat away; a resume in between
+    finds the table still named as theirs, and the table must show it nothing (no spectator's view either)."""
+    alice, bob = await connect("Alice"), await connect("Bob")
+    bob_token = bob.token  # type: ignore[attr-defined]
+    table = await _started(alice, [bob])
+    await _drop(bob, [alice], 1)
+    await alice.send(HandSeat(seat=1))
+    await alice.expect(SeatHanded)
+    back = await connect("Bob", resume=bob_token)
+    await back.expect(SeatHanded)
+    await back.drain(0.05)
+    player = server.lobby.players[token_hash(bob_token)]
+    server.lobby.tables[table].welcome_back(player)  # as if the resume had come before the lobby's update
+    await back.drain(0.1)
+    assert not [t for t in back.trees if t["t"] in ("joined", "view", "notes")]

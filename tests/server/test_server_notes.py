@@ -70,7 +70,7 @@ async def test_notes_stay_private_to_their_seat_over_tcp_until_the_game_ends(tcp
     watched = [m for m in [await cy.expect(CardNotes) for _ in range(3)]]
     assert {(m.seat, n.text) for m in watched for n in m.notes} >= {(0, "alice-secret-f"), (1, "bob-secret-cm")}
 
-    over = await play_out({0: alice, 1: bob}, game_timeout=60)
+    over = await play_out({0: alice, 1: bob})
     assert over.outcome is not None
     for client, others in ((alice, b"bob-secret"), (bob, b"alice-secret")):
         if not any(t["t"] == "game_over" for t in client.trees):
@@ -140,7 +140,7 @@ def test_a_seat_s_notes_together_have_a_limit() -> None:
 
 async def test_after_the_game_notes_are_refused(connect: Connect) -> None:
     alice, bob, _, _, _ = await _table_of_two(connect)
-    await play_out({0: alice, 1: bob}, game_timeout=60)
+    await play_out({0: alice, 1: bob})
     await alice.send(WriteNote(order=0, text="late", id=9))
     refused = await alice.expect(ErrorReply, where=lambda m: m.id == 9)
     assert refused.code == "game_not_running"
@@ -168,7 +168,7 @@ async def test_notes_survive_a_kill_of_the_server_and_come_back_on_resume(tmp_pa
         assert (await bob_again.expect(CardNotes)).notes == ()  # his own (none), not Alice's
         await bob_again.drain(0.1)
         assert not any(b"finessed" in body for body in bob_again.raw)
-        await play_out({0: again, 1: bob_again}, game_timeout=30)
+        await play_out({0: again, 1: bob_again})
         await again.send(GetReplay(game=game, id=3))
         replay = await again.expect(ReplayFile, where=lambda m: m.id == 3)
         assert json.loads(replay.json)["notes"][0][bobs] == "finessed ✓"
