@@ -198,7 +198,7 @@ class ScreenLayout:
 
         def shown() -> StyleAndTextTuples:
             if self.app.ui.show_notes:  # the notes panel (N) takes the log's place
-                return panel_fragments(self.model())
+                return panel_fragments(self.model(), self.app.ui.notes_from)
             lines = log_lines(self.model(), with_chat)
             if not lines:
                 return [("class:label", "The log of the game shows here.")]
