@@ -73,6 +73,7 @@ _SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)  # Linux; its control me
 _TIMESPEC = struct.Struct("@qq")  # struct timespec: seconds, nanoseconds (wall clock)
 _STAMP_SPACE = socket.CMSG_SPACE(_TIMESPEC.size)
 SETUP_TIMEOUT = 20.0  # seconds for one connection to be welcomed and seated
+_HALF_TICK = 0.0005  # half of epoll's timeout unit (a millisecond)
 
 
 @dataclass
@@ -183,8 +184,12 @@ class LoadClient:
                 if self.think:
                     # Players do not all think for the same time; equal pauses would keep every table
                     # in step and turn the load into bursts of one action per table at the same instant.
+                    # A player starts thinking when the view reaches their socket: the time this process
+                    # took to get round to reading it (1,000 clients on one loop) is part of the pause, not
+                    # added to it, or the load offered would fall as this process gets busier.
                     self.pending = view
-                    due = time.perf_counter() + self.think * random.uniform(0.5, 1.5)
+                    late = max(0.0, time.time() - arrived) if arrived is not None else 0.0
+                    due = time.perf_counter() - late + self.think * random.uniform(0.5, 1.5)
                     heapq.heappush(timers, (due, id(self), self))
                 else:
                     self.act(view)
@@ -337,16 +342,18 @@ def _play(clients: list[LoadClient], warmup: float, seconds: float, stats: Stats
                 started, before, load_before = now, _cpu_seconds(pid), time.process_time()
             if now >= stop_at:
                 break
-            while starts and starts[0][0] <= now:
+            while starts and starts[0][0] <= now + _HALF_TICK:
                 starts.pop(0)[2].send(Start())
-            while timers and timers[0][0] <= now:
+            # epoll waits whole milliseconds, rounded up: waiting half of one less, and firing a timer due within
+            # half of one, makes pauses on average as long as asked, not half a millisecond longer.
+            while timers and timers[0][0] <= now + _HALF_TICK:
                 _, _, c = heapq.heappop(timers)
                 view, c.pending = c.pending, None
                 if view is not None:
                     c.act(view)
             wait = min(stop_at, measure_at if started == 0.0 else stop_at, timers[0][0] if timers else stop_at,
                        starts[0][0] if starts else stop_at)
-            for fd, _ in poller.poll(max(0.0, wait - time.perf_counter())):
+            for fd, _ in poller.poll(max(0.0, wait - time.perf_counter() - _HALF_TICK)):
                 c = by_fd[fd]
                 size, ancillary, _, _ = c.sock.recvmsg_into([received], _STAMP_SPACE)
                 if not size:

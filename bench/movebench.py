@@ -6,7 +6,8 @@ What a table of the server does with the engine and the protocol for every
 move of a 5-player game: read the ``action`` request (``Decoder``),
 ``apply`` it, build the five seats' views together (``views_for``, from
 the last move's views), encode them for five connections (their
-``Encoder``s) after the move's ``event`` frame, and at the end of a game the ``game_over`` and ``replay`` frames and
+``Encoder``s, packing what the views share once: ``ViewParts``) after the
+move's ``event`` frame, and at the end of a game the ``game_over`` and ``replay`` frames and
 a new deal. Sockets, Trio, the store and the lobby are left out: this is
 the slice of the server's CPU per action that the engine and the protocol
 own (the load test measures the whole).
@@ -42,7 +43,17 @@ from hanabi.engine import (
     views_for,
 )
 from hanabi.engine import replay as replay_file
-from hanabi.protocol import ActionRequest, Decoder, Encoder, GameEvent, GameOver, ReplayFile, ViewUpdate, encode
+from hanabi.protocol import (
+    ActionRequest,
+    Decoder,
+    Encoder,
+    GameEvent,
+    GameOver,
+    ReplayFile,
+    ViewParts,
+    ViewUpdate,
+    encode,
+)
 
 PLAYERS = 5
 NAMES = ("Alice", "Bob", "Cathy", "Donald", "Emily")
@@ -71,6 +82,7 @@ class Table:
         self.games += 1
         self.state = new_game(GameConfig(players=PLAYERS), seed=self.number * 100_000 + self.games)
         self.views: list[PlayerView] = []
+        self.parts: ViewParts | None = None
         self.publish(b"")  # the encoders see a new game id: each connection gets the history from its start
 
     def publish(self, event_frame: bytes) -> list[bytes]:
@@ -78,7 +90,9 @@ class Table:
         start = now()
         self.views = views_for(self.state, range(PLAYERS), self.views)
         built = now()
-        frames = [event_frame + encoder.encode(ViewUpdate(self.games, view))
+        # As the server's Game.publish: what the views share is packed once, hands left alone are not repacked.
+        parts = self.parts = ViewParts(self.parts)
+        frames = [event_frame + encoder.encode(ViewUpdate(self.games, view), parts)
                   for encoder, view in zip(self.encoders, self.views, strict=True)]
         clock["views_for"] += built - start
         clock["encode the views"] += now() - built

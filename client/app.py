@@ -21,10 +21,13 @@ from hanabi.protocol.messages import (
     ActionRequest,
     Chat,
     GetReplay,
+    ListGames,
     Message,
+    OpenReview,
     PreMoveKind,
     QueueMove,
     RearrangeRequest,
+    ReviewLead,
     WriteNote,
 )
 from prompt_toolkit.application import Application
@@ -44,12 +47,15 @@ from .bindings import key_bindings
 from .clockface import REDRAW_EVERY
 from .commands import CommandCompleter, CommandError, Intent, LobbyIntent, Local, NoteIntent, Say, parse
 from .form import TableForm
+from .history_list import HistoryActions
 from .judge import NO_GAME, refusal
 from .layout import ScreenLayout
 from .lobby import LobbyActions
 from .model import ClientModel, Incoming, Link, Note
+from .review import PAGE, ReviewActions
+from .rewind import Rewind, history_prompt, history_step
 from .saving import replay_stem, save_new_file
-from .screens import chat_closed
+from .screens import HELP_PAGES, chat_closed, why_text
 from .style import STYLE
 from .wrapping import wrap_words
 
@@ -66,7 +72,7 @@ class UiState:
     log_back: int = 0  # lines scrolled back from the newest
     selected: int = 0  # the highlighted table in the lobby
     form: TableForm | None = None
-    show_help: bool = False
+    help_page: int = 0  # the help page shown (1, 2…); 0 while no help shows
     save_wanted: int | None = None  # a game whose replay we asked for, to save when it comes
     secret: tuple[str, int, int | None] | None = None  # (join|spectate, table, seat) waiting for a password
     saved: dict[int, str] = field(default_factory=dict)
@@ -74,6 +80,7 @@ class UiState:
     confirm_quit: bool = False  # quitting a client that hosts the server waits for "y" (--serve)
     note_keys: list[str] = field(default_factory=list)  # keys of a note in progress (n, seat, slot)
     show_notes: bool = False  # the notes panel in place of the log
+    rewind: Rewind | None = None  # looking back through the game in progress (rewind.py)
 
 
 def offline_problem(model: ClientModel) -> str | None:
@@ -106,10 +113,13 @@ class ClientApp:
         self.bell = bell
         self._rung: tuple[int | None, int] | None = None  # the (game, turn) the bell last called us to
         self._selected_table: int | None = None  # our table when the lobby's highlight last followed it
+        self._seed_asked: int | None = None  # the seeded game whose other plays were asked for (once per game)
         self.dispatch = dispatch
         self._send = send
         self.ui = UiState()
         self.lobby = LobbyActions(self)
+        self.review = ReviewActions(self)
+        self.history = HistoryActions(self)
         self.screen = ScreenLayout(self)
         self.replay_dir = replay_dir or Path.cwd()
         self.clock: Callable[[], datetime] = datetime.now  # the local time a saved replay is named after
@@ -152,14 +162,36 @@ class ClientApp:
             return "command"
         if self.ui.form is not None:
             return "form"
+        looking_back = self.looking_back()
+        if looking_back is not None:
+            return looking_back
         if model.view is not None:
-            return "end" if model.view.outcome is not None else "game"
+            if model.view.outcome is not None:
+                return "end"
+            return "rewind" if self.ui.rewind is not None else "game"
         return "lobby"
+
+    def looking_back(self) -> str | None:
+        """The screens of past games, when one is up: "alone" (a game from the history looked at alone),
+        "history" (the list of finished games) or "review" (the table's review); else None."""
+        if self.review.ui.private is not None and self.review.current() is not None:
+            return "alone"
+        if self.history.ui is not None:
+            return "history"
+        if self.review.current() is not None:
+            return "review"
+        return None
+
+    def shown_model(self) -> ClientModel:
+        """The model the screen draws: a review's step on the review screen, else the live model."""
+        return self.review.model() if self.looking_back() in ("review", "alone") else self.get_model()
 
     def _status_text(self) -> StyleAndTextTuples:
         if self.ui.prompt:
             return wrap_words([("class:status.prompt", " " + self.ui.prompt)], self.width, 1)
         model = self.get_model()
+        if self.ui.rewind is not None and self.mode() == "rewind":
+            return wrap_words([("class:status.prompt", " " + self.ui.rewind.status(model))], self.width, 1)
         return wrap_words([("class:status.error" if model.status_error else "class:status", " " + model.status)],
                           self.width, 1)
 
@@ -213,17 +245,42 @@ class ClientApp:
             if self.send(WriteNote(order=intent.order, text=intent.text)):
                 self.note("Note deleted." if not intent.text else f"Note written: {notes.explained(intent.text)}")
             return
+        if intent.verb in ("lead", "history", "review"):
+            self._review_intent(intent)
+            return
         self.lobby.act(intent)
+
+    def _review_intent(self, intent: LobbyIntent) -> None:
+        """``lead NAME``, ``history``, ``review GAME``: typed commands of the review and the history."""
+        if intent.verb == "history":
+            self.history.open()
+        elif intent.verb == "review" and intent.number is not None:
+            game = next((g for g in self.get_model().games if g.id == intent.number), None)
+            if game is None:
+                self.send(OpenReview(intent.number))  # the server knows its games: it says if there is none
+            else:
+                self.history.review_with_table(game)
+        elif intent.verb == "lead" and intent.text:
+            model = self.get_model()
+            if model.review is None:
+                self.note("there is no review at your table to lead", True)
+            else:
+                self.send(ReviewLead(intent.text))
 
     def _local(self, verb: str) -> None:
         if verb == "help":
-            self.ui.show_help = True
+            self.ui.help_page = 1
         elif verb == "quit":
             self.ask_to_quit()
         elif verb == "knowledge":
             self.ui.show_knowledge = not self.ui.show_knowledge
         elif verb == "save":
-            self.save_replay()
+            if self.mode() in ("review", "alone"):
+                self.review.save()
+            else:
+                self.save_replay()
+        elif verb == "why":
+            self.note(why_text(self.get_model()))
 
     def save_replay(self) -> None:
         model = self.get_model()
@@ -231,7 +288,7 @@ class ClientApp:
             self.note("a replay can be saved once the game is over", True)
             return
         if model.replay is not None and model.replay[0] == model.game:
-            self._write_replay(model.game, model.replay[1])
+            self.write_replay(model.game, model.replay[1])
             return
         if self.send(GetReplay(model.game)):
             self.ui.save_wanted = model.game
@@ -242,10 +299,23 @@ class ClientApp:
         model = self.get_model()
         if self.ui.save_wanted is not None and model.replay is not None and model.replay[0] == self.ui.save_wanted:
             self.ui.save_wanted = None
-            self._write_replay(model.replay[0], model.replay[1])
+            self.write_replay(model.replay[0], model.replay[1])
+        if self.ui.rewind is not None and (model.view is None or model.view.outcome is not None):
+            self.ui.rewind = None  # the rewind belongs to a game in progress; its end shows at once
+        self.review.on_model(model)
         self._call_to_play(model)
         self._select_our_table(model)
+        self._ask_who_else_played(model)
         self.application.invalidate()
+
+    def _ask_who_else_played(self, model: ClientModel) -> None:
+        """At the end of a seeded game, ask once for the other games of its seed: the end screen lists them."""
+        over, table = model.game_over, model.table
+        if over is None or table is None or not table.seeded or self._seed_asked == over.game:
+            return
+        self._seed_asked = over.game
+        if offline_problem(model) is None:
+            self._send(ListGames(seed=over.seed))
 
     def _select_our_table(self, model: ClientModel) -> None:
         """On arriving at a table, the lobby's highlight moves to it, so its options and keys are the ones shown."""
@@ -269,12 +339,15 @@ class ClientApp:
             self._rung = turn
             self.application.output.bell()
 
-    def _write_replay(self, game: int, text: str) -> None:
+    def write_replay(self, game: int, text: str, variant: Variant | None = None) -> None:
+        """Save ``text``, the replay of ``game``, in the replay folder (once per game)."""
         if game in self.ui.saved:
             self.note(f"This game's replay is already saved in {self.ui.saved[game]}")
             return
-        view = self.get_model().view
-        variant = view.config.variant if view is not None else Variant.NONE
+        model = self.get_model()
+        listed = next((g.variant for g in model.games if g.id == game), None)
+        view = model.view
+        variant = variant or listed or (view.config.variant if view is not None else Variant.NONE)
         try:
             path = save_new_file(self.replay_dir, replay_stem(self.clock(), variant), text)
         except OSError as e:
@@ -335,8 +408,10 @@ class ClientApp:
         """A printable key pressed outside the command line."""
         ui = self.ui
         model = self.get_model()
-        if ui.show_help:
-            ui.show_help = False
+        if ui.help_page:
+            # ? turns the page (the last page back to the first); any other key closes the help, and does
+            # nothing else.
+            ui.help_page = ui.help_page % len(HELP_PAGES) + 1 if key == "?" else 0
             return
         if ui.form is not None:
             self._form_key(key)
@@ -347,10 +422,9 @@ class ClientApp:
         if ui.confirm is not None:
             self._answer_confirm(key)
             return
-        if ui.pending or ui.note_keys:
-            self._shortcut(key)
+        mode = self._taken(key)
+        if mode is None:
             return
-        mode = self.mode()
         if key in (":", "/"):
             self.open_command()
         elif key == "t":
@@ -361,7 +435,7 @@ class ClientApp:
                 # taken for one-key shortcuts (j, s, l…).
                 self.ui.prompt = f"{closed} (Esc closes this line)"
         elif key == "?":
-            ui.show_help = True
+            ui.help_page = 1
         elif key == handing.KEY:
             self._follow([key], handing.start(model))
         elif mode == "game" and key == "l" and model.seat is None:
@@ -369,8 +443,8 @@ class ClientApp:
         elif mode == "game" and key in shortcuts.STARTERS:
             step = shortcuts.start(key, model.view, model.names)
             self._follow([key], step)
-        elif mode in ("game", "end") and key in ("k", "n", "N", "z", "u"):
-            self._board_key(key, mode)
+        elif mode in ("game", "end", "rewind") and self._table_key(mode, key):
+            pass
         elif mode == "end" and key == "s":
             self.save_replay()
         elif mode == "end" and key == "a":
@@ -395,15 +469,84 @@ class ClientApp:
             self.ui.confirm = None
             self.note("You stay at the table; the game goes on.")
 
+    def _table_key(self, mode: str, key: str) -> bool:
+        """The keys of the board (k n N z u, in the game and at its end) and those that look back at the game
+        (r, i); whether ``key`` was one of them."""
+        if mode == "rewind":
+            self._rewind_key(key)
+        elif key in ("k", "n", "N", "z", "u"):
+            self._board_key(key, mode)
+        elif key == "w":
+            self._local("why")
+        elif mode == "end":
+            return False
+        elif key == "r":
+            self.open_rewind()
+        elif key == "i" and self.get_model().view is not None:
+            view = self.get_model().view
+            assert view is not None
+            self._follow(["i"], history_prompt(view, self.get_model().names))
+        else:
+            return False
+        return True
+
+    def open_rewind(self) -> None:
+        view = self.get_model().view
+        if view is None:
+            return
+        opened = Rewind.open(view)
+        if isinstance(opened, str):
+            self.note(opened, True)
+        else:
+            self.ui.rewind = opened
+
+    def _rewind_key(self, key: str) -> None:
+        view = self.get_model().view
+        assert self.ui.rewind is not None and view is not None
+        if key == "r":
+            self.ui.rewind = None
+        else:
+            self.ui.rewind.key(view, key)
+
+    def rewind_move(self, steps: int) -> None:
+        """←/→, Home/End while rewinding."""
+        view = self.get_model().view
+        if self.ui.rewind is not None and view is not None:
+            self.ui.rewind.move(view, steps)
+
+    def _taken(self, key: str) -> str | None:
+        """Keys that something under way takes (a shortcut's next key), then the history's and the review's own
+        keys; None when one was taken, else the mode whose keys go on."""
+        if self.ui.pending or self.ui.note_keys:
+            self._shortcut(key)
+            return None
+        mode = self.mode()
+        if mode == "history" and self.history.key(key):
+            return None
+        if mode in ("review", "alone"):
+            if self.review.key(key):
+                return None
+            # At a table, the end screen's keys go on (again, leave, quit); a game looked at alone has no more.
+            return "end" if mode == "review" else "alone"
+        return mode
+
     def _shortcut(self, key: str) -> None:
         model = self.get_model()
-        if self.ui.pending[:1] == [handing.KEY]:  # (a note's keys in progress leave ``pending`` empty)
-            self._follow([*self.ui.pending, key], handing.step(self.ui.pending, key, model))
-            return
-        if self.ui.note_keys:
+        if self.ui.note_keys:  # a note in progress (pending is empty then)
             self._note_step(notes.step(self.ui.note_keys, key, model), [*self.ui.note_keys, key])
             return
+        if self.ui.pending[0] == handing.KEY:
+            self._follow([*self.ui.pending, key], handing.step(self.ui.pending, key, model))
+            return
         view = model.view
+        if view is not None and self.ui.pending[0] == "i":
+            told = history_step(self.ui.pending, key, view, model.names)
+            if isinstance(told, str):
+                self.cancel()
+                self.dispatch(Note(told, log=True))
+            else:
+                self._follow([*self.ui.pending, key], told)
+            return
         if view is None or view.seat is None:
             self.cancel()
             return
@@ -460,13 +603,30 @@ class ClientApp:
         else:
             self.open_command()
 
+    def escape(self) -> None:
+        """Esc: the form closes, or what is under way is cancelled; with nothing under way, back out of a game
+        looked at alone, then out of the history."""
+        if self.ui.form is not None:
+            self.ui.form = None
+        elif not self.ui.prompt:
+            self.back()
+        self.cancel()
+
+    def back(self) -> None:
+        if self.review.ui.private is not None:
+            self.review.close()
+        elif self.history.ui is not None:
+            self.history.close()
+
     def cancel(self) -> None:
         self.ui.note_keys = []
+        self.ui.rewind = None
+        self.review.cancel()
         self.ui.pending = []
         self.ui.confirm = None
         self.ui.confirm_quit = False
         self.ui.prompt = ""
-        self.ui.show_help = False
+        self.ui.help_page = 0
 
     def _form_key(self, key: str) -> None:
         form = self.ui.form
@@ -476,13 +636,18 @@ class ClientApp:
 
     def move(self, step: int) -> None:
         """↑/↓: the form's field, or the lobby's selected table."""
+        mode = self.mode()
         if self.ui.form is not None:
             self.ui.form.move(step)
-        elif self.mode() == "lobby":
+        elif mode == "history":
+            self.history.move(step)
+        elif mode in ("review", "alone"):
+            self.review.step(step * PAGE)
+        elif mode == "lobby":
             count = len(self.get_model().tables)
             if count:
                 self.ui.selected = (self.ui.selected + step) % count
-        elif self.mode() in ("game", "end"):
+        elif mode in ("game", "end", "rewind"):
             self.scroll(-step)
 
     def scroll(self, lines: int) -> None:

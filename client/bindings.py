@@ -32,6 +32,18 @@ def guarded(app: ClientApp, handler: Handler) -> Handler:
 
     return run
 
+# While rewinding (rewind.py): how many steps each key moves; Home and End go as far as there is.
+REWIND_STEPS = {"left": -1, "right": 1, "home": -10_000, "end": 10_000}
+
+
+def _rewind_keys(app: ClientApp, kb: KeyBindings, outside: Filter) -> None:
+    rewinding = Condition(lambda: app.mode() == "rewind") & outside
+    for key, steps in REWIND_STEPS.items():
+        def move(event: KeyPressEvent, steps: int = steps) -> None:
+            app.rewind_move(steps)
+        kb.add(key, filter=rewinding)(guarded(app, move))
+
+
 def key_bindings(app: ClientApp) -> KeyBindings:
     """Every key of the app; each handler runs guarded, so a bug costs a status line, not the terminal."""
     kb = KeyBindings()
@@ -57,9 +69,7 @@ def key_bindings(app: ClientApp) -> KeyBindings:
 
     @add("escape", filter=outside)
     def _escape(event: KeyPressEvent) -> None:
-        if app.ui.form is not None:
-            app.ui.form = None
-        app.cancel()
+        app.escape()
 
     @add("escape", filter=typing)
     def _leave_command(event: KeyPressEvent) -> None:
@@ -99,6 +109,8 @@ def key_bindings(app: ClientApp) -> KeyBindings:
         assert app.ui.form is not None
         app.ui.form.backspace()
 
+    _rewind_keys(app, kb, outside)
+
     @add("pageup", filter=outside)
     def _page_up(event: KeyPressEvent) -> None:
         app.scroll(5)
@@ -107,4 +119,20 @@ def key_bindings(app: ClientApp) -> KeyBindings:
     def _page_down(event: KeyPressEvent) -> None:
         app.scroll(-5)
 
+    _review_keys(app, add, outside)
     return kb
+
+
+def _review_keys(app: ClientApp, add: Callable[..., Callable[[Handler], Handler]], outside: Filter) -> None:
+    """The review's arrows, and Enter on the history (added last: it wins over Enter's other meanings there)."""
+    reviewing = Condition(lambda: app.mode() in ("review", "alone")) & outside
+    arrows = {Keys.Left: "left", Keys.Right: "right", Keys.Home: "home", Keys.End: "end"}
+
+    for key, name in arrows.items():
+        def step(event: KeyPressEvent, name: str = name) -> None:
+            app.review.arrow(name)
+        add(key, filter=reviewing)(step)
+
+    @add("enter", filter=Condition(lambda: app.mode() == "history") & outside)
+    def _open(event: KeyPressEvent) -> None:
+        app.key("o")

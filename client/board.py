@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from types import MappingProxyType
 
-from hanabi.engine import CLUE_TOKENS, MAX_STRIKES, Card, CardView, PlayerView, Suit, Variant
+from hanabi.engine import CLUE_TOKENS, MAX_STRIKES, Card, CardView, PlayerView, Suit, Variant, Worth
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from .cardtext import (
@@ -26,6 +26,7 @@ from .cardtext import (
     pad,
     suit_style,
 )
+from .knowledge import Insight, can_be_cells, worth_mark
 
 NAME_WIDTH = 18
 CELL = 9
@@ -111,8 +112,20 @@ def _fit(label: Label, column: int) -> StyleAndTextTuples:
     return [(style, text), ("", " " * (column - len(text)))]
 
 
+def _marked(cv: CardView, cell: StyleAndTextTuples, insight: Insight | None) -> StyleAndTextTuples:
+    """A card's cell with what counting adds: the last clue's cards highlighted, then the card's worth marks."""
+    if insight is None:
+        return cell
+    if cv.order in insight.last_clue:
+        cell = [(f"{style} class:clue.last", text) for style, text, *_ in cell]
+    marks = worth_mark(insight.worth.get(cv.order, Worth.NONE))
+    if marks and cell and cell[-1][1] == " ":
+        cell = cell[:-1]  # an unclued card's closing gap: the mark takes its place, next to the card (" R1+")
+    return [*cell, *marks]
+
+
 def _other_hand(view: PlayerView, names: Sequence[str], seat: int, show_knowledge: bool,
-                away: bool = False, marks: Marks = NO_MARKS) -> list[Row]:
+                away: bool = False, marks: Marks = NO_MARKS, insight: Insight | None = None) -> list[Row]:
     acting = view.current == seat and view.outcome is None
     marker = "▶" if acting else " "
     style = "class:name.current" if acting else "class:name"
@@ -121,20 +134,29 @@ def _other_hand(view: PlayerView, names: Sequence[str], seat: int, show_knowledg
         style = "class:name.away"
     hand = view.hands[seat]
     rows: list[Row] = [(_name_cell(f"{marker}{seat + 1} {name}", style, AWAY if away else ""),
-                        [in_hand(card_fragments(cv.card, clued=cv.knowledge.clued), cv.knowledge.clued)
-                         + marks.get(cv.order, []) for cv in hand])]
+                        [_marked(cv, in_hand(card_fragments(cv.card, clued=cv.knowledge.clued), cv.knowledge.clued),
+                                 insight) + marks.get(cv.order, [])
+                         for cv in hand])]
     if show_knowledge:
         # Written as your own hand's "can be" is, suits above ranks: one way to read knowledge on the board.
-        rows += _can_be_rows("    knows", hand, view.config.variant)
+        rows += _can_be_rows("    knows", hand, view.config.variant, insight)
     return rows
 
 
-def _can_be_rows(label: str, cards: Sequence[CardView | None], variant: Variant) -> list[Row]:
-    """Two rows under a hand: the suits each card can still be, then its ranks (blank: ``None``, a known card)."""
+def _can_be_rows(label: str, cards: Sequence[CardView | None], variant: Variant,
+                 insight: Insight | None = None) -> list[Row]:
+    """Two rows under a hand: the suits each card can still be, then its ranks (blank: ``None``, a known card).
+
+    With ``insight``, what counting rules out shows apart from what clues alone say (see ``knowledge.py``).
+    """
+    if insight is not None:
+        suits, ranks = can_be_cells(cards, insight, variant)
+    else:
+        suits = [can_be_suits(cv.knowledge, variant) if cv is not None else [] for cv in cards]
+        ranks = [can_be_ranks(cv.knowledge) if cv is not None else [] for cv in cards]
     return [
-        (_name_cell(label, "class:label"),
-         [in_hand(can_be_suits(cv.knowledge, variant) if cv is not None else [], False) for cv in cards]),
-        (_name_cell("", ""), [in_hand(can_be_ranks(cv.knowledge) if cv is not None else [], False) for cv in cards]),
+        (_name_cell(label, "class:label"), [in_hand(cell, False) for cell in suits]),
+        (_name_cell("", ""), [in_hand(cell, False) for cell in ranks]),
     ]
 
 
@@ -147,7 +169,8 @@ def _own_cell(cv: CardView) -> StyleAndTextTuples:
     return in_hand([("class:knowledge.none", "·")], False)
 
 
-def _own_hand(view: PlayerView, names: Sequence[str], seat: int, marks: Marks = NO_MARKS) -> list[Row]:
+def _own_hand(view: PlayerView, names: Sequence[str], seat: int, marks: Marks = NO_MARKS,
+              insight: Insight | None = None) -> list[Row]:
     acting = view.current == seat and view.outcome is None
     marker = "▶" if acting else " "
     style = "class:name.current" if acting else "class:name.me"
@@ -156,30 +179,33 @@ def _own_hand(view: PlayerView, names: Sequence[str], seat: int, marks: Marks = 
     name = _name_cell(f"{marker}{seat + 1} You ({seat_name(names, seat)})", style)
     if view.outcome is not None:
         # The game is over: the view shows our own cards too.
-        return [(name, [in_hand(card_fragments(cv.card, clued=cv.knowledge.clued), cv.knowledge.clued)
-                        + marks.get(cv.order, []) for cv in hand])]
+        return [(name, [_marked(cv, in_hand(card_fragments(cv.card, clued=cv.knowledge.clued), cv.knowledge.clued),
+                                insight) + marks.get(cv.order, [])
+                        for cv in hand])]
     # A card whose identity the clues pinned down shows it above, in the hand's own row.
     unknown = [cv if cv.knowledge.known is None else None for cv in hand]
-    return [(name, [_own_cell(cv) + marks.get(cv.order, []) for cv in hand]),
-            *_can_be_rows("    can be", unknown, variant)]
+    return [(name, [_marked(cv, _own_cell(cv), insight) + marks.get(cv.order, []) for cv in hand]),
+            *_can_be_rows("    can be", unknown, variant, insight)]
 
 
 def hands_fragments(view: PlayerView, names: Sequence[str], show_knowledge: bool = False,
-                    away: Collection[int] = (), width: int = 80, marks: Marks = NO_MARKS) -> StyleAndTextTuples:
+                    away: Collection[int] = (), width: int = 80, marks: Marks = NO_MARKS,
+                    insight: Insight | None = None) -> StyleAndTextTuples:
     """Every hand: the others in turn order, then the viewer's own, each by seat number; ``away`` seats are marked.
 
     Cells are ``CELL`` columns wide, or wider when a cell's text needs it, so every card of a slot stays in one
     column whatever the rows hold. The names' column is ``NAME_WIDTH`` wide, or as wide as the longest name
     needs when ``width`` leaves the room (a 32-character name fits beside four or five cards at 80 columns);
     only a name that still does not fit is cut, with "…". ``marks`` (card order -> text) follow a card's cell:
-    the notes' marks (client/notes.py).
+    the notes' marks (client/notes.py). ``insight`` adds card
+    counting and the marks of ``knowledge.py``.
     """
     size = max((len(h) for h in view.hands), default=0)
     rows = [_slot_header(size)]
     for seat in others_in_turn_order(view):
-        rows += _other_hand(view, names, seat, show_knowledge, seat in away, marks)
+        rows += _other_hand(view, names, seat, show_knowledge, seat in away, marks, insight)
     if view.seat is not None:
-        rows += _own_hand(view, names, view.seat, marks)
+        rows += _own_hand(view, names, view.seat, marks, insight)
     cell = max([CELL, *(fragments_width(c) + 1 for _, cells in rows for c in cells)])
     longest = max(len(text) + len(mark) + 1 for (_, text, mark), _ in rows)
     column = max(NAME_WIDTH, min(longest, width - size * cell))

@@ -23,11 +23,12 @@ import trio
 from hanabi.engine import PlayerView
 from hanabi.engine.bots import make_bot
 from hanabi.protocol import DEFAULT_PORT
-from hanabi.protocol.errors import ProtocolError
+from hanabi.protocol.errors import ErrorCode, ProtocolError
 from hanabi.protocol.framing import Decoder, encode
 from hanabi.protocol.messages import (
     ActionRequest,
     ErrorReply,
+    GameClock,
     GameOver,
     GameStarted,
     Goodbye,
@@ -125,14 +126,20 @@ class BotClient:
         """Answer every view that shows our turn; return how many games ended."""
         done = 0
         acted: tuple[int, int] | None = None
+        latest: ViewUpdate | None = None
+        paused = False  # a paused game refuses moves: the bot waits for it to go on, as the house bots do
         while games is None or done < games:
             message = await self.receive()
             if isinstance(message, Ping):
                 await self.send(Pong(message.n))
-            elif isinstance(message, ViewUpdate):
-                view: PlayerView = message.view
-                key = (message.game, view.turn)
-                if view.seat == view.current and not view.over and key != acted:
+            elif isinstance(message, (ViewUpdate, GameClock)):
+                if isinstance(message, ViewUpdate):
+                    latest = message
+                else:
+                    paused = message.paused
+                view: PlayerView | None = latest.view if latest is not None else None
+                key = (latest.game, view.turn) if latest is not None and view is not None else None
+                if view is not None and view.seat == view.current and not view.over and key != acted and not paused:
                     acted = key
                     if self.delay > 0:
                         await trio.sleep(self.delay)
@@ -148,6 +155,8 @@ class BotClient:
                 self.report(f"game over: {outcome.score}/{outcome.max_score}, {outcome.rating}")
                 if games is None or done < games:
                     self.report("waiting for the host to start the next game...")
+            elif isinstance(message, ErrorReply) and message.code == ErrorCode.GAME_PAUSED:
+                acted = None  # paused just before the move arrived: it is made again once the game goes on
             elif isinstance(message, ErrorReply):
                 print(f"hanabi-bot: the server refused a request: {message.message}", file=sys.stderr)
             elif isinstance(message, Goodbye):

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from hanabi.engine import MAX_PLAYERS, MIN_PLAYERS, TIME_BASE, TIME_PER_TURN, Variant
+from hanabi.engine.bots import LEVELS
 from hanabi.engine.replay import ReplayError, load
 from hanabi.protocol import DEFAULT_PORT, NAME_MAX
 
@@ -91,6 +92,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="--solo: a timed game, a chess clock each: BASE seconds to start with, BONUS more "
                              f"after each move (hanab.live's default is {TIME_BASE}+{TIME_PER_TURN}); run out and "
                              "the table loses")
+    parser.add_argument("--level", choices=LEVELS, default=None,
+                        help="--solo: the conventions the bots expect of you: beginner (clues read literally; the "
+                             "default), basic (play and save clues, chop, good touch) or h-group (finesses too)")
     parser.add_argument("--replay", metavar="FILE.json", help="step through a saved game, offline")
     parser.add_argument("--no-bell", action="store_true",
                         help="do not ring the terminal's bell when your turn comes (--solo never rings it)")
@@ -135,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--json is for --list")
     if not args.solo:
         for flag, value in (("--players", args.players), ("--variant", args.variant), ("--bot-delay", args.bot_delay),
-                            ("--clock", args.clock)):
+                            ("--clock", args.clock), ("--level", args.level)):
             if value is not None:
                 parser.error(f"{flag} is for --solo games (at a server, the table's host chooses)")
     if args.replay is not None:
@@ -157,7 +161,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(str(e))
         if (problem := terminal_problem()) is not None:
             return _refuse(problem)
-        return _run(None, name, solo=Solo(players, variant, bot_delay, timer), bell=wants_bell(args))
+        return _run(None, name, solo=Solo(players, variant, bot_delay, timer, args.level), bell=wants_bell(args))
     if args.list or args.serve or not args.server:
         return _on_the_lan(args, name)
     try:
@@ -258,7 +262,7 @@ def _run(address: Address | None, name: str, solo: Solo | None = None, bell: boo
             box.append(session)
             await session.run()
             return
-        await run_solo(name, solo.players, solo.variant, store, box, solo.bot_delay, solo.timer)
+        await run_solo(name, solo.players, solo.variant, store, box, solo.bot_delay, solo.timer, solo.level)
 
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run_with_trio(app, store, network))

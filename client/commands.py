@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from hanabi.engine import RANKS, Clue, Discard, Play, PlayerView, Rearrange, Suit, Variant
+from hanabi.engine import RANKS, Clue, Discard, Play, PlayerView, Rearrange, Suit, Variant, deck_play_order
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
@@ -56,13 +56,13 @@ class NoteIntent:
 
 Intent = Play | Discard | Clue | Rearrange | Say | LobbyIntent | Local | NoteIntent
 
-GAME_VERBS = ("play", "discard", "clue", "move")
+GAME_VERBS = ("play", "discard", "clue", "move", "deckplay")
 LOBBY_VERBS = ("join", "spectate", "leave", "start", "bot", "unbot", "host", "new", "refresh", "again", "hand",
-               "pause", "unqueue")
-LOCAL_VERBS = ("help", "quit", "knowledge", "save")
+               "pause", "unqueue", "lead", "history", "review")
+LOCAL_VERBS = ("help", "quit", "knowledge", "save", "why")
 ALIASES = {"p": "play", "d": "discard", "c": "clue", "m": "move", "chat": "say", "/say": "say", "h": "help",
            "?": "help", "exit": "quit", "q": "quit", "k": "knowledge", "create": "new", "watch": "spectate",
-           "addbot": "bot", "removebot": "unbot", "rearrange": "move"}
+           "addbot": "bot", "removebot": "unbot", "rearrange": "move", "deck": "deckplay", "w": "why"}
 VERBS = GAME_VERBS + ("say", "note") + LOBBY_VERBS + LOCAL_VERBS
 
 
@@ -76,6 +76,18 @@ def _slot(view: PlayerView, word: str, hand_size: int) -> int:
     if not 1 <= slot <= hand_size:
         raise CommandError(f"there is no slot {slot}: your hand has slots 1 to {hand_size}")
     return slot - 1
+
+
+def deck_play(view: PlayerView) -> Play:
+    """The blind play of the deck's last card (hanab.live's option ``deck_plays``), or why it is not allowed now:
+    the engine's rule (``deck_play_order``), said in a player's words."""
+    order = deck_play_order(view.config, view.deck_left, view.deck_size)
+    if order is not None:
+        return Play(order)
+    if not view.config.deck_plays:
+        raise CommandError("this table does not let the deck's last card be played blind (a table option)")
+    raise CommandError(f"the deck's last card can be played blind only when it is the last one left: "
+                       f"{view.deck_left} cards are")
 
 
 def _words(name: str) -> list[str]:
@@ -168,6 +180,8 @@ def parse(line: str, view: PlayerView | None, names: Sequence[str]) -> Intent:
     if view.seat is None:
         raise CommandError("spectators watch; they cannot act")
     hand = view.hands[view.seat]
+    if verb == "deckplay":
+        return deck_play(view)
     if verb in ("play", "discard"):
         if len(args) != 1:
             raise CommandError(f"type: {verb} SLOT (1 = newest card)")
@@ -196,14 +210,18 @@ HAND_USAGE = "type: hand SEAT bot (a house bot takes it) or hand SEAT NAME (a pl
 
 
 def _lobby(verb: str, args: list[str]) -> LobbyIntent:
-    if verb in ("leave", "start", "refresh", "again", "new", "pause", "unqueue"):
+    if verb in ("leave", "start", "refresh", "again", "new", "pause", "unqueue", "history"):
         return LobbyIntent(verb, text=" ".join(args) or None)
     if verb == "hand":
         if len(args) < 2 or not args[0].isdigit():
             raise CommandError(HAND_USAGE)
         return LobbyIntent(verb, int(args[0]), " ".join(args[1:]))
+    if verb == "lead":
+        if not args:
+            raise CommandError("type: lead NAME (someone at the table: they lead the review)")
+        return LobbyIntent(verb, text=" ".join(args))
     if not args or not args[0].isdigit():
-        what = "TABLE" if verb in ("join", "spectate") else "SEAT"
+        what = "TABLE" if verb in ("join", "spectate") else "GAME" if verb == "review" else "SEAT"
         raise CommandError(f"type: {verb} {what} (a number)")
     if verb == "join" and len(args) > 1:
         if not args[1].isdigit():
@@ -258,6 +276,8 @@ def _argument_options(verb: str, position: int, view: PlayerView | None, names: 
         return slots
     if verb == "move" and position in (1, 2):
         return slots
+    if verb == "note" and position == 1:  # a slot of our own hand, or whose card
+        return slots + [seat_name(names, s) for s in others_in_turn_order(view)]
     if verb == "clue" and position >= 2:
         return [s.value for s in view.config.variant.clue_colours] + [str(r) for r in RANKS]
     return ()

@@ -10,17 +10,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hanabi.engine import MAX_PLAYERS, MIN_PLAYERS, TIME_BASE, TIME_PER_TURN, ChatPolicy, Variant
-from hanabi.protocol import NAME_MAX, PASSWORD_MAX
+from hanabi.engine.bots import LEVELS, Level
+from hanabi.protocol import NAME_MAX, PASSWORD_MAX, SEED_TEXT_MAX
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-FIELDS = ("name", "variant", "seats", "empty_clues", "all_or_nothing", "chat", "password", "clock")
+# The options of issues 11 and 14 (the bots' level, a seed, hanab.live's rule options) are together, at the end.
+FIELDS = ("name", "variant", "seats", "empty_clues", "all_or_nothing", "chat", "password", "clock",
+          "level", "seed", "end_when_no_points", "deck_plays")
 LABELS = {
     "name": "Name", "variant": "Variant", "seats": "Seats", "empty_clues": "Empty clues",
     "all_or_nothing": "All or nothing", "chat": "Chat", "password": "Password", "clock": "Clock",
+    "level": "Bots' level", "seed": "Seed", "end_when_no_points": "End at no points", "deck_plays": "Deck plays",
 }
-TEXT_FIELDS = {"name": NAME_MAX, "password": PASSWORD_MAX}
+TEXT_FIELDS = {"name": NAME_MAX, "password": PASSWORD_MAX, "seed": SEED_TEXT_MAX}
+TOGGLES = ("empty_clues", "all_or_nothing", "end_when_no_points", "deck_plays")
+# hanab.live's rule options are not in the printed game: the form says what each does.
+EXPLAINED = {"end_when_no_points": "ends once no more points can be scored",
+             "deck_plays": "the deck's last card may be played blind"}
 VARIANTS = tuple(Variant)
 CHATS = tuple(ChatPolicy)
+LEVEL_CHOICES: tuple[Level | None, ...] = (None, *LEVELS)  # None: the server's default (beginner beside people)
 # The clocks a table may have: off, or (seconds to start with, seconds added after each move); hanab.live's
 # default first.
 TIMERS: tuple[tuple[int, int] | None, ...] = (None, (TIME_BASE, TIME_PER_TURN), (60, 10), (300, 30), (30, 5))
@@ -41,6 +50,10 @@ class TableForm:
     chat: int = CHATS.index(ChatPolicy.BETWEEN_GAMES)
     password: str = ""
     clock: int = 0  # index in TIMERS
+    level: int = 0  # index in LEVEL_CHOICES
+    seed: str = ""
+    end_when_no_points: bool = False
+    deck_plays: bool = False
     field: int = 0
 
     @property
@@ -58,14 +71,14 @@ class TableForm:
         elif name == "seats":
             span = MAX_PLAYERS - MIN_PLAYERS + 1
             self.seats = MIN_PLAYERS + (self.seats - MIN_PLAYERS + step) % span
-        elif name == "empty_clues":
-            self.empty_clues = not self.empty_clues
-        elif name == "all_or_nothing":
-            self.all_or_nothing = not self.all_or_nothing
+        elif name in TOGGLES:
+            setattr(self, name, not getattr(self, name))
         elif name == "chat":
             self.chat = (self.chat + step) % len(CHATS)
         elif name == "clock":
             self.clock = (self.clock + step) % len(TIMERS)
+        elif name == "level":
+            self.level = (self.level + step) % len(LEVEL_CHOICES)
 
     def type_text(self, text: str) -> bool:
         """Type into the current text field; False when the field is a choice (the key means nothing here)."""
@@ -86,8 +99,9 @@ class TableForm:
             return VARIANTS[self.variant].title
         if name == "seats":
             return f"{self.seats} players"
-        if name in ("empty_clues", "all_or_nothing"):
-            return "on" if getattr(self, name) else "off"
+        if name in TOGGLES:
+            state = "on" if getattr(self, name) else "off"
+            return f"{state}: {EXPLAINED[name]}" if name in EXPLAINED else state
         if name == "chat":
             return CHATS[self.chat].value
         if name == "password":
@@ -95,6 +109,11 @@ class TableForm:
         if name == "clock":
             timer = TIMERS[self.clock]
             return "off (untimed)" if timer is None else f"{timer_text(*timer)} a player"
+        if name == "level":
+            chosen = LEVEL_CHOICES[self.level]
+            return chosen if chosen is not None else "as fits the table (beginner beside people)"
+        if name == "seed":
+            return self.seed or "(none: a random deal each game)"
         return self.name or "(type a name)"
 
     def fragments(self) -> StyleAndTextTuples:
@@ -107,7 +126,7 @@ class TableForm:
                 value = f"◂ {value} ▸"
             elif here:
                 value += "▏"
-            out.append(("class:selected" if here else "", f"{marker}{LABELS[name]:<16}{value}"))
+            out.append(("class:selected" if here else "", f"{marker}{LABELS[name]:<18}{value}"))
             out.append(("", "\n"))
         out.append(("class:label", "\n↑↓/Tab field · ←→/space change · type to edit · Enter create · Esc cancel\n"))
         return out
@@ -117,3 +136,10 @@ class TableForm:
 
     def chat_name(self) -> str:
         return CHATS[self.chat].value
+
+    def level_choice(self) -> Level | None:
+        return LEVEL_CHOICES[self.level]
+
+    def seed_text(self) -> str | None:
+        """The seed as typed, trimmed (the protocol's rule); None when there is none."""
+        return self.seed.strip() or None

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from hanabi.engine import RANKS, Clue, Discard, GameEnded, NotYourTurn, Play, PlayerView, Rearrange, check_turn
 
 from .board import others_in_turn_order, seat_name
-from .commands import CommandError, LobbyIntent, clue_value, other_player
+from .commands import CommandError, LobbyIntent, clue_value, deck_play, other_player
 from .judge import NO_GAME, SPECTATORS_CANNOT_ACT, refusal
 
 
@@ -43,7 +43,7 @@ class KeyRefused:
 
 Step = Prompt | Done | KeyRefused
 
-STARTERS = {"p": "play", "d": "discard", "c": "clue", "m": "move"}
+STARTERS = {"p": "play", "d": "discard", "c": "clue", "m": "move", "b": "deckplay"}
 
 
 def _slot_prompt(verb: str, size: int) -> str:
@@ -70,6 +70,12 @@ def start(key: str, view: PlayerView | None, names: Sequence[str]) -> Step:
         except NotYourTurn as e:
             turn = NotYourTurn.sentence(seat_name(names, e.current))
             return KeyRefused(f"{turn} (m rearranges your hand at any time)")
+    if verb == "deckplay":
+        try:
+            deck_play(view)
+        except CommandError as e:
+            return KeyRefused(str(e))
+        return Prompt("Play the deck's last card blind? y = yes, any other key = no")
     if verb == "clue":
         # A clue that surely touches a card (the rank of the next player's first card), asked of the engine now:
         # what could still refuse it (no clue token left) is said at once, not after "whom?" and "with?".
@@ -109,6 +115,8 @@ def step(keys: Sequence[str], key: str, view: PlayerView, names: Sequence[str]) 
         if key.lower() == "y":
             return Done(Play(order) if verb == "play" else Discard(order))
         return KeyRefused("not played" if verb == "play" else "not discarded")
+    if verb == "deckplay" and len(keys) == 1:
+        return Done(deck_play(view)) if key.lower() == "y" else KeyRefused("not played")
     if verb == "clue" and len(keys) == 1:
         if not key.isdigit():
             return KeyRefused(f"no player {key!r}: press a seat number, as the board shows them")

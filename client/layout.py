@@ -28,8 +28,11 @@ from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.menus import CompletionsMenu
 
 from .clockface import time_fragments
+from .glance import glance_fragments
+from .history_list import HistoryUi, history_fragments
 from .model import ClientModel
 from .notes import panel_fragments
+from .review import review_fragments
 from .screens import (
     WIDE,
     board,
@@ -43,6 +46,7 @@ from .screens import (
     log_lines,
     title_fragments,
     tokens_line,
+    watchers_fragments,
 )
 from .wrapping import wrap_words
 
@@ -65,7 +69,10 @@ class ScreenLayout:
         self._board_cache: tuple[ClientModel, bool, int, StyleAndTextTuples] | None = None
 
     def model(self) -> ClientModel:
-        return self.app.get_model()
+        """The model the screen draws: the live one (or the review's step, client/review.py), or while rewinding,
+        the game as it was at that step."""
+        rewind = self.app.ui.rewind
+        return rewind.shown(self.app.get_model()) if rewind is not None else self.app.shown_model()
 
     @property
     def width(self) -> int:
@@ -90,10 +97,12 @@ class ScreenLayout:
 
     def _screen(self) -> AnyContainer:
         """The middle of the screen; each kind is built once and reused, its text read live on every redraw."""
-        if self.app.ui.show_help:
+        if self.app.ui.help_page:
             kind = "help"
         elif self.app.ui.form is not None:
             kind = "form"
+        elif self.app.looking_back() is not None:
+            kind = "history" if self.app.looking_back() == "history" else "review"
         elif self.model().view is not None:
             kind = "game-wide" if self.width >= WIDE else "game"
         else:
@@ -104,18 +113,27 @@ class ScreenLayout:
 
     def _build(self, kind: str) -> AnyContainer:
         if kind == "help":
-            return Window(FormattedTextControl(help_fragments), wrap_lines=True)
+            return Window(FormattedTextControl(lambda: help_fragments(self.app.ui.help_page)), wrap_lines=True)
         if kind == "form":
             return Window(FormattedTextControl(lambda: self.app.ui.form.fragments() if self.app.ui.form else []))
         if kind.startswith("game"):
             return self._game_screen(wide=kind == "game-wide")
+        if kind == "review":
+            return self._game_screen(wide=False, review=True)
+        if kind == "history":
+            return Window(FormattedTextControl(lambda: history_fragments(
+                self.app.get_model(), self.app.history.ui or HistoryUi(), self.width)), wrap_lines=False)
         return Window(FormattedTextControl(
             lambda: lobby_fragments(self.model(), self.app.ui.selected, self.width)), wrap_lines=False)
 
-    def _game_screen(self, wide: bool) -> AnyContainer:
+    def _game_screen(self, wide: bool, review: bool = False) -> AnyContainer:
         def tokens() -> StyleAndTextTuples:
             view = self.model().view
             return tokens_line(view, self.width) if view is not None else []
+
+        def figures() -> StyleAndTextTuples:
+            view = self.model().view
+            return glance_fragments(view, self.width) if view is not None else []
 
         log_window = self._log_window(with_chat=not wide)
         middle: AnyContainer = log_window
@@ -136,14 +154,25 @@ class ScreenLayout:
             Window(FormattedTextControl(self._board), height=self._board_height),
             Window(FormattedTextControl(lambda: discards(self.model(), self.width)), dont_extend_height=True,
                    wrap_lines=True),
+            Window(FormattedTextControl(figures), height=1),
+            ConditionalContainer(
+                Window(FormattedTextControl(lambda: watchers_fragments(self.model(), self.width)), height=1),
+                Condition(lambda: bool(self.model().watchers))),
             Window(height=1, char="─", style="class:rule"),
             middle,
-            ConditionalContainer(
+            self._review_bar() if review else ConditionalContainer(
                 Window(FormattedTextControl(
                     lambda: wrap_words(end_fragments(self.model(), solo=self.app.solo), self.width, 1)),
                        dont_extend_height=True, wrap_lines=True),
                 Condition(self._game_over)),
         ])
+
+    def _review_bar(self) -> Window:
+        """Under a review's log: the step, who leads, the card pointed at."""
+        def text() -> StyleAndTextTuples:
+            review = self.app.review.current()
+            return [] if review is None else review_fragments(review, self.app.get_model().player)
+        return Window(FormattedTextControl(text), dont_extend_height=True, wrap_lines=True)
 
     def _chat_width(self) -> int:
         """The chat's column on a wide screen (the log has the rest, less the rule between them)."""

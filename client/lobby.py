@@ -20,6 +20,7 @@ from hanabi.protocol.messages import (
     HandSeat,
     Join,
     Leave,
+    ListOnline,
     ListTables,
     Message,
     PauseRequest,
@@ -119,7 +120,7 @@ class LobbyActions:
             else:
                 self.app.note(only_the_host(model, verb), True)
         elif verb == "refresh":
-            self.app.send(ListTables())
+            self.refresh()
         elif verb == "pause":
             self.pause(model)
         elif verb == "unqueue":
@@ -157,6 +158,11 @@ class LobbyActions:
         else:
             self.app.send(HandSeat(number - 1, None if to_bot else who))
 
+    def refresh(self) -> None:
+        """The tables, and who is online, asked again."""
+        if self.app.send(ListTables()):
+            self.app.send(ListOnline())
+
     def enter_table(self, verb: str, table: int, seat: int | None = None, password: str | None = None) -> None:
         """Join (or watch) a table; one with a password asks for it first, on the command line."""
         known = next((t for t in self.app.get_model().tables if t.id == table), None)
@@ -186,7 +192,9 @@ class LobbyActions:
         if self.app.send(CreateTable(form.name.strip(), VARIANTS[form.variant], form.seats, form.empty_clues,
                                      form.all_or_nothing, CHATS[form.chat], form.password or None,
                                      timed=timer is not None, time_base=timer[0] if timer else TIME_BASE,
-                                     time_per_turn=timer[1] if timer else TIME_PER_TURN)):
+                                     time_per_turn=timer[1] if timer else TIME_PER_TURN,
+                                     level=form.level_choice(), seed=form.seed_text(),
+                                     end_when_no_points=form.end_when_no_points, deck_plays=form.deck_plays)):
             self.app.ui.form = None  # kept while offline, so what was filled in is not lost
 
     def pause(self, model: ClientModel) -> None:
@@ -227,7 +235,7 @@ class LobbyActions:
         if key == "n":
             self.open_form()
         elif key == "r":
-            self.app.send(ListTables())
+            self.refresh()
         elif key in ("j", "s") and chosen is None:
             self.app.note("there is no table yet: press n to create one", True)
         elif key in ("j", "s") and model.table is not None and chosen is not None \
@@ -245,3 +253,5 @@ class LobbyActions:
             self.remove_bot()
         elif key == "g":
             self.act(LobbyIntent("start"))
+        elif key == "h":
+            self.app.history.open()

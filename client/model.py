@@ -16,17 +16,22 @@ from dataclasses import dataclass, replace
 from hanabi.engine import Hands, PlayerView, TurnEvent, hands_after, opening_hands
 from hanabi.protocol import ErrorCode
 from hanabi.protocol.messages import (
+    BotReason,
     CardNotes,
     Chat,
     ErrorReply,
     GameClock,
     GameOver,
+    Games,
     GameStarted,
+    GameSummary,
     Goodbye,
     Joined,
     Message,
+    Online,
     Queued,
     ReplayFile,
+    Review,
     SeatHanded,
     SeatStatus,
     TableChanged,
@@ -34,6 +39,7 @@ from hanabi.protocol.messages import (
     TableInfo,
     Tables,
     ViewUpdate,
+    Watchers,
     Welcome,
 )
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -86,12 +92,21 @@ class ClientModel:
     farewell: str | None = None  # why the server closed the connection
     seat_names: tuple[str, ...] = ()  # names when there is no table (an offline replay)
     rejoining: bool = False  # welcomed back while at a table: waiting for the server to say we still are
+    bot_reasons: tuple[BotReason, ...] = ()  # why the bots of this game made their moves, as far as we may read
     clock: GameClock | None = None  # the game's clocks and pause, as the server last said them
     clock_at: float | None = None  # when that clock arrived (time.monotonic), to count down from; None: unknown
     premove: Queued | None = None  # the move we queued for our next turn, if any
     # The notes on cards of the current game that the server let us see: (writer's seat, card order, text),
     # in seat then card order. Our own while the game runs; a spectator's and everyone's at the end: all seats'.
     card_notes: tuple[tuple[int, int, str], ...] = ()
+    review: Review | None = None  # where our table's review is (the game is ``replay``'s)
+    watchers: tuple[str, ...] = ()  # who watches our table
+    online: tuple[str, ...] = ()  # who is connected to the server
+    online_total: int | None = None  # how many, when ``online`` leaves some out
+    # The latest finished games the server listed: ours first (the history), or those of one seed (who else
+    # played our seed).
+    games: tuple[GameSummary, ...] = ()
+    games_total: int | None = None  # how many it keeps, when ``games`` leaves some out
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -187,7 +202,8 @@ def _notice(model: ClientModel, text: str) -> ClientModel:
 
 def _leave(model: ClientModel) -> ClientModel:
     return replace(model, table=None, seat=None, game=None, view=None, game_over=None, logged_events=0, hands=(),
-                   clock=None, clock_at=None, premove=None, card_notes=())
+                   clock=None, clock_at=None, premove=None, card_notes=(),
+                   review=None, watchers=(), bot_reasons=())
 
 
 def reduce(model: ClientModel, message: Incoming) -> ClientModel:
@@ -243,7 +259,8 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
         if model.table is None or model.table.id != table.id:
             # Another table: nothing of the last one (its log, its chat) may read as this one's.
             out = replace(out, game=None, view=None, game_over=None, chat=(), log=(), logged_events=0, hands=(),
-                          clock=None, clock_at=None, premove=None, card_notes=())
+                          clock=None, clock_at=None, premove=None, card_notes=(),
+                          review=None, watchers=(), bot_reasons=())
         where = f"seat {message.seat + 1}" if message.seat is not None else "a spectator's chair"
         return with_status(out, f"You are at table {table.name!r}, {where}.")
     if isinstance(message, SeatStatus):
@@ -261,14 +278,16 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
             done = model.game_over.outcome
             model = _notice(model, f"— the last game ended {done.score}/{done.max_score}: {done.rating} —")
         out = replace(model, game=message.game, view=None, game_over=None, replay=None, logged_events=0, hands=(),
-                      clock=None, clock_at=None, premove=None, card_notes=())
+                      clock=None, clock_at=None, premove=None, card_notes=(),
+                      review=None, bot_reasons=())
         out = _notice(out, "— a new game starts —")
         return with_status(out, "The game starts.")
     if isinstance(message, ViewUpdate):
         out = model
         if model.game != message.game:
             out = replace(out, game=message.game, game_over=None, replay=None, logged_events=0, hands=(),
-                          card_notes=())
+                          card_notes=(),
+                          bot_reasons=())
         if model.status_error and model.view is not None and message.view.turn != model.view.turn:
             # A refusal was about an earlier turn; left on screen it reads like news about this one.
             out = with_status(out, "")
@@ -281,6 +300,11 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
         return _time(model, message)
     if isinstance(message, ReplayFile):
         return replace(model, replay=(message.game, message.json))
+    if isinstance(message, BotReason):
+        if message.game != model.game:
+            return model
+        kept = tuple(r for r in model.bot_reasons if r.turn != message.turn)
+        return replace(model, bot_reasons=tuple(sorted((*kept, message), key=lambda r: r.turn)))
     if isinstance(message, CardNotes):
         return with_card_notes(model, message)
     if isinstance(message, Chat):
@@ -288,6 +312,8 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
         chat = (*model.chat, (sender, message.text))[-CHAT_LINES_KEPT:]
         line: StyleAndTextTuples = [("class:chat.sender", f"<{sender}> "), ("class:chat", message.text)]
         return add_log(replace(model, chat=chat), "chat", line)
+    if isinstance(message, (Review, Watchers, Online, Games)):
+        return _here(model, message)
     if isinstance(message, ErrorReply):
         out = model
         if message.code == ErrorCode.BAD_RESUME.value and model.table is not None:
@@ -295,8 +321,21 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
             # and the old table must not stay on screen as if we could still play at it.
             out = _notice(_leave(model), "The server no longer knows this seat: back in the lobby.")
         return with_status(out, f"Refused: {message.message}", True)
-    # ping, pong, games, event (the view carries the events), and requests a server never sends.
+    # ping, pong, event (the view carries the events), and requests a server never sends.
     return model
+
+
+def last_bot_move(model: ClientModel) -> tuple[int, int] | None:
+    """(turn, seat) of the latest turn a house bot took in this game, from the view's events and the table's seats."""
+    view, table = model.view, model.table
+    if view is None or table is None:
+        return None
+    for event in reversed(view.events):
+        if isinstance(event, TurnEvent):
+            holder = table.players[event.seat] if 0 <= event.seat < len(table.players) else None
+            if holder is not None and holder.bot:
+                return event.turn, event.seat
+    return None
 
 
 def _time(model: ClientModel, message: GameClock | ClockAt | Queued) -> ClientModel:
@@ -360,3 +399,19 @@ def _seat_handed(model: ClientModel, message: SeatHanded) -> ClientModel:
         who = f"{message.name} (a house bot)" if message.bot else message.name
         return _notice(model, f"{message.by} gave {message.previous}'s {seat} to {who}.")
     return model
+
+
+def _here(model: ClientModel, message: Review | Watchers | Online | Games) -> ClientModel:
+    """Who is here and what was played: the table's review and watchers, who is online, the finished games."""
+    if isinstance(message, Online):
+        return replace(model, online=message.players, online_total=message.total)
+    if isinstance(message, Games):
+        return replace(model, games=message.games, games_total=message.total or len(message.games))
+    if model.table is None or model.table.id != message.table:
+        return model  # about a table we are no longer at
+    if isinstance(message, Watchers):
+        return replace(model, watchers=message.names)
+    if model.review is None or model.review.game != message.game:
+        model = _notice(model, f"— {message.leader} leads a review of game {message.game}: ←→ step on your own, "
+                               "f follows them —")
+    return replace(model, review=message)

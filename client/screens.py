@@ -25,9 +25,11 @@ from .board import (
     tokens_fragments,
     whose_turn,
 )
+from .form import timer_text
 from .handing import KEY as HAND_KEY
 from .handing import someone_away
-from .model import ClientModel, Link, LogLine, seats_taken
+from .knowledge import Insight
+from .model import ClientModel, Link, LogLine, last_bot_move, seats_taken
 from .notes import card_marks
 from .wrapping import wrap_words
 
@@ -111,11 +113,54 @@ def board(model: ClientModel, show_knowledge: bool, width: int = 80) -> StyleAnd
         return []
     table = model.table
     away = [] if table is None else [i for i, p in enumerate(table.players) if p is not None and not p.connected]
-    return hands_fragments(view, model.names, show_knowledge, away, width, card_marks(model))
+    return hands_fragments(view, model.names, show_knowledge, away, width, card_marks(model), Insight.of(view))
 
 
 def discards(model: ClientModel, width: int = 80) -> StyleAndTextTuples:
-    return [] if model.view is None else discard_fragments(model.view, width)
+    if model.view is None:
+        return []
+    line = table_line(model)
+    return discard_fragments(model.view, width) + ([("", "\n"), *line] if line else [])
+
+
+def why_text(model: ClientModel) -> str:
+    """The reason of the last bot move (key w), or why it cannot be shown yet."""
+    last = last_bot_move(model)
+    if last is None:
+        return "no bot has moved in this game yet"
+    turn, seat = last
+    who = seat_name(model.names, seat)
+    reason = next((r.reason for r in model.bot_reasons if r.turn == turn), None)
+    if reason is None:
+        return f"{who}'s reason for turn {turn + 1} names your own cards: it shows when the game ends"
+    return f"{who}, turn {turn + 1}: {reason}"
+
+
+def seed_fragments(model: ClientModel) -> StyleAndTextTuples:
+    """At the end of a seeded game: who else played this deal, and how they scored (the server's games list)."""
+    over, table = model.game_over, model.table
+    if over is None or table is None or not table.seeded:
+        return []
+    others = [g for g in model.games if g.seed == over.seed and g.id != model.game and g.variant is table.variant
+              and len(g.players) == table.seats]
+    if not others:
+        return [("class:label", f" Seed {over.seed!r}: no one else has played this deal here yet.\n")]
+    played = " · ".join(f"{', '.join(g.players)}: {g.score}" for g in others[:5])
+    more = f" (and {len(others) - 5} more)" if len(others) > 5 else ""
+    return [("class:label", f" Seed {over.seed!r} was also played by {played}{more}.\n")]
+
+
+def watchers_fragments(model: ClientModel, width: int = 80) -> StyleAndTextTuples:
+    """Who watches the table, on one line."""
+    return [("class:label", _cut(f"Watching ({len(model.watchers)}): {', '.join(model.watchers)}", max(20, width - 1)))]
+
+
+def online_fragments(model: ClientModel, width: int = 80) -> StyleAndTextTuples:
+    """Who is connected to the server, on one line (the lobby's)."""
+    if not model.online:
+        return []
+    count = model.online_total or len(model.online)
+    return [("class:label", _cut(f"Online ({count}): {', '.join(model.online)}", max(20, width - 1))), ("", "\n")]
 
 
 def log_lines(model: ClientModel, with_chat: bool) -> list[LogLine]:
@@ -167,6 +212,7 @@ def end_fragments(model: ClientModel, solo: bool = False) -> StyleAndTextTuples:
     left = deck_reveal_fragments(over.deck, view.deck_size - view.deck_left) if over and view else []
     if left:
         out += [*left, ("", "\n")]
+    out += seed_fragments(model)
     if model.is_host:
         again = "a play again"
     elif model.seat is not None and chat_closed(model) is None:
@@ -190,9 +236,35 @@ def _options(table: TableInfo) -> str:
     if table.all_or_nothing:
         opts.append("all-or-nothing")
     opts.append(f"chat {table.chat.value}")
+    if table.timed:
+        opts.append(f"clock {timer_text(table.time_base, table.time_per_turn)}")
     if table.has_password:
         opts.append("password needed")
-    return ", ".join(opts)
+    return ", ".join(opts + rule_options(table))
+
+
+def rule_options(table: TableInfo) -> list[str]:
+    """The options of issues 11 and 14, in words: the bots' level, a seeded deal, hanab.live's rule options."""
+    opts = [f"bots play {table.level}"]
+    if table.seeded:
+        opts.append("seeded deal")
+    if table.end_when_no_points:
+        opts.append("ends when no points are left")
+    if table.deck_plays:
+        opts.append("deck's last card playable blind")
+    return opts
+
+
+def table_line(model: ClientModel) -> StyleAndTextTuples:
+    """Under the discards during a game: the table's options that change what happens, when any does (bots, a
+    seeded deal, a rule option), so a player never has to leave the game to learn them."""
+    table = model.table
+    if table is None:
+        return []
+    opts = rule_options(table)
+    if not any(p is not None and p.bot for p in table.players):
+        opts = opts[1:]
+    return [("class:label", "Table: " + " · ".join(opts))] if opts else []
 
 
 def _cut(text: str, room: int) -> str:
@@ -217,6 +289,7 @@ def lobby_fragments(model: ClientModel, selected: int, width: int) -> StyleAndTe
     out: StyleAndTextTuples = []
     if model.motd:
         out += [("class:label", model.motd), ("", "\n")]
+    out += online_fragments(model, width)
     column = VARIANT_COLUMN_WIDE if width >= WIDE else VARIANT_COLUMN
     out.append(("class:label", f"  {'#':>3}  {'Table':<16} {'Variant':<{column}} {'Seats':<5} {'State':<7} "
                                f"{'Watch':<5} Players\n"))
@@ -252,6 +325,8 @@ def lobby_fragments(model: ClientModel, selected: int, width: int) -> StyleAndTe
                 "" if p.connected else " [disconnected]")
             hostmark = " (host)" if mine.host == s else ""
             out.append(("", f"   seat {s + 1}: {who}{hostmark}\n"))
+        if model.watchers:
+            out += [("", "   "), *watchers_fragments(model, width - 3), ("", "\n")]
         for sender, text in model.chat[-5:]:
             out += [("", "   "), *chat_line(sender, text), ("", "\n")]
         if model.is_host and someone_away(mine):
@@ -266,33 +341,49 @@ def lobby_fragments(model: ClientModel, selected: int, width: int) -> StyleAndTe
     return out
 
 
-def help_fragments() -> StyleAndTextTuples:
-    """Every key and command, and how to read the board; 20 lines, so it fits an 80x24 screen whole."""
-    lines = [
-        "Keys during a game",
+# The help, in pages that each fit an 80x24 screen whole (at most 22 lines: the title bar and the keys bar stay).
+# ``?`` turns the page; the last line of each says so.
+HELP_PAGES: tuple[tuple[str, ...], ...] = (
+    (
+        "Keys during a game (help page 1 of 2)",
         "  p N    play the card in slot N (slot 1 = newest)      d N    discard slot N",
         "  c P V  clue player P (the seat number on the board) with a colour or a rank",
         "  m A B  move a card from slot A to slot B (any time) · PgUp/PgDn scroll the log",
         "  p/d N out of turn: queue it for your next turn (u cancels) · z pause/resume",
         "  k show or hide what each player knows · t talk · : command",
         "  n P S  note on P's card in slot S (you too): f finessed, c chop moved… N notes",
+        "  r      rewind (← → [ ] Home End; r returns)   i S N  clues on seat S's slot N",
+        "  w why the last bot moved · b blind-play the deck's last card (a table option)",
         "Reading the board",
         "  [R3] a card that got a clue, R3 one that got none · ▶ the player to act",
         "  Your hand: [R] [3] the clues each card got; can be: what it may still be",
         "  * a card with a note · R1? your note says R1 (R1! a clue says it cannot be)",
-        "Keys in the lobby",
-        "  ↑↓ choose a table · Enter/j join · s spectate · n new table · r refresh",
+        "  y ⁴ small: ruled out by counting · + playable  ! last copy  x trash, for sure",
+        "",
+        "? next page: the lobby, commands, the host · any other key closes this help.",
+    ),
+    (
+        "Keys in the lobby (help page 2 of 2)",
+        "  ↑↓ choose a table · Enter/j join · s spectate · n new · r refresh · h history",
         "  at your table: b add a bot · x remove a bot · g start · l leave",
         "Commands (type : first; Tab completes)",
         "  play N · discard N · clue PLAYER COLOUR|RANK · move FROM TO · say TEXT · help",
         "  pause · unqueue · join TABLE [SEAT] · watch TABLE · leave · new · start · save",
         "  bot SEAT · unbot SEAT · host SEAT · knowledge · note [PLAYER] SLOT [TEXT]",
+        "  review after a game: ←→ step · f follow the leader · o P N point · lead NAME",
+        "  deckplay (the deck's last card, blind) · why (the last bot move's reason)",
         '  PLAYER: the seat number on the board, or a name ("ada", "bot a": Bot Ada)',
         "  [p] beside a table in the lobby: it asks for a password",
         "Host: H hands an away player's seat to a bot or a player · hand SEAT bot|NAME",
-        "Esc cancels keys · Ctrl-C quits at any time. Press any key to close this help.",
-    ]
-    return [("", "\n".join(lines))]
+        "Esc cancels keys · Ctrl-C quits at any time.",
+        "? back to page 1 · Press any key to close this help.",
+    ),
+)
+
+
+def help_fragments(page: int = 1) -> StyleAndTextTuples:
+    """Help page ``page`` (from 1): every key and command over the pages, and how to read the board."""
+    return [("", "\n".join(HELP_PAGES[page - 1]))]
 
 
 def chat_closed(model: ClientModel) -> str | None:
@@ -319,14 +410,25 @@ def keys_fragments(model: ClientModel, mode: str, width: int = 80, solo: bool = 
                  ("PgUp", "log"), ("^C", "quit")]
     elif mode == "game":
         items = [("p", "play"), ("d", "discard"), ("c", "clue"), ("m", "move"), ("k", "knows"), ("n", "note"),
-                 ("t", "chat"), ("z", "pause"), (":", "cmd"), ("?", "help"), ("N", "notes"), ("PgUp", "log"),
-                 ("^C", "quit")]
+                 ("t", "chat"), ("z", "pause"), (":", "cmd"), ("?", "help"), ("r", "rewind"), ("N", "notes"),
+                 ("w", "why"), ("PgUp", "log"), ("^C", "quit")]
+    elif mode == "rewind":
+        items = [("←→", "step"), ("[]", "round"), ("Home/End", "deal/now"), ("r", "back to the game"),
+                 ("t", "chat"), ("?", "help"), ("^C", "quit")]
     elif mode == "end":
         items = [("s", "save replay"), ("a", "again"), ("l", "leave"), ("N", "notes"), ("t", "chat"), (":", "cmd"),
                  ("q", "quit")]
+    elif mode == "alone":  # a game from the history, looked at alone
+        items = [("←→", "step"), ("↑↓", "10 steps"), ("Home/End", "ends"), ("s", "save"), ("q", "back")]
+    elif mode == "review":
+        items = [("←→", "step"), ("f", "follow"), ("o", "point"), ("s", "save"), ("a", "again"), ("l", "leave"),
+                 ("t", "chat"), ("q", "quit")]
+    elif mode == "history":
+        items = [("↑↓", "choose"), ("o", "alone"), ("w", "review"), ("s", "save"), ("r", "refresh"),
+                 ("Esc", "back")]
     else:
-        items = [("↑↓", "choose"), ("j", "join"), ("s", "watch"), ("n", "new"), ("r", "refresh"), ("t", "chat"),
-                 (":", "cmd"), ("?", "help"), ("q", "quit")]
+        items = [("↑↓", "choose"), ("j", "join"), ("s", "watch"), ("n", "new"), ("h", "history"), ("r", "refresh"),
+                 ("t", "chat"), (":", "cmd"), ("?", "help"), ("q", "quit")]
     if mode in ("game", "end") and model.table is not None and model.is_host and someone_away(model.table):
         # Someone is away: the one key that lets the game go on without them comes first after the game's own.
         items.insert(next(i for i, item in enumerate(items) if item[0] in (":", "t")), (HAND_KEY, "hand seat"))

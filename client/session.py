@@ -25,7 +25,17 @@ import trio
 from hanabi.protocol import DEFAULT_PORT
 from hanabi.protocol.errors import ProtocolError
 from hanabi.protocol.framing import Decoder, encode
-from hanabi.protocol.messages import Goodbye, Hello, ListTables, Message, Ping, Pong, Spectate, Welcome
+from hanabi.protocol.messages import (
+    Goodbye,
+    Hello,
+    ListOnline,
+    ListTables,
+    Message,
+    Ping,
+    Pong,
+    Spectate,
+    Welcome,
+)
 from hanabi.protocol.version import PROGRAM, PROTOCOL_VERSION, version_mismatch
 
 from .model import ClientModel, Incoming, Link, LinkChanged, Note
@@ -274,6 +284,7 @@ class Session:
                     # the list of tables (whose reply tells the model whether we are back at our table).
                     await self._write(stream, Spectate(table.id))
                 await self._write(stream, ListTables())
+                await self._write(stream, ListOnline())  # who is here; the server tells changes from now on
                 # What breaks inside the nursery comes out as an exception group (a reset read by the reader,
                 # a write that timed out): caught here, or it would end the whole session instead of reconnecting.
                 try:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 import trio
 from hanabi.engine import TIME_BASE, TIME_PER_TURN, ChatPolicy, Variant
+from hanabi.engine.bots import Level
 from hanabi.protocol import DEFAULT_PORT, TABLE_NAME_MAX
 from hanabi.protocol.messages import AddBot, CreateTable, Start
 
@@ -49,10 +50,11 @@ class Solo:
     variant: Variant
     bot_delay: float = SOLO_BOT_DELAY
     timer: tuple[int, int] | None = None  # --clock: (seconds to start with, seconds added after each move)
+    level: Level | None = None  # the bots' convention level; None: the server's default (beginner beside a person)
 
 
-def table_setup(name: str, players: int, variant: Variant,
-                timer: tuple[int, int] | None = None) -> Callable[[Session, bool], Awaitable[None]]:
+def table_setup(name: str, players: int, variant: Variant, timer: tuple[int, int] | None = None,
+                level: Level | None = None) -> Callable[[Session, bool], Awaitable[None]]:
     """What to send once connected: a table of ``players`` seats, bots in all but ours, and start."""
 
     async def set_up(session: Session, resumed: bool) -> None:
@@ -62,7 +64,7 @@ def table_setup(name: str, players: int, variant: Variant,
         title = f"{name}'s solo game"[:TABLE_NAME_MAX]
         base, bonus = timer if timer is not None else (TIME_BASE, TIME_PER_TURN)
         await session.request(CreateTable(title, variant, players, chat=ChatPolicy.ALWAYS, timed=timer is not None,
-                                          time_base=base, time_per_turn=bonus))
+                                          time_base=base, time_per_turn=bonus, level=level))
         for seat in range(1, players):
             await session.request(AddBot(seat))
         await session.request(Start())
@@ -71,7 +73,8 @@ def table_setup(name: str, players: int, variant: Variant,
 
 
 async def run_solo(name: str, players: int, variant: Variant, store: ModelStore, box: list[Session],
-                   bot_delay: float = SOLO_BOT_DELAY, timer: tuple[int, int] | None = None) -> None:
+                   bot_delay: float = SOLO_BOT_DELAY, timer: tuple[int, int] | None = None,
+                   level: Level | None = None) -> None:
     from hanabi.server.app import serve
     from hanabi.server.config import ServerConfig
 
@@ -79,7 +82,7 @@ async def run_solo(name: str, players: int, variant: Variant, store: ModelStore,
         server = await nursery.start(lambda task_status: serve(
             "127.0.0.1", 0, ":memory:", config=ServerConfig(bot_delay=bot_delay), task_status=task_status))
         session = Session(Address("127.0.0.1", server.port), name, store.get, store.dispatch,
-                          on_welcome=table_setup(name, players, variant, timer))
+                          on_welcome=table_setup(name, players, variant, timer, level))
         box.append(session)
         await session.run()
         nursery.cancel_scope.cancel()

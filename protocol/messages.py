@@ -922,21 +922,29 @@ def to_wire(message: Message, since: int = 0) -> dict[str, Any]:
             out["id"] = _OPT_ID.encode(message.id, f"{cls.TYPE}.id")
         elif cls is ViewUpdate:
             assert isinstance(message, ViewUpdate)
-            view = message.view
-            if type(view) is not PlayerView:
-                raise FieldError("view.view", f"expected PlayerView, got {view!r:.60}")
-            if not 0 <= since <= len(view.events):
-                raise FieldError("view.since", f"{since} is not within the view's {len(view.events)} events")
-            out["game"] = _ID.encode(message.game, "view.game")
-            out["since"] = since
-            out["view"] = ew.view_to_wire(view, since)
-            out["id"] = _OPT_ID.encode(message.id, "view.id")
+            game, request_id = view_envelope(message, since)
+            out.update(game=game, since=since, view=ew.view_to_wire(message.view, since), id=request_id)
         else:
             _fields_to_wire(message, cls.TYPE, out)
     except FieldError as exc:
-        raise ProtocolError(ErrorCode.BAD_FIELD, f"cannot send {cls.TYPE}: {exc}", request=cls.TYPE,
-                            id=getattr(message, "id", None)) from None
+        raise cannot_send(message, exc) from None
     return out
+
+
+def view_envelope(message: ViewUpdate, since: int) -> tuple[object, object]:
+    """A ``view`` message's game and id, checked with its view and ``since``; raises FieldError."""
+    view = message.view
+    if type(view) is not PlayerView:
+        raise FieldError("view.view", f"expected PlayerView, got {view!r:.60}")
+    if not 0 <= since <= len(view.events):
+        raise FieldError("view.since", f"{since} is not within the view's {len(view.events)} events")
+    return _ID.encode(message.game, "view.game"), _OPT_ID.encode(message.id, "view.id")
+
+
+def cannot_send(message: Message, error: FieldError) -> ProtocolError:
+    """The error for a message with a bad field, which the protocol will not carry."""
+    return ProtocolError(ErrorCode.BAD_FIELD, f"cannot send {message.TYPE}: {error}", request=message.TYPE,
+                         id=getattr(message, "id", None))
 
 
 _ENVELOPE = frozenset({"v", "t"})

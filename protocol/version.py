@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from importlib import metadata
 
-# 2: a ``view`` carries only the events its connection has not received yet (``since``); see docs/protocol.md.
-PROTOCOL_VERSION = 2
+# 2: a ``view`` carries only the events its connection has not received yet (``since``).
+# 3: notes, review together, who is here, seat handover, table options, clocks, pause and pre-moves; the list is in
+# docs/protocol.md, section 11.
+PROTOCOL_VERSION = 3
 
 # Message types whose shape no future version may change: the decoder reads
 # them whatever their frame's "v", so a version mismatch is always explained.

@@ -296,9 +296,15 @@ def _games(db: str, as_json: bool) -> int:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.finished or 0))
         if as_json:
             print(json.dumps({"id": g.id, "table": g.table_id, "players": list(g.players), "variant": g.variant,
-                              "score": g.score, "end": g.end, "finished_at": g.finished}))
+                              "score": g.score, "end": g.end, "finished_at": g.finished, "seed": g.seed}))
         else:
             print(f"#{g.id:<5} {when}  {g.variant:<18} score {g.score:>2}  {g.end:<22} {', '.join(g.players)}")
+            if g.seed is not None:
+                # A seeded deal: who else played it (the same seed, variant and number of players), and how.
+                same = [o for o in games if o.seed == g.seed and o.id != g.id and o.variant == g.variant
+                        and len(o.players) == len(g.players)]
+                others = "; ".join(f"#{o.id} {', '.join(o.players)}: {o.score}" for o in same) or "no one else yet"
+                print(f"       seed {g.seed!r}, also played by: {others}")
     return 0
 
 

@@ -54,6 +54,7 @@ from hanabi.protocol import (
     Queued,
     QueueMove,
     ReplayFile,
+    ViewParts,
     ViewUpdate,
 )
 
@@ -105,6 +106,7 @@ class Game:
 
     def __post_init__(self) -> None:
         self.time = GameTime(self.state.config)
+    _parts: ViewParts | None = None  # their packed parts
 
     @classmethod
     def restore(cls, stored: StoredGame) -> Game:
@@ -255,17 +257,24 @@ class Game:
         # the last move's views (engine.views_for): measured, this halves the cost of building them.
         views = views_for(self.state, [seat for seat, _ in receivers] + ([None] if watching else []), self._views)
         self._views = views
+        # What the views share is packed once for all of them, and hands the move left alone are not packed again.
+        parts = self._parts = ViewParts(self._parts)
         for (_, player), view in zip(receivers, views, strict=False):
-            player.send(ViewUpdate(game=self.id, view=view), before=event_frame)
+            player.send(ViewUpdate(game=self.id, view=view), event_frame, parts)
         for p in watching:
-            p.send(ViewUpdate(game=self.id, view=views[-1]), before=event_frame)
+            p.send(ViewUpdate(game=self.id, view=views[-1]), event_frame, parts)
 
     def over_frames(self) -> bytes:
         """What everyone at the table gets when the game ends: the whole deal, every seat's notes, and the replay
         file."""
         assert self.state.outcome is not None
         shown = reveal(self.state)
-        notes = [self.notes.get(seat, {}) for seat in range(self.state.players)]
         return (frame(GameOver(game=self.id, outcome=shown.outcome, deck=shown.deck, seed=self.seed))
                 + self.every_seat_notes()  # private while the game ran; everyone's now
-                + frame(ReplayFile(game=self.id, json=replay.dumps(self.state, self.names, notes))))
+                + frame(ReplayFile(game=self.id, json=self.replay_json())))
+
+    def replay_json(self) -> str:
+        """The game as hanab.live JSON, every seat's notes in it: what the end of the game and its review show
+        everyone."""
+        notes = [self.notes.get(seat, {}) for seat in range(self.state.players)]
+        return replay.dumps(self.state, self.names, notes)

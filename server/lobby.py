@@ -334,6 +334,7 @@ class Lobby:
             player.table, player.seat = None, None
             if not left.closed:  # in the lobby now: the table as it is without them (a closed one said so)
                 player.send_frame(frame(TableChanged(table=left.info())))
+            player.send_frame(self.online_frame(None))  # the lobby's news of who is online went on without them
         elif isinstance(request, (Join, Spectate)):
             table = self.tables.get(request.table)
             if table is None:
@@ -439,11 +440,12 @@ class Lobby:
 
     @staticmethod
     def _refuse_own_seed(player: Player, seed: str, what: str) -> None:
-        """The deal of a seed is the same at every table: a player in a game dealt from ``seed`` must not see it
-        played out elsewhere (its replay holds the whole deck) before their own game ends."""
+        """The deal of a seed is the same at every table: a player in (or watching, and able to chat about) a game
+        dealt from ``seed`` must not see it played out elsewhere (its replay holds the whole deck) before it ends."""
         table = player.table
-        if table is not None and player.seat is not None and table.running and table.options.seed == seed:
-            raise Refused(ErrorCode.NO_SUCH_GAME, f"your game is dealt from this seed: {what} once it is over")
+        if table is not None and table.running and table.options.seed == seed:
+            raise Refused(ErrorCode.NO_SUCH_GAME, f"the game at your table is dealt from this seed: {what} once it "
+                                                  "is over")
 
     async def _replay(self, player: Player, game_id: int, request_id: int | None) -> None:
         stored = await self.store.game(game_id)

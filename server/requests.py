@@ -26,6 +26,7 @@ class BotMove:
     seat: int
     action: TurnAction
     reason: str = ""  # why, in the bot's words (issue 11)
+    names_cards_of: frozenset[int] = frozenset()  # the seats whose cards the reason speaks of (engine Decision)
 
 
 @dataclass(slots=True)

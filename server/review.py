@@ -13,7 +13,10 @@ Nothing here can give out a running game: a review is made only of a game
 whose end is stored (or, for the table's own game, has just been played).
 The game itself reaches the clients as its hanab.live ``replay`` file, sent
 before the first ``review``; whatever that file carries (notes in its
-``notes`` field) is what everyone sees in the review.
+``notes`` field) is what everyone sees in the review. The file comes from
+two functions only, so that what goes into it is added in one place each:
+``Game.replay_json`` (the table's own game, as its end shows it) and
+``game.replay_text`` (a game of the store).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from hanabi.engine import EndReason, GameState, TurnEvent, replay
+from hanabi.engine import EndReason, GameState, TurnEvent
 from hanabi.protocol import ErrorCode, OpenReview, ReplayFile, Review, ReviewLead, ReviewPoint, ReviewStep
 
 from .game import Game, replay_text, replayed
@@ -64,17 +67,17 @@ class TableReview:
         return frame(ReplayFile(game=self.game, json=self.replay)) + frame(self.message(table))
 
 
-def _of_state(game: int, state: GameState, names: tuple[str, ...], leader: str, step: int | None = None,
-              pointer: int | None = None, text: str | None = None) -> TableReview:
+def _of_state(game: int, state: GameState, text: str, leader: str, step: int | None = None,
+              pointer: int | None = None) -> TableReview:
     last = last_step(state)
-    return TableReview(game, leader, last if step is None else min(step, last), last, len(state.deck),
-                       text if text is not None else replay.dumps(state, names), pointer)
+    return TableReview(game, leader, last if step is None else min(step, last), last, len(state.deck), text,
+                       pointer)
 
 
 def restored(stored: StoredReview) -> TableReview:
     """A review from the store, as it was last shown."""
-    return _of_state(stored.game.id, replayed(stored.game), stored.game.players, stored.leader, stored.step,
-                     stored.pointer, replay_text(stored.game))
+    return _of_state(stored.game.id, replayed(stored.game), replay_text(stored.game), stored.leader, stored.step,
+                     stored.pointer)
 
 
 def _leader_here(table: Table, review: TableReview) -> bool:
@@ -86,24 +89,27 @@ def _is_host(table: Table, player: Player) -> bool:
     return seat is not None and seat == table.host
 
 
-async def _save_and_tell(table: Table, review: TableReview, with_game: bool = False) -> None:
-    """Store the review's new state, then make it the table's and show it to everyone there."""
+async def _save_and_tell(table: Table, review: TableReview, with_game: bool = False,
+                         but: Player | None = None) -> None:
+    """Store the review's new state, then make it the table's and show it to everyone there (but ``but``)."""
     await table.store.set_review(table.id, review.game, review.leader, review.step, review.pointer)
     table.review = review
     data = review.frames(table.id) if with_game else frame(review.message(table.id))
     for p in table.members():
-        p.send_frame(data)
+        if p is not but:
+            p.send_frame(data)
 
 
-async def begin(table: Table, game: Game) -> None:
-    """The table's game has just ended: the host leads its review, from the end. A review not saved is no
-    review (the game is over all the same): the host can open it again from the store."""
+async def begin(table: Table, game: Game, leaving: Player | None = None) -> None:
+    """The table's game has just ended: the host leads its review, from the end (``leaving``, who ended it by
+    leaving the table, is not told). A review not saved is no review (the game is over all the same): the host
+    can open it again from the store."""
     seat = table.seats[table.host] if table.host is not None else None
     if seat is None or seat.player is None:
         return
-    review = _of_state(game.id, game.state, game.names, seat.player.name)
+    review = _of_state(game.id, game.state, game.replay_json(), seat.player.name)
     try:
-        await _save_and_tell(table, review, with_game=False)  # everyone has just had its replay with game_over
+        await _save_and_tell(table, review, but=leaving)  # everyone has just had its replay with game_over
     except StoreFailure as e:
         log.error("table %d: the review of game %d could not be saved: %s", table.id, game.id, e)
 
@@ -173,5 +179,5 @@ async def _open(table: Table, player: Player, game_id: int) -> None:
     if stored is None or stored.finished is None:
         # A running game is never opened: its deck would show.
         raise Refused(ErrorCode.NO_SUCH_GAME, f"there is no finished game {game_id}: list the games to see them")
-    review = _of_state(stored.id, replayed(stored), stored.players, player.name, 0, text=replay_text(stored))
+    review = _of_state(stored.id, replayed(stored), replay_text(stored), player.name, 0)
     await _save_and_tell(table, review, with_game=True)

@@ -14,7 +14,7 @@ import logging
 from typing import TYPE_CHECKING, Protocol
 
 import trio
-from hanabi.protocol import SENTENCE_MAX, ErrorCode, ErrorReply, Message, ProtocolError, encode
+from hanabi.protocol import SENTENCE_MAX, ErrorCode, ErrorReply, Message, ProtocolError, ViewParts, encode
 
 if TYPE_CHECKING:
     from .table import Table
@@ -31,7 +31,7 @@ class Outbox(Protocol):
 
     def send_frame(self, data: bytes) -> None: ...
 
-    def encode(self, message: Message) -> bytes: ...
+    def encode(self, message: Message, parts: ViewParts | None = None) -> bytes: ...
 
     def replaced(self) -> None: ...
 
@@ -71,11 +71,12 @@ class Player:
         if self.conn is not None:
             self.conn.send_frame(data)
 
-    def send(self, message: Message, before: bytes = b"") -> None:
-        """``message`` encoded for the connection the player is on now, after the frames ``before``."""
+    def send(self, message: Message, before: bytes = b"", parts: ViewParts | None = None) -> None:
+        """``message`` encoded for the connection the player is on now, after the frames ``before``; ``parts``:
+        what the other views of the same moment have packed (see ``Encoder.encode``)."""
         conn = self.conn
         if conn is not None:
-            conn.send_frame(before + conn.encode(message))
+            conn.send_frame(before + conn.encode(message, parts))
 
     def __repr__(self) -> str:
         return f"Player({self.name!r})"

@@ -119,8 +119,9 @@ class Table:
         self.address = address  # where its creator connected from (None: restored), for the cap on empty tables
         self.active = trio.current_time()  # its latest change: the lobby lists the liveliest tables first
         self._bot_pending: tuple[int, int] | None = None  # (game, turn) a bot is thinking about
-        # The bots' reasons of the running game each seat was not told (they name its own cards): told at the end.
-        self._withheld: list[tuple[BotReason, frozenset[int]]] = []
+        # The bots' reasons of the latest game, each with the seats it was kept from while the game ran (it names
+        # their own cards): they get it at the end; whoever comes back gets again what they may read.
+        self._reasons: list[tuple[BotReason, frozenset[int]]] = []
         self._inbox, self._requests = trio.open_memory_channel[Call](64)
         self._nursery: trio.Nursery | None = None
         self._absence = AbsenceClock(config.abandon_after, self._given_up)
@@ -322,13 +323,16 @@ class Table:
 
     def _send_view(self, player: Player) -> None:
         """What someone arriving needs: the current view of ``player`` (seat or spectator) if there is a game to
-        show, with its clocks and the seat's pre-move, then the notes they may see (a seat its own while the game
-        runs; a spectator, and everyone once it is over, every seat's), the review if there is one, and who
-        watches."""
+        show, with the bots' reasons they may read, its clocks and the seat's pre-move, then the notes they may see
+        (a seat its own while the game runs; a spectator, and everyone once it is over, every seat's), the review if
+        there is one, and who watches."""
         game = self.game
         if game is not None:
             seat = self.seat_of(player)
             player.send(game.view(seat))
+            for message, named in self._reasons:  # the bots' reasons they may read (all, once the game is over)
+                if not game.running or seat not in named:
+                    player.send(message)
             player.send(game.time.message(game.id))
             if seat is not None and seat in game.premoves:
                 player.send(game.queued(seat, ""))
@@ -485,7 +489,7 @@ class Table:
         keys = tuple(s.player.key for s in self.seats if s is not None and s.player is not None)
         game_id = await self.store.start_game(self.id, config, seed, names, keys, seeded=options.seed is not None)
         self.game = Game(game_id, seed, names, new_game(config, seed))
-        self._withheld = []
+        self._reasons = []
         log.info("table %d (%s): game %d started: %s", self.id, self.name, game_id, ", ".join(names))
         self._to_members(frame(GameStarted(table=self.id, game=game_id)))
         self._publish(None)
@@ -513,7 +517,7 @@ class Table:
         if turn:
             for cancelled, why in game.cancel_premoves(event):
                 self._tell(cancelled, game.queued(cancelled, why))
-            self._retime(clocks)
+            self._retime(clocks, tell=game.time.config.timed)  # an untimed game's clock does not change with moves
         if new.outcome is not None:
             try:
                 await self.store.finish_game(game.id, new.outcome.score, new.outcome.reason.value)
@@ -542,11 +546,11 @@ class Table:
         assert ended.outcome is not None
         await self.store.finish_game(game.id, 0, ended.outcome.reason.value)
         game.state = ended
-        self._retime()  # no bank runs any more
+        self._retime(tell=game.time.config.timed)  # no bank runs any more
         self._publish(None, but=leaving)
         self._to_members(game.over_frames(), but=leaving)
         self._tell_withheld(but=leaving)
-        await reviews.begin(self, game)
+        await reviews.begin(self, game, leaving)
 
     # --- time: clocks, pause, pre-moves ---------------------------------------------------------------------------
 
@@ -560,9 +564,10 @@ class Table:
         if s is not None and s.player is not None:
             s.player.send(message)
 
-    def _retime(self, clocks: Clocks | None = None) -> None:
+    def _retime(self, clocks: Clocks | None = None, tell: bool = True) -> None:
         """After a move, a pause, the end, or the player to act coming or going: which bank runs now (from
-        ``clocks``, or the banks as they stand), the timer that ends the game when it is empty, and everyone told."""
+        ``clocks``, or the banks as they stand), the timer that ends the game when it is empty, and (``tell``)
+        everyone told."""
         game = self.game
         if game is None:
             return
@@ -577,7 +582,8 @@ class Table:
             with contextlib.suppress(Refused):  # the table closed meanwhile
                 await self.call(None, OutOfTime(game_id, turn))
         time.arm(None if self.closed else self._nursery, expired)
-        self._to_members(frame(time.message(game.id)))
+        if tell:
+            self._to_members(frame(time.message(game.id)))
 
     async def _out_of_time(self, request: OutOfTime) -> None:
         game = self.game
@@ -623,8 +629,15 @@ class Table:
         except Refused as e:
             self._tell(seat, game.queued(seat, f"your queued {verb} was not made, it is your turn now: {e.message}"))
             return
+        try:
+            await self._commit(game, seat, move, new)
+        except StoreFailure as e:
+            # The move before this one is saved and shown; this one is not made, and its player plays by hand.
+            log.error("game %d: a queued move was not saved: %s", game.id, e)
+            self._tell(seat, game.queued(seat, f"your queued {verb} was not made (the server could not save it): "
+                                               "it is your turn now"))
+            return
         self._tell(seat, game.queued(seat, f"your queued {verb} was made"))
-        await self._commit(game, seat, move, new)
 
     async def _add_bot(self, player: Player, seat: int) -> None:
         await self._may_use_host_powers(player, rules.add_bot_refusal(self.info(), self.seat_of(player), seat))
@@ -684,7 +697,7 @@ class Table:
     async def _bot_turn(self, game: int, turn: int, seat: int, view: PlayerView, delay: float) -> None:
         decision = await decide(self.policy, view, self.bot_seats, self.level, delay)
         with contextlib.suppress(Refused):  # the table closed meanwhile
-            await self.call(None, BotMove(game, turn, seat, decision.action, decision.reason))
+            await self.call(None, BotMove(game, turn, seat, decision.action, decision.reason, decision.names_cards_of))
 
     async def _bot_move(self, move: BotMove) -> None:
         game = self.game
@@ -696,26 +709,29 @@ class Table:
             self._bot_pending = None  # paused while it was thinking: it thinks again once the game goes on
             return
         action, new = game.bot_choice(move.seat, move.action)
-        reason = move.reason if action == move.action else "my first choice was not allowed: I took my first legal move"
+        if action == move.action:
+            decision = Decision(action, move.reason, move.names_cards_of)
+        else:
+            decision = Decision(action, "my first choice was not allowed: I took my first legal move")
         await self._commit(game, move.seat, action, new)
-        self._tell_reason(game, move.seat, Decision(action, reason or "no reason given"))
+        self._tell_reason(game, move.seat, decision)
 
     def _tell_reason(self, game: Game, seat: int, decision: Decision) -> None:
         """Why the bot of ``seat`` made the move just shown: to spectators and to every seat whose own cards the
         reason does not name (issue 11, "say why"); once the game is over, to everyone."""
-        message = BotReason(game=game.id, turn=game.state.turn - 1, seat=seat, reason=decision.reason[:SENTENCE_MAX])
+        # One line, as the protocol wants it, whatever a bot wrote.
+        reason = " ".join(decision.reason.split())[:SENTENCE_MAX] or "no reason given"
+        message = BotReason(game=game.id, turn=game.state.turn - 1, seat=seat, reason=reason)
         named = frozenset() if not game.running else seats_named(decision, seat, self.size)
         data = frame(message)
         for p in self.members():
             if self.seat_of(p) not in named:
                 p.send_frame(data)
-        if named:
-            self._withheld.append((message, named))
+        self._reasons.append((message, named))
 
     def _tell_withheld(self, but: Player | None = None) -> None:
         """The game is over: each seat reads the bots' reasons that were kept from it while it ran."""
-        withheld, self._withheld = self._withheld, []
-        for message, named in withheld:
+        for message, named in self._reasons:
             data = frame(message)
             for seat in named:
                 holder = self.seats[seat]

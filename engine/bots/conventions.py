@@ -33,6 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..actions import Clue
+from ..options import CLUE_TOKENS
 from .cardmath import bits, ident, rank_of, single, suit_of
 from .memory import Pending, Style, Table
 
@@ -204,6 +205,9 @@ def interpret(table: Table, giver: int, clue: Clue, touched: tuple[int, ...]) ->
     reading = read_clue(table, giver, clue, touched)
     if reading.style != "full":
         apply_reading(table, reading)  # no finesse and no prompt: nothing for a third player to fill in
+        if reading.style == "literal" and not table.is_bot(giver) and table.tokens < CLUE_TOKENS - 1:
+            # (With every clue token in hand a person may not discard: their clue may be a filler.)
+            note_intent(table, giver, reading)
         return
     finesse_ok = False
     focus_id = table.ids.get(reading.focus) if reading.focus is not None else None
@@ -224,6 +228,34 @@ def interpret(table: Table, giver: int, clue: Clue, touched: tuple[int, ...]) ->
         return  # a save: nothing to fill in
     target_fp = reading.self_order if reading.self_order is not None else table.finesse_pos(clue.target)
     third_party_duties(table, giver, clue.target, reading.focus, focus_id, target_fp, finesse_ok)
+
+
+def note_intent(table: Table, giver: int, reading: Reading) -> None:
+    """What a person most likely meant by a clue read literally: "play this card", or "keep it".
+
+    People clue a card so that it gets played, or so that it is not thrown
+    away: no convention, only the reason for giving a clue at all. The card
+    meant is the one touched card the clue leaves able to be a card playable
+    now (or, on the chop, a card that must be kept); when the clue leaves
+    two or more such cards, it cannot say which, and nothing is noted. The
+    note is the identities the person may have meant, as of now: its holder
+    weighs them against the others (``Turn.intended_chance``).
+    """
+    playable = sum(1 << i for i in table.copies if table.playable(i))
+    keep = sum(1 << i for i in table.copies if table.critical(i))
+    chop = table.chop(reading.target)
+    meant: list[tuple[int, int]] = []
+    for o in reading.touched:
+        mask = playable | (keep if o == chop else 0)
+        if reading.know[o] & mask:
+            meant.append((o, mask))
+    if len(meant) == 1:
+        order, mask = meant[0]
+        seen = table.visible_id(order)
+        if seen is None:
+            table.intent[order] = (giver, mask)
+        elif not mask >> seen & 1:
+            table.misled[giver] += 1  # we see the card: the clue did not mean what a person usually means
 
 
 def finesse_on_me(table: Table, giver: int, clue: Clue, touched: tuple[int, ...], focus_id: int) -> Reading | None:

@@ -55,16 +55,20 @@ def table_level(level: str | None, players: int, bot_seats: frozenset[int] | Non
 
 
 def seats_named(decision: Decision, seat: int, players: int) -> frozenset[int]:
-    """The seats whose own cards ``decision``'s reason (the move of ``seat``) may name: while the game runs,
-    none of them may read it (it could tell them their cards).
+    """The seats that may not read ``decision``'s reason (the move of ``seat``) while the game runs: those whose
+    own cards it may name (it could tell them their cards).
 
-    Until decisions say so themselves, judged from the action: a clue's reason names the target's cards (what
-    the clue tells them), and a finesse's the card someone else is to blind-play too, so it is kept from every
-    seat but the giver's; a play's or a discard's names only the mover's own hand.
+    The decision's ``names_cards_of``, and a clue's target whatever it says (a clue's reason speaks of what it
+    told them). A bot that names no seat (one written before ``names_cards_of``) is judged from its action: a
+    finesse's reason names a card someone else is to blind-play, so it is kept from every seat but the giver's;
+    a play's or a discard's names only the mover's own hand.
     """
     action = decision.action
+    named = set(decision.names_cards_of)
     if isinstance(action, Clue):
-        if "finesse" in decision.reason:
-            return frozenset(s for s in range(players) if s != seat)
-        return frozenset({action.target})
-    return frozenset({seat})
+        named.add(action.target)
+        if not decision.names_cards_of and "finesse" in decision.reason:
+            named.update(s for s in range(players) if s != seat)
+    elif not named:
+        named.add(seat)
+    return frozenset(named)

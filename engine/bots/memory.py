@@ -72,6 +72,8 @@ class Table:
     trash_when_clued: dict[int, int] = field(default_factory=dict)  # good-touch card -> the trash mask then
     loose_at: dict[int, int] = field(default_factory=dict)  # identity -> event index it was played on a literal read
     clued_at: dict[int, int] = field(default_factory=dict)  # order -> index of the event that first clued it
+    intent: dict[int, tuple[int, int]] = field(default_factory=dict)  # order -> (person, what their clue meant)
+    misled: Counter[int] = field(default_factory=Counter)  # person -> clues of theirs that meant something else
     assumed: dict[int, int] = field(default_factory=dict)  # hypotheses: order -> identity, even for our cards
     pending: list[Pending] = field(default_factory=list)
     events_done: int = 0
@@ -161,6 +163,9 @@ class Table:
                 self.strikes += 1
             else:
                 self.tokens += 1
+        meant = self.intent.pop(order, None)
+        if meant is not None and not meant[1] >> card.identity & 1:
+            self.misled[meant[0]] += 1  # a person's clue that did not mean "play" or "keep": trust them less
         self.play.discard(order)
         self.saved.discard(order)
         self.good_touch.discard(order)

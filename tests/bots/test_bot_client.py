@@ -149,3 +149,47 @@ async def test_a_connection_reset_is_a_one_line_error_not_a_traceback(nursery: t
     nursery.start_soon(trio.serve_listeners, resetting_server, listeners)
     with trio.fail_after(10), pytest.raises(BotError, match=r"lost the connection to the server at 127\.0\.0\.1"):
         await run_bot(Address("127.0.0.1", listeners[0].socket.getsockname()[1]), games=1, report=lambda _: None)
+
+
+async def test_the_network_bot_waits_while_the_game_is_paused_and_plays_once_it_goes_on() -> None:
+    from hanabi.protocol.messages import PauseRequest
+
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=FAST,
+                                                                    task_status=task_status))
+            stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+            host = BotClient(stream, "Host", 0.0)
+            await host.send(Hello(PROTOCOL_VERSION, PROGRAM, "Host"))
+            await host.expect(Welcome)
+            await host.send(CreateTable("pause night", seats=2))
+            joined = await host.expect(Joined)
+            assert isinstance(joined, Joined)
+            nursery.start_soon(lambda: run_bot(Address("127.0.0.1", server.port), "Robo", joined.table.id, 1, 0.5,
+                                               report=lambda _: None))
+            while True:  # wait until the bot sits down
+                changed = await host.expect(TableChanged)
+                assert isinstance(changed, TableChanged)
+                if all(p is not None for p in changed.table.players):
+                    break
+            await host.send(Start())
+            view = await host.expect(ViewUpdate)
+            assert isinstance(view, ViewUpdate)
+            if view.view.current == 0:
+                await host.send(ActionRequest(choose_action(view.view)))
+            await host.send(PauseRequest(True))  # before the bot's half second is up
+            turn = 1 if view.view.current == 0 else 0
+            views: list[ViewUpdate] = [] if view.view.current == 0 else [view]
+            with trio.move_on_after(1.5):
+                while True:
+                    message = await host.receive()
+                    if isinstance(message, ViewUpdate):
+                        views.append(message)
+            assert views and all(v.view.turn == turn for v in views), "the bot moved while the game was paused"
+            await host.send(PauseRequest(False))
+            while True:
+                message = await host.receive()
+                if isinstance(message, ViewUpdate) and message.view.turn == turn + 1:
+                    break
+            await stream.aclose()
+            nursery.cancel_scope.cancel()

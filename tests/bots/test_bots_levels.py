@@ -4,8 +4,20 @@ convention, and say why they do what they do."""
 from __future__ import annotations
 
 import pytest
-from hanabi.engine import Card, Clue, GameConfig, GameState, Play, Suit, apply, game_from_deck, new_game, view_for
-from hanabi.engine.bots import LEVELS, choose_action, decide, make_bot
+from hanabi.engine import (
+    Card,
+    Clue,
+    Discard,
+    GameConfig,
+    GameState,
+    Play,
+    Suit,
+    apply,
+    game_from_deck,
+    new_game,
+    view_for,
+)
+from hanabi.engine.bots import LEVELS, Decision, choose_action, decide, make_bot
 
 
 def deal(players: int, hands: str) -> GameState:
@@ -106,3 +118,47 @@ def test_at_basic_a_persons_clue_has_a_focus_but_is_never_a_finesse() -> None:
     state = apply(state, Clue(2, colour=Suit.RED))
     assert decide(view_for(state, 1), level="h-group", bot_seats=bots).action == Play(9)
     assert decide(view_for(state, 1), level="basic", bot_seats=bots).action != Play(9)
+
+
+def persons_red_clue(*, filler: bool) -> GameState:
+    """2 players: seat 0 a person holding every red card but R1s and R5, seat 1 a bot whose newest card is R1.
+
+    The person clues red on that R1 alone: as the first clue of the game (all 8 tokens: it may be a
+    filler, since they could not discard) or after two other clues (a clue is given to be played).
+    """
+    state = deal(2, "R2 R2 R3 R3 R4  Y3 G3 B3 W3 R1")
+    if not filler:
+        state = apply(state, Clue(1, rank=3))  # touches no card the clue could mean playable: nothing noted
+        state = apply(state, Clue(0, colour=Suit.RED))
+    return apply(state, Clue(1, colour=Suit.RED))
+
+
+def test_a_persons_clue_is_read_for_what_a_clue_is_usually_for() -> None:
+    # Counting alone: the red card is R1 (3 copies unseen) or R4 or R5 (one each): 60 %, too little to play
+    # on. A person clues a card to get it played: read so, R1 is far likelier, and the bot plays it.
+    state = persons_red_clue(filler=False)
+    decision = decide(view_for(state, 1), bot_seats=frozenset({1}))
+    assert decision.action == Play(9)
+    assert "usually" in decision.reason
+
+
+def test_a_clue_a_person_had_to_give_with_every_token_is_not_read_for_intent() -> None:
+    state = persons_red_clue(filler=True)
+    decision = decide(view_for(state, 1), bot_seats=frozenset({1}))
+    assert decision.action != Play(9)
+
+
+def test_a_person_seen_to_clue_a_card_that_was_not_playable_is_read_by_the_count_alone() -> None:
+    # 3 players: seat 0 a person, seats 1 and 2 bots. The person's first real clue touches only seat 2's R3
+    # (red not started), which seat 1 sees: that clue did not mean "play this". Their next red clue, on
+    # seat 1's R1, is then weighed by counting alone (75 %: R1 or R5), and seat 1 does not play it.
+    def game(persons_first_clue: Clue) -> Decision:
+        state = deal(3, "R2 R2 R3 R4 R4  Y3 G3 B3 W3 R1  Y4 G4 B4 W4 R3  Y2 G2")
+        for action in (Clue(1, rank=3), Clue(0, rank=4), Clue(0, rank=2), persons_first_clue,
+                       Discard(5), Discard(10), Clue(1, colour=Suit.RED)):
+            state = apply(state, action)
+        return decide(view_for(state, 1), bot_seats=frozenset({1, 2}))
+
+    assert game(Clue(2, colour=Suit.RED)).action != Play(9)
+    # With a first clue that misled nobody, the same red clue is played.
+    assert game(Clue(2, rank=4)).action == Play(9)

@@ -81,3 +81,4 @@ class Terminal:
 def term(tmp_path: Path) -> Iterator[Terminal]:
     with create_pipe_input() as pipe:
         yield Terminal(pipe, tmp_path)
+

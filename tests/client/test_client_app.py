@@ -9,37 +9,50 @@ import re
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+import trio
+from hanabi.client.cli import main
 from hanabi.client.model import ClientModel, Link, LinkChanged
+from hanabi.client.runner import ModelStore
+from hanabi.client.screens import HELP_PAGES
+from hanabi.client.solo import table_setup
 from hanabi.engine import (
     ChatPolicy,
     Clue,
     Discard,
     EndReason,
     GameConfig,
+    GameState,
     Outcome,
     Play,
     Variant,
     apply,
     legal_actions,
     new_game,
+    terminate,
     view_for,
 )
 from hanabi.engine.replay import dumps
 from hanabi.protocol.messages import (
     ActionRequest,
     AddBot,
+    BotReason,
     Chat,
     CreateTable,
     GameOver,
+    Games,
     GameStarted,
+    GameSummary,
     GetReplay,
     GiveHost,
     HandSeat,
     Join,
     Joined,
     Leave,
+    ListGames,
+    ListOnline,
     ListTables,
     Message,
     RearrangeRequest,
@@ -56,9 +69,11 @@ from hanabi.protocol.messages import (
     ViewUpdate,
     Welcome,
 )
+from hanabi.server import serve
 from prompt_toolkit.input import create_pipe_input
 
-from .conftest import Terminal
+if TYPE_CHECKING:
+    from .conftest import Terminal
 
 
 def at_game(term: Terminal, kit, seat: int = 0, state=None):
@@ -229,7 +244,7 @@ def test_a_long_chat_line_wraps_and_the_newest_line_stays_in_sight(term: Termina
 
 def test_the_chat_column_shows_the_newest_messages(kit, tmp_path: Path) -> None:
     with create_pipe_input() as pipe:
-        term = Terminal(pipe, tmp_path, 140, 30)
+        term = kit.Terminal(pipe, tmp_path, 140, 30)
         at_game(term, kit)
         for i in range(40):
             term.feed(Chat(f"message {i}", 1, "bob"))
@@ -252,7 +267,7 @@ def test_knowledge_toggle_shows_what_others_know(term: Terminal, kit) -> None:
 
 def test_wide_terminal_gives_chat_its_own_column(kit, tmp_path: Path) -> None:
     with create_pipe_input() as pipe:
-        term = Terminal(pipe, tmp_path, 140, 30)
+        term = kit.Terminal(pipe, tmp_path, 140, 30)
         at_game(term, kit)
         term.feed(Chat("over here", 1, "cathy"))
         wide = term.screen()
@@ -271,7 +286,7 @@ def test_lobby_keys(term: Terminal, kit) -> None:
     term.sent.clear()
     assert term.type("s") == [Spectate(2)]
     term.sent.clear()
-    assert term.type("r") == [ListTables()]
+    assert term.type("r") == [ListTables(), ListOnline()]  # r asks who is online too
 
 
 def test_new_table_form(term: Terminal, kit) -> None:
@@ -348,22 +363,33 @@ def test_end_screen_play_again_for_the_host(term: Terminal, kit) -> None:
 def test_help_screen(term: Terminal, kit) -> None:
     at_game(term, kit)
     term.type("?")
-    assert "Keys during a game" in term.screen()
     lines = term.screen().splitlines()
-    # Whole at 80x24, no line wrapped: the last line shows and each sentence ends on its own line.
-    assert any("Press any key to close this help." in line for line in lines)
-    assert any(line.rstrip().endswith("it asks for a password") for line in lines)
+    # Each page whole at 80x24, no line wrapped: its last line shows and each sentence ends on its own line.
+    assert any("Keys during a game (help page 1 of 2)" in line for line in lines)
+    assert any(line.rstrip().endswith("any other key closes this help.") for line in lines)
     assert any("[R3] a card that got a clue" in line for line in lines)
     assert any("clue player P (the seat number on the board)" in line for line in lines)  # one numbering
-    term.type("x")
+    term.type("?")  # the next page
+    lines = term.screen().splitlines()
+    assert "Keys during a game" not in term.screen() and any("help page 2 of 2" in line for line in lines)
+    assert any("Press any key to close this help." in line for line in lines)
+    assert any(line.rstrip().endswith("it asks for a password") for line in lines)
+    term.type("?")  # and round to the first
+    assert "help page 1 of 2" in term.screen()
+    assert term.type("x") == []  # closing the help does nothing else
     assert "Keys during a game" not in term.screen()
 
 
-def test_five_players_with_knowledge_shown_keep_every_hand_row(tmp_path: Path) -> None:
+def test_every_help_page_fits_an_80x24_screen() -> None:
+    for page in HELP_PAGES:
+        assert len(page) <= 22 and all(len(line) <= 80 for line in page)
+
+
+def test_five_players_with_knowledge_shown_keep_every_hand_row(kit, tmp_path: Path) -> None:
     names = ("alice", "bob", "cathy", "donald", "emily")
     state = new_game(GameConfig(players=5, first_seat=0), 3)
     with create_pipe_input() as pipe:
-        term = Terminal(pipe, tmp_path)
+        term = kit.Terminal(pipe, tmp_path)
         seats = tuple(SeatInfo(n, False, True) for n in names)
         info = TableInfo(1, "five", Variant.NONE, False, False, ChatPolicy.ALWAYS, 5, seats, False, True, 0, 0)
         term.feed(Welcome(1, "s", "alice", "tok", ""), Joined(info, 0), ViewUpdate(1, view_for(state, 0)))
@@ -376,13 +402,13 @@ def test_five_players_with_knowledge_shown_keep_every_hand_row(tmp_path: Path) -
     assert len(lines) == 24
 
 
-def test_final_round_countdown_fits_80_columns(tmp_path: Path) -> None:
+def test_final_round_countdown_fits_80_columns(kit, tmp_path: Path) -> None:
     state = new_game(GameConfig(players=2, variant=Variant.SIX_SUITS, first_seat=0), 5)
     while state.final_turns_left is None:
         actions = legal_actions(state)
         state = apply(state, next((a for a in actions if isinstance(a, Discard)), actions[-1]))
     with create_pipe_input() as pipe:
-        term = Terminal(pipe, tmp_path)
+        term = kit.Terminal(pipe, tmp_path)
         seats = (SeatInfo("alice", False, True), SeatInfo("bob", False, True))
         info = TableInfo(1, "six", Variant.SIX_SUITS, False, False, ChatPolicy.ALWAYS, 2, seats, False, True, 0, 0)
         term.feed(Welcome(1, "s", "alice", "tok", ""), Joined(info, 0), ViewUpdate(1, view_for(state, 0)))
@@ -468,7 +494,7 @@ def test_lobby_commands_on_the_command_line(term: Terminal, kit) -> None:
     assert term.type(":bot 3\r") == [AddBot(2)]
     term.feed(TableChanged(kit.table(("alice", "bob", "Bot Ada"), bots=(2,))))
     sent = term.type(":unbot 3\r:host 2\r:refresh\r:leave\r")
-    assert sent == [AddBot(2), RemoveBot(2), GiveHost(1), ListTables(), Leave()]
+    assert sent == [AddBot(2), RemoveBot(2), GiveHost(1), ListTables(), ListOnline(), Leave()]
     assert term.store.model.table is None
 
 
@@ -576,7 +602,7 @@ def test_the_bell_rings_once_when_our_turn_comes(term: Terminal, kit, monkeypatc
 
 def test_no_bell_keeps_quiet(kit, tmp_path: Path, monkeypatch) -> None:
     with create_pipe_input() as pipe:
-        term = Terminal(pipe, tmp_path)
+        term = kit.Terminal(pipe, tmp_path)
         term.app.bell = False
         rings: list[int] = []
         monkeypatch.setattr(term.app.application.output, "bell", lambda: rings.append(1))
@@ -584,10 +610,10 @@ def test_no_bell_keeps_quiet(kit, tmp_path: Path, monkeypatch) -> None:
     assert rings == []
 
 
-def test_six_suits_tokens_line_keeps_single_gaps(tmp_path: Path) -> None:
+def test_six_suits_tokens_line_keeps_single_gaps(kit, tmp_path: Path) -> None:
     state = new_game(GameConfig(players=3, variant=Variant.SIX_SUITS, first_seat=0), 2)
     with create_pipe_input() as pipe:
-        term = Terminal(pipe, tmp_path)
+        term = kit.Terminal(pipe, tmp_path)
         seats = tuple(SeatInfo(n, False, True) for n in ("alice", "bob", "cathy"))
         info = TableInfo(1, "six", Variant.SIX_SUITS, False, False, ChatPolicy.ALWAYS, 3, seats, False, True, 0, 0)
         term.feed(Welcome(1, "s", "alice", "tok", ""), Joined(info, 0), ViewUpdate(1, view_for(state, 0)))
@@ -595,7 +621,7 @@ def test_six_suits_tokens_line_keeps_single_gaps(tmp_path: Path) -> None:
     assert "Clues 8/8  Strikes" in line and "M0" in line and len(line) <= 80
 
 
-def test_what_players_know_stays_in_the_card_columns_in_six_suits(tmp_path: Path) -> None:
+def test_what_players_know_stays_in_the_card_columns_in_six_suits(kit, tmp_path: Path) -> None:
     names = ("alice", "bob", "cathy", "donald", "emily")
     state = new_game(GameConfig(players=5, variant=Variant.SIX_SUITS, first_seat=0), 3)
     rng = random.Random(1)
@@ -603,7 +629,7 @@ def test_what_players_know_stays_in_the_card_columns_in_six_suits(tmp_path: Path
         actions = legal_actions(state)
         state = apply(state, rng.choice([a for a in actions if not isinstance(a, Play)]))
     with create_pipe_input() as pipe:
-        term = Terminal(pipe, tmp_path)
+        term = kit.Terminal(pipe, tmp_path)
         seats = tuple(SeatInfo(n, False, True) for n in names)
         info = TableInfo(1, "five", Variant.SIX_SUITS, False, False, ChatPolicy.ALWAYS, 5, seats, False, True, 0, 0)
         term.feed(Welcome(1, "s", "alice", "tok", ""), Joined(info, 0), ViewUpdate(1, view_for(state, 0)))
@@ -671,7 +697,7 @@ def test_the_lobby_highlights_the_table_we_arrive_at(term: Terminal, kit) -> Non
 
 
 @pytest.mark.parametrize("variant", list(Variant))
-def test_every_seat_of_random_games_fits_80x24(variant: Variant, tmp_path: Path) -> None:
+def test_every_seat_of_random_games_fits_80x24(kit, variant: Variant, tmp_path: Path) -> None:
     """Random games of every size, seen from every seat and as a spectator, knowledge shown or not: 24 rows of
     at most 80 columns, every hand on screen, the tokens line and the keys bar whole."""
     rng = random.Random(variant.value)
@@ -689,7 +715,7 @@ def test_every_seat_of_random_games_fits_80x24(variant: Variant, tmp_path: Path)
             snapshots += 1
             for seat in [*range(players), None]:
                 with create_pipe_input() as pipe:
-                    term = Terminal(pipe, tmp_path)
+                    term = kit.Terminal(pipe, tmp_path)
                     term.feed(Welcome(1, "s", names[seat] if seat is not None else "eve", "tok", ""),
                               Joined(info, seat), ViewUpdate(1, view_for(state, seat)))
                     term.app.ui.show_knowledge = rng.random() < 0.5
@@ -922,14 +948,14 @@ def test_long_status_lines_break_between_words_at_80_columns(term: Terminal, kit
     assert_words_whole(term.screen().splitlines(), saved)
 
 
-def test_long_log_lines_break_between_words_at_80_columns(tmp_path: Path) -> None:
+def test_long_log_lines_break_between_words_at_80_columns(kit, tmp_path: Path) -> None:
     names = ("alice", "Bot Basilisk the Second")
     state = new_game(GameConfig(players=2, first_seat=0), 5)
     while state.deck_left:
         actions = legal_actions(state)
         state = apply(state, next((a for a in actions if isinstance(a, Discard)), actions[-1]))
     with create_pipe_input() as pipe:
-        term = Terminal(pipe, tmp_path)
+        term = kit.Terminal(pipe, tmp_path)
         seats = tuple(SeatInfo(n, False, True) for n in names)
         info = TableInfo(1, "t", Variant.NONE, False, False, ChatPolicy.ALWAYS, 2, seats, False, True, 0, 0)
         term.feed(Welcome(1, "s", "alice", "tok", ""), Joined(info, 0), ViewUpdate(1, view_for(state, 0)))
@@ -1080,3 +1106,143 @@ def test_between_games_the_host_hands_an_away_seat_from_the_lobby_screen(term: T
     term.feed(TableChanged(away))
     assert "H hand on an away player's seat" in term.screen()
     assert term.type("H2b") == [HandSeat(1)]
+
+
+# --- the table options: form, lobby, table, deck play (b), why the last bot moved (w), who else played a seed ---
+
+RIGHT = "\x1b[C"
+
+
+def seated(term: Terminal, kit, state: GameState, **options: object) -> None:
+    """alice in seat 0 of a running 3-seat table with bots in seats 1 and 2 and ``options``, shown ``state``."""
+    table = replace(kit.table(("alice", "Bot Ada", "Bot Basil"), running=True, bots=(1, 2)), **options)
+    term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(table, 0), GameStarted(1, 1),
+              kit.view_message(state, 0))
+
+
+def down_to_the_last_card(config: GameConfig) -> GameState:
+    """A game run down (clues and discards only) until one card is left in the deck and seat 0 is to act."""
+    state = new_game(config, 7)
+    while state.deck_left > 1 or state.current != 0:
+        if state.clue_tokens == 8 or (state.deck_left == 1 and state.current != 0):
+            target = (state.current + 1) % state.players
+            state = apply(state, Clue(target, rank=state.deck[state.hands[target][0]].rank))
+        else:
+            state = apply(state, Discard(state.hands[state.current][-1]))
+    return state
+
+
+def test_the_form_sends_the_level_the_seed_and_the_rule_options(term: Terminal) -> None:
+    term.feed(Welcome(1, "server", "dave", "tok", ""))
+    keys = "n" + "\x7f" * 40 + "Friday" + "\t" * 8 + RIGHT * 2 + "\t" + "  monday " + "\t " + "\t " + "\r"
+    [create] = term.type(keys)
+    assert isinstance(create, CreateTable)
+    assert (create.name, create.level, create.seed, create.end_when_no_points, create.deck_plays) == (
+        "Friday", "basic", "monday", True, True)
+
+
+def test_the_forms_defaults_leave_every_option_to_the_server(term: Terminal) -> None:
+    term.feed(Welcome(1, "server", "dave", "tok", ""))
+    term.type("n")
+    text = term.screen()
+    assert "as fits the table" in text and "a random deal each game" in text
+    assert "off: ends once no more points can be scored" in text
+    [create] = term.type("\r")
+    assert isinstance(create, CreateTable)
+    assert (create.level, create.seed, create.end_when_no_points, create.deck_plays) == (None, None, False, False)
+
+
+def test_the_lobby_shows_a_tables_options(term: Terminal, kit) -> None:
+    table = replace(kit.table(id=4), level="h-group", seeded=True, end_when_no_points=True, deck_plays=True)
+    term.feed(Welcome(1, "server", "dave", "tok", ""), Tables((table,)))
+    text = " ".join(term.screen().split())
+    assert "bots play h-group" in text and "seeded deal" in text
+    assert "ends when no points are left" in text and "deck's last card playable blind" in text
+
+
+def test_the_game_screen_shows_the_bots_level(term: Terminal, kit) -> None:
+    seated(term, kit, kit.game(), level="basic", seeded=True)
+    assert "Table: bots play basic · seeded deal" in term.screen()
+
+
+def test_b_plays_the_decks_last_card_blind_after_a_yes(term: Terminal, kit) -> None:
+    state = down_to_the_last_card(GameConfig(players=3, first_seat=0, deck_plays=True))
+    seated(term, kit, state)
+    assert term.type("bn") == []
+    assert "Play the deck's last card blind?" not in term.store.model.status
+    assert term.type("by") == [ActionRequest(Play(len(state.deck) - 1))]
+    term.sent.clear()
+    assert term.type(":deckplay\r") == [ActionRequest(Play(len(state.deck) - 1))]
+
+
+def test_without_the_option_b_says_the_table_does_not_allow_it(term: Terminal, kit) -> None:
+    state = down_to_the_last_card(GameConfig(players=3, first_seat=0))
+    seated(term, kit, state)
+    assert term.type("b") == []
+    assert "does not let the deck's last card be played blind" in term.store.model.status
+    assert term.type(":deck\r") == []
+    assert "does not let the deck's last card be played blind" in term.store.model.status
+
+
+def test_b_with_more_cards_in_the_deck_says_how_many(term: Terminal, kit) -> None:
+    seated(term, kit, new_game(GameConfig(players=3, first_seat=0, deck_plays=True), 7))
+    assert term.type("b") == []
+    assert "only when it is the last one left: 35 cards are" in term.store.model.status
+
+
+def test_w_tells_why_the_last_bot_moved_or_that_it_comes_at_the_end(term: Terminal, kit) -> None:
+    state = kit.game()  # alice (seat 0) first, then Bot Ada (seat 1)
+    state = kit.clue_something(kit.clue_something(state))
+    seated(term, kit, state)
+    assert term.type("w") == []
+    assert "Bot Ada's reason for turn 2 names your own cards" in term.store.model.status
+    term.feed(BotReason(1, 1, 1, "cluing seat 3 red: their R1 (slot 2) can be played"))
+    term.type("w")
+    assert term.store.model.status == "Bot Ada, turn 2: cluing seat 3 red: their R1 (slot 2) can be played"
+    term.feed(BotReason(2, 1, 1, "a reason of another game"))
+    term.type(":why\r")
+    assert "can be played" in term.store.model.status
+
+
+def test_the_end_of_a_seeded_game_lists_who_else_played_it(term: Terminal, kit) -> None:
+    state = terminate(kit.game(), "stopped")
+    seated(term, kit, state, seeded=True)
+    assert state.outcome is not None
+    term.feed(GameOver(1, state.outcome, state.deck, "monday"))
+    assert term.sent == [ListGames(seed="monday")]
+    assert "no one else has played this deal here yet" in term.screen()
+    others = (GameSummary(1, 1, ("alice", "Bot Ada", "Bot Basil"), Variant.NONE, 0, EndReason.TERMINATED, 0,
+                          seed="monday"),
+              GameSummary(9, 5, ("cat", "dan", "eve"), Variant.NONE, 24, EndReason.FINAL_ROUND, 0, seed="monday"))
+    term.feed(Games(others))
+    assert "Seed 'monday' was also played by cat, dan, eve: 24." in term.screen()
+    term.feed(GameOver(1, state.outcome, state.deck, "monday"))
+    assert term.sent == [ListGames(seed="monday")]  # asked once per game
+
+
+@pytest.mark.parametrize("argv", [["--level", "basic", "host"], ["--solo", "--level", "expert"]])
+def test_level_is_a_solo_flag_with_known_values(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit:
+        main(argv)
+    assert exit.value.code == 2
+    err = capsys.readouterr().err
+    assert "--level is for --solo" in err or "invalid choice: 'expert'" in err
+
+
+async def test_a_solo_table_is_created_at_the_level_asked_for(nursery: trio.Nursery) -> None:
+    from hanabi.client.session import Address, Session
+    from hanabi.server import ServerConfig
+
+    server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:",
+                                                           config=ServerConfig(bot_delay=0.0),
+                                                           task_status=task_status))
+    store = ModelStore()
+    session = Session(Address("127.0.0.1", server.port), "alice", store.get, store.dispatch,
+                      on_welcome=table_setup("alice", 2, Variant.NONE, level="h-group"))
+    nursery.start_soon(session.run)
+    with trio.fail_after(5):
+        while store.model.table is None or store.model.view is None:
+            await trio.sleep(0.01)
+    assert store.model.table.level == "h-group"
+    session.stop()
+    nursery.cancel_scope.cancel()

@@ -152,3 +152,15 @@ def test_a_game_that_paused_itself_for_an_absent_player_is_not_resumed_by_z(term
     term.store.dispatch(GameClock(1, (1_000, 1_000, 1_000), None, True, note))
     assert term.type("z") == []
     assert "goes on once they are back" in term.store.model.status
+
+
+def test_the_lobby_shows_a_timed_tables_clock(kit) -> None:
+    from dataclasses import replace
+
+    from hanabi.client.screens import lobby_fragments
+
+    timed = replace(kit.table(), timed=True, time_base=120, time_per_turn=20)
+    model = ClientModel(tables=(timed,))
+    text = "".join(t for _, t in lobby_fragments(model, 0, 200))
+    assert "clock 2:00 + 0:20 a move" in text
+    assert "clock" not in "".join(t for _, t in lobby_fragments(ClientModel(tables=(kit.table(),)), 0, 200))

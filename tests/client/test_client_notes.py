@@ -10,13 +10,25 @@ from pathlib import Path
 
 import pytest
 import trio
+from hanabi.client.commands import CommandCompleter
 from hanabi.client.model import ClientModel, reduce
 from hanabi.client.replayer import ReplayViewer
 from hanabi.client.runner import ModelStore
 from hanabi.client.session import Address, Session
 from hanabi.client.snapshot import SizedOutput, screen_text
 from hanabi.client.solo import table_setup
-from hanabi.engine import ChatPolicy, Clue, GameConfig, GameState, Variant, apply, legal_actions, new_game, view_for
+from hanabi.engine import (
+    ChatPolicy,
+    Clue,
+    Discard,
+    GameConfig,
+    GameState,
+    Variant,
+    apply,
+    legal_actions,
+    new_game,
+    view_for,
+)
 from hanabi.engine.replay import dumps, from_json
 from hanabi.protocol.messages import (
     CardNote,
@@ -30,6 +42,8 @@ from hanabi.protocol.messages import (
     WriteNote,
 )
 from hanabi.server import ServerConfig, serve
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
 from prompt_toolkit.input import create_pipe_input
 
 from .conftest import Terminal
@@ -274,3 +288,45 @@ def test_a_long_note_shows_whole_in_the_prompt_at_80_columns(term: Terminal, kit
     assert long[:100] in term.app.ui.prompt and len(term.app.ui.prompt) <= 158
     status = [line for line in term.screen().splitlines()[-3:-1]]
     assert "".join(line.strip() for line in status).count("y") >= 60  # on screen in full, over two lines
+
+
+def test_at_the_end_n_is_refused_and_the_panel_shows_every_seat_s_notes(term: Terminal, kit) -> None:
+    state = kit.game()
+    while not state.over:
+        state = apply(state, next(a for a in legal_actions(state) if not isinstance(a, Clue)))
+    playing(term, kit, state=state)
+    term.type("N")
+    assert "Notes: none yet (n writes a note on a card)" in term.screen()
+    term.feed(CardNotes(1, 0, (CardNote(0, "mine"),)), CardNotes(1, 2, (CardNote(1, "cathy's"),)))
+    assert term.type("n") == []
+    assert "the game is over: notes are written while it runs" in term.app.get_model().status
+    screen = term.screen()
+    assert "alice: " in screen and "mine" in screen and "cathy: " in screen and "cathy's" in screen
+
+
+def test_without_a_game_note_says_so(term: Terminal, kit) -> None:
+    term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(kit.table(), 0))
+    assert term.type(":note 1 f\r") == []
+    assert "notes are written during a game" in term.app.get_model().status
+
+
+def test_tab_completes_note_with_our_slots_and_the_others_names(kit) -> None:
+    view = view_for(kit.game(), 0)
+    completer = CommandCompleter(lambda: view, lambda: kit.NAMES)
+    assert [c.text for c in completer.get_completions(Document("no"), CompleteEvent())] == ["note"]
+    offered = [c.text for c in completer.get_completions(Document("note "), CompleteEvent())]
+    assert offered == ["1", "2", "3", "4", "5", "bob", "cathy"]
+
+
+def test_a_note_follows_its_card_when_the_hand_moves(term: Terminal, kit) -> None:
+    state = playing(term, kit)
+    first = state.hands[0][0]
+    term.feed(CardNotes(1, 0, (CardNote(first, "f"),)))
+    term.app.ui.show_notes = True
+    assert "your slot 1" in term.screen()
+    for _ in range(3):  # a clue from each seat: our turn again, with clue tokens to spare
+        state = kit.clue_something(state)
+    state = apply(state, Discard(state.hands[0][2]))  # a new card comes into slot 1; the noted one moves on
+    term.feed(kit.view_message(state, 0))
+    assert state.hands[0][1] == first
+    assert "your slot 2" in term.screen() and "your slot 1" not in term.screen()

@@ -72,7 +72,7 @@ class Tmux:
     def screen(self, name: str) -> str:
         return self.run("capture-pane", "-p", "-t", name)
 
-    def wait_for(self, name: str, check: Callable[[str], bool], what: str, timeout: float = 20.0) -> str:
+    def wait_for(self, name: str, check: Callable[[str], bool], what: str, timeout: float = 60.0) -> str:
         end = time.monotonic() + timeout
         text = ""
         while time.monotonic() < end:
@@ -257,6 +257,17 @@ def test_two_clients_and_a_bot_play_a_game_in_tmux(server: int, tmux: Tmux, tmp_
     replay = load(path)
     assert replay.state.over and replay.players[:2] == ("alice", "bob")
 
+    # The review together: alice (the host) leads, bob's screen follows her steps; bob steps alone, f follows.
+    last = re.search(r"step (\d+)/\1 · you lead", tmux.screen("alice"))
+    assert last is not None, tmux.screen("alice")
+    tmux.keys("alice", "Home")
+    tmux.wait_for("bob", lambda s: f"step 0/{last.group(1)} · following alice" in s, "bob following alice")
+    tmux.keys("bob", "Right")
+    tmux.wait_for("bob", lambda s: f"step 1/{last.group(1)} · on your own" in s, "bob on his own")
+    tmux.keys("alice", "Right", "Right")
+    tmux.keys("bob", "f")
+    tmux.wait_for("bob", lambda s: f"step 2/{last.group(1)} · following alice" in s, "bob following again")
+
     tmux.keys("alice", "q")
     tmux.wait_for("alice", lambda s: "CLIENT-EXIT=0" in s, "a clean exit")
     quit_cleanly(tmux, "bob")
@@ -272,7 +283,7 @@ def _bank(screen: str, name: str) -> int:
 def test_a_timed_solo_game_counts_down_and_pauses_in_tmux(tmux: Tmux) -> None:
     client = f"{shlex.quote(sys.executable)} -m hanabi.client --solo --players 2 --name Alice"
     tmux.start("alice", f"{client} --clock 600+20 --bot-delay 0.3")
-    first = tmux.wait_for("alice", lambda s: "Clocks" in s and "▶Alice" in s, "her clock running", timeout=30)
+    first = tmux.wait_for("alice", lambda s: "Clocks" in s and "▶Alice" in s, "her clock running")
     # The bank counts down on screen between the server's messages.
     tmux.wait_for("alice", lambda s: "▶Alice" in s and _bank(s, "Alice") < _bank(first, "Alice"),
                   "her clock counting down")
@@ -337,3 +348,49 @@ def test_a_note_in_tmux_stays_private_and_comes_back_after_a_restart(server: int
     tmux.wait_for("alice-again", lambda s: "Fireworks" in s and "*" in bobs_row(s), "her seat and her note")
     assert "*" not in tmux.screen("bob")
     quit_cleanly(tmux, "bob", "alice-again")
+
+
+def test_a_solo_game_shows_counting_the_glance_line_and_rewinds_in_tmux(tmux: Tmux) -> None:
+    """The real client against its private loopback server: the glance line and the marks show, ``i`` tells
+    a card's clues, ``r`` rewinds to the deal and back while the game waits for us."""
+    tmux.start("alice", f"{shlex.quote(sys.executable)} -m hanabi.client --solo --name alice --players 3 "
+                        "--bot-delay 0")
+    screen = tmux.wait_for("alice", lambda s: turn_of(s) is not None, "her first turn")
+    # A bot may have moved first; the deal's figure is the same whatever: 3 players, 35 cards in the deck.
+    glance = r"^Max \d+( \([^)]*\))?  Pace -?\d+  Eff (-|\d\.\d\d) need \d\.\d\d \(deal 1\.00\)"
+    assert re.search(glance, screen, re.M), screen
+    first = turn_of(screen)
+    # The rank of the next player's first card: a clue that surely touches something.
+    row = next(line for line in screen.splitlines() if re.match(r"^[ ▶]2 ", line))
+    rank = re.findall(r"[RYGBW]([1-5])", row[18:])[0]
+    tmux.keys("alice", "c", "2", rank)
+    tmux.wait_for("alice", lambda s: turn_of(s) not in (None, first), "her next turn")
+    tmux.keys("alice", "i", "1", "1")
+    tmux.wait_for("alice", lambda s: "Your slot 1:" in s and "can be" in s, "the clue history of her slot 1")
+    tmux.keys("alice", "r")
+    tmux.wait_for("alice", lambda s: "REWIND:" in s and "IT IS YOUR TURN" in s, "the rewind")
+    tmux.keys("alice", "Home")
+    screen = tmux.wait_for("alice", lambda s: "REWIND: the deal" in s, "the deal")
+    assert "Clues 8/8" in screen and "▶ replay" in screen
+    tmux.keys("alice", "r")
+    screen = tmux.wait_for("alice", lambda s: "REWIND" not in s and "your turn" in s, "the live game again")
+    assert "Max " in screen
+    quit_cleanly(tmux, "alice")
+
+
+def test_a_solo_game_at_a_level_shows_it_and_tells_why_the_bot_moved(tmux: Tmux) -> None:
+    """``--solo --level basic``: the table line says the level; after the bot's first move, w tells its reason
+    (or, when the reason names alice's own cards, that it comes at the end)."""
+    tmux.start("alice", f"{shlex.quote(sys.executable)} -m hanabi.client --solo --players 2 --level basic "
+                        "--bot-delay 0 --name alice")
+    screen = tmux.wait_for("alice", lambda s: "Fireworks" in s and "can be" in s, "the game")
+    assert "Table: bots play basic" in screen
+    if turn_of(screen) == 1:  # alice first: her move, then the bot's
+        tmux.keys("alice", "p", "1", "y")
+    tmux.wait_for("alice", lambda s: (turn_of(s) or 0) >= 2, "the bot's move")
+    tmux.keys("alice", "w")
+    shown = tmux.wait_for("alice", lambda s: "Bot Ada" in " ".join(s.splitlines()[-3:]), "the bot's reason")
+    status = " ".join(shown.splitlines()[-3:])
+    assert re.search(r"Bot Ada(, turn \d+: \w|'s reason for turn \d+ names your own cards)", status)
+    tmux.keys("alice", "C-c")
+    tmux.wait_for("alice", lambda s: "CLIENT-EXIT=0" in s, "a clean exit")

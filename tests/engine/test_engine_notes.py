@@ -23,7 +23,10 @@ from hanabi.engine import (
     note_target_problem,
     view_for,
 )
+from hanabi.engine.notes import notes_from_json, notes_to_json
 from hanabi.engine.replay import ReplayError, dumps, from_json, load, to_json
+from hypothesis import given
+from hypothesis import strategies as st
 
 from .hanablive_loader import problems
 
@@ -131,3 +134,12 @@ def test_a_real_hanab_live_file_s_notes_are_read() -> None:
     data = json.loads((GAMES / "hl_no_variant_149251.json").read_text())
     data["notes"][0] = ["a\tb"] + [""] * 55
     assert from_json(data).notes[0] == {0: "a b"}
+
+
+_TEXT = st.text(min_size=1, max_size=NOTE_MAX).filter(lambda t: t.strip() != "" and note_problem(t) is None)
+
+
+@given(st.lists(st.dictionaries(st.integers(0, 59), _TEXT, max_size=20), min_size=2, max_size=5))
+def test_any_notes_come_back_from_hanab_live_s_field_as_they_were(notes: list[dict[int, str]]) -> None:
+    data = json.loads(json.dumps(notes_to_json(notes, 60)))
+    assert notes_from_json(data, len(notes), 60) == tuple(notes)

@@ -48,7 +48,8 @@ def random_game(variant: Variant, players: int, rng: random.Random, **options: b
 def test_the_rebuilt_past_is_exactly_what_each_seat_was_sent(variant: Variant) -> None:
     rng = random.Random(variant.value)
     for players in range(2, 6):
-        options = {name: rng.random() < 0.5 for name in ("empty_clues", "end_when_no_points", "deck_plays")}
+        options = {name: rng.random() < 0.5
+                   for name in ("empty_clues", "end_when_no_points", "deck_plays", "all_or_nothing")}
         states = random_game(variant, players, rng, **options)
         for cut in (len(states) // 3, len(states)):  # in the middle of the game, and at its end
             for seat in [*range(players), None]:

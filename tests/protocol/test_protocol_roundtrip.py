@@ -14,6 +14,8 @@ from hanabi.protocol import (
     Encoder,
     Message,
     ViewUpdate,
+    config_from_wire,
+    config_to_wire,
     encode,
     event_from_wire,
     event_to_wire,
@@ -22,6 +24,7 @@ from hanabi.protocol import (
     view_from_wire,
     view_to_wire,
 )
+from hanabi.protocol.fields import FieldError
 from protocol_samples import all_messages, finished_game_messages
 
 
@@ -94,3 +97,12 @@ def test_a_finished_game_reveals_everything_in_the_last_view() -> None:
     last_view = [m for m in messages if isinstance(m, ViewUpdate)][-1]
     assert last_view.view.outcome is not None
     assert all(cv.card is not None for hand in last_view.view.hands for cv in hand)
+
+
+def test_hanablives_rule_options_travel_in_a_config_only_when_on() -> None:
+    plain, both = GameConfig(players=2), GameConfig(players=2, end_when_no_points=True, deck_plays=True)
+    assert config_to_wire(plain).keys() == {"players", "variant", "empty_clues", "all_or_nothing", "first_seat", "chat"}
+    assert config_from_wire(config_to_wire(both), "config") == both
+    assert config_from_wire(config_to_wire(plain), "config") == plain
+    with pytest.raises(FieldError, match=r"config\.deck_plays"):
+        config_from_wire({**config_to_wire(plain), "deck_plays": 1}, "config")

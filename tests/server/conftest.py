@@ -22,6 +22,11 @@ from hanabi.server import Server, ServerConfig, serve
 
 M = TypeVar("M")
 
+# How long a test waits for a message it expects before it fails: only a bound that stops a hung test, never a
+# measure of speed. Generous, because the suite must pass on a machine busy with other work (load 20 on 2 cores
+# has been seen to hold a reply for seconds).
+PATIENCE = 15.0
+
 FAST = ServerConfig(bot_delay=0.0, handshake_timeout=2.0, ping_interval=0.5, idle_timeout=5.0, send_timeout=2.0,
                     shutdown_grace=0.5, lobby_interval=0.05)
 
@@ -70,7 +75,7 @@ class Client:
                 continue
             self.inbox.append(message)
 
-    async def expect(self, kind: type[M], timeout: float = 3.0, where: Callable[[M], bool] | None = None) -> M:
+    async def expect(self, kind: type[M], timeout: float = PATIENCE, where: Callable[[M], bool] | None = None) -> M:
         """The first message of ``kind`` (matching ``where``), skipping (and keeping) others."""
         with trio.fail_after(timeout):
             while True:
@@ -80,7 +85,7 @@ class Client:
                         return message
                 await self._pump()
 
-    async def expect_closed(self, timeout: float = 3.0) -> None:
+    async def expect_closed(self, timeout: float = PATIENCE) -> None:
         with trio.fail_after(timeout):
             try:
                 while True:

@@ -9,7 +9,20 @@ from pathlib import Path
 
 import pytest
 import trio
-from hanabi.engine import Clue, EndReason, Play, PlayerView
+import trio.testing
+from hanabi.engine import (
+    ChatPolicy,
+    Clue,
+    Discard,
+    EndReason,
+    GameConfig,
+    Play,
+    PlayerView,
+    Variant,
+    apply,
+    legal_actions,
+    new_game,
+)
 from hanabi.protocol.messages import (
     ActionRequest,
     AddBot,
@@ -27,8 +40,10 @@ from hanabi.protocol.messages import (
     Start,
     ViewUpdate,
 )
+from hanabi.server import Server, Store, serve
+from hanabi.server.store import token_hash
 
-from .conftest import Client, Connect, config_with
+from .conftest import FAST, Client, Connect, config_with
 from .test_server_tables import table_of
 from .test_server_tcp import _client, _start_server_process, kill_9
 
@@ -64,9 +79,15 @@ async def test_a_timed_game_shows_its_clocks_and_adds_the_bonus_after_a_move(con
 
 
 async def test_an_untimed_game_has_no_clocks_and_is_not_paused(connect: Connect) -> None:
-    clients, _ = await _two(connect)
+    clients, views = await _two(connect)
     clock = await clients[0].expect(GameClock, WAIT)
     assert clock.remaining == () and clock.running is None and not clock.paused
+    # Nothing of it changes with a move, so a move sends none (only a pause or its end would).
+    current = views[0].current
+    await clients[current].send(ActionRequest(_own_play(views[current], current)))
+    await _views(clients, 1)
+    await clients[0].drain(0.2)
+    assert clients[0].take(GameClock) == []
 
 
 async def test_the_player_to_act_running_out_of_time_loses_the_game_for_the_table(connect: Connect) -> None:
@@ -246,3 +267,47 @@ async def test_clocks_survive_a_kill_9_from_the_stored_banks(tmp_path: Path) -> 
         proc.send_signal(signal.SIGTERM)
         with trio.fail_after(10):
             await proc.wait()
+
+
+async def test_time_running_out_on_the_last_turn_loses_the_game_at_the_server(tmp_path: Path) -> None:
+    # A stored timed game at its very last turn, with half a second left in each bank: its player comes back.
+    db = str(tmp_path / "last.db")
+    store = Store(db)
+    store.open_sync()
+    config = GameConfig(players=2, timed=True, time_base=600, time_per_turn=0)
+    state = new_game(config, "last turn")
+    tokens = ("alice-token", "bob-token")
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        table_id = await store.create_table("L", Variant.NONE, False, False, ChatPolicy.BETWEEN_GAMES, 2, None, 0,
+                                            timer=(600, 0))
+        for seat, name in enumerate(("Alice", "Bob")):
+            await store.add_player(token_hash(tokens[seat]), name)
+            await store.set_seat(table_id, seat, bot=False, name=name, key=token_hash(tokens[seat]))
+        game_id = await store.start_game(table_id, config, "last turn", ("Alice", "Bob"))
+        seq = 0
+        while state.final_turns_left != 1:
+            actions = legal_actions(state)
+            action = next((a for a in actions if isinstance(a, Discard)), None) or next(
+                a for a in actions if isinstance(a, Clue))
+            state = apply(state, action)
+            await store.add_action(game_id, seq, action, (0.5, 0.5))
+            seq += 1
+        nursery.cancel_scope.cancel()
+    store.close_sync()
+
+    with trio.fail_after(WAIT):
+        async with trio.open_nursery() as nursery:
+            server: Server = await nursery.start(
+                lambda task_status: serve("127.0.0.1", 0, db, config=FAST, task_status=task_status))
+            ours, theirs = trio.testing.memory_stream_pair()
+            nursery.start_soon(server.handle, theirs, "memory:last")
+            last = Client(ours, "last")
+            await last.hello("x", resume=tokens[state.current])
+            view = (await last.expect(ViewUpdate, WAIT)).view
+            assert view.final_turns_left == 1 and view.current == state.current
+            over = await last.expect(GameOver, WAIT)
+            assert over.outcome.reason is EndReason.TIMEOUT and over.outcome.score == 0
+            listed = {g.id: g for g in await server.store.games()}
+            assert listed[game_id].end == "timeout"
+            await server.stop()

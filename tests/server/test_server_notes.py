@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import msgpack
+import pytest
 import trio
 from hanabi.protocol import HEADER, PROTOCOL_VERSION
 from hanabi.protocol.messages import (
@@ -69,7 +70,7 @@ async def test_notes_stay_private_to_their_seat_over_tcp_until_the_game_ends(tcp
     watched = [m for m in [await cy.expect(CardNotes) for _ in range(3)]]
     assert {(m.seat, n.text) for m in watched for n in m.notes} >= {(0, "alice-secret-f"), (1, "bob-secret-cm")}
 
-    over = await play_out({0: alice, 1: bob}, game_timeout=60)
+    over = await play_out({0: alice, 1: bob})
     assert over.outcome is not None
     for client, others in ((alice, b"bob-secret"), (bob, b"alice-secret")):
         if not any(t["t"] == "game_over" for t in client.trees):
@@ -130,19 +131,16 @@ def test_a_seat_s_notes_together_have_a_limit() -> None:
         game.write_note(0, order, "n" * 100)
     game.check_note(0, 5, "m" * 100)  # replacing a note: the same total
     game.check_note(0, 20, "")  # no note adds nothing
-    try:
+    with pytest.raises(Refused, match="2001 characters") as refused:
         game.check_note(0, 20, "m")
-    except Refused as e:
-        assert e.code == "bad_field" and "2001 characters" in e.message
-    else:
-        raise AssertionError("a note over the seat's total was taken")
+    assert refused.value.code == "bad_field"
     game.write_note(0, 5, "")  # deleted: room again
     game.check_note(0, 20, "m" * 100)
 
 
 async def test_after_the_game_notes_are_refused(connect: Connect) -> None:
     alice, bob, _, _, _ = await _table_of_two(connect)
-    await play_out({0: alice, 1: bob}, game_timeout=60)
+    await play_out({0: alice, 1: bob})
     await alice.send(WriteNote(order=0, text="late", id=9))
     refused = await alice.expect(ErrorReply, where=lambda m: m.id == 9)
     assert refused.code == "game_not_running"
@@ -170,7 +168,7 @@ async def test_notes_survive_a_kill_of_the_server_and_come_back_on_resume(tmp_pa
         assert (await bob_again.expect(CardNotes)).notes == ()  # his own (none), not Alice's
         await bob_again.drain(0.1)
         assert not any(b"finessed" in body for body in bob_again.raw)
-        await play_out({0: again, 1: bob_again}, game_timeout=30)
+        await play_out({0: again, 1: bob_again})
         await again.send(GetReplay(game=game, id=3))
         replay = await again.expect(ReplayFile, where=lambda m: m.id == 3)
         assert json.loads(replay.json)["notes"][0][bobs] == "finessed ✓"
@@ -206,3 +204,15 @@ def test_every_seat_s_notes_at_their_limit_fit_the_frames_of_the_game_s_end() ->
     assert [type(m).__name__ for m in received] == ["GameOver"] + ["CardNotes"] * 5 + ["ReplayFile"]
     replay = json.loads(received[-1].json)  # type: ignore[union-attr]
     assert sum(len(note) for note in replay["notes"][4]) == 2000 and state.turn > 60
+
+
+def test_a_note_of_two_lines_is_refused_by_the_game_too() -> None:
+    """The protocol refuses it first; the game's own check (the engine's rule) says the same."""
+    from hanabi.engine import GameConfig, new_game
+    from hanabi.server.game import Game
+    from hanabi.server.session import Refused
+
+    game = Game(1, "s", ("a", "b"), new_game(GameConfig(players=2), "s"))
+    with pytest.raises(Refused, match="one line") as refused:
+        game.check_note(0, 0, "two\nlines")
+    assert refused.value.code == "bad_field"

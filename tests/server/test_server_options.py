@@ -7,6 +7,7 @@ player while the game runs, and that a bot's reason reaches only the seats allow
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,7 @@ from hanabi.protocol.messages import (
     ViewUpdate,
 )
 from hanabi.server import Server, ServerConfig
+from hanabi.server.cli import main
 from hanabi.server.records import TableOptions
 from hanabi.server.store import Store
 
@@ -158,9 +160,10 @@ async def test_who_else_played_a_seed_and_how_they_scored(connect: Connect) -> N
     # Playing that seed now: the other table's game of it (its replay shows the deal) is not shown yet.
     await third.send(ListGames(seed="monday", id=3))
     refused = await third.expect(ErrorReply)
-    assert (refused.code, refused.id) == ("no_such_game", 3) and "your game is dealt from this seed" in refused.message
+    assert (refused.code, refused.id) == ("no_such_game", 3)
+    assert "the game at your table is dealt from this seed" in refused.message
     await third.send(GetReplay(game=1))
-    assert "your game is dealt from this seed" in (await third.expect(ErrorReply)).message
+    assert "the game at your table is dealt from this seed" in (await third.expect(ErrorReply)).message
     await third.send(Leave())
     await fourth.expect(GameOver)
     lister = await connect("Eve")  # someone else entirely
@@ -254,10 +257,14 @@ async def test_a_bots_reason_never_names_a_players_own_cards_to_them(tcp_connect
     assert bot_moves and named_bob, "the deal should have the bot clue Bob at least once in 24 turns"
     assert all(r.seat == 2 and r.reason for r in during)
     assert {r.turn for r in during} == set(bot_moves) - named_bob
+    again = await tcp_connect("Bob", resume=bob.token)  # type: ignore[attr-defined]  # Bob comes back: the same
+    await again.expect(ViewUpdate)
+    await again.drain(0.1)
+    assert {r.turn for r in again.take(BotReason)} == set(bot_moves) - named_bob
     await alice.send(Leave())  # the game ends for Bob
-    await bob.expect(GameOver)
-    await bob.drain(0.1)
-    assert {r.turn for r in bob.take(BotReason)} == named_bob
+    await again.expect(GameOver)
+    await again.drain(0.1)
+    assert {r.turn for r in again.take(BotReason)} == named_bob
 
 
 # --- kept across a restart --------------------------------------------------------------------------------------
@@ -287,3 +294,40 @@ async def test_a_tables_options_and_seeded_games_survive_reopening_the_store(tmp
     again.close_sync()
     assert {t.name: t.options for t in snap.tables} == {"Friday": chosen, "Plain": TableOptions()}
     assert [(g.id, g.seed) for g in listed] == [(random, None), (seeded, "friday")]
+
+
+async def test_hanabi_server_games_says_who_else_played_a_seed(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "games.sqlite3"
+    store = Store(str(path))
+    store.open_sync()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        tid = await store.create_table("t", Variant.NONE, False, False, ChatPolicy.OFF, 2, None, 0,
+                                       TableOptions(seed="monday"))
+        for players, score in ((("Ann", "Ben"), 11), (("Cat", "Dan"), 19)):
+            gid = await store.start_game(tid, GameConfig(players=2), "monday", players, seeded=True)
+            await store.finish_game(gid, score, "final_round")
+        gid = await store.start_game(tid, GameConfig(players=2), "random", ("Eve", "Fay"))
+        await store.finish_game(gid, 5, "final_round")
+        nursery.cancel_scope.cancel()
+    store.close_sync()
+    assert main(["games", "--db", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "seed 'monday', also played by: #1 Ann, Ben: 11" in lines[2]
+    assert "seed 'monday', also played by: #2 Cat, Dan: 19" in lines[4]
+    assert len(lines) == 5  # the random deal has no seed line
+    assert main(["games", "--db", str(path), "--json"]) == 0
+    assert [json.loads(line)["seed"] for line in capsys.readouterr().out.splitlines()] == [None, "monday", "monday"]
+
+
+def test_the_seats_kept_from_a_reason_are_the_decisions_own_and_the_clues_target() -> None:
+    from hanabi.engine.bots import seats_named
+
+    said = Decision(Clue(2, rank=3), "cluing seat 3 3: a finesse: R2 gets blind-played first", frozenset({1, 2}))
+    assert seats_named(said, 0, 4) == {1, 2}
+    assert seats_named(Decision(Clue(2, rank=3), "their R3 can be played", frozenset({1})), 0, 4) == {1, 2}
+    # A bot that does not say: a finesse is kept from everyone but its giver, a play only names the mover's hand.
+    assert seats_named(Decision(Clue(2, rank=3), "a finesse: R2 first"), 0, 4) == {1, 2, 3}
+    assert seats_named(Decision(Clue(2, rank=3), "their R3 can be played"), 0, 4) == {2}
+    assert seats_named(Decision(Play(7), "my slot 1 is R1"), 3, 4) == {3}

@@ -16,6 +16,7 @@ from pathlib import Path
 import trio
 from hanabi.engine import replay
 from hanabi.protocol.messages import (
+    ActionRequest,
     AddBot,
     CreateTable,
     ErrorReply,
@@ -33,6 +34,7 @@ from hanabi.protocol.messages import (
     ReviewLead,
     ReviewPoint,
     ReviewStep,
+    SeatStatus,
     Spectate,
     Start,
     ViewUpdate,
@@ -45,17 +47,22 @@ from .test_server_tcp import _client as tcp_client
 from .test_server_tcp import _start_server_process as start_server_process
 
 
-async def finished_table(connect: Connect, host: str = "Alice", guest: str = "Bob") -> tuple[Client, Client, int,
-                                                                                              int]:
-    """``host`` and ``guest`` play a 2-seat game to its end; their clients, the table and the game."""
+async def started_table(connect: Connect, host: str, guest: str) -> tuple[Client, Client, int, int]:
+    """``host`` and ``guest`` at a 2-seat table whose game has started; their clients, the table and the game."""
     alice, bob = await connect(host), await connect(guest)
     await alice.send(CreateTable(name=f"{host}'s", seats=2))
     table = (await alice.expect(Joined)).table.id
     await bob.send(Join(table=table))
     await bob.expect(Joined)
     await alice.send(Start())
-    game = (await alice.expect(GameStarted)).game
-    await play_out({0: alice, 1: bob}, game_timeout=60)
+    return alice, bob, table, (await alice.expect(GameStarted)).game
+
+
+async def finished_table(connect: Connect, host: str = "Alice", guest: str = "Bob") -> tuple[Client, Client, int,
+                                                                                              int]:
+    """``host`` and ``guest`` play a 2-seat game to its end; their clients, the table and the game."""
+    alice, bob, table, game = await started_table(connect, host, guest)
+    await play_out({0: alice, 1: bob})
     return alice, bob, table, game
 
 
@@ -124,7 +131,7 @@ async def test_the_lead_is_handed_on_and_taken_back_by_the_host_when_the_leader_
     await alice.send(ReviewStep(step=1))  # Bob is here: the host does not take over
     await refusal(alice, "not_leader")
     await bob.stream.aclose()
-    await alice.drain(0.3)
+    await alice.expect(SeatStatus, where=lambda s: s.seat == 1 and not s.connected)
     await alice.send(ReviewStep(step=1))  # Bob has gone: the host takes the lead back
     back = await alice.expect(Review, where=lambda r: r.step == 1)
     assert back.leader == "Alice"
@@ -248,3 +255,26 @@ async def test_a_server_killed_during_a_review_brings_it_back_as_last_shown(tmp_
         proc.send_signal(signal.SIGTERM)
         with trio.fail_after(10):
             await proc.wait()
+
+
+async def test_a_player_leaving_ends_the_game_into_a_review_for_those_who_stay(tcp_connect: Connect) -> None:
+    alice, bob, _, _ = await started_table(tcp_connect, "Alice", "Bob")
+    views = {0: (await alice.expect(ViewUpdate)).view, 1: (await bob.expect(ViewUpdate)).view}
+    first = views[0].current
+    await (alice, bob)[first].send(ActionRequest(views[first].legal_actions()[-1]))  # one turn, then Bob walks out
+    await bob.expect(ViewUpdate, where=lambda v: v.view.turn == 1)
+    await bob.send(Leave())
+    replay_file = await alice.expect(ReplayFile)
+    review = await alice.expect(Review)
+    # Stopped from outside: one step per turn, and one more for the stop, as the client's viewer counts them.
+    assert (review.leader, review.step, review.last) == ("Alice", 2, 2) == ("Alice", 2, steps_in(replay_file.json))
+    await bob.drain(0.2)
+    assert not any(isinstance(m, Review) for m in bob.seen)
+
+
+async def test_who_leaves_a_table_hears_who_is_online_again(tcp_connect: Connect) -> None:
+    _alice, bob, _, _ = await finished_table(tcp_connect)  # kept: a client dropped is one offline
+    _carol = await tcp_connect("Carol")  # came while Bob was at the table: the lobby heard it, not he
+    await bob.send(Leave())
+    back = await bob.expect(Online, where=lambda o: "Carol" in o.players)
+    assert back.players == ("Alice", "Bob", "Carol")

@@ -51,8 +51,9 @@ async def table_of(host: Client, guests: list[Client], seats: int | None = None,
     return joined.table.id
 
 
-async def play_out(clients: dict[int, Client], game_timeout: float = 20.0) -> GameOver:
-    """Every seat lets the house bot choose from its view on its turn until the game ends; returns the game_over."""
+async def play_out(clients: dict[int, Client], game_timeout: float = 120.0) -> GameOver:
+    """Every seat lets the house bot choose from its view on its turn until the game ends; returns the game_over.
+    ``game_timeout`` only stops a hung test: a game takes a few seconds, more on a busy machine."""
     acted: dict[int, int] = {}  # seat -> the turn it last acted on
     with trio.fail_after(game_timeout):
         while True:
@@ -134,7 +135,7 @@ async def test_bots_fill_seats_and_play_by_themselves(connect: Connect) -> None:
     assert all(p.bot for p in info.table.players[1:] if p)
     await alice.send(Start())
     await alice.expect(GameStarted)
-    over = await play_out({0: alice}, game_timeout=30)
+    over = await play_out({0: alice})
     assert over.outcome.max_score == 25
 
 

@@ -87,7 +87,7 @@ async def test_whole_games_over_tcp_never_show_a_seat_its_own_cards(tcp_connect:
         view = await clients[1].expect(ViewUpdate)
         hand = tuple(cv.order for cv in view.view.hands[1])
         await clients[1].send(RearrangeRequest(hand=hand[::-1]))
-        await play_out(dict(enumerate(clients)), game_timeout=60)
+        await play_out(dict(enumerate(clients)))
         for seat, c in enumerate(clients):
             if not any(t["t"] == "game_over" for t in c.trees):
                 await c.expect(GameOver)
@@ -167,7 +167,7 @@ async def test_a_server_killed_mid_game_comes_back_exactly(tmp_path: Path) -> No
             restored = await c.expect(ViewUpdate)
             assert restored.view == views[seat].view, "the restored game differs from the one before the kill"
             assert restored.game == views[seat].game
-        over = await play_out(again, game_timeout=30)
+        over = await play_out(again)
         assert over.outcome is not None
         await again[0].send(ListGames())
         assert [g.id for g in (await again[0].expect(Games)).games] == [views[0].game]

@@ -1,0 +1,127 @@
+"""The history: the server's finished games (yours first), to look at alone, review with the table, or save.
+
+``h`` in the lobby asks the server for its finished games (``list_games``)
+and shows them one per line: when, the variant, the score, who played (a
+★ marks the games you sat at, which the server lists first). On the chosen
+game, Enter (or ``o``) opens it alone, as a private replay on this screen;
+``w`` has your table review it together (the host's power); ``s`` saves it
+as a file. Esc or ``q`` goes back to the lobby.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from hanabi.protocol.messages import GameSummary, GetReplay, ListGames, OpenReview
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from .model import ClientModel
+
+if TYPE_CHECKING:
+    from .app import ClientApp
+
+
+@dataclass
+class HistoryUi:
+    selected: int = 0
+
+
+def when(summary: GameSummary) -> str:
+    """The local date and time a game finished, to the minute."""
+    return datetime.fromtimestamp(summary.finished_at).strftime("%Y-%m-%d %H:%M")
+
+
+def history_fragments(model: ClientModel, ui: HistoryUi, width: int) -> StyleAndTextTuples:
+    """The list of finished games, the chosen one highlighted, then what the keys do with it."""
+    games = model.games
+    out: StyleAndTextTuples = [("class:label", "Finished games on this server (★ yours, listed first)\n"),
+                               ("class:label", f"  {'#':>4}  {'Finished':<16} {'Variant':<18} Score  Players\n")]
+    if model.games_total is None and not games:
+        out.append(("class:label", "\n  No finished game yet (or the list is on its way).\n"))
+    for i, g in enumerate(games):
+        mark = "▶" if i == ui.selected else " "
+        mine = "★" if g.yours else " "
+        score = f"{g.score:>2}" + (" (ended early)" if g.end.value == "terminated" else "")
+        line = (f"{mark}{mine}{g.id:>4}  {when(g):<16} {g.variant.title[:18]:<18} {score:<5}  "
+                f"{', '.join(g.players)}")
+        out.append(("class:selected" if i == ui.selected else "", line[: max(20, width - 1)]))
+        out.append(("", "\n"))
+    if model.games_total is not None and model.games_total > len(games):
+        out.append(("class:label", f"  (the latest {len(games)} of {model.games_total} games)\n"))
+    out.append(("class:keys", " Enter/o look at it alone · w review it with your table · s save it · "
+                              "r refresh · Esc back "))
+    return out
+
+
+class HistoryActions:
+    """What one ``ClientApp`` does on the history screen."""
+
+    def __init__(self, app: ClientApp) -> None:
+        self.app = app
+        self.ui: HistoryUi | None = None
+
+    def open(self) -> None:
+        if self.app.send(ListGames()):
+            self.ui = HistoryUi()
+
+    def close(self) -> None:
+        self.ui = None
+
+    def chosen(self) -> GameSummary | None:
+        games = self.app.get_model().games
+        if self.ui is None or not games:
+            return None
+        self.ui.selected = max(0, min(self.ui.selected, len(games) - 1))
+        return games[self.ui.selected]
+
+    def move(self, step: int) -> None:
+        count = len(self.app.get_model().games)
+        if self.ui is not None and count:
+            self.ui.selected = (self.ui.selected + step) % count
+
+    def key(self, key: str) -> bool:
+        """A printable key on the history screen; False when it is not one of its keys."""
+        if key == "q":
+            self.close()
+            return True
+        if key == "r":
+            self.app.send(ListGames())
+            return True
+        if key not in ("o", "w", "s"):
+            return False
+        game = self.chosen()
+        if game is None:
+            self.app.note("there is no finished game to choose yet", True)
+        elif key == "o":
+            self.look_alone(game)
+        elif key == "w":
+            self.review_with_table(game)
+        else:
+            self.save(game)
+        return True
+
+    def look_alone(self, game: GameSummary) -> None:
+        if self.app.send(GetReplay(game.id)):
+            self.app.review.open_private(game.id)
+            self.app.note(f"Game {game.id}, alone: ←→ step, Home/End the ends, q back to the list.")
+
+    def review_with_table(self, game: GameSummary) -> None:
+        model = self.app.get_model()
+        if model.table is None or model.seat is None:
+            self.app.note("to review a game together, sit at a table first (its host opens the review)", True)
+            return
+        if not model.is_host:
+            self.app.note("only your table's host opens a game for everyone to review: ask them", True)
+            return
+        if self.app.send(OpenReview(game.id)):
+            self.close()
+
+    def save(self, game: GameSummary) -> None:
+        model = self.app.get_model()
+        if model.replay is not None and model.replay[0] == game.id:
+            self.app.write_replay(game.id, model.replay[1], game.variant)
+        elif self.app.send(GetReplay(game.id)):
+            self.app.ui.save_wanted = game.id
+            self.app.note("Asking the server for the replay…")

@@ -1,0 +1,237 @@
+"""The review, the history and who is here, on the client: every new key through a pipe, the screen at 80x24."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hanabi.client.model import ClientModel, reduce
+from hanabi.client.replayer import game_steps
+from hanabi.engine import Discard, GameState, Variant, apply, legal_actions
+from hanabi.engine.replay import dumps, from_json
+from hanabi.protocol.messages import (
+    EndReason,
+    GameOver,
+    Games,
+    GameStarted,
+    GameSummary,
+    GetReplay,
+    Joined,
+    ListGames,
+    Online,
+    OpenReview,
+    ReplayFile,
+    Review,
+    ReviewLead,
+    ReviewPoint,
+    ReviewStep,
+    Watchers,
+    Welcome,
+)
+
+RIGHT, LEFT, UP, DOWN, HOME, END, ESC = "\x1b[C", "\x1b[D", "\x1b[A", "\x1b[B", "\x1b[H", "\x1b[F", "\x1b"
+
+
+def finished(kit) -> GameState:
+    """A 3-player game played to its end by discarding whenever allowed (else a clue): it runs out the deck."""
+    state = kit.game()
+    while not state.over:
+        actions = legal_actions(state)
+        state = apply(state, next((a for a in actions if isinstance(a, Discard)), actions[-1]))
+    return state
+
+
+def last_of(text: str) -> int:
+    return len(game_steps(from_json(json.loads(text)))) - 1
+
+
+def in_review(term, kit, me: int = 1, leader: str = "alice", step: int = 3, pointer: int | None = None,
+              game: int = 1) -> tuple[GameState, int]:
+    """``me`` (a seat) at table 1 whose game ``game`` is over and reviewed, ``leader`` showing ``step``."""
+    state = finished(kit)
+    text = dumps(state, kit.NAMES)
+    last = last_of(text)
+    term.feed(Welcome(3, "server", kit.NAMES[me], "tok", ""), Joined(kit.table(), me), GameStarted(1, game),
+              kit.view_message(state, me, game), GameOver(game, state.outcome, state.deck, "7"),
+              ReplayFile(game, text), Review(1, game, leader, step, last, pointer))
+    return state, last
+
+
+def test_everyone_sees_the_leaders_step_and_the_end_of_the_game(term, kit) -> None:
+    _, last = in_review(term, kit, step=last_of(dumps(finished(kit), kit.NAMES)))
+    screen = term.screen()
+    assert f"step {last}/{last} · following alice" in screen and "Game over:" in screen
+    term.feed(Review(1, 1, "alice", 2, last))
+    screen = term.screen()
+    assert f"step 2/{last} · following alice" in screen and "Game over" not in screen
+    assert "turn 3" in screen.splitlines()[0]  # the title tells the step's turn, as a game does
+    assert len(screen.splitlines()) <= 24 and "←→ step" in screen.splitlines()[-1]
+
+
+def test_a_follower_steps_alone_and_f_follows_the_leader_again(term, kit) -> None:
+    _, last = in_review(term, kit, step=3)
+    assert term.type(RIGHT + RIGHT + LEFT) == []  # nothing goes to the server: one's own steps
+    assert f"step 4/{last} · on your own (f follows alice again)" in term.screen()
+    term.feed(Review(1, 1, "alice", 6, last))  # the leader moves meanwhile: we stay where we are
+    assert f"step 4/{last}" in term.screen()
+    term.type(HOME)
+    assert f"step 0/{last}" in term.screen()
+    term.type(END)
+    assert f"step {last}/{last}" in term.screen()
+    term.type(UP)
+    assert f"step {last - 10}/{last}" in term.screen()
+    term.type("f")
+    assert f"step 6/{last} · following alice" in term.screen()
+
+
+def test_the_leaders_keys_step_for_everyone(term, kit) -> None:
+    _, last = in_review(term, kit, me=0, step=3)
+    assert "you lead" in term.screen()
+    assert term.type(RIGHT) == [ReviewStep(4)]
+    term.sent.clear()
+    assert term.type(HOME) == [ReviewStep(0)]
+    term.sent.clear()
+    assert term.type(END) == [ReviewStep(last)]
+    term.sent.clear()
+    term.feed(Review(1, 1, "alice", last, last))
+    assert term.type(UP) == [ReviewStep(last - 10)]
+
+
+def test_the_host_takes_the_lead_back_when_the_leader_is_not_here(term, kit) -> None:
+    in_review(term, kit, me=0, leader="dave", step=3)  # dave watched, and has gone
+    assert term.type(LEFT) == [ReviewStep(2)]
+
+
+def test_the_leader_points_at_a_card_and_everyone_reads_where_it_is(term, kit) -> None:
+    state, last = in_review(term, kit, me=0, step=0)
+    order = kit.game().hands[1][2]
+    assert term.type("o23") == [ReviewPoint(order)]  # bob's slot 3, at the deal
+    term.sent.clear()
+    assert term.type("o0") == [ReviewPoint(None)]
+    term.sent.clear()
+    assert term.type("o9") == [] and "not a seat" in term.screen()
+    term.feed(Review(1, 1, "alice", 0, last, order))
+    card = str(state.deck[order])
+    assert f"➜ alice points at bob's slot 3 ({card})" in term.screen()
+    term.type(RIGHT + "f")  # one's own step hides the arrow, following shows it again
+    assert "points at" in term.screen()
+
+
+def test_only_the_leader_points(term, kit) -> None:
+    in_review(term, kit, me=1, step=0)
+    assert term.type("o2") == []
+    assert "only the review's leader points" in term.screen()
+
+
+def test_the_lead_is_handed_on_by_command(term, kit) -> None:
+    in_review(term, kit, me=0)
+    assert term.type(":lead bob\r") == [ReviewLead("bob")]
+
+
+def test_s_saves_the_reviewed_game(term, kit, tmp_path: Path) -> None:
+    in_review(term, kit)
+    assert term.type("s") == []
+    [saved] = tmp_path.glob("hanabi-*.json")
+    assert json.loads(saved.read_text())["players"] == list(kit.NAMES)
+
+
+def summary(game: int, yours: bool, score: int = 17) -> GameSummary:
+    return GameSummary(game, 2, ("alice", "bob"), Variant.SIX_SUITS, score, EndReason.FINAL_ROUND, 1_790_000_000,
+                       yours)
+
+
+def test_the_history_lists_games_and_opens_one_alone(term, kit) -> None:
+    term.feed(Welcome(3, "server", "alice", "tok", ""))
+    assert term.type("h") == [ListGames()]
+    term.feed(Games((summary(8, True), summary(5, False, 12))))
+    screen = term.screen()
+    assert "★   8" in screen and "six suits" in screen and "alice, bob" in screen
+    term.sent.clear()
+    assert term.type(DOWN + "o") == [GetReplay(5)]
+    state = finished(kit)
+    text = dumps(state, kit.NAMES)
+    term.feed(ReplayFile(5, text))
+    screen = term.screen()
+    assert f"Review of game 5 · step 0/{last_of(text)} · on your own" in screen
+    term.type(RIGHT + RIGHT)
+    assert f"step 2/{last_of(text)}" in term.screen()
+    term.type("q")  # back to the list
+    assert "Finished games" in term.screen()
+    term.type(ESC)  # back to the lobby
+    assert "No tables yet" in term.screen()
+
+
+def test_enter_opens_the_chosen_game_and_s_saves_one_from_the_history(term, kit, tmp_path: Path) -> None:
+    term.feed(Welcome(3, "server", "alice", "tok", ""))
+    term.type("h")
+    term.feed(Games((summary(8, True),)))
+    term.sent.clear()
+    assert term.type("\r") == [GetReplay(8)]
+    term.type(ESC)  # the replay has not come: the list again
+    term.sent.clear()
+    assert term.type("s") == [GetReplay(8)]
+    term.feed(ReplayFile(8, dumps(finished(kit), kit.NAMES)))
+    [saved] = tmp_path.glob("hanabi-*-six-suits.json")  # named after the listed game's variant
+    assert json.loads(saved.read_text())["players"] == list(kit.NAMES)
+
+
+def test_w_has_the_table_review_a_game_only_from_its_host(term, kit) -> None:
+    term.feed(Welcome(3, "server", "bob", "tok", ""))
+    term.type("h")
+    term.feed(Games((summary(8, False),)))
+    term.sent.clear()
+    assert term.type("w") == []
+    assert "sit at a table first" in term.screen()
+    term.feed(Joined(kit.table(), 1))
+    assert term.type("w") == [] and "only your table's host" in term.screen()
+    term.feed(Joined(kit.table(), 0))  # now the host
+    assert term.type("w") == [OpenReview(8)]
+    assert "Finished games" not in term.screen()  # back at the table, whose review comes
+
+
+def test_the_lobby_shows_who_is_online_and_the_table_who_watches(term, kit) -> None:
+    term.feed(Welcome(3, "server", "alice", "tok", ""), Online(("alice", "bob", "carol")))
+    assert "Online (3): alice, bob, carol" in term.screen()
+    term.feed(Joined(kit.table(running=True), 0), GameStarted(1, 1), kit.view_message(kit.game(), 0),
+              Watchers(1, ("dave", "erin")))
+    screen = term.screen()
+    assert "Watching (2): dave, erin" in screen and len(screen.splitlines()) <= 24
+    term.feed(Watchers(2, ("zed",)))  # another table's: not ours
+    assert "zed" not in term.screen()
+
+
+def test_the_model_keeps_only_our_tables_review_and_a_new_game_ends_it(kit) -> None:
+    model = reduce(ClientModel(), Joined(kit.table(), 0))
+    assert reduce(model, Review(9, 1, "alice", 0, 5)).review is None
+    reviewed = reduce(model, Review(1, 1, "alice", 0, 5))
+    assert reviewed.review is not None and "alice leads a review of game 1" in str(reviewed.log[-1].fragments)
+    assert reduce(reviewed, GameStarted(1, 2)).review is None
+
+
+
+def test_the_tables_chat_stays_under_the_reviews_log(term, kit) -> None:
+    from hanabi.protocol.messages import Chat
+
+    in_review(term, kit, step=4)
+    term.feed(Chat("look at turn 3!", table=1, sender="alice"))
+    assert "<alice> look at turn 3!" in term.screen()
+
+
+def test_a_five_player_review_with_a_pointer_and_watchers_fits_80x24(term, kit) -> None:
+    names = ("alice", "bob", "cathy", "dave", "erin")
+    state = kit.game(players=5)
+    while not state.over:
+        actions = legal_actions(state)
+        state = apply(state, next((a for a in actions if isinstance(a, Discard)), actions[-1]))
+    text = dumps(state, names)
+    last = last_of(text)
+    term.feed(Welcome(3, "server", "bob", "tok", ""), Joined(kit.table(names), 1), GameStarted(1, 1),
+              kit.view_message(state, 1), ReplayFile(1, text), Watchers(1, ("zoe",)),
+              Review(1, 1, "alice", last, last, state.hands[4][3]))
+    lines = term.screen().splitlines()
+    assert len(lines) <= 24
+    screen = "\n".join(lines)
+    assert all(f"{i + 1} {name}" in screen for i, name in enumerate(names))  # every hand
+    assert "Game over:" in screen and f"step {last}/{last} · following alice" in screen
+    assert "➜ alice points at erin's slot 4" in screen and "Watching (1): zoe" in screen
+    assert "←→ step" in lines[-1]
