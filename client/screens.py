@@ -33,6 +33,7 @@ from .model import ClientModel, Link, LogLine, last_bot_move, seats_taken
 from .notes import card_marks
 from .wrapping import wrap_words
 
+POINTER = "◀"  # beside the card a review's leader points at
 WIDE = 110  # from this width on, the chat gets its own column beside the log
 
 
@@ -113,7 +114,11 @@ def board(model: ClientModel, show_knowledge: bool, width: int = 80) -> StyleAnd
         return []
     table = model.table
     away = [] if table is None else [i for i, p in enumerate(table.players) if p is not None and not p.connected]
-    return hands_fragments(view, model.names, show_knowledge, away, width, card_marks(model), Insight.of(view))
+    marks = card_marks(model)
+    pointed = model.review.pointer if model.review is not None else None
+    if pointed is not None:  # the review's leader points at this card: an arrow beside it, on every screen
+        marks[pointed] = [*marks.get(pointed, []), ("class:status.prompt", POINTER)]
+    return hands_fragments(view, model.names, show_knowledge, away, width, marks, Insight.of(view))
 
 
 def discards(model: ClientModel, width: int = 80) -> StyleAndTextTuples:
