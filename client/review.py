@@ -52,6 +52,7 @@ class Shown:
     game: int
     players: tuple[str, ...]
     states: tuple[GameState, ...]
+    notes: tuple[tuple[int, int, str], ...]  # the file's notes, as the model holds them: (seat, card order, text)
     step: int
     leader: str | None  # None: a private replay
     pointer: int | None
@@ -66,14 +67,18 @@ class Shown:
         return self.states[self.step]
 
 
+ReviewedGame = tuple[tuple[str, ...], tuple[GameState, ...], tuple[tuple[int, int, str], ...]]
+
+
 @lru_cache(maxsize=4)
-def game_of(text: str) -> tuple[tuple[str, ...], tuple[GameState, ...]] | None:
-    """The players and every step of a replay file's game; None when the file cannot be read."""
+def game_of(text: str) -> ReviewedGame | None:
+    """The players, every step and the notes of a replay file's game; None when the file cannot be read."""
     try:
         game = from_json(json.loads(text))
     except (ValueError, ReplayError):
         return None
-    return tuple(game.players), tuple(game_steps(game))
+    notes = sorted((seat, order, note) for seat, written in enumerate(game.notes) for order, note in written.items())
+    return tuple(game.players), tuple(game_steps(game)), tuple(notes)
 
 
 def shown(model: ClientModel, ui: ReviewUi) -> Shown | None:
@@ -93,16 +98,16 @@ def shown(model: ClientModel, ui: ReviewUi) -> Shown | None:
     parsed = game_of(replay[1])
     if parsed is None:
         return None
-    players, states = parsed
+    players, states, notes = parsed
     step = max(0, min(step, len(states) - 1))
-    return Shown(game, players, states, step, leader, pointer if step == (review.step if review else -1) else None,
-                 ui.alone or leader is None)
+    pointed = pointer if step == (review.step if review else -1) else None
+    return Shown(game, players, states, notes, step, leader, pointed, ui.alone or leader is None)
 
 
 def display_model(model: ClientModel, review: Shown) -> ClientModel:
     """The model the game screen draws for the step shown: every hand seen (the game is over), its log so far."""
     base = ClientModel(address=model.address, link=model.link, player=model.player, seat_names=review.players,
-                       seat=None, chat=model.chat, watchers=model.watchers)
+                       seat=None, chat=model.chat, watchers=model.watchers, card_notes=review.notes)
     view = view_for(review.state, None)
     stepped = log_new_events(replace(base, view=view), view)
     # The table's latest words stay under the step's log: a review is talked over.

@@ -235,3 +235,19 @@ def test_a_five_player_review_with_a_pointer_and_watchers_fits_80x24(term, kit) 
     assert "Game over:" in screen and f"step {last}/{last} · following alice" in screen
     assert "➜ alice points at erin's slot 4" in screen and "Watching (1): zoe" in screen
     assert "←→ step" in lines[-1]
+
+
+def test_the_review_shows_the_notes_its_replay_file_carries(term, kit) -> None:
+    """Once a game is over everyone reads everyone's notes: the review marks the noted cards and N lists them."""
+    state = finished(kit)
+    notes = [{state.hands[1][0]: "f"}, {}, {state.hands[1][2]: "r4 maybe"}]  # both on bob's cards at the end
+    text = dumps(state, kit.NAMES, notes)
+    last = last_of(text)
+    term.feed(Welcome(3, "server", "bob", "tok", ""), Joined(kit.table(), 1), GameStarted(1, 1),
+              kit.view_message(state, 1), GameOver(1, state.outcome, state.deck, "7"), ReplayFile(1, text),
+              Review(1, 1, "alice", last, last, None))
+    bob = next(line for line in term.screen().splitlines() if line[1:].startswith("2 bob"))
+    assert bob.count("*") == 2
+    term.type("N")
+    shown = " ".join(term.screen().split())
+    assert "f (finessed)" in shown and "r4 maybe" in shown
