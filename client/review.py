@@ -20,13 +20,13 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from hanabi.engine import GameState, ReplayError, view_for
-from hanabi.engine.replay import from_json
+from hanabi.engine.replay import Replay, from_json
 from hanabi.protocol.messages import Review, ReviewPoint, ReviewStep
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from .board import seat_name
 from .model import ClientModel, log_new_events
-from .replayer import game_steps
+from .replayer import file_notes, game_steps
 
 if TYPE_CHECKING:
     from .app import ClientApp
@@ -52,7 +52,7 @@ class Shown:
     game: int
     players: tuple[str, ...]
     states: tuple[GameState, ...]
-    notes: tuple[tuple[int, int, str], ...]  # the file's notes, as the model holds them: (seat, card order, text)
+    notes: tuple[tuple[int, int, str], ...]  # the file's notes on the cards drawn by then, as the model holds them
     step: int
     leader: str | None  # None: a private replay
     pointer: int | None
@@ -67,18 +67,14 @@ class Shown:
         return self.states[self.step]
 
 
-ReviewedGame = tuple[tuple[str, ...], tuple[GameState, ...], tuple[tuple[int, int, str], ...]]
-
-
 @lru_cache(maxsize=4)
-def game_of(text: str) -> ReviewedGame | None:
-    """The players, every step and the notes of a replay file's game; None when the file cannot be read."""
+def game_of(text: str) -> tuple[Replay, tuple[GameState, ...]] | None:
+    """A replay file's game and every step of it; None when the file cannot be read."""
     try:
         game = from_json(json.loads(text))
     except (ValueError, ReplayError):
         return None
-    notes = sorted((seat, order, note) for seat, written in enumerate(game.notes) for order, note in written.items())
-    return tuple(game.players), tuple(game_steps(game)), tuple(notes)
+    return game, tuple(game_steps(game))
 
 
 def shown(model: ClientModel, ui: ReviewUi) -> Shown | None:
@@ -98,10 +94,11 @@ def shown(model: ClientModel, ui: ReviewUi) -> Shown | None:
     parsed = game_of(replay[1])
     if parsed is None:
         return None
-    players, states, notes = parsed
+    replay, states = parsed
     step = max(0, min(step, len(states) - 1))
     pointed = pointer if step == (review.step if review else -1) else None
-    return Shown(game, players, states, notes, step, leader, pointed, ui.alone or leader is None)
+    notes = file_notes(replay, states[step], None)  # the game is over: everyone reads every player's notes
+    return Shown(game, tuple(replay.players), states, notes, step, leader, pointed, ui.alone or leader is None)
 
 
 def display_model(model: ClientModel, review: Shown) -> ClientModel:
