@@ -251,3 +251,19 @@ def test_everyones_notes_from_the_file_show_in_the_review(term, kit) -> None:
     term.type("N")
     screen = term.screen()
     assert "alice: " in screen and "chop moved" in screen and "cathy: " in screen and "finessed? r1" in screen
+
+
+def test_the_review_shows_the_notes_its_replay_file_carries(term, kit) -> None:
+    """Once a game is over everyone reads everyone's notes: the review marks the noted cards and N lists them."""
+    state = finished(kit)
+    notes = [{state.hands[1][0]: "f"}, {}, {state.hands[1][2]: "r4 maybe"}]  # both on bob's cards at the end
+    text = dumps(state, kit.NAMES, notes)
+    last = last_of(text)
+    term.feed(Welcome(3, "server", "bob", "tok", ""), Joined(kit.table(), 1), GameStarted(1, 1),
+              kit.view_message(state, 1), GameOver(1, state.outcome, state.deck, "7"), ReplayFile(1, text),
+              Review(1, 1, "alice", last, last, None))
+    bob = next(line for line in term.screen().splitlines() if line[1:].startswith("2 bob"))
+    assert bob.count("*") == 2
+    term.type("N")
+    shown = " ".join(term.screen().split())
+    assert "f (finessed)" in shown and "r4 maybe" in shown
