@@ -110,7 +110,7 @@ async def give_seat(table: Table, host: Player, request: Handover) -> Player | N
         else:
             previous.missed.append(handed)
     table._watch_absence()
-    if game is not None and game.running and table.timer is not None:
+    if game is not None and game.running and table.options.timed:
         table._retime()  # a timed game paused itself while the player to act was away: the new holder is here
     table._schedule_bot()
     return previous

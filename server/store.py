@@ -1,9 +1,8 @@
 """The game store: tables, seats, players and every game action, in SQLite.
 
 A game *is* its config, its seed and its actions, so that is all we keep;
-restoring a game replays its actions through the engine. A timed table
-has a row in ``table_clocks``; a timed game's banks (seconds left per
-seat) are written to ``game_clocks`` with each action, in the same
+restoring a game replays its actions through the engine. A timed game's
+banks (seconds left per seat) are written to ``game_clocks`` with each action, in the same
 transaction, so a restart (kill -9 included) finds them as the last move
 left them. The stdlib
 ``sqlite3`` module blocks, so the store's own task (``run``) takes the jobs
@@ -13,8 +12,8 @@ loop never waits on the disk. Each method returns once its write is
 committed, so a caller that shows a move only after ``add_action`` returns
 never shows one the store lacks.
 
-A table's options of issues 11 and 14 (level, seed text, rule options) are a
-JSON text in ``table_choices``; a game dealt from a seed text its table was
+A table's options (level, seed text, rule options, clock) are a JSON text
+in ``table_choices``; a game dealt from a seed text its table was
 given is also in ``seeded_games``, so the games of one seed are found at once.
 
 The database is in WAL mode with ``synchronous=NORMAL``: a committed write
@@ -135,11 +134,6 @@ CREATE TABLE IF NOT EXISTS seeded_games (
     seed TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS seeded_games_by_seed ON seeded_games (seed);
-CREATE TABLE IF NOT EXISTS table_clocks (
-    table_id INTEGER PRIMARY KEY REFERENCES tables(id),
-    time_base INTEGER NOT NULL,
-    time_per_turn INTEGER NOT NULL
-);
 CREATE TABLE IF NOT EXISTS game_clocks (
     game_id INTEGER PRIMARY KEY REFERENCES games(id),
     remaining TEXT NOT NULL
@@ -210,7 +204,6 @@ class StoredTable:
     game: StoredGame | None = None  # the latest game, finished or not
     review: StoredReview | None = None
     options: TableOptions = field(default_factory=TableOptions)
-    timer: tuple[int, int] | None = None  # a timed table's (time_base, time_per_turn), in seconds
 
 
 @dataclass(slots=True)
@@ -298,6 +291,7 @@ class Store:
                 raise StoreError(f"{self.path} is damaged: its {', '.join(missing)} table(s) are missing; restore "
                                  "it from a backup, or move it aside to start with an empty store")
             db.executescript(SCHEMA)
+            _fold_table_clocks(db)
         except sqlite3.DatabaseError as e:
             if "readonly" in str(e):
                 raise StoreError(f"{self.path} is read-only: the server must write every move to it; make it "
@@ -422,7 +416,7 @@ class Store:
 
     async def create_table(self, name: str, variant: Variant, empty_clues: bool, all_or_nothing: bool,
                            chat: ChatPolicy, seats: int, password: str | None, host: int | None,
-                           options: TableOptions | None = None, timer: tuple[int, int] | None = None) -> int:
+                           options: TableOptions | None = None) -> int:
         def job(db: sqlite3.Connection) -> int:
             cur = db.execute(
                 "INSERT INTO tables (name, variant, empty_clues, all_or_nothing, chat, seats, password, host, created)"
@@ -432,9 +426,6 @@ class Store:
             if options is not None and options != TableOptions():
                 db.execute("INSERT INTO table_choices (table_id, options) VALUES (?, ?)",
                            (cur.lastrowid, options_to_text(options)))
-            if timer is not None:
-                db.execute("INSERT INTO table_clocks (table_id, time_base, time_per_turn) VALUES (?, ?, ?)",
-                           (cur.lastrowid, *timer))
             return cur.lastrowid
         return await self._do(job)
 
@@ -451,7 +442,6 @@ class Store:
             else:
                 db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
                 db.execute("DELETE FROM table_choices WHERE table_id = ?", (table_id,))
-                db.execute("DELETE FROM table_clocks WHERE table_id = ?", (table_id,))
                 db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
         await self._do(job)
 
@@ -547,9 +537,6 @@ class Store:
                 chosen = db.execute("SELECT options FROM table_choices WHERE table_id = ?", (row[0],)).fetchone()
                 if chosen is not None:
                     table.options = options_from_text(chosen[0])
-                timer = db.execute("SELECT time_base, time_per_turn FROM table_clocks WHERE table_id = ?",
-                                   (table.id,)).fetchone()
-                table.timer = (int(timer[0]), int(timer[1])) if timer is not None else None
                 game = db.execute("SELECT id FROM games WHERE table_id = ? ORDER BY id DESC LIMIT 1",
                                   (table.id,)).fetchone()
                 table.game = self._game(db, game[0]) if game is not None else None
@@ -616,6 +603,32 @@ class Store:
         """How many finished games the store holds (a list shows only the latest)."""
         return await self._do(lambda db: int(db.execute("SELECT COUNT(*) FROM games WHERE finished IS NOT NULL")
                                              .fetchone()[0]))
+
+
+def _fold_table_clocks(db: sqlite3.Connection) -> None:
+    """A store written while a timed table's clock was kept apart from its other options (in ``table_clocks``):
+    each clock moves into its table's options, once, so one row says how a table was set up."""
+    if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'table_clocks'").fetchone() is None:
+        return
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for table_id, base, per_turn in db.execute("SELECT table_id, time_base, time_per_turn FROM table_clocks")\
+                .fetchall():
+            row = db.execute("SELECT options FROM table_choices WHERE table_id = ?", (table_id,)).fetchone()
+            try:
+                options = json.loads(row[0]) if row is not None else {}
+            except ValueError:
+                continue  # a malformed row: its table is not restored anyway (see ``_snapshot``)
+            if not isinstance(options, dict):
+                continue
+            options["timer"] = [int(base), int(per_turn)]
+            db.execute("INSERT OR REPLACE INTO table_choices (table_id, options) VALUES (?, ?)",
+                       (table_id, json.dumps(options)))
+        db.execute("DROP TABLE table_clocks")
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
 
 
 def _set_clocks(db: sqlite3.Connection, game_id: int, clocks: tuple[float, ...]) -> None:

@@ -20,8 +20,6 @@ from typing import Any
 
 import trio
 from hanabi.engine import (
-    TIME_BASE,
-    TIME_PER_TURN,
     Action,
     ChatPolicy,
     Clocks,
@@ -93,7 +91,7 @@ class Table:
     def __init__(self, id: int, name: str, variant: Variant, empty_clues: bool, all_or_nothing: bool,
                  chat: ChatPolicy, size: int, password: str | None, *, store: Store, config: ServerConfig,
                  policy: Policy, lobby: LobbySide, address: str | None = None,
-                 options: TableOptions | None = None, timer: tuple[int, int] | None = None) -> None:
+                 options: TableOptions | None = None) -> None:
         self.id = id
         self.name = name
         self.variant = variant
@@ -106,7 +104,7 @@ class Table:
         self.config = config
         self.policy = policy
         self.lobby = lobby
-        self.options = options or TableOptions()  # level, seed text, rule options: as the creator chose them
+        self.options = options or TableOptions()  # level, seed text, rule options, clock: as the creator chose them
         self.host: int | None = None
         self.seats: list[Seat | None] = [None] * size
         self.spectators: set[Player] = set()
@@ -114,8 +112,6 @@ class Table:
         self.review: reviews.TableReview | None = None  # between games: the game everyone here looks back at
         self._watchers: tuple[str, ...] = ()  # the spectators' names everyone here was told last
         self.closed = False
-        self.timer = timer  # a timed table's (time_base, time_per_turn) in seconds; None: untimed
-        self.time_base, self.time_per_turn = timer if timer is not None else (TIME_BASE, TIME_PER_TURN)
         self.address = address  # where its creator connected from (None: restored), for the cap on empty tables
         self.active = trio.current_time()  # its latest change: the lobby lists the liveliest tables first
         self._bot_pending: tuple[int, int] | None = None  # (game, turn) a bot is thinking about
@@ -279,7 +275,7 @@ class Table:
             spectators=sum(1 for p in self.spectators if p.online), host=self.host,
             level=self.level, seeded=self.options.seed is not None,
             end_when_no_points=self.options.end_when_no_points, deck_plays=self.options.deck_plays,
-            timed=self.timer is not None, time_base=self.time_base, time_per_turn=self.time_per_turn)
+            timed=self.options.timed, time_base=self.options.time_base, time_per_turn=self.options.time_per_turn)
 
     @property
     def bot_seats(self) -> frozenset[int]:
@@ -378,7 +374,7 @@ class Table:
     def _seat_status(self, seat: int, connected: bool) -> None:
         self._to_members(frame(SeatStatus(table=self.id, seat=seat, connected=connected)))
         self.lobby.table_changed(self)
-        if self.game is not None and self.game.running and self.timer is not None:
+        if self.game is not None and self.game.running and self.options.timed:
             self._retime()  # the player to act came or went: a timed game pauses itself while they are away
 
     def _watch_absence(self) -> None:
@@ -480,7 +476,7 @@ class Table:
         config = GameConfig(players=self.size, variant=self.variant, empty_clues=self.empty_clues,
                             all_or_nothing=self.all_or_nothing, chat=self.chat,
                             end_when_no_points=options.end_when_no_points, deck_plays=options.deck_plays,
-                            timed=self.timer is not None, time_base=self.time_base, time_per_turn=self.time_per_turn)
+                            timed=options.timed, time_base=options.time_base, time_per_turn=options.time_per_turn)
         # A seed text deals every game of the table alike, and like every table given that text (with as many
         # players and the same variant): the engine shuffles from the text itself.
         seed = options.seed if options.seed is not None else secrets.token_hex(8)
