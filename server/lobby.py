@@ -64,9 +64,10 @@ from .passwords import hash_password
 from .records import TableOptions
 from .requests import CloseIfEmpty, Rewatch, Unwatch
 from .review import REVIEW_REQUESTS, restored
+from .saved import Snapshot, StoredTable
 from .seats import Seat
 from .session import Outbox, Player, Refused, frame
-from .store import Snapshot, Store, StoredTable, StoreFailure, token_hash
+from .store import Store, StoreFailure, token_hash
 from .table import Table
 
 log = logging.getLogger(__name__)
