@@ -20,13 +20,13 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from hanabi.engine import GameState, ReplayError, view_for
-from hanabi.engine.replay import from_json
+from hanabi.engine.replay import Replay, from_json
 from hanabi.protocol.messages import Review, ReviewPoint, ReviewStep
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from .board import seat_name
 from .model import ClientModel, log_new_events
-from .replayer import game_steps
+from .replayer import file_notes, game_steps
 
 if TYPE_CHECKING:
     from .app import ClientApp
@@ -56,6 +56,7 @@ class Shown:
     leader: str | None  # None: a private replay
     pointer: int | None
     alone: bool
+    replay: Replay  # the file: the game, and everyone's notes on its cards
 
     @property
     def last(self) -> int:
@@ -67,13 +68,13 @@ class Shown:
 
 
 @lru_cache(maxsize=4)
-def game_of(text: str) -> tuple[tuple[str, ...], tuple[GameState, ...]] | None:
-    """The players and every step of a replay file's game; None when the file cannot be read."""
+def game_of(text: str) -> tuple[Replay, tuple[GameState, ...]] | None:
+    """A replay file's game and every step of it; None when the file cannot be read."""
     try:
         game = from_json(json.loads(text))
     except (ValueError, ReplayError):
         return None
-    return tuple(game.players), tuple(game_steps(game))
+    return game, tuple(game_steps(game))
 
 
 def shown(model: ClientModel, ui: ReviewUi) -> Shown | None:
@@ -93,16 +94,20 @@ def shown(model: ClientModel, ui: ReviewUi) -> Shown | None:
     parsed = game_of(replay[1])
     if parsed is None:
         return None
-    players, states = parsed
+    replay_file, states = parsed
     step = max(0, min(step, len(states) - 1))
-    return Shown(game, players, states, step, leader, pointer if step == (review.step if review else -1) else None,
-                 ui.alone or leader is None)
+    return Shown(game, tuple(replay_file.players), states, step, leader,
+                 pointer if step == (review.step if review else -1) else None, ui.alone or leader is None,
+                 replay_file)
 
 
 def display_model(model: ClientModel, review: Shown) -> ClientModel:
     """The model the game screen draws for the step shown: every hand seen (the game is over), its log so far."""
+    # Everyone's notes, from the file (the server writes them in it once the game is over), as a spectator's.
     base = ClientModel(address=model.address, link=model.link, player=model.player, seat_names=review.players,
-                       seat=None, chat=model.chat, watchers=model.watchers)
+                       seat=None, chat=model.chat, watchers=model.watchers,
+                       card_notes=file_notes(review.replay, review.state, None),
+                       review=model.review if review.pointer is not None else None)  # its pointer: an arrow
     view = view_for(review.state, None)
     stepped = log_new_events(replace(base, view=view), view)
     # The table's latest words stay under the step's log: a review is talked over.

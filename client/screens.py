@@ -33,6 +33,7 @@ from .model import ClientModel, Link, LogLine, last_bot_move, seats_taken
 from .notes import card_marks
 from .wrapping import wrap_words
 
+POINTER = "◀"  # beside the card a review's leader points at
 WIDE = 110  # from this width on, the chat gets its own column beside the log
 
 
@@ -113,7 +114,11 @@ def board(model: ClientModel, show_knowledge: bool, width: int = 80) -> StyleAnd
         return []
     table = model.table
     away = [] if table is None else [i for i, p in enumerate(table.players) if p is not None and not p.connected]
-    return hands_fragments(view, model.names, show_knowledge, away, width, card_marks(model), Insight.of(view))
+    marks = card_marks(model)
+    pointed = model.review.pointer if model.review is not None else None
+    if pointed is not None:  # the review's leader points at this card: an arrow beside it, on every screen
+        marks[pointed] = [*marks.get(pointed, []), ("class:status.prompt", POINTER)]
+    return hands_fragments(view, model.names, show_knowledge, away, width, marks, Insight.of(view))
 
 
 def discards(model: ClientModel, width: int = 80) -> StyleAndTextTuples:
@@ -436,11 +441,14 @@ def keys_fragments(model: ClientModel, mode: str, width: int = 80, solo: bool = 
         items = [item for item in items if item[0] != "t"]
     if solo and mode == "end":
         items = [item for item in items if item[0] != "l"]  # l quits there, as q does
+    return keys_line(items, width)
 
-    def size(chosen: list[tuple[str, str]]) -> int:
-        return sum(len(k) + len(w) + 3 for k, w in chosen)
 
-    while size(items) > width and len(items) > 2:
+def keys_line(items: list[tuple[str, str]], width: int) -> StyleAndTextTuples:
+    """The (key, what it does) ``items``, most useful first, as many as fit ``width``: what does not fit goes from
+    the end, but the last (quit, or back) always stays."""
+    items = list(items)
+    while sum(len(k) + len(w) + 3 for k, w in items) > width and len(items) > 2:
         del items[-2]
     out: StyleAndTextTuples = []
     for key, what in items:

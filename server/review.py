@@ -29,8 +29,9 @@ from hanabi.engine import EndReason, GameState, TurnEvent
 from hanabi.protocol import ErrorCode, OpenReview, ReplayFile, Review, ReviewLead, ReviewPoint, ReviewStep
 
 from .game import Game, replay_text, replayed
+from .saved import StoredGame, StoredReview
 from .session import Player, Refused, frame
-from .store import StoredGame, StoredReview, StoreFailure
+from .store import StoreFailure
 
 if TYPE_CHECKING:
     from .table import Table

@@ -330,3 +330,17 @@ def test_a_note_follows_its_card_when_the_hand_moves(term: Terminal, kit) -> Non
     term.feed(kit.view_message(state, 0))
     assert state.hands[0][1] == first
     assert "your slot 2" in term.screen() and "your slot 1" not in term.screen()
+
+
+def test_pgdn_and_pgup_scroll_a_long_notes_panel(term: Terminal, kit) -> None:
+    state = playing(term, kit)
+    cards = [cv for hand in state.hands for cv in hand]
+    term.feed(CardNotes(1, 0, tuple(CardNote(order, f"note {i}") for i, order in enumerate(cards))))
+    term.type("N")
+    screen = term.screen()
+    assert "PgDn scrolls" in screen and "note 0" in screen
+    term.type("\x1b[6~")  # PgDn: five notes further
+    screen = term.screen()
+    assert "5 above" in screen and "note 0" not in screen and "note 5" in screen
+    term.type("\x1b[5~")  # PgUp: back to the top
+    assert "note 0" in term.screen()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from hanabi.client.model import ClientModel, reduce
@@ -113,6 +114,8 @@ def test_the_leader_points_at_a_card_and_everyone_reads_where_it_is(term, kit) -
     term.feed(Review(1, 1, "alice", 0, last, order))
     card = str(state.deck[order])
     assert f"➜ alice points at bob's slot 3 ({card})" in term.screen()
+    bob = next(line for line in term.screen().splitlines() if "2 bob" in line)
+    assert re.search(rf"{card}\]? ?◀", bob), bob  # the arrow beside the card itself
     term.type(RIGHT + "f")  # one's own step hides the arrow, following shows it again
     assert "points at" in term.screen()
 
@@ -235,3 +238,32 @@ def test_a_five_player_review_with_a_pointer_and_watchers_fits_80x24(term, kit) 
     assert "Game over:" in screen and f"step {last}/{last} · following alice" in screen
     assert "➜ alice points at erin's slot 4" in screen and "Watching (1): zoe" in screen
     assert "←→ step" in lines[-1]
+
+
+def test_everyones_notes_from_the_file_show_in_the_review(term, kit) -> None:
+    state = finished(kit)
+    order = kit.game().hands[2][0]  # cathy's first card at the deal
+    text = dumps(state, kit.NAMES, [{order: "chop moved"}, {}, {order: "finessed? r1"}])
+    term.feed(Welcome(3, "server", "bob", "tok", ""), Joined(kit.table(), 1), GameStarted(1, 1),
+              kit.view_message(state, 1), ReplayFile(1, text), Review(1, 1, "alice", 0, last_of(text)))
+    cathy = next(line for line in term.screen().splitlines() if "3 cathy" in line)
+    assert "*" in cathy  # the board marks a card with notes, for everyone
+    term.type("N")
+    screen = term.screen()
+    assert "alice: " in screen and "chop moved" in screen and "cathy: " in screen and "finessed? r1" in screen
+
+
+def test_the_review_shows_the_notes_its_replay_file_carries(term, kit) -> None:
+    """Once a game is over everyone reads everyone's notes: the review marks the noted cards and N lists them."""
+    state = finished(kit)
+    notes = [{state.hands[1][0]: "f"}, {}, {state.hands[1][2]: "r4 maybe"}]  # both on bob's cards at the end
+    text = dumps(state, kit.NAMES, notes)
+    last = last_of(text)
+    term.feed(Welcome(3, "server", "bob", "tok", ""), Joined(kit.table(), 1), GameStarted(1, 1),
+              kit.view_message(state, 1), GameOver(1, state.outcome, state.deck, "7"), ReplayFile(1, text),
+              Review(1, 1, "alice", last, last, None))
+    bob = next(line for line in term.screen().splitlines() if line[1:].startswith("2 bob"))
+    assert bob.count("*") == 2
+    term.type("N")
+    shown = " ".join(term.screen().split())
+    assert "f (finessed)" in shown and "r4 maybe" in shown

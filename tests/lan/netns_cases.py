@@ -35,6 +35,7 @@ from hanabi.client.snapshot import SizedOutput, screen_text
 from hanabi.client.solo import HostingError, free_port, run_hosted
 from hanabi.engine import ChatPolicy, Variant
 from hanabi.engine.bots import choose_action
+from hanabi.protocol import PROTOCOL_VERSION
 from hanabi.protocol.lan import SERVICE_TYPE, txt_record
 from hanabi.protocol.messages import ActionRequest, CreateTable, Start
 from hanabi.server import ServerConfig, serve
@@ -162,7 +163,7 @@ def test_a_server_is_found_with_its_name_address_and_counts(servers: Callable[..
     assert done.returncode == 0, done.stderr
     rows = [json.loads(line) for line in done.stdout.splitlines()]
     assert rows == [{"name": "Found me", "host": "127.0.0.1", "port": server.port, "players": 0, "tables": 0,
-                     "protocol": 2, "program": rows[0]["program"], "compatible": True}]
+                     "protocol": PROTOCOL_VERSION, "program": rows[0]["program"], "compatible": True}]
     assert rows[0]["program"].startswith("hanabi-lan ")
     plain = client_list()
     assert plain.stdout.splitlines() == [f"Found me  127.0.0.1:{server.port}  players 0  tables 0  protocol 2"]
