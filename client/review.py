@@ -94,11 +94,11 @@ def shown(model: ClientModel, ui: ReviewUi) -> Shown | None:
     parsed = game_of(replay[1])
     if parsed is None:
         return None
-    replay, states = parsed
+    played, states = parsed
     step = max(0, min(step, len(states) - 1))
     pointed = pointer if step == (review.step if review else -1) else None
-    notes = file_notes(replay, states[step], None)  # the game is over: everyone reads every player's notes
-    return Shown(game, tuple(replay.players), states, notes, step, leader, pointed, ui.alone or leader is None)
+    notes = file_notes(played, states[step], None)  # the game is over: everyone reads every player's notes
+    return Shown(game, tuple(played.players), states, notes, step, leader, pointed, ui.alone or leader is None)
 
 
 def display_model(model: ClientModel, review: Shown) -> ClientModel:
