@@ -251,3 +251,14 @@ def test_the_review_shows_the_notes_its_replay_file_carries(term, kit) -> None:
     term.type("N")
     shown = " ".join(term.screen().split())
     assert "f (finessed)" in shown and "r4 maybe" in shown
+
+
+def test_an_empty_history_says_so_and_its_keys_line_is_whole_at_80_columns(term, kit) -> None:
+    term.feed(Welcome(3, "server", "alice", "tok", ""))
+    term.type("h")
+    assert "The list is on its way." in term.screen()
+    term.feed(Games(()))
+    lines = term.screen().splitlines()
+    assert "  No finished game on this server yet: a game shows here once it ends." in lines
+    keys = next(line for line in lines if line.startswith(" Enter/o "))
+    assert keys.rstrip().endswith("Esc back") and len(keys) <= 80
