@@ -107,6 +107,7 @@ class ClientModel:
     # played our seed).
     games: tuple[GameSummary, ...] = ()
     games_total: int | None = None  # how many it keeps, when ``games`` leaves some out
+    pointed: int | None = None  # a review's step as drawn (review.py): the card its leader points at, for the ◀
 
     @property
     def names(self) -> tuple[str, ...]:

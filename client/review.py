@@ -104,7 +104,8 @@ def shown(model: ClientModel, ui: ReviewUi) -> Shown | None:
 def display_model(model: ClientModel, review: Shown) -> ClientModel:
     """The model the game screen draws for the step shown: every hand seen (the game is over), its log so far."""
     base = ClientModel(address=model.address, link=model.link, player=model.player, seat_names=review.players,
-                       seat=None, chat=model.chat, watchers=model.watchers, card_notes=review.notes)
+                       seat=None, chat=model.chat, watchers=model.watchers, card_notes=review.notes,
+                       pointed=review.pointer)
     view = view_for(review.state, None)
     stepped = log_new_events(replace(base, view=view), view)
     # The table's latest words stay under the step's log: a review is talked over.

@@ -113,7 +113,10 @@ def board(model: ClientModel, show_knowledge: bool, width: int = 80) -> StyleAnd
         return []
     table = model.table
     away = [] if table is None else [i for i, p in enumerate(table.players) if p is not None and not p.connected]
-    return hands_fragments(view, model.names, show_knowledge, away, width, card_marks(model), Insight.of(view))
+    marks = card_marks(model)
+    if model.pointed is not None:  # the review's arrow, on the card itself as well as in the bar
+        marks[model.pointed] = [*marks.get(model.pointed, []), ("class:status.prompt", "◀")]
+    return hands_fragments(view, model.names, show_knowledge, away, width, marks, Insight.of(view))
 
 
 def discards(model: ClientModel, width: int = 80) -> StyleAndTextTuples:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from hanabi.client.model import ClientModel, reduce
@@ -113,8 +114,12 @@ def test_the_leader_points_at_a_card_and_everyone_reads_where_it_is(term, kit) -
     term.feed(Review(1, 1, "alice", 0, last, order))
     card = str(state.deck[order])
     assert f"➜ alice points at bob's slot 3 ({card})" in term.screen()
+    bob = next(line for line in term.screen().splitlines() if line[1:].startswith("2 bob"))
+    assert bob.count("◀") == 1 and re.search(rf"{card}\S* ?◀", bob), bob  # on the card itself too
     term.type(RIGHT + "f")  # one's own step hides the arrow, following shows it again
-    assert "points at" in term.screen()
+    assert "points at" in term.screen() and "◀" in term.screen()
+    term.feed(Review(1, 1, "alice", 1, last, None))  # the step the server shows everyone: no arrow
+    assert "points at" not in term.screen() and "◀" not in term.screen()
 
 
 def test_only_the_leader_points(term, kit) -> None:
@@ -234,6 +239,7 @@ def test_a_five_player_review_with_a_pointer_and_watchers_fits_80x24(term, kit) 
     assert all(f"{i + 1} {name}" in screen for i, name in enumerate(names))  # every hand
     assert "Game over:" in screen and f"step {last}/{last} · following alice" in screen
     assert "➜ alice points at erin's slot 4" in screen and "Watching (1): zoe" in screen
+    assert all(len(line) <= 80 for line in lines) and "◀" in next(line for line in lines if "5 erin" in line)
     assert "←→ step" in lines[-1]
 
 
