@@ -129,8 +129,9 @@ def _card_of(view: PlayerView, order: int) -> StyleAndTextTuples:
     for hand in view.hands:
         for cv in hand:
             if cv.order == order:
-                # Our own card, unseen: what the clues said of it, as on the board.
-                return card_fragments(cv.card) if cv.card is not None else clue_marks(cv.knowledge)
+                # Our own card, unseen: what the clues said of it, as on the board (the card, once they pin it).
+                known = cv.card if cv.card is not None else cv.knowledge.known
+                return card_fragments(known) if known is not None else clue_marks(cv.knowledge)
     for event in view.events:  # gone from the hands: played or discarded, the event says which card it was
         if isinstance(event, TurnEvent) and isinstance(event.action, (Play, Discard)) and event.action.order == order:
             return card_fragments(event.card)

@@ -273,6 +273,8 @@ def follow_the_leader_through_the_review(tmux: Tmux, leader: str, follower: str)
     assert said[leader] == said[follower]
     first_card = re.findall(r"[RYGBWM][1-5]", row_of(there[follower], 2)[18:])[0]  # slot 1 of seat 2, as shown
     assert said[follower].endswith(f"({first_card})"), said
+    for screen in pointed.values():  # and the card itself carries the arrow on both boards
+        assert re.search(rf"{first_card}\S* ?◀", row_of(screen, 2)), screen
 
 
 def quit_cleanly(tmux: Tmux, *names: str) -> None:
