@@ -25,7 +25,8 @@ runs). Events are not unpacked at all: the view that follows each one says
 all a client needs. Requests are made with the protocol's ``encode``, each
 distinct one once. Their play is simple and always legal: discard the
 oldest card, or clue the next seat with the rank of its newest card when
-all clue tokens are in.
+all clue tokens are in. With ``--think S`` each player pauses 0.5 S to 1.5 S
+(at random) before acting, counted from when the view reached their socket.
 """
 
 from __future__ import annotations

@@ -80,6 +80,7 @@ class UiState:
     confirm_quit: bool = False  # quitting a client that hosts the server waits for "y" (--serve)
     note_keys: list[str] = field(default_factory=list)  # keys of a note in progress (n, seat, slot)
     show_notes: bool = False  # the notes panel in place of the log
+    notes_from: int = 0  # notes of the panel scrolled past (PgDn)
     rewind: Rewind | None = None  # looking back through the game in progress (rewind.py)
 
 
@@ -651,6 +652,9 @@ class ClientApp:
             self.scroll(-step)
 
     def scroll(self, lines: int) -> None:
-        """Scroll the log back (positive) or forward (negative)."""
+        """Scroll the log back (positive) or forward (negative); the notes panel, when shown, up or down."""
+        if self.ui.show_notes:
+            self.ui.notes_from = max(0, min(len(self.get_model().card_notes) - 1, self.ui.notes_from - lines))
+            return
         total = len(self.get_model().log)
         self.ui.log_back = max(0, min(total - 1, self.ui.log_back + lines))

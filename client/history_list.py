@@ -38,8 +38,9 @@ def history_fragments(model: ClientModel, ui: HistoryUi, width: int) -> StyleAnd
     games = model.games
     out: StyleAndTextTuples = [("class:label", "Finished games on this server (★ yours, listed first)\n"),
                                ("class:label", f"  {'#':>4}  {'Finished':<16} {'Variant':<18} Score  Players\n")]
-    if model.games_total is None and not games:
-        out.append(("class:label", "\n  No finished game yet (or the list is on its way).\n"))
+    if not games:  # the model counts an answer's games: None is no answer yet
+        out.append(("class:label", "\n  The list is on its way.\n" if model.games_total is None else
+                    "\n  No finished game on this server yet: a game shows here once it ends.\n"))
     for i, g in enumerate(games):
         mark = "▶" if i == ui.selected else " "
         mine = "★" if g.yours else " "
@@ -50,8 +51,8 @@ def history_fragments(model: ClientModel, ui: HistoryUi, width: int) -> StyleAnd
         out.append(("", "\n"))
     if model.games_total is not None and model.games_total > len(games):
         out.append(("class:label", f"  (the latest {len(games)} of {model.games_total} games)\n"))
-    out.append(("class:keys", " Enter/o look at it alone · w review it with your table · s save it · "
-                              "r refresh · Esc back "))
+    # At most 80 columns: the window does not wrap, and Esc must not be cut off.
+    out.append(("class:keys", " Enter/o look alone · w review with your table · s save · r refresh · Esc back "))
     return out
 
 

@@ -197,13 +197,13 @@ class ScreenLayout:
         """The log, newest at the bottom; PgUp/PgDn move the bottom line back and forth through history."""
 
         def shown() -> StyleAndTextTuples:
-            if self.app.ui.show_notes:  # the notes panel (N) takes the log's place
-                return panel_fragments(self.model())
+            width = self.width if with_chat else self.width - 1 - self._chat_width()
+            if self.app.ui.show_notes:  # the notes panel (N) takes the log's place; a long note goes on under it
+                return wrap_words(panel_fragments(self.model(), self.app.ui.notes_from), width, 4)
             lines = log_lines(self.model(), with_chat)
             if not lines:
                 return [("class:label", "The log of the game shows here.")]
             back = min(self.app.ui.log_back, len(lines) - 1)
-            width = self.width if with_chat else self.width - 1 - self._chat_width()
             # A line too long for the log goes on under its text, clear of the turn numbers' column.
             out = wrap_words(join_lines(lines[: len(lines) - back]), width, 4)
             if back:

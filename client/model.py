@@ -200,10 +200,20 @@ def _notice(model: ClientModel, text: str) -> ClientModel:
     return add_log(model, "notice", [("class:log.notice", text)])
 
 
+def _game_changed(model: ClientModel, game: int | None) -> ClientModel:
+    """``game`` (or none) is the game shown now: nothing of the last one (its end, where its log stands, its notes,
+    its bots' reasons) may read as this one's."""
+    return replace(model, game=game, game_over=None, logged_events=0, hands=(), card_notes=(), bot_reasons=())
+
+
+def _game_reset(model: ClientModel, game: int | None) -> ClientModel:
+    """As ``_game_changed``, and nothing shown of a game until the server sends it: no view, clock, pre-move or
+    review."""
+    return replace(_game_changed(model, game), view=None, clock=None, clock_at=None, premove=None, review=None)
+
+
 def _leave(model: ClientModel) -> ClientModel:
-    return replace(model, table=None, seat=None, game=None, view=None, game_over=None, logged_events=0, hands=(),
-                   clock=None, clock_at=None, premove=None, card_notes=(),
-                   review=None, watchers=(), bot_reasons=())
+    return replace(_game_reset(model, None), table=None, seat=None, watchers=())
 
 
 def reduce(model: ClientModel, message: Incoming) -> ClientModel:
@@ -258,9 +268,7 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
         out = replace(model, tables=_upsert(model.tables, table), table=table, seat=message.seat, rejoining=False)
         if model.table is None or model.table.id != table.id:
             # Another table: nothing of the last one (its log, its chat) may read as this one's.
-            out = replace(out, game=None, view=None, game_over=None, chat=(), log=(), logged_events=0, hands=(),
-                          clock=None, clock_at=None, premove=None, card_notes=(),
-                          review=None, watchers=(), bot_reasons=())
+            out = replace(_game_reset(out, None), chat=(), log=(), watchers=())
         where = f"seat {message.seat + 1}" if message.seat is not None else "a spectator's chair"
         return with_status(out, f"You are at table {table.name!r}, {where}.")
     if isinstance(message, SeatStatus):
@@ -277,17 +285,13 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
             # The end of the last game showed its result; the log keeps it once that screen is gone.
             done = model.game_over.outcome
             model = _notice(model, f"— the last game ended {done.score}/{done.max_score}: {done.rating} —")
-        out = replace(model, game=message.game, view=None, game_over=None, replay=None, logged_events=0, hands=(),
-                      clock=None, clock_at=None, premove=None, card_notes=(),
-                      review=None, bot_reasons=())
+        out = replace(_game_reset(model, message.game), replay=None)
         out = _notice(out, "— a new game starts —")
         return with_status(out, "The game starts.")
     if isinstance(message, ViewUpdate):
         out = model
         if model.game != message.game:
-            out = replace(out, game=message.game, game_over=None, replay=None, logged_events=0, hands=(),
-                          card_notes=(),
-                          bot_reasons=())
+            out = replace(_game_changed(out, message.game), replay=None)
         if model.status_error and model.view is not None and message.view.turn != model.view.turn:
             # A refusal was about an earlier turn; left on screen it reads like news about this one.
             out = with_status(out, "")

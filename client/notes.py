@@ -43,6 +43,7 @@ from .model import ClientModel
 SHORTCUTS = {"f": "f", "c": "cm", "t": "kt", "b": "b"}
 MEANINGS = {"f": "finessed", "cm": "chop moved", "kt": "known trash", "b": "bluffed"}
 DELETE_KEY = "x"
+PANEL_ROWS = 8  # notes the panel surely shows at 80x24 with five players (more: it says PgDn scrolls)
 PROMPT_ROOM = 2 * 80 - 2  # the status bar's two lines at 80 columns, less its margin
 MARK = "*"
 
@@ -128,17 +129,19 @@ def _card_of(view: PlayerView, order: int) -> StyleAndTextTuples:
     for hand in view.hands:
         for cv in hand:
             if cv.order == order:
-                # Our own card, unseen: what the clues said of it, as on the board.
-                return card_fragments(cv.card) if cv.card is not None else clue_marks(cv.knowledge)
+                # Our own card, unseen: what the clues said of it, as on the board (the card, once they pin it).
+                known = cv.card if cv.card is not None else cv.knowledge.known
+                return card_fragments(known) if known is not None else clue_marks(cv.knowledge)
     for event in view.events:  # gone from the hands: played or discarded, the event says which card it was
         if isinstance(event, TurnEvent) and isinstance(event.action, (Play, Discard)) and event.action.order == order:
             return card_fragments(event.card)
     return [("class:knowledge.none", "??")]
 
 
-def panel_fragments(model: ClientModel) -> StyleAndTextTuples:
+def panel_fragments(model: ClientModel, skip: int = 0) -> StyleAndTextTuples:
     """Every note we may see, one a line: whose note when there are several writers, where the card is, the
-    card, the note in full; the cards in hands first, in seat and slot order."""
+    card, the note in full; the cards in hands first, in seat and slot order. ``skip`` notes are scrolled
+    past (PgDn), when there are more than the screen holds."""
     view = model.view
     if view is None:
         return [("class:label", NO_GAME)]
@@ -147,12 +150,14 @@ def panel_fragments(model: ClientModel) -> StyleAndTextTuples:
     if not writers:
         hint = "spectators read every player's notes here" if view.seat is None else "n writes a note on a card"
         return [("class:label", f"Notes: none yet ({hint}). N closes this panel.")]
-    out: StyleAndTextTuples = [("class:label", "Notes (N closes this panel)")]
     rows = []
     for seat, order, text in model.card_notes:
         rank, where = _where(view, names, order)
         rows.append((rank, order, seat, where, text))
-    for _, order, seat, where, text in sorted(rows):
+    skip = max(0, min(skip, len(rows) - 1))
+    more = f" · PgUp/PgDn scroll · {skip} above" if skip else " · PgDn scrolls" if len(rows) > PANEL_ROWS else ""
+    out: StyleAndTextTuples = [("class:label", f"Notes (N closes this panel{more})")]
+    for _, order, seat, where, text in sorted(rows)[skip:]:
         out.append(("", "\n  "))
         if writers != [view.seat]:
             out.append(("class:name", f"{seat_name(names, seat)}: "))

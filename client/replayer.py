@@ -31,7 +31,7 @@ from prompt_toolkit.output import Output
 from .board import seat_name
 from .model import ClientModel, Link, log_new_events
 from .notes import panel_fragments
-from .screens import board, discards, end_fragments, join_lines, title_fragments, tokens_line
+from .screens import board, discards, end_fragments, join_lines, keys_line, title_fragments, tokens_line
 from .style import STYLE
 
 
@@ -158,15 +158,8 @@ class ReplayViewer:
 
     def _keys(self) -> StyleAndTextTuples:
         """The keys, as many as fit the width (all of them at 80 columns; quit always shows)."""
-        # Most useful first: what does not fit goes from the end (quit always stays).
-        items = [("←→", "step"), ("v", "viewpoint"), ("↑↓", "10 steps"), ("k", "knows"), ("Home/End", "ends"),
-                 ("?", "help"), ("q", "quit")]
-        while sum(len(k) + len(w) + 3 for k, w in items) > self.width and len(items) > 2:
-            del items[-2]
-        out: StyleAndTextTuples = []
-        for key, what in items:
-            out += [("class:keys.key", f" {key}"), ("class:keys", f" {what} ")]
-        return out
+        return keys_line([("←→", "step"), ("v", "viewpoint"), ("↑↓", "10 steps"), ("k", "knows"),
+                          ("Home/End", "ends"), ("?", "help"), ("q", "quit")], self.width)
 
     def go(self, step: int) -> None:
         self.pos.step = max(0, min(len(self.states) - 1, step))

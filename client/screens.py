@@ -441,11 +441,14 @@ def keys_fragments(model: ClientModel, mode: str, width: int = 80, solo: bool = 
         items = [item for item in items if item[0] != "t"]
     if solo and mode == "end":
         items = [item for item in items if item[0] != "l"]  # l quits there, as q does
+    return keys_line(items, width)
 
-    def size(chosen: list[tuple[str, str]]) -> int:
-        return sum(len(k) + len(w) + 3 for k, w in chosen)
 
-    while size(items) > width and len(items) > 2:
+def keys_line(items: list[tuple[str, str]], width: int) -> StyleAndTextTuples:
+    """The (key, what it does) ``items``, most useful first, as many as fit ``width``: what does not fit goes from
+    the end, but the last (quit, or back) always stays."""
+    items = list(items)
+    while sum(len(k) + len(w) + 3 for k, w in items) > width and len(items) > 2:
         del items[-2]
     out: StyleAndTextTuples = []
     for key, what in items:

@@ -7,10 +7,12 @@ the same. A msgpack map is a header followed by its keys and values one
 after the other, so a body can be joined from values packed on their own:
 the very bytes that packing ``to_wire``'s whole map gives (a test holds the
 two to it). Encoding the five views of a move of a 5-player game took
-100 µs packing each whole map; packing each shared part once, 64 µs;
-taking the hands a move left alone from the last move's parts too, 46 µs
-(CPU time per move, the games of bench/movebench.py; its whole figure
-went from 236-262 to 176-185 µs per move on the same busy machine).
+100 µs of CPU when each view's whole map was packed (before this
+module); joined from parts packed once for the move, 64-66 µs; with the
+hands a move left alone taken from the last move's parts, 46-48 µs
+(``python bench/movebench.py``, its last line, which also shows that a
+view joined alone costs more than packing its map: the parts pay from a
+move's second view on).
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ import signal
 import socket
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import platformdirs
@@ -116,10 +117,8 @@ def main(argv: list[str] | None = None) -> int:
 def _main(argv: list[str] | None) -> int:
     args = _parser().parse_args(argv)
     db = args.db if args.db is not None else str(default_db())
-    if args.command == "games":
-        return _games(db, args.json)
-    if args.command == "export":
-        return _export(db, args.game, args.output, args.unfinished, args.force)
+    if args.command in ("games", "export"):
+        return _read_store(args, db)
     if not 0 <= args.port <= 65535:
         return _fail(f"--port {args.port} is not a TCP port: choose one from 1 to 65535")
     if args.bot_delay < 0:
@@ -273,23 +272,32 @@ def host_port(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
-def _open(db: str) -> Store:
+@contextlib.contextmanager
+def _opened(db: str) -> Iterator[Store]:
+    """The store at ``db``, open for the commands that read it (``games``, ``export``), closed after."""
     if db != ":memory:" and not Path(db).expanduser().exists():
         raise StoreError(f"there is no game store at {db}: start a server with --db {db} first")
     store = Store(str(Path(db).expanduser()) if db != ":memory:" else db)
     store.open_sync()
-    return store
+    try:
+        yield store
+    finally:
+        store.close_sync()
+
+
+def _read_store(args: argparse.Namespace, db: str) -> int:
+    """The commands that read the store: a store that cannot be opened is one sentence, not a traceback."""
+    try:
+        if args.command == "games":
+            return _games(db, args.json)
+        return _export(db, args.game, args.output, args.unfinished, args.force)
+    except StoreError as e:
+        return _fail(str(e))
 
 
 def _games(db: str, as_json: bool) -> int:
-    try:
-        store = _open(db)
-    except StoreError as e:
-        return _fail(str(e))
-    try:
+    with _opened(db) as store:
         games = store.games_sync(limit=1000)
-    finally:
-        store.close_sync()
     if not games:
         print(f"no finished games in {db}")
     for g in games:
@@ -309,14 +317,8 @@ def _games(db: str, as_json: bool) -> int:
 
 
 def _export(db: str, game_id: int, output: str | None, unfinished: bool, force: bool = False) -> int:
-    try:
-        store = _open(db)
-    except StoreError as e:
-        return _fail(str(e))
-    try:
+    with _opened(db) as store:
         stored = store.game_sync(game_id)
-    finally:
-        store.close_sync()
     if stored is None:
         return _fail(f"there is no game {game_id} in {db}: 'hanabi-server games' lists them")
     if stored.finished is None and not unfinished:

@@ -58,8 +58,8 @@ from hanabi.protocol import (
     ViewUpdate,
 )
 
+from .saved import StoredGame
 from .session import Player, Refused, frame
-from .store import StoredGame
 from .timing import GameTime
 
 log = logging.getLogger(__name__)

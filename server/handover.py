@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from hanabi.protocol import ErrorCode, HandSeat, Joined, SeatHanded
 from hanabi.protocol import table_rules as rules
 
+from . import turns
 from .bots import free_bot_name
 from .seats import Seat
 from .session import Player, Refused, frame
@@ -96,7 +97,7 @@ async def give_seat(table: Table, host: Player, request: Handover) -> Player | N
     if game is not None:
         game.premoves.pop(seat, None)  # the move the one who lost the seat queued is not the new holder's choice
         if old.bot and game.state.current == seat:
-            table._bot_pending = None  # its choice, if it is still thinking, is refused (Table._bot_move)
+            table._bot_pending = None  # its choice, if it is still thinking, is refused (turns.bot_move)
     handed = SeatHanded(table=table.id, seat=seat, name=name, bot=to is None, previous=old.name, by=host.name)
     if to is not None:
         to.send(Joined(table=table.info(), seat=seat))
@@ -110,7 +111,7 @@ async def give_seat(table: Table, host: Player, request: Handover) -> Player | N
         else:
             previous.missed.append(handed)
     table._watch_absence()
-    if game is not None and game.running and table.timer is not None:
-        table._retime()  # a timed game paused itself while the player to act was away: the new holder is here
-    table._schedule_bot()
+    if game is not None and game.running and table.options.timed:
+        turns.retime(table)  # a timed game paused itself while the player to act was away: the new holder is here
+    turns.schedule_bot(table)
     return previous

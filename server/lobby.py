@@ -64,9 +64,10 @@ from .passwords import hash_password
 from .records import TableOptions
 from .requests import CloseIfEmpty, Rewatch, Unwatch
 from .review import REVIEW_REQUESTS, restored
+from .saved import Snapshot, StoredTable
 from .seats import Seat
 from .session import Outbox, Player, Refused, frame
-from .store import Snapshot, Store, StoredTable, StoreFailure, token_hash
+from .store import Store, StoreFailure, token_hash
 from .table import Table
 
 log = logging.getLogger(__name__)
@@ -140,7 +141,7 @@ class Lobby:
         game = Game.restore(stored.game) if stored.game is not None else None  # first: it may fail
         table = Table(stored.id, stored.name, stored.variant, stored.empty_clues, stored.all_or_nothing, stored.chat,
                       stored.seats, stored.password, store=self.store, config=self.config, policy=self.policy,
-                      lobby=self, options=stored.options, timer=stored.timer)
+                      lobby=self, options=stored.options)
         table.host, table.game = stored.host, game
         table.review = restored(stored.review) if stored.review is not None else None
         for s in stored.seated:
@@ -393,14 +394,14 @@ class Lobby:
                                                   "takes: wait a moment, or join one")
         password = hash_password(request.password) if request.password else None
         options = TableOptions(level=request.level, seed=request.seed,
-                               end_when_no_points=request.end_when_no_points, deck_plays=request.deck_plays)
-        timer = (request.time_base, request.time_per_turn) if request.timed else None
+                               end_when_no_points=request.end_when_no_points, deck_plays=request.deck_plays,
+                               timer=(request.time_base, request.time_per_turn) if request.timed else None)
         table_id = await self.store.create_table(request.name, request.variant, request.empty_clues,
                                                  request.all_or_nothing, request.chat, request.seats, password, None,
-                                                 options, timer=timer)
+                                                 options)
         table = Table(table_id, request.name, request.variant, request.empty_clues, request.all_or_nothing,
                       request.chat, request.seats, password, store=self.store, config=self.config,
-                      policy=self.policy, lobby=self, address=address, options=options, timer=timer)
+                      policy=self.policy, lobby=self, address=address, options=options)
         self.tables[table_id] = table
         log.info("%s opened table %d (%s): %d seats, %s", player.name, table_id, request.name, request.seats,
                  request.variant.value)

@@ -81,14 +81,28 @@ def config_from_text(text: str) -> GameConfig:
 
 @dataclass(frozen=True, slots=True)
 class TableOptions:
-    """A table's options of issues 11 and 14, as its creator chose them: the bots' convention level (None: beginner
-    beside a person, the strongest among bots only), the seed text of its deals (None: random), and hanab.live's
-    two rule options."""
+    """A table's options (issues 11 and 14, timed tables), as its creator chose them: the bots' convention level (None:
+    beginner beside a person, the strongest among bots only), the seed text of its deals (None: random),
+    hanab.live's two rule options, and a timed table's clock (seconds to start with, seconds added after each
+    move; None: untimed)."""
 
     level: Level | None = None
     seed: str | None = None
     end_when_no_points: bool = False
     deck_plays: bool = False
+    timer: tuple[int, int] | None = None
+
+    @property
+    def timed(self) -> bool:
+        return self.timer is not None
+
+    @property
+    def time_base(self) -> int:
+        return self.timer[0] if self.timer is not None else TIME_BASE
+
+    @property
+    def time_per_turn(self) -> int:
+        return self.timer[1] if self.timer is not None else TIME_PER_TURN
 
 
 def options_to_text(options: TableOptions) -> str:
@@ -101,6 +115,8 @@ def options_from_text(text: str) -> TableOptions:
     seed = d.get("seed")
     if seed is not None and not isinstance(seed, str):
         raise TypeError(f"a stored seed must be text, not {seed!r}")
+    timer = d.get("timer")  # absent from options stored before the clock joined them
     return TableOptions(level=None if level is None else table_level(level, 2, None), seed=seed,
                         end_when_no_points=bool(d.get("end_when_no_points", False)),
-                        deck_plays=bool(d.get("deck_plays", False)))
+                        deck_plays=bool(d.get("deck_plays", False)),
+                        timer=None if timer is None else (int(timer[0]), int(timer[1])))

@@ -29,8 +29,9 @@ from hanabi.engine import EndReason, GameState, TurnEvent
 from hanabi.protocol import ErrorCode, OpenReview, ReplayFile, Review, ReviewLead, ReviewPoint, ReviewStep
 
 from .game import Game, replay_text, replayed
+from .saved import StoredGame, StoredReview
 from .session import Player, Refused, frame
-from .store import StoredGame, StoredReview, StoreFailure
+from .store import StoreFailure
 
 if TYPE_CHECKING:
     from .table import Table
@@ -165,8 +166,9 @@ async def _hand_over(table: Table, player: Player, review: TableReview, name: st
     if not any(p.name == name and p.online for p in table.members()):
         raise Refused(ErrorCode.NOT_SEATED, f"{name!r} is not at this table now: the lead goes to someone here "
                                             "(seated or watching)")
+    # The arrow is dropped: the bar says the leader points at it, and the new leader has not.
     await _save_and_tell(table, TableReview(review.game, name, review.step, review.last, review.deck_size,
-                                            review.replay, review.pointer))
+                                            review.replay))
 
 
 async def _open(table: Table, player: Player, game_id: int) -> None:

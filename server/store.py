@@ -1,20 +1,20 @@
-"""The game store: tables, seats, players and every game action, in SQLite.
+"""The game store: tables, seats, players and every game action, in SQLite; its task, its jobs and its lock.
 
 A game *is* its config, its seed and its actions, so that is all we keep;
-restoring a game replays its actions through the engine. A timed table
-has a row in ``table_clocks``; a timed game's banks (seconds left per
-seat) are written to ``game_clocks`` with each action, in the same
-transaction, so a restart (kill -9 included) finds them as the last move
-left them. The stdlib
-``sqlite3`` module blocks, so the store's own task (``run``) takes the jobs
+restoring a game replays its actions through the engine. What the tables
+are and how their rows are read back is in ``saved.py``; this module opens
+the file and writes to it. A timed game's banks (seconds left per seat) are
+written to ``game_clocks`` with each action, in the same transaction, so a
+restart (kill -9 included) finds them as the last move left them. The
+stdlib ``sqlite3`` module blocks, so the store's own task (``run``) takes the jobs
 queued on a memory channel and commits them in a worker thread
 (``trio.to_thread.run_sync``): one transaction at a time, and the event
 loop never waits on the disk. Each method returns once its write is
 committed, so a caller that shows a move only after ``add_action`` returns
 never shows one the store lacks.
 
-A table's options of issues 11 and 14 (level, seed text, rule options) are a
-JSON text in ``table_choices``; a game dealt from a seed text its table was
+A table's options (level, seed text, rule options, clock) are a JSON text
+in ``table_choices``; a game dealt from a seed text its table was
 given is also in ``seeded_games``, so the games of one seed are found at once.
 
 The database is in WAL mode with ``synchronous=NORMAL``: a committed write
@@ -49,102 +49,12 @@ from typing import Any, TypeVar
 import trio
 from hanabi.engine import Action, ChatPolicy, GameConfig, Variant
 
-from .records import (
-    TableOptions,
-    action_from_text,
-    action_to_text,
-    config_from_text,
-    config_to_text,
-    options_from_text,
-    options_to_text,
-)
+from .records import TableOptions, action_to_text, config_to_text, options_to_text
+from .saved import SCHEMA, FinishedGame, Snapshot, StoredGame, fold_table_clocks, read_game, read_games, read_snapshot
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS players (
-    token_hash TEXT PRIMARY KEY,
-    name TEXT NOT NULL,
-    created REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS tables (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    name TEXT NOT NULL,
-    variant TEXT NOT NULL,
-    empty_clues INTEGER NOT NULL,
-    all_or_nothing INTEGER NOT NULL,
-    chat TEXT NOT NULL,
-    seats INTEGER NOT NULL,
-    password TEXT,
-    host INTEGER,
-    created REAL NOT NULL,
-    closed REAL
-);
-CREATE TABLE IF NOT EXISTS seats (
-    table_id INTEGER NOT NULL REFERENCES tables(id),
-    seat INTEGER NOT NULL,
-    bot INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    token_hash TEXT,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    table_id INTEGER NOT NULL REFERENCES tables(id),
-    config TEXT NOT NULL,
-    seed TEXT NOT NULL,
-    players TEXT NOT NULL,
-    started REAL NOT NULL,
-    finished REAL,
-    score INTEGER,
-    end_reason TEXT
-);
-CREATE TABLE IF NOT EXISTS actions (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    seq INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    PRIMARY KEY (game_id, seq)
-);
-CREATE TABLE IF NOT EXISTS reviews (
-    table_id INTEGER PRIMARY KEY REFERENCES tables(id),
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    leader TEXT NOT NULL,
-    step INTEGER NOT NULL,
-    pointer INTEGER
-);
-CREATE TABLE IF NOT EXISTS game_players (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    token_hash TEXT NOT NULL,
-    PRIMARY KEY (token_hash, game_id)
-);
-CREATE TABLE IF NOT EXISTS notes (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    seat INTEGER NOT NULL,
-    card INTEGER NOT NULL,
-    text TEXT NOT NULL,
-    PRIMARY KEY (game_id, seat, card)
-);
-CREATE TABLE IF NOT EXISTS table_choices (
-    table_id INTEGER PRIMARY KEY REFERENCES tables(id),
-    options TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS seeded_games (
-    game_id INTEGER PRIMARY KEY REFERENCES games(id),
-    seed TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS seeded_games_by_seed ON seeded_games (seed);
-CREATE TABLE IF NOT EXISTS table_clocks (
-    table_id INTEGER PRIMARY KEY REFERENCES tables(id),
-    time_base INTEGER NOT NULL,
-    time_per_turn INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS game_clocks (
-    game_id INTEGER PRIMARY KEY REFERENCES games(id),
-    remaining TEXT NOT NULL
-);
-"""
 
 
 class StoreError(Exception):
@@ -158,86 +68,6 @@ class StoreFailure(Exception):
 def token_hash(token: str) -> str:
     """Resume tokens are secrets: the store keeps only their hash, so a copied database cannot take seats."""
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-# --- what a restart reads back -----------------------------------------------------------------------------------
-
-@dataclass(slots=True)
-class StoredSeat:
-    seat: int
-    bot: bool
-    name: str
-    token_hash: str | None
-
-
-@dataclass(slots=True)
-class StoredGame:
-    id: int
-    table_id: int
-    config: GameConfig
-    seed: str
-    players: tuple[str, ...]
-    started: float
-    finished: float | None
-    actions: list[Action] = field(default_factory=list)
-    notes: dict[int, dict[int, str]] = field(default_factory=dict)  # seat -> card order -> the seat's note
-    end_reason: str | None = None
-    clocks: tuple[float, ...] | None = None  # a timed game's banks as stored with its latest action
-
-
-@dataclass(slots=True)
-class StoredReview:
-    """A table's review as it was last shown: the game reviewed, who leads, the step, the card pointed at."""
-
-    game: StoredGame
-    leader: str
-    step: int
-    pointer: int | None
-
-
-@dataclass(slots=True)
-class StoredTable:
-    id: int
-    name: str
-    variant: Variant
-    empty_clues: bool
-    all_or_nothing: bool
-    chat: ChatPolicy
-    seats: int
-    password: str | None
-    host: int | None
-    seated: list[StoredSeat] = field(default_factory=list)
-    game: StoredGame | None = None  # the latest game, finished or not
-    review: StoredReview | None = None
-    options: TableOptions = field(default_factory=TableOptions)
-    timer: tuple[int, int] | None = None  # a timed table's (time_base, time_per_turn), in seconds
-
-
-@dataclass(slots=True)
-class StoredPlayer:
-    token_hash: str
-    name: str
-
-
-@dataclass(slots=True)
-class Snapshot:
-    tables: list[StoredTable]
-    players: list[StoredPlayer]
-    # Open tables a malformed row keeps from restoring: (id, name, the token hashes of their seated players).
-    damaged: list[tuple[int, str, list[str]]] = field(default_factory=list)
-
-
-@dataclass(frozen=True, slots=True)
-class FinishedGame:
-    id: int
-    table_id: int
-    players: tuple[str, ...]
-    variant: str
-    score: int | None
-    end: str | None  # the EndReason value, None while running
-    finished: float | None
-    yours: bool = False  # the player asking sat at it
-    seed: str | None = None  # the seed text of a seeded deal; None for a random one
 
 
 # --- the store ---------------------------------------------------------------------------------------------------
@@ -298,6 +128,7 @@ class Store:
                 raise StoreError(f"{self.path} is damaged: its {', '.join(missing)} table(s) are missing; restore "
                                  "it from a backup, or move it aside to start with an empty store")
             db.executescript(SCHEMA)
+            fold_table_clocks(db)
         except sqlite3.DatabaseError as e:
             if "readonly" in str(e):
                 raise StoreError(f"{self.path} is read-only: the server must write every move to it; make it "
@@ -422,7 +253,7 @@ class Store:
 
     async def create_table(self, name: str, variant: Variant, empty_clues: bool, all_or_nothing: bool,
                            chat: ChatPolicy, seats: int, password: str | None, host: int | None,
-                           options: TableOptions | None = None, timer: tuple[int, int] | None = None) -> int:
+                           options: TableOptions | None = None) -> int:
         def job(db: sqlite3.Connection) -> int:
             cur = db.execute(
                 "INSERT INTO tables (name, variant, empty_clues, all_or_nothing, chat, seats, password, host, created)"
@@ -432,9 +263,6 @@ class Store:
             if options is not None and options != TableOptions():
                 db.execute("INSERT INTO table_choices (table_id, options) VALUES (?, ?)",
                            (cur.lastrowid, options_to_text(options)))
-            if timer is not None:
-                db.execute("INSERT INTO table_clocks (table_id, time_base, time_per_turn) VALUES (?, ?, ?)",
-                           (cur.lastrowid, *timer))
             return cur.lastrowid
         return await self._do(job)
 
@@ -451,7 +279,6 @@ class Store:
             else:
                 db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
                 db.execute("DELETE FROM table_choices WHERE table_id = ?", (table_id,))
-                db.execute("DELETE FROM table_clocks WHERE table_id = ?", (table_id,))
                 db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
         await self._do(job)
 
@@ -527,90 +354,36 @@ class Store:
                 db.execute(f"DELETE FROM players WHERE token_hash IN ({','.join('?' * len(chunk))})", chunk)
         await self._do(job)
 
-    # -- reads --
+    # -- reads (the readers are in saved.py) --
+
+    def _open_db(self) -> sqlite3.Connection:
+        """The connection, for reading before serving or after (``hanabi-server games``)."""
+        assert self._db is not None, "the store is not open"
+        return self._db
 
     def snapshot_sync(self) -> Snapshot:
         """Everything a restarted server needs: open tables, their seats and latest games, and the players."""
-        db = self._db
-        assert db is not None, "the store is not open"
-        return self._snapshot(db)
-
-    def _snapshot(self, db: sqlite3.Connection) -> Snapshot:
-        snap = Snapshot([], [StoredPlayer(h, n) for h, n in db.execute("SELECT token_hash, name FROM players")])
-        for row in db.execute("SELECT id, name, variant, empty_clues, all_or_nothing, chat, seats, password, host"
-                              " FROM tables WHERE closed IS NULL ORDER BY id").fetchall():
-            seated = [StoredSeat(seat, bool(bot), name, h) for seat, bot, name, h in db.execute(
-                "SELECT seat, bot, name, token_hash FROM seats WHERE table_id = ? ORDER BY seat", (row[0],))]
-            try:  # each table on its own: a malformed row (a variant, a config, an action) costs this one only
-                table = StoredTable(row[0], row[1], Variant(row[2]), bool(row[3]), bool(row[4]),
-                                    ChatPolicy(row[5]), row[6], row[7], row[8], seated)
-                chosen = db.execute("SELECT options FROM table_choices WHERE table_id = ?", (row[0],)).fetchone()
-                if chosen is not None:
-                    table.options = options_from_text(chosen[0])
-                timer = db.execute("SELECT time_base, time_per_turn FROM table_clocks WHERE table_id = ?",
-                                   (table.id,)).fetchone()
-                table.timer = (int(timer[0]), int(timer[1])) if timer is not None else None
-                game = db.execute("SELECT id FROM games WHERE table_id = ? ORDER BY id DESC LIMIT 1",
-                                  (table.id,)).fetchone()
-                table.game = self._game(db, game[0]) if game is not None else None
-                table.review = self._review(db, table.id)
-                snap.tables.append(table)
-            except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
-                log.error("table %s (%s) cannot be restored, a stored row of it is malformed (%s): it is closed, "
-                          "its players are told when they come back", row[0], row[1], e)
-                snap.damaged.append((row[0], str(row[1]), [s.token_hash for s in seated if s.token_hash]))
-        return snap
+        return read_snapshot(self._open_db())
 
     async def snapshot(self) -> Snapshot:
-        return await self._do(self._snapshot)
-
-    @staticmethod
-    def _game(db: sqlite3.Connection, game_id: int) -> StoredGame | None:
-        row = db.execute("SELECT id, table_id, config, seed, players, started, finished, end_reason FROM games"
-                         " WHERE id = ?", (game_id,)).fetchone()
-        if row is None:
-            return None
-        game = StoredGame(row[0], row[1], config_from_text(row[2]), row[3], tuple(json.loads(row[4])), row[5],
-                          row[6], end_reason=row[7])
-        clocks = db.execute("SELECT remaining FROM game_clocks WHERE game_id = ?", (game_id,)).fetchone()
-        if clocks is not None:
-            game.clocks = tuple(float(c) for c in json.loads(clocks[0]))
-        game.actions = [action_from_text(t) for (t,) in db.execute(
-            "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))]
-        for seat, order, text in db.execute("SELECT seat, card, text FROM notes WHERE game_id = ? ORDER BY card",
-                                            (game_id,)):
-            game.notes.setdefault(seat, {})[order] = text
-        return game
-
-    @classmethod
-    def _review(cls, db: sqlite3.Connection, table_id: int) -> StoredReview | None:
-        row = db.execute("SELECT game_id, leader, step, pointer FROM reviews WHERE table_id = ?",
-                         (table_id,)).fetchone()
-        game = cls._game(db, row[0]) if row is not None else None
-        if row is None or game is None or game.finished is None:
-            return None  # never a review of a game not over
-        return StoredReview(game, str(row[1]), int(row[2]), None if row[3] is None else int(row[3]))
+        return await self._do(read_snapshot)
 
     def game_sync(self, game_id: int) -> StoredGame | None:
-        db = self._db
-        assert db is not None, "the store is not open"
-        return self._game(db, game_id)
+        return read_game(self._open_db(), game_id)
 
     async def game(self, game_id: int) -> StoredGame | None:
-        return await self._do(lambda db: self._game(db, game_id))
+        return await self._do(lambda db: read_game(db, game_id))
 
     def games_sync(self, limit: int = 100) -> list[FinishedGame]:
-        db = self._db
-        assert db is not None, "the store is not open"
-        return _games(db, limit)
+        return read_games(self._open_db(), limit)
 
     async def games(self, limit: int = 100, key: str | None = None) -> list[FinishedGame]:
         """The latest finished games; with ``key`` (a token hash), that player's games first."""
-        return await self._do(lambda db: _games(db, limit, key))
+        return await self._do(lambda db: read_games(db, limit, key))
 
     async def seed_games(self, seed: str, limit: int = 100, key: str | None = None) -> list[FinishedGame]:
         """The latest finished games dealt from the seed text ``seed``, newest first: who else played it."""
-        return await self._do(lambda db: _games(db, limit, key, seed))
+        return await self._do(lambda db: read_games(db, limit, key, seed))
 
     async def finished_count(self) -> int:
         """How many finished games the store holds (a list shows only the latest)."""
@@ -621,17 +394,3 @@ class Store:
 def _set_clocks(db: sqlite3.Connection, game_id: int, clocks: tuple[float, ...]) -> None:
     db.execute("INSERT OR REPLACE INTO game_clocks (game_id, remaining) VALUES (?, ?)",
                (game_id, json.dumps([round(c, 3) for c in clocks])))
-
-
-def _games(db: sqlite3.Connection, limit: int, key: str | None = None, seed: str | None = None
-           ) -> list[FinishedGame]:
-    """The latest finished games, newest first; with ``key``, the games of the player of that token hash first;
-    with ``seed``, only those dealt from that seed text."""
-    query = ("SELECT g.id, g.table_id, g.config, g.players, g.score, g.end_reason, g.finished, s.seed,"
-             " EXISTS (SELECT 1 FROM game_players p WHERE p.token_hash = ? AND p.game_id = g.id) AS yours"
-             " FROM games g LEFT JOIN seeded_games s ON s.game_id = g.id WHERE g.finished IS NOT NULL")
-    rows = (db.execute(query + " ORDER BY yours DESC, g.id DESC LIMIT ?", (key, limit)) if seed is None
-            else db.execute(query + " AND s.seed = ? ORDER BY g.id DESC LIMIT ?", (key, seed, limit)))
-    return [FinishedGame(gid, tid, tuple(json.loads(players)), json.loads(config)["variant"], score, end, finished,
-                         bool(yours), seeded)
-            for gid, tid, config, players, score, end, finished, seeded, yours in rows]

@@ -77,6 +77,28 @@ def test_saves_a_critical_card_whose_twin_was_discarded() -> None:
     assert 5 in touched
 
 
+def test_saves_a_lone_two_on_the_chop_with_three_players_but_not_with_two() -> None:
+    # Seat 1's chop (order 5) is Y2, no one else holds a Y2, and nothing is playable. After a round of harmless
+    # clues, seat 0 saves it with 3 players (the H-group's 2 save); with 2 players the token and the slot cost
+    # more than the 2 (docs/bots.md: measured), so seat 0 does not clue it.
+    for players, saves in ((3, True), (2, False)):
+        state = deal(players, {5: "Y2"})
+        state = act(state, Clue(1, rank=3), *(Clue(0, rank=4) for _ in range(players - 1)))
+        assert state.current == 0 and state.clue_tokens == 8 - players
+        action = decide(state)
+        touches_two = isinstance(action, Clue) and action.target == 1 and (
+            action.rank == 2 or action.colour is Suit.YELLOW)
+        assert touches_two == saves, (players, action)
+
+
+def test_with_two_players_and_seven_tokens_a_clue_that_only_marks_cards_loses_to_a_discard() -> None:
+    # Seat 1 plays its R1 (after a 1 clue): seat 0 has 7 tokens, nothing to play, and its partner holds only
+    # 3s, 4s and the R1 just drawn (now trash): any clue would only mark cards that wait. It discards.
+    state = act(deal(2, {9: "R1"}), Clue(1, rank=1), Play(9))
+    assert state.current == 0 and state.clue_tokens == 7
+    assert isinstance(decide(state), Discard)
+
+
 def test_plays_a_card_given_a_play_clue() -> None:
     state = deal(2, {9: "R1"})  # seat 1's newest card
     state = act(state, Clue(1, colour=Suit.RED))

@@ -28,7 +28,17 @@ from hanabi.engine import (
     new_game,
     view_for,
 )
-from hanabi.protocol.messages import GameStarted, Joined, Message, SeatInfo, TableInfo, ViewUpdate, Welcome
+from hanabi.protocol.messages import (
+    CardNote,
+    CardNotes,
+    GameStarted,
+    Joined,
+    Message,
+    SeatInfo,
+    TableInfo,
+    ViewUpdate,
+    Welcome,
+)
 from prompt_toolkit.input import PipeInput, create_pipe_input
 
 LEFT, RIGHT, HOME, END, ESC = "\x1b[D", "\x1b[C", "\x1b[H", "\x1b[F", "\x1b"
@@ -244,10 +254,55 @@ def test_the_end_of_the_game_ends_a_rewind(pipe: PipeInput, tmp_path: Path) -> N
     assert seated.app.ui.rewind is None and "Game over" in seated.screen()
 
 
+# Notes as players write them: tags, a card's name (its identity mark widens the cell), and one as long as a note
+# may be, which the panel must break between words.
+NOTE_TEXTS = ("f", "cm", "r1", "b5 maybe", "kt", "Bob said at turn 3 this is the last copy of its suit; keep it "
+              "until the five is down, then let it go")
+
+
+def written_notes(state: GameState, seat: int | None, rng: random.Random) -> list[CardNotes]:
+    """The notes a seat was sent: its own, on cards of its hand and of others'; a spectator gets every seat's."""
+    writers = range(state.players) if seat is None else (seat,)
+    sent = []
+    for writer in writers:
+        cards = [order for hand in state.hands for order in hand]
+        chosen = rng.sample(cards, min(len(cards), rng.randrange(3, 7)))
+        if seat is not None:  # at least one of its own cards and one of another's
+            chosen = [state.hands[seat][0], state.hands[(seat + 1) % state.players][-1], *chosen]
+        texts = {order: rng.choice(NOTE_TEXTS) for order in chosen}
+        texts[chosen[0]] = NOTE_TEXTS[-1]
+        sent.append(CardNotes(1, writer, tuple(CardNote(o, t) for o, t in sorted(texts.items()))))
+    return sent
+
+
+def assert_fits(screen: str, players: int, seat: int | None) -> None:
+    """24 rows of at most 80 columns, the glance line and the keys bar whole, every hand's row on screen."""
+    lines = screen.splitlines()
+    assert len(lines) == 24 and all(len(line) <= 80 for line in lines), screen
+    assert sum(1 for line in lines if line.startswith("Max ")) == 1, screen
+    assert lines[-1].rstrip().endswith("quit"), screen
+    names = ("alice", "bob", "cathy", "donald", "emily")
+    for other in range(players):
+        who = f"You ({names[other]})" if other == seat else names[other]
+        assert any(who in line for line in lines[2:3 + 3 * players]), screen
+
+
+def assert_panel_unbroken(screen: str) -> None:
+    """The notes panel in the log's place: each row but its title starts indented (a note too long for a row
+    goes on under it, broken at a space; a row cut at the edge would go on at the next row's first column)."""
+    lines = screen.splitlines()
+    top = next(i for i, line in enumerate(lines) if line.startswith("Notes (N closes"))
+    for line in lines[top + 1:]:
+        if line.startswith(" ") and line[1:2] not in ("", " "):  # the status lines under the panel (" The game…")
+            break
+        assert line == "" or line.startswith("  "), screen
+
+
 @pytest.mark.parametrize("variant", list(Variant), ids=lambda v: v.name)
-def test_every_size_with_counting_and_stats_fits_80x24_and_in_rewind(variant: Variant, tmp_path: Path) -> None:
-    """Random games of every size, every seat and a spectator, knowledge shown or not, live and rewound: 24 rows
-    of at most 80 columns, every hand on screen, the glance line and the keys bar whole."""
+def test_every_size_with_notes_counting_and_stats_fits_80x24_and_in_rewind(variant: Variant, tmp_path: Path) -> None:
+    """Random games of every size, every seat and a spectator, notes written on cards of one's own hand and of
+    others', knowledge shown or not, live, with the notes panel and rewound: 24 rows of at most 80 columns, every
+    hand on screen, the glance line and the keys bar whole, no note broken in the middle of a word."""
     rng = random.Random(variant.value + "glance")
     for players in range(2, 6):
         state = new_game(GameConfig(players=players, variant=variant), rng.randrange(1000))
@@ -260,18 +315,19 @@ def test_every_size_with_counting_and_stats_fits_80x24_and_in_rewind(variant: Va
         for seat in [*range(players), None]:
             with create_pipe_input() as p:
                 seated = seat_at(p, tmp_path, state, seat)
+                for message in written_notes(state, seat, rng):
+                    seated.store.dispatch(message)
                 seated.app.ui.show_knowledge = rng.random() < 0.5
-                for keys in ("", "r" if state.events and not state.over else ""):
-                    screen = seated.keys(keys) if keys else seated.screen()
-                    lines = screen.splitlines()
-                    assert len(lines) == 24 and all(len(line) <= 80 for line in lines), screen
-                    assert sum(1 for line in lines if line.startswith("Max ")) == 1, screen
-                    assert lines[-1].rstrip().endswith("quit"), screen
-                    assert ("REWIND" in screen) == (keys == "r"), screen
-                    names = ("alice", "bob", "cathy", "donald", "emily")
-                    for other in range(players):
-                        if other != seat:
-                            assert any(names[other] in line for line in lines[2:3 + 3 * players]), screen
+                screen = seated.screen()
+                assert_fits(screen, players, seat)
+                assert screen.count("*") >= 2 or seat is None, screen  # marks show (own cards may show a name)
+                screen = seated.keys("N")
+                assert_fits(screen, players, seat)
+                assert_panel_unbroken(screen)
+                if state.events and not state.over:
+                    screen = seated.keys("N" + "r")
+                    assert_fits(screen, players, seat)
+                    assert "REWIND" in screen, screen
 
 
 def test_insight_highlights_the_cards_the_last_clue_touched() -> None:

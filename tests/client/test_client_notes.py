@@ -4,6 +4,7 @@ says no); the model keeps each seat's notes of the current game."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -18,11 +19,14 @@ from hanabi.client.session import Address, Session
 from hanabi.client.snapshot import SizedOutput, screen_text
 from hanabi.client.solo import table_setup
 from hanabi.engine import (
+    Card,
+    CardKnowledge,
     ChatPolicy,
     Clue,
     Discard,
     GameConfig,
     GameState,
+    Suit,
     Variant,
     apply,
     legal_actions,
@@ -330,3 +334,33 @@ def test_a_note_follows_its_card_when_the_hand_moves(term: Terminal, kit) -> Non
     term.feed(kit.view_message(state, 0))
     assert state.hands[0][1] == first
     assert "your slot 2" in term.screen() and "your slot 1" not in term.screen()
+
+
+def test_pgdn_and_pgup_scroll_a_long_notes_panel(term: Terminal, kit) -> None:
+    state = playing(term, kit)
+    cards = [cv for hand in state.hands for cv in hand]
+    term.feed(CardNotes(1, 0, tuple(CardNote(order, f"note {i}") for i, order in enumerate(cards))))
+    term.type("N")
+    screen = term.screen()
+    assert "PgDn scrolls" in screen and "note 0" in screen
+    term.type("\x1b[6~")  # PgDn: five notes further
+    screen = term.screen()
+    assert "5 above" in screen and "note 0" not in screen and "note 5" in screen
+    term.type("\x1b[5~")  # PgUp: back to the top
+    assert "note 0" in term.screen()
+
+
+def test_the_panel_names_an_own_card_the_clues_pinned_down_as_the_board_does(term: Terminal, kit) -> None:
+    """A card known from clues that passed it by (none touched it) shows as W3 on the board: the panel says W3
+    too, not the "·" of a card no clue touched."""
+    state = playing(term, kit)
+    view = view_for(state, 0)
+    w3 = Card(Suit.WHITE, 3)
+    pinned = CardKnowledge(1 << w3.identity, not_colours=0b01111, not_ranks=0b11011)  # every clue but white, 3
+    hand = (dataclasses.replace(view.hands[0][0], knowledge=pinned), *view.hands[0][1:])
+    term.feed(ViewUpdate(1, dataclasses.replace(view, hands=(hand, *view.hands[1:]))),
+              CardNotes(1, 0, (CardNote(hand[0].order, "keep"),)))
+    term.type("N")
+    lines = term.screen().splitlines()
+    assert "W3" in next(line for line in lines if "You (alice)" in line)
+    assert "your slot 1 W3 keep" in [line.strip() for line in lines]

@@ -116,8 +116,12 @@ def test_the_leader_points_at_a_card_and_everyone_reads_where_it_is(term, kit) -
     assert f"➜ alice points at bob's slot 3 ({card})" in term.screen()
     bob = next(line for line in term.screen().splitlines() if "2 bob" in line)
     assert re.search(rf"{card}\]? ?◀", bob), bob  # the arrow beside the card itself
+    bob = next(line for line in term.screen().splitlines() if line[1:].startswith("2 bob"))
+    assert bob.count("◀") == 1 and re.search(rf"{card}\S* ?◀", bob), bob  # on the card itself too
     term.type(RIGHT + "f")  # one's own step hides the arrow, following shows it again
-    assert "points at" in term.screen()
+    assert "points at" in term.screen() and "◀" in term.screen()
+    term.feed(Review(1, 1, "alice", 1, last, None))  # the step the server shows everyone: no arrow
+    assert "points at" not in term.screen() and "◀" not in term.screen()
 
 
 def test_only_the_leader_points(term, kit) -> None:
@@ -237,6 +241,7 @@ def test_a_five_player_review_with_a_pointer_and_watchers_fits_80x24(term, kit) 
     assert all(f"{i + 1} {name}" in screen for i, name in enumerate(names))  # every hand
     assert "Game over:" in screen and f"step {last}/{last} · following alice" in screen
     assert "➜ alice points at erin's slot 4" in screen and "Watching (1): zoe" in screen
+    assert all(len(line) <= 80 for line in lines) and "◀" in next(line for line in lines if "5 erin" in line)
     assert "←→ step" in lines[-1]
 
 
@@ -251,3 +256,30 @@ def test_everyones_notes_from_the_file_show_in_the_review(term, kit) -> None:
     term.type("N")
     screen = term.screen()
     assert "alice: " in screen and "chop moved" in screen and "cathy: " in screen and "finessed? r1" in screen
+
+
+def test_the_review_shows_the_notes_its_replay_file_carries(term, kit) -> None:
+    """Once a game is over everyone reads everyone's notes: the review marks the noted cards and N lists them."""
+    state = finished(kit)
+    notes = [{state.hands[1][0]: "f"}, {}, {state.hands[1][2]: "r4 maybe"}]  # both on bob's cards at the end
+    text = dumps(state, kit.NAMES, notes)
+    last = last_of(text)
+    term.feed(Welcome(3, "server", "bob", "tok", ""), Joined(kit.table(), 1), GameStarted(1, 1),
+              kit.view_message(state, 1), GameOver(1, state.outcome, state.deck, "7"), ReplayFile(1, text),
+              Review(1, 1, "alice", last, last, None))
+    bob = next(line for line in term.screen().splitlines() if line[1:].startswith("2 bob"))
+    assert bob.count("*") == 2
+    term.type("N")
+    shown = " ".join(term.screen().split())
+    assert "f (finessed)" in shown and "r4 maybe" in shown
+
+
+def test_an_empty_history_says_so_and_its_keys_line_is_whole_at_80_columns(term, kit) -> None:
+    term.feed(Welcome(3, "server", "alice", "tok", ""))
+    term.type("h")
+    assert "The list is on its way." in term.screen()
+    term.feed(Games(()))
+    lines = term.screen().splitlines()
+    assert "  No finished game on this server yet: a game shows here once it ends." in lines
+    keys = next(line for line in lines if line.startswith(" Enter/o "))
+    assert keys.rstrip().endswith("Esc back") and len(keys) <= 80

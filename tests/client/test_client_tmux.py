@@ -8,8 +8,9 @@ client must exit cleanly. In the issue 13 test, both write notes, Bob's
 client is killed mid-game and he comes back from another machine (a fresh
 state folder, so as "bob 2"); Alice hands him his seat with the H key, his
 note comes back with the seat (hers never shows on his screen), and the
-game goes on to its end. Each step is a function of its own, so a new one
-(the shared review, once the client has it) goes in as one more call.
+game goes on to its end; then alice leads the shared review and bob's screen
+follows her steps, shows both players' notes and her arrow. Each step is a
+function of its own, so a new one goes in as one more call.
 Skipped when tmux is not installed.
 """
 
@@ -237,6 +238,45 @@ def write_note(tmux: Tmux, name: str, seat: int, slot: int, key: str) -> None:
     tmux.wait_for(name, lambda s: "Note written" in s and "*" in row_of(s, seat), "the note's mark")
 
 
+def board_of(screen: str) -> list[str]:
+    """The board of a screen: from the fireworks down to the rule over the log (the title names the viewer)."""
+    lines = screen.splitlines()
+    return lines[1:next(i for i, line in enumerate(lines) if line.startswith("─"))]
+
+
+def follow_the_leader_through_the_review(tmux: Tmux, leader: str, follower: str) -> None:
+    """The game is over: ``leader`` (the host) steps through the review and ``follower``'s screen shows the same
+    step, board and all; at the deal both see every player's notes on the cards; the leader points at a card and
+    the follower reads the same arrow."""
+    screen = tmux.wait_for(leader, lambda s: re.search(r"step (\d+)/\1 · you lead", s) is not None, "her review")
+    last = int(re.search(r"step (\d+)/\1 · you lead", screen).group(1))  # type: ignore[union-attr]
+    tmux.wait_for(follower, lambda s: f"step {last}/{last} · following {leader}" in s, "the review's end")
+
+    tmux.keys(leader, "Home")
+    at_deal = {name: tmux.wait_for(name, lambda s: f"step 0/{last} · " in s, "the deal")
+               for name in (leader, follower)}
+    assert f"following {leader}" in at_deal[follower] and "Clues 8/8" in at_deal[follower]
+    assert board_of(at_deal[leader]) == board_of(at_deal[follower])
+    for screen in at_deal.values():  # the game is over: alice's note and bob's, on bob's cards at the deal
+        assert row_of(screen, 2).count("*") == 2, screen
+
+    tmux.keys(leader, "Right", "Right", "Right")
+    there = {name: tmux.wait_for(name, lambda s: f"step 3/{last} · " in s, "step 3") for name in (leader, follower)}
+    assert board_of(there[leader]) == board_of(there[follower])
+    assert "you lead" in there[leader] and f"following {leader}" in there[follower]
+
+    tmux.keys(leader, "o", "2", "1")
+    arrow = rf"➜ {leader} points at .+'s slot 1 \(\w\w\)"
+    pointed = {name: tmux.wait_for(name, lambda s: re.search(arrow, s) is not None, "the arrow")
+               for name in (leader, follower)}
+    said = {name: re.search(arrow, screen).group(0) for name, screen in pointed.items()}  # type: ignore[union-attr]
+    assert said[leader] == said[follower]
+    first_card = re.findall(r"[RYGBWM][1-5]", row_of(there[follower], 2)[18:])[0]  # slot 1 of seat 2, as shown
+    assert said[follower].endswith(f"({first_card})"), said
+    for screen in pointed.values():  # and the card itself carries the arrow on both boards
+        assert re.search(rf"{first_card}\S* ?◀", row_of(screen, 2)), screen
+
+
 def quit_cleanly(tmux: Tmux, *names: str) -> None:
     for name in names:
         tmux.keys(name, "C-c")
@@ -309,7 +349,7 @@ def test_a_timed_solo_game_counts_down_and_pauses_in_tmux(tmux: Tmux) -> None:
 def test_a_seat_survives_a_lost_laptop_in_tmux(server: int, tmux: Tmux) -> None:
     """Issue 13 end to end: two clients and a bot play and write notes; bob's client is killed and he comes back
     from a fresh state folder, as "bob 2"; alice hands him his seat back, and his note comes with it (alice's
-    never shows on his screen); the game goes on to its end."""
+    never shows on his screen); the game goes on to its end, and both screens follow alice through the review."""
     open_table_with_a_bot(tmux, server)
     write_note(tmux, "alice", seat=2, slot=2, key="f")  # on bob's card: hers alone
     write_note(tmux, "bob", seat=2, slot=3, key="c")  # on his own card: the seat's, wherever he plays it from
@@ -325,6 +365,7 @@ def test_a_seat_survives_a_lost_laptop_in_tmux(server: int, tmux: Tmux) -> None:
     assert "bob-again" in played  # he took turns from the seat he was handed
     for screen in screens.values():
         assert re.search(r"Game over: \d+/25 — ", screen)
+    follow_the_leader_through_the_review(tmux, "alice", "bob-again")
     quit_cleanly(tmux, "alice", "bob-again")
 
 

@@ -35,9 +35,9 @@ from hanabi.client.snapshot import SizedOutput, screen_text
 from hanabi.client.solo import HostingError, free_port, run_hosted
 from hanabi.engine import ChatPolicy, Variant
 from hanabi.engine.bots import choose_action
+from hanabi.protocol import PROTOCOL_VERSION
 from hanabi.protocol.lan import SERVICE_TYPE, txt_record
 from hanabi.protocol.messages import ActionRequest, CreateTable, Start
-from hanabi.protocol.version import PROTOCOL_VERSION
 from hanabi.server import ServerConfig, serve
 from hanabi.server.announce import Counts, announce
 from prompt_toolkit.input import create_pipe_input
@@ -166,8 +166,8 @@ def test_a_server_is_found_with_its_name_address_and_counts(servers: Callable[..
                      "protocol": PROTOCOL_VERSION, "program": rows[0]["program"], "compatible": True}]
     assert rows[0]["program"].startswith("hanabi-lan ")
     plain = client_list()
-    assert plain.stdout.splitlines() == [f"Found me  127.0.0.1:{server.port}  players 0  tables 0  "
-                                         f"protocol {PROTOCOL_VERSION}"]
+    line = f"Found me  127.0.0.1:{server.port}  players 0  tables 0  protocol {PROTOCOL_VERSION}"
+    assert plain.stdout.splitlines() == [line]
 
 
 async def test_the_counts_follow_a_table_being_created(browser: Browser) -> None:

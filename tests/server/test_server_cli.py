@@ -86,6 +86,8 @@ def test_the_help_shows_the_commands_as_optional(capsys: pytest.CaptureFixture[s
 def test_refusals_are_sentences(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["games", "--db", str(tmp_path / "missing.sqlite3")]) == 2
     assert "there is no game store" in capsys.readouterr().err
+    assert main(["export", "1", "--db", str(tmp_path / "missing.sqlite3")]) == 2
+    assert "there is no game store" in capsys.readouterr().err
     assert main(["--port", "70000", "--db", ":memory:"]) == 2
     assert "not a TCP port" in capsys.readouterr().err
     # A message of the day that no welcome could carry is refused at start, not sent as an error to everyone.

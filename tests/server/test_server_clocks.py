@@ -41,6 +41,7 @@ from hanabi.protocol.messages import (
     ViewUpdate,
 )
 from hanabi.server import Server, Store, serve
+from hanabi.server.records import TableOptions
 from hanabi.server.store import token_hash
 
 from .conftest import FAST, Client, Connect, config_with
@@ -280,7 +281,7 @@ async def test_time_running_out_on_the_last_turn_loses_the_game_at_the_server(tm
     async with trio.open_nursery() as nursery:
         await nursery.start(store.run)
         table_id = await store.create_table("L", Variant.NONE, False, False, ChatPolicy.BETWEEN_GAMES, 2, None, 0,
-                                            timer=(600, 0))
+                                            TableOptions(timer=(600, 0)))
         for seat, name in enumerate(("Alice", "Bob")):
             await store.add_player(token_hash(tokens[seat]), name)
             await store.set_seat(table_id, seat, bot=False, name=name, key=token_hash(tokens[seat]))

@@ -7,6 +7,7 @@ import functools
 from pathlib import Path
 from typing import Any
 
+import pytest
 import trio
 from hanabi.engine import Discard
 from hanabi.protocol.messages import (
@@ -69,13 +70,19 @@ def _own_cards_hidden(client: Client, seat: int) -> int:
     return len(running)
 
 
-async def test_an_away_seat_goes_to_a_house_bot_which_plays_it_to_the_end(tcp_connect: Connect) -> None:
-    alice, bob = await tcp_connect("Alice"), await tcp_connect("Bob")
-    bob_token = bob.token  # type: ignore[attr-defined]
-    await _started(alice, [bob])
+async def _bobs_seat_to_a_bot(connect: Connect) -> tuple[Client, str, int, SeatHanded]:
+    """Alice and Bob start a game, Bob's laptop dies, Alice hands his seat to a house bot: her client, his old
+    token, the table and the seat_handed she was sent."""
+    alice, bob = await connect("Alice"), await connect("Bob")
+    table = await _started(alice, [bob])
     await _drop(bob, [alice], 1)
     await alice.send(HandSeat(seat=1))
-    handed = await alice.expect(SeatHanded)
+    return alice, bob.token, table, await alice.expect(SeatHanded)  # type: ignore[attr-defined]
+
+
+@pytest.mark.no_cover  # a whole game of bot moves: untraced, as the README says of such tests
+async def test_an_away_seat_goes_to_a_house_bot_which_plays_it_to_the_end(tcp_connect: Connect) -> None:
+    alice, bob_token, _, handed = await _bobs_seat_to_a_bot(tcp_connect)
     assert (handed.seat, handed.bot, handed.previous, handed.by) == (1, True, "Bob", "Alice")
     changed = await alice.expect(TableChanged, where=lambda m: m.table.players[1] is not None
                                  and m.table.players[1].bot)
@@ -91,6 +98,7 @@ async def test_an_away_seat_goes_to_a_house_bot_which_plays_it_to_the_end(tcp_co
     assert (await _refused(back, ActionRequest(Discard(0)))).code == "not_seated"
 
 
+@pytest.mark.no_cover  # a whole game of bot moves: untraced, as the README says of such tests
 async def test_the_one_who_comes_back_from_another_machine_is_handed_their_seat(tcp_connect: Connect) -> None:
     alice, bob = await tcp_connect("Alice"), await tcp_connect("Bob")
     bob_token = bob.token  # type: ignore[attr-defined]
@@ -117,12 +125,10 @@ async def test_the_one_who_comes_back_from_another_machine_is_handed_their_seat(
     assert not [t for t in old.trees if t["t"] in ("joined", "view")]
 
 
+@pytest.mark.no_cover  # a whole game of bot moves: untraced, as the README says of such tests
 async def test_a_seat_a_bot_kept_warm_goes_back_to_a_person_mid_game(tcp_connect: Connect) -> None:
-    alice, bob = await tcp_connect("Alice"), await tcp_connect("Bob")
-    await _started(alice, [bob])
-    await _drop(bob, [alice], 1)
-    await alice.send(HandSeat(seat=1))
-    await alice.expect(SeatHanded, where=lambda m: m.bot)
+    alice, _, _, handed = await _bobs_seat_to_a_bot(tcp_connect)
+    assert handed.bot
     again = await tcp_connect("Bob")
     await alice.send(HandSeat(seat=1, to=next(t["player"] for t in again.trees if t["t"] == "welcome")))
     assert (await again.expect(Joined)).seat == 1
@@ -227,13 +233,9 @@ async def test_a_bot_still_thinking_when_its_seat_goes_to_a_person_does_not_move
         nursery.cancel_scope.cancel()
 
 
+@pytest.mark.no_cover  # a whole game of bot moves: untraced, as the README says of such tests
 async def test_the_same_token_back_in_the_lobby_is_handed_its_seat_again(tcp_connect: Connect) -> None:
-    alice, bob = await tcp_connect("Alice"), await tcp_connect("Bob")
-    bob_token = bob.token  # type: ignore[attr-defined]
-    table = await _started(alice, [bob])
-    await _drop(bob, [alice], 1)
-    await alice.send(HandSeat(seat=1))
-    await alice.expect(SeatHanded)
+    alice, bob_token, table, _ = await _bobs_seat_to_a_bot(tcp_connect)
     back = await tcp_connect("Bob", resume=bob_token)  # the laptop works again: the old token, in the lobby
     await back.expect(SeatHanded)
     await alice.send(HandSeat(seat=1, to="Bob"))
@@ -261,6 +263,7 @@ async def test_a_timed_game_paused_for_the_away_player_goes_on_once_a_bot_has_th
     view = await _bobs_turn(alice, bob)
     await _drop(bob, [alice], 1)
     await alice.expect(GameClock, where=lambda m: m.paused)
+    alice.take(GameClock)  # the clocks from before it paused: the next one is the handover's
     await alice.send(HandSeat(seat=1))
     going = await alice.expect(GameClock, where=lambda m: not m.paused)
     assert going.running == 1
@@ -293,12 +296,7 @@ async def test_the_move_the_old_holder_queued_is_not_made_for_the_new_one(tcp_co
 async def test_a_resume_racing_the_handover_is_not_shown_the_seat_it_lost(server: Server, connect: Connect) -> None:
     """The lobby clears where the old holder is just after the table gave the seat away; a resume in between
     finds the table still named as theirs, and the table must show it nothing (no spectator's view either)."""
-    alice, bob = await connect("Alice"), await connect("Bob")
-    bob_token = bob.token  # type: ignore[attr-defined]
-    table = await _started(alice, [bob])
-    await _drop(bob, [alice], 1)
-    await alice.send(HandSeat(seat=1))
-    await alice.expect(SeatHanded)
+    _, bob_token, table, _ = await _bobs_seat_to_a_bot(connect)
     back = await connect("Bob", resume=bob_token)
     await back.expect(SeatHanded)
     await back.drain(0.05)

@@ -8,6 +8,7 @@ player while the game runs, and that a bot's reason reaches only the seats allow
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -294,6 +295,35 @@ async def test_a_tables_options_and_seeded_games_survive_reopening_the_store(tmp
     again.close_sync()
     assert {t.name: t.options for t in snap.tables} == {"Friday": chosen, "Plain": TableOptions()}
     assert [(g.id, g.seed) for g in listed] == [(random, None), (seeded, "friday")]
+
+
+def test_a_clock_stored_apart_from_the_options_joins_them_when_the_store_opens(tmp_path: Path) -> None:
+    # The shape of a store written before a timed table's clock joined its options: a table_clocks row beside
+    # (or without) a table_choices row.
+    path = str(tmp_path / "games.sqlite3")
+    store = Store(path)
+    store.open_sync()
+    store.close_sync()
+    db = sqlite3.connect(path)
+    with db:
+        db.execute("CREATE TABLE table_clocks (table_id INTEGER PRIMARY KEY, time_base INTEGER NOT NULL,"
+                   " time_per_turn INTEGER NOT NULL)")
+        for name in ("Chosen", "Clock only", "Plain"):
+            db.execute("INSERT INTO tables (name, variant, empty_clues, all_or_nothing, chat, seats, created)"
+                       " VALUES (?, 'No Variant', 0, 0, 'always', 2, 0)", (name,))
+        db.execute("""INSERT INTO table_choices VALUES (1, '{"seed": "friday"}')""")
+        db.execute("INSERT INTO table_clocks VALUES (1, 300, 10), (2, 60, 0)")
+    db.close()
+    again = Store(path)
+    again.open_sync()
+    snap = again.snapshot_sync()
+    again.close_sync()
+    assert {t.name: t.options for t in snap.tables} == {
+        "Chosen": TableOptions(seed="friday", timer=(300, 10)), "Clock only": TableOptions(timer=(60, 0)),
+        "Plain": TableOptions()}
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT name FROM sqlite_master WHERE name = 'table_clocks'").fetchall() == []
+    db.close()
 
 
 async def test_hanabi_server_games_says_who_else_played_a_seed(tmp_path: Path,

@@ -15,7 +15,8 @@ import trio
 from hanabi.engine import GameConfig
 from hanabi.server.cli import main
 from hanabi.server.game import replay_text
-from hanabi.server.store import Store, config_from_text, config_to_text
+from hanabi.server.records import config_from_text, config_to_text
+from hanabi.server.store import Store
 
 from tests.engine.hanablive_loader import problems
 

@@ -151,6 +151,11 @@ async def test_the_leader_points_at_a_card_and_everyone_sees_it(tcp_connect: Con
     await refusal(bob, "not_leader")
     await alice.send(ReviewStep(step=3))  # a step ends the pointing
     assert (await bob.expect(Review, where=lambda r: r.step == 3)).pointer is None
+    await alice.send(ReviewPoint(order=7))
+    await bob.expect(Review, where=lambda r: r.pointer == 7)
+    await alice.send(ReviewLead(name="Bob"))  # so does handing the lead on: the arrow would name Bob as its author
+    handed = await bob.expect(Review, where=lambda r: r.leader == "Bob")
+    assert (handed.pointer, handed.step) == (None, 3)
 
 
 async def test_a_new_game_ends_the_review(tcp_connect: Connect) -> None:

@@ -1,0 +1,275 @@
+"""What the game store keeps and how it is read back: the SQLite schema, and its rows as plain values.
+
+``store.py`` owns the database (its task, its jobs, its lock) and writes
+to it; this module says what its tables are and turns their rows into the
+values a restart, the history and ``hanabi-server games`` use. The readers
+take an open ``sqlite3`` connection and run wherever the store runs them
+(its worker thread, or before serving). A malformed row costs its own
+table only: ``read_snapshot`` lists such tables apart (``damaged``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+from dataclasses import dataclass, field
+
+from hanabi.engine import Action, ChatPolicy, GameConfig, Variant
+
+from .records import TableOptions, action_from_text, config_from_text, options_from_text
+
+log = logging.getLogger("hanabi.server.store")  # the store's one log, whichever of its modules writes it
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS players (
+    token_hash TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tables (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    empty_clues INTEGER NOT NULL,
+    all_or_nothing INTEGER NOT NULL,
+    chat TEXT NOT NULL,
+    seats INTEGER NOT NULL,
+    password TEXT,
+    host INTEGER,
+    created REAL NOT NULL,
+    closed REAL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id INTEGER NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    bot INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    token_hash TEXT,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    table_id INTEGER NOT NULL REFERENCES tables(id),
+    config TEXT NOT NULL,
+    seed TEXT NOT NULL,
+    players TEXT NOT NULL,
+    started REAL NOT NULL,
+    finished REAL,
+    score INTEGER,
+    end_reason TEXT
+);
+CREATE TABLE IF NOT EXISTS actions (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS reviews (
+    table_id INTEGER PRIMARY KEY REFERENCES tables(id),
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    leader TEXT NOT NULL,
+    step INTEGER NOT NULL,
+    pointer INTEGER
+);
+CREATE TABLE IF NOT EXISTS game_players (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    token_hash TEXT NOT NULL,
+    PRIMARY KEY (token_hash, game_id)
+);
+CREATE TABLE IF NOT EXISTS notes (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    card INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (game_id, seat, card)
+);
+CREATE TABLE IF NOT EXISTS table_choices (
+    table_id INTEGER PRIMARY KEY REFERENCES tables(id),
+    options TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seeded_games (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    seed TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS seeded_games_by_seed ON seeded_games (seed);
+CREATE TABLE IF NOT EXISTS game_clocks (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    remaining TEXT NOT NULL
+);
+"""
+
+
+# --- what a restart reads back -----------------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class StoredSeat:
+    seat: int
+    bot: bool
+    name: str
+    token_hash: str | None
+
+
+@dataclass(slots=True)
+class StoredGame:
+    id: int
+    table_id: int
+    config: GameConfig
+    seed: str
+    players: tuple[str, ...]
+    started: float
+    finished: float | None
+    actions: list[Action] = field(default_factory=list)
+    notes: dict[int, dict[int, str]] = field(default_factory=dict)  # seat -> card order -> the seat's note
+    end_reason: str | None = None
+    clocks: tuple[float, ...] | None = None  # a timed game's banks as stored with its latest action
+
+
+@dataclass(slots=True)
+class StoredReview:
+    """A table's review as it was last shown: the game reviewed, who leads, the step, the card pointed at."""
+
+    game: StoredGame
+    leader: str
+    step: int
+    pointer: int | None
+
+
+@dataclass(slots=True)
+class StoredTable:
+    id: int
+    name: str
+    variant: Variant
+    empty_clues: bool
+    all_or_nothing: bool
+    chat: ChatPolicy
+    seats: int
+    password: str | None
+    host: int | None
+    seated: list[StoredSeat] = field(default_factory=list)
+    game: StoredGame | None = None  # the latest game, finished or not
+    review: StoredReview | None = None
+    options: TableOptions = field(default_factory=TableOptions)
+
+
+@dataclass(slots=True)
+class StoredPlayer:
+    token_hash: str
+    name: str
+
+
+@dataclass(slots=True)
+class Snapshot:
+    tables: list[StoredTable]
+    players: list[StoredPlayer]
+    # Open tables a malformed row keeps from restoring: (id, name, the token hashes of their seated players).
+    damaged: list[tuple[int, str, list[str]]] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    id: int
+    table_id: int
+    players: tuple[str, ...]
+    variant: str
+    score: int | None
+    end: str | None  # the EndReason value, None while running
+    finished: float | None
+    yours: bool = False  # the player asking sat at it
+    seed: str | None = None  # the seed text of a seeded deal; None for a random one
+
+
+
+# --- reading it back ----------------------------------------------------------------------------------------------
+
+def read_snapshot(db: sqlite3.Connection) -> Snapshot:
+    """Everything a restarted server needs: open tables, their seats and latest games, and the players."""
+    snap = Snapshot([], [StoredPlayer(h, n) for h, n in db.execute("SELECT token_hash, name FROM players")])
+    for row in db.execute("SELECT id, name, variant, empty_clues, all_or_nothing, chat, seats, password, host"
+                          " FROM tables WHERE closed IS NULL ORDER BY id").fetchall():
+        seated = [StoredSeat(seat, bool(bot), name, h) for seat, bot, name, h in db.execute(
+            "SELECT seat, bot, name, token_hash FROM seats WHERE table_id = ? ORDER BY seat", (row[0],))]
+        try:  # each table on its own: a malformed row (a variant, a config, an action) costs this one only
+            table = StoredTable(row[0], row[1], Variant(row[2]), bool(row[3]), bool(row[4]),
+                                ChatPolicy(row[5]), row[6], row[7], row[8], seated)
+            chosen = db.execute("SELECT options FROM table_choices WHERE table_id = ?", (row[0],)).fetchone()
+            if chosen is not None:
+                table.options = options_from_text(chosen[0])
+            game = db.execute("SELECT id FROM games WHERE table_id = ? ORDER BY id DESC LIMIT 1",
+                              (table.id,)).fetchone()
+            table.game = read_game(db, game[0]) if game is not None else None
+            table.review = _read_review(db, table.id)
+            snap.tables.append(table)
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
+            log.error("table %s (%s) cannot be restored, a stored row of it is malformed (%s): it is closed, "
+                      "its players are told when they come back", row[0], row[1], e)
+            snap.damaged.append((row[0], str(row[1]), [s.token_hash for s in seated if s.token_hash]))
+    return snap
+
+def read_game(db: sqlite3.Connection, game_id: int) -> StoredGame | None:
+    row = db.execute("SELECT id, table_id, config, seed, players, started, finished, end_reason FROM games"
+                     " WHERE id = ?", (game_id,)).fetchone()
+    if row is None:
+        return None
+    game = StoredGame(row[0], row[1], config_from_text(row[2]), row[3], tuple(json.loads(row[4])), row[5],
+                      row[6], end_reason=row[7])
+    clocks = db.execute("SELECT remaining FROM game_clocks WHERE game_id = ?", (game_id,)).fetchone()
+    if clocks is not None:
+        game.clocks = tuple(float(c) for c in json.loads(clocks[0]))
+    game.actions = [action_from_text(t) for (t,) in db.execute(
+        "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))]
+    for seat, order, text in db.execute("SELECT seat, card, text FROM notes WHERE game_id = ? ORDER BY card",
+                                        (game_id,)):
+        game.notes.setdefault(seat, {})[order] = text
+    return game
+
+
+def _read_review(db: sqlite3.Connection, table_id: int) -> StoredReview | None:
+    row = db.execute("SELECT game_id, leader, step, pointer FROM reviews WHERE table_id = ?",
+                     (table_id,)).fetchone()
+    game = read_game(db, row[0]) if row is not None else None
+    if row is None or game is None or game.finished is None:
+        return None  # never a review of a game not over
+    return StoredReview(game, str(row[1]), int(row[2]), None if row[3] is None else int(row[3]))
+
+
+def read_games(db: sqlite3.Connection, limit: int, key: str | None = None, seed: str | None = None
+           ) -> list[FinishedGame]:
+    """The latest finished games, newest first; with ``key``, the games of the player of that token hash first;
+    with ``seed``, only those dealt from that seed text."""
+    query = ("SELECT g.id, g.table_id, g.config, g.players, g.score, g.end_reason, g.finished, s.seed,"
+             " EXISTS (SELECT 1 FROM game_players p WHERE p.token_hash = ? AND p.game_id = g.id) AS yours"
+             " FROM games g LEFT JOIN seeded_games s ON s.game_id = g.id WHERE g.finished IS NOT NULL")
+    rows = (db.execute(query + " ORDER BY yours DESC, g.id DESC LIMIT ?", (key, limit)) if seed is None
+            else db.execute(query + " AND s.seed = ? ORDER BY g.id DESC LIMIT ?", (key, seed, limit)))
+    return [FinishedGame(gid, tid, tuple(json.loads(players)), json.loads(config)["variant"], score, end, finished,
+                         bool(yours), seeded)
+            for gid, tid, config, players, score, end, finished, seeded, yours in rows]
+
+
+def fold_table_clocks(db: sqlite3.Connection) -> None:
+    """A store written while a timed table's clock was kept apart from its other options (in ``table_clocks``):
+    each clock moves into its table's options, once, so one row says how a table was set up."""
+    if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'table_clocks'").fetchone() is None:
+        return
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for table_id, base, per_turn in db.execute("SELECT table_id, time_base, time_per_turn FROM table_clocks")\
+                .fetchall():
+            row = db.execute("SELECT options FROM table_choices WHERE table_id = ?", (table_id,)).fetchone()
+            try:
+                options = json.loads(row[0]) if row is not None else {}
+            except ValueError:
+                continue  # a malformed row: its table is not restored anyway (see ``read_snapshot``)
+            if not isinstance(options, dict):
+                continue
+            options["timer"] = [int(base), int(per_turn)]
+            db.execute("INSERT OR REPLACE INTO table_choices (table_id, options) VALUES (?, ?)",
+                       (table_id, json.dumps(options)))
+        db.execute("DROP TABLE table_clocks")
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+
+

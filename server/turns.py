@@ -1,0 +1,309 @@
+"""The game-running half of a table: starting a game, moves, the bots' turns, clocks, pause and pre-moves.
+
+These run in the table's task, as parts of ``Table``'s work kept in a
+module of their own (as ``review.py`` and ``handover.py`` are): each takes
+the table and uses its helpers. ``table.py`` keeps who sits where, the host's
+powers and who is told what; this module keeps what happens once a game is
+dealt. A move follows one path whoever makes it (a person, a bot, a
+pre-move): checked by the game, written to the store, and only then shown
+(``commit``).
+"""
+from __future__ import annotations
+
+import contextlib
+import logging
+import secrets
+from typing import TYPE_CHECKING
+
+from hanabi.engine import (
+    Action,
+    Clocks,
+    Event,
+    GameConfig,
+    GameState,
+    Play,
+    PlayerView,
+    Rearrange,
+    new_game,
+    out_of_time,
+    terminate,
+    time_out,
+    view_for,
+)
+from hanabi.engine.bots import Decision, seats_named
+from hanabi.protocol import SENTENCE_MAX, BotReason, ErrorCode, GameStarted, Queued, QueueMove, WriteNote
+from hanabi.protocol import table_rules as rules
+
+from . import review as reviews
+from .bots import decide
+from .game import Game, out_of_time_sentence
+from .requests import BotMove, OutOfTime
+from .session import Player, Refused, frame
+from .store import StoreFailure
+
+if TYPE_CHECKING:
+    from .table import Table
+
+log = logging.getLogger("hanabi.server.table")  # one log for a table's work, whichever module does it
+
+
+async def start_game(table: Table, player: Player) -> None:
+    await table._may_use_host_powers(player, rules.start_refusal(table.info(), table.seat_of(player)))
+    options = table.options
+    config = GameConfig(players=table.size, variant=table.variant, empty_clues=table.empty_clues,
+                        all_or_nothing=table.all_or_nothing, chat=table.chat,
+                        end_when_no_points=options.end_when_no_points, deck_plays=options.deck_plays,
+                        timed=options.timed, time_base=options.time_base, time_per_turn=options.time_per_turn)
+    # A seed text deals every game of the table alike, and like every table given that text (with as many
+    # players and the same variant): the engine shuffles from the text itself.
+    seed = options.seed if options.seed is not None else secrets.token_hex(8)
+    names = tuple(s.name for s in table.seats if s is not None)
+    await reviews.end(table)
+    keys = tuple(s.player.key for s in table.seats if s is not None and s.player is not None)
+    game_id = await table.store.start_game(table.id, config, seed, names, keys, seeded=options.seed is not None)
+    table.game = Game(game_id, seed, names, new_game(config, seed))
+    table._reasons = []
+    log.info("table %d (%s): game %d started: %s", table.id, table.name, game_id, ", ".join(names))
+    table._to_members(frame(GameStarted(table=table.id, game=game_id)))
+    _publish(table, None)
+    retime(table)
+    table.changed()
+    schedule_bot(table)
+
+
+async def act(table: Table, player: Player, action: Action) -> None:
+    seat = table._seated(player)
+    game = _running_game(table)
+    if not isinstance(action, Rearrange):
+        game.check_not_paused()
+    new = game.check(seat, action, table.config.rearranges_per_turn)
+    await commit(table, game, seat, action, new)
+
+
+async def commit(table: Table, game: Game, seat: int, action: Action, new: GameState) -> None:
+    """Write the action (with the clocks after it), then show it: nobody sees a move the store does not hold."""
+    turn = not isinstance(action, Rearrange)
+    clocks = game.time.after_move(seat) if turn else ()
+    await table.store.add_action(game.id, game.seq, action, clocks)
+    game.record(seat, action, new)
+    event = new.events[-1]
+    _publish(table, event)
+    if turn:
+        for cancelled, why in game.cancel_premoves(event):
+            _tell(table, cancelled, game.queued(cancelled, why))
+        retime(table, clocks, tell=game.time.config.timed)  # an untimed game's clock does not change with moves
+    if new.outcome is not None:
+        try:
+            await table.store.finish_game(game.id, new.outcome.score, new.outcome.reason.value)
+        except StoreFailure as e:
+            # The last action is saved, so the game is over all the same: everyone is told so now, and a
+            # restart marks it finished from its actions (Lobby.restore).
+            log.error("game %d: its end could not be saved (marked on the next start): %s", game.id, e)
+        log.info("table %d (%s): game %d over: %d/%d, %s", table.id, table.name, game.id, new.outcome.score,
+                 new.outcome.max_score, new.outcome.reason.value)
+        table._to_members(game.over_frames())
+        _tell_withheld(table)
+        table.changed()
+        await reviews.begin(table, game)
+    else:
+        schedule_bot(table)
+        if turn:
+            await _premove_turn(table, game)
+
+
+async def end_game(table: Table, why: str, leaving: Player | None = None, timed_out: bool = False) -> None:
+    """Stop the running game (``timed_out``: the player to act ran out of time); everyone's last view shows it
+    over, as after a last move (but the one ``leaving``, who goes back to the lobby and wants no more of this
+    table)."""
+    game = table.game
+    assert game is not None
+    ended = time_out(game.state, why) if timed_out else terminate(game.state, why)
+    assert ended.outcome is not None
+    await table.store.finish_game(game.id, 0, ended.outcome.reason.value)
+    game.state = ended
+    retime(table, tell=game.time.config.timed)  # no bank runs any more
+    _publish(table, None, but=leaving)
+    table._to_members(game.over_frames(), but=leaving)
+    _tell_withheld(table, but=leaving)
+    await reviews.begin(table, game, leaving)
+
+
+def _publish(table: Table, event: Event | None, but: Player | None = None) -> None:
+    assert table.game is not None
+    seated = [s.player if s is not None and s.player is not but else None for s in table.seats]
+    table.game.publish(seated, table.spectators, event)
+
+
+def _tell_withheld(table: Table, but: Player | None = None) -> None:
+    """The game is over: each seat reads the bots' reasons that were kept from it while it ran."""
+    for message, named in table._reasons:
+        data = frame(message)
+        for seat in named:
+            holder = table.seats[seat]
+            if holder is not None and holder.player is not None and holder.player is not but:
+                holder.player.send_frame(data)
+
+
+def _running_game(table: Table) -> Game:
+    """The table's game (running, or the last one), or the refusal that there is none."""
+    if table.game is None:
+        raise Refused(ErrorCode.GAME_NOT_RUNNING, "no game is running at this table")
+    return table.game
+
+
+def _tell(table: Table, seat: int, message: Queued) -> None:
+    s = table.seats[seat]
+    if s is not None and s.player is not None:
+        s.player.send(message)
+
+
+def retime(table: Table, clocks: Clocks | None = None, tell: bool = True) -> None:
+    """After a move, a pause, the end, or the player to act coming or going: which bank runs now (from
+    ``clocks``, or the banks as they stand), the timer that ends the game when it is empty, and (``tell``)
+    everyone told."""
+    game = table.game
+    if game is None:
+        return
+    time, state = game.time, game.state
+    seat = table.seats[state.current] if game.running else None
+    away = time.config.timed and seat is not None and seat.player is not None and not seat.player.online
+    time.away = seat.name if away and seat is not None else None
+    time.set(time.now() if clocks is None else clocks, state.current if game.running else None)
+    game_id, turn = game.id, state.turn
+
+    async def expired() -> None:
+        with contextlib.suppress(Refused):  # the table closed meanwhile
+            await table.call(None, OutOfTime(game_id, turn))
+    time.arm(None if table.closed else table._nursery, expired)
+    if tell:
+        table._to_members(frame(time.message(game.id)))
+
+
+async def check_clock(table: Table, request: OutOfTime) -> None:
+    game = table.game
+    if game is None or game.id != request.game or game.state.turn != request.turn or not game.running:
+        return  # a move came in (or the game ended) while this was queued
+    time = game.time
+    if time.running is None:
+        return  # paused meanwhile
+    if not out_of_time(time.clocks, time.running, time.used()):
+        retime(table)  # woken a hair early: sleep the rest
+        return
+    name = game.names[game.state.current]
+    log.info("table %d (%s): game %d: %s ran out of time", table.id, table.name, game.id, name)
+    await end_game(table, out_of_time_sentence(name), timed_out=True)
+    table.changed()
+
+
+async def set_paused(table: Table, player: Player, paused: bool) -> None:
+    """``player`` pauses the game, or lets it go on; bots and pre-moves wait while it is paused."""
+    table._seated(player)
+    game = _running_game(table)
+    game.check_pause(paused)
+    clocks = game.time.now()
+    if clocks:
+        await table.store.set_clocks(game.id, clocks)  # a restart finds the banks where the pause left them
+    game.time.paused_by = player.name if paused else None
+    log.info("table %d (%s): %s %s the game", table.id, table.name, player.name, "paused" if paused else "resumed")
+    retime(table, clocks)
+    if not paused:
+        schedule_bot(table)
+        await _premove_turn(table, game)
+
+
+async def _premove_turn(table: Table, game: Game) -> None:
+    """At the start of a turn: the move its player queued, made now (unless the game is paused)."""
+    if game is not table.game or not game.running or game.time.paused:
+        return
+    seat = game.state.current
+    move = game.premoves.pop(seat, None)
+    if move is None:
+        return
+    verb = "play" if isinstance(move, Play) else "discard"
+    try:
+        new = game.check(seat, move, table.config.rearranges_per_turn)
+    except Refused as e:
+        _tell(table, seat, game.queued(seat, f"your queued {verb} was not made, it is your turn now: {e.message}"))
+        return
+    try:
+        await commit(table, game, seat, move, new)
+    except StoreFailure as e:
+        # The move before this one is saved and shown; this one is not made, and its player plays by hand.
+        log.error("game %d: a queued move was not saved: %s", game.id, e)
+        _tell(table, seat, game.queued(seat, f"your queued {verb} was not made (the server could not save it): "
+                                           "it is your turn now"))
+        return
+    _tell(table, seat, game.queued(seat, f"your queued {verb} was made"))
+
+
+def queue_move(table: Table, player: Player, request: QueueMove) -> None:
+    """A seat's pre-move for its next turn (or none): kept, and its player told what is queued now."""
+    game = _running_game(table)
+    seat = table._seated(player)
+    player.send(game.queued(seat, game.queue(seat, request)))
+
+
+async def write_note(table: Table, player: Player, request: WriteNote) -> None:
+    """A seat's note on a card: stored, then its writer's whole set goes back to the writer and to the
+    spectators (who see everyone's notes); never to another seat while the game runs."""
+    seat = table._seated(player)
+    game = _running_game(table)
+    game.check_note(seat, request.order, request.text)
+    await table.store.set_note(game.id, seat, request.order, request.text)
+    game.write_note(seat, request.order, request.text)
+    player.send(game.notes_of(seat, request.id))
+    watching = frame(game.notes_of(seat))
+    for p in table.spectators:
+        p.send_frame(watching)
+
+
+def schedule_bot(table: Table, pause: float = 0.0) -> None:
+    game = table.game
+    if game is None or not game.running or table._nursery is None or game.time.paused:
+        return  # bots wait while a game is paused
+    state = game.state
+    seat = table.seats[state.current]
+    key = (game.id, state.turn)
+    if seat is None or not seat.bot or table._bot_pending == key:
+        return
+    table._bot_pending = key
+    table._nursery.start_soon(_bot_turn, table, game.id, state.turn, state.current, view_for(state, state.current),
+                              table.config.bot_delay + pause)
+
+
+async def _bot_turn(table: Table, game: int, turn: int, seat: int, view: PlayerView, delay: float) -> None:
+    decision = await decide(table.policy, view, table.bot_seats, table.level, delay)
+    with contextlib.suppress(Refused):  # the table closed meanwhile
+        await table.call(None, BotMove(game, turn, seat, decision.action, decision.reason, decision.names_cards_of))
+
+
+async def bot_move(table: Table, move: BotMove) -> None:
+    game = table.game
+    seat = table.seats[move.seat]
+    if game is None or game.id != move.game or game.state.turn != move.turn or not game.running \
+            or seat is None or not seat.bot:
+        return  # the game moved on (ended, or restarted), or the seat was handed to a person, while it thought
+    if game.time.paused:
+        table._bot_pending = None  # paused while it was thinking: it thinks again once the game goes on
+        return
+    action, new = game.bot_choice(move.seat, move.action)
+    if action == move.action:
+        decision = Decision(action, move.reason, move.names_cards_of)
+    else:
+        decision = Decision(action, "my first choice was not allowed: I took my first legal move")
+    await commit(table, game, move.seat, action, new)
+    _tell_reason(table, game, move.seat, decision)
+
+
+def _tell_reason(table: Table, game: Game, seat: int, decision: Decision) -> None:
+    """Why the bot of ``seat`` made the move just shown: to spectators and to every seat whose own cards the
+    reason does not name (issue 11, "say why"); once the game is over, to everyone."""
+    # One line, as the protocol wants it, whatever a bot wrote.
+    reason = " ".join(decision.reason.split())[:SENTENCE_MAX] or "no reason given"
+    message = BotReason(game=game.id, turn=game.state.turn - 1, seat=seat, reason=reason)
+    named = frozenset() if not game.running else seats_named(decision, seat, table.size)
+    data = frame(message)
+    for p in table.members():
+        if table.seat_of(p) not in named:
+            p.send_frame(data)
+    table._reasons.append((message, named))
