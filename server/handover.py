@@ -106,10 +106,7 @@ async def give_seat(table: Table, host: Player, request: Handover) -> Player | N
     table._to_members(frame(handed))
     previous = old.player
     if previous is not None:  # away, so told when they come back (or now, if they came back meanwhile)
-        if previous.online:
-            previous.send(handed)
-        else:
-            previous.missed.append(handed)
+        previous.tell(handed)
     table._watch_absence()
     if game is not None and game.running and table.options.timed:
         turns.retime(table)  # a timed game paused itself while the player to act was away: the new holder is here

@@ -78,6 +78,13 @@ class Player:
         if conn is not None:
             conn.send_frame(before + conn.encode(message, parts))
 
+    def tell(self, message: Message) -> None:
+        """``message`` now if the player is connected, else when they come back (``missed``)."""
+        if self.conn is not None:
+            self.send(message)
+        else:
+            self.missed.append(message)
+
     def __repr__(self) -> str:
         return f"Player({self.name!r})"
 

@@ -441,10 +441,7 @@ class Table:
         members = self.members() + ([leaving] if leaving is not None else [])
         gone = TableGone(table=self.id, reason=f"table {self.name!r} closed: {why}")
         for p in members:
-            if p.online:
-                p.send(gone)
-            else:
-                p.missed.append(gone)
+            p.tell(gone)
         self.spectators.clear()
         self.lobby.table_closed(self, members)
 

@@ -69,14 +69,20 @@ class Client:
             del self._buffer[:4 + length]
             self.raw.append(body)
             self.trees.append(msgpack.unpackb(body))
+        pongs: list[Pong] = []
         for message in self.decoder.feed(data):
             self.seen.append(message)
             if isinstance(message, Ping) and self.answer_pings:
-                await self.send(Pong(n=message.n))
-                continue
+                pongs.append(Pong(n=message.n))
             if isinstance(message, (Ping, Pong)):
                 continue
             self.inbox.append(message)
+        # Answered once every message of this read is kept, and shielded: a deadline (``drain``'s) cancelling the
+        # send at its checkpoint lost the messages read after the ping, a view among them, and the game waited
+        # for a move no one was shown (play_out ran into its 120 s bound on a loaded machine).
+        with trio.CancelScope(shield=True):
+            for pong in pongs:
+                await self.send(pong)
 
     async def expect(self, kind: type[M], timeout: float = PATIENCE, where: Callable[[M], bool] | None = None) -> M:
         """The first message of ``kind`` (matching ``where``), skipping (and keeping) others."""
