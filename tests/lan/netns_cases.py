@@ -166,7 +166,8 @@ def test_a_server_is_found_with_its_name_address_and_counts(servers: Callable[..
                      "protocol": PROTOCOL_VERSION, "program": rows[0]["program"], "compatible": True}]
     assert rows[0]["program"].startswith("hanabi-lan ")
     plain = client_list()
-    assert plain.stdout.splitlines() == [f"Found me  127.0.0.1:{server.port}  players 0  tables 0  protocol {PROTOCOL_VERSION}"]
+    listed = f"Found me  127.0.0.1:{server.port}  players 0  tables 0  protocol {PROTOCOL_VERSION}"
+    assert plain.stdout.splitlines() == [listed]
 
 
 async def test_the_counts_follow_a_table_being_created(browser: Browser) -> None:
