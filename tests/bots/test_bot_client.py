@@ -14,31 +14,49 @@ from hanabi.protocol.messages import (
     GameOver,
     Hello,
     Joined,
+    PauseRequest,
     Start,
     TableChanged,
     ViewUpdate,
     Welcome,
 )
 from hanabi.protocol.version import PROGRAM, PROTOCOL_VERSION
-from hanabi.server import ServerConfig, serve
+from hanabi.server import Server, ServerConfig, serve
 
 FAST = ServerConfig(bot_delay=0.0, handshake_timeout=2.0, ping_interval=0.5, idle_timeout=5.0, send_timeout=2.0,
                     shutdown_grace=0.5)
+
+
+async def _host_at_a_new_table(nursery: trio.Nursery, name: str) -> tuple[Server, trio.SocketStream, BotClient,
+                                                                         Joined]:
+    """A server, and Host logged in and seated at a new 2-seat table ``name``: the server, Host's stream, Host,
+    and Host's ``joined``."""
+    server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=FAST,
+                                                            task_status=task_status))
+    stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+    host = BotClient(stream, "Host", 0.0)
+    await host.send(Hello(PROTOCOL_VERSION, PROGRAM, "Host"))
+    await host.expect(Welcome)
+    await host.send(CreateTable(name, seats=2))
+    joined = await host.expect(Joined)
+    assert isinstance(joined, Joined)
+    return server, stream, host, joined
+
+
+async def _until_every_seat_is_taken(host: BotClient) -> None:
+    """Wait until the bot has sat down beside Host."""
+    while True:
+        changed = await host.expect(TableChanged)
+        assert isinstance(changed, TableChanged)
+        if all(p is not None for p in changed.table.players):
+            return
 
 
 @pytest.mark.parametrize("explain", [False, True])
 async def test_bot_client_joins_and_plays_a_game(capsys: pytest.CaptureFixture[str], explain: bool) -> None:
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
-            server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=FAST,
-                                                                    task_status=task_status))
-            stream = await trio.open_tcp_stream("127.0.0.1", server.port)
-            host = BotClient(stream, "Host", 0.0)
-            await host.send(Hello(PROTOCOL_VERSION, PROGRAM, "Host"))
-            await host.expect(Welcome)
-            await host.send(CreateTable("bot night", seats=2))
-            joined = await host.expect(Joined)
-            assert isinstance(joined, Joined)
+            server, stream, host, joined = await _host_at_a_new_table(nursery, "bot night")
             result: list[int] = []
 
             async def bot() -> None:
@@ -46,11 +64,7 @@ async def test_bot_client_joins_and_plays_a_game(capsys: pytest.CaptureFixture[s
                                             explain=explain))
 
             nursery.start_soon(bot)
-            while True:  # wait until the bot sits down
-                changed = await host.expect(TableChanged)
-                assert isinstance(changed, TableChanged)
-                if all(p is not None for p in changed.table.players):
-                    break
+            await _until_every_seat_is_taken(host)
             await host.send(Start())
             while True:
                 message = await host.receive()
@@ -152,26 +166,12 @@ async def test_a_connection_reset_is_a_one_line_error_not_a_traceback(nursery: t
 
 
 async def test_the_network_bot_waits_while_the_game_is_paused_and_plays_once_it_goes_on() -> None:
-    from hanabi.protocol.messages import PauseRequest
-
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
-            server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=FAST,
-                                                                    task_status=task_status))
-            stream = await trio.open_tcp_stream("127.0.0.1", server.port)
-            host = BotClient(stream, "Host", 0.0)
-            await host.send(Hello(PROTOCOL_VERSION, PROGRAM, "Host"))
-            await host.expect(Welcome)
-            await host.send(CreateTable("pause night", seats=2))
-            joined = await host.expect(Joined)
-            assert isinstance(joined, Joined)
+            server, stream, host, joined = await _host_at_a_new_table(nursery, "pause night")
             nursery.start_soon(lambda: run_bot(Address("127.0.0.1", server.port), "Robo", joined.table.id, 1, 0.5,
                                                report=lambda _: None))
-            while True:  # wait until the bot sits down
-                changed = await host.expect(TableChanged)
-                assert isinstance(changed, TableChanged)
-                if all(p is not None for p in changed.table.players):
-                    break
+            await _until_every_seat_is_taken(host)
             await host.send(Start())
             view = await host.expect(ViewUpdate)
             assert isinstance(view, ViewUpdate)
