@@ -82,8 +82,12 @@ def replayed(stored: StoredGame) -> GameState:
 
 def replay_text(stored: StoredGame) -> str:
     """The hanab.live JSON of a stored game, rebuilt by replaying its actions (one not finished: as stopped)."""
-    state = replayed(stored)
-    return replay.dumps(state, stored.players, [stored.notes.get(seat, {}) for seat in range(state.players)])
+    return hanablive_json(replayed(stored), stored.players, stored.notes)
+
+
+def hanablive_json(state: GameState, names: tuple[str, ...], notes: dict[int, dict[int, str]]) -> str:
+    """``state`` as hanab.live JSON, with every seat's notes (seat -> card order -> text) in its ``notes`` field."""
+    return replay.dumps(state, names, [notes.get(seat, {}) for seat in range(state.players)])
 
 
 def out_of_time_sentence(name: str) -> str:
@@ -276,5 +280,4 @@ class Game:
     def replay_json(self) -> str:
         """The game as hanab.live JSON, every seat's notes in it: what the end of the game and its review show
         everyone."""
-        notes = [self.notes.get(seat, {}) for seat in range(self.state.players)]
-        return replay.dumps(self.state, self.names, notes)
+        return hanablive_json(self.state, self.names, self.notes)
