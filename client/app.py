@@ -471,8 +471,8 @@ class ClientApp:
             self.note("You stay at the table; the game goes on.")
 
     def _table_key(self, mode: str, key: str) -> bool:
-        """The keys of the board (k n N z u, in the game and at its end) and those that look back at the game
-        (r, i); whether ``key`` was one of them."""
+        """The keys of the board (k n N z u, and w for the last bot move's reason, in the game and at its end)
+        and those that look back at the game (r, i); whether ``key`` was one of them."""
         if mode == "rewind":
             self._rewind_key(key)
         elif key in ("k", "n", "N", "z", "u"):

@@ -86,7 +86,7 @@ async def hand_over(lobby: Lobby, host: Player, request: HandSeat) -> None:
 async def give_seat(table: Table, host: Player, request: Handover) -> Player | None:
     """In the table's task: give the seat, store it, tell everyone. Returns the person who lost it (None: a bot)."""
     seat, to = request.seat, request.to
-    await table._may_use_host_powers(host, rules.hand_seat_refusal(table.info(), table.seat_of(host), seat,
+    await table.may_use_host_powers(host, rules.hand_seat_refusal(table.info(), table.seat_of(host), seat,
                                                                   to_bot=to is None))
     old = table.seats[seat]
     assert old is not None  # the rule refuses an empty seat
@@ -97,17 +97,17 @@ async def give_seat(table: Table, host: Player, request: Handover) -> Player | N
     if game is not None:
         game.premoves.pop(seat, None)  # the move the one who lost the seat queued is not the new holder's choice
         if old.bot and game.state.current == seat:
-            table._bot_pending = None  # its choice, if it is still thinking, is refused (turns.bot_move)
+            table.bot_pending = None  # its choice, if it is still thinking, is refused (turns.bot_move)
     handed = SeatHanded(table=table.id, seat=seat, name=name, bot=to is None, previous=old.name, by=host.name)
     if to is not None:
         to.send(Joined(table=table.info(), seat=seat))
-        table._send_view(to)
+        table.send_view(to)
     table.changed()
-    table._to_members(frame(handed))
+    table.to_members(frame(handed))
     previous = old.player
     if previous is not None:  # away, so told when they come back (or now, if they came back meanwhile)
         previous.tell(handed)
-    table._watch_absence()
+    table.watch_absence()
     if game is not None and game.running and table.options.timed:
         turns.retime(table)  # a timed game paused itself while the player to act was away: the new holder is here
     turns.schedule_bot(table)

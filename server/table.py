@@ -98,12 +98,12 @@ class Table:
         self.closed = False
         self.address = address  # where its creator connected from (None: restored), for the cap on empty tables
         self.active = trio.current_time()  # its latest change: the lobby lists the liveliest tables first
-        self._bot_pending: tuple[int, int] | None = None  # (game, turn) a bot is thinking about
+        self.bot_pending: tuple[int, int] | None = None  # (game, turn) a bot is thinking about
         # The bots' reasons of the latest game, each with the seats it was kept from while the game ran (it names
         # their own cards): they get it at the end; whoever comes back gets again what they may read.
-        self._reasons: list[tuple[BotReason, frozenset[int]]] = []
+        self.reasons: list[tuple[BotReason, frozenset[int]]] = []
         self._inbox, self._requests = trio.open_memory_channel[Call](64)
-        self._nursery: trio.Nursery | None = None
+        self.nursery: trio.Nursery | None = None
         self._absence = AbsenceClock(config.abandon_after, self._given_up)
 
     # --- the task ---------------------------------------------------------------------------------------------
@@ -111,11 +111,11 @@ class Table:
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         try:
             async with trio.open_nursery() as nursery:
-                self._nursery = nursery
+                self.nursery = nursery
                 task_status.started()
                 turns.retime(self)  # a restored timed game: its clock runs again (or it waits, paused, for its player)
                 turns.schedule_bot(self)
-                self._watch_absence()  # a restored table starts with everyone away
+                self.watch_absence()  # a restored table starts with everyone away
                 async for call in self._requests:
                     await self._process(call)
                     if self.closed:
@@ -160,7 +160,7 @@ class Table:
             call.error = Refused(ErrorCode.INTERNAL, "the server could not save this (its disk or store failed, "
                                                      "not your fault): nothing changed; try again in a moment")
             if isinstance(call.request, BotMove):  # it chooses again in a moment, or the game would wait for ever
-                self._bot_pending = None
+                self.bot_pending = None
                 turns.schedule_bot(self, pause=1.0)
         except Exception:
             log.exception("table %d failed on %r", self.id, call.request)
@@ -178,7 +178,7 @@ class Table:
         if isinstance(request, ActionRequest):
             await turns.act(self, player, request.action)
         elif isinstance(request, RearrangeRequest):
-            await turns.act(self, player, Rearrange(self._seated(player), tuple(request.hand)))
+            await turns.act(self, player, Rearrange(self.seated(player), tuple(request.hand)))
         elif isinstance(request, Join):
             return await self._join(player, request.seat, request.password, request.id)
         elif isinstance(request, Spectate):
@@ -240,7 +240,7 @@ class Table:
     def seat_of(self, player: Player) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s is not None and s.player is player), None)
 
-    def _seated(self, player: Player) -> int:
+    def seated(self, player: Player) -> int:
         seat = self.seat_of(player)
         if seat is None:
             raise Refused(ErrorCode.NOT_SEATED, "only players seated at this table can do that")
@@ -268,10 +268,10 @@ class Table:
         """The level the bots play at: the one chosen, else beginner beside a person, the strongest among bots."""
         return table_level(self.options.level, self.size, self.bot_seats)
 
-    async def _may_use_host_powers(self, player: Player, refusal: rules.Refusal | None) -> None:
+    async def may_use_host_powers(self, player: Player, refusal: rules.Refusal | None) -> None:
         """Refuse with ``refusal`` (from a table rule), or go ahead, the asker becoming host if the host is away."""
         _refuse(refusal)
-        seat = self._seated(player)
+        seat = self.seated(player)
         if rules.takes_over_host(self.info(), seat):
             await self._set_host(seat)
             self.changed()
@@ -282,7 +282,7 @@ class Table:
 
     # --- telling people -----------------------------------------------------------------------------------------
 
-    def _to_members(self, data: bytes, but: Player | None = None) -> None:
+    def to_members(self, data: bytes, but: Player | None = None) -> None:
         for p in self.members():
             if p is not but:
                 p.send_frame(data)
@@ -295,14 +295,14 @@ class Table:
         if watchers != self._watchers:
             self._watchers = watchers
             data += frame(Watchers(table=self.id, names=watchers))
-        self._to_members(data)
+        self.to_members(data)
         self.lobby.table_changed(self)
 
     def watchers(self) -> tuple[str, ...]:
         """The names of the spectators connected now, sorted."""
         return tuple(sorted((p.name for p in self.spectators if p.online), key=lambda n: (n.casefold(), n)))
 
-    def _send_view(self, player: Player) -> None:
+    def send_view(self, player: Player) -> None:
         """What someone arriving needs: the current view of ``player`` (seat or spectator) if there is a game to
         show, with the bots' reasons they may read, its clocks and the seat's pre-move, then the notes they may see
         (a seat its own while the game runs; a spectator, and everyone once it is over, every seat's), the review if
@@ -311,7 +311,7 @@ class Table:
         if game is not None:
             seat = self.seat_of(player)
             player.send(game.view(seat))
-            for message, named in self._reasons:  # the bots' reasons they may read (all, once the game is over)
+            for message, named in self.reasons:  # the bots' reasons they may read (all, once the game is over)
                 if not game.running or seat not in named:
                     player.send(message)
             player.send(game.time.message(game.id))
@@ -335,10 +335,10 @@ class Table:
         if seat is None and player not in self.spectators:
             return  # their seat was handed on while they were away (handover.py): the lobby is where they are
         player.send(Joined(table=self.info(), seat=seat))
-        self._send_view(player)
+        self.send_view(player)
         if seat is not None:
             self._seat_status(seat, True)
-            self._watch_absence()
+            self.watch_absence()
         else:
             self.changed()  # one more spectator watching
 
@@ -349,19 +349,19 @@ class Table:
             self.changed()  # one spectator fewer watching (the count is of those connected)
         else:
             self._seat_status(seat, False)
-            self._watch_absence()
+            self.watch_absence()
 
     def _seat_status(self, seat: int, connected: bool) -> None:
-        self._to_members(frame(SeatStatus(table=self.id, seat=seat, connected=connected)))
+        self.to_members(frame(SeatStatus(table=self.id, seat=seat, connected=connected)))
         self.lobby.table_changed(self)
         if self.game is not None and self.game.running and self.options.timed:
             turns.retime(self)  # the player to act came or went: a timed game pauses itself while they are away
 
-    def _watch_absence(self) -> None:
+    def watch_absence(self) -> None:
         """Start the clock that closes a table whose seated humans are all away, or stop it if one is here."""
         away = self.humans > 0 and not any(s is not None and s.player is not None and s.player.online
                                            for s in self.seats)
-        self._absence.update(away, None if self.closed else self._nursery)
+        self._absence.update(away, None if self.closed else self.nursery)
 
     async def _given_up(self, since: float) -> None:
         with contextlib.suppress(Refused):  # closed meanwhile
@@ -388,11 +388,11 @@ class Table:
         await self.store.set_seat(self.id, seat, bot=False, name=player.name, key=player.key)
         self.seats[seat] = Seat(player.name, player)
         self.spectators.discard(player)  # a spectator of this table taking a seat
-        self._watch_absence()
+        self.watch_absence()
         if self.host is None:
             await self._set_host(seat)
         player.send(Joined(table=self.info(), seat=seat, id=request_id))
-        self._send_view(player)
+        self.send_view(player)
         self.changed()
         return seat
 
@@ -404,7 +404,7 @@ class Table:
                                                     "the most it takes: watch another, or try again later")
         self.spectators.add(player)
         player.send(Joined(table=self.info(), seat=None, id=request_id))
-        self._send_view(player)
+        self.send_view(player)
         self.changed()
 
     async def _leave(self, player: Player) -> None:
@@ -422,7 +422,7 @@ class Table:
         if self.humans == 0:
             await self.close(leaving=player)
             return
-        self._watch_absence()  # the one who left may have been the only one connected
+        self.watch_absence()  # the one who left may have been the only one connected
         if self.host == seat:
             await self._set_host(next(i for i, s in enumerate(self.seats) if s is not None and not s.bot))
         self.changed()
@@ -448,14 +448,14 @@ class Table:
     # --- host powers, chat -----------------------------------------------------------------------------------------
 
     async def _add_bot(self, player: Player, seat: int) -> None:
-        await self._may_use_host_powers(player, rules.add_bot_refusal(self.info(), self.seat_of(player), seat))
+        await self.may_use_host_powers(player, rules.add_bot_refusal(self.info(), self.seat_of(player), seat))
         name = free_bot_name(s.name for s in self.seats if s is not None)
         await self.store.set_seat(self.id, seat, bot=True, name=name, key=None)
         self.seats[seat] = Seat(name, None)
         self.changed()
 
     async def _remove_bot(self, player: Player, seat: int) -> None:
-        await self._may_use_host_powers(player, rules.remove_bot_refusal(self.info(), self.seat_of(player), seat))
+        await self.may_use_host_powers(player, rules.remove_bot_refusal(self.info(), self.seat_of(player), seat))
         await self.store.clear_seat(self.id, seat)
         self.seats[seat] = None
         self.changed()
@@ -469,4 +469,4 @@ class Table:
         if self.seat_of(player) is None and player not in self.spectators:
             raise Refused(ErrorCode.NOT_SEATED, "you are not at this table")
         _refuse(rules.chat_refusal(self.info(), seated=self.seat_of(player) is not None))
-        self._to_members(frame(Chat(table=self.id, sender=player.name, text=text)))
+        self.to_members(frame(Chat(table=self.id, sender=player.name, text=text)))

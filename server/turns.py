@@ -48,7 +48,7 @@ log = logging.getLogger("hanabi.server.table")  # one log for a table's work, wh
 
 
 async def start_game(table: Table, player: Player) -> None:
-    await table._may_use_host_powers(player, rules.start_refusal(table.info(), table.seat_of(player)))
+    await table.may_use_host_powers(player, rules.start_refusal(table.info(), table.seat_of(player)))
     options = table.options
     config = GameConfig(players=table.size, variant=table.variant, empty_clues=table.empty_clues,
                         all_or_nothing=table.all_or_nothing, chat=table.chat,
@@ -62,9 +62,9 @@ async def start_game(table: Table, player: Player) -> None:
     keys = tuple(s.player.key for s in table.seats if s is not None and s.player is not None)
     game_id = await table.store.start_game(table.id, config, seed, names, keys, seeded=options.seed is not None)
     table.game = Game(game_id, seed, names, new_game(config, seed))
-    table._reasons = []
+    table.reasons = []
     log.info("table %d (%s): game %d started: %s", table.id, table.name, game_id, ", ".join(names))
-    table._to_members(frame(GameStarted(table=table.id, game=game_id)))
+    table.to_members(frame(GameStarted(table=table.id, game=game_id)))
     _publish(table, None)
     retime(table)
     table.changed()
@@ -72,7 +72,7 @@ async def start_game(table: Table, player: Player) -> None:
 
 
 async def act(table: Table, player: Player, action: Action) -> None:
-    seat = table._seated(player)
+    seat = table.seated(player)
     game = _running_game(table)
     if not isinstance(action, Rearrange):
         game.check_not_paused()
@@ -101,7 +101,7 @@ async def commit(table: Table, game: Game, seat: int, action: Action, new: GameS
             log.error("game %d: its end could not be saved (marked on the next start): %s", game.id, e)
         log.info("table %d (%s): game %d over: %d/%d, %s", table.id, table.name, game.id, new.outcome.score,
                  new.outcome.max_score, new.outcome.reason.value)
-        table._to_members(game.over_frames())
+        table.to_members(game.over_frames())
         _tell_withheld(table)
         table.changed()
         await reviews.begin(table, game)
@@ -123,7 +123,7 @@ async def end_game(table: Table, why: str, leaving: Player | None = None, timed_
     game.state = ended
     retime(table, tell=game.time.config.timed)  # no bank runs any more
     _publish(table, None, but=leaving)
-    table._to_members(game.over_frames(), but=leaving)
+    table.to_members(game.over_frames(), but=leaving)
     _tell_withheld(table, but=leaving)
     await reviews.begin(table, game, leaving)
 
@@ -136,7 +136,7 @@ def _publish(table: Table, event: Event | None, but: Player | None = None) -> No
 
 def _tell_withheld(table: Table, but: Player | None = None) -> None:
     """The game is over: each seat reads the bots' reasons that were kept from it while it ran."""
-    for message, named in table._reasons:
+    for message, named in table.reasons:
         data = frame(message)
         for seat in named:
             holder = table.seats[seat]
@@ -174,9 +174,9 @@ def retime(table: Table, clocks: Clocks | None = None, tell: bool = True) -> Non
     async def expired() -> None:
         with contextlib.suppress(Refused):  # the table closed meanwhile
             await table.call(None, OutOfTime(game_id, turn))
-    time.arm(None if table.closed else table._nursery, expired)
+    time.arm(None if table.closed else table.nursery, expired)
     if tell:
-        table._to_members(frame(time.message(game.id)))
+        table.to_members(frame(time.message(game.id)))
 
 
 async def check_clock(table: Table, request: OutOfTime) -> None:
@@ -197,7 +197,7 @@ async def check_clock(table: Table, request: OutOfTime) -> None:
 
 async def set_paused(table: Table, player: Player, paused: bool) -> None:
     """``player`` pauses the game, or lets it go on; bots and pre-moves wait while it is paused."""
-    table._seated(player)
+    table.seated(player)
     game = _running_game(table)
     game.check_pause(paused)
     clocks = game.time.now()
@@ -239,14 +239,14 @@ async def _premove_turn(table: Table, game: Game) -> None:
 def queue_move(table: Table, player: Player, request: QueueMove) -> None:
     """A seat's pre-move for its next turn (or none): kept, and its player told what is queued now."""
     game = _running_game(table)
-    seat = table._seated(player)
+    seat = table.seated(player)
     player.send(game.queued(seat, game.queue(seat, request)))
 
 
 async def write_note(table: Table, player: Player, request: WriteNote) -> None:
     """A seat's note on a card: stored, then its writer's whole set goes back to the writer and to the
     spectators (who see everyone's notes); never to another seat while the game runs."""
-    seat = table._seated(player)
+    seat = table.seated(player)
     game = _running_game(table)
     game.check_note(seat, request.order, request.text)
     await table.store.set_note(game.id, seat, request.order, request.text)
@@ -259,15 +259,15 @@ async def write_note(table: Table, player: Player, request: WriteNote) -> None:
 
 def schedule_bot(table: Table, pause: float = 0.0) -> None:
     game = table.game
-    if game is None or not game.running or table._nursery is None or game.time.paused:
+    if game is None or not game.running or table.nursery is None or game.time.paused:
         return  # bots wait while a game is paused
     state = game.state
     seat = table.seats[state.current]
     key = (game.id, state.turn)
-    if seat is None or not seat.bot or table._bot_pending == key:
+    if seat is None or not seat.bot or table.bot_pending == key:
         return
-    table._bot_pending = key
-    table._nursery.start_soon(_bot_turn, table, game.id, state.turn, state.current, view_for(state, state.current),
+    table.bot_pending = key
+    table.nursery.start_soon(_bot_turn, table, game.id, state.turn, state.current, view_for(state, state.current),
                               table.config.bot_delay + pause)
 
 
@@ -284,7 +284,7 @@ async def bot_move(table: Table, move: BotMove) -> None:
             or seat is None or not seat.bot:
         return  # the game moved on (ended, or restarted), or the seat was handed to a person, while it thought
     if game.time.paused:
-        table._bot_pending = None  # paused while it was thinking: it thinks again once the game goes on
+        table.bot_pending = None  # paused while it was thinking: it thinks again once the game goes on
         return
     action, new = game.bot_choice(move.seat, move.action)
     if action == move.action:
@@ -306,4 +306,4 @@ def _tell_reason(table: Table, game: Game, seat: int, decision: Decision) -> Non
     for p in table.members():
         if table.seat_of(p) not in named:
             p.send_frame(data)
-    table._reasons.append((message, named))
+    table.reasons.append((message, named))
