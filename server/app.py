@@ -93,10 +93,6 @@ class Server:
     def counts(self) -> Counts:
         return Counts(tables=len(self.lobby.tables), players=len(self.lobby.online()))
 
-    @property
-    def connections(self) -> int:
-        return len(self._connections)
-
     def request_stop(self, message: str) -> None:
         """Like ``stop``, without waiting for it."""
         self._stop_message = message

@@ -38,6 +38,7 @@ from .announce import lan_address, name_problem
 from .app import Server, serve
 from .config import PROGRAM, ServerConfig
 from .game import replay_text
+from .saved import read_game, read_games
 from .store import Store, StoreError
 
 DEFAULT_PORT = 7777
@@ -297,7 +298,7 @@ def _read_store(args: argparse.Namespace, db: str) -> int:
 
 def _games(db: str, as_json: bool) -> int:
     with _opened(db) as store:
-        games = store.games_sync(limit=1000)
+        games = store.read_sync(read_games, 1000)
     if not games:
         print(f"no finished games in {db}")
     for g in games:
@@ -318,7 +319,7 @@ def _games(db: str, as_json: bool) -> int:
 
 def _export(db: str, game_id: int, output: str | None, unfinished: bool, force: bool = False) -> int:
     with _opened(db) as store:
-        stored = store.game_sync(game_id)
+        stored = store.read_sync(read_game, game_id)
     if stored is None:
         return _fail(f"there is no game {game_id} in {db}: 'hanabi-server games' lists them")
     if stored.finished is None and not unfinished:

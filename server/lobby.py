@@ -64,7 +64,7 @@ from .passwords import hash_password
 from .records import TableOptions
 from .requests import CloseIfEmpty, Rewatch, Unwatch
 from .review import REVIEW_REQUESTS, restored
-from .saved import Snapshot, StoredTable
+from .saved import StoredTable, count_finished, read_game, read_games, read_snapshot
 from .seats import Seat
 from .session import Outbox, Player, Refused, frame
 from .store import Store, StoreFailure, token_hash
@@ -76,10 +76,6 @@ log = logging.getLogger(__name__)
 _AT_TABLE = (Start, AddBot, RemoveBot, GiveHost, ActionRequest, RearrangeRequest, Chat, WriteNote, PauseRequest,
              QueueMove, *REVIEW_REQUESTS)
 ONLINE_EVERY = 1.0  # seconds: the lobby hears who is online at most this often (a login storm is not a flood)
-
-
-def no_such_table(table: int) -> Refused:
-    return Refused(ErrorCode.NO_SUCH_TABLE, f"there is no table {table}: list the tables to see them")
 
 
 class Lobby:
@@ -103,7 +99,10 @@ class Lobby:
 
     async def restore(self) -> int:
         """Bring back every open table and unfinished game from the store; returns how many games run again."""
-        snap = await self.restore_players()
+        snap = await self.store.read(read_snapshot)
+        for p in snap.players:  # every player the store knows, all away for now
+            self.players[p.token_hash] = Player(p.token_hash, p.name)
+            self.players[p.token_hash].away_since = trio.current_time()
         running = 0
         for damaged in snap.damaged:
             await self._lose(*damaged)
@@ -153,15 +152,6 @@ class Lobby:
             if player is not None:
                 player.table, player.seat = table, s.seat
         return table
-
-    async def restore_players(self) -> Snapshot:
-        """Every player the store knows (all away for now); returns what the store holds."""
-        snap = await self.store.snapshot()
-        now = trio.current_time()
-        for p in snap.players:
-            player = self.players[p.token_hash] = Player(p.token_hash, p.name)
-            player.away_since = now
-        return snap
 
     # --- players coming and going -------------------------------------------------------------------------------
 
@@ -339,7 +329,8 @@ class Lobby:
         elif isinstance(request, (Join, Spectate)):
             table = self.tables.get(request.table)
             if table is None:
-                raise no_such_table(request.table)
+                raise Refused(ErrorCode.NO_SUCH_TABLE,
+                              f"there is no table {request.table}: list the tables to see them")
             await self._enter(player, table, request)
         elif isinstance(request, CreateTable):
             await self._create(player, request)
@@ -425,12 +416,11 @@ class Lobby:
     async def _list_games(self, player: Player, request_id: int | None, seed: str | None = None) -> None:
         if seed is not None:
             self._refuse_own_seed(player, seed, "the games of this seed are listed")
-        found = (await self.store.games(LIST_MAX, player.key) if seed is None
-                 else await self.store.seed_games(seed, LIST_MAX, player.key))
+        found = await self.store.read(read_games, LIST_MAX, player.key, seed)
         games = [g for g in found if g.end is not None]
         total = None
         if seed is None and len(games) == LIST_MAX:
-            total = await self.store.finished_count()
+            total = await self.store.read(count_finished)
             if total <= len(games):
                 total = None
         player.send_frame(frame(Games(games=tuple(
@@ -449,7 +439,7 @@ class Lobby:
                                                   "is over")
 
     async def _replay(self, player: Player, game_id: int, request_id: int | None) -> None:
-        stored = await self.store.game(game_id)
+        stored = await self.store.read(read_game, game_id)
         if stored is None:
             raise Refused(ErrorCode.NO_SUCH_GAME, f"there is no game {game_id}: list the games to see them")
         if stored.finished is None:

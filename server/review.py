@@ -29,7 +29,7 @@ from hanabi.engine import EndReason, GameState, TurnEvent
 from hanabi.protocol import ErrorCode, OpenReview, ReplayFile, Review, ReviewLead, ReviewPoint, ReviewStep
 
 from .game import Game, replay_text, replayed
-from .saved import StoredGame, StoredReview
+from .saved import StoredReview, read_game
 from .session import Player, Refused, frame
 from .store import StoreFailure
 
@@ -177,7 +177,7 @@ async def _open(table: Table, player: Player, game_id: int) -> None:
                                           "at it alone (its replay)")
     if table.running:
         raise Refused(ErrorCode.GAME_RUNNING, "a game is being played at this table: review another once it ends")
-    stored: StoredGame | None = await table.store.game(game_id)
+    stored = await table.store.read(read_game, game_id)
     if stored is None or stored.finished is None:
         # A running game is never opened: its deck would show.
         raise Refused(ErrorCode.NO_SUCH_GAME, f"there is no finished game {game_id}: list the games to see them")

@@ -233,7 +233,7 @@ def _read_review(db: sqlite3.Connection, table_id: int) -> StoredReview | None:
     return StoredReview(game, str(row[1]), int(row[2]), None if row[3] is None else int(row[3]))
 
 
-def read_games(db: sqlite3.Connection, limit: int, key: str | None = None, seed: str | None = None
+def read_games(db: sqlite3.Connection, limit: int = 100, key: str | None = None, seed: str | None = None
            ) -> list[FinishedGame]:
     """The latest finished games, newest first; with ``key``, the games of the player of that token hash first;
     with ``seed``, only those dealt from that seed text."""
@@ -245,6 +245,11 @@ def read_games(db: sqlite3.Connection, limit: int, key: str | None = None, seed:
     return [FinishedGame(gid, tid, tuple(json.loads(players)), json.loads(config)["variant"], score, end, finished,
                          bool(yours), seeded)
             for gid, tid, config, players, score, end, finished, seeded, yours in rows]
+
+
+def count_finished(db: sqlite3.Connection) -> int:
+    """How many finished games the store holds (a list shows only the latest)."""
+    return int(db.execute("SELECT COUNT(*) FROM games WHERE finished IS NOT NULL").fetchone()[0])
 
 
 def fold_table_clocks(db: sqlite3.Connection) -> None:

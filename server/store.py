@@ -44,17 +44,18 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import trio
 from hanabi.engine import Action, ChatPolicy, GameConfig, Variant
 
 from .records import TableOptions, action_to_text, config_to_text, options_to_text
-from .saved import SCHEMA, FinishedGame, Snapshot, StoredGame, fold_table_clocks, read_game, read_games, read_snapshot
+from .saved import SCHEMA, fold_table_clocks
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 
 class StoreError(Exception):
@@ -295,7 +296,7 @@ class Store:
     async def start_game(self, table_id: int, config: GameConfig, seed: str, players: tuple[str, ...],
                          keys: tuple[str, ...] = (), seeded: bool = False) -> int:
         """A new game; ``keys`` are the token hashes of the people playing it (their history lists it first);
-        ``seeded``: its ``seed`` is a seed text its table was given (listed by ``seed_games``)."""
+        ``seeded``: its ``seed`` is a seed text its table was given (``read_games`` lists them by seed)."""
         def job(db: sqlite3.Connection) -> int:
             cur = db.execute(
                 "INSERT INTO games (table_id, config, seed, players, started) VALUES (?, ?, ?, ?, ?)",
@@ -354,41 +355,18 @@ class Store:
                 db.execute(f"DELETE FROM players WHERE token_hash IN ({','.join('?' * len(chunk))})", chunk)
         await self._do(job)
 
-    # -- reads (the readers are in saved.py) --
+    # -- reads: the readers of saved.py, given the connection --
 
-    def _open_db(self) -> sqlite3.Connection:
-        """The connection, for reading before serving or after (``hanabi-server games``)."""
+    def read_sync(self, reader: Callable[Concatenate[sqlite3.Connection, P], T], *args: P.args,
+                  **kwargs: P.kwargs) -> T:
+        """Read at once, blocking: before serving, or for ``hanabi-server games``."""
         assert self._db is not None, "the store is not open"
-        return self._db
+        return reader(self._db, *args, **kwargs)
 
-    def snapshot_sync(self) -> Snapshot:
-        """Everything a restarted server needs: open tables, their seats and latest games, and the players."""
-        return read_snapshot(self._open_db())
-
-    async def snapshot(self) -> Snapshot:
-        return await self._do(read_snapshot)
-
-    def game_sync(self, game_id: int) -> StoredGame | None:
-        return read_game(self._open_db(), game_id)
-
-    async def game(self, game_id: int) -> StoredGame | None:
-        return await self._do(lambda db: read_game(db, game_id))
-
-    def games_sync(self, limit: int = 100) -> list[FinishedGame]:
-        return read_games(self._open_db(), limit)
-
-    async def games(self, limit: int = 100, key: str | None = None) -> list[FinishedGame]:
-        """The latest finished games; with ``key`` (a token hash), that player's games first."""
-        return await self._do(lambda db: read_games(db, limit, key))
-
-    async def seed_games(self, seed: str, limit: int = 100, key: str | None = None) -> list[FinishedGame]:
-        """The latest finished games dealt from the seed text ``seed``, newest first: who else played it."""
-        return await self._do(lambda db: read_games(db, limit, key, seed))
-
-    async def finished_count(self) -> int:
-        """How many finished games the store holds (a list shows only the latest)."""
-        return await self._do(lambda db: int(db.execute("SELECT COUNT(*) FROM games WHERE finished IS NOT NULL")
-                                             .fetchone()[0]))
+    async def read(self, reader: Callable[Concatenate[sqlite3.Connection, P], T], *args: P.args,
+                   **kwargs: P.kwargs) -> T:
+        """Read in the store's task, after every write queued before."""
+        return await self._do(lambda db: reader(db, *args, **kwargs))
 
 
 def _set_clocks(db: sqlite3.Connection, game_id: int, clocks: tuple[float, ...]) -> None:

@@ -60,10 +60,6 @@ class GameTime:
         if self.config.timed and current is not None and not self.paused:
             self.running, self._since = current, trio.current_time()
 
-    def halt(self) -> None:
-        """Stop the running bank where it is (a pause, or the end)."""
-        self.set(self.now(), None)
-
     def message(self, game: int) -> GameClock:
         return GameClock(game=game, remaining=tuple(round(c * MS) for c in self.now()), running=self.running,
                          paused=self.paused, note=self.note(), paused_by=self.paused_by)

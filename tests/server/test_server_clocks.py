@@ -42,6 +42,7 @@ from hanabi.protocol.messages import (
 )
 from hanabi.server import Server, Store, serve
 from hanabi.server.records import TableOptions
+from hanabi.server.saved import read_games
 from hanabi.server.store import token_hash
 
 from .conftest import FAST, Client, Connect, config_with
@@ -309,6 +310,6 @@ async def test_time_running_out_on_the_last_turn_loses_the_game_at_the_server(tm
             assert view.final_turns_left == 1 and view.current == state.current
             over = await last.expect(GameOver, WAIT)
             assert over.outcome.reason is EndReason.TIMEOUT and over.outcome.score == 0
-            listed = {g.id: g for g in await server.store.games()}
+            listed = {g.id: g for g in await server.store.read(read_games)}
             assert listed[game_id].end == "timeout"
             await server.stop()

@@ -302,10 +302,10 @@ async def test_a_bad_create_request_is_refused_with_the_field_named(connect: Con
 
 async def test_a_server_bug_costs_one_request_not_the_connection(connect: Connect, server: Server,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    async def broken(limit: int = 100) -> None:
+    async def broken(*args: object) -> None:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(server.store, "games", broken)
+    monkeypatch.setattr(server.store, "read", broken)
     alice = await connect("Alice")
     await alice.send(ListGames(id=9))
     err = await alice.expect(ErrorReply)

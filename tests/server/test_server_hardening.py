@@ -38,6 +38,7 @@ from hanabi.protocol.messages import (
 )
 from hanabi.protocol.version import PROTOCOL_VERSION
 from hanabi.server import Server, Store, serve
+from hanabi.server.saved import read_game, read_games
 from hanabi.server.store import StoreFailure
 
 from .conftest import FAST, Connect, config_with
@@ -188,9 +189,9 @@ async def test_a_game_whose_last_action_was_saved_but_not_its_end_is_finished_on
             server: Server = await nursery.start(
                 lambda task_status: serve("127.0.0.1", 0, db, config=FAST, task_status=task_status))
             assert server.restored == 0  # nothing is running any more
-            stored = await server.store.game(game_id)
+            stored = await server.store.read(read_game, game_id)
             assert stored is not None and stored.finished is not None
-            listed = {g.id: g for g in await server.store.games()}
+            listed = {g.id: g for g in await server.store.read(read_games)}
             assert listed[game_id].end == state.outcome.reason.value
             assert listed[game_id].score == state.outcome.score
             await server.stop()

@@ -47,6 +47,7 @@ from hanabi.protocol.messages import (
 from hanabi.server import Server, ServerConfig
 from hanabi.server.cli import main
 from hanabi.server.records import TableOptions
+from hanabi.server.saved import read_games, read_snapshot
 from hanabi.server.store import Store
 
 from .conftest import Client, Connect, config_with
@@ -290,8 +291,8 @@ async def test_a_tables_options_and_seeded_games_survive_reopening_the_store(tmp
     store.close_sync()
     again = Store(path)
     again.open_sync()
-    snap = again.snapshot_sync()
-    listed = again.games_sync()
+    snap = again.read_sync(read_snapshot)
+    listed = again.read_sync(read_games)
     again.close_sync()
     assert {t.name: t.options for t in snap.tables} == {"Friday": chosen, "Plain": TableOptions()}
     assert [(g.id, g.seed) for g in listed] == [(random, None), (seeded, "friday")]
@@ -316,7 +317,7 @@ def test_a_clock_stored_apart_from_the_options_joins_them_when_the_store_opens(t
     db.close()
     again = Store(path)
     again.open_sync()
-    snap = again.snapshot_sync()
+    snap = again.read_sync(read_snapshot)
     again.close_sync()
     assert {t.name: t.options for t in snap.tables} == {
         "Chosen": TableOptions(seed="friday", timer=(300, 10)), "Clock only": TableOptions(timer=(60, 0)),

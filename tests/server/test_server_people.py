@@ -30,6 +30,7 @@ from hanabi.protocol.messages import (
     ViewUpdate,
 )
 from hanabi.server import Server, serve
+from hanabi.server.saved import read_game, read_games
 
 from .conftest import Client, Connect, config_with
 from .test_server_tables import table_of
@@ -190,9 +191,9 @@ async def test_a_restored_table_nobody_comes_back_to_is_closed(tmp_path: Path) -
         with trio.fail_after(3):
             while server.lobby.tables:
                 await trio.sleep(0.05)
-        stored = await server.store.game(game)
+        stored = await server.store.read(read_game, game)
         assert stored is not None and stored.finished is not None
-        assert [(g.id, g.end) for g in await server.store.games()] == [(game, "terminated")]
+        assert [(g.id, g.end) for g in await server.store.read(read_games)] == [(game, "terminated")]
         nursery.cancel_scope.cancel()
 
 

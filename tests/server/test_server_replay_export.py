@@ -16,6 +16,7 @@ from hanabi.engine import GameConfig
 from hanabi.server.cli import main
 from hanabi.server.game import replay_text
 from hanabi.server.records import config_from_text, config_to_text
+from hanabi.server.saved import read_game
 from hanabi.server.store import Store
 
 from tests.engine.hanablive_loader import problems
@@ -55,7 +56,7 @@ async def test_every_export_is_a_file_hanablive_takes(tmp_path: Path, capsys: py
     store = Store(str(db))
     store.open_sync()
     try:
-        stored = store.game_sync(2)
+        stored = store.read_sync(read_game, 2)
     finally:
         store.close_sync()
     assert stored is not None and json.loads(replay_text(stored)) == files["stopped"]

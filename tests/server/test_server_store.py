@@ -21,6 +21,7 @@ from hanabi.engine import (
     new_game,
 )
 from hanabi.server.records import action_from_text, action_to_text
+from hanabi.server.saved import read_game, read_games, read_snapshot
 from hanabi.server.store import Store, StoreError, token_hash
 
 
@@ -55,7 +56,7 @@ async def test_a_game_is_back_after_reopening(tmp_path: Path) -> None:
 
     again = Store(path)
     again.open_sync()
-    snap = again.snapshot_sync()
+    snap = again.read_sync(read_snapshot)
     again.close_sync()
     [table] = snap.tables
     assert (table.id, table.name, table.variant, table.chat, table.host) == (tid, "Friday", Variant.SIX_SUITS,
@@ -79,9 +80,9 @@ async def test_finished_games_are_listed(tmp_path: Path) -> None:
         g1 = await store.start_game(tid, GameConfig(players=2), "s1", ("A", "B"))
         g2 = await store.start_game(tid, GameConfig(players=2), "s2", ("A", "B"))
         await store.finish_game(g1, 17, "final_round")
-        games = await store.games()
+        games = await store.read(read_games)
         assert [(g.id, g.score, g.end, g.players) for g in games] == [(g1, 17, "final_round", ("A", "B"))]
-        assert (await store.game(g2)) is not None and (await store.game(999)) is None
+        assert (await store.read(read_game, g2)) is not None and (await store.read(read_game, 999)) is None
         nursery.cancel_scope.cancel()
 
 
@@ -112,7 +113,7 @@ async def test_a_write_handed_to_the_store_as_it_is_cancelled_is_still_answered(
             await pending.done.wait()
     assert not waiting.cancelled_caught, "the write was never answered"
     assert pending.error is None  # a batch taken is committed (or each write told it failed, never silence)
-    assert store.snapshot_sync().players[0].name == "A"
+    assert store.read_sync(read_snapshot).players[0].name == "A"
     store.close_sync()
 
 
@@ -132,6 +133,6 @@ async def test_a_write_the_database_refuses_is_a_store_failure() -> None:
             await store.add_action(gid, 0, Discard(1))  # the same place twice: the database refuses it
         await store.add_action(gid, 1, Discard(1))  # the store goes on
         nursery.cancel_scope.cancel()
-    game = store.game_sync(gid)
+    game = store.read_sync(read_game, gid)
     store.close_sync()
     assert game is not None and game.actions == [Discard(0), Discard(1)]
