@@ -1,10 +1,6 @@
 """What the game store keeps and how it is read back: the SQLite schema, and its rows as plain values.
 
-``store.py`` owns the database (its task, its jobs, its lock) and writes
-to it; this module says what its tables are and turns their rows into the
-values a restart, the history and ``hanabi-server games`` use. The readers
-take an open ``sqlite3`` connection and run wherever the store runs them
-(its worker thread, or before serving). A malformed row costs its own
+The readers take an open ``sqlite3`` connection (``Store.read`` runs them). A malformed row costs its own
 table only: ``read_snapshot`` lists such tables apart (``damaged``).
 """
 
@@ -22,85 +18,29 @@ from .records import TableOptions, action_from_text, config_from_text, options_f
 log = logging.getLogger("hanabi.server.store")  # the store's one log, whichever of its modules writes it
 
 SCHEMA = """
-CREATE TABLE IF NOT EXISTS players (
-    token_hash TEXT PRIMARY KEY,
-    name TEXT NOT NULL,
-    created REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS tables (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    name TEXT NOT NULL,
-    variant TEXT NOT NULL,
-    empty_clues INTEGER NOT NULL,
-    all_or_nothing INTEGER NOT NULL,
-    chat TEXT NOT NULL,
-    seats INTEGER NOT NULL,
-    password TEXT,
-    host INTEGER,
-    created REAL NOT NULL,
-    closed REAL
-);
-CREATE TABLE IF NOT EXISTS seats (
-    table_id INTEGER NOT NULL REFERENCES tables(id),
-    seat INTEGER NOT NULL,
-    bot INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    token_hash TEXT,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    table_id INTEGER NOT NULL REFERENCES tables(id),
-    config TEXT NOT NULL,
-    seed TEXT NOT NULL,
-    players TEXT NOT NULL,
-    started REAL NOT NULL,
-    finished REAL,
-    score INTEGER,
-    end_reason TEXT
-);
-CREATE TABLE IF NOT EXISTS actions (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    seq INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    PRIMARY KEY (game_id, seq)
-);
-CREATE TABLE IF NOT EXISTS reviews (
-    table_id INTEGER PRIMARY KEY REFERENCES tables(id),
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    leader TEXT NOT NULL,
-    step INTEGER NOT NULL,
-    pointer INTEGER
-);
-CREATE TABLE IF NOT EXISTS game_players (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    token_hash TEXT NOT NULL,
-    PRIMARY KEY (token_hash, game_id)
-);
-CREATE TABLE IF NOT EXISTS notes (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    seat INTEGER NOT NULL,
-    card INTEGER NOT NULL,
-    text TEXT NOT NULL,
-    PRIMARY KEY (game_id, seat, card)
-);
-CREATE TABLE IF NOT EXISTS table_choices (
-    table_id INTEGER PRIMARY KEY REFERENCES tables(id),
-    options TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS seeded_games (
-    game_id INTEGER PRIMARY KEY REFERENCES games(id),
-    seed TEXT NOT NULL
-);
+CREATE TABLE IF NOT EXISTS players (token_hash TEXT PRIMARY KEY, name TEXT NOT NULL, created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS tables (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, variant TEXT NOT NULL,
+    empty_clues INTEGER NOT NULL, all_or_nothing INTEGER NOT NULL, chat TEXT NOT NULL, seats INTEGER NOT NULL,
+    password TEXT, host INTEGER, created REAL NOT NULL, closed REAL);
+CREATE TABLE IF NOT EXISTS seats (table_id INTEGER NOT NULL REFERENCES tables(id), seat INTEGER NOT NULL,
+    bot INTEGER NOT NULL, name TEXT NOT NULL, token_hash TEXT, PRIMARY KEY (table_id, seat));
+CREATE TABLE IF NOT EXISTS games (id INTEGER PRIMARY KEY AUTOINCREMENT, table_id INTEGER NOT NULL REFERENCES tables(id),
+    config TEXT NOT NULL, seed TEXT NOT NULL, players TEXT NOT NULL, started REAL NOT NULL, finished REAL,
+    score INTEGER, end_reason TEXT);
+CREATE TABLE IF NOT EXISTS actions (game_id INTEGER NOT NULL REFERENCES games(id), seq INTEGER NOT NULL,
+    action TEXT NOT NULL, PRIMARY KEY (game_id, seq));
+CREATE TABLE IF NOT EXISTS reviews (table_id INTEGER PRIMARY KEY REFERENCES tables(id),
+    game_id INTEGER NOT NULL REFERENCES games(id), leader TEXT NOT NULL, step INTEGER NOT NULL, pointer INTEGER);
+CREATE TABLE IF NOT EXISTS game_players (game_id INTEGER NOT NULL REFERENCES games(id), token_hash TEXT NOT NULL,
+    PRIMARY KEY (token_hash, game_id));
+CREATE TABLE IF NOT EXISTS notes (game_id INTEGER NOT NULL REFERENCES games(id), seat INTEGER NOT NULL,
+    card INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (game_id, seat, card));
+CREATE TABLE IF NOT EXISTS table_choices (table_id INTEGER PRIMARY KEY REFERENCES tables(id), options TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS seeded_games (game_id INTEGER PRIMARY KEY REFERENCES games(id), seed TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS seeded_games_by_seed ON seeded_games (seed);
-CREATE TABLE IF NOT EXISTS game_clocks (
-    game_id INTEGER PRIMARY KEY REFERENCES games(id),
-    remaining TEXT NOT NULL
-);
+CREATE TABLE IF NOT EXISTS game_clocks (game_id INTEGER PRIMARY KEY REFERENCES games(id), remaining TEXT NOT NULL);
 """
 
-
-# --- what a restart reads back -----------------------------------------------------------------------------------
 
 @dataclass(slots=True)
 class StoredSeat:
@@ -179,9 +119,6 @@ class FinishedGame:
     seed: str | None = None  # the seed text of a seeded deal; None for a random one
 
 
-
-# --- reading it back ----------------------------------------------------------------------------------------------
-
 def read_snapshot(db: sqlite3.Connection) -> Snapshot:
     """Everything a restarted server needs: open tables, their seats and latest games, and the players."""
     snap = Snapshot([], [StoredPlayer(h, n) for h, n in db.execute("SELECT token_hash, name FROM players")])
@@ -205,6 +142,7 @@ def read_snapshot(db: sqlite3.Connection) -> Snapshot:
                       "its players are told when they come back", row[0], row[1], e)
             snap.damaged.append((row[0], str(row[1]), [s.token_hash for s in seated if s.token_hash]))
     return snap
+
 
 def read_game(db: sqlite3.Connection, game_id: int) -> StoredGame | None:
     row = db.execute("SELECT id, table_id, config, seed, players, started, finished, end_reason FROM games"

@@ -1,35 +1,8 @@
-"""The game store: tables, seats, players and every game action, in SQLite; its task, its jobs and its lock.
+"""The game store: SQLite, written by its own task; each async method returns once its write is committed.
 
-A game *is* its config, its seed and its actions, so that is all we keep;
-restoring a game replays its actions through the engine. What the tables
-are and how their rows are read back is in ``saved.py``; this module opens
-the file and writes to it. A timed game's banks (seconds left per seat) are
-written to ``game_clocks`` with each action, in the same transaction, so a
-restart (kill -9 included) finds them as the last move left them. The
-stdlib ``sqlite3`` module blocks, so the store's own task (``run``) takes the jobs
-queued on a memory channel and commits them in a worker thread
-(``trio.to_thread.run_sync``): one transaction at a time, and the event
-loop never waits on the disk. Each method returns once its write is
-committed, so a caller that shows a move only after ``add_action`` returns
-never shows one the store lacks.
-
-A table's options (level, seed text, rule options, clock) are a JSON text
-in ``table_choices``; a game dealt from a seed text its table was
-given is also in ``seeded_games``, so the games of one seed are found at once.
-
-The database is in WAL mode with ``synchronous=NORMAL``: a committed write
-survives the server process being killed (SIGKILL); a power cut may lose
-the last moments, which a LAN game can live with.
-
-A serving store is owned: ``open_sync(exclusive=True)`` holds an advisory
-lock (``flock``) on ``<store>.lock``, which says who holds it, so a second
-server refuses to start rather than close the first one's tables. A lock
-on a side file, not SQLite's exclusive locking mode: that mode would also
-lock out ``hanabi-server games`` and backups while the server runs, and
-its "database is locked" cannot name the holder; the kernel releases the
-lock when its process dies, even by SIGKILL, so no stale lock is left.
-Opening checks that the file is writable, passes SQLite's quick check and
-has every table of the schema; a malformed row costs its own table only.
+A game is its config, its seed and its actions, so that is all we keep (the schema and its readers are in
+``saved.py``); restoring a game replays its actions. docs/design.md ("The store") says how it commits, why it
+survives kill -9 and how one server holds it.
 """
 
 from __future__ import annotations
@@ -59,11 +32,11 @@ P = ParamSpec("P")
 
 
 class StoreError(Exception):
-    """The store cannot be opened or is not a hanabi game store; the message says which file and why."""
+    """The store cannot be opened, or is not a hanabi game store (the message says which file and why)."""
 
 
 class StoreFailure(Exception):
-    """A write could not be committed (the disk failed, no file descriptor was left): nothing of it is kept."""
+    """A write could not be committed (a full disk, no file descriptor left): nothing of it is kept."""
 
 
 def token_hash(token: str) -> str:
@@ -71,25 +44,17 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-# --- the store ---------------------------------------------------------------------------------------------------
-
-Job = Callable[[sqlite3.Connection], Any]
-
-
 @dataclass(eq=False, slots=True)
 class _Pending:
     """One job on its way to the store's task, and its outcome once committed (or not)."""
 
-    job: Job
+    job: Callable[[sqlite3.Connection], Any]
     done: trio.Event = field(default_factory=trio.Event)
     result: Any = None
     error: BaseException | None = None
 
 
 class Store:
-    """One SQLite file (or ``:memory:``), written by its own task (``run``); every async method returns once
-    its work is committed."""
-
     BATCH = 256  # most jobs in one transaction
     QUEUED = 4096  # most jobs waiting at once; callers past it wait for room
 
@@ -99,11 +64,9 @@ class Store:
         self._lock_fd: int | None = None
         self._submit, self._jobs = trio.open_memory_channel[_Pending](self.QUEUED)
 
-    # -- lifetime --
-
     def open_sync(self, exclusive: bool = False) -> None:
-        """Open (creating if needed) the database file and its schema, checked; ``exclusive``: as the one server
-        using it (see the module's docstring). Blocking: call before serving."""
+        """Open (creating if needed) the file and its schema, checked; ``exclusive``: as the one server using it.
+        Blocking: call before serving."""
         if self.path != ":memory:":
             folder = Path(self.path).expanduser().parent
             try:
@@ -165,11 +128,8 @@ class Store:
             self._lock_fd = None
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        """The store's task: commit what is queued, a batch per transaction, in a worker thread, until ``stop``.
-
-        Writes that queue up while a transaction is being committed go in together in the next one (group
-        commit): at a few thousand moves a second, one thread hop and one commit per move would make each move
-        wait behind all the others. Every caller still gets its answer only once its write is committed."""
+        """The store's task: commit what is queued, a batch per transaction (group commit), in a worker thread,
+        until ``stop``."""
         task_status.started()
         try:
             async for first in self._jobs:
@@ -244,13 +204,13 @@ class Store:
             raise pending.error
         return pending.result  # type: ignore[no-any-return]
 
-    # -- writes --
+    async def _execute(self, sql: str, *params: object) -> None:
+        await self._do(lambda db: db.execute(sql, params))
 
     async def add_player(self, key: str, name: str) -> None:
         """Remember a player by the hash of their resume token (``token_hash``)."""
-        h = key
-        await self._do(lambda db: db.execute(
-            "INSERT OR REPLACE INTO players (token_hash, name, created) VALUES (?, ?, ?)", (h, name, time.time())))
+        await self._execute("INSERT OR REPLACE INTO players (token_hash, name, created) VALUES (?, ?, ?)", key, name,
+                            time.time())
 
     async def create_table(self, name: str, variant: Variant, empty_clues: bool, all_or_nothing: bool,
                            chat: ChatPolicy, seats: int, password: str | None, host: int | None,
@@ -268,7 +228,7 @@ class Store:
         return await self._do(job)
 
     async def set_host(self, table_id: int, host: int | None) -> None:
-        await self._do(lambda db: db.execute("UPDATE tables SET host = ? WHERE id = ?", (host, table_id)))
+        await self._execute("UPDATE tables SET host = ? WHERE id = ?", host, table_id)
 
     async def close_table(self, table_id: int, played: bool = True) -> None:
         """A table closed: one ``played`` keeps its row for its games; one never played is forgotten (tables
@@ -285,13 +245,11 @@ class Store:
 
     async def set_seat(self, table_id: int, seat: int, *, bot: bool, name: str, key: str | None) -> None:
         """Seat a bot (``key`` None) or the player whose token hashes to ``key``."""
-        h = key
-        await self._do(lambda db: db.execute(
-            "INSERT OR REPLACE INTO seats (table_id, seat, bot, name, token_hash) VALUES (?, ?, ?, ?, ?)",
-            (table_id, seat, bot, name, h)))
+        await self._execute("INSERT OR REPLACE INTO seats (table_id, seat, bot, name, token_hash)"
+                            " VALUES (?, ?, ?, ?, ?)", table_id, seat, bot, name, key)
 
     async def clear_seat(self, table_id: int, seat: int) -> None:
-        await self._do(lambda db: db.execute("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat)))
+        await self._execute("DELETE FROM seats WHERE table_id = ? AND seat = ?", table_id, seat)
 
     async def start_game(self, table_id: int, config: GameConfig, seed: str, players: tuple[str, ...],
                          keys: tuple[str, ...] = (), seeded: bool = False) -> int:
@@ -310,12 +268,11 @@ class Store:
         return await self._do(job)
 
     async def set_review(self, table_id: int, game_id: int, leader: str, step: int, pointer: int | None) -> None:
-        await self._do(lambda db: db.execute(
-            "INSERT OR REPLACE INTO reviews (table_id, game_id, leader, step, pointer) VALUES (?, ?, ?, ?, ?)",
-            (table_id, game_id, leader, step, pointer)))
+        await self._execute("INSERT OR REPLACE INTO reviews (table_id, game_id, leader, step, pointer)"
+                            " VALUES (?, ?, ?, ?, ?)", table_id, game_id, leader, step, pointer)
 
     async def clear_review(self, table_id: int) -> None:
-        await self._do(lambda db: db.execute("DELETE FROM reviews WHERE table_id = ?", (table_id,)))
+        await self._execute("DELETE FROM reviews WHERE table_id = ?", table_id)
 
     async def add_action(self, game_id: int, seq: int, action: Action, clocks: tuple[float, ...] = ()) -> None:
         """Store an action, and with it (in the same transaction) a timed game's ``clocks`` after it."""
@@ -333,27 +290,19 @@ class Store:
 
     async def set_note(self, game_id: int, seat: int, order: int, text: str) -> None:
         """Keep ``seat``'s note on the card of ``order`` (the empty text deletes it)."""
-        def job(db: sqlite3.Connection) -> None:
-            if text:
-                db.execute("INSERT OR REPLACE INTO notes (game_id, seat, card, text) VALUES (?, ?, ?, ?)",
-                           (game_id, seat, order, text))
-            else:
-                db.execute("DELETE FROM notes WHERE game_id = ? AND seat = ? AND card = ?", (game_id, seat, order))
-        await self._do(job)
+        if text:
+            await self._execute("INSERT OR REPLACE INTO notes (game_id, seat, card, text) VALUES (?, ?, ?, ?)",
+                                game_id, seat, order, text)
+        else:
+            await self._execute("DELETE FROM notes WHERE game_id = ? AND seat = ? AND card = ?", game_id, seat, order)
 
     async def finish_game(self, game_id: int, score: int, end: str) -> None:
-        def job(db: sqlite3.Connection) -> None:
-            db.execute("UPDATE games SET finished = ?, score = ?, end_reason = ? WHERE id = ?",
-                       (time.time(), score, end, game_id))
-        await self._do(job)
+        await self._execute("UPDATE games SET finished = ?, score = ?, end_reason = ? WHERE id = ?", time.time(),
+                            score, end, game_id)
 
     async def forget_players(self, keys: list[str]) -> None:
         """Drop players (by token hash) the server no longer keeps: seated players are never among them."""
-        def job(db: sqlite3.Connection) -> None:
-            for start in range(0, len(keys), 500):  # SQLite takes a bounded number of parameters per statement
-                chunk = keys[start:start + 500]
-                db.execute(f"DELETE FROM players WHERE token_hash IN ({','.join('?' * len(chunk))})", chunk)
-        await self._do(job)
+        await self._do(lambda db: db.executemany("DELETE FROM players WHERE token_hash = ?", [(k,) for k in keys]))
 
     # -- reads: the readers of saved.py, given the connection --
 
