@@ -61,22 +61,12 @@ def action_from_text(text: str) -> Action:
 
 
 def config_to_text(config: GameConfig) -> str:
-    return json.dumps({
-        "players": config.players, "variant": config.variant.value, "empty_clues": config.empty_clues,
-        "all_or_nothing": config.all_or_nothing, "first_seat": config.first_seat, "chat": config.chat.value,
-        "end_when_no_points": config.end_when_no_points, "deck_plays": config.deck_plays,
-        "timed": config.timed, "time_base": config.time_base, "time_per_turn": config.time_per_turn,
-    })
+    return json.dumps({**asdict(config), "variant": config.variant.value, "chat": config.chat.value})
 
 
 def config_from_text(text: str) -> GameConfig:
-    d = json.loads(text)
-    # Games stored before hanab.live's two options (or timed tables) existed played without them.
-    return GameConfig(players=d["players"], variant=Variant(d["variant"]), empty_clues=d["empty_clues"],
-                      all_or_nothing=d["all_or_nothing"], first_seat=d["first_seat"], chat=ChatPolicy(d["chat"]),
-                      end_when_no_points=d.get("end_when_no_points", False), deck_plays=d.get("deck_plays", False),
-                      timed=d.get("timed", False), time_base=d.get("time_base", TIME_BASE),
-                      time_per_turn=d.get("time_per_turn", TIME_PER_TURN))
+    d = json.loads(text)  # a key a game stored before its option existed is absent: the option's default
+    return GameConfig(**{**d, "variant": Variant(d["variant"]), "chat": ChatPolicy(d["chat"])})
 
 
 @dataclass(frozen=True, slots=True)

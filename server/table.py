@@ -17,6 +17,7 @@ everybody's requests.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 from typing import Any
 
@@ -51,7 +52,6 @@ from hanabi.protocol import table_rules as rules
 
 from . import review as reviews
 from . import turns
-from .absence import AbsenceClock, duration
 from .bots import Policy, free_bot_name
 from .config import ServerConfig
 from .game import Game
@@ -62,6 +62,7 @@ from .requests import Abandoned, BotMove, Call, CloseIfEmpty, OutOfTime, Rewatch
 from .seats import LobbySide, Seat
 from .session import Player, Refused, frame
 from .store import Store, StoreFailure
+from .timing import Alarm, duration
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +105,8 @@ class Table:
         self.reasons: list[tuple[BotReason, frozenset[int]]] = []
         self._inbox, self._requests = trio.open_memory_channel[Call](64)
         self.nursery: trio.Nursery | None = None
-        self._absence = AbsenceClock(config.abandon_after, self._given_up)
+        self._absence = Alarm()  # closes the table once every seated human has been away too long
+        self._away_since: float | None = None  # when the current absence began (None: someone is here)
 
     # --- the task ---------------------------------------------------------------------------------------------
 
@@ -358,17 +360,26 @@ class Table:
             turns.retime(self)  # the player to act came or went: a timed game pauses itself while they are away
 
     def watch_absence(self) -> None:
-        """Start the clock that closes a table whose seated humans are all away, or stop it if one is here."""
+        """A dropped connection keeps its seat, so a table whose people all went home would wait for ever: once
+        no seated human is connected, an alarm starts that closes it after ``abandon_after``; one back stops it."""
         away = self.humans > 0 and not any(s is not None and s.player is not None and s.player.online
                                            for s in self.seats)
-        self._absence.update(away, None if self.closed else self.nursery)
+        limit = self.config.abandon_after
+        if not away or limit is None:
+            self._away_since = None
+            self._absence.cancel()
+        elif self._away_since is None:
+            since = trio.current_time()
+            nursery = None if self.closed else self.nursery
+            if self._absence.set(nursery, limit, functools.partial(self._given_up, since)):
+                self._away_since = since
 
     async def _given_up(self, since: float) -> None:
         with contextlib.suppress(Refused):  # closed meanwhile
             await self.call(None, Abandoned(since))
 
     async def _abandoned(self, request: Abandoned) -> None:
-        if not self._absence.current(request.since):
+        if self._away_since != request.since:
             return  # someone came back while this was queued
         why = f"every player was away for {duration(self.config.abandon_after or 0)}"
         if self.running:

@@ -1,17 +1,8 @@
-"""A running game's time: the players' chess clocks (timed tables), its pause, and the timer that ends it.
+"""Time at a table: a game's chess clocks (timed tables) and pause, and the ``Alarm`` that wakes the table.
 
-The table's task owns one ``GameTime`` per game. The clocks' arithmetic is
-the engine's (``hanabi.engine.clocks``); this keeps the wall-clock side of
-it: when the running bank started to run, which seat's bank runs, and a
-sleeping task that wakes the table when that bank would be empty. The
-timer never ends a game itself: it queues a request (``OutOfTime``) in the
-table's channel like any other, and the table checks that the same turn is
-still running down before it ends the game, since a move may have come in
-meanwhile.
-
-A game is paused by a player (``paused_by``, untimed games too), or, at a
-timed table, by itself while the player to act is disconnected (``away``).
-While paused no bank runs, moves are refused and bots wait.
+The clocks' arithmetic is the engine's (``hanabi.engine.clocks``); ``GameTime`` keeps the wall-clock side: which
+seat's bank runs, since when. A game is paused by a player (``paused_by``), or at a timed table by itself while
+the player to act is disconnected (``away``): then no bank runs, moves are refused and bots wait.
 """
 
 from __future__ import annotations
@@ -33,7 +24,7 @@ class GameTime:
         self.away: str | None = None  # timed games: the player to act, while disconnected
         self.running: int | None = None  # the seat whose bank runs down now
         self._since = 0.0  # trio time at which the running bank last started to run
-        self._scope: trio.CancelScope | None = None
+        self._alarm = Alarm()
 
     @property
     def paused(self) -> bool:
@@ -73,20 +64,45 @@ class GameTime:
 
     def arm(self, nursery: trio.Nursery | None, expired: Callable[[], Awaitable[None]]) -> None:
         """(Re)start the timer for the running bank; without one running, only stop the old timer."""
+        if self.running is None:
+            self._alarm.cancel()
+        else:
+            self._alarm.set(nursery, self.clocks[self.running] - self.used(), expired)
+
+
+class Alarm:
+    """``expired()`` called in a task of a table's nursery after some seconds, unless cancelled (or set again)."""
+
+    def __init__(self) -> None:
+        self._scope: trio.CancelScope | None = None
+
+    def set(self, nursery: trio.Nursery | None, seconds: float, expired: Callable[[], Awaitable[None]]) -> bool:
+        """Start it (the one before stops); False when there is no nursery to run it in (the table stopped)."""
+        self.cancel()
+        if nursery is None:
+            return False
+        scope = self._scope = trio.CancelScope()
+
+        async def ring() -> None:
+            with scope:
+                await trio.sleep(max(0.0, seconds))
+                await expired()
+        try:
+            nursery.start_soon(ring)
+        except RuntimeError:  # the table's task has ended (the server is stopping)
+            self._scope = None
+            return False
+        return True
+
+    def cancel(self) -> None:
         if self._scope is not None:
             self._scope.cancel()
             self._scope = None
-        if self.running is None or nursery is None:
-            return
-        self._scope = scope = trio.CancelScope()
-        left = self.clocks[self.running] - self.used()
-        try:
-            nursery.start_soon(self._sleep, scope, left, expired)
-        except RuntimeError:  # the table's task has ended (the server is stopping): no time to keep
-            self._scope = None
 
-    @staticmethod
-    async def _sleep(scope: trio.CancelScope, seconds: float, expired: Callable[[], Awaitable[None]]) -> None:
-        with scope:
-            await trio.sleep(max(0.0, seconds))
-            await expired()
+
+def duration(seconds: float) -> str:
+    """``90`` as "1.5 minutes", ``30`` as "30 seconds"."""
+    if seconds >= 60:
+        minutes = round(seconds / 60, 1)
+        return f"{minutes:g} minute{'s' if minutes != 1 else ''}"
+    return f"{seconds:g} second{'s' if seconds != 1 else ''}"
