@@ -1,24 +1,9 @@
-"""Seats that survive lost laptops: the host gives an away player's seat to a house bot or to someone in the lobby.
+"""Seats that survive lost laptops: the host hands an away player's seat to a house bot or to someone in the lobby.
 
-A player whose laptop dies keeps their seat (``absence.py``), but if they
-come back from another machine they are someone else to the server: a new
-token, often a new name ("Bob 2"). The host's ``hand_seat`` moves the seat
-to whoever should play it now: a house bot, or a player in the lobby (the
-one who came back, or a friend). It works on a bot's seat too, so a seat a
-bot kept warm goes back to a person.
-
-Two owners take part, as everywhere in the server: the lobby finds the
-receiver by name and, holding that player's ``busy`` lock, has the table do
-the change; then it records where the receiver and the one who lost the
-seat now are (``hand_over``). The table, in its own task, checks the table
-rule, writes the seat to the store (so it survives a restart), swaps the
-holder and tells everyone (``give_seat``: a part of ``Table``'s work kept
-in a module of its own, so it uses the table's own helpers). From then on
-the seat's views (and its notes, which belong to the seat) go to the new
-holder only: the old token resumes into the lobby and is told what
-happened, never shown that seat again. What the old holder left pending
-goes with them: a bot's choice still being thought about, a queued
-pre-move; a timed game that paused itself for them goes on.
+One back from another machine is someone else to the server (a new token, often "Bob 2"), so the host moves the
+seat: the lobby finds the receiver and records where everyone is now (``hand_over``); the table, in its task,
+checks the rule, stores the seat and tells everyone (``give_seat``). The seat's views and notes go to the new
+holder only; what the old one left pending (a bot's choice being thought about, a pre-move) goes with them.
 """
 
 from __future__ import annotations

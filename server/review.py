@@ -1,35 +1,23 @@
 """Review together: once a game is over, everyone at its table follows one leader through it, step by step.
 
-A table holds one ``TableReview`` (or None): which game, who leads, the step
-shown and the card pointed at. It starts when the table's game ends (the
-host leads, at the last step) or when the host opens any finished game of
-the store (``open_review``), and ends when the next game starts. The rules
-of who may do what are here; like every table request these run in the
-table's task, write to the store first and only then change and tell
-(``Review`` to everyone at the table), so a restart brings the review back
-as it was last shown.
-
-Nothing here can give out a running game: a review is made only of a game
-whose end is stored (or, for the table's own game, has just been played).
-The game itself reaches the clients as its hanab.live ``replay`` file, sent
-before the first ``review``; whatever that file carries (notes in its
-``notes`` field) is what everyone sees in the review. The file comes from
-two functions only, so that what goes into it is added in one place each:
-``Game.replay_json`` (the table's own game, as its end shows it) and
-``game.replay_text`` (a game of the store).
+A table holds one ``TableReview`` (or None). It starts when the table's game ends (the host leads, from the
+end) or when the host opens a finished game of the store, and ends when the next game starts. Like every
+table request these run in the table's task, store the review first and only then tell everyone, so a
+restart brings it back as last shown. Only a game whose end is stored (or just played) is ever reviewed: its
+hanab.live file (``Game.replay_json`` or ``game.replay_text``, with its notes) goes out before the first step.
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from hanabi.engine import EndReason, GameState, TurnEvent
 from hanabi.protocol import ErrorCode, OpenReview, ReplayFile, Review, ReviewLead, ReviewPoint, ReviewStep
 
 from .game import Game, replay_text, replayed
-from .saved import StoredReview, read_game
+from .saved import StoredGame, StoredReview, read_game
 from .session import Player, Refused, frame
 from .store import StoreFailure
 
@@ -49,7 +37,7 @@ def last_step(state: GameState) -> int:
     return turns + stopped
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class TableReview:
     game: int
     leader: str  # a player's name: the leader may be seated or watching
@@ -75,19 +63,21 @@ def _of_state(game: int, state: GameState, text: str, leader: str, step: int | N
                        pointer)
 
 
+def _of_stored(stored: StoredGame, leader: str, step: int | None, pointer: int | None = None) -> TableReview:
+    return _of_state(stored.id, replayed(stored), replay_text(stored), leader, step, pointer)
+
+
 def restored(stored: StoredReview) -> TableReview:
     """A review from the store, as it was last shown."""
-    return _of_state(stored.game.id, replayed(stored.game), replay_text(stored.game), stored.leader, stored.step,
-                     stored.pointer)
+    return _of_stored(stored.game, stored.leader, stored.step, stored.pointer)
 
 
-def _leader_here(table: Table, review: TableReview) -> bool:
-    return any(p.name == review.leader and p.online for p in table.members())
+def _here(table: Table, name: str) -> bool:
+    return any(p.name == name and p.online for p in table.members())
 
 
 def _is_host(table: Table, player: Player) -> bool:
-    seat = table.seat_of(player)
-    return seat is not None and seat == table.host
+    return table.host is not None and table.seat_of(player) == table.host
 
 
 async def _save_and_tell(table: Table, review: TableReview, with_game: bool = False,
@@ -95,16 +85,12 @@ async def _save_and_tell(table: Table, review: TableReview, with_game: bool = Fa
     """Store the review's new state, then make it the table's and show it to everyone there (but ``but``)."""
     await table.store.set_review(table.id, review.game, review.leader, review.step, review.pointer)
     table.review = review
-    data = review.frames(table.id) if with_game else frame(review.message(table.id))
-    for p in table.members():
-        if p is not but:
-            p.send_frame(data)
+    table.to_members(review.frames(table.id) if with_game else frame(review.message(table.id)), but=but)
 
 
 async def begin(table: Table, game: Game, leaving: Player | None = None) -> None:
     """The table's game has just ended: the host leads its review, from the end (``leaving``, who ended it by
-    leaving the table, is not told). A review not saved is no review (the game is over all the same): the host
-    can open it again from the store."""
+    leaving the table, is not told). A review not saved is no review: the host can open it again."""
     seat = table.seats[table.host] if table.host is not None else None
     if seat is None or seat.player is None:
         return
@@ -134,41 +120,27 @@ async def handle(table: Table, player: Player, request: ReviewRequest) -> None:
         why = "a game is being played" if table.running else "no game has been played or opened here yet"
         raise Refused(ErrorCode.NO_REVIEW, f"there is no review at this table ({why})")
     if isinstance(request, ReviewLead):
-        await _hand_over(table, player, review, request.name)
+        if player.name != review.leader and not _is_host(table, player):
+            raise Refused(ErrorCode.NOT_LEADER, f"{review.leader} leads the review: only they or the host can hand "
+                                                "the lead on")
+        if not _here(table, request.name):
+            raise Refused(ErrorCode.NOT_SEATED, f"{request.name!r} is not at this table now: the lead goes to "
+                                                "someone here (seated or watching)")
+        # The arrow is dropped: the bar says the leader points at it, and the new leader has not.
+        await _save_and_tell(table, replace(review, leader=request.name, pointer=None))
         return
-    leader = _lead(table, player, review)
+    # Who leads once ``player`` acts: the leader; or the host, taking the lead back from a leader away.
+    if player.name != review.leader and not (_is_host(table, player) and not _here(table, review.leader)):
+        raise Refused(ErrorCode.NOT_LEADER, f"{review.leader} leads the review: only they can step or point for "
+                                            "everyone (step on your own instead, then come back to them)")
     if isinstance(request, ReviewStep):
-        new = TableReview(review.game, leader, min(request.step, review.last), review.last, review.deck_size,
-                          review.replay)
+        new = replace(review, leader=player.name, step=min(request.step, review.last), pointer=None)
     else:
         if request.order is not None and request.order >= review.deck_size:
             raise Refused(ErrorCode.BAD_FIELD, f"review_point.order: {request.order} is not a card of this game "
                                                f"(its deck has {review.deck_size} cards, 0 to {review.deck_size - 1})")
-        new = TableReview(review.game, leader, review.step, review.last, review.deck_size, review.replay,
-                          request.order)
+        new = replace(review, leader=player.name, pointer=request.order)
     await _save_and_tell(table, new)
-
-
-def _lead(table: Table, player: Player, review: TableReview) -> str:
-    """Who leads once ``player`` acts: the leader; or the host, taking the lead back from a leader away."""
-    if player.name == review.leader:
-        return review.leader
-    if _is_host(table, player) and not _leader_here(table, review):
-        return player.name
-    raise Refused(ErrorCode.NOT_LEADER, f"{review.leader} leads the review: only they can step or point for "
-                                        "everyone (step on your own instead, then come back to them)")
-
-
-async def _hand_over(table: Table, player: Player, review: TableReview, name: str) -> None:
-    if player.name != review.leader and not _is_host(table, player):
-        raise Refused(ErrorCode.NOT_LEADER, f"{review.leader} leads the review: only they or the host can hand "
-                                            "the lead on")
-    if not any(p.name == name and p.online for p in table.members()):
-        raise Refused(ErrorCode.NOT_SEATED, f"{name!r} is not at this table now: the lead goes to someone here "
-                                            "(seated or watching)")
-    # The arrow is dropped: the bar says the leader points at it, and the new leader has not.
-    await _save_and_tell(table, TableReview(review.game, name, review.step, review.last, review.deck_size,
-                                            review.replay))
 
 
 async def _open(table: Table, player: Player, game_id: int) -> None:
@@ -181,5 +153,4 @@ async def _open(table: Table, player: Player, game_id: int) -> None:
     if stored is None or stored.finished is None:
         # A running game is never opened: its deck would show.
         raise Refused(ErrorCode.NO_SUCH_GAME, f"there is no finished game {game_id}: list the games to see them")
-    review = _of_state(stored.id, replayed(stored), replay_text(stored), player.name, 0)
-    await _save_and_tell(table, review, with_game=True)
+    await _save_and_tell(table, _of_stored(stored, player.name, 0), with_game=True)
