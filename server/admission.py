@@ -1,14 +1,9 @@
-"""Who gets in: the caps on connections that have not said hello, and which of them gives way to a newer one.
+"""Who gets in: rate limits by address, and the caps on connections that have not said hello yet.
 
-An address may open ``connects_per_second`` connections a second (twice as many at once): past that a new one
-is told so and closed before anything of it is read, the cheapest answer to a flood of connections.
-A connection is *silent* until it says hello: the cheap kind to open in bulk. Silent connections have caps
-of their own, ``max_unwelcomed`` in all and ``max_unwelcomed_per_address`` from one address, and a short
-deadline (``handshake_timeout``). A new connection over either cap does not wait for a silent one to time
-out, nor is it turned away: the oldest silent one (of its address, or of all) gives way, so a few sockets
-cannot keep anyone out, and a player coming back to a game always gets to say hello. Logged-in players
-are capped at the hello (``Lobby.login``), where a resume is told apart and always let in.
-
+A connection is *silent* until its hello: the cheap kind to open in bulk, so silent ones have caps of their
+own (``max_unwelcomed`` in all, ``max_unwelcomed_per_address``) and a short deadline. A new one over a cap is
+not turned away: the oldest silent one (of its address, or of all) gives way, so a few sockets cannot keep
+anyone out. Logged-in players are capped at the hello (``Lobby.login``), where a resume always gets in.
 No I/O here: the server asks ``arrive`` and closes the connections it names.
 """
 
@@ -28,18 +23,28 @@ class Knock(Protocol):
 C = TypeVar("C", bound=Knock)
 
 
+class PerAddress:
+    """A rate limit for each address (connections opened, tables opened)."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self._limits: dict[str, RateLimit] = {}
+
+    def allow(self, address: str, now: float) -> bool:
+        if len(self._limits) > 4096:  # addresses seen lately: a bound, not a record
+            self._limits.clear()
+        return self._limits.setdefault(address, RateLimit(self.rate, self.burst, now)).allow(now)
+
+
 class Door(Generic[C]):
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self._silent: dict[C, str] = {}  # connections not yet logged in (as far as we know), oldest first
-        self._knocks: dict[str, RateLimit] = {}  # by address
+        self._knocks = PerAddress(config.connects_per_second, int(2 * config.connects_per_second))
 
     def knock(self, address: str, now: float) -> bool:
         """Whether a new connection from ``address`` may come in at ``now``."""
-        if len(self._knocks) > 4096:  # addresses seen lately: a bound, not a record
-            self._knocks.clear()
-        rate = self.config.connects_per_second
-        return self._knocks.setdefault(address, RateLimit(rate, int(2 * rate), now)).allow(now)
+        return self._knocks.allow(address, now)
 
     def arrive(self, conn: C, address: str) -> list[C]:
         """``conn``, from ``address``, is let in; returns the silent connections that give way to it."""

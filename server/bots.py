@@ -1,12 +1,6 @@
-"""Bots' seats: what a bot sees, how long it waits before acting, and who may read why it acted.
-
-A bot is a pure function from its seat's ``PlayerView`` (the same redacted
-view a human gets, so a bot cannot cheat), the seats house bots hold (the
-table shows them: a bot reads a person's clues the way a person meant them,
-and its fellow bots' by its full conventions) and the table's convention
-level to a ``Decision``: a turn action and its reason. The server only
-decides *when* a bot acts: after a short delay, so humans can follow, and in
-a worker thread, so a slow bot never stalls the event loop.
+"""Bots' seats: the bot's choice, made after a delay (so humans can follow) in a worker thread (so a slow bot
+never stalls the event loop). A bot is a pure function of its seat's redacted ``PlayerView`` (it cannot cheat),
+the seats house bots hold and the table's convention level, to a ``Decision``: an action and its reason.
 """
 
 from __future__ import annotations

@@ -16,8 +16,7 @@ from hanabi.protocol import table_rules as rules
 
 from . import turns
 from .bots import free_bot_name
-from .seats import Seat
-from .session import Player, Refused, frame
+from .session import Player, Refused, Seat, frame
 
 if TYPE_CHECKING:
     from .lobby import Lobby

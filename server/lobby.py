@@ -1,13 +1,8 @@
 """The lobby: who is here, which tables exist, where each player is, and where each request goes.
 
-Players are known by the hash of their resume token. The lobby is the one
-owner of *where* each player is (``Player.table`` and ``Player.seat``): it
-changes them only while it holds that player's ``busy`` lock, once the
-table concerned has said yes, so a player is never at two tables at once
-even when two of their connections race. Requests about one table go to
-that table's task (``Table.call``); the lobby itself lists tables and
-games, creates tables, hands out replays, and tells the players who are at
-no table when the list of tables changes.
+The lobby is the one owner of *where* a player is (``Player.table``, ``Player.seat``): it changes them only
+under that player's ``busy`` lock, once the table concerned has said yes, so a player is never at two tables
+even when two of their connections race. Requests about a table go to its task (``Table.call``).
 """
 
 from __future__ import annotations
@@ -54,19 +49,18 @@ from hanabi.protocol import (
 )
 from hanabi.protocol.table_rules import seat_label
 
+from .admission import PerAddress
 from .bots import Policy, default_policy
 from .config import ServerConfig
 from .game import Game, replay_text
 from .handover import hand_over
-from .lifecycle import RateLimit
 from .names import normalized, unique
 from .passwords import hash_password
 from .records import TableOptions
 from .requests import CloseIfEmpty, Rewatch, Unwatch
 from .review import REVIEW_REQUESTS, restored
 from .saved import StoredTable, count_finished, read_game, read_games, read_snapshot
-from .seats import Seat
-from .session import Outbox, Player, Refused, frame
+from .session import Outbox, Player, Refused, Seat, frame
 from .store import Store, StoreFailure, token_hash
 from .table import Table
 
@@ -90,7 +84,7 @@ class Lobby:
         self._reserved: set[str] = set()  # names of logins being saved
         self._lost: dict[str, Refused] = {}  # by token hash: what to tell who sat at a table lost to a damaged store
         self._news: dict[int, Table] = {}  # tables changed (or closed) since the lobby was last told
-        self._openings: dict[str, RateLimit] = {}  # by address: tables opened (each costs store writes)
+        self._openings = PerAddress(config.new_tables_per_second, 4)  # tables opened (each costs store writes)
         self._online_told: tuple[str, ...] | None = None  # the online list the lobby heard last
         self._online_at = float("-inf")  # when
         self._nursery = nursery
@@ -304,28 +298,24 @@ class Lobby:
         elif isinstance(request, GetReplay):
             await self._replay(player, request.game, request.id)
         else:
-            # Whatever may change where the player is, one at a time per player. Shielded: a table carries out a
-            # request it was given even if the connection asking stops meanwhile (replaced, dropped), so the lobby
-            # must wait for the outcome and record where the player is, or it would lose a seat the table gave.
-            # It is bounded: tables answer every request, even when stopped (Table.run).
+            # One at a time per player. Shielded: a table carries out a request even if the connection asking
+            # stops meanwhile, so the lobby waits for the outcome (bounded: tables answer every request, even when
+            # stopped) and records where the player is, or it would lose a seat the table gave.
             async with player.busy:
                 with trio.CancelScope(shield=True):
                     await self._placed(player, request)
 
     async def _placed(self, player: Player, request: Message) -> None:
-        if isinstance(request, _AT_TABLE):
-            if player.table is None:
+        if isinstance(request, (*_AT_TABLE, Leave)):
+            table = player.table
+            if table is None:
                 raise Refused(ErrorCode.NOT_SEATED, "you are not at a table: join or watch one first")
-            await player.table.call(player, request)
-        elif isinstance(request, Leave):
-            if player.table is None:
-                raise Refused(ErrorCode.NOT_SEATED, "you are not at a table: join or watch one first")
-            left = player.table
-            await left.call(player, request)
-            player.table, player.seat = None, None
-            if not left.closed:  # in the lobby now: the table as it is without them (a closed one said so)
-                player.send_frame(frame(TableChanged(table=left.info())))
-            player.send_frame(self.online_frame(None))  # the lobby's news of who is online went on without them
+            await table.call(player, request)
+            if isinstance(request, Leave):
+                player.table, player.seat = None, None
+                if not table.closed:  # in the lobby now: the table as it is without them (a closed one said so)
+                    player.send_frame(frame(TableChanged(table=table.info())))
+                player.send_frame(self.online_frame(None))  # the lobby's news of who is online went on without them
         elif isinstance(request, (Join, Spectate)):
             table = self.tables.get(request.table)
             if table is None:
@@ -377,10 +367,7 @@ class Lobby:
         if empty >= self.config.max_empty_tables_per_address:
             raise Refused(ErrorCode.TABLE_FULL, f"{empty} tables opened from your address wait for players: join "
                                                 "one of them, or wait until they fill up")
-        if len(self._openings) > 4096:  # addresses seen lately: a bound, not a record
-            self._openings.clear()
-        rate = self.config.new_tables_per_second
-        if not self._openings.setdefault(address, RateLimit(rate, 4, trio.current_time())).allow(trio.current_time()):
+        if not self._openings.allow(address, trio.current_time()):
             raise Refused(ErrorCode.RATE_LIMITED, "tables are opened from your address faster than the server "
                                                   "takes: wait a moment, or join one")
         password = hash_password(request.password) if request.password else None

@@ -1,16 +1,14 @@
-"""A player as the server knows them, across connections; the refusal every handler may raise; safe frames.
+"""A player as the server knows them, across connections; a seat; the refusal every handler may raise; frames.
 
-A ``Player`` is who holds a resume token: their name, where they are (which
-only the lobby changes) and the connection they are on right now (None
-while disconnected). Connections come and go; the player, and so the seat,
-stays. Everything sent to a player goes through ``send``, which drops
-frames while they are away: on their return they get the current view,
-which says all they missed.
+A ``Player`` holds a resume token: their name, where they are (only the lobby changes that) and their
+connection now (None while away). Connections come and go; the player, and so the seat, stays. ``send`` drops
+frames while they are away: on their return the current view says all they missed.
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 import trio
@@ -23,9 +21,7 @@ log = logging.getLogger(__name__)
 
 
 class Outbox(Protocol):
-    """What a table or the lobby needs from a connection: queue a frame without waiting; encode a message
-    the way this connection sends it (views carry only the events it has not sent yet); be replaced; and where
-    it comes from (its host, for the caps by address)."""
+    """What a table or the lobby needs of a connection (``connection.py`` says what each does)."""
 
     address: str
 
@@ -34,6 +30,16 @@ class Outbox(Protocol):
     def encode(self, message: Message, parts: ViewParts | None = None) -> bytes: ...
 
     def replaced(self) -> None: ...
+
+
+@dataclass(slots=True)
+class Seat:
+    name: str
+    player: Player | None  # None for a bot
+
+    @property
+    def bot(self) -> bool:
+        return self.player is None
 
 
 class Refused(Exception):

@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
-from typing import Any
+from typing import Any, Protocol
 
 import trio
 from hanabi.engine import ChatPolicy, Rearrange, Variant
@@ -59,12 +59,18 @@ from .handover import Handover, give_seat
 from .passwords import check_password
 from .records import TableOptions
 from .requests import Abandoned, BotMove, Call, CloseIfEmpty, OutOfTime, Rewatch, Unwatch, refuse_waiting
-from .seats import LobbySide, Seat
-from .session import Player, Refused, frame
+from .session import Player, Refused, Seat, frame
 from .store import Store, StoreFailure
 from .timing import Alarm, duration
 
 log = logging.getLogger(__name__)
+
+
+class LobbySide(Protocol):
+    """What a table tells the lobby: its public state changed (for the players in the lobby), and it closed."""
+
+    def table_changed(self, table: Table) -> None: ...
+    def table_closed(self, table: Table, members: list[Player]) -> None: ...
 
 
 def _refuse(refusal: rules.Refusal | None) -> None:
