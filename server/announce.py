@@ -1,18 +1,9 @@
-"""Telling the LAN that this server is here: a DNS-SD service announced over multicast DNS.
+"""Telling the LAN that this server is here: a DNS-SD ``_hanabi._tcp`` service over multicast DNS (``zeroconf``).
 
-The server registers one ``_hanabi._tcp`` service with the ``zeroconf``
-library: its name, its port, the address players reach it at, and a TXT
-record (built by ``protocol.lan``; docs/protocol.md lists the keys) with the
-protocol version, the program's version and how many tables and players it has. ``announce`` is a
-Trio task: it reads the counts from a callable it is given, now and then, and
-sends an update only when they changed and not more often than every
-``every`` seconds (a busy lobby must not flood the network).
-
-zeroconf runs its own thread and asyncio loop; its blocking calls are made
-from ``trio.to_thread``, where no asyncio loop runs, so it always starts that
-thread of its own, even inside the client, whose Trio runs on asyncio.
-Announcing is a nicety: when it cannot be done (no multicast, no interface, a
-firewall) the server logs one sentence and goes on, reachable by address.
+The TXT record (``protocol.lan``) carries the versions and how many tables and players there are; ``announce``
+updates it when they change, at most every ``every`` seconds. zeroconf's blocking calls run in
+``trio.to_thread`` (where no asyncio loop runs, so it starts its own thread, even inside the client). When
+announcing cannot be done (no multicast, no interface), the server logs one sentence and goes on.
 """
 
 from __future__ import annotations
@@ -46,8 +37,6 @@ _CLASH_WAIT = 2.0
 
 @dataclass(frozen=True)
 class Counts:
-    """What the TXT record says about the server's use: tables open, players connected."""
-
     tables: int
     players: int
 

@@ -1,15 +1,8 @@
 """Running a server: open the store, bring back unfinished games, listen, and stop cleanly.
 
-``serve`` is what the command line, the tests and the client's solo mode
-all run inside a Trio nursery::
-
-    server = await nursery.start(serve, "127.0.0.1", 0, ":memory:")
-    ... connect to server.port ...
-    await server.stop()          # or cancel the nursery
-
-One process: ``trio.serve_tcp``-style listeners, one task per connection and
-one per table. Stopping tells every client why (``goodbye`` with reason
-``server_shutdown``), lets the store finish what it was given, then closes.
+``serve`` is what the command line, the tests and the client's solo mode run in a Trio nursery
+(``server = await nursery.start(serve, "127.0.0.1", 0, ":memory:")``, then ``await server.stop()``).
+Stopping tells every client why (``goodbye``), lets the store commit what it was given, then closes.
 """
 
 from __future__ import annotations
@@ -22,7 +15,7 @@ import trio
 from hanabi.protocol import Goodbye, GoodbyeReason, encode
 
 from .admission import Door
-from .announce import Counts  # LAN announcement hook (issue 16)
+from .announce import Counts
 from .bots import Policy
 from .config import ServerConfig
 from .connection import Connection
@@ -89,7 +82,7 @@ class Server:
         self._door = Door(self.config)
         self._bulk = RateLimit(self.config.bulk_rate, 4 * self.config.max_inbound_frame, trio.current_time())
 
-    # LAN announcement hook (issue 16): what the announcer's TXT record says about this server.
+    # What the LAN announcement (announce.py) says about this server.
     def counts(self) -> Counts:
         return Counts(tables=len(self.lobby.tables), players=len(self.lobby.online()))
 

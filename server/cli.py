@@ -1,14 +1,5 @@
-"""``hanabi-server``: run a LAN server, or list and export the games it kept.
-
-    hanabi-server [--port 7777] [--host ADDR] [--db PATH | --db :memory:] [--log-level info]
-                  [--name NAME | --no-announce]
-                  [--bot-delay SECONDS] [--motd TEXT] [--abandon-after MINUTES] [--max-connections N]
-    hanabi-server games [--db PATH]             finished games, newest first
-    hanabi-server export GAME_ID [--db PATH] [-o FILE]   a game as hanab.live JSON
-
-The server prints where it listens and where it keeps its games, announces
-itself on the LAN (DNS-SD over mDNS, ``announce.py``) unless told not to, and stops
-cleanly on Ctrl-C or SIGTERM, telling every connected player why.
+"""``hanabi-server``: run a LAN server (announced on the LAN unless told not to; Ctrl-C or SIGTERM stop it
+cleanly, telling every player why), or list and export the games it kept (``games``, ``export``).
 """
 
 from __future__ import annotations
@@ -25,20 +16,19 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import platformdirs
 import trio
 from hanabi.protocol import PROTOCOL_VERSION, ProtocolError, Welcome, encode
 
-from .announce import announce as announce_on_lan  # LAN announcement hook (issue 16)
+from .announce import announce as announce_on_lan
 from .announce import default_name as default_lan_name
 from .announce import lan_address, name_problem
 from .app import Server, serve
 from .config import PROGRAM, ServerConfig
 from .game import replay_text
-from .saved import read_game, read_games
+from .saved import FinishedGame, StoredGame, read_game, read_games
 from .store import Store, StoreError
 
 DEFAULT_PORT = 7777
@@ -77,7 +67,6 @@ def _parser() -> argparse.ArgumentParser:
                         help="players connected at once; more new ones are told the server is full, a player "
                              f"coming back always gets in (default {_DEFAULTS.max_connections}, or fewer if the "
                              "open-files limit is lower)")
-    # LAN announcement hook (issue 16): the two options.
     parser.add_argument("--name", default=None,
                         help="the name players see in their list of servers on this network "
                              f"(default {default_lan_name()!r})")
@@ -135,7 +124,7 @@ def _main(argv: list[str] | None) -> int:
         if not folder.is_dir():
             return _fail(f"--db {db}: the folder {folder} does not exist; create it first "
                          "(or leave out --db to use the default store)")
-    lan_name, lan_problem = _lan_name(args)  # LAN announcement hook (issue 16): checked before anything starts
+    lan_name, lan_problem = _lan_name(args)  # checked before anything starts
     if lan_problem is not None:
         return _fail(lan_problem)
     motd_problem = _motd_problem(args.motd)
@@ -211,7 +200,7 @@ async def _run(host: str | None, port: int, db: str, config: ServerConfig, lan_n
             server: Server = await nursery.start(functools.partial(serve, host, port, db, config=config))
             fewer_collections()
             _announce(server, db)
-            if lan_name is not None:  # LAN announcement hook (issue 16): runs beside the server until it stops
+            if lan_name is not None:  # runs beside the server until it stops
                 nursery.start_soon(functools.partial(announce_on_lan, lan_name, host, server.port, server.counts))
             async for signum in signals:
                 name = "Ctrl-C" if signum == signal.SIGINT else "SIGTERM"
@@ -226,7 +215,7 @@ async def _run(host: str | None, port: int, db: str, config: ServerConfig, lan_n
 
 
 def _lan_name(args: argparse.Namespace) -> tuple[str | None, str | None]:
-    """LAN announcement hook (issue 16): the name to announce (None: --no-announce), or why it cannot be."""
+    """The name to announce (None: --no-announce), or why it cannot be."""
     if args.no_announce:
         clash = "--name is the name announced on the LAN: it does not go with --no-announce"
         return None, clash if args.name is not None else None
@@ -273,32 +262,24 @@ def host_port(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
-@contextlib.contextmanager
-def _opened(db: str) -> Iterator[Store]:
-    """The store at ``db``, open for the commands that read it (``games``, ``export``), closed after."""
+def _read_store(args: argparse.Namespace, db: str) -> int:
+    """The commands that read the store: a store that cannot be opened is one sentence, not a traceback."""
     if db != ":memory:" and not Path(db).expanduser().exists():
-        raise StoreError(f"there is no game store at {db}: start a server with --db {db} first")
+        return _fail(f"there is no game store at {db}: start a server with --db {db} first")
     store = Store(str(Path(db).expanduser()) if db != ":memory:" else db)
-    store.open_sync()
     try:
-        yield store
+        store.open_sync()
+        if args.command == "games":
+            return _games(db, store.read_sync(read_games, 1000), args.json)
+        return _export(db, args.game, store.read_sync(read_game, args.game), args.output, args.unfinished,
+                       args.force)
+    except StoreError as e:
+        return _fail(str(e))
     finally:
         store.close_sync()
 
 
-def _read_store(args: argparse.Namespace, db: str) -> int:
-    """The commands that read the store: a store that cannot be opened is one sentence, not a traceback."""
-    try:
-        if args.command == "games":
-            return _games(db, args.json)
-        return _export(db, args.game, args.output, args.unfinished, args.force)
-    except StoreError as e:
-        return _fail(str(e))
-
-
-def _games(db: str, as_json: bool) -> int:
-    with _opened(db) as store:
-        games = store.read_sync(read_games, 1000)
+def _games(db: str, games: list[FinishedGame], as_json: bool) -> int:
     if not games:
         print(f"no finished games in {db}")
     for g in games:
@@ -317,9 +298,8 @@ def _games(db: str, as_json: bool) -> int:
     return 0
 
 
-def _export(db: str, game_id: int, output: str | None, unfinished: bool, force: bool = False) -> int:
-    with _opened(db) as store:
-        stored = store.read_sync(read_game, game_id)
+def _export(db: str, game_id: int, stored: StoredGame | None, output: str | None, unfinished: bool,
+            force: bool) -> int:
     if stored is None:
         return _fail(f"there is no game {game_id} in {db}: 'hanabi-server games' lists them")
     if stored.finished is None and not unfinished:

@@ -1,8 +1,5 @@
-"""The server's tunables: timeouts, queue bounds, rate limits and bot pacing, in one value.
-
-Every await that faces the network has one of these deadlines, and every
-queue one of these bounds; tests shrink them to run fast.
-"""
+"""The server's tunables in one value: every await facing the network has one of these deadlines and every queue
+one of these bounds; tests shrink them to run fast."""
 
 from __future__ import annotations
 

@@ -1,12 +1,7 @@
-"""Players' names as people read them: normalized, visible, and not a look-alike of someone who is here.
+"""Players' names as people read them: normalized (NFKC), visible, and not a look-alike of someone here.
 
-A name comes as the protocol checked it (1 to 32 characters, no control
-character). It is then put in Unicode NFKC form (full-width "ANN" is "ANN"),
-and refused if it holds a character a reader cannot see: zero-width ones,
-bidi controls that reorder what a terminal shows. Names are compared by
-their *skeleton*: case and accents dropped, only letters and digits kept,
-and the letters of other scripts that look like Latin ones (Cyrillic "a",
-Greek "o") read as those. Two names of one skeleton pass for each other.
+Names are compared by their *skeleton*: case and accents dropped, only letters and digits kept, and letters of
+other scripts that look like Latin ones (Cyrillic "a", Greek "o") read as those.
 """
 
 from __future__ import annotations

@@ -1,10 +1,5 @@
-"""What goes into a table's queue: a player's message or a request the table makes of itself, with its outcome.
-
-A connection (or a bot's task, or the absence clock) wraps what it asks in
-a ``Call``, puts it in the table's memory channel and waits for ``done``;
-the table's task sets ``result`` or ``error`` and then ``done``. The other
-classes are the requests that do not come from the wire.
-"""
+"""What goes into a table's queue: a ``Call`` (a player's message or a request the table makes of itself, and
+its outcome), and the requests that do not come from the wire."""
 
 from __future__ import annotations
 
