@@ -20,7 +20,7 @@ from pathlib import Path
 
 import platformdirs
 import trio
-from hanabi.protocol import PROTOCOL_VERSION, ProtocolError, Welcome, encode
+from hanabi.protocol import PROTOCOL_VERSION, GameSummary, ProtocolError, Welcome, encode
 
 from .announce import announce as announce_on_lan
 from .announce import default_name as default_lan_name
@@ -28,7 +28,7 @@ from .announce import lan_address, name_problem
 from .app import Server, serve
 from .config import PROGRAM, ServerConfig
 from .game import replay_text
-from .saved import FinishedGame, StoredGame, read_game, read_games
+from .saved import StoredGame, read_game, read_games
 from .store import Store, StoreError
 
 DEFAULT_PORT = 7777
@@ -279,16 +279,17 @@ def _read_store(args: argparse.Namespace, db: str) -> int:
         store.close_sync()
 
 
-def _games(db: str, games: list[FinishedGame], as_json: bool) -> int:
+def _games(db: str, games: list[GameSummary], as_json: bool) -> int:
     if not games:
         print(f"no finished games in {db}")
     for g in games:
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.finished or 0))
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.finished_at))
         if as_json:
-            print(json.dumps({"id": g.id, "table": g.table_id, "players": list(g.players), "variant": g.variant,
-                              "score": g.score, "end": g.end, "finished_at": g.finished, "seed": g.seed}))
+            print(json.dumps({"id": g.id, "table": g.table, "players": list(g.players), "variant": g.variant.value,
+                              "score": g.score, "end": g.end.value, "finished_at": g.finished_at, "seed": g.seed}))
         else:
-            print(f"#{g.id:<5} {when}  {g.variant:<18} score {g.score:>2}  {g.end:<22} {', '.join(g.players)}")
+            print(f"#{g.id:<5} {when}  {g.variant.value:<18} score {g.score:>2}  {g.end.value:<22} "
+                  f"{', '.join(g.players)}")
             if g.seed is not None:
                 # A seeded deal: who else played it (the same seed, variant and number of players), and how.
                 same = [o for o in games if o.seed == g.seed and o.id != g.id and o.variant == g.variant

@@ -13,7 +13,6 @@ import logging
 import secrets
 
 import trio
-from hanabi.engine import EndReason, Variant
 from hanabi.protocol import (
     LIST_MAX,
     ActionRequest,
@@ -22,7 +21,6 @@ from hanabi.protocol import (
     CreateTable,
     ErrorCode,
     Games,
-    GameSummary,
     GetReplay,
     GiveHost,
     GoodbyeReason,
@@ -404,17 +402,12 @@ class Lobby:
         if seed is not None:
             self._refuse_own_seed(player, seed, "the games of this seed are listed")
         found = await self.store.read(read_games, LIST_MAX, player.key, seed)
-        games = [g for g in found if g.end is not None]
         total = None
-        if seed is None and len(games) == LIST_MAX:
+        if seed is None and len(found) == LIST_MAX:
             total = await self.store.read(count_finished)
-            if total <= len(games):
+            if total <= len(found):
                 total = None
-        player.send_frame(frame(Games(games=tuple(
-            GameSummary(id=g.id, table=g.table_id, players=g.players, variant=Variant(g.variant),
-                        score=g.score or 0, end=EndReason(g.end), finished_at=int(g.finished or 0), yours=g.yours,
-                        seed=g.seed)
-            for g in games), id=request_id, total=total)))
+        player.send_frame(frame(Games(games=tuple(found), id=request_id, total=total)))
 
     @staticmethod
     def _refuse_own_seed(player: Player, seed: str, what: str) -> None:

@@ -11,7 +11,8 @@ import logging
 import sqlite3
 from dataclasses import dataclass, field
 
-from hanabi.engine import Action, ChatPolicy, GameConfig, Variant
+from hanabi.engine import Action, ChatPolicy, EndReason, GameConfig, Variant
+from hanabi.protocol import GameSummary
 
 from .records import TableOptions, action_from_text, config_from_text, options_from_text
 
@@ -106,19 +107,6 @@ class Snapshot:
     damaged: list[tuple[int, str, list[str]]] = field(default_factory=list)
 
 
-@dataclass(frozen=True, slots=True)
-class FinishedGame:
-    id: int
-    table_id: int
-    players: tuple[str, ...]
-    variant: str
-    score: int | None
-    end: str | None  # the EndReason value, None while running
-    finished: float | None
-    yours: bool = False  # the player asking sat at it
-    seed: str | None = None  # the seed text of a seeded deal; None for a random one
-
-
 def read_snapshot(db: sqlite3.Connection) -> Snapshot:
     """Everything a restarted server needs: open tables, their seats and latest games, and the players."""
     snap = Snapshot([], [StoredPlayer(h, n) for h, n in db.execute("SELECT token_hash, name FROM players")])
@@ -172,17 +160,18 @@ def _read_review(db: sqlite3.Connection, table_id: int) -> StoredReview | None:
 
 
 def read_games(db: sqlite3.Connection, limit: int = 100, key: str | None = None, seed: str | None = None
-           ) -> list[FinishedGame]:
+               ) -> list[GameSummary]:
     """The latest finished games, newest first; with ``key``, the games of the player of that token hash first;
     with ``seed``, only those dealt from that seed text."""
-    query = ("SELECT g.id, g.table_id, g.config, g.players, g.score, g.end_reason, g.finished, s.seed,"
-             " EXISTS (SELECT 1 FROM game_players p WHERE p.token_hash = ? AND p.game_id = g.id) AS yours"
-             " FROM games g LEFT JOIN seeded_games s ON s.game_id = g.id WHERE g.finished IS NOT NULL")
+    query = ("SELECT g.id, g.table_id, g.players, g.config, g.score, g.end_reason, g.finished,"
+             " EXISTS (SELECT 1 FROM game_players p WHERE p.token_hash = ? AND p.game_id = g.id) AS yours, s.seed"
+             " FROM games g LEFT JOIN seeded_games s ON s.game_id = g.id"
+             " WHERE g.finished IS NOT NULL AND g.end_reason IS NOT NULL")
     rows = (db.execute(query + " ORDER BY yours DESC, g.id DESC LIMIT ?", (key, limit)) if seed is None
             else db.execute(query + " AND s.seed = ? ORDER BY g.id DESC LIMIT ?", (key, seed, limit)))
-    return [FinishedGame(gid, tid, tuple(json.loads(players)), json.loads(config)["variant"], score, end, finished,
-                         bool(yours), seeded)
-            for gid, tid, config, players, score, end, finished, seeded, yours in rows]
+    return [GameSummary(gid, tid, tuple(json.loads(players)), Variant(json.loads(config)["variant"]), score or 0,
+                        EndReason(end), int(finished), bool(yours), seeded)
+            for gid, tid, players, config, score, end, finished, yours, seeded in rows]
 
 
 def count_finished(db: sqlite3.Connection) -> int:

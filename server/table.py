@@ -1,18 +1,7 @@
 """One table: its seats, host, spectators and game, owned by one task that carries out requests in order.
 
-Connections never touch a table's state: they ``call`` it with a request
-and wait until it is done (or refused). The table's task takes requests
-one at a time from a bounded memory channel, checks them (the table rules
-of ``hanabi.protocol.table_rules``, the game's in ``game.py``), writes what
-changed to the store, and only then updates its state and tells everyone:
-a move is on disk before any view shows it.
-
-A table knows its own seats and spectators; *where each player is* is the
-lobby's to keep, which a table tells when it closes. This module keeps the
-task, seating, the host's powers and who is told what; what happens once a
-game is dealt (moves, bots, clocks, pause, pre-moves) is in ``turns.py``.
-Bots' turns run beside the task and come back through the same channel as
-everybody's requests.
+This module keeps the task, seating, the host's powers and who is told what; what happens once a game is dealt
+is in ``turns.py``. docs/design.md ("A table's task") says how requests, bots and alarms reach the task.
 """
 from __future__ import annotations
 

@@ -311,5 +311,5 @@ async def test_time_running_out_on_the_last_turn_loses_the_game_at_the_server(tm
             over = await last.expect(GameOver, WAIT)
             assert over.outcome.reason is EndReason.TIMEOUT and over.outcome.score == 0
             listed = {g.id: g for g in await server.store.read(read_games)}
-            assert listed[game_id].end == "timeout"
+            assert listed[game_id].end.value == "timeout"
             await server.stop()

@@ -192,7 +192,7 @@ async def test_a_game_whose_last_action_was_saved_but_not_its_end_is_finished_on
             stored = await server.store.read(read_game, game_id)
             assert stored is not None and stored.finished is not None
             listed = {g.id: g for g in await server.store.read(read_games)}
-            assert listed[game_id].end == state.outcome.reason.value
+            assert listed[game_id].end == state.outcome.reason
             assert listed[game_id].score == state.outcome.score
             await server.stop()
 

@@ -193,7 +193,7 @@ async def test_a_restored_table_nobody_comes_back_to_is_closed(tmp_path: Path) -
                 await trio.sleep(0.05)
         stored = await server.store.read(read_game, game)
         assert stored is not None and stored.finished is not None
-        assert [(g.id, g.end) for g in await server.store.read(read_games)] == [(game, "terminated")]
+        assert [(g.id, g.end.value) for g in await server.store.read(read_games)] == [(game, "terminated")]
         nursery.cancel_scope.cancel()
 
 

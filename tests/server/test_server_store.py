@@ -81,7 +81,7 @@ async def test_finished_games_are_listed(tmp_path: Path) -> None:
         g2 = await store.start_game(tid, GameConfig(players=2), "s2", ("A", "B"))
         await store.finish_game(g1, 17, "final_round")
         games = await store.read(read_games)
-        assert [(g.id, g.score, g.end, g.players) for g in games] == [(g1, 17, "final_round", ("A", "B"))]
+        assert [(g.id, g.score, g.end.value, g.players) for g in games] == [(g1, 17, "final_round", ("A", "B"))]
         assert (await store.read(read_game, g2)) is not None and (await store.read(read_game, 999)) is None
         nursery.cancel_scope.cancel()
 
