@@ -110,9 +110,7 @@ class Server:
 
 async def serve(host: str | None, port: int, db: str = ":memory:", *, config: ServerConfig | None = None,
                 policy: Policy | None = None, task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED) -> None:
-    """Serve on ``host`` (None: every interface) and ``port`` (0: any free port) with the store at ``db``.
-
-    ``task_status.started`` hands back the ``Server`` once it listens; the function returns after
+    """Serve on ``host`` (None: every interface) and ``port`` (0: any free) with the store at ``db``; returns after
     ``Server.stop()`` or when cancelled, once every write the store was given is committed."""
     config = config or ServerConfig()
     server: Server | None = None

@@ -71,10 +71,8 @@ def config_from_text(text: str) -> GameConfig:
 
 @dataclass(frozen=True, slots=True)
 class TableOptions:
-    """A table's options (issues 11 and 14, timed tables), as its creator chose them: the bots' convention level (None:
-    beginner beside a person, the strongest among bots only), the seed text of its deals (None: random),
-    hanab.live's two rule options, and a timed table's clock (seconds to start with, seconds added after each
-    move; None: untimed)."""
+    """A table's options as its creator chose them: the bots' level (None: ``table_level`` picks), the seed text
+    of its deals (None: random), hanab.live's two rule options, a timed table's clock (base, bonus; None: untimed)."""
 
     level: Level | None = None
     seed: str | None = None

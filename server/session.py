@@ -104,11 +104,8 @@ def frame(message: Message) -> bytes:
 
 
 def unsendable(message: Message, error: ProtocolError) -> bytes:
-    """The ``error`` frame sent in place of ``message``, which the protocol refused to carry.
-
-    That is a bug of the server's (a field out of range, a frame over the cap): it is logged, and the
-    receiver learns which message it missed, so that no encoding failure can take down a table or a
-    connection."""
+    """The ``error`` frame sent in place of ``message``, which the protocol refused to carry (a bug of the
+    server's, logged): no encoding failure can take down a table or a connection."""
     log.error("could not encode a %s message: %s", message.TYPE, error)
     return encode(ErrorReply(request="", code=str(ErrorCode.INTERNAL),
                              message=f"the server could not send you a {message.TYPE} message (its fault, "

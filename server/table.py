@@ -285,8 +285,7 @@ class Table:
                 p.send_frame(data)
 
     def changed(self) -> None:
-        """Everyone at the table and in the lobby learns the table's new public state (and who watches, if that
-        changed)."""
+        """Everyone at the table and in the lobby learns its new public state (and who watches, if that changed)."""
         data = frame(TableChanged(table=self.info()))
         watchers = self.watchers()
         if watchers != self._watchers:
@@ -300,10 +299,8 @@ class Table:
         return tuple(sorted((p.name for p in self.spectators if p.online), key=lambda n: (n.casefold(), n)))
 
     def send_view(self, player: Player) -> None:
-        """What someone arriving needs: the current view of ``player`` (seat or spectator) if there is a game to
-        show, with the bots' reasons they may read, its clocks and the seat's pre-move, then the notes they may see
-        (a seat its own while the game runs; a spectator, and everyone once it is over, every seat's), the review if
-        there is one, and who watches."""
+        """What someone arriving needs: the game's view, bots' reasons, clocks, pre-move and notes they may see
+        (a seat only its own notes while the game runs), the review if any, and who watches."""
         game = self.game
         if game is not None:
             seat = self.seat_of(player)
