@@ -52,7 +52,7 @@ from .bots import Policy, default_policy
 from .config import ServerConfig
 from .game import Game, replay_text
 from .handover import hand_over
-from .names import normalized, unique
+from .names import by_name, normalized, unique
 from .passwords import hash_password
 from .records import TableOptions
 from .requests import CloseIfEmpty, Rewatch, Unwatch
@@ -275,7 +275,7 @@ class Lobby:
         return self.online_frame(None, names)
 
     def _online_names(self) -> tuple[str, ...]:
-        return tuple(sorted((p.name for p in self._online), key=lambda n: (n.casefold(), n)))
+        return by_name(p.name for p in self._online)
 
     def online_frame(self, request_id: int | None, names: tuple[str, ...] | None = None) -> bytes:
         """Who is connected, by name: at most the protocol's LIST_MAX, ``total`` telling when some are left out."""

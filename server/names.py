@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+from collections.abc import Iterable
 
 from hanabi.protocol import NAME_MAX, ErrorCode
 
@@ -43,6 +44,11 @@ def skeleton(name: str) -> str:
     """What ``name`` looks like: equal skeletons pass for the same name."""
     letters = "".join(c for c in unicodedata.normalize("NFKD", name.casefold()) if c.isalnum())
     return letters.translate(_LOOK_ALIKE).replace("rn", "m") or name.casefold()
+
+
+def by_name(names: Iterable[str]) -> tuple[str, ...]:
+    """``names`` in the order people look them up: case aside, then by case."""
+    return tuple(sorted(names, key=lambda n: (n.casefold(), n)))
 
 
 def unique(wanted: str, taken: set[str]) -> str:

@@ -110,8 +110,7 @@ async def end(table: Table) -> None:
 
 async def handle(table: Table, player: Player, request: ReviewRequest) -> None:
     """One review request of ``player``, at ``table``; refusals raise ``Refused``."""
-    if table.seat_of(player) is None and player not in table.spectators:
-        raise Refused(ErrorCode.NOT_SEATED, "you are not at this table")
+    table.place(player)
     if isinstance(request, OpenReview):
         await _open(table, player, request.game)
         return

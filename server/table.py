@@ -45,6 +45,7 @@ from .bots import Policy, free_bot_name
 from .config import ServerConfig
 from .game import Game
 from .handover import Handover, give_seat
+from .names import by_name
 from .passwords import check_password
 from .records import TableOptions
 from .requests import Abandoned, BotMove, Call, CloseIfEmpty, OutOfTime, Rewatch, Unwatch, refuse_waiting
@@ -237,6 +238,13 @@ class Table:
     def seat_of(self, player: Player) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s is not None and s.player is player), None)
 
+    def place(self, player: Player) -> int | None:
+        """``player``'s seat here (None: watching), or ``Refused`` if they are at this table neither way."""
+        seat = self.seat_of(player)
+        if seat is None and player not in self.spectators:
+            raise Refused(ErrorCode.NOT_SEATED, "you are not at this table")
+        return seat
+
     def seated(self, player: Player) -> int:
         seat = self.seat_of(player)
         if seat is None:
@@ -296,7 +304,7 @@ class Table:
 
     def watchers(self) -> tuple[str, ...]:
         """The names of the spectators connected now, sorted."""
-        return tuple(sorted((p.name for p in self.spectators if p.online), key=lambda n: (n.casefold(), n)))
+        return by_name(p.name for p in self.spectators if p.online)
 
     def send_view(self, player: Player) -> None:
         """What someone arriving needs: the game's view, bots' reasons, clocks, pre-move and notes they may see
@@ -411,10 +419,8 @@ class Table:
         self.changed()
 
     async def _leave(self, player: Player) -> None:
-        seat = self.seat_of(player)
+        seat = self.place(player)
         if seat is None:
-            if player not in self.spectators:
-                raise Refused(ErrorCode.NOT_SEATED, "you are not at this table")
             self.spectators.discard(player)
             self.changed()
             return
@@ -469,7 +475,5 @@ class Table:
         self.changed()
 
     def _chat(self, player: Player, text: str) -> None:
-        if self.seat_of(player) is None and player not in self.spectators:
-            raise Refused(ErrorCode.NOT_SEATED, "you are not at this table")
-        _refuse(rules.chat_refusal(self.info(), seated=self.seat_of(player) is not None))
+        _refuse(rules.chat_refusal(self.info(), seated=self.place(player) is not None))
         self.to_members(frame(Chat(table=self.id, sender=player.name, text=text)))
