@@ -20,7 +20,7 @@ from pathlib import Path
 
 import platformdirs
 import trio
-from hanabi.protocol import PROTOCOL_VERSION, GameSummary, ProtocolError, Welcome, encode
+from hanabi.protocol import DEFAULT_PORT, PROTOCOL_VERSION, GameSummary, ProtocolError, Welcome, encode
 
 from .announce import announce as announce_on_lan
 from .announce import default_name as default_lan_name
@@ -31,7 +31,6 @@ from .game import replay_text
 from .saved import StoredGame, read_game, read_games
 from .store import Store, StoreError
 
-DEFAULT_PORT = 7777
 _DEFAULTS = ServerConfig()
 
 
@@ -85,6 +84,10 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--unfinished", action="store_true",
                         help="also export a game still in progress (its file shows every hand: not for players)")
     return parser
+
+
+def _say(message: str) -> None:
+    print(f"hanabi-server: {message}", flush=True)
 
 
 def _fail(message: str) -> int:
@@ -199,19 +202,19 @@ async def _run(host: str | None, port: int, db: str, config: ServerConfig, lan_n
         async with trio.open_nursery() as nursery:
             server: Server = await nursery.start(functools.partial(serve, host, port, db, config=config))
             fewer_collections()
-            _announce(server, db)
+            _say_where(server, db)
             if lan_name is not None:  # runs beside the server until it stops
                 nursery.start_soon(functools.partial(announce_on_lan, lan_name, host, server.port, server.counts))
             async for signum in signals:
                 name = "Ctrl-C" if signum == signal.SIGINT else "SIGTERM"
-                print(f"hanabi-server: {name}: telling players and stopping...", flush=True)
+                _say(f"{name}: telling players and stopping...")
                 await server.stop("the server is shutting down (stopped by its operator)")
                 break
             nursery.cancel_scope.cancel()  # the server has stopped; this ends the LAN announcement too
     if db == ":memory:":
-        print("hanabi-server: stopped; its games were kept in memory only (--db :memory:) and are gone", flush=True)
+        _say("stopped; its games were kept in memory only (--db :memory:) and are gone")
     else:
-        print("hanabi-server: stopped; every game is saved", flush=True)
+        _say("stopped; every game is saved")
 
 
 def _lan_name(args: argparse.Namespace) -> tuple[str | None, str | None]:
@@ -241,20 +244,19 @@ def fewer_collections() -> None:
     gc.set_threshold(50_000, 20, 100)
 
 
-def _announce(server: Server, db: str) -> None:
+def _say_where(server: Server, db: str) -> None:
     where = "every interface" if server.host == "*" else server.host
-    print(f"hanabi-server: listening on port {server.port} ({where})", flush=True)
+    _say(f"listening on port {server.port} ({where})")
     lan = lan_address() if server.host in ("*", "0.0.0.0", "::") else server.host
     if lan:
-        print(f"hanabi-server: players connect to {host_port(lan, server.port)}", flush=True)
+        _say(f"players connect to {host_port(lan, server.port)}")
     if db == ":memory:":
-        print("hanabi-server: games are kept in memory only (--db :memory:): nothing is saved", flush=True)
+        _say("games are kept in memory only (--db :memory:): nothing is saved")
     else:
-        print(f"hanabi-server: games are kept in {Path(db).expanduser().resolve()}", flush=True)
+        _say(f"games are kept in {Path(db).expanduser().resolve()}")
     if server.restored:
-        print(f"hanabi-server: {server.restored} unfinished game(s) restored; players resume where they were",
-              flush=True)
-    print("hanabi-server: press Ctrl-C to stop", flush=True)
+        _say(f"{server.restored} unfinished game(s) restored; players resume where they were")
+    _say("press Ctrl-C to stop")
 
 
 def host_port(host: str, port: int) -> str:
