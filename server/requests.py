@@ -4,12 +4,14 @@ its outcome), and the requests that do not come from the wire."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import trio
 from hanabi.engine import TurnAction
 
 from .session import Player, Refused
+
+T = TypeVar("T")
 
 
 @dataclass(slots=True)
@@ -68,12 +70,12 @@ class Call:
     error: Refused | None = None
 
 
-def refuse_waiting(requests: trio.MemoryReceiveChannel[Call], refusal: Refused) -> None:
-    """Answer every call still in the channel with ``refusal``, so that no caller waits for ever."""
-    while True:
+def waiting(channel: trio.MemoryReceiveChannel[T], most: int | None = None) -> list[T]:
+    """What is in ``channel`` now (``most`` at most), taken without waiting."""
+    taken: list[T] = []
+    while most is None or len(taken) < most:
         try:
-            call = requests.receive_nowait()
+            taken.append(channel.receive_nowait())
         except (trio.WouldBlock, trio.EndOfChannel):
-            return
-        call.error = refusal
-        call.done.set()
+            break
+    return taken

@@ -23,6 +23,7 @@ import trio
 from hanabi.engine import Action, ChatPolicy, GameConfig, Variant
 
 from .records import TableOptions, action_to_text, config_to_text, options_to_text
+from .requests import waiting
 from .saved import SCHEMA, fold_table_clocks
 
 log = logging.getLogger(__name__)
@@ -133,12 +134,7 @@ class Store:
         task_status.started()
         try:
             async for first in self._jobs:
-                batch = [first]
-                while len(batch) < self.BATCH:
-                    try:
-                        batch.append(self._jobs.receive_nowait())
-                    except (trio.WouldBlock, trio.EndOfChannel):
-                        break
+                batch = [first, *waiting(self._jobs, self.BATCH - 1)]
                 # Shielded: a batch taken is committed, and its callers told (they wait shielded). to_thread alone
                 # would not do: it raises Cancelled before starting the thread if cancelled meanwhile.
                 with trio.CancelScope(shield=True):
@@ -147,11 +143,7 @@ class Store:
                     pending.done.set()
         finally:
             # Cancelled from outside: what is still queued is refused, and later work too, never left waiting.
-            while True:
-                try:
-                    pending = self._jobs.receive_nowait()
-                except (trio.WouldBlock, trio.EndOfChannel):
-                    break
+            for pending in waiting(self._jobs):
                 pending.error = StoreFailure("the store has stopped")
                 pending.done.set()
             self._jobs.close()

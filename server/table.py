@@ -48,7 +48,7 @@ from .handover import Handover, give_seat
 from .names import by_name
 from .passwords import check_password
 from .records import TableOptions
-from .requests import Abandoned, BotMove, Call, CloseIfEmpty, OutOfTime, Rewatch, Unwatch, refuse_waiting
+from .requests import Abandoned, BotMove, Call, CloseIfEmpty, OutOfTime, Rewatch, Unwatch, waiting
 from .session import Player, Refused, Seat, frame
 from .store import Store, StoreFailure
 from .timing import Alarm, duration
@@ -123,7 +123,9 @@ class Table:
             # Requests that arrived after the table closed (or while the server stops) are answered, not left
             # waiting: the lobby waits for its requests' outcome even when its connection has gone.
             self._inbox.close()
-            refuse_waiting(self._requests, self._gone())
+            for call in waiting(self._requests):
+                call.error = self._gone()
+                call.done.set()
 
     async def call(self, player: Player | None, request: object) -> Any:
         """Have the table's task carry out ``request``; returns what it answers, raises ``Refused`` if refused."""
