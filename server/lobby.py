@@ -268,18 +268,15 @@ class Lobby:
         now = trio.current_time()
         if now - self._online_at < ONLINE_EVERY:
             return b""
-        names = self._online_names()
+        names = by_name(p.name for p in self._online)
         if names == self._online_told:
             return b""
         self._online_told, self._online_at = names, now
         return self.online_frame(None, names)
 
-    def _online_names(self) -> tuple[str, ...]:
-        return by_name(p.name for p in self._online)
-
     def online_frame(self, request_id: int | None, names: tuple[str, ...] | None = None) -> bytes:
         """Who is connected, by name: at most the protocol's LIST_MAX, ``total`` telling when some are left out."""
-        names = self._online_names() if names is None else names
+        names = by_name(p.name for p in self._online) if names is None else names
         total = len(names) if len(names) > LIST_MAX else None
         return frame(Online(players=names[:LIST_MAX], id=request_id, total=total))
 
