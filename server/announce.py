@@ -145,7 +145,7 @@ class Announcement:
             time.sleep(_CLASH_WAIT)
         finally:
             browser.cancel()  # joins its thread: ``taken`` is ours alone from here
-        wanted = self.info.name[: -len(SERVICE_TYPE) - 1]
+        wanted = self.name
         name, number = wanted, 2
         while f"{name}.{SERVICE_TYPE}".lower() in taken:
             name, number = f"{wanted}-{number}", number + 1
