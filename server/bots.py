@@ -19,10 +19,10 @@ log = logging.getLogger(__name__)
 Policy = Callable[[PlayerView, frozenset[int], Level], Decision]
 
 
-def default_policy() -> Policy:
-    """The house bot of ``hanabi.engine.bots``: the one line to change to seat another bot. It plays at the
-    table's level (a person's clues read literally at "beginner"); with only bots, by its full conventions."""
-    return lambda view, bot_seats, level: house_decide(view, bot_seats=bot_seats, level=level)
+def house_policy(view: PlayerView, bot_seats: frozenset[int], level: Level) -> Decision:
+    """The house bot of ``hanabi.engine.bots``, at the table's level (a person's clues read literally at
+    "beginner"; with only bots, by its full conventions)."""
+    return house_decide(view, bot_seats=bot_seats, level=level)
 
 
 BOT_NAMES = ("Bot Ada", "Bot Basil", "Bot Cleo", "Bot Dex", "Bot Eve")

@@ -48,7 +48,7 @@ from hanabi.protocol import (
 from hanabi.protocol.table_rules import seat_label
 
 from .admission import PerAddress
-from .bots import Policy, default_policy
+from .bots import Policy, house_policy
 from .config import ServerConfig
 from .game import Game, replay_text
 from .handover import hand_over
@@ -75,7 +75,7 @@ class Lobby:
                  policy: Policy | None = None) -> None:
         self.store = store
         self.config = config
-        self.policy = policy or default_policy()
+        self.policy = policy or house_policy
         self.players: dict[str, Player] = {}  # by token hash
         self.tables: dict[int, Table] = {}
         self._online: set[Player] = set()  # players with a connection now
