@@ -10,21 +10,27 @@ tens of µs a move when other work shares the machine). Each figure is the
 median of ``--runs`` runs of CPU time (process time, so time lost to other
 processes does not count), divided by the uses in a run.
 
-The last line is a connection's read path over a real socket pair, a
-60-byte request read and answered, with and without a deadline scope around
-each read: what ``server/connection.py`` saves by letting its heartbeat keep
-the peer's deadline.
+Then a connection's read path over a real socket pair, a 60-byte request
+read and answered, with and without a deadline scope around each read: what
+``server/connection.py`` saves by letting its heartbeat keep the peer's
+deadline. Last, what one move's write to the store costs (the caller's hop
+to the store's task, the thread hop, the SQLite transaction), alone and in
+batches, process-wide (the store's thread included).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Awaitable, Callable
 
 import trio
+from hanabi.engine import ChatPolicy, Discard, GameConfig, Variant
+from hanabi.server import Store
 
 REQUEST = b"x" * 60  # an action request is a few dozen bytes
 
@@ -97,6 +103,33 @@ def _reads(scoped: bool) -> Callable[[int], Awaitable[None]]:
     return reads
 
 
+def _store(writers: int) -> Callable[[int], Awaitable[None]]:
+    """``Store.add_action`` (into a throwaway SQLite file), ``writers`` tasks writing at once: the store's task
+    commits what is queued together, so this is the cost of a move's write in batches of about ``writers``."""
+    async def writes(n: int) -> None:
+        with tempfile.TemporaryDirectory() as folder:
+            store = Store(os.path.join(folder, "store.sqlite3"))
+            store.open_sync(exclusive=True)
+            try:
+                async with trio.open_nursery() as nursery:
+                    await nursery.start(store.run)
+                    table = await store.create_table("bench", Variant.NONE, False, False, ChatPolicy.ALWAYS, 2,
+                                                     None, None)
+                    games = [await store.start_game(table, GameConfig(), "seed", ("a", "b")) for _ in range(writers)]
+
+                    async def writer(game: int) -> None:
+                        for seq in range(n // writers):
+                            await store.add_action(game, seq, Discard(0))
+
+                    async with trio.open_nursery() as inner:
+                        for game in games:
+                            inner.start_soon(writer, game)
+                    store.stop()
+            finally:
+                store.close_sync()
+    return writes
+
+
 CASES: list[tuple[str, Callable[[int], Awaitable[None]], int]] = [
     ("cancel scope with a deadline (move_on_at), entered and left", _scope, 20_000),
     ("shielded cancel scope, entered and left", _shield, 20_000),
@@ -106,6 +139,8 @@ CASES: list[tuple[str, Callable[[int], Awaitable[None]], int]] = [
     ("trio.to_thread.run_sync of a function doing nothing", _thread, 2_000),
     ("a read and its answer over a socket pair, a deadline scope per read", _reads(True), 10_000),
     ("a read and its answer over a socket pair, no scope", _reads(False), 10_000),
+    ("a move's write to the store, alone (a LAN's pace: a batch of one)", _store(1), 2_000),
+    ("a move's write to the store, 4 at once (batches of about 4)", _store(4), 4_000),
 ]
 
 
