@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import msgpack
 import pytest
 import trio
 import trio.testing
-from hanabi.protocol import PROTOCOL_VERSION
+from hanabi.protocol import HEADER, PROTOCOL_VERSION
 from hanabi.protocol.messages import Goodbye, Hello, Joined, Welcome
 from hanabi.server import Server, ServerConfig
 from hanabi.server.admission import Door
@@ -79,6 +80,18 @@ async def test_silent_sockets_cannot_keep_a_new_login_or_a_resume_out(connect: C
 async def test_a_silent_socket_is_closed_at_the_short_handshake_deadline(connect: Connect) -> None:
     mute = await connect("Mute", hello=False)
     with trio.fail_after(2):
+        bye = await mute.expect(Goodbye)
+    assert bye.reason == "idle" and "no hello within 0.2 seconds" in bye.message
+
+
+@pytest.mark.parametrize("fast_config", [config_with(handshake_timeout=0.2, ping_interval=30.0, idle_timeout=60.0)])
+async def test_the_hello_deadline_passing_while_bytes_are_read_slowly_closes_the_connection(connect: Connect) -> None:
+    # Two reads' worth of frames (not a hello): the second waits for the byte rate (about a second), past the
+    # hello's deadline, while the heartbeat waits for the reader (what it carries out is not silence).
+    mute = await connect("Slow", hello=False)
+    body = msgpack.packb({"v": PROTOCOL_VERSION, "t": "chat", "text": "x" * 3980})
+    await mute.send_raw((HEADER.pack(len(body)) + body) * 2)
+    with trio.fail_after(5):
         bye = await mute.expect(Goodbye)
     assert bye.reason == "idle" and "no hello within 0.2 seconds" in bye.message
 
