@@ -20,6 +20,10 @@ class Seat:
     def bot(self) -> bool:
         return self.player is None
 
+    @property
+    def network_bot(self) -> bool:
+        return self.player is not None and self.player.network_bot
+
 
 class LobbySide(Protocol):
     """What a table tells the lobby: its public state changed (for the players in the lobby), and it closed."""
