@@ -288,7 +288,7 @@ async def test_the_network_bot_waits_while_the_game_is_paused_and_plays_once_it_
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
             server, stream, host, joined = await _host_at_a_new_table(nursery, "pause night")
-            nursery.start_soon(lambda: run_bot(Address("127.0.0.1", server.port), "Robo", joined.table.id, 1, 0.5,
+            nursery.start_soon(lambda: run_bot(Address("127.0.0.1", server.port), "Robo", joined.table.id, 1, 1.0,
                                                report=lambda _: None))
             await _until_every_seat_is_taken(host)
             await host.send(Start())
@@ -296,18 +296,19 @@ async def test_the_network_bot_waits_while_the_game_is_paused_and_plays_once_it_
             assert isinstance(view, ViewUpdate)
             if view.view.current == 0:
                 await host.send(ActionRequest(choose_action(view.view)))
-            await host.send(PauseRequest(True))  # before the bot's half second is up
+            # Sent at once, well inside the bot's second of delay (a margin for a busy machine).
+            await host.send(PauseRequest(True))
             turn = 1 if view.view.current == 0 else 0
             views: list[ViewUpdate] = [] if view.view.current == 0 else [view]
-            with trio.move_on_after(1.5):
+            with trio.move_on_after(2.0):  # a bot that ignored the pause would move after its one second
                 while True:
-                    message = await host.receive()
+                    message = await _next(host)
                     if isinstance(message, ViewUpdate):
                         views.append(message)
             assert views and all(v.view.turn == turn for v in views), "the bot moved while the game was paused"
             await host.send(PauseRequest(False))
             while True:
-                message = await host.receive()
+                message = await _next(host)
                 if isinstance(message, ViewUpdate) and message.view.turn == turn + 1:
                     break
             await stream.aclose()
