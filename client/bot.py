@@ -7,10 +7,20 @@ run in a worker thread) for an action and sends it. It sees exactly what a
 human in that seat would: the redacted views the server sends. It stops
 after ``--games`` games (default: plays on until the server closes).
 
+It plays as the server's own bots do at that table: at the table's
+convention level, reading the seats the table shows as bots (house bots, and
+network bots like itself) by the full conventions and everyone else's clues
+as that level expects of a person. It says in ``hello`` that it is a network
+bot; the server counts it as a bot only when it is of the server's own
+version (so reads clues exactly as the house bots do), and shows it so to
+everyone, other network bots included. There is no ``--level``: every bot at
+a table must read the others' clues the way they were meant, so the level is
+the table's (a table option), never the bot's.
+
 Whoever started it sees a line on stdout at each step (connected, joined,
-waiting for the host, game started, game over with the score), flushed at
-once, so that a terminal or a log shows where it is; with ``--explain``, also
-each move it makes and the one-line reason for it.
+waiting for the host, game started with the level it plays at, game over with
+the score), flushed at once, so that a terminal or a log shows where it is;
+with ``--explain``, also each move it makes and the one-line reason for it.
 """
 
 from __future__ import annotations
@@ -21,7 +31,7 @@ from collections.abc import Callable
 
 import trio
 from hanabi.engine import PlayerView
-from hanabi.engine.bots import make_bot
+from hanabi.engine.bots import Bot, Level, make_bot
 from hanabi.protocol import DEFAULT_PORT
 from hanabi.protocol.errors import ErrorCode, ProtocolError
 from hanabi.protocol.framing import Decoder, encode
@@ -39,6 +49,8 @@ from hanabi.protocol.messages import (
     Message,
     Ping,
     Pong,
+    TableChanged,
+    TableInfo,
     Tables,
     ViewUpdate,
     Welcome,
@@ -51,6 +63,12 @@ from .session import CONNECT_TIMEOUT, HANDSHAKE_TIMEOUT, SEND_TIMEOUT, Address, 
 
 class BotError(Exception):
     """Why the bot client had to stop, in a sentence for the person who started it."""
+
+
+def conventions_at(table: TableInfo) -> tuple[Level, frozenset[int]]:
+    """How a bot plays at ``table``: its level (the server's word: the one chosen, else beginner beside a person)
+    and the seats that play by the house bots' conventions (theirs, and the network bots the server counts)."""
+    return table.level, frozenset(i for i, p in enumerate(table.players) if p is not None and (p.bot or p.network_bot))
 
 
 def say(line: str) -> None:
@@ -68,7 +86,27 @@ class BotClient:
         self.explain = explain
         self.decoder = Decoder(peer="server")
         self.inbox: list[Message] = []
-        self.bot = make_bot()
+        self.table: TableInfo | None = None  # our table as the server last showed it (from ``joined``)
+        self.seat: int | None = None
+        self._conventions: tuple[Level, frozenset[int]] | None = None
+        self._bot: Bot = make_bot()
+
+    @property
+    def bot(self) -> Bot:
+        """The engine's bot for our table as it is now: a new one when its level or its bots change."""
+        if self.table is not None and (conventions := conventions_at(self.table)) != self._conventions:
+            self._conventions = conventions
+            self._bot = make_bot(level=conventions[0], bot_seats=conventions[1])
+        return self._bot
+
+    def level_said(self) -> str:
+        """The level we play at, and whether the server counts us as a bot, for the person who started us."""
+        if self.table is None or self.seat is None:
+            return "unknown (no table)"
+        level, bots = conventions_at(self.table)
+        if self.seat in bots:
+            return level
+        return f"{level} (the server counts this bot as a person: it is of another version)"
 
     async def send(self, message: Message) -> None:
         with trio.fail_after(SEND_TIMEOUT):
@@ -99,7 +137,7 @@ class BotClient:
                     await self.send(Pong(message.n))
 
     async def join(self, table: int | None) -> int:
-        await self.send(Hello(PROTOCOL_VERSION, PROGRAM, self.name))
+        await self.send(Hello(PROTOCOL_VERSION, PROGRAM, self.name, network_bot=True))
         welcome = await self.expect(Welcome)
         assert isinstance(welcome, Welcome)
         self.report(f"connected as {welcome.player}")
@@ -116,7 +154,8 @@ class BotClient:
         assert isinstance(joined, Joined)
         if joined.seat is None:
             raise BotError(f"table {table} gave us no seat")
-        info = joined.table
+        self.seat = joined.seat
+        info = self.table = joined.table
         self.report(f"joined {info.name} (#{info.id}), seat {joined.seat + 1} of {info.seats}")
         if not info.running:
             self.report("waiting for the host to start the game...")
@@ -147,8 +186,10 @@ class BotClient:
                     if self.explain:
                         self.report(f"turn {view.turn + 1}: {decision.action} - {decision.reason}")
                     await self.send(ActionRequest(decision.action))
+            elif isinstance(message, TableChanged) and self.table is not None and message.table.id == self.table.id:
+                self.table = message.table  # a seat taken, left or handed: who is a bot, and so the level
             elif isinstance(message, GameStarted):
-                self.report(f"game started (game #{message.game})")
+                self.report(f"game started (game #{message.game}), playing at level {self.level_said()}")
             elif isinstance(message, GameOver):
                 done += 1
                 outcome = message.outcome

@@ -229,7 +229,7 @@ def end_fragments(model: ClientModel, solo: bool = False) -> StyleAndTextTuples:
 
 
 def _table_players(table: TableInfo) -> str:
-    names = [p.name + ("*" if p.bot else "") + ("" if p.connected else "?") if p is not None else "·"
+    names = [p.name + ("*" if p.bot or p.network_bot else "") + ("" if p.connected else "?") if p is not None else "·"
              for p in table.players]
     return ", ".join(names)
 
@@ -267,7 +267,7 @@ def table_line(model: ClientModel) -> StyleAndTextTuples:
     if table is None:
         return []
     opts = rule_options(table)
-    if not any(p is not None and p.bot for p in table.players):
+    if not any(p is not None and (p.bot or p.network_bot) for p in table.players):
         opts = opts[1:]
     return [("class:label", "Table: " + " · ".join(opts))] if opts else []
 
@@ -326,7 +326,9 @@ def lobby_fragments(model: ClientModel, selected: int, width: int) -> StyleAndTe
         host = ", you are the host" if model.is_host else ""
         out.append(("class:name.me", f" Your table: {mine.name} (#{mine.id}), {where}{host}\n"))
         for s, p in enumerate(mine.players):
-            who = "(free)" if p is None else p.name + (" [bot]" if p.bot else "") + (
+            # A network bot (hanabi-bot) is a bot to its teammates, though the host cannot remove or replace it.
+            kind = " [bot]" if p is not None and p.bot else " [network bot]" if p is not None and p.network_bot else ""
+            who = "(free)" if p is None else p.name + kind + (
                 "" if p.connected else " [disconnected]")
             hostmark = " (host)" if mine.host == s else ""
             out.append(("", f"   seat {s + 1}: {who}{hostmark}\n"))

@@ -219,6 +219,9 @@ class SeatInfo:
     name: Annotated[str, _NAME]
     bot: Annotated[bool, Bool()]
     connected: Annotated[bool, Bool()]
+    # Version 3: a network bot (``hanabi-bot`` of the server's own version) sits here. It reads and gives clues
+    # as the house bots do, so they count it as one of them; ``bot`` stays for the server's own bots only.
+    network_bot: Annotated[bool, Bool()] = False
 
 
 @_plan
@@ -314,6 +317,8 @@ class Hello:
     name: Annotated[str, _NAME]
     resume: Annotated[str | None, Opt(Token(TOKEN_MAX))] = None
     id: Id = None
+    # Version 3: the client is the house bot playing over the network (``hanabi-bot``); see ``SeatInfo``.
+    network_bot: Annotated[bool, Bool()] = False
 
 
 @_message("server")

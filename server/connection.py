@@ -22,6 +22,7 @@ import os
 import random
 
 import trio
+from hanabi.protocol import PROGRAM as CLIENT_PROGRAM  # what our clients (hanabi-bot too) say in hello
 from hanabi.protocol import (
     PROTOCOL_VERSION,
     Decoder,
@@ -306,6 +307,8 @@ class Connection:
             self.life.why = "login not saved: the store failed"
             return
         self.player = player  # so that leaving lets go of it, even if this connection closed meanwhile
+        # Only a bot of our own version is known to read clues exactly as our house bots do.
+        player.network_bot = step.hello.network_bot and step.hello.program == CLIENT_PROGRAM
         if not self.life.logged_in():
             return  # closing meanwhile: what it says last is the goodbye (the seat waits, as for any drop)
         self.send(Welcome(protocol=PROTOCOL_VERSION, program=PROGRAM, player=player.name, resume=token,

@@ -41,6 +41,10 @@ class Seat:
     def bot(self) -> bool:
         return self.player is None
 
+    @property
+    def network_bot(self) -> bool:
+        return self.player is not None and self.player.network_bot
+
 
 class Refused(Exception):
     """A request the server will not carry out: ``code`` for programs, the message for people."""
@@ -52,7 +56,7 @@ class Refused(Exception):
 
 
 class Player:
-    __slots__ = ("away_since", "busy", "conn", "key", "missed", "name", "seat", "table")
+    __slots__ = ("away_since", "busy", "conn", "key", "missed", "name", "network_bot", "seat", "table")
 
     def __init__(self, key: str, name: str) -> None:
         self.key = key  # the hash of the resume token; the token itself is never kept
@@ -64,6 +68,7 @@ class Player:
         self.busy = trio.Lock()
         self.away_since = 0.0  # trio.current_time() when the last connection ended (see Lobby.forget_idle)
         self.missed: list[Message] = []  # what they must hear when they come back (their table closed meanwhile)
+        self.network_bot = False  # a hanabi-bot of our version, by its last hello: it plays as the house bots do
 
     @property
     def online(self) -> bool:

@@ -258,7 +258,8 @@ class Table:
             id=self.id, name=self.name, variant=self.variant, empty_clues=self.empty_clues,
             all_or_nothing=self.all_or_nothing, chat=self.chat, seats=self.size,
             players=tuple(None if s is None else SeatInfo(name=s.name, bot=s.bot,
-                                                          connected=s.player is None or s.player.online)
+                                                          connected=s.player is None or s.player.online,
+                                                          network_bot=s.network_bot)
                           for s in self.seats),
             has_password=self.password is not None, running=self.running,
             spectators=sum(1 for p in self.spectators if p.online), host=self.host,
@@ -268,7 +269,8 @@ class Table:
 
     @property
     def bot_seats(self) -> frozenset[int]:
-        return frozenset(i for i, s in enumerate(self.seats) if s is not None and s.bot)
+        """The seats that play by the house bots' conventions: theirs, and network bots' (``Seat.network_bot``)."""
+        return frozenset(i for i, s in enumerate(self.seats) if s is not None and (s.bot or s.network_bot))
 
     @property
     def level(self) -> Level:

@@ -1,55 +1,92 @@
-"""``hanabi-bot`` end to end over loopback TCP: it joins a real server's table and plays a whole game."""
+"""``hanabi-bot`` end to end over loopback TCP: it joins a real server's table and plays a whole game, at the
+table's convention level, counting the seats the table shows as bots."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import pytest
 import trio
 from hanabi.client.bot import BotClient, BotError, main, run_bot
 from hanabi.client.session import Address
-from hanabi.engine import PlayerView
-from hanabi.engine.bots import choose_action
+from hanabi.engine import PlayerView, TurnAction, TurnEvent, action_of, new_game, replay_steps, view_for
+from hanabi.engine.bots import choose_action, decide, make_bot
+from hanabi.engine.bots.decision import STRONGEST
 from hanabi.protocol.messages import (
     ActionRequest,
+    AddBot,
     CreateTable,
     GameOver,
     Hello,
     Joined,
+    Message,
     PauseRequest,
+    Ping,
+    Pong,
     Start,
     TableChanged,
+    TableInfo,
     ViewUpdate,
     Welcome,
 )
 from hanabi.protocol.version import PROGRAM, PROTOCOL_VERSION
 from hanabi.server import Server, ServerConfig, serve
 
-FAST = ServerConfig(bot_delay=0.0, handshake_timeout=2.0, ping_interval=0.5, idle_timeout=5.0, send_timeout=2.0,
+# The server pings every half second (so the bot's answers are exercised) but waits a minute for an answer: on a
+# busy machine a slow moment must not read as a client gone (the tests' own deadlines bound them).
+FAST = ServerConfig(bot_delay=0.0, handshake_timeout=2.0, ping_interval=0.5, idle_timeout=60.0, send_timeout=2.0,
                     shutdown_grace=0.5)
+SEED = "netbot-1"  # a deal on which each test's bot would decide otherwise at another level (checked below)
 
 
-async def _host_at_a_new_table(nursery: trio.Nursery, name: str) -> tuple[Server, trio.SocketStream, BotClient,
-                                                                         Joined]:
-    """A server, and Host logged in and seated at a new 2-seat table ``name``: the server, Host's stream, Host,
-    and Host's ``joined``."""
+async def _host_at_a_new_table(nursery: trio.Nursery, name: str, seats: int = 2, seed: str | None = None,
+                               network_bot: bool = False) -> tuple[Server, trio.SocketStream, BotClient, Joined]:
+    """A server, and Host logged in and seated at a new table ``name``: the server, Host's stream, Host,
+    and Host's ``joined``. With ``network_bot``, Host says in hello that it is a network bot."""
     server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=FAST,
                                                             task_status=task_status))
     stream = await trio.open_tcp_stream("127.0.0.1", server.port)
     host = BotClient(stream, "Host", 0.0)
-    await host.send(Hello(PROTOCOL_VERSION, PROGRAM, "Host"))
+    await host.send(Hello(PROTOCOL_VERSION, PROGRAM, "Host", network_bot=network_bot))
     await host.expect(Welcome)
-    await host.send(CreateTable(name, seats=2))
+    await host.send(CreateTable(name, seats=seats, seed=seed))
     joined = await host.expect(Joined)
     assert isinstance(joined, Joined)
     return server, stream, host, joined
 
 
-async def _until_every_seat_is_taken(host: BotClient) -> None:
-    """Wait until the bot has sat down beside Host."""
+async def _until_every_seat_is_taken(host: BotClient, taken: int | None = None) -> TableInfo:
+    """Wait until the bot has sat down beside Host (or until ``taken`` seats are taken); the table as it is then."""
     while True:
         changed = await host.expect(TableChanged)
         assert isinstance(changed, TableChanged)
-        if all(p is not None for p in changed.table.players):
-            return
+        seated = sum(p is not None for p in changed.table.players)
+        if seated == (changed.table.seats if taken is None else taken):
+            return changed.table
+
+
+async def _next(host: BotClient) -> Message:
+    """Host's next message, a ping answered on the way (Host never falls silent, however slowly bots think)."""
+    while True:
+        message = await host.receive()
+        if not isinstance(message, Ping):
+            return message
+        await host.send(Pong(message.n))
+
+
+async def _host_plays_a_game(host: BotClient, policy: Callable[[PlayerView], TurnAction]) -> tuple[PlayerView,
+                                                                                                  GameOver]:
+    """Host plays by ``policy`` until the game ends: Host's last view, and the ``game_over``."""
+    view: PlayerView | None = None
+    while True:
+        message = await _next(host)
+        if isinstance(message, ViewUpdate):
+            view = message.view
+            if view.seat == view.current and not view.over:
+                await host.send(ActionRequest(policy(view)))
+        elif isinstance(message, GameOver):
+            assert view is not None
+            return view, message
 
 
 @pytest.mark.parametrize("explain", [False, True])
@@ -66,15 +103,7 @@ async def test_bot_client_joins_and_plays_a_game(capsys: pytest.CaptureFixture[s
             nursery.start_soon(bot)
             await _until_every_seat_is_taken(host)
             await host.send(Start())
-            while True:
-                message = await host.receive()
-                if isinstance(message, ViewUpdate):
-                    view: PlayerView = message.view
-                    if view.seat == view.current and not view.over:
-                        await host.send(ActionRequest(choose_action(view)))
-                elif isinstance(message, GameOver):
-                    over = message
-                    break
+            _, over = await _host_plays_a_game(host, choose_action)
             assert over.outcome.score >= 0
             while not result:
                 await trio.sleep(0.01)
@@ -93,9 +122,99 @@ async def test_bot_client_joins_and_plays_a_game(capsys: pytest.CaptureFixture[s
         "hanabi-bot: connected as Robo",
         f"hanabi-bot: joined bot night (#{table}), seat 2 of 2",
         "hanabi-bot: waiting for the host to start the game...",
-        f"hanabi-bot: game started (game #{over.game})",
+        f"hanabi-bot: game started (game #{over.game}), playing at level beginner",  # Host is a person
         f"hanabi-bot: game over: {over.outcome.score}/{over.outcome.max_score}, {over.outcome.rating}",
     ]
+
+
+def _moves_of(last: PlayerView, over: GameOver, seats: frozenset[int]) -> list[tuple[PlayerView, TurnAction]]:
+    """Each move of ``seats`` in the game, with the view it was made from: the game dealt again from the seed
+    ``game_over`` reveals and replayed from the public history of Host's last view."""
+    start = new_game(last.config, over.seed)
+    assert start.deck == over.deck
+    events = [e for e in last.events if isinstance(e, TurnEvent)]
+    states = [start, *replay_steps(start, [action_of(e) for e in events])]
+    end = states[-1].outcome
+    assert end is not None and end.score == over.outcome.score  # the whole game, replayed as it was played
+    return [(view_for(state, event.seat), event.action) for state, event in zip(states, events, strict=False)
+            if event.seat in seats]
+
+
+async def _bot_plays_beside_host(host_is_a_network_bot: bool, host_policy: Callable[[PlayerView], TurnAction]
+                                 ) -> tuple[TableInfo, PlayerView, GameOver, list[str]]:
+    """Host at a new 3-seat table dealt from SEED, a house bot in seat 2 and ``hanabi-bot`` in seat 3; Host plays
+    by ``host_policy``. The table when every seat is taken, Host's last view, the ``game_over`` and the bot's
+    progress lines."""
+    lines: list[str] = []
+    with trio.fail_after(90):
+        async with trio.open_nursery() as nursery:
+            server, stream, host, joined = await _host_at_a_new_table(nursery, "three", seats=3, seed=SEED,
+                                                                      network_bot=host_is_a_network_bot)
+            await host.send(AddBot(seat=1))
+            await _until_every_seat_is_taken(host, taken=2)  # before the bot looks for a free seat
+            nursery.start_soon(lambda: run_bot(Address("127.0.0.1", server.port), "Robo", joined.table.id, 1, 0.0,
+                                               report=lines.append))
+            table = await _until_every_seat_is_taken(host)
+            await host.send(Start())
+            last, over = await _host_plays_a_game(host, host_policy)
+            await stream.aclose()
+            nursery.cancel_scope.cancel()
+    return table, last, over, lines
+
+
+async def test_beside_a_person_the_network_bot_plays_the_beginner_level_as_the_house_bot_does() -> None:
+    table, last, over, lines = await _bot_plays_beside_host(False, make_bot("simple").choose)
+    # What everyone is shown: a person in seat 1, a house bot in seat 2, the network bot in seat 3; the level
+    # chosen for a person.
+    assert [(p.bot, p.network_bot) for p in table.players if p is not None] == [(False, False), (True, False),
+                                                                                 (False, True)]
+    assert table.level == "beginner"
+    assert f"game started (game #{over.game}), playing at level beginner" in lines
+    bots = frozenset({1, 2})
+    moves = _moves_of(last, over, bots)
+    assert {view.seat for view, _ in moves} == bots
+    # Both bots decide as the engine does at the beginner level, each counting the other as a bot.
+    assert all(action == decide(view, level="beginner", bot_seats=bots).action for view, action in moves)
+    # On this deal the network bot would have moved otherwise reading the person by its full conventions (as it
+    # did before it knew its table), or had the house bot counted it as a person: the check above can fail.
+    network = [(view, action) for view, action in moves if view.seat == 2]
+    assert any(decide(view).action != action for view, action in network)
+    assert any(decide(view, level="beginner", bot_seats=frozenset({1})).action != action for view, action in network)
+
+
+async def test_at_a_table_of_bots_only_the_network_bot_plays_the_strongest_level() -> None:
+    # Host says it is a network bot (and plays as one): nobody at the table is a person.
+    table, last, over, lines = await _bot_plays_beside_host(True, choose_action)
+    assert [(p.bot, p.network_bot) for p in table.players if p is not None] == [(False, True), (True, False),
+                                                                                 (False, True)]
+    assert table.level == STRONGEST
+    assert f"game started (game #{over.game}), playing at level {STRONGEST}" in lines
+    moves = _moves_of(last, over, frozenset({1, 2}))
+    assert all(action == decide(view, level=STRONGEST, bot_seats=frozenset({0, 1, 2})).action
+               for view, action in moves)
+    # Had Host been taken for a person, the network bot would have moved otherwise on this deal.
+    assert any(decide(view, level="beginner", bot_seats=frozenset({1, 2})).action != action
+               for view, action in moves if view.seat == 2)
+
+
+async def test_only_a_network_bot_of_the_servers_own_version_counts_as_a_bot(nursery: trio.Nursery) -> None:
+    server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=FAST,
+                                                            task_status=task_status))
+    for program, counted in [(PROGRAM, True), ("mybot 0.3", False)]:
+        with trio.fail_after(10):
+            stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+            bot = BotClient(stream, "Robo", 0.0)
+            await bot.send(Hello(PROTOCOL_VERSION, program, "Robo", network_bot=True))
+            await bot.expect(Welcome)
+            await bot.send(CreateTable("versions", seats=2))
+            joined = await bot.expect(Joined)
+            assert isinstance(joined, Joined)
+            await stream.aclose()
+        assert joined.table.players[0] is not None and joined.table.players[0].network_bot is counted
+        bot.table, bot.seat = joined.table, joined.seat
+        # What the person who started a bot reads as its game starts: the level, and whether it is counted.
+        said = bot.level_said()
+        assert said.startswith("beginner") and ("as a person" in said) is not counted
 
 
 async def test_unreachable_server_is_a_clear_error() -> None:
@@ -169,7 +288,7 @@ async def test_the_network_bot_waits_while_the_game_is_paused_and_plays_once_it_
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
             server, stream, host, joined = await _host_at_a_new_table(nursery, "pause night")
-            nursery.start_soon(lambda: run_bot(Address("127.0.0.1", server.port), "Robo", joined.table.id, 1, 0.5,
+            nursery.start_soon(lambda: run_bot(Address("127.0.0.1", server.port), "Robo", joined.table.id, 1, 1.0,
                                                report=lambda _: None))
             await _until_every_seat_is_taken(host)
             await host.send(Start())
@@ -177,18 +296,19 @@ async def test_the_network_bot_waits_while_the_game_is_paused_and_plays_once_it_
             assert isinstance(view, ViewUpdate)
             if view.view.current == 0:
                 await host.send(ActionRequest(choose_action(view.view)))
-            await host.send(PauseRequest(True))  # before the bot's half second is up
+            # Sent at once, well inside the bot's second of delay (a margin for a busy machine).
+            await host.send(PauseRequest(True))
             turn = 1 if view.view.current == 0 else 0
             views: list[ViewUpdate] = [] if view.view.current == 0 else [view]
-            with trio.move_on_after(1.5):
+            with trio.move_on_after(2.0):  # a bot that ignored the pause would move after its one second
                 while True:
-                    message = await host.receive()
+                    message = await _next(host)
                     if isinstance(message, ViewUpdate):
                         views.append(message)
             assert views and all(v.view.turn == turn for v in views), "the bot moved while the game was paused"
             await host.send(PauseRequest(False))
             while True:
-                message = await host.receive()
+                message = await _next(host)
                 if isinstance(message, ViewUpdate) and message.view.turn == turn + 1:
                     break
             await stream.aclose()

@@ -25,7 +25,7 @@ def test_every_error_code_and_goodbye_reason_is_listed() -> None:
 
 def test_the_example_frame_is_the_real_one() -> None:
     section = DOC[DOC.index("## 2 Frames"):DOC.index("## 3 msgpack rules")]
-    dump = section[section.index("00000046"):section.index("```", section.index("00000046"))]
+    dump = section[section.index("00000053"):section.index("```", section.index("00000053"))]
     # Each line is hex, then (after a wide gap) what it means; a line of only meaning continues the one above.
     hexed = ""
     for line in dump.splitlines():

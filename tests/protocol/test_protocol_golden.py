@@ -112,10 +112,10 @@ def test_the_hello_frame_reads_as_documented() -> None:
     """docs/protocol.md's first example: a 4-byte big-endian length, then one map with "v" and "t" first."""
     frame = read_fixtures()["hello"]
     assert frame[:4] == (len(frame) - 4).to_bytes(4, "big")
-    assert frame[4] == 0x87  # a msgpack fixmap of 7 entries
+    assert frame[4] == 0x88  # a msgpack fixmap of 8 entries
     assert list(msgpack.unpackb(frame[4:]).items()) == [
         ("v", PROTOCOL_VERSION), ("t", "hello"), ("protocol", PROTOCOL_VERSION), ("program", "hanabi-lan 0.1.0"),
-        ("name", "alice"), ("resume", None), ("id", 1),
+        ("name", "alice"), ("resume", None), ("id", 1), ("network_bot", False),
     ]
 
 
