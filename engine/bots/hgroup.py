@@ -484,6 +484,8 @@ class Turn:
 
     def save_for(self, seat: int) -> tuple[Clue, str] | None:
         t = self.t
+        if self.literal(seat):
+            return self.keep_for_literal(seat)
         chop = t.chop(seat)
         if chop is None:
             return self.rescue(seat)
@@ -509,6 +511,98 @@ class Turn:
         else:
             what = f"a playable {name(card)} no one else holds"
         return best[1], f"cluing {seat_name(seat)} {best[1].value}: saving {what} on their chop"
+
+    def literal_discard(self, seat: int, clued: tuple[int, ...] = ()) -> int | None:
+        """The card a literal reader throws next: its oldest unclued card, or its oldest card if all are clued.
+
+        ``clued``: cards a clue of ours would touch, counted as clued.
+        """
+        hand = self.t.hands[seat]
+        unclued = [o for o in hand if o not in self.t.clued and o not in clued]
+        return (unclued or hand or [None])[-1]
+
+    def stake(self, order: int | None) -> float:
+        """What throwing this (visible) card away costs: the points it takes off the best score still possible.
+
+        A critical card takes its own rank and every rank above it that is still possible; at two
+        players, a playable card no one else holds costs a little (its other copy is somewhere).
+        """
+        t = self.t
+        if order is None:
+            return 0.0
+        card = t.ids[order]
+        if t.dead(card):
+            return 0.0
+        if t.critical(card):
+            s = suit_of(card)
+            top = rank_of(card)
+            while top < 5 and t.gone[ident(s, top + 1)] < t.copies[ident(s, top + 1)]:
+                top += 1
+            return float(top - rank_of(card) + 1)
+        return 0.5 if self.lone_playable_2p(order) else 0.0
+
+    def lone_playable_2p(self, order: int) -> bool:
+        """Two players: a playable card no one else holds (worth a clue before it is thrown; with more
+        players, someone else usually clues it in time, and it measured worse)."""
+        t = self.t
+        card = t.ids[order]
+        return t.config.players == 2 and t.playable(card) and not any(
+            t.ids.get(o) == card for s, h in enumerate(t.hands) if s != self.me for o in h if o != order)
+
+    def literal_loss(self, seat: int, clue: Clue | None = None) -> float:
+        """What a literal reader is about to throw away on its next turn, after ``clue`` (None: no clue).
+
+        It plays a card the clues prove playable if it has one (then it throws nothing), and
+        otherwise throws its oldest unclued card (its oldest card once every card is clued).
+        """
+        t = self.t
+        if clue is None:
+            touched: tuple[int, ...] = ()
+            know = {o: t.knowledge(o) for o in t.hands[seat]}
+        else:
+            touched = touched_by(t, seat, clue)
+            know = read_clue(t, self.me, clue, touched).know
+        if any(self.known_playable(k) for k in know.values()):
+            return 0.0
+        return self.stake(self.literal_discard(seat, touched))
+
+    def keep_for_literal(self, seat: int) -> tuple[Clue, str] | None:
+        """Keep a literal reader from throwing a card worth keeping on its next turn.
+
+        It throws its oldest unclued card, or its oldest card once every card is clued, unless the
+        clues prove a card playable. The clue chosen is the one after which it throws the least: a clue
+        that gives it a card to play keeps every card; one that touches the card about to go keeps
+        that card, but may leave the next one in line (or, in a hand it fills, its oldest) to go.
+        """
+        t = self.t
+        at_stake = self.literal_loss(seat)
+        if at_stake <= 0:
+            return None
+        doomed = self.literal_discard(seat)
+        assert doomed is not None
+        best: tuple[tuple[float, float], Clue] | None = None
+        for clue in self.clues_for(seat):
+            touched = touched_by(t, seat, clue)
+            if not touched:
+                continue
+            loss = self.literal_loss(seat, clue)
+            if loss >= at_stake:
+                continue
+            judged = self.judge(clue, touched)
+            if judged is None:
+                continue
+            key = (-loss, judged)
+            if best is None or key > best[0]:
+                best = (key, clue)
+        if best is None:
+            return None
+        clue = best[1]
+        card = t.ids[doomed]
+        what = f"the only {name(card)} left" if t.critical(card) else f"a playable {name(card)} no one else holds"
+        if doomed in touched_by(t, seat, clue):
+            return clue, f"cluing {seat_name(seat)} {clue.value}: saving {what}, the card they would throw next"
+        return clue, (f"cluing {seat_name(seat)} {clue.value}: a card to play, so that they keep {what} "
+                      "rather than throw it")
 
     def rescue(self, seat: int) -> tuple[Clue, str] | None:
         """A person whose every card is clued throws their oldest: give them a card to play instead.
@@ -548,10 +642,7 @@ class Turn:
             return False
         if t.critical(card):
             return True
-        if t.config.players == 2  and t.playable(card) and not any(
-                t.ids.get(o) == card for s, h in enumerate(t.hands) if s != self.me for o in h if o != order):
-            # Two players: a playable card about to be thrown away is worth a clue now (with more
-            # players, someone else usually clues it in time, and it measured worse).
+        if self.lone_playable_2p(order):
             return True
         if rank_of(card) == 2 and not self.literal(seat) and t.config.players > 2:
             # A 2 whose other copy no one else holds: H-group's 2 save (not for a literal reader, whose hand
@@ -564,6 +655,10 @@ class Turn:
     def busy(self, seat: int) -> bool:
         """Whether ``seat`` has something to do other than discarding its chop (as far as we can tell)."""
         t = self.t
+        if self.literal(seat):
+            # A literal reader plays only what the clues prove, and never throws a card it knows is
+            # trash while an unclued card is left: only a proven play keeps it from its chop.
+            return any(self.known_playable(t.knowledge(o)) for o in t.hands[seat])
         for o in t.hands[seat]:
             m = t.know_conv(o)
             if o in t.clued:
@@ -736,6 +831,10 @@ class Turn:
             value += FINESSE_VALUE  # a blind play
         if not newly_known and not finesse and all(o in t.clued for o in touched) and value <= 0:
             return None
+        if literal and target == (self.me + 1) % t.config.players:
+            # They move next: a clue that leaves them a worse card to throw (a hand it fills throws its
+            # oldest, often a card saved before) costs that card.
+            value -= max(0.0, self.literal_loss(target, clue) - self.literal_loss(target))
         return value
 
     def false_finesse(self, clue: Clue, touched: tuple[int, ...], reading: Reading, fid: int) -> bool:
