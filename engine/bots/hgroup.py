@@ -527,19 +527,22 @@ class Turn:
         A critical card takes its own rank and every rank above it that is still possible; at two
         players, a playable card no one else holds costs a little (its other copy is somewhere).
         """
-        t = self.t
         if order is None:
             return 0.0
-        card = t.ids[order]
-        if t.dead(card):
+        at_stake = self.points_at_stake(self.t.ids[order])
+        return at_stake or (0.5 if self.lone_playable_2p(order) else 0.0)
+
+    def points_at_stake(self, card: int) -> float:
+        """The points the best score still possible loses if this card is thrown: for a critical card, its
+        rank and every rank above it still possible; for any other, none (yet)."""
+        t = self.t
+        if t.dead(card) or not t.critical(card):
             return 0.0
-        if t.critical(card):
-            s = suit_of(card)
-            top = rank_of(card)
-            while top < 5 and t.gone[ident(s, top + 1)] < t.copies[ident(s, top + 1)]:
-                top += 1
-            return float(top - rank_of(card) + 1)
-        return 0.5 if self.lone_playable_2p(order) else 0.0
+        s = suit_of(card)
+        top = rank_of(card)
+        while top < 5 and t.gone[ident(s, top + 1)] < t.copies[ident(s, top + 1)]:
+            top += 1
+        return float(top - rank_of(card) + 1)
 
     def lone_playable_2p(self, order: int) -> bool:
         """Two players: a playable card no one else holds (worth a clue before it is thrown; with more
