@@ -49,10 +49,11 @@ EAGER = 0.3  # the least value of a clue a bot gives rather than discard beside 
 BAD_TOUCH_LITERAL = 0.5  # a duplicate or trash card touched in a literal reader's hand: a slot lost (0.3-0.7 alike)
 LIKELY = 0.85  # a card a person clued is played unproven when it plays this often (0.8-0.9 tried, see below)
 # A person's clue most likely meant "play this" (or "keep this" on the chop); an identity they cannot have
-# meant weighs this much. Measured at 2 players, 300 deals: trust more (0.03, playing at 0.8) and the
-# beginner's table gains another 0.6 point, but the bots misplay 0.38 times a game beside the careless
-# beginner (bound 0.3); 0.1 at 0.85: 0.21.
-INTENT_DOUBT = 0.1
+# meant weighs this much. Measured at 2 players, 200 deals, once a clue that tells nothing new is no
+# longer read for intent (the careless beginner's random clues often repeat one): 0.05 gets the beginner's
+# table 19.54 -> 19.97, with 0.18 bot misplays a game beside the careless beginner (bound 0.3); 0.03 or a
+# play at 0.8 gained nothing more. (Before that rule, 0.05 cost 0.29 misplays beside the careless one.)
+INTENT_DOUBT = 0.05
 RICH_VALUE_2P = 0.5  # with 7 tokens at 2 players, the least value of a clue given rather than a discard
 
 

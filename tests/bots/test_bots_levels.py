@@ -142,6 +142,21 @@ def test_a_persons_clue_is_read_for_what_a_clue_is_usually_for() -> None:
     assert "usually" in decision.reason
 
 
+def test_a_persons_clue_that_tells_nothing_new_is_not_read_for_intent() -> None:
+    # The person's first red clue on the bot's R1 is a filler (8 tokens: read by the count alone, 60 %).
+    # After a clue of the bot's, they give the very same clue: it tells nothing new, so it was not given
+    # to get the card played (the careless beginner's random clues look like this), and the bot does not
+    # play on it. A new clue in its place (red, touching a card not yet known red) would have been read so.
+    state = deal(2, "R2 R2 R3 R3 R4  Y3 G3 B3 W3 R1")
+    state = apply(state, Clue(1, colour=Suit.RED))
+    state = apply(state, Clue(0, rank=3))
+    repeated = apply(state, Clue(1, colour=Suit.RED))
+    assert decide(view_for(repeated, 1), bot_seats=frozenset({1})).action != Play(9)
+    fresh = apply(deal(2, "R2 R2 R3 R3 R4  Y3 G3 B3 W3 R1"), Clue(1, rank=3))
+    fresh = apply(apply(fresh, Clue(0, rank=3)), Clue(1, colour=Suit.RED))
+    assert decide(view_for(fresh, 1), bot_seats=frozenset({1})).action == Play(9)
+
+
 def test_a_clue_a_person_had_to_give_with_every_token_is_not_read_for_intent() -> None:
     state = persons_red_clue(filler=True)
     decision = decide(view_for(state, 1), bot_seats=frozenset({1}))
