@@ -520,7 +520,8 @@ class Turn:
         """
         hand = self.t.hands[seat]
         unclued = [o for o in hand if o not in self.t.clued and o not in clued]
-        return (unclued or hand or [None])[-1]
+        pool = unclued or hand
+        return pool[-1] if pool else None
 
     def stake(self, order: int | None) -> float:
         """What throwing this (visible) card away costs: the points it takes off the best score still possible.
