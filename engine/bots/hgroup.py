@@ -7,7 +7,10 @@ turns by a ``ConventionBot`` object) and then, in this order:
    (a finesse through it, or a self-finesse);
 2. saves the next player's chop if that card is critical (or a 2 not seen
    elsewhere) and that player has nothing better to do than discard; with
-   the last clue token, the chop of the player after next too;
+   the last clue token, the chop of the player after next too (for a person
+   reading literally: whatever card they would throw next, their oldest
+   once every card is clued, with the clue after which the least is at
+   stake, often one that gives them a card to play);
 3. plays a card it knows is playable (cards that unlock a teammate's clued
    card first, then the lowest);
 4. gives the best clue: every candidate clue is read exactly as its target
