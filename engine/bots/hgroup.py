@@ -492,7 +492,7 @@ class Turn:
             return self.keep_for_literal(seat)
         chop = t.chop(seat)
         if chop is None:
-            return self.rescue(seat)
+            return None  # every card is clued: no chop to save (a literal reader was handled above)
         if not self.needs_save(seat, chop) or self.busy(seat):
             return None
         best: tuple[float, Clue] | None = None
@@ -612,37 +612,6 @@ class Turn:
         return clue, (f"cluing {seat_name(seat)} {clue.value}: a card to play, so that they keep {what} "
                       "rather than throw it")
 
-    def rescue(self, seat: int) -> tuple[Clue, str] | None:
-        """A person whose every card is clued throws their oldest: give them a card to play instead.
-
-        Someone who reads clues literally and has nothing proven to play discards
-        their oldest card when every card is clued; if that card is worth
-        keeping, a clue that proves another card playable makes them play it.
-        """
-        t = self.t
-        if not self.literal(seat) or not t.hands[seat]:
-            return None
-        oldest = t.hands[seat][-1]
-        if t.dead(t.ids[oldest]) or not self.needs_save(seat, oldest):
-            return None
-        if any(self.known_playable(t.knowledge(o)) for o in t.hands[seat]):
-            return None
-        best: tuple[float, Clue] | None = None
-        for clue in self.clues_for(seat):
-            touched = touched_by(t, seat, clue)
-            if not touched:
-                continue
-            reading = read_clue(t, self.me, clue, touched)
-            if not any(self.known_playable(reading.know[o]) for o in touched):
-                continue
-            judged = self.judge(clue, touched)
-            if judged is not None and (best is None or judged > best[0]):
-                best = (judged, clue)
-        if best is None:
-            return None
-        return best[1], (f"cluing {seat_name(seat)} {best[1].value}: a card to play, so that they keep their "
-                         f"{name(t.ids[oldest])} rather than discard it")
-
     def needs_save(self, seat: int, order: int) -> bool:
         t = self.t
         card = t.ids[order]
@@ -663,10 +632,6 @@ class Turn:
     def busy(self, seat: int) -> bool:
         """Whether ``seat`` has something to do other than discarding its chop (as far as we can tell)."""
         t = self.t
-        if self.literal(seat):
-            # A literal reader plays only what the clues prove, and never throws a card it knows is
-            # trash while an unclued card is left: only a proven play keeps it from its chop.
-            return any(self.known_playable(t.knowledge(o)) for o in t.hands[seat])
         for o in t.hands[seat]:
             m = t.know_conv(o)
             if o in t.clued:
