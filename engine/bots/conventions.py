@@ -204,10 +204,12 @@ def interpret(table: Table, giver: int, clue: Clue, touched: tuple[int, ...]) ->
     """Replay one clue into ``table``: the shared reading, then what this seat alone infers."""
     reading = read_clue(table, giver, clue, touched)
     if reading.style != "full":
+        # A clue that tells nothing new about any card it touches cannot have been given to get one played.
+        news = any(reading.know[o] != table.knowledge(o) for o in reading.touched)
         apply_reading(table, reading)  # no finesse and no prompt: nothing for a third player to fill in
         if reading.style == "literal" and not table.is_bot(giver) and table.tokens < CLUE_TOKENS - 1:
             # (With every clue token in hand a person may not discard: their clue may be a filler.)
-            note_intent(table, giver, reading)
+            note_intent(table, giver, reading, news)
         return
     finesse_ok = False
     focus_id = table.ids.get(reading.focus) if reading.focus is not None else None
@@ -230,7 +232,7 @@ def interpret(table: Table, giver: int, clue: Clue, touched: tuple[int, ...]) ->
     third_party_duties(table, giver, clue.target, reading.focus, focus_id, target_fp, finesse_ok)
 
 
-def note_intent(table: Table, giver: int, reading: Reading) -> None:
+def note_intent(table: Table, giver: int, reading: Reading, news: bool = True) -> None:
     """What a person most likely meant by a clue read literally: "play this card", or "keep it".
 
     People clue a card so that it gets played, or so that it is not thrown
@@ -239,7 +241,8 @@ def note_intent(table: Table, giver: int, reading: Reading) -> None:
     now (or, on the chop, a card that must be kept); when the clue leaves
     two or more such cards, it cannot say which, and nothing is noted. The
     note is the identities the person may have meant, as of now: its holder
-    weighs them against the others (``Turn.intended_chance``).
+    weighs them against the others (``Turn.intended_chance``). A clue that
+    tells nothing new (``news`` False) meant neither.
     """
     playable = sum(1 << i for i in table.copies if table.playable(i))
     keep = sum(1 << i for i in table.copies if table.critical(i))
@@ -249,7 +252,12 @@ def note_intent(table: Table, giver: int, reading: Reading) -> None:
         mask = playable | (keep if o == chop else 0)
         if reading.know[o] & mask:
             meant.append((o, mask))
-    if len(meant) == 1:
+    if not news:
+        # It tells nothing new about any card it touches, so it was not given to get one played or kept
+        # (a person with a card to show gives a clue that shows it): given for another reason, or by
+        # mistake. Read this person's clues by the count alone from now on.
+        table.misled[giver] += 1
+    elif len(meant) == 1:
         order, mask = meant[0]
         seen = table.visible_id(order)
         if seen is None:

@@ -7,7 +7,10 @@ turns by a ``ConventionBot`` object) and then, in this order:
    (a finesse through it, or a self-finesse);
 2. saves the next player's chop if that card is critical (or a 2 not seen
    elsewhere) and that player has nothing better to do than discard; with
-   the last clue token, the chop of the player after next too;
+   the last clue token, the chop of the player after next too (for a person
+   reading literally: whatever card they would throw next, their oldest
+   once every card is clued, with the clue after which the least is at
+   stake, often one that gives them a card to play);
 3. plays a card it knows is playable (cards that unlock a teammate's clued
    card first, then the lowest);
 4. gives the best clue: every candidate clue is read exactly as its target
@@ -49,10 +52,11 @@ EAGER = 0.3  # the least value of a clue a bot gives rather than discard beside 
 BAD_TOUCH_LITERAL = 0.5  # a duplicate or trash card touched in a literal reader's hand: a slot lost (0.3-0.7 alike)
 LIKELY = 0.85  # a card a person clued is played unproven when it plays this often (0.8-0.9 tried, see below)
 # A person's clue most likely meant "play this" (or "keep this" on the chop); an identity they cannot have
-# meant weighs this much. Measured at 2 players, 300 deals: trust more (0.03, playing at 0.8) and the
-# beginner's table gains another 0.6 point, but the bots misplay 0.38 times a game beside the careless
-# beginner (bound 0.3); 0.1 at 0.85: 0.21.
-INTENT_DOUBT = 0.1
+# meant weighs this much. Measured at 2 players, 200 deals, once a clue that tells nothing new is no
+# longer read for intent (the careless beginner's random clues often repeat one): 0.05 gets the beginner's
+# table 19.54 -> 19.97, with 0.18 bot misplays a game beside the careless beginner (bound 0.3); 0.03 or a
+# play at 0.8 gained nothing more. (Before that rule, 0.05 cost 0.29 misplays beside the careless one.)
+INTENT_DOUBT = 0.05
 RICH_VALUE_2P = 0.5  # with 7 tokens at 2 players, the least value of a clue given rather than a discard
 
 
@@ -484,9 +488,11 @@ class Turn:
 
     def save_for(self, seat: int) -> tuple[Clue, str] | None:
         t = self.t
+        if self.literal(seat):
+            return self.keep_for_literal(seat)
         chop = t.chop(seat)
         if chop is None:
-            return self.rescue(seat)
+            return None  # every card is clued: no chop to save (a literal reader was handled above)
         if not self.needs_save(seat, chop) or self.busy(seat):
             return None
         best: tuple[float, Clue] | None = None
@@ -510,36 +516,101 @@ class Turn:
             what = f"a playable {name(card)} no one else holds"
         return best[1], f"cluing {seat_name(seat)} {best[1].value}: saving {what} on their chop"
 
-    def rescue(self, seat: int) -> tuple[Clue, str] | None:
-        """A person whose every card is clued throws their oldest: give them a card to play instead.
+    def literal_discard(self, seat: int, clued: tuple[int, ...] = ()) -> int | None:
+        """The card a literal reader throws next: its oldest unclued card, or its oldest card if all are clued.
 
-        Someone who reads clues literally and has nothing proven to play discards
-        their oldest card when every card is clued; if that card is worth
-        keeping, a clue that proves another card playable makes them play it.
+        ``clued``: cards a clue of ours would touch, counted as clued.
+        """
+        hand = self.t.hands[seat]
+        unclued = [o for o in hand if o not in self.t.clued and o not in clued]
+        pool = unclued or hand
+        return pool[-1] if pool else None
+
+    def stake(self, order: int | None) -> float:
+        """What throwing this (visible) card away costs: the points it takes off the best score still possible.
+
+        A critical card takes its own rank and every rank above it that is still possible; at two
+        players, a playable card no one else holds costs a little (its other copy is somewhere).
+        """
+        if order is None:
+            return 0.0
+        at_stake = self.points_at_stake(self.t.ids[order])
+        return at_stake or (0.5 if self.lone_playable_2p(order) else 0.0)
+
+    def points_at_stake(self, card: int) -> float:
+        """The points the best score still possible loses if this card is thrown: for a critical card, its
+        rank and every rank above it still possible; for any other, none (yet)."""
+        t = self.t
+        if t.dead(card) or not t.critical(card):
+            return 0.0
+        s = suit_of(card)
+        top = rank_of(card)
+        while top < 5 and t.gone[ident(s, top + 1)] < t.copies[ident(s, top + 1)]:
+            top += 1
+        return float(top - rank_of(card) + 1)
+
+    def lone_playable_2p(self, order: int) -> bool:
+        """Two players: a playable card no one else holds (worth a clue before it is thrown; with more
+        players, someone else usually clues it in time, and it measured worse)."""
+        t = self.t
+        card = t.ids[order]
+        return t.config.players == 2 and t.playable(card) and not any(
+            t.ids.get(o) == card for s, h in enumerate(t.hands) if s != self.me for o in h if o != order)
+
+    def literal_loss(self, seat: int, clue: Clue | None = None) -> float:
+        """What a literal reader is about to throw away on its next turn, after ``clue`` (None: no clue).
+
+        It plays a card the clues prove playable if it has one (then it throws nothing), and
+        otherwise throws its oldest unclued card (its oldest card once every card is clued).
         """
         t = self.t
-        if not self.literal(seat) or not t.hands[seat]:
+        if clue is None:
+            touched: tuple[int, ...] = ()
+            know = {o: t.knowledge(o) for o in t.hands[seat]}
+        else:
+            touched = touched_by(t, seat, clue)
+            know = read_clue(t, self.me, clue, touched).know
+        if any(self.known_playable(k) for k in know.values()):
+            return 0.0
+        return self.stake(self.literal_discard(seat, touched))
+
+    def keep_for_literal(self, seat: int) -> tuple[Clue, str] | None:
+        """Keep a literal reader from throwing a card worth keeping on its next turn.
+
+        It throws its oldest unclued card, or its oldest card once every card is clued, unless the
+        clues prove a card playable. The clue chosen is the one after which it throws the least: a clue
+        that gives it a card to play keeps every card; one that touches the card about to go keeps
+        that card, but may leave the next one in line (or, in a hand it fills, its oldest) to go.
+        """
+        t = self.t
+        at_stake = self.literal_loss(seat)
+        if at_stake <= 0:
             return None
-        oldest = t.hands[seat][-1]
-        if t.dead(t.ids[oldest]) or not self.needs_save(seat, oldest):
-            return None
-        if any(self.known_playable(t.knowledge(o)) for o in t.hands[seat]):
-            return None
-        best: tuple[float, Clue] | None = None
+        doomed = self.literal_discard(seat)
+        assert doomed is not None
+        best: tuple[tuple[float, float], Clue] | None = None
         for clue in self.clues_for(seat):
             touched = touched_by(t, seat, clue)
             if not touched:
                 continue
-            reading = read_clue(t, self.me, clue, touched)
-            if not any(self.known_playable(reading.know[o]) for o in touched):
+            loss = self.literal_loss(seat, clue)
+            if loss >= at_stake:
                 continue
             judged = self.judge(clue, touched)
-            if judged is not None and (best is None or judged > best[0]):
-                best = (judged, clue)
+            if judged is None:
+                continue
+            key = (-loss, judged)
+            if best is None or key > best[0]:
+                best = (key, clue)
         if best is None:
             return None
-        return best[1], (f"cluing {seat_name(seat)} {best[1].value}: a card to play, so that they keep their "
-                         f"{name(t.ids[oldest])} rather than discard it")
+        clue = best[1]
+        card = t.ids[doomed]
+        what = f"the only {name(card)} left" if t.critical(card) else f"a playable {name(card)} no one else holds"
+        if doomed in touched_by(t, seat, clue):
+            return clue, f"cluing {seat_name(seat)} {clue.value}: saving {what}, the card they would throw next"
+        return clue, (f"cluing {seat_name(seat)} {clue.value}: a card to play, so that they keep {what} "
+                      "rather than throw it")
 
     def needs_save(self, seat: int, order: int) -> bool:
         t = self.t
@@ -548,10 +619,7 @@ class Turn:
             return False
         if t.critical(card):
             return True
-        if t.config.players == 2  and t.playable(card) and not any(
-                t.ids.get(o) == card for s, h in enumerate(t.hands) if s != self.me for o in h if o != order):
-            # Two players: a playable card about to be thrown away is worth a clue now (with more
-            # players, someone else usually clues it in time, and it measured worse).
+        if self.lone_playable_2p(order):
             return True
         if rank_of(card) == 2 and not self.literal(seat) and t.config.players > 2:
             # A 2 whose other copy no one else holds: H-group's 2 save (not for a literal reader, whose hand
@@ -736,6 +804,10 @@ class Turn:
             value += FINESSE_VALUE  # a blind play
         if not newly_known and not finesse and all(o in t.clued for o in touched) and value <= 0:
             return None
+        if literal and target == (self.me + 1) % t.config.players:
+            # They move next: a clue that leaves them a worse card to throw (a hand it fills throws its
+            # oldest, often a card saved before) costs that card.
+            value -= max(0.0, self.literal_loss(target, clue) - self.literal_loss(target))
         return value
 
     def false_finesse(self, clue: Clue, touched: tuple[int, ...], reading: Reading, fid: int) -> bool:

@@ -142,6 +142,35 @@ def test_a_persons_clue_is_read_for_what_a_clue_is_usually_for() -> None:
     assert "usually" in decision.reason
 
 
+def test_a_person_whose_hand_a_save_would_fill_is_given_a_card_to_play_instead() -> None:
+    # 2 players: bot seat 0, person seat 1 (B5 G5 Y5 W4 R1, slot 5 first). The bot has clued the 5s and red,
+    # and thrown its own W4: the person's unclued W4 is their last card a clue has not touched, and critical.
+    # Saving it would leave every card of theirs clued, none provably playable: they would throw their
+    # oldest, B5. A 1 clue proves R1 playable instead: they play it and keep both.
+    state = deal(2, "W4 R2 R3 R4 Y2  B5 G5 Y5 W4 R1")
+    for action in (Clue(1, rank=5), Clue(0, colour=Suit.RED), Discard(0), Clue(0, colour=Suit.RED),
+                   Clue(1, colour=Suit.RED), Clue(0, colour=Suit.RED)):
+        state = apply(state, action)
+    decision = decide(view_for(state, 0), bot_seats=frozenset({0}))
+    assert decision.action == Clue(1, rank=1)
+    assert "W4" in decision.reason and "play" in decision.reason
+
+
+def test_a_persons_clue_that_tells_nothing_new_is_not_read_for_intent() -> None:
+    # The person's first red clue on the bot's R1 is a filler (8 tokens: read by the count alone, 60 %).
+    # After a clue of the bot's, they give the very same clue: it tells nothing new, so it was not given
+    # to get the card played (the careless beginner's random clues look like this), and the bot does not
+    # play on it. A new clue in its place (red, touching a card not yet known red) would have been read so.
+    state = deal(2, "R2 R2 R3 R3 R4  Y3 G3 B3 W3 R1")
+    state = apply(state, Clue(1, colour=Suit.RED))
+    state = apply(state, Clue(0, rank=3))
+    repeated = apply(state, Clue(1, colour=Suit.RED))
+    assert decide(view_for(repeated, 1), bot_seats=frozenset({1})).action != Play(9)
+    fresh = apply(deal(2, "R2 R2 R3 R3 R4  Y3 G3 B3 W3 R1"), Clue(1, rank=3))
+    fresh = apply(apply(fresh, Clue(0, rank=3)), Clue(1, colour=Suit.RED))
+    assert decide(view_for(fresh, 1), bot_seats=frozenset({1})).action == Play(9)
+
+
 def test_a_clue_a_person_had_to_give_with_every_token_is_not_read_for_intent() -> None:
     state = persons_red_clue(filler=True)
     decision = decide(view_for(state, 1), bot_seats=frozenset({1}))
