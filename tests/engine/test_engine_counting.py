@@ -94,6 +94,9 @@ def test_another_seat_is_counted_only_from_the_cards_both_seats_see() -> None:
     assert Card.parse("G4") in possible_cards(view_for(state, 1), seat=0)[4]
 
 
+# Every state of random games, every viewer and seat: untraced by coverage (README), the focused tests
+# above reach its lines.
+@pytest.mark.no_cover
 @pytest.mark.parametrize("variant", list(Variant), ids=lambda v: v.name)
 def test_counting_for_another_seat_never_rules_out_more_than_that_seat_does(variant: Variant, kit) -> None:
     rng = random.Random(variant.value + "others")
