@@ -103,7 +103,8 @@ async def test_bot_client_joins_and_plays_a_game(capsys: pytest.CaptureFixture[s
             nursery.start_soon(bot)
             await _until_every_seat_is_taken(host)
             await host.send(Start())
-            _, over = await _host_plays_a_game(host, choose_action)
+            # one bot for the game: choose_action's moves, without replaying the game each turn
+            _, over = await _host_plays_a_game(host, make_bot().choose)
             assert over.outcome.score >= 0
             while not result:
                 await trio.sleep(0.01)

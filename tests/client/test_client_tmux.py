@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import os
 import re
+import select
 import shlex
 import shutil
 import signal
-import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -32,15 +33,9 @@ import pytest
 from hanabi.engine.replay import load
 
 TMUX = shutil.which("tmux")
-pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
+# Started first: these tests mostly wait for real clients to draw (see tests/conftest.py).
+pytestmark = [pytest.mark.skipif(TMUX is None, reason="tmux is not installed"), pytest.mark.starts_first]
 DEADLINE = 120.0  # seconds for the whole game; it usually takes a few
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 class Tmux:
@@ -89,24 +84,21 @@ class Tmux:
 
 @pytest.fixture
 def server() -> Iterator[int]:
-    port = free_port()
+    # Port 0: the server takes a free port and says which, so no other test (or parallel worker) can take it
+    # between our choosing it and the server binding it.
     proc = subprocess.Popen(
-        [sys.executable, "-m", "hanabi.server", "--host", "127.0.0.1", "--port", str(port), "--db", ":memory:",
+        [sys.executable, "-m", "hanabi.server", "--host", "127.0.0.1", "--port", "0", "--db", ":memory:",
          "--bot-delay", "0.05", "--log-level", "warning", "--no-announce"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
+    assert proc.stdout is not None and proc.stderr is not None
     try:
-        end = time.monotonic() + 15
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > end:
-                    err = proc.stderr.read().decode() if proc.stderr else ""
-                    raise AssertionError(f"the server did not start: {err}") from None
-                time.sleep(0.1)
-        yield port
+        said = proc.stdout.readline() if select.select([proc.stdout], [], [], 15)[0] else ""
+        listening = re.search(r"listening on port (\d+)", said)
+        if listening is None:
+            proc.kill()
+            raise AssertionError(f"the server did not start: {said}{proc.stderr.read()}")
+        yield int(listening.group(1))
     finally:
         proc.terminate()
         try:
@@ -116,12 +108,15 @@ def server() -> Iterator[int]:
 
 
 @pytest.fixture
-def tmux(tmp_path: Path) -> Iterator[Tmux]:
-    mux = Tmux(f"hanabi-test-{os.getpid()}", tmp_path)
-    try:
-        yield mux
-    finally:
-        mux.close()
+def tmux() -> Iterator[Tmux]:
+    # The clients' folder has a short name: a saved replay's path must fit in the 80 columns with its file name
+    # (pytest's own folders grow with the user's name, the run's number and a parallel worker's name).
+    with tempfile.TemporaryDirectory(prefix="ht") as folder:
+        mux = Tmux(f"hanabi-test-{os.getpid()}", Path(folder))
+        try:
+            yield mux
+        finally:
+            mux.close()
 
 
 def turn_of(screen: str) -> int | None:
@@ -283,7 +278,7 @@ def quit_cleanly(tmux: Tmux, *names: str) -> None:
         tmux.wait_for(name, lambda s: "CLIENT-EXIT=0" in s, "a clean exit")
 
 
-def test_two_clients_and_a_bot_play_a_game_in_tmux(server: int, tmux: Tmux, tmp_path: Path) -> None:
+def test_two_clients_and_a_bot_play_a_game_in_tmux(server: int, tmux: Tmux) -> None:
     open_table_with_a_bot(tmux, server)
     play(tmux, ("alice", "bob"), all_over, "the end of the game", {})
 
@@ -293,7 +288,7 @@ def test_two_clients_and_a_bot_play_a_game_in_tmux(server: int, tmux: Tmux, tmp_
     tmux.keys("alice", "s")
     saved = tmux.wait_for("alice", lambda s: "Replay saved to" in s, "the saved replay")
     assert "hanabi-" in saved
-    [path] = tmp_path.glob("hanabi-*-no-variant.json")
+    [path] = tmux.cwd.glob("hanabi-*-no-variant.json")
     replay = load(path)
     assert replay.state.over and replay.players[:2] == ("alice", "bob")
 

@@ -94,17 +94,22 @@ def test_another_seat_is_counted_only_from_the_cards_both_seats_see() -> None:
     assert Card.parse("G4") in possible_cards(view_for(state, 1), seat=0)[4]
 
 
+# Every state of random games, every viewer and seat: untraced by coverage (README), the focused tests
+# above reach its lines.
+@pytest.mark.no_cover
 @pytest.mark.parametrize("variant", list(Variant), ids=lambda v: v.name)
 def test_counting_for_another_seat_never_rules_out_more_than_that_seat_does(variant: Variant, kit) -> None:
     rng = random.Random(variant.value + "others")
     for seed in range(3):
         for state in kit.random_states(GameConfig(players=3 + seed % 3, variant=variant), seed, rng, calm=0.7):
+            # What each seat works out for itself, once per state (it does not depend on who else looks).
+            own = [possible_cards(view_for(state, seat)) for seat in range(state.players)]
             for viewer in [*range(state.players), None]:
                 view = view_for(state, viewer)
                 for seat in range(state.players):
                     if seat == viewer:
                         continue
-                    theirs = possible_cards(view_for(state, seat))
+                    theirs = own[seat]
                     ours = possible_cards(view, seat=seat)
                     for order, cards in theirs.items():
                         assert set(cards) <= set(ours[order])

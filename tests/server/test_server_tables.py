@@ -6,7 +6,7 @@ import json
 
 import trio
 from hanabi.engine import ChatPolicy, Variant
-from hanabi.engine.bots import choose_action
+from hanabi.engine.bots import make_bot
 from hanabi.protocol.messages import (
     ActionRequest,
     AddBot,
@@ -53,7 +53,13 @@ async def table_of(host: Client, guests: list[Client], seats: int | None = None,
 
 async def play_out(clients: dict[int, Client], game_timeout: float = 120.0) -> GameOver:
     """Every seat lets the house bot choose from its view on its turn until the game ends; returns the game_over.
-    ``game_timeout`` only stops a hung test: a game takes a few seconds, more on a busy machine."""
+    ``game_timeout`` only stops a hung test: a game takes a few seconds, more on a busy machine.
+
+    One bot per seat for the whole game, as the server keeps its own: the same moves as ``choose_action`` (a bot's
+    cache must not change its choice), without replaying the game's history from the start at every turn."""
+    bots = {seat: make_bot() for seat in clients}
+    latest = {seat: next((m.view for m in reversed(client.seen) if isinstance(m, ViewUpdate)), None)
+              for seat, client in clients.items()}
     acted: dict[int, int] = {}  # seat -> the turn it last acted on
     with trio.fail_after(game_timeout):
         while True:
@@ -62,12 +68,13 @@ async def play_out(clients: dict[int, Client], game_timeout: float = 120.0) -> G
                 overs = client.take(GameOver)
                 if overs:
                     return overs[0]
-                client.take(ViewUpdate)
-                views = [m for m in client.seen if isinstance(m, ViewUpdate)]
-                view = views[-1].view if views else None
+                views = client.take(ViewUpdate)
+                if views:
+                    latest[seat] = views[-1].view
+                view = latest[seat]
                 if view is not None and not view.over and view.current == seat and acted.get(seat) != view.turn:
                     acted[seat] = view.turn
-                    await client.send(ActionRequest(choose_action(view)))
+                    await client.send(ActionRequest(bots[seat].choose(view)))
 
 
 async def test_handshake_gives_a_token_and_dedupes_names(connect: Connect) -> None:

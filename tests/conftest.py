@@ -1,0 +1,59 @@
+"""What every test shares: its own folders for the programs' files, and the long waiting tests started first.
+
+The README's command runs the suite in parallel (pytest-xdist), so no test may touch a file another could:
+the client's resume tokens and the server's default store live in the user's XDG folders, which here point
+into the worker's own temporary folder. Tests that need a folder of their own still set one.
+
+The tests marked ``starts_first`` spend most of their time waiting (on mDNS in a private network, on real
+clients in tmux): run first, their waits overlap with the other worker's tests instead of ending the run alone.
+
+Tests marked ``no_cover`` (pytest-cov's marker: whole games played many times) run untraced in the workers too;
+see ``pytest_runtest_call`` for why that needs a hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterator
+
+import pytest
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "starts_first: a long test that mostly waits; run it before the others")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # A stable sort: every worker collects the same order, as pytest-xdist requires.
+    items.sort(key=lambda item: item.get_closest_marker("starts_first") is None)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def private_user_folders(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    home = tmp_path_factory.mktemp("xdg")
+    with pytest.MonkeyPatch.context() as patch:
+        for variable in ("XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
+            patch.setenv(variable, str(home / variable.lower()))
+        yield
+
+
+@pytest.hookimpl(hookwrapper=True, trylast=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    """Inside pytest-cov's own pause for a ``no_cover`` test, stop any coverage still tracing.
+
+    In a pytest-xdist worker pytest-cov (7.1) starts a second measurement under the worker's own, so pausing
+    the worker's resumed the other and the test was traced all the same: 2-3 times the CPU for those tests,
+    about a quarter of the whole suite's. Restarted afterwards in the order found, so nothing else changes."""
+    if item.get_closest_marker("no_cover") is None:
+        yield
+        return
+    import coverage
+
+    stopped = []
+    while (current := coverage.Coverage.current()) is not None:
+        current.stop()
+        stopped.append(current)
+    try:
+        yield
+    finally:
+        for measurement in reversed(stopped):
+            measurement.start()
