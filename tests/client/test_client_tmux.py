@@ -46,7 +46,9 @@ class Tmux:
         self.cwd = cwd
 
     def run(self, *args: str) -> str:
-        done = subprocess.run([*self.base, *args], capture_output=True, text=True, timeout=10, check=True)
+        done = subprocess.run([*self.base, *args], capture_output=True, text=True, timeout=10, check=False)
+        if done.returncode != 0:
+            raise AssertionError(f"tmux {' '.join(args[:3])} failed ({done.returncode}): {done.stderr.strip()}")
         return done.stdout
 
     def start(self, name: str, command: str, state_folder: str = "state") -> None:
@@ -112,7 +114,9 @@ def tmux() -> Iterator[Tmux]:
     # The clients' folder has a short name: a saved replay's path must fit in the 80 columns with its file name
     # (pytest's own folders grow with the user's name, the run's number and a parallel worker's name).
     with tempfile.TemporaryDirectory(prefix="ht") as folder:
-        mux = Tmux(f"hanabi-test-{os.getpid()}", Path(folder))
+        # A socket of its own per test: tmux's kill-server returns before the old server is gone, and a new
+        # server on the same socket meanwhile fails to start (seen as new-session exiting with 1).
+        mux = Tmux(f"hanabi-test-{Path(folder).name}", Path(folder))
         try:
             yield mux
         finally:
