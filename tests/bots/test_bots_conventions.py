@@ -99,6 +99,21 @@ def test_with_two_players_and_seven_tokens_a_clue_that_only_marks_cards_loses_to
     assert isinstance(decide(state), Discard)
 
 
+@pytest.mark.parametrize(("rounds", "stalls"), [(2, True), (3, False)])
+def test_with_two_players_a_saved_chop_gets_a_look_behind_it_only_while_tokens_last(rounds: int, stalls: bool) -> None:
+    # Seat 0 saves seat 1's R5 (its chop) after a few harmless clues. Seat 1, with nothing to play, stalls with
+    # a clue so that seat 0 can look at the card behind the saved one: with 3 tokens left, not with the last
+    # one, which seat 0 needs more (docs/bots.md, "What the bot does on its turn").
+    state = deal(2, {5: "R5"})
+    for _ in range(rounds):
+        state = act(state, Clue(1, rank=3), Clue(0, rank=4))
+    state = act(state, Clue(1, rank=5))
+    assert state.current == 1 and state.clue_tokens == (3 if stalls else 1)
+    action = decide(state)
+    assert isinstance(action, Clue) == stalls, action
+    assert stalls or action == Discard(state.hands[1][-2]), action  # the new chop, behind the saved R5
+
+
 def test_plays_a_card_given_a_play_clue() -> None:
     state = deal(2, {9: "R1"})  # seat 1's newest card
     state = act(state, Clue(1, colour=Suit.RED))
