@@ -7,6 +7,8 @@ so its chop (oldest unclued card) starts as the lowest order.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hanabi.engine import (
     Card,
@@ -112,6 +114,19 @@ def test_with_two_players_a_saved_chop_gets_a_look_behind_it_only_while_tokens_l
     action = decide(state)
     assert isinstance(action, Clue) == stalls, action
     assert stalls or action == Discard(state.hands[1][-2]), action  # the new chop, behind the saved R5
+
+
+@pytest.mark.parametrize(("deck_left", "touches_both"), [(31, False), (30, True)])
+def test_late_in_the_game_a_play_clue_may_touch_a_second_copy(deck_left: int, touches_both: bool) -> None:
+    # Seat 1's two newest cards are both G1, and nothing else of theirs is playable: any clue on one touches
+    # the other, a duplicate that good touch forbids. With 30 cards or fewer left in the deck a bot gives it
+    # anyway (late duplicates, docs/bots.md): the G1 gets played, the spare copy only takes a slot.
+    state = act(deal(2, {8: "G1", 9: "G1"}), Clue(1, rank=4), Clue(0, rank=3))
+    assert state.current == 0
+    view = replace(view_for(state, 0), deck_left=deck_left)  # the same position, later in the game
+    action = choose_action(view)
+    gives = isinstance(action, Clue) and action.target == 1 and (action.rank == 1 or action.colour is Suit.GREEN)
+    assert gives == touches_both, action
 
 
 def test_plays_a_card_given_a_play_clue() -> None:
