@@ -55,11 +55,11 @@ LIKELY = 0.85  # a card a person clued is played unproven when it plays this oft
 INTENT_DOUBT = 0.1
 RICH_VALUE_2P = 0.5  # with 7 tokens at 2 players, the least value of a clue given rather than a discard
 LOOK_BEHIND_TOKENS = 3  # at 2 players, the least tokens to stall with after our chop was saved
-# Late duplicates (``Turn.late_duplicate``): from this many cards left in the deck, at tables of at most this
-# many bots, a clue may touch a second copy of a clued card, at this cost (bots only, 500 deals at 2 players:
-# 20-35 cards measured alike, 40 worse (early duplicates misplay); costs 0.0-0.4 alike, 1.0 worse).
-LATE_DUPLICATE_DECK = 30
-LATE_DUPLICATE_PLAYERS = 3
+# Late duplicates (``Turn.late_duplicate``): from this many cards left in the deck, by player count, a clue
+# between bots may touch a second copy of a clued card, at this cost. Bots only, 500 deals: at 2 players 20-35
+# cards measured alike and 40 worse (duplicates clued early get misplayed), costs 0.0-0.4 alike and 1.0
+# worse; at 4 players 15 and 20 alike and 30 worse; at 5 players 8 better than 12, and 30 worse.
+LATE_DUPLICATE_DECK = {2: 30, 3: 30, 4: 15, 5: 8}
 LATE_DUPLICATE_COST = 0.2
 
 
@@ -802,16 +802,15 @@ class Turn:
         """Whether touching another copy of ``identity`` is allowed: *late duplicates* (docs/bots.md).
 
         Good touch forbids a clue that touches a copy of a card already clued (or, for all we know, clued
-        in our own hand), or two copies at once. With 2 or 3 house bots and at most LATE_DUPLICATE_DECK
-        cards left in the deck, such a clue is given when it is worth it anyway: the card it gets played
-        is worth more than the slot the spare copy takes (and by then most turns that slot would have
-        waited are gone). Never a card that is already trash. Bots only, 500 deals: at 2 players
-        22.23 -> 22.70, at 3 players 23.01 -> 23.21; at 4 and 5 players it measured worse (-0.1, -0.6),
-        so not there.
+        in our own hand), or two copies at once. At a table of house bots, with at most
+        LATE_DUPLICATE_DECK cards left in the deck, such a clue is given when it is worth it anyway: the
+        card it gets played is worth more than the slot the spare copy takes (and by then most turns
+        that slot would have waited are gone). Never a card that is already trash. Bots only, 500 deals:
+        22.23 -> 22.70 / 23.01 -> 23.21 / 22.93 -> 23.06 / 21.67 -> 21.75 at 2 / 3 / 4 / 5 players.
         """
         t = self.t
-        return (not t.people and t.config.players <= LATE_DUPLICATE_PLAYERS
-                and self.view.deck_left <= LATE_DUPLICATE_DECK and not t.dead(identity))
+        late = LATE_DUPLICATE_DECK.get(t.config.players)
+        return not t.people and late is not None and self.view.deck_left <= late and not t.dead(identity)
 
     def mine_could_be(self, identity: int) -> bool:
         """A clued card of ours might already be this identity (so cluing another copy risks a duplicate)."""
