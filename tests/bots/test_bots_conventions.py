@@ -7,6 +7,8 @@ so its chop (oldest unclued card) starts as the lowest order.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hanabi.engine import (
     Card,
@@ -97,6 +99,34 @@ def test_with_two_players_and_seven_tokens_a_clue_that_only_marks_cards_loses_to
     state = act(deal(2, {9: "R1"}), Clue(1, rank=1), Play(9))
     assert state.current == 0 and state.clue_tokens == 7
     assert isinstance(decide(state), Discard)
+
+
+@pytest.mark.parametrize(("rounds", "stalls"), [(2, True), (3, False)])
+def test_with_two_players_a_saved_chop_gets_a_look_behind_it_only_while_tokens_last(rounds: int, stalls: bool) -> None:
+    # Seat 0 saves seat 1's R5 (its chop) after a few harmless clues. Seat 1, with nothing to play, stalls with
+    # a clue so that seat 0 can look at the card behind the saved one: with 3 tokens left, not with the last
+    # one, which seat 0 needs more (docs/bots.md, "What the bot does on its turn").
+    state = deal(2, {5: "R5"})
+    for _ in range(rounds):
+        state = act(state, Clue(1, rank=3), Clue(0, rank=4))
+    state = act(state, Clue(1, rank=5))
+    assert state.current == 1 and state.clue_tokens == (3 if stalls else 1)
+    action = decide(state)
+    assert isinstance(action, Clue) == stalls, action
+    assert stalls or action == Discard(state.hands[1][-2]), action  # the new chop, behind the saved R5
+
+
+@pytest.mark.parametrize(("deck_left", "touches_both"), [(31, False), (30, True)])
+def test_late_in_the_game_a_play_clue_may_touch_a_second_copy(deck_left: int, touches_both: bool) -> None:
+    # Seat 1's two newest cards are both G1, and nothing else of theirs is playable: any clue on one touches
+    # the other, a duplicate that good touch forbids. With 30 cards or fewer left in the deck a bot gives it
+    # anyway (late duplicates, docs/bots.md): the G1 gets played, the spare copy only takes a slot.
+    state = act(deal(2, {8: "G1", 9: "G1"}), Clue(1, rank=4), Clue(0, rank=3))
+    assert state.current == 0
+    view = replace(view_for(state, 0), deck_left=deck_left)  # the same position, later in the game
+    action = choose_action(view)
+    gives = isinstance(action, Clue) and action.target == 1 and (action.rank == 1 or action.colour is Suit.GREEN)
+    assert gives == touches_both, action
 
 
 def test_plays_a_card_given_a_play_clue() -> None:
