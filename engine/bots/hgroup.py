@@ -65,6 +65,11 @@ LOOK_BEHIND_TOKENS = 3  # at 2 players, the least tokens to stall with after our
 # worse; at 4 players 15 and 20 alike and 30 worse; at 5 players 8 better than 12, and 30 worse.
 LATE_DUPLICATE_DECK = {2: 30, 3: 30, 4: 15, 5: 8}
 LATE_DUPLICATE_COST = 0.2
+# Last clues first (``Turn.clue_before_play``): at 2 players between bots, from this many cards left in the
+# deck, a clue worth this much comes before our own known play. Bots only, 500 deals: 22.70 -> 22.87 at
+# 16 cards and 0.5 (8-30 cards measured alike, 50 worse; 0.3-0.7 alike, 1.5 no gain).
+LAST_CLUES_DECK = 16
+LAST_CLUES_VALUE = 0.5
 
 
 class ConventionBot:
@@ -301,6 +306,10 @@ class Turn:
             save = self.urgent_save()
             if save is not None:
                 return save
+        if playable and self.clue_before_play():
+            clue = self.best_clue()
+            if clue is not None and clue[0] >= LAST_CLUES_VALUE:
+                return clue[1], self.why_clue(clue[1]) + " (the deck is running out: their card first, mine after)"
         if playable:
             best_play = min(playable, key=self.play_priority)
             return Play(best_play), self.why_play(best_play)
@@ -414,6 +423,16 @@ class Turn:
     def holds_trash(self) -> bool:
         """Whether a card of ours is known trash, and a discard is allowed: a discard that risks nothing."""
         return self.t.tokens < CLUE_TOKENS and any(self.is_trash(o) for o in self.t.hands[self.me])
+
+    def clue_before_play(self) -> bool:
+        """Two bots, the deck running out: a clue that gets our partner a card comes before our own play.
+
+        Our known cards keep until our next turns, and a clue draws no card, so it costs us no turn of
+        the game; our partner's unknown card, once the deck is out, would never be played.
+        """
+        t = self.t
+        return (not t.people and t.config.players == 2 and t.tokens > 0 and self.view.final_turns_left is None
+                and self.view.deck_left <= LAST_CLUES_DECK)
 
     def chop_just_saved(self) -> bool:
         """Whether the last turn was a clue to us touching what was then our chop."""

@@ -129,6 +129,20 @@ def test_late_in_the_game_a_play_clue_may_touch_a_second_copy(deck_left: int, to
     assert gives == touches_both, action
 
 
+@pytest.mark.parametrize(("deck_left", "clues_first"), [(17, False), (16, True)])
+def test_as_the_deck_runs_out_a_play_clue_comes_before_a_known_play(deck_left: int, clues_first: bool) -> None:
+    # Seat 0 knows its R1 playable (a red clue), and seat 1's newest card, a G1, is unclued. With 16 cards or
+    # fewer left in the deck, seat 0 clues the G1 first (last clues first, docs/bots.md): its R1 keeps until
+    # its next turn, and the clue draws no card; earlier it plays its R1.
+    state = act(deal(2, {4: "R1", 9: "G1"}), Clue(1, colour=Suit.YELLOW), Clue(0, colour=Suit.RED))
+    assert state.current == 0
+    view = replace(view_for(state, 0), deck_left=deck_left)  # the same position, later in the game
+    action = choose_action(view)
+    gives = isinstance(action, Clue) and action.target == 1 and (action.rank == 1 or action.colour is Suit.GREEN)
+    assert gives == clues_first, action
+    assert clues_first or action == Play(4), action
+
+
 def test_plays_a_card_given_a_play_clue() -> None:
     state = deal(2, {9: "R1"})  # seat 1's newest card
     state = act(state, Clue(1, colour=Suit.RED))
