@@ -68,7 +68,7 @@ class BotError(Exception):
 def conventions_at(table: TableInfo) -> tuple[Level, frozenset[int]]:
     """How a bot plays at ``table``: its level (the server's word: the one chosen, else beginner beside a person)
     and the seats that play by the house bots' conventions (theirs, and the network bots the server counts)."""
-    return table.level, frozenset(i for i, p in enumerate(table.players) if p is not None and (p.bot or p.network_bot))
+    return table.level, frozenset(i for i, p in enumerate(table.players) if p is not None and p.plays_as_bot)
 
 
 def say(line: str) -> None:

@@ -229,7 +229,7 @@ def end_fragments(model: ClientModel, solo: bool = False) -> StyleAndTextTuples:
 
 
 def _table_players(table: TableInfo) -> str:
-    names = [p.name + ("*" if p.bot or p.network_bot else "") + ("" if p.connected else "?") if p is not None else "·"
+    names = [p.name + ("*" if p.plays_as_bot else "") + ("" if p.connected else "?") if p is not None else "·"
              for p in table.players]
     return ", ".join(names)
 
@@ -267,7 +267,7 @@ def table_line(model: ClientModel) -> StyleAndTextTuples:
     if table is None:
         return []
     opts = rule_options(table)
-    if not any(p is not None and (p.bot or p.network_bot) for p in table.players):
+    if not any(p is not None and p.plays_as_bot for p in table.players):
         opts = opts[1:]
     return [("class:label", "Table: " + " · ".join(opts))] if opts else []
 

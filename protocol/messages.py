@@ -223,6 +223,11 @@ class SeatInfo:
     # as the house bots do, so they count it as one of them; ``bot`` stays for the server's own bots only.
     network_bot: Annotated[bool, Bool()] = False
 
+    @property
+    def plays_as_bot(self) -> bool:
+        """A house bot or a network bot: the bots read this seat's clues, and give it theirs, by their conventions."""
+        return self.bot or self.network_bot
+
 
 @_plan
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -175,8 +175,9 @@ def read_games(db: sqlite3.Connection, limit: int = 100, key: str | None = None,
 
 
 def count_finished(db: sqlite3.Connection) -> int:
-    """How many finished games the store holds (a list shows only the latest)."""
-    return int(db.execute("SELECT COUNT(*) FROM games WHERE finished IS NOT NULL").fetchone()[0])
+    """How many finished games the store holds, counted as ``read_games`` lists them (which shows the latest)."""
+    query = "SELECT COUNT(*) FROM games WHERE finished IS NOT NULL AND end_reason IS NOT NULL"
+    return int(db.execute(query).fetchone()[0])
 
 
 def fold_table_clocks(db: sqlite3.Connection) -> None:
