@@ -55,7 +55,7 @@ from hanabi.protocol.messages import (
     ViewUpdate,
     Welcome,
 )
-from hanabi.protocol.version import PROGRAM, PROTOCOL_VERSION
+from hanabi.protocol.version import CLIENT_PROGRAM, PROTOCOL_VERSION
 
 from .arguments import delay_problem, name_problem
 from .session import CONNECT_TIMEOUT, HANDSHAKE_TIMEOUT, SEND_TIMEOUT, Address, parse_address
@@ -137,7 +137,7 @@ class BotClient:
                     await self.send(Pong(message.n))
 
     async def join(self, table: int | None) -> int:
-        await self.send(Hello(PROTOCOL_VERSION, PROGRAM, self.name, network_bot=True))
+        await self.send(Hello(PROTOCOL_VERSION, CLIENT_PROGRAM, self.name, network_bot=True))
         welcome = await self.expect(Welcome)
         assert isinstance(welcome, Welcome)
         self.report(f"connected as {welcome.player}")

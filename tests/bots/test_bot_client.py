@@ -29,7 +29,7 @@ from hanabi.protocol.messages import (
     ViewUpdate,
     Welcome,
 )
-from hanabi.protocol.version import PROGRAM, PROTOCOL_VERSION
+from hanabi.protocol.version import CLIENT_PROGRAM, PROTOCOL_VERSION
 from hanabi.server import Server, ServerConfig, serve
 
 # The server pings every half second (so the bot's answers are exercised) but waits a minute for an answer: on a
@@ -47,7 +47,7 @@ async def _host_at_a_new_table(nursery: trio.Nursery, name: str, seats: int = 2,
                                                             task_status=task_status))
     stream = await trio.open_tcp_stream("127.0.0.1", server.port)
     host = BotClient(stream, "Host", 0.0)
-    await host.send(Hello(PROTOCOL_VERSION, PROGRAM, "Host", network_bot=network_bot))
+    await host.send(Hello(PROTOCOL_VERSION, CLIENT_PROGRAM, "Host", network_bot=network_bot))
     await host.expect(Welcome)
     await host.send(CreateTable(name, seats=seats, seed=seed))
     joined = await host.expect(Joined)
@@ -201,7 +201,7 @@ async def test_at_a_table_of_bots_only_the_network_bot_plays_the_strongest_level
 async def test_only_a_network_bot_of_the_servers_own_version_counts_as_a_bot(nursery: trio.Nursery) -> None:
     server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=FAST,
                                                             task_status=task_status))
-    for program, counted in [(PROGRAM, True), ("mybot 0.3", False)]:
+    for program, counted in [(CLIENT_PROGRAM, True), ("mybot 0.3", False)]:
         with trio.fail_after(10):
             stream = await trio.open_tcp_stream("127.0.0.1", server.port)
             bot = BotClient(stream, "Robo", 0.0)
