@@ -92,7 +92,7 @@ async def give_seat(table: Table, host: Player, request: Handover) -> Player | N
     if previous is not None:  # away, so told when they come back (or now, if they came back meanwhile)
         previous.tell(handed)
     table.watch_absence()
-    if game is not None and game.running and table.options.timed:
+    if game is not None and game.running and table.settings.game.timed:
         turns.retime(table)  # a timed game paused itself while the player to act was away: the new holder is here
     turns.schedule_bot(table)
     return previous

@@ -54,7 +54,7 @@ from .game import Game, replay_text
 from .handover import hand_over
 from .names import by_name, normalized, unique
 from .passwords import hash_password
-from .records import TableOptions
+from .records import settings_of
 from .requests import CloseIfEmpty, Rewatch, Unwatch
 from .review import REVIEW_REQUESTS, restored
 from .saved import StoredTable, count_finished, read_game, read_games, read_snapshot
@@ -130,9 +130,8 @@ class Lobby:
     def _restored(self, stored: StoredTable) -> Table:
         """A table from the store, its seats given back to the players known (by token hash)."""
         game = Game.restore(stored.game) if stored.game is not None else None  # first: it may fail
-        table = Table(stored.id, stored.name, stored.variant, stored.empty_clues, stored.all_or_nothing, stored.chat,
-                      stored.seats, stored.password, store=self.store, config=self.config, policy=self.policy,
-                      lobby=self, options=stored.options)
+        table = Table(stored.id, stored.name, stored.settings, stored.password, store=self.store, config=self.config,
+                      policy=self.policy, lobby=self)
         table.host, table.game = stored.host, game
         table.review = restored(stored.review) if stored.review is not None else None
         for s in stored.seated:
@@ -366,15 +365,10 @@ class Lobby:
             raise Refused(ErrorCode.RATE_LIMITED, "tables are opened from your address faster than the server "
                                                   "takes: wait a moment, or join one")
         password = hash_password(request.password) if request.password else None
-        options = TableOptions(level=request.level, seed=request.seed,
-                               end_when_no_points=request.end_when_no_points, deck_plays=request.deck_plays,
-                               timer=(request.time_base, request.time_per_turn) if request.timed else None)
-        table_id = await self.store.create_table(request.name, request.variant, request.empty_clues,
-                                                 request.all_or_nothing, request.chat, request.seats, password, None,
-                                                 options)
-        table = Table(table_id, request.name, request.variant, request.empty_clues, request.all_or_nothing,
-                      request.chat, request.seats, password, store=self.store, config=self.config,
-                      policy=self.policy, lobby=self, address=address, options=options)
+        settings = settings_of(request)
+        table_id = await self.store.create_table(request.name, settings, password, None)
+        table = Table(table_id, request.name, settings, password, store=self.store, config=self.config,
+                      policy=self.policy, lobby=self, address=address)
         self.tables[table_id] = table
         log.info("%s opened table %d (%s): %d seats, %s", player.name, table_id, request.name, request.seats,
                  request.variant.value)
@@ -411,7 +405,7 @@ class Lobby:
         """The deal of a seed is the same at every table: a player in (or watching, and able to chat about) a game
         dealt from ``seed`` must not see it played out elsewhere (its replay holds the whole deck) before it ends."""
         table = player.table
-        if table is not None and table.running and table.options.seed == seed:
+        if table is not None and table.running and table.settings.seed == seed:
             raise Refused(ErrorCode.NO_SUCH_GAME, f"the game at your table is dealt from this seed: {what} once it "
                                                   "is over")
 
