@@ -34,7 +34,7 @@ class Handover:
 def receiver(lobby: Lobby, host: Player, name: str) -> Player:
     """The player in the lobby called ``name`` (in any case), or ``Refused`` saying why no one can take it."""
     key = name.casefold()
-    found = next((p for p in lobby.online() if p.name.casefold() == key), None)
+    found = next((p for p in lobby.online if p.name.casefold() == key), None)
     if found is None:
         raise Refused(ErrorCode.BAD_FIELD, f"no player called {name!r} is connected: they must be in the lobby "
                                            "(the name their screen shows at the top) to be handed a seat")
