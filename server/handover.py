@@ -15,8 +15,7 @@ from hanabi.protocol import ErrorCode, HandSeat, Joined, SeatHanded
 from hanabi.protocol import table_rules as rules
 
 from . import turns
-from .bots import free_bot_name
-from .session import Player, Refused, Seat, frame
+from .session import Player, Refused, frame
 
 if TYPE_CHECKING:
     from .lobby import Lobby
@@ -74,9 +73,7 @@ async def give_seat(table: Table, host: Player, request: Handover) -> Player | N
                                                                   to_bot=to is None))
     old = table.seats[seat]
     assert old is not None  # the rule refuses an empty seat
-    name = to.name if to is not None else free_bot_name(s.name for s in table.seats if s is not None)
-    await table.store.set_seat(table.id, seat, bot=to is None, name=name, key=to.key if to is not None else None)
-    table.seats[seat] = Seat(name, to)
+    name = await table.sit(seat, to)
     game = table.game
     if game is not None:
         game.premoves.pop(seat, None)  # the move the one who lost the seat queued is not the new holder's choice

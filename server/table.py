@@ -279,6 +279,18 @@ class Table:
         await self.store.set_host(self.id, seat)
         self.host = seat
 
+    async def sit(self, seat: int, player: Player | None) -> str:
+        """``player`` (None: a house bot) takes ``seat``, in the store first; returns the name the seat shows."""
+        name = player.name if player is not None else free_bot_name(s.name for s in self.seats if s is not None)
+        await self.store.set_seat(self.id, seat, bot=player is None, name=name,
+                                  key=player.key if player is not None else None)
+        self.seats[seat] = Seat(name, player)
+        return name
+
+    async def _unseat(self, seat: int) -> None:
+        await self.store.clear_seat(self.id, seat)
+        self.seats[seat] = None
+
     # --- telling people -----------------------------------------------------------------------------------------
 
     def to_members(self, data: bytes, but: Player | None = None) -> None:
@@ -390,8 +402,7 @@ class Table:
         if seat is None:
             seat = rules.free_seat(info)
             assert seat is not None
-        await self.store.set_seat(self.id, seat, bot=False, name=player.name, key=player.key)
-        self.seats[seat] = Seat(player.name, player)
+        await self.sit(seat, player)
         self.spectators.discard(player)  # a spectator of this table taking a seat
         self.watch_absence()
         if self.host is None:
@@ -420,8 +431,7 @@ class Table:
             return
         if self.running:
             await turns.end_game(self, f"{player.name} left the table", leaving=player)
-        await self.store.clear_seat(self.id, seat)
-        self.seats[seat] = None
+        await self._unseat(seat)
         if self.humans == 0:
             await self.close(leaving=player)
             return
@@ -452,15 +462,12 @@ class Table:
 
     async def _add_bot(self, player: Player, seat: int) -> None:
         await self.may_use_host_powers(player, rules.add_bot_refusal(self.info(), self.seat_of(player), seat))
-        name = free_bot_name(s.name for s in self.seats if s is not None)
-        await self.store.set_seat(self.id, seat, bot=True, name=name, key=None)
-        self.seats[seat] = Seat(name, None)
+        await self.sit(seat, None)
         self.changed()
 
     async def _remove_bot(self, player: Player, seat: int) -> None:
         await self.may_use_host_powers(player, rules.remove_bot_refusal(self.info(), self.seat_of(player), seat))
-        await self.store.clear_seat(self.id, seat)
-        self.seats[seat] = None
+        await self._unseat(seat)
         self.changed()
 
     async def _give_host(self, player: Player, seat: int) -> None:
