@@ -11,14 +11,10 @@ import secrets
 import trio
 from hanabi.protocol import (
     LIST_MAX,
-    ActionRequest,
-    AddBot,
-    Chat,
     CreateTable,
     ErrorCode,
     Games,
     GetReplay,
-    GiveHost,
     GoodbyeReason,
     HandSeat,
     Hello,
@@ -29,17 +25,11 @@ from hanabi.protocol import (
     ListTables,
     Message,
     Online,
-    PauseRequest,
-    QueueMove,
-    RearrangeRequest,
-    RemoveBot,
     ReplayFile,
     Spectate,
-    Start,
     TableChanged,
     TableGone,
     Tables,
-    WriteNote,
 )
 from hanabi.protocol.table_rules import seat_label
 
@@ -52,7 +42,7 @@ from .names import by_name, normalized, unique
 from .passwords import hash_password
 from .records import settings_of
 from .requests import CloseIfEmpty, Rewatch, Unwatch
-from .review import REVIEW_REQUESTS, restored
+from .review import restored
 from .saved import StoredTable, count_finished, read_game, read_games, read_snapshot
 from .session import Outbox, Player, Refused, Seat, frame
 from .store import Store, StoreFailure, token_hash
@@ -60,9 +50,6 @@ from .table import Table
 
 log = logging.getLogger(__name__)
 
-# Requests that concern the table the player is at.
-_AT_TABLE = (Start, AddBot, RemoveBot, GiveHost, ActionRequest, RearrangeRequest, Chat, WriteNote, PauseRequest,
-             QueueMove, *REVIEW_REQUESTS)
 ONLINE_EVERY = 1.0  # seconds: the lobby hears who is online at most this often (a login storm is not a flood)
 
 
@@ -296,17 +283,7 @@ class Lobby:
                     await self._placed(player, request)
 
     async def _placed(self, player: Player, request: Message) -> None:
-        if isinstance(request, (*_AT_TABLE, Leave)):
-            table = player.table
-            if table is None:
-                raise Refused(ErrorCode.NOT_SEATED, "you are not at a table: join or watch one first")
-            await table.call(player, request)
-            if isinstance(request, Leave):
-                player.table, player.seat = None, None
-                if not table.closed:  # in the lobby now: the table as it is without them (a closed one said so)
-                    player.send_frame(frame(TableChanged(table=table.info())))
-                player.send_frame(self.online_frame(None))  # the lobby's news of who is online went on without them
-        elif isinstance(request, (Join, Spectate)):
+        if isinstance(request, (Join, Spectate)):
             table = self.tables.get(request.table)
             if table is None:
                 raise Refused(ErrorCode.NO_SUCH_TABLE,
@@ -316,8 +293,16 @@ class Lobby:
             await self._create(player, request)
         elif isinstance(request, HandSeat):
             await hand_over(self, player, request)
-        else:
-            raise Refused(ErrorCode.UNKNOWN_TYPE, f"the server does not take {request.TYPE} requests here")
+        else:  # the rest concern the player's table, which carries each out (or says it takes no such request)
+            table = player.table
+            if table is None:
+                raise Refused(ErrorCode.NOT_SEATED, "you are not at a table: join or watch one first")
+            await table.call(player, request)
+            if isinstance(request, Leave):
+                player.table, player.seat = None, None
+                if not table.closed:  # in the lobby now: the table as it is without them (a closed one said so)
+                    player.send_frame(frame(TableChanged(table=table.info())))
+                player.send_frame(self.online_frame(None))  # the lobby's news of who is online went on without them
 
     async def _enter(self, player: Player, table: Table, request: Join | Spectate) -> None:
         """Sit down at (``Join``) or watch (``Spectate``) ``table``, leaving the table the player watched."""
