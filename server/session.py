@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 import trio
-from hanabi.protocol import SENTENCE_MAX, ErrorCode, ErrorReply, Message, ProtocolError, ViewParts, encode
+from hanabi.protocol import SENTENCE_MAX, ErrorCode, ErrorReply, Message, ProtocolError, SeatInfo, ViewParts, encode
 
 if TYPE_CHECKING:
     from .table import Table
@@ -41,9 +41,11 @@ class Seat:
     def bot(self) -> bool:
         return self.player is None
 
-    @property
-    def network_bot(self) -> bool:
-        return self.player is not None and self.player.network_bot
+    def info(self) -> SeatInfo:
+        """The seat as everyone sees it."""
+        player = self.player
+        return SeatInfo(name=self.name, bot=player is None, connected=player is None or player.online,
+                        network_bot=player is not None and player.network_bot)
 
 
 class Refused(Exception):

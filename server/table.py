@@ -27,7 +27,6 @@ from hanabi.protocol import (
     QueueMove,
     RearrangeRequest,
     RemoveBot,
-    SeatInfo,
     SeatStatus,
     Spectate,
     Start,
@@ -249,18 +248,15 @@ class Table:
     def info(self) -> TableInfo:
         return TableInfo(
             id=self.id, name=self.name, seats=len(self.seats),
-            players=tuple(None if s is None else SeatInfo(name=s.name, bot=s.bot,
-                                                          connected=s.player is None or s.player.online,
-                                                          network_bot=s.network_bot)
-                          for s in self.seats),
+            players=tuple(None if s is None else s.info() for s in self.seats),
             has_password=self.password is not None, running=self.running,
             spectators=sum(1 for p in self.spectators if p.online), host=self.host, level=self.level,
             seeded=self.settings.seed is not None, **{k: getattr(self.settings.game, k) for k in GAME_CHOICES})
 
     @property
     def bot_seats(self) -> frozenset[int]:
-        """The seats that play by the house bots' conventions: theirs, and network bots' (``Seat.network_bot``)."""
-        return frozenset(i for i, s in enumerate(self.seats) if s is not None and (s.bot or s.network_bot))
+        """The seats that play by the house bots' conventions: theirs, and network bots'."""
+        return frozenset(i for i, s in enumerate(self.seats) if s is not None and s.info().plays_as_bot)
 
     @property
     def level(self) -> Level:
