@@ -25,6 +25,7 @@ from hanabi.engine import (
     PlayerView,
     TurnAction,
     TurnEvent,
+    Variant,
     new_game,
 )
 from hanabi.engine.bots import Decision, Level
@@ -46,7 +47,7 @@ from hanabi.protocol.messages import (
 )
 from hanabi.server import Server, ServerConfig
 from hanabi.server.cli import main
-from hanabi.server.records import TableSettings
+from hanabi.server.records import PLAIN_CHOICES, TableSettings, choices_text, settings_of
 from hanabi.server.saved import read_games, read_snapshot
 from hanabi.server.store import Store
 
@@ -365,3 +366,14 @@ def test_the_seats_kept_from_a_reason_are_the_decisions_own_and_the_clues_target
     assert seats_named(Decision(Clue(2, rank=3), "a finesse: R2 first"), 0, 4) == {1, 2, 3}
     assert seats_named(Decision(Clue(2, rank=3), "their R3 can be played"), 0, 4) == {2}
     assert seats_named(Decision(Play(7), "my slot 1 is R1"), 3, 4) == {3}
+
+
+def test_a_create_table_request_is_one_tables_settings() -> None:
+    asked = CreateTable(name="t", variant=Variant.SIX_SUITS, seats=4, empty_clues=True, chat=ChatPolicy.OFF,
+                        level="basic", seed="friday", deck_plays=True, timed=True, time_base=90, time_per_turn=5)
+    assert settings_of(asked) == TableSettings(
+        GameConfig(players=4, variant=Variant.SIX_SUITS, empty_clues=True, chat=ChatPolicy.OFF, deck_plays=True,
+                   timed=True, time_base=90, time_per_turn=5), "basic", "friday")
+    # An untimed table's clock is the default one whatever the request said: its games and its listing agree.
+    untimed = settings_of(CreateTable(name="t", time_base=90, time_per_turn=5))
+    assert untimed == TableSettings(GameConfig()) and choices_text(untimed) == PLAIN_CHOICES
