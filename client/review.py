@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from hanabi.engine import GameState, ReplayError, view_for
 from hanabi.engine.replay import Replay, from_json
 from hanabi.protocol.messages import Review, ReviewPoint, ReviewStep
+from hanabi.protocol.table_rules import leads_review
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from .board import seat_name
@@ -190,11 +191,7 @@ class ReviewActions:
         review, table = model.review, model.table
         if review is None or table is None:
             return False
-        if review.leader == model.player:
-            return True
-        here = review.leader in model.watchers or any(
-            p is not None and p.name == review.leader and p.connected for p in table.players)
-        return model.is_host and not here
+        return leads_review(table, model.watchers, review.leader, model.player, model.seat)
 
     def go(self, step: int) -> None:
         """Show ``step``: for everyone when we lead, else on our own."""

@@ -1,5 +1,5 @@
 """The rules of a table (not of the game): who may sit, start, seat or remove a bot, hand on the host role or an
-away player's seat, chat.
+away player's seat, chat, lead a review.
 
 Pure functions of a ``TableInfo`` (the table as everyone sees it) and of who
 asks. The server checks every request with them before it changes anything;
@@ -11,6 +11,7 @@ counted from 0 here, as on the wire; people see them from 1 (``seat_label``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from hanabi.engine import ChatPolicy
@@ -172,3 +173,16 @@ def chat_refusal(table: TableInfo, seated: bool) -> Refusal | None:
             # Spectators see every hand; a word from them could leak it.
             return Refusal(ErrorCode.CHAT_DISABLED, "spectators can chat only between games: they see every hand")
     return None
+
+
+def is_here(table: TableInfo, watchers: Iterable[str], name: str) -> bool:
+    """Whether the person called ``name`` is at ``table`` now: connected in a seat, or watching (``watchers``: the
+    spectators connected, as a ``watchers`` message names them)."""
+    return name in watchers or any(p is not None and not p.bot and p.connected and p.name == name
+                                   for p in table.players)
+
+
+def leads_review(table: TableInfo, watchers: Iterable[str], leader: str, name: str, seat: int | None) -> bool:
+    """Whether the steps and pointing of ``name`` (in ``seat``; None: watching) go to everyone in the review that
+    ``leader`` leads: the leader's do, and the host's while the leader is not here."""
+    return name == leader or (seat is not None and seat == table.host and not is_here(table, watchers, leader))

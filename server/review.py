@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from hanabi.engine import EndReason, GameState, TurnEvent
 from hanabi.protocol import ErrorCode, OpenReview, ReplayFile, Review, ReviewLead, ReviewPoint, ReviewStep
+from hanabi.protocol import table_rules as rules
 
 from .game import Game, replay_text, replayed
 from .saved import StoredReview, read_game
@@ -69,10 +70,6 @@ def restored(stored: StoredReview) -> TableReview:
     return _of_state(game.id, replayed(game), replay_text(game), stored.leader, stored.step, stored.pointer)
 
 
-def _here(table: Table, name: str) -> bool:
-    return any(p.name == name and p.online for p in table.members())
-
-
 def _is_host(table: Table, player: Player) -> bool:
     return table.host is not None and table.seat_of(player) == table.host
 
@@ -119,14 +116,14 @@ async def handle(table: Table, player: Player, request: ReviewRequest) -> None:
         if player.name != review.leader and not _is_host(table, player):
             raise Refused(ErrorCode.NOT_LEADER, f"{review.leader} leads the review: only they or the host can hand "
                                                 "the lead on")
-        if not _here(table, request.name):
+        if not rules.is_here(table.info(), table.watchers(), request.name):
             raise Refused(ErrorCode.NOT_SEATED, f"{request.name!r} is not at this table now: the lead goes to "
                                                 "someone here (seated or watching)")
         # The arrow is dropped: the bar says the leader points at it, and the new leader has not.
         await _save_and_tell(table, replace(review, leader=request.name, pointer=None))
         return
     # Who leads once ``player`` acts: the leader; or the host, taking the lead back from a leader away.
-    if player.name != review.leader and not (_is_host(table, player) and not _here(table, review.leader)):
+    if not rules.leads_review(table.info(), table.watchers(), review.leader, player.name, table.seat_of(player)):
         raise Refused(ErrorCode.NOT_LEADER, f"{review.leader} leads the review: only they can step or point for "
                                             "everyone (step on your own instead, then come back to them)")
     if isinstance(request, ReviewStep):

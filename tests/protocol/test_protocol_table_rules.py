@@ -89,3 +89,16 @@ def test_only_an_away_players_seat_or_a_bots_is_handed_on() -> None:
         ErrorCode.SEAT_TAKEN, "Ben is here: only the seat of a player who is away (or of a bot) can be handed on")
     assert code(rules.hand_seat_refusal(t, 0, 3, to_bot=True)) == ErrorCode.BAD_FIELD  # empty
     assert code(rules.hand_seat_refusal(t, 0, 7, to_bot=True)) == ErrorCode.BAD_FIELD  # no such seat
+
+
+def test_the_review_goes_on_with_its_leader_or_the_host_while_the_leader_is_away() -> None:
+    away_ben = SeatInfo(name="Ben", bot=False, connected=False)
+    t = table(ANN, BEN, BOT)  # Ann hosts
+    assert rules.is_here(t, (), "Ben") and rules.is_here(t, ("Eve",), "Eve")
+    assert not rules.is_here(t, (), "Eve") and not rules.is_here(t, (), "Bot Ada")  # a bot is nobody's leader
+    assert not rules.is_here(table(ANN, away_ben), (), "Ben")
+    assert rules.leads_review(t, (), "Ben", "Ben", 1) and rules.leads_review(t, (), "Eve", "Eve", None)
+    assert not rules.leads_review(t, (), "Ben", "Ann", 0)  # the host, while Ben is here
+    assert rules.leads_review(table(ANN, away_ben), (), "Ben", "Ann", 0)  # the host takes over from Ben away
+    assert rules.leads_review(t, (), "Eve", "Ann", 0) and not rules.leads_review(t, ("Eve",), "Eve", "Ann", 0)
+    assert not rules.leads_review(table(ANN, away_ben), (), "Ben", "Cy", None)  # a spectator never takes over
