@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from hanabi.protocol.messages import GameSummary, GetReplay, ListGames, OpenReview
+from hanabi.protocol.table_rules import open_review_refusal
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from .model import ClientModel
@@ -113,8 +114,9 @@ class HistoryActions:
         if model.table is None or model.seat is None:
             self.app.note("to review a game together, sit at a table first (its host opens the review)", True)
             return
-        if not model.is_host:
-            self.app.note("only your table's host opens a game for everyone to review: ask them", True)
+        refusal = open_review_refusal(model.table, model.seat)
+        if refusal is not None:
+            self.app.note(refusal.message, True)
             return
         if self.app.send(OpenReview(game.id)):
             self.close()

@@ -186,3 +186,25 @@ def leads_review(table: TableInfo, watchers: Iterable[str], leader: str, name: s
     """Whether the steps and pointing of ``name`` (in ``seat``; None: watching) go to everyone in the review that
     ``leader`` leads: the leader's do, and the host's while the leader is not here."""
     return name == leader or (seat is not None and seat == table.host and not is_here(table, watchers, leader))
+
+
+def open_review_refusal(table: TableInfo, asker: int | None) -> Refusal | None:
+    """Whether seat ``asker`` (None: watching) may open a finished game for everyone at ``table`` to review."""
+    if asker is None or asker != table.host:
+        return Refusal(ErrorCode.NOT_HOST, "only the host opens a game for the table to review: ask them, or look "
+                                           "at it alone (its replay)")
+    if table.running:
+        return Refusal(ErrorCode.GAME_RUNNING, "a game is being played at this table: review another once it ends")
+    return None
+
+
+def review_lead_refusal(table: TableInfo, watchers: Iterable[str], leader: str, asker: str, seat: int | None,
+                        to: str) -> Refusal | None:
+    """Whether ``asker`` (in ``seat``) may hand the lead of the review ``leader`` leads to ``to``: the leader or the
+    host may, to someone here."""
+    if asker != leader and (seat is None or seat != table.host):
+        return Refusal(ErrorCode.NOT_LEADER, f"{leader} leads the review: only they or the host can hand the lead on")
+    if not is_here(table, watchers, to):
+        return Refusal(ErrorCode.NOT_SEATED, f"{to!r} is not at this table now: the lead goes to someone here "
+                                             "(seated or watching)")
+    return None

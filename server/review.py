@@ -19,7 +19,7 @@ from hanabi.protocol import table_rules as rules
 
 from .game import Game, replay_text, replayed
 from .saved import StoredReview, read_game
-from .session import Player, Refused, frame
+from .session import Player, Refused, frame, refuse
 from .store import StoreFailure
 
 if TYPE_CHECKING:
@@ -70,10 +70,6 @@ def restored(stored: StoredReview) -> TableReview:
     return _of_state(game.id, replayed(game), replay_text(game), stored.leader, stored.step, stored.pointer)
 
 
-def _is_host(table: Table, player: Player) -> bool:
-    return table.host is not None and table.seat_of(player) == table.host
-
-
 async def _save_and_tell(table: Table, review: TableReview, with_game: bool = False,
                          but: Player | None = None) -> None:
     """Store the review's new state, then make it the table's and show it to everyone there (but ``but``)."""
@@ -113,12 +109,8 @@ async def handle(table: Table, player: Player, request: ReviewRequest) -> None:
         why = "a game is being played" if table.running else "no game has been played or opened here yet"
         raise Refused(ErrorCode.NO_REVIEW, f"there is no review at this table ({why})")
     if isinstance(request, ReviewLead):
-        if player.name != review.leader and not _is_host(table, player):
-            raise Refused(ErrorCode.NOT_LEADER, f"{review.leader} leads the review: only they or the host can hand "
-                                                "the lead on")
-        if not rules.is_here(table.info(), table.watchers(), request.name):
-            raise Refused(ErrorCode.NOT_SEATED, f"{request.name!r} is not at this table now: the lead goes to "
-                                                "someone here (seated or watching)")
+        refuse(rules.review_lead_refusal(table.info(), table.watchers(), review.leader, player.name,
+                                         table.seat_of(player), request.name))
         # The arrow is dropped: the bar says the leader points at it, and the new leader has not.
         await _save_and_tell(table, replace(review, leader=request.name, pointer=None))
         return
@@ -137,11 +129,7 @@ async def handle(table: Table, player: Player, request: ReviewRequest) -> None:
 
 
 async def _open(table: Table, player: Player, game_id: int) -> None:
-    if not _is_host(table, player):
-        raise Refused(ErrorCode.NOT_HOST, "only the host opens a game for the table to review: ask them, or look "
-                                          "at it alone (its replay)")
-    if table.running:
-        raise Refused(ErrorCode.GAME_RUNNING, "a game is being played at this table: review another once it ends")
+    refuse(rules.open_review_refusal(table.info(), table.seat_of(player)))
     stored = await table.store.read(read_game, game_id)
     if stored is None or stored.finished is None:
         # A running game is never opened: its deck would show.

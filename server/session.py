@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import trio
 from hanabi.protocol import SENTENCE_MAX, ErrorCode, ErrorReply, Message, ProtocolError, SeatInfo, ViewParts, encode
+from hanabi.protocol.table_rules import Refusal
 
 if TYPE_CHECKING:
     from .table import Table
@@ -55,6 +56,12 @@ class Refused(Exception):
         super().__init__(message)
         self.code = str(code)  # a StrEnum member is sent as its plain string
         self.message = message
+
+
+def refuse(refusal: Refusal | None) -> None:
+    """Raise the refusal of a table rule, if any."""
+    if refusal is not None:
+        raise Refused(refusal.code, refusal.message)
 
 
 class Player:

@@ -48,7 +48,7 @@ from .names import by_name
 from .passwords import check_password
 from .records import GAME_CHOICES, TableSettings
 from .requests import Abandoned, BotMove, Call, CloseIfEmpty, OutOfTime, Rewatch, Unwatch, waiting
-from .session import Player, Refused, Seat, frame
+from .session import Player, Refused, Seat, frame, refuse
 from .store import Store, StoreFailure
 from .timing import Alarm, duration
 
@@ -60,11 +60,6 @@ class LobbySide(Protocol):
 
     def table_changed(self, table: Table) -> None: ...
     def table_closed(self, table: Table, members: list[Player]) -> None: ...
-
-
-def _refuse(refusal: rules.Refusal | None) -> None:
-    if refusal is not None:
-        raise Refused(refusal.code, refusal.message)
 
 
 class Table:
@@ -265,7 +260,7 @@ class Table:
 
     async def may_use_host_powers(self, player: Player, refusal: rules.Refusal | None) -> None:
         """Refuse with ``refusal`` (from a table rule), or go ahead, the asker becoming host if the host is away."""
-        _refuse(refusal)
+        refuse(refusal)
         seat = self.seated(player)
         if rules.takes_over_host(self.info(), seat):
             await self._set_host(seat)
@@ -394,7 +389,7 @@ class Table:
         """Seat ``player`` (whom the lobby has checked sits nowhere); returns the seat."""
         check_password(self.password, password, self.name)
         info = self.info()
-        _refuse(rules.join_refusal(info, seat))
+        refuse(rules.join_refusal(info, seat))
         if seat is None:
             seat = rules.free_seat(info)
             assert seat is not None
@@ -467,10 +462,10 @@ class Table:
         self.changed()
 
     async def _give_host(self, player: Player, seat: int) -> None:
-        _refuse(rules.give_host_refusal(self.info(), self.seat_of(player), seat))
+        refuse(rules.give_host_refusal(self.info(), self.seat_of(player), seat))
         await self._set_host(seat)
         self.changed()
 
     def _chat(self, player: Player, text: str) -> None:
-        _refuse(rules.chat_refusal(self.info(), seated=self.place(player) is not None))
+        refuse(rules.chat_refusal(self.info(), seated=self.place(player) is not None))
         self.to_members(frame(Chat(table=self.id, sender=player.name, text=text)))

@@ -190,7 +190,7 @@ def test_w_has_the_table_review_a_game_only_from_its_host(term, kit) -> None:
     assert term.type("w") == []
     assert "sit at a table first" in term.screen()
     term.feed(Joined(kit.table(), 1))
-    assert term.type("w") == [] and "only your table's host" in term.screen()
+    assert term.type("w") == [] and "only the host opens a game" in term.screen()
     term.feed(Joined(kit.table(), 0))  # now the host
     assert term.type("w") == [OpenReview(8)]
     assert "Finished games" not in term.screen()  # back at the table, whose review comes

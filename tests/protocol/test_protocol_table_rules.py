@@ -102,3 +102,14 @@ def test_the_review_goes_on_with_its_leader_or_the_host_while_the_leader_is_away
     assert rules.leads_review(table(ANN, away_ben), (), "Ben", "Ann", 0)  # the host takes over from Ben away
     assert rules.leads_review(t, (), "Eve", "Ann", 0) and not rules.leads_review(t, ("Eve",), "Eve", "Ann", 0)
     assert not rules.leads_review(table(ANN, away_ben), (), "Ben", "Cy", None)  # a spectator never takes over
+
+
+def test_the_host_opens_a_game_to_review_between_games_and_the_leader_or_host_hands_on_the_lead() -> None:
+    t = table(ANN, BEN)  # Ann hosts
+    assert rules.open_review_refusal(t, 0) is None
+    assert code(rules.open_review_refusal(t, 1)) == code(rules.open_review_refusal(t, None)) == ErrorCode.NOT_HOST
+    assert code(rules.open_review_refusal(table(ANN, BEN, running=True), 0)) == ErrorCode.GAME_RUNNING
+    assert rules.review_lead_refusal(t, (), "Ben", "Ben", 1, "Ann") is None
+    assert rules.review_lead_refusal(t, ("Eve",), "Ben", "Ann", 0, "Eve") is None  # the host may, to a spectator
+    assert code(rules.review_lead_refusal(t, ("Eve",), "Ben", "Eve", None, "Ann")) == ErrorCode.NOT_LEADER
+    assert code(rules.review_lead_refusal(t, (), "Ben", "Ben", 1, "Eve")) == ErrorCode.NOT_SEATED  # Eve is not here
