@@ -41,7 +41,7 @@ from .handover import hand_over
 from .names import by_name, normalized, unique
 from .passwords import hash_password
 from .records import settings_of
-from .requests import CloseIfEmpty, Rewatch, Unwatch
+from .requests import CloseIfEmpty, Rewatch
 from .review import restored
 from .saved import StoredTable, count_finished, read_game, read_games, read_snapshot
 from .session import Outbox, Player, Refused, Seat, frame
@@ -316,7 +316,7 @@ class Lobby:
         watched = player.table if player.table is not table else None
         if watched is not None:
             try:
-                await watched.call(player, Unwatch())
+                await watched.call(player, Leave())  # a spectator's leave: they stop watching there
             except Refused:
                 if not watched.closed:
                     raise  # refused to this request's connection (a newer one replaced it): nothing moves

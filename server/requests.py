@@ -49,13 +49,9 @@ class CloseIfEmpty:
 
 
 @dataclass(slots=True)
-class Unwatch:
-    """The lobby moves a spectator elsewhere (to sit or watch at another table): they stop watching here."""
-
-
-@dataclass(slots=True)
 class Rewatch:
-    """The move elsewhere was refused: the spectator watches here again (they were let in before)."""
+    """The lobby moved a spectator elsewhere (they left this table first), and the move was refused: they watch
+    here again (they were let in before)."""
 
 
 @dataclass(slots=True, eq=False)

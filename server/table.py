@@ -47,7 +47,7 @@ from .handover import Handover, give_seat
 from .names import by_name
 from .passwords import check_password
 from .records import GAME_CHOICES, TableSettings
-from .requests import Abandoned, BotMove, Call, CloseIfEmpty, OutOfTime, Rewatch, Unwatch, waiting
+from .requests import Abandoned, BotMove, Call, CloseIfEmpty, OutOfTime, Rewatch, waiting
 from .session import Player, Refused, Seat, frame, refuse
 from .store import Store, StoreFailure
 from .timing import Alarm, duration
@@ -170,9 +170,6 @@ class Table:
             return await self._join(player, request.seat, request.password, request.id)
         elif isinstance(request, Spectate):
             self._spectate(player, request.password, request.id)
-        elif isinstance(request, Unwatch):
-            self.spectators.discard(player)
-            self.changed()
         elif isinstance(request, Rewatch):
             self._spectate(player, None, None, let_in=True)
         elif isinstance(request, Leave):

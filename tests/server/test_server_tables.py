@@ -36,6 +36,7 @@ from hanabi.protocol.messages import (
     Tables,
     ViewUpdate,
 )
+from hanabi.server import Server
 
 from .conftest import Client, Connect
 
@@ -184,6 +185,24 @@ async def test_seats_and_passwords_are_checked(connect: Connect) -> None:
     assert (await carol.expect(ErrorReply)).code == "table_full"
     await bob.send(CreateTable(name="second"))
     assert (await bob.expect(ErrorReply)).code == "already_seated"
+
+
+async def test_a_spectator_moving_to_a_table_that_refuses_them_watches_where_they_were(connect: Connect,
+                                                                                        server: Server) -> None:
+    alice, bob, carol, eve = await connect("Alice"), await connect("Bob"), await connect("Carol"), await connect("Eve")
+    watched = await table_of(alice, [], seats=2, chat=ChatPolicy.ALWAYS)
+    full = await table_of(bob, [carol])
+    await eve.send(Spectate(table=watched))
+    await eve.expect(Joined)
+    await eve.send(Join(table=full))
+    assert (await eve.expect(ErrorReply)).code == "table_full"
+    player = next(p for p in server.lobby.players.values() if p.name == "Eve")
+    assert player.table is server.lobby.tables[watched] and player in server.lobby.tables[watched].spectators
+    await alice.send(Chat(text="still there?"))
+    assert (await eve.expect(Chat)).text == "still there?"
+    await eve.send(Spectate(table=full))  # a move that works leaves the table she watched
+    await eve.expect(Joined, where=lambda m: m.table.id == full)
+    assert player not in server.lobby.tables[watched].spectators and player.table is server.lobby.tables[full]
 
 
 async def test_chat_follows_the_table_policy(connect: Connect) -> None:
