@@ -36,7 +36,6 @@ class Server:
 
     host: str
     port: int
-    db: str
     lobby: Lobby
     store: Store
     restored: int  # unfinished games brought back from the store
@@ -125,7 +124,7 @@ async def serve(host: str | None, port: int, db: str = ":memory:", *, config: Se
                     restored = await lobby.restore()
                     listeners = await trio.open_tcp_listeners(port, host=host)
                     bound = listeners[0].socket.getsockname()[1]
-                    server = Server(host or "*", bound, db, lobby, store, restored, config)
+                    server = Server(host or "*", bound, lobby, store, restored, config)
                     nursery.start_soon(server._wait_for_stop, nursery.cancel_scope)
                     nursery.start_soon(trio.serve_listeners, server._handle_tcp, listeners)
                     task_status.started(server)
