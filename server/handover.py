@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from hanabi.protocol import ErrorCode, HandSeat, Joined, SeatHanded
+from hanabi.protocol import ErrorCode, HandSeat, SeatHanded
 from hanabi.protocol import table_rules as rules
 
 from . import turns
@@ -81,8 +81,7 @@ async def give_seat(table: Table, host: Player, request: Handover) -> Player | N
             table.bot_pending = None  # its choice, if it is still thinking, is refused (turns.bot_move)
     handed = SeatHanded(table=table.id, seat=seat, name=name, bot=to is None, previous=old.name, by=host.name)
     if to is not None:
-        to.send(Joined(table=table.info(), seat=seat))
-        table.send_view(to)
+        table.send_table(to)
     table.changed()
     table.to_members(frame(handed))
     previous = old.player

@@ -300,12 +300,14 @@ class Table:
         """The names of the spectators connected now, sorted."""
         return by_name(p.name for p in self.spectators if p.online)
 
-    def send_view(self, player: Player) -> None:
-        """What someone arriving needs: the game's view, bots' reasons, clocks, pre-move and notes they may see
-        (a seat only its own notes while the game runs), the review if any, and who watches."""
+    def send_table(self, player: Player, request_id: int | None = None) -> None:
+        """What someone arriving needs: ``joined`` (answering ``request_id``), the game's view, bots' reasons,
+        clocks, pre-move and notes they may see (a seat only its own notes while the game runs), the review if
+        any, and who watches."""
+        seat = self.seat_of(player)
+        player.send(Joined(table=self.info(), seat=seat, id=request_id))
         game = self.game
         if game is not None:
-            seat = self.seat_of(player)
             player.send(game.view(seat))
             for message, named in self.reasons:  # the bots' reasons they may read (all, once the game is over)
                 if not game.running or seat not in named:
@@ -330,8 +332,7 @@ class Table:
         seat = self.seat_of(player)
         if seat is None and player not in self.spectators:
             return  # their seat was handed on while they were away (handover.py): the lobby is where they are
-        player.send(Joined(table=self.info(), seat=seat))
-        self.send_view(player)
+        self.send_table(player)
         if seat is not None:
             self._seat_status(seat, True)
             self.watch_absence()
@@ -395,8 +396,7 @@ class Table:
         self.watch_absence()
         if self.host is None:
             await self._set_host(seat)
-        player.send(Joined(table=self.info(), seat=seat, id=request_id))
-        self.send_view(player)
+        self.send_table(player, request_id)
         self.changed()
         return seat
 
@@ -407,8 +407,7 @@ class Table:
                 raise Refused(ErrorCode.TABLE_FULL, f"table {self.name!r} has {len(self.spectators)} spectators, "
                                                     "the most it takes: watch another, or try again later")
         self.spectators.add(player)
-        player.send(Joined(table=self.info(), seat=None, id=request_id))
-        self.send_view(player)
+        self.send_table(player, request_id)
         self.changed()
 
     async def _leave(self, player: Player) -> None:
