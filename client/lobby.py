@@ -163,6 +163,16 @@ class LobbyActions:
         if self.app.send(ListTables()):
             self.app.send(ListOnline())
 
+    def _enter(self, model: ClientModel, key: str, table: int) -> None:
+        """``j`` or ``s`` on a table of the list; a spectator may still take a free seat (j) at the table watched."""
+        refusal = rules.seated_refusal(model.table, model.seat, "join" if key == "j" else "watch", table)
+        if refusal is not None:
+            self.app.note(refusal.message, True)
+        elif key == "s" and model.table is not None and model.table.id == table:
+            self.app.note("you are already watching it", True)
+        else:
+            self.enter_table("join" if key == "j" else "spectate", table)
+
     def enter_table(self, verb: str, table: int, seat: int | None = None, password: str | None = None) -> None:
         """Join (or watch) a table; one with a password asks for it first, on the command line."""
         known = next((t for t in self.app.get_model().tables if t.id == table), None)
@@ -175,9 +185,9 @@ class LobbyActions:
 
     def open_form(self, name: str | None = None) -> None:
         model = self.app.get_model()
-        if model.table is not None and model.seat is not None:
-            # Said before the form is filled in, not after: one sits at one table at a time.
-            self.app.note(f"you sit at table {model.table.name!r}: leave it (l) before creating another", True)
+        refusal = rules.seated_refusal(model.table, model.seat, "create")
+        if refusal is not None:  # said before the form is filled in, not after
+            self.app.note(f"{refusal.message} (l leaves)", True)
             return
         self.app.ui.form = TableForm(name=name or (f"{model.player}'s table" if model.player else "my table"))
 
@@ -238,15 +248,8 @@ class LobbyActions:
             self.refresh()
         elif key in ("j", "s") and chosen is None:
             self.app.note("there is no table yet: press n to create one", True)
-        elif key in ("j", "s") and model.table is not None and chosen is not None \
-                and chosen.id == model.table.id and (model.seat is not None or key == "s"):
-            # A spectator may still take a free seat (j) at the table being watched.
-            self.app.note("you already sit at this table" if model.seat is not None else "you are already watching it",
-                      True)
-        elif key == "j" and chosen is not None:
-            self.enter_table("join", chosen.id)
-        elif key == "s" and chosen is not None:
-            self.enter_table("spectate", chosen.id)
+        elif key in ("j", "s") and chosen is not None:
+            self._enter(model, key, chosen.id)
         elif key == "b":
             self.add_bot()
         elif key == "x":

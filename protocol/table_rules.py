@@ -50,6 +50,19 @@ def seat_taken(table: TableInfo, seat: int) -> Refusal | None:
     return None
 
 
+def seated_refusal(at: TableInfo | None, seat: int | None, going: str, to: int | None = None) -> Refusal | None:
+    """Whether someone at table ``at``, in ``seat`` (None: watching it, or in the lobby), may ``going``: "join" or
+    "watch" table ``to``, or "create" a table. One sits at one table at a time: a seated player leaves it first."""
+    if at is None or seat is None:
+        return None
+    if going == "join":
+        here = "this table" if to == at.id else f"table {at.name!r}"
+        return Refusal(ErrorCode.ALREADY_SEATED, f"you already sit at {here}, in {seat_label(seat)}: leave it first")
+    then = "watching" if going == "watch" else "creating another"
+    return Refusal(ErrorCode.ALREADY_SEATED, f"you sit at table {at.name!r}, in {seat_label(seat)}: leave it "
+                                             f"before {then}")
+
+
 def join_refusal(table: TableInfo, seat: int | None) -> Refusal | None:
     """Whether someone at no seat may sit at ``table``, in ``seat`` (None: the first free one)."""
     if seat is None:

@@ -29,8 +29,10 @@ from hanabi.protocol import (
     Spectate,
     TableChanged,
     TableGone,
+    TableInfo,
     Tables,
 )
+from hanabi.protocol import table_rules as rules
 from hanabi.protocol.table_rules import seat_label
 
 from .admission import PerAddress
@@ -44,7 +46,7 @@ from .records import settings_of
 from .requests import CloseIfEmpty, Rewatch
 from .review import restored
 from .saved import StoredTable, count_finished, read_game, read_games, read_snapshot
-from .session import Outbox, Player, Refused, Seat, frame
+from .session import Outbox, Player, Refused, Seat, frame, refuse
 from .store import Store, StoreFailure, token_hash
 from .table import Table
 
@@ -306,13 +308,8 @@ class Lobby:
 
     async def _enter(self, player: Player, table: Table, request: Join | Spectate) -> None:
         """Sit down at (``Join``) or watch (``Spectate``) ``table``, leaving the table the player watched."""
-        if player.table is not None and player.seat is not None:
-            seat = seat_label(player.seat)
-            if isinstance(request, Spectate):
-                raise Refused(ErrorCode.ALREADY_SEATED, f"you sit at table {player.table.name!r}, in {seat}: leave "
-                                                        "it before watching")
-            here = "this table" if player.table is table else f"table {player.table.name!r}"
-            raise Refused(ErrorCode.ALREADY_SEATED, f"you already sit at {here}, in {seat}: leave it first")
+        refuse(rules.seated_refusal(self._at(player), player.seat, "watch" if isinstance(request, Spectate) else "join",
+                                    table.id))
         watched = player.table if player.table is not table else None
         if watched is not None:
             try:
@@ -332,9 +329,12 @@ class Lobby:
             raise
         player.table, player.seat = table, seat if isinstance(request, Join) else None
 
+    @staticmethod
+    def _at(player: Player) -> TableInfo | None:
+        return player.table.info() if player.table is not None else None
+
     async def _create(self, player: Player, request: CreateTable) -> None:
-        if player.seated:
-            raise Refused(ErrorCode.ALREADY_SEATED, "you already sit at a table: leave it before creating another")
+        refuse(rules.seated_refusal(self._at(player), player.seat, "create"))
         if len(self.tables) >= self.config.max_tables:
             raise Refused(ErrorCode.TABLE_FULL, f"this server holds at most {self.config.max_tables} tables")
         address = player.conn.address if player.conn else ""

@@ -83,10 +83,6 @@ class Player:
     def online(self) -> bool:
         return self.conn is not None
 
-    @property
-    def seated(self) -> bool:
-        return self.table is not None and self.seat is not None
-
     def send_frame(self, data: bytes) -> None:
         if self.conn is not None:
             self.conn.send_frame(data)

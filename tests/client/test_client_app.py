@@ -781,7 +781,7 @@ def test_a_new_table_while_seated_says_to_leave_first(term: Terminal, kit) -> No
     term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(kit.table(("alice", None, None)), 0))
     assert term.type("n") == []
     assert term.app.ui.form is None
-    assert "leave it (l) before creating another" in term.store.model.status
+    assert "leave it before creating another (l leaves)" in term.store.model.status
 
 
 def test_players_see_the_variants_title_not_hanab_lives_name(term: Terminal, kit) -> None:

@@ -113,3 +113,16 @@ def test_the_host_opens_a_game_to_review_between_games_and_the_leader_or_host_ha
     assert rules.review_lead_refusal(t, ("Eve",), "Ben", "Ann", 0, "Eve") is None  # the host may, to a spectator
     assert code(rules.review_lead_refusal(t, ("Eve",), "Ben", "Eve", None, "Ann")) == ErrorCode.NOT_LEADER
     assert code(rules.review_lead_refusal(t, (), "Ben", "Ben", 1, "Eve")) == ErrorCode.NOT_SEATED  # Eve is not here
+
+
+def test_one_sits_at_one_table_at_a_time() -> None:
+    t = table(ANN, BEN)
+    assert rules.seated_refusal(None, None, "create") is None  # in the lobby
+    assert rules.seated_refusal(t, None, "join", 7) is None  # watching: free to go
+    assert rules.seated_refusal(t, 1, "join", 1) == rules.Refusal(
+        ErrorCode.ALREADY_SEATED, "you already sit at this table, in seat 2: leave it first")
+    assert rules.seated_refusal(t, 1, "join", 7) == rules.Refusal(
+        ErrorCode.ALREADY_SEATED, "you already sit at table 'Friday', in seat 2: leave it first")
+    assert rules.seated_refusal(t, 0, "watch", 7) == rules.Refusal(
+        ErrorCode.ALREADY_SEATED, "you sit at table 'Friday', in seat 1: leave it before watching")
+    assert code(rules.seated_refusal(t, 0, "create")) == ErrorCode.ALREADY_SEATED

@@ -102,7 +102,7 @@ async def test_a_seat_whose_store_write_fails_is_given_back(connect: Connect, se
     assert err.id == 5
     table = server.lobby.tables[table_id]
     assert table.seats[1] is None
-    assert not any(p.seated for p in server.lobby.players.values() if p.name == "Guest")
+    assert not any(p.seat is not None for p in server.lobby.players.values() if p.name == "Guest")
     monkeypatch.undo()
     await guest.send(Join(table=table_id, seat=1))
     assert (await guest.expect(Joined)).seat == 1
