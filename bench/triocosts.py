@@ -29,8 +29,9 @@ import time
 from collections.abc import Awaitable, Callable
 
 import trio
-from hanabi.engine import ChatPolicy, Discard, GameConfig, Variant
+from hanabi.engine import Discard, GameConfig
 from hanabi.server import Store
+from hanabi.server.records import TableSettings
 
 REQUEST = b"x" * 60  # an action request is a few dozen bytes
 
@@ -113,8 +114,7 @@ def _store(writers: int) -> Callable[[int], Awaitable[None]]:
             try:
                 async with trio.open_nursery() as nursery:
                     await nursery.start(store.run)
-                    table = await store.create_table("bench", Variant.NONE, False, False, ChatPolicy.ALWAYS, 2,
-                                                     None, None)
+                    table = await store.create_table("bench", TableSettings(), None, None)
                     games = [await store.start_game(table, GameConfig(), "seed", ("a", "b")) for _ in range(writers)]
 
                     async def writer(game: int) -> None:

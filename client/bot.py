@@ -61,7 +61,7 @@ from hanabi.protocol.messages import (
     ViewUpdate,
     Welcome,
 )
-from hanabi.protocol.version import PROGRAM, PROTOCOL_VERSION
+from hanabi.protocol.version import CLIENT_PROGRAM, PROTOCOL_VERSION
 
 from .arguments import name_problem, seconds_problem
 from .session import CONNECT_TIMEOUT, HANDSHAKE_TIMEOUT, SEND_TIMEOUT, Address, parse_address
@@ -166,7 +166,7 @@ class BotClient:
         self.inbox = []
 
     async def join(self, table: int | None) -> int:
-        await self.send(Hello(PROTOCOL_VERSION, PROGRAM, self.name, self.resume, network_bot=True))
+        await self.send(Hello(PROTOCOL_VERSION, CLIENT_PROGRAM, self.name, self.resume, network_bot=True))
         welcome = await self.expect(Welcome)
         assert isinstance(welcome, Welcome)
         resumed = self.resume is not None

@@ -36,7 +36,7 @@ from hanabi.protocol.messages import (
     Spectate,
     Welcome,
 )
-from hanabi.protocol.version import PROGRAM, PROTOCOL_VERSION, version_mismatch
+from hanabi.protocol.version import CLIENT_PROGRAM, PROTOCOL_VERSION, version_mismatch
 
 from .model import ClientModel, Incoming, Link, LinkChanged, Note
 from .tokens import TokenStore
@@ -254,7 +254,7 @@ class Session:
                 resume = self.get_model().resume
                 if resume is None and self.tokens is not None:
                     resume = await self.tokens.wait_for()  # a previous run of this client may have left us a seat
-                await self._write(stream, Hello(PROTOCOL_VERSION, PROGRAM, self.name, resume))
+                await self._write(stream, Hello(PROTOCOL_VERSION, CLIENT_PROGRAM, self.name, resume))
                 try:
                     welcome = await self._handshake(stream, decoder, goodbye)
                 except ProtocolError as e:

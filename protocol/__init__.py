@@ -96,12 +96,13 @@ from .messages import (
     from_wire,
     to_wire,
 )
-from .version import PROGRAM, PROTOCOL_VERSION, version_mismatch
+from .version import CLIENT_PROGRAM, PROTOCOL_VERSION, SERVER_PROGRAM, version_mismatch
 from .viewparts import ViewParts
 
 __all__ = [
     "CHAT_MAX", "CLIENT_TYPES", "DEFAULT_MAX_FRAME", "DEFAULT_PORT", "HEADER", "LIST_MAX", "MESSAGE_TYPES",
-    "NAME_MAX", "PASSWORD_MAX", "SENTENCE_MAX", "Encoder", "PROGRAM", "PROTOCOL_VERSION", "SERVER_TYPES",
+    "NAME_MAX", "PASSWORD_MAX", "SENTENCE_MAX", "Encoder", "CLIENT_PROGRAM", "PROTOCOL_VERSION", "SERVER_PROGRAM",
+    "SERVER_TYPES",
     "TABLE_NAME_MAX", "ActionRequest", "AddBot", "Chat", "CreateTable", "Decoder", "ErrorCode", "ErrorReply",
     "GameEvent", "GameOver", "GameStarted", "GameSummary", "Games", "GetReplay", "GiveHost", "Goodbye",
     "GoodbyeReason", "Hello", "Join", "Joined", "Leave", "ListGames", "ListTables", "Message", "Ping", "Pong",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .version import PROGRAM, PROTOCOL_VERSION
+from .version import PROTOCOL_VERSION, SERVER_PROGRAM
 
 SERVICE_TYPE = "_hanabi._tcp.local."
 TXT_VERSION = 1  # the layout of the TXT record (RFC 6763 §6.7), raised if a key changes meaning
@@ -29,7 +29,7 @@ class ServerTxt:
 
 
 def txt_record(tables: int, players: int, *, protocol: int = PROTOCOL_VERSION,
-               program: str = PROGRAM) -> dict[str, str]:
+               program: str = SERVER_PROGRAM) -> dict[str, str]:
     """The TXT record a server announces."""
     return {"txtvers": str(TXT_VERSION), "protocol": str(protocol), "program": program,
             "tables": str(tables), "players": str(players)}

@@ -32,16 +32,16 @@ def _program_version() -> str:
 # The installed distribution's version: the one number a release changes (pyproject.toml's ``version``).
 VERSION = _program_version()
 
-# What the client and the bot call themselves in ``hello`` (the server names itself with the same VERSION).
-PROGRAM = f"hanabi-lan {VERSION}"
+# What each program calls itself: the client and hanabi-bot in ``hello``; the server in ``welcome`` and on the LAN.
+CLIENT_PROGRAM = f"hanabi-lan {VERSION}"
+SERVER_PROGRAM = f"hanabi-server {VERSION}"
 
 
-def version_mismatch(ours: int, theirs: int, *, their_program: str = "", we_are: str = "server",
-                     our_program: str = PROGRAM) -> str | None:
-    """The sentence to put in a ``goodbye`` when two protocol versions differ, or None when they agree.
-    ``our_program`` is the name this side gives in its ``welcome`` (or ``hello``), so both say the same."""
+def version_mismatch(ours: int, theirs: int, *, their_program: str = "", we_are: str = "server") -> str | None:
+    """The sentence to put in a ``goodbye`` when two protocol versions differ, or None when they agree."""
     if ours == theirs:
         return None
+    our_program = SERVER_PROGRAM if we_are == "server" else CLIENT_PROGRAM
     other = "client" if we_are == "server" else "server"
     program = f" ({their_program})" if their_program else ""
     newer = "this " + we_are if ours > theirs else "the " + other

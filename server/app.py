@@ -84,7 +84,7 @@ class Server:
 
     # What the LAN announcement (announce.py) says about this server.
     def counts(self) -> Counts:
-        return Counts(tables=len(self.lobby.tables), players=len(self.lobby.online()))
+        return Counts(tables=len(self.lobby.tables), players=len(self.lobby.online))
 
     def request_stop(self, message: str) -> None:
         """Like ``stop``, without waiting for it."""

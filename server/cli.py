@@ -20,13 +20,21 @@ from pathlib import Path
 
 import platformdirs
 import trio
-from hanabi.protocol import DEFAULT_PORT, PROTOCOL_VERSION, GameSummary, ProtocolError, Welcome, encode
+from hanabi.protocol import (
+    DEFAULT_PORT,
+    PROTOCOL_VERSION,
+    SERVER_PROGRAM,
+    GameSummary,
+    ProtocolError,
+    Welcome,
+    encode,
+)
 
 from .announce import announce as announce_on_lan
 from .announce import default_name as default_lan_name
 from .announce import lan_address, name_problem
 from .app import Server, serve
-from .config import PROGRAM, ServerConfig
+from .config import ServerConfig
 from .game import replay_text
 from .saved import StoredGame, read_game, read_games
 from .store import Store, StoreError
@@ -230,7 +238,7 @@ def _lan_name(args: argparse.Namespace) -> tuple[str | None, str | None]:
 def _motd_problem(motd: str) -> str | None:
     """Why ``motd`` cannot go in a ``welcome`` (too long, a control character...), or None."""
     try:
-        encode(Welcome(protocol=PROTOCOL_VERSION, program=PROGRAM, player="x", resume="x", motd=motd))
+        encode(Welcome(protocol=PROTOCOL_VERSION, program=SERVER_PROGRAM, player="x", resume="x", motd=motd))
     except ProtocolError as e:
         return e.message.rsplit(": ", 1)[-1]
     return None

@@ -6,10 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hanabi.protocol import DEFAULT_MAX_FRAME
-from hanabi.protocol.version import VERSION
-
-# What the server calls itself in ``welcome``; the version is the installed package's, never written here.
-PROGRAM = f"hanabi-server {VERSION}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,9 +22,10 @@ import os
 import random
 
 import trio
-from hanabi.protocol import PROGRAM as CLIENT_PROGRAM  # what our clients (hanabi-bot too) say in hello
 from hanabi.protocol import (
+    CLIENT_PROGRAM,
     PROTOCOL_VERSION,
+    SERVER_PROGRAM,
     Decoder,
     Encoder,
     Goodbye,
@@ -36,7 +37,7 @@ from hanabi.protocol import (
     Welcome,
 )
 
-from .config import PROGRAM, ServerConfig
+from .config import ServerConfig
 from .lifecycle import Answer, Close, Handle, Lifecycle, Login, Phase, RateLimit, refusal
 from .lobby import Lobby
 from .session import Player, Refused, frame, unsendable
@@ -311,7 +312,7 @@ class Connection:
         player.network_bot = step.hello.network_bot and step.hello.program == CLIENT_PROGRAM
         if not self.life.logged_in():
             return  # closing meanwhile: what it says last is the goodbye (the seat waits, as for any drop)
-        self.send(Welcome(protocol=PROTOCOL_VERSION, program=PROGRAM, player=player.name, resume=token,
+        self.send(Welcome(protocol=PROTOCOL_VERSION, program=SERVER_PROGRAM, player=player.name, resume=token,
                           motd=self.config.motd))
         if notice is not None:
             self.send(refusal("hello", notice.code, notice.message))

@@ -15,8 +15,7 @@ from hanabi.protocol import ErrorCode, HandSeat, Joined, SeatHanded
 from hanabi.protocol import table_rules as rules
 
 from . import turns
-from .bots import free_bot_name
-from .session import Player, Refused, Seat, frame
+from .session import Player, Refused, frame
 
 if TYPE_CHECKING:
     from .lobby import Lobby
@@ -34,7 +33,7 @@ class Handover:
 def receiver(lobby: Lobby, host: Player, name: str) -> Player:
     """The player in the lobby called ``name`` (in any case), or ``Refused`` saying why no one can take it."""
     key = name.casefold()
-    found = next((p for p in lobby.online() if p.name.casefold() == key), None)
+    found = next((p for p in lobby.online if p.name.casefold() == key), None)
     if found is None:
         raise Refused(ErrorCode.BAD_FIELD, f"no player called {name!r} is connected: they must be in the lobby "
                                            "(the name their screen shows at the top) to be handed a seat")
@@ -74,9 +73,7 @@ async def give_seat(table: Table, host: Player, request: Handover) -> Player | N
                                                                   to_bot=to is None))
     old = table.seats[seat]
     assert old is not None  # the rule refuses an empty seat
-    name = to.name if to is not None else free_bot_name(s.name for s in table.seats if s is not None)
-    await table.store.set_seat(table.id, seat, bot=to is None, name=name, key=to.key if to is not None else None)
-    table.seats[seat] = Seat(name, to)
+    name = await table.sit(seat, to)
     game = table.game
     if game is not None:
         game.premoves.pop(seat, None)  # the move the one who lost the seat queued is not the new holder's choice
@@ -92,7 +89,7 @@ async def give_seat(table: Table, host: Player, request: Handover) -> Player | N
     if previous is not None:  # away, so told when they come back (or now, if they came back meanwhile)
         previous.tell(handed)
     table.watch_absence()
-    if game is not None and game.running and table.options.timed:
+    if game is not None and game.running and table.settings.game.timed:
         turns.retime(table)  # a timed game paused itself while the player to act was away: the new holder is here
     turns.schedule_bot(table)
     return previous

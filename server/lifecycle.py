@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from hanabi.protocol import (
     PROTOCOL_VERSION,
     SENTENCE_MAX,
+    SERVER_PROGRAM,
     ErrorCode,
     ErrorReply,
     Goodbye,
@@ -36,7 +37,7 @@ from hanabi.protocol import (
     version_mismatch,
 )
 
-from .config import PROGRAM, ServerConfig
+from .config import ServerConfig
 
 
 class Phase(enum.Enum):
@@ -179,15 +180,14 @@ class Lifecycle:
             return Answer(refusal(item, ErrorCode.NOT_LOGGED_IN,
                                   "say hello first: the handshake comes before any other request"))
         if item.protocol != PROTOCOL_VERSION:
-            text = version_mismatch(PROTOCOL_VERSION, item.protocol, their_program=item.program,
-                                    our_program=PROGRAM) or ""
+            text = version_mismatch(PROTOCOL_VERSION, item.protocol, their_program=item.program) or ""
             return self._closing(GoodbyeReason.PROTOCOL_VERSION, text)
         return Login(item)
 
     def _fatal(self, error: ProtocolError) -> Step:
         if error.code == ErrorCode.PROTOCOL_VERSION:
             # A frame of another version: the goodbye's reason says so (docs/protocol.md, section 4).
-            return self._closing(GoodbyeReason.PROTOCOL_VERSION, f"{error}; this server is {PROGRAM}")
+            return self._closing(GoodbyeReason.PROTOCOL_VERSION, f"{error}; this server is {SERVER_PROGRAM}")
         return self._closing(GoodbyeReason.PROTOCOL_ERROR, str(error))
 
     def _throttled(self, item: Message | ProtocolError) -> Step:

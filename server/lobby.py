@@ -1,9 +1,5 @@
-"""The lobby: who is here, which tables exist, where each player is, and where each request goes.
-
-The lobby is the one owner of *where* a player is (``Player.table``, ``Player.seat``): it changes them only
-under that player's ``busy`` lock, once the table concerned has said yes, so a player is never at two tables
-even when two of their connections race. Requests about a table go to its task (``Table.call``).
-"""
+"""The lobby: who is here, which tables exist, where each player is (its one owner: docs/design.md, "The lobby"),
+and where each request goes; requests about a table go to its task (``Table.call``)."""
 
 from __future__ import annotations
 
@@ -54,7 +50,7 @@ from .game import Game, replay_text
 from .handover import hand_over
 from .names import by_name, normalized, unique
 from .passwords import hash_password
-from .records import TableOptions
+from .records import settings_of
 from .requests import CloseIfEmpty, Rewatch, Unwatch
 from .review import REVIEW_REQUESTS, restored
 from .saved import StoredTable, count_finished, read_game, read_games, read_snapshot
@@ -78,7 +74,7 @@ class Lobby:
         self.policy = policy or house_policy
         self.players: dict[str, Player] = {}  # by token hash
         self.tables: dict[int, Table] = {}
-        self._online: set[Player] = set()  # players with a connection now
+        self.online: set[Player] = set()  # players with a connection now
         self._reserved: set[str] = set()  # names of logins being saved
         self._lost: dict[str, Refused] = {}  # by token hash: what to tell who sat at a table lost to a damaged store
         self._news: dict[int, Table] = {}  # tables changed (or closed) since the lobby was last told
@@ -130,9 +126,8 @@ class Lobby:
     def _restored(self, stored: StoredTable) -> Table:
         """A table from the store, its seats given back to the players known (by token hash)."""
         game = Game.restore(stored.game) if stored.game is not None else None  # first: it may fail
-        table = Table(stored.id, stored.name, stored.variant, stored.empty_clues, stored.all_or_nothing, stored.chat,
-                      stored.seats, stored.password, store=self.store, config=self.config, policy=self.policy,
-                      lobby=self, options=stored.options)
+        table = Table(stored.id, stored.name, stored.settings, stored.password, store=self.store, config=self.config,
+                      policy=self.policy, lobby=self)
         table.host, table.game = stored.host, game
         table.review = restored(stored.review) if stored.review is not None else None
         for s in stored.seated:
@@ -159,16 +154,16 @@ class Lobby:
             notice = Refused(ErrorCode.BAD_RESUME, "that resume token is not known here (the server's store may "
                                                    "have been reset): you are in the lobby with a new one")
         # Past the caps a resume is let in all the same (above): only new players are turned away.
-        if len(self._online) >= self.config.max_connections:
-            raise Refused(GoodbyeReason.SERVER_FULL, f"the server is full ({len(self._online)} players are "
+        if len(self.online) >= self.config.max_connections:
+            raise Refused(GoodbyeReason.SERVER_FULL, f"the server is full ({len(self.online)} players are "
                                                      "connected): try again later")
-        if sum(p.conn.address == conn.address for p in self._online if p.conn) >= self.config.max_players_per_address:
+        if sum(p.conn.address == conn.address for p in self.online if p.conn) >= self.config.max_players_per_address:
             raise Refused(GoodbyeReason.SERVER_FULL, f"{self.config.max_players_per_address} players are connected "
                                                      "from your address, the most the server takes from one")
         if len(self.players) >= self.config.max_players:
             await self.forget_idle(keep=self.config.max_players * 9 // 10)
         token = secrets.token_urlsafe(24)
-        taken = {p.name for p in self._online} | {s.name for t in self.tables.values() for s in t.seats if s}
+        taken = {p.name for p in self.online} | {s.name for t in self.tables.values() for s in t.seats if s}
         player = Player(token_hash(token), unique(normalized(hello.name), taken | self._reserved))
         self._reserved.add(player.name)  # before the await: a login at the same moment cannot take it too
         try:
@@ -185,7 +180,7 @@ class Lobby:
         player.conn = conn
         if old is not None and old is not conn:
             old.replaced()
-        self._online.add(player)
+        self.online.add(player)
 
     def arrived(self, player: Player) -> None:
         """After the welcome: a returning player gets their seat and view back, or hears what happened to
@@ -201,7 +196,7 @@ class Lobby:
             return  # replaced by a newer connection: the seat is not empty
         player.conn = None
         player.away_since = trio.current_time()
-        self._online.discard(player)
+        self.online.discard(player)
         if player.table is not None:
             player.table.connection_lost(player)
 
@@ -259,7 +254,7 @@ class Lobby:
         data = b"".join(frame(TableGone(table=t.id)) if t.closed else frame(TableChanged(table=t.info()))
                         for t in news.values())
         data += self._online_news()
-        for p in self._online if data else ():
+        for p in self.online if data else ():
             if p.table is None:
                 p.send_frame(data)
 
@@ -268,7 +263,7 @@ class Lobby:
         now = trio.current_time()
         if now - self._online_at < ONLINE_EVERY:
             return b""
-        names = by_name(p.name for p in self._online)
+        names = by_name(p.name for p in self.online)
         if names == self._online_told:
             return b""
         self._online_told, self._online_at = names, now
@@ -276,7 +271,7 @@ class Lobby:
 
     def online_frame(self, request_id: int | None, names: tuple[str, ...] | None = None) -> bytes:
         """Who is connected, by name: at most the protocol's LIST_MAX, ``total`` telling when some are left out."""
-        names = by_name(p.name for p in self._online) if names is None else names
+        names = by_name(p.name for p in self.online) if names is None else names
         total = len(names) if len(names) > LIST_MAX else None
         return frame(Online(players=names[:LIST_MAX], id=request_id, total=total))
 
@@ -366,15 +361,10 @@ class Lobby:
             raise Refused(ErrorCode.RATE_LIMITED, "tables are opened from your address faster than the server "
                                                   "takes: wait a moment, or join one")
         password = hash_password(request.password) if request.password else None
-        options = TableOptions(level=request.level, seed=request.seed,
-                               end_when_no_points=request.end_when_no_points, deck_plays=request.deck_plays,
-                               timer=(request.time_base, request.time_per_turn) if request.timed else None)
-        table_id = await self.store.create_table(request.name, request.variant, request.empty_clues,
-                                                 request.all_or_nothing, request.chat, request.seats, password, None,
-                                                 options)
-        table = Table(table_id, request.name, request.variant, request.empty_clues, request.all_or_nothing,
-                      request.chat, request.seats, password, store=self.store, config=self.config,
-                      policy=self.policy, lobby=self, address=address, options=options)
+        settings = settings_of(request)
+        table_id = await self.store.create_table(request.name, settings, password, None)
+        table = Table(table_id, request.name, settings, password, store=self.store, config=self.config,
+                      policy=self.policy, lobby=self, address=address)
         self.tables[table_id] = table
         log.info("%s opened table %d (%s): %d seats, %s", player.name, table_id, request.name, request.seats,
                  request.variant.value)
@@ -411,7 +401,7 @@ class Lobby:
         """The deal of a seed is the same at every table: a player in (or watching, and able to chat about) a game
         dealt from ``seed`` must not see it played out elsewhere (its replay holds the whole deck) before it ends."""
         table = player.table
-        if table is not None and table.running and table.options.seed == seed:
+        if table is not None and table.running and table.settings.seed == seed:
             raise Refused(ErrorCode.NO_SUCH_GAME, f"the game at your table is dealt from this seed: {what} once it "
                                                   "is over")
 
@@ -424,6 +414,3 @@ class Lobby:
             raise Refused(ErrorCode.NO_SUCH_GAME, f"game {game_id} is still running: its replay comes when it ends")
         self._refuse_own_seed(player, stored.seed, f"the replay of game {game_id} comes")
         player.send_frame(frame(ReplayFile(game=game_id, json=replay_text(stored), id=request_id)))
-
-    def online(self) -> list[Player]:
-        return list(self._online)

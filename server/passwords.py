@@ -11,14 +11,9 @@ from hanabi.protocol import ErrorCode
 from .session import Refused
 
 
-def hash_password(password: str) -> str:
-    salt = secrets.token_hex(8)
+def hash_password(password: str, salt: str = "") -> str:
+    salt = salt or secrets.token_hex(8)
     return salt + "$" + hashlib.sha256((salt + password).encode()).hexdigest()
-
-
-def password_matches(stored: str, given: str) -> bool:
-    salt, _, digest = stored.partition("$")
-    return hmac.compare_digest(digest, hashlib.sha256((salt + given).encode()).hexdigest())
 
 
 def check_password(stored: str | None, given: str | None, table: str) -> None:
@@ -27,5 +22,5 @@ def check_password(stored: str | None, given: str | None, table: str) -> None:
         return
     if given is None:
         raise Refused(ErrorCode.WRONG_PASSWORD, f"table {table!r} has a password: give it to join or watch")
-    if not password_matches(stored, given):
+    if not hmac.compare_digest(stored, hash_password(given, salt=stored.partition("$")[0])):
         raise Refused(ErrorCode.WRONG_PASSWORD, f"that is not the password of table {table!r}")

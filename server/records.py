@@ -1,11 +1,11 @@
-"""The store's own text form of actions and game configs: small JSON objects, independent of the wire protocol
-so that either can change alone. Reading one back raises ValueError, KeyError or TypeError when it is malformed
-(the store then gives up that table only)."""
+"""A table's settings, and the store's own text form of them, of actions and of game configs: small JSON objects,
+independent of the wire protocol so that either can change alone. Reading one back raises ValueError, KeyError or
+TypeError when it is malformed (the store then gives up that table only)."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from hanabi.engine import (
@@ -22,6 +22,7 @@ from hanabi.engine import (
     Variant,
 )
 from hanabi.engine.bots import Level, table_level
+from hanabi.protocol import CreateTable
 
 
 def action_to_text(action: Action) -> str:
@@ -70,41 +71,59 @@ def config_from_text(text: str) -> GameConfig:
 
 
 @dataclass(frozen=True, slots=True)
-class TableOptions:
-    """A table's options as its creator chose them: the bots' level (None: ``table_level`` picks), the seed text
-    of its deals (None: random), hanab.live's two rule options, a timed table's clock (base, bonus; None: untimed)."""
+class TableSettings:
+    """A table as its creator set it up: the config of every game it deals (``players``: its seats), the bots'
+    level (None: ``table_level`` picks) and the seed text of its deals (None: random)."""
 
+    game: GameConfig = field(default_factory=GameConfig)
     level: Level | None = None
     seed: str | None = None
-    end_when_no_points: bool = False
-    deck_plays: bool = False
-    timer: tuple[int, int] | None = None
-
-    @property
-    def timed(self) -> bool:
-        return self.timer is not None
-
-    @property
-    def time_base(self) -> int:
-        return self.timer[0] if self.timer is not None else TIME_BASE
-
-    @property
-    def time_per_turn(self) -> int:
-        return self.timer[1] if self.timer is not None else TIME_PER_TURN
 
 
-def options_to_text(options: TableOptions) -> str:
-    return json.dumps(asdict(options))
+# The choices a table, its ``TableInfo`` and the ``CreateTable`` that opened it share with the games it deals.
+GAME_CHOICES = ("variant", "empty_clues", "all_or_nothing", "chat", "end_when_no_points", "deck_plays", "timed",
+                "time_base", "time_per_turn")
 
 
-def options_from_text(text: str) -> TableOptions:
-    d = json.loads(text)
+def settings_of(request: CreateTable) -> TableSettings:
+    """What a ``create_table`` asks for; an untimed table's clock is the default one, whatever the request said."""
+    game = GameConfig(players=request.seats, **{k: getattr(request, k) for k in GAME_CHOICES})
+    if not game.timed:
+        game = replace(game, time_base=TIME_BASE, time_per_turn=TIME_PER_TURN)
+    return TableSettings(game, request.level, request.seed)
+
+
+# The columns of the store's ``tables`` row, then the JSON text of its ``table_choices`` row (``choices_text``).
+COLUMNS = "variant, empty_clues, all_or_nothing, chat, seats"
+
+
+def columns(settings: TableSettings) -> tuple[str, bool, bool, str, int]:
+    game = settings.game
+    return game.variant.value, game.empty_clues, game.all_or_nothing, game.chat.value, game.players
+
+
+def choices_text(settings: TableSettings) -> str:
+    game = settings.game
+    return json.dumps({"level": settings.level, "seed": settings.seed, "end_when_no_points": game.end_when_no_points,
+                       "deck_plays": game.deck_plays,
+                       "timer": [game.time_base, game.time_per_turn] if game.timed else None})
+
+
+PLAIN_CHOICES = choices_text(TableSettings())  # a table with none of them chosen keeps no ``table_choices`` row
+
+
+def settings_from_row(variant: str, empty_clues: int, all_or_nothing: int, chat: str, seats: int,
+                      choices: str | None) -> TableSettings:
+    d = json.loads(choices) if choices is not None else {}  # a key stored before its option existed is absent
     level = d.get("level")
     seed = d.get("seed")
     if seed is not None and not isinstance(seed, str):
         raise TypeError(f"a stored seed must be text, not {seed!r}")
-    timer = d.get("timer")  # absent from options stored before the clock joined them
-    return TableOptions(level=None if level is None else table_level(level, 2, None), seed=seed,
-                        end_when_no_points=bool(d.get("end_when_no_points", False)),
-                        deck_plays=bool(d.get("deck_plays", False)),
-                        timer=None if timer is None else (int(timer[0]), int(timer[1])))
+    timer = d.get("timer")
+    game = GameConfig(players=seats, variant=Variant(variant), empty_clues=bool(empty_clues),
+                      all_or_nothing=bool(all_or_nothing), chat=ChatPolicy(chat),
+                      end_when_no_points=bool(d.get("end_when_no_points", False)),
+                      deck_plays=bool(d.get("deck_plays", False)), timed=timer is not None,
+                      time_base=TIME_BASE if timer is None else int(timer[0]),
+                      time_per_turn=TIME_PER_TURN if timer is None else int(timer[1]))
+    return TableSettings(game, None if level is None else table_level(level, 2, None), seed)

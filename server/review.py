@@ -17,7 +17,7 @@ from hanabi.engine import EndReason, GameState, TurnEvent
 from hanabi.protocol import ErrorCode, OpenReview, ReplayFile, Review, ReviewLead, ReviewPoint, ReviewStep
 
 from .game import Game, replay_text, replayed
-from .saved import StoredGame, StoredReview, read_game
+from .saved import StoredReview, read_game
 from .session import Player, Refused, frame
 from .store import StoreFailure
 
@@ -63,13 +63,10 @@ def _of_state(game: int, state: GameState, text: str, leader: str, step: int | N
                        pointer)
 
 
-def _of_stored(stored: StoredGame, leader: str, step: int | None, pointer: int | None = None) -> TableReview:
-    return _of_state(stored.id, replayed(stored), replay_text(stored), leader, step, pointer)
-
-
 def restored(stored: StoredReview) -> TableReview:
-    """A review from the store, as it was last shown."""
-    return _of_stored(stored.game, stored.leader, stored.step, stored.pointer)
+    """A review from the store, as it was last shown (or a stored game opened: a review at its first step)."""
+    game = stored.game
+    return _of_state(game.id, replayed(game), replay_text(game), stored.leader, stored.step, stored.pointer)
 
 
 def _here(table: Table, name: str) -> bool:
@@ -152,4 +149,4 @@ async def _open(table: Table, player: Player, game_id: int) -> None:
     if stored is None or stored.finished is None:
         # A running game is never opened: its deck would show.
         raise Refused(ErrorCode.NO_SUCH_GAME, f"there is no finished game {game_id}: list the games to see them")
-    await _save_and_tell(table, _of_stored(stored, player.name, 0), with_game=True)
+    await _save_and_tell(table, restored(StoredReview(stored, player.name, 0, None)), with_game=True)

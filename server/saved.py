@@ -11,10 +11,10 @@ import logging
 import sqlite3
 from dataclasses import dataclass, field
 
-from hanabi.engine import Action, ChatPolicy, EndReason, GameConfig, Variant
+from hanabi.engine import Action, EndReason, GameConfig, Variant
 from hanabi.protocol import GameSummary
 
-from .records import TableOptions, action_from_text, config_from_text, options_from_text
+from .records import COLUMNS, TableSettings, action_from_text, config_from_text, settings_from_row
 
 log = logging.getLogger("hanabi.server.store")  # the store's one log, whichever of its modules writes it
 
@@ -80,17 +80,12 @@ class StoredReview:
 class StoredTable:
     id: int
     name: str
-    variant: Variant
-    empty_clues: bool
-    all_or_nothing: bool
-    chat: ChatPolicy
-    seats: int
+    settings: TableSettings
     password: str | None
     host: int | None
     seated: list[StoredSeat] = field(default_factory=list)
     game: StoredGame | None = None  # the latest game, finished or not
     review: StoredReview | None = None
-    options: TableOptions = field(default_factory=TableOptions)
 
 
 @dataclass(slots=True)
@@ -110,16 +105,12 @@ class Snapshot:
 def read_snapshot(db: sqlite3.Connection) -> Snapshot:
     """Everything a restarted server needs: open tables, their seats and latest games, and the players."""
     snap = Snapshot([], [StoredPlayer(h, n) for h, n in db.execute("SELECT token_hash, name FROM players")])
-    for row in db.execute("SELECT id, name, variant, empty_clues, all_or_nothing, chat, seats, password, host"
-                          " FROM tables WHERE closed IS NULL ORDER BY id").fetchall():
+    for row in db.execute(f"SELECT id, name, password, host, {COLUMNS}, options FROM tables"
+                          " LEFT JOIN table_choices ON table_id = id WHERE closed IS NULL ORDER BY id").fetchall():
         seated = [StoredSeat(seat, bool(bot), name, h) for seat, bot, name, h in db.execute(
             "SELECT seat, bot, name, token_hash FROM seats WHERE table_id = ? ORDER BY seat", (row[0],))]
         try:  # each table on its own: a malformed row (a variant, a config, an action) costs this one only
-            table = StoredTable(row[0], row[1], Variant(row[2]), bool(row[3]), bool(row[4]),
-                                ChatPolicy(row[5]), row[6], row[7], row[8], seated)
-            chosen = db.execute("SELECT options FROM table_choices WHERE table_id = ?", (row[0],)).fetchone()
-            if chosen is not None:
-                table.options = options_from_text(chosen[0])
+            table = StoredTable(row[0], row[1], settings_from_row(*row[4:]), row[2], row[3], seated)
             game = db.execute("SELECT id FROM games WHERE table_id = ? ORDER BY id DESC LIMIT 1",
                               (table.id,)).fetchone()
             table.game = read_game(db, game[0]) if game is not None else None

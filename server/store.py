@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import trio
-from hanabi.engine import Action, ChatPolicy, GameConfig, Variant
+from hanabi.engine import Action, GameConfig
 
-from .records import TableOptions, action_to_text, config_to_text, options_to_text
+from .records import COLUMNS, PLAIN_CHOICES, TableSettings, action_to_text, choices_text, columns, config_to_text
 from .requests import waiting
 from .saved import SCHEMA, fold_table_clocks
 
@@ -204,18 +204,16 @@ class Store:
         await self._execute("INSERT OR REPLACE INTO players (token_hash, name, created) VALUES (?, ?, ?)", key, name,
                             time.time())
 
-    async def create_table(self, name: str, variant: Variant, empty_clues: bool, all_or_nothing: bool,
-                           chat: ChatPolicy, seats: int, password: str | None, host: int | None,
-                           options: TableOptions | None = None) -> int:
+    async def create_table(self, name: str, settings: TableSettings, password: str | None, host: int | None) -> int:
+        choices = choices_text(settings)
+
         def job(db: sqlite3.Connection) -> int:
-            cur = db.execute(
-                "INSERT INTO tables (name, variant, empty_clues, all_or_nothing, chat, seats, password, host, created)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (name, variant.value, empty_clues, all_or_nothing, chat.value, seats, password, host, time.time()))
+            cur = db.execute(f"INSERT INTO tables (name, {COLUMNS}, password, host, created)"
+                             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                             (name, *columns(settings), password, host, time.time()))
             assert cur.lastrowid is not None
-            if options is not None and options != TableOptions():
-                db.execute("INSERT INTO table_choices (table_id, options) VALUES (?, ?)",
-                           (cur.lastrowid, options_to_text(options)))
+            if choices != PLAIN_CHOICES:
+                db.execute("INSERT INTO table_choices (table_id, options) VALUES (?, ?)", (cur.lastrowid, choices))
             return cur.lastrowid
         return await self._do(job)
 

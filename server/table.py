@@ -11,7 +11,7 @@ import logging
 from typing import Any, Protocol
 
 import trio
-from hanabi.engine import ChatPolicy, Rearrange, Variant
+from hanabi.engine import Rearrange
 from hanabi.engine.bots import Level, table_level
 from hanabi.protocol import (
     ActionRequest,
@@ -47,7 +47,7 @@ from .game import Game
 from .handover import Handover, give_seat
 from .names import by_name
 from .passwords import check_password
-from .records import TableOptions
+from .records import GAME_CHOICES, TableSettings
 from .requests import Abandoned, BotMove, Call, CloseIfEmpty, OutOfTime, Rewatch, Unwatch, waiting
 from .session import Player, Refused, Seat, frame
 from .store import Store, StoreFailure
@@ -69,25 +69,18 @@ def _refuse(refusal: rules.Refusal | None) -> None:
 
 
 class Table:
-    def __init__(self, id: int, name: str, variant: Variant, empty_clues: bool, all_or_nothing: bool,
-                 chat: ChatPolicy, size: int, password: str | None, *, store: Store, config: ServerConfig,
-                 policy: Policy, lobby: LobbySide, address: str | None = None,
-                 options: TableOptions | None = None) -> None:
+    def __init__(self, id: int, name: str, settings: TableSettings, password: str | None, *, store: Store,
+                 config: ServerConfig, policy: Policy, lobby: LobbySide, address: str | None = None) -> None:
         self.id = id
         self.name = name
-        self.variant = variant
-        self.empty_clues = empty_clues
-        self.all_or_nothing = all_or_nothing
-        self.chat = chat
-        self.size = size
+        self.settings = settings
         self.password = password  # salted hash, or None for an open table
         self.store = store
         self.config = config
         self.policy = policy
         self.lobby = lobby
-        self.options = options or TableOptions()  # level, seed text, rule options, clock: as the creator chose them
         self.host: int | None = None
-        self.seats: list[Seat | None] = [None] * size
+        self.seats: list[Seat | None] = [None] * settings.game.players
         self.spectators: set[Player] = set()
         self.game: Game | None = None  # the running game, or the last one
         self.review: reviews.TableReview | None = None  # between games: the game everyone here looks back at
@@ -255,17 +248,14 @@ class Table:
 
     def info(self) -> TableInfo:
         return TableInfo(
-            id=self.id, name=self.name, variant=self.variant, empty_clues=self.empty_clues,
-            all_or_nothing=self.all_or_nothing, chat=self.chat, seats=self.size,
+            id=self.id, name=self.name, seats=len(self.seats),
             players=tuple(None if s is None else SeatInfo(name=s.name, bot=s.bot,
                                                           connected=s.player is None or s.player.online,
                                                           network_bot=s.network_bot)
                           for s in self.seats),
             has_password=self.password is not None, running=self.running,
-            spectators=sum(1 for p in self.spectators if p.online), host=self.host,
-            level=self.level, seeded=self.options.seed is not None,
-            end_when_no_points=self.options.end_when_no_points, deck_plays=self.options.deck_plays,
-            timed=self.options.timed, time_base=self.options.time_base, time_per_turn=self.options.time_per_turn)
+            spectators=sum(1 for p in self.spectators if p.online), host=self.host, level=self.level,
+            seeded=self.settings.seed is not None, **{k: getattr(self.settings.game, k) for k in GAME_CHOICES})
 
     @property
     def bot_seats(self) -> frozenset[int]:
@@ -275,7 +265,7 @@ class Table:
     @property
     def level(self) -> Level:
         """The level the bots play at: the one chosen, else beginner beside a person, the strongest among bots."""
-        return table_level(self.options.level, self.size, self.bot_seats)
+        return table_level(self.settings.level, len(self.seats), self.bot_seats)
 
     async def may_use_host_powers(self, player: Player, refusal: rules.Refusal | None) -> None:
         """Refuse with ``refusal`` (from a table rule), or go ahead, the asker becoming host if the host is away."""
@@ -288,6 +278,18 @@ class Table:
     async def _set_host(self, seat: int) -> None:
         await self.store.set_host(self.id, seat)
         self.host = seat
+
+    async def sit(self, seat: int, player: Player | None) -> str:
+        """``player`` (None: a house bot) takes ``seat``, in the store first; returns the name the seat shows."""
+        name = player.name if player is not None else free_bot_name(s.name for s in self.seats if s is not None)
+        await self.store.set_seat(self.id, seat, bot=player is None, name=name,
+                                  key=player.key if player is not None else None)
+        self.seats[seat] = Seat(name, player)
+        return name
+
+    async def _unseat(self, seat: int) -> None:
+        await self.store.clear_seat(self.id, seat)
+        self.seats[seat] = None
 
     # --- telling people -----------------------------------------------------------------------------------------
 
@@ -360,7 +362,7 @@ class Table:
     def _seat_status(self, seat: int, connected: bool) -> None:
         self.to_members(frame(SeatStatus(table=self.id, seat=seat, connected=connected)))
         self.lobby.table_changed(self)
-        if self.game is not None and self.game.running and self.options.timed:
+        if self.game is not None and self.game.running and self.settings.game.timed:
             turns.retime(self)  # the player to act came or went: a timed game pauses itself while they are away
 
     def watch_absence(self) -> None:
@@ -400,8 +402,7 @@ class Table:
         if seat is None:
             seat = rules.free_seat(info)
             assert seat is not None
-        await self.store.set_seat(self.id, seat, bot=False, name=player.name, key=player.key)
-        self.seats[seat] = Seat(player.name, player)
+        await self.sit(seat, player)
         self.spectators.discard(player)  # a spectator of this table taking a seat
         self.watch_absence()
         if self.host is None:
@@ -430,8 +431,7 @@ class Table:
             return
         if self.running:
             await turns.end_game(self, f"{player.name} left the table", leaving=player)
-        await self.store.clear_seat(self.id, seat)
-        self.seats[seat] = None
+        await self._unseat(seat)
         if self.humans == 0:
             await self.close(leaving=player)
             return
@@ -462,15 +462,12 @@ class Table:
 
     async def _add_bot(self, player: Player, seat: int) -> None:
         await self.may_use_host_powers(player, rules.add_bot_refusal(self.info(), self.seat_of(player), seat))
-        name = free_bot_name(s.name for s in self.seats if s is not None)
-        await self.store.set_seat(self.id, seat, bot=True, name=name, key=None)
-        self.seats[seat] = Seat(name, None)
+        await self.sit(seat, None)
         self.changed()
 
     async def _remove_bot(self, player: Player, seat: int) -> None:
         await self.may_use_host_powers(player, rules.remove_bot_refusal(self.info(), self.seat_of(player), seat))
-        await self.store.clear_seat(self.id, seat)
-        self.seats[seat] = None
+        await self._unseat(seat)
         self.changed()
 
     async def _give_host(self, player: Player, seat: int) -> None:

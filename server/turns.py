@@ -19,7 +19,6 @@ from hanabi.engine import (
     Action,
     Clocks,
     Event,
-    GameConfig,
     GameState,
     Play,
     PlayerView,
@@ -49,19 +48,15 @@ log = logging.getLogger("hanabi.server.table")  # one log for a table's work, wh
 
 async def start_game(table: Table, player: Player) -> None:
     await table.may_use_host_powers(player, rules.start_refusal(table.info(), table.seat_of(player)))
-    options = table.options
-    config = GameConfig(players=table.size, variant=table.variant, empty_clues=table.empty_clues,
-                        all_or_nothing=table.all_or_nothing, chat=table.chat,
-                        end_when_no_points=options.end_when_no_points, deck_plays=options.deck_plays,
-                        timed=options.timed, time_base=options.time_base, time_per_turn=options.time_per_turn)
+    settings = table.settings
     # A seed text deals every game of the table alike, and like every table given that text (with as many
     # players and the same variant): the engine shuffles from the text itself.
-    seed = options.seed if options.seed is not None else secrets.token_hex(8)
+    seed = settings.seed if settings.seed is not None else secrets.token_hex(8)
     names = tuple(s.name for s in table.seats if s is not None)
     await reviews.end(table)
     keys = tuple(s.player.key for s in table.seats if s is not None and s.player is not None)
-    game_id = await table.store.start_game(table.id, config, seed, names, keys, seeded=options.seed is not None)
-    table.game = Game(game_id, seed, names, new_game(config, seed))
+    game_id = await table.store.start_game(table.id, settings.game, seed, names, keys, seeded=settings.seed is not None)
+    table.game = Game(game_id, seed, names, new_game(settings.game, seed))
     table.reasons = []
     log.info("table %d (%s): game %d started: %s", table.id, table.name, game_id, ", ".join(names))
     table.to_members(frame(GameStarted(table=table.id, game=game_id)))
@@ -301,7 +296,7 @@ def _tell_reason(table: Table, game: Game, seat: int, decision: Decision) -> Non
     # One line, as the protocol wants it, whatever a bot wrote.
     reason = " ".join(decision.reason.split())[:SENTENCE_MAX] or "no reason given"
     message = BotReason(game=game.id, turn=game.state.turn - 1, seat=seat, reason=reason)
-    named = frozenset() if not game.running else seats_named(decision, seat, table.size)
+    named = frozenset() if not game.running else seats_named(decision, seat, len(table.seats))
     data = frame(message)
     for p in table.members():
         if table.seat_of(p) not in named:

@@ -30,7 +30,7 @@ from hanabi.protocol.messages import (
     ViewUpdate,
     Welcome,
 )
-from hanabi.protocol.version import PROGRAM, PROTOCOL_VERSION
+from hanabi.protocol.version import CLIENT_PROGRAM, PROTOCOL_VERSION
 from hanabi.server import Server, ServerConfig, serve
 
 # The server pings every half second (so the bot's answers are exercised) but waits a minute for an answer: on a
@@ -48,7 +48,7 @@ async def _host_at_a_new_table(nursery: trio.Nursery, name: str, seats: int = 2,
                                                             task_status=task_status))
     stream = await trio.open_tcp_stream("127.0.0.1", server.port)
     host = BotClient(stream, "Host", 0.0)
-    await host.send(Hello(PROTOCOL_VERSION, PROGRAM, "Host", network_bot=network_bot))
+    await host.send(Hello(PROTOCOL_VERSION, CLIENT_PROGRAM, "Host", network_bot=network_bot))
     await host.expect(Welcome)
     await host.send(CreateTable(name, seats=seats, seed=seed))
     joined = await host.expect(Joined)
@@ -202,7 +202,7 @@ async def test_at_a_table_of_bots_only_the_network_bot_plays_the_strongest_level
 async def test_only_a_network_bot_of_the_servers_own_version_counts_as_a_bot(nursery: trio.Nursery) -> None:
     server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=FAST,
                                                             task_status=task_status))
-    for program, counted in [(PROGRAM, True), ("mybot 0.3", False)]:
+    for program, counted in [(CLIENT_PROGRAM, True), ("mybot 0.3", False)]:
         with trio.fail_after(10):
             stream = await trio.open_tcp_stream("127.0.0.1", server.port)
             bot = BotClient(stream, "Robo", 0.0)
@@ -331,7 +331,7 @@ async def test_the_network_bot_takes_its_seat_back_when_the_server_comes_back(tm
                                                                    task_status=task_status))
             stream = await trio.open_tcp_stream("127.0.0.1", server.port)
             host = BotClient(stream, "Host", 0.0)
-            await host.send(Hello(PROTOCOL_VERSION, PROGRAM, "Host"))
+            await host.send(Hello(PROTOCOL_VERSION, CLIENT_PROGRAM, "Host"))
             welcome = await host.expect(Welcome)
             assert isinstance(welcome, Welcome)
             await host.send(CreateTable("comeback", seats=2, seed=SEED))
@@ -362,7 +362,7 @@ async def test_the_network_bot_takes_its_seat_back_when_the_server_comes_back(tm
                                                           task_status=task_status))
             stream = await trio.open_tcp_stream("127.0.0.1", server.port)
             host.reconnected(stream)
-            await host.send(Hello(PROTOCOL_VERSION, PROGRAM, "Host", welcome.resume))
+            await host.send(Hello(PROTOCOL_VERSION, CLIENT_PROGRAM, "Host", welcome.resume))
             await host.expect(Welcome)
             assert (await host.expect(Joined)).seat == 0  # type: ignore[attr-defined]
             last, over = await _host_plays_a_game(host, policy)
@@ -382,7 +382,7 @@ async def test_without_reconnecting_a_lost_server_is_one_sentence(nursery: trio.
                                                            task_status=task_status))
     stream = await trio.open_tcp_stream("127.0.0.1", server.port)
     host = BotClient(stream, "Host", 0.0)
-    await host.send(Hello(PROTOCOL_VERSION, PROGRAM, "Host"))
+    await host.send(Hello(PROTOCOL_VERSION, CLIENT_PROGRAM, "Host"))
     await host.expect(Welcome)
     await host.send(CreateTable("brief", seats=2))
     joined = await host.expect(Joined)

@@ -164,7 +164,7 @@ def test_a_server_is_found_with_its_name_address_and_counts(servers: Callable[..
     rows = [json.loads(line) for line in done.stdout.splitlines()]
     assert rows == [{"name": "Found me", "host": "127.0.0.1", "port": server.port, "players": 0, "tables": 0,
                      "protocol": PROTOCOL_VERSION, "program": rows[0]["program"], "compatible": True}]
-    assert rows[0]["program"].startswith("hanabi-lan ")
+    assert rows[0]["program"].startswith("hanabi-server ")
     plain = client_list()
     line = f"Found me  127.0.0.1:{server.port}  players 0  tables 0  protocol {PROTOCOL_VERSION}"
     assert plain.stdout.splitlines() == [line]

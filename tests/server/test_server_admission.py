@@ -57,7 +57,7 @@ async def test_silent_sockets_cannot_keep_a_new_login_or_a_resume_out(connect: C
     await table_of(cid, [], seats=2)
     await cid.stream.aclose()  # Cid drops out; their seat waits for them
     with trio.fail_after(3):
-        while server.lobby.online():
+        while server.lobby.online:
             await trio.sleep(0.01)
     ann, bob = await connect("Ann"), await connect("Bob")  # the server holds as many players as it takes
     silent = []

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 import trio
 from hanabi.client.session import parse_address
-from hanabi.engine import ChatPolicy, GameConfig, Variant, apply, legal_actions, new_game
+from hanabi.engine import ChatPolicy, GameConfig, apply, legal_actions, new_game
 from hanabi.server.cli import default_db, host_port, main
+from hanabi.server.records import TableSettings
 from hanabi.server.store import Store
 
 
@@ -23,7 +24,7 @@ async def _store_with_games(path: Path) -> None:
     store.open_sync()
     async with trio.open_nursery() as nursery:
         await nursery.start(store.run)
-        table = await store.create_table("t", Variant.NONE, False, False, ChatPolicy.OFF, 2, None, 0)
+        table = await store.create_table("t", TableSettings(GameConfig(chat=ChatPolicy.OFF)), None, 0)
         for game_id, moves in ((1, None), (2, 3)):
             config = GameConfig(players=2)
             gid = await store.start_game(table, config, f"seed{game_id}", ("Ann", "Ben"))

@@ -11,14 +11,12 @@ import pytest
 import trio
 import trio.testing
 from hanabi.engine import (
-    ChatPolicy,
     Clue,
     Discard,
     EndReason,
     GameConfig,
     Play,
     PlayerView,
-    Variant,
     apply,
     legal_actions,
     new_game,
@@ -41,7 +39,7 @@ from hanabi.protocol.messages import (
     ViewUpdate,
 )
 from hanabi.server import Server, Store, serve
-from hanabi.server.records import TableOptions
+from hanabi.server.records import TableSettings
 from hanabi.server.saved import read_games
 from hanabi.server.store import token_hash
 
@@ -281,8 +279,8 @@ async def test_time_running_out_on_the_last_turn_loses_the_game_at_the_server(tm
     tokens = ("alice-token", "bob-token")
     async with trio.open_nursery() as nursery:
         await nursery.start(store.run)
-        table_id = await store.create_table("L", Variant.NONE, False, False, ChatPolicy.BETWEEN_GAMES, 2, None, 0,
-                                            TableOptions(timer=(600, 0)))
+        table_id = await store.create_table("L", TableSettings(GameConfig(timed=True, time_base=600, time_per_turn=0)),
+                                            None, 0)
         for seat, name in enumerate(("Alice", "Bob")):
             await store.add_player(token_hash(tokens[seat]), name)
             await store.set_seat(table_id, seat, bot=False, name=name, key=token_hash(tokens[seat]))

@@ -15,7 +15,7 @@ from pathlib import Path
 import msgpack
 import pytest
 import trio
-from hanabi.engine import ChatPolicy, GameConfig, Play, Variant, apply, legal_actions, new_game
+from hanabi.engine import GameConfig, Play, apply, legal_actions, new_game
 from hanabi.protocol.messages import (
     ActionRequest,
     AddBot,
@@ -38,6 +38,7 @@ from hanabi.protocol.messages import (
 )
 from hanabi.protocol.version import PROTOCOL_VERSION
 from hanabi.server import Server, Store, serve
+from hanabi.server.records import TableSettings
 from hanabi.server.saved import read_game, read_games
 from hanabi.server.store import StoreFailure
 
@@ -170,7 +171,7 @@ async def test_a_game_whose_last_action_was_saved_but_not_its_end_is_finished_on
     state = new_game(config, "window")
     async with trio.open_nursery() as nursery:
         await nursery.start(store.run)
-        table_id = await store.create_table("W", Variant.NONE, False, False, ChatPolicy.BETWEEN_GAMES, 2, None, 0)
+        table_id = await store.create_table("W", TableSettings(GameConfig()), None, 0)
         for seat in (0, 1):
             await store.set_seat(table_id, seat, bot=True, name=f"Bot {seat}", key=None)
         game_id = await store.start_game(table_id, config, "window", ("Bot 0", "Bot 1"))

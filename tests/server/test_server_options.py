@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,6 @@ from hanabi.engine import (
     PlayerView,
     TurnAction,
     TurnEvent,
-    Variant,
     new_game,
 )
 from hanabi.engine.bots import Decision, Level
@@ -46,7 +46,7 @@ from hanabi.protocol.messages import (
 )
 from hanabi.server import Server, ServerConfig
 from hanabi.server.cli import main
-from hanabi.server.records import TableOptions
+from hanabi.server.records import TableSettings
 from hanabi.server.saved import read_games, read_snapshot
 from hanabi.server.store import Store
 
@@ -274,18 +274,20 @@ async def test_a_bots_reason_never_names_a_players_own_cards_to_them(tcp_connect
 
 async def test_a_tables_options_and_seeded_games_survive_reopening_the_store(tmp_path: Path) -> None:
     path = str(tmp_path / "games.sqlite3")
-    chosen = TableOptions(level="basic", seed="friday", end_when_no_points=True, deck_plays=True)
+    chosen = TableSettings(GameConfig(chat=ChatPolicy.ALWAYS, end_when_no_points=True, deck_plays=True), "basic",
+                           "friday")
+    plain = TableSettings(GameConfig(chat=ChatPolicy.ALWAYS))
     store = Store(path)
     store.open_sync()
     async with trio.open_nursery() as nursery:
         await nursery.start(store.run)
-        tid = await store.create_table("Friday", Variant.NONE, False, False, ChatPolicy.ALWAYS, 2, None, 0, chosen)
-        plain = await store.create_table("Plain", Variant.NONE, False, False, ChatPolicy.ALWAYS, 2, None, 0)
-        gone = await store.create_table("Gone", Variant.NONE, False, False, ChatPolicy.ALWAYS, 2, None, 0, chosen)
+        tid = await store.create_table("Friday", chosen, None, 0)
+        plain_id = await store.create_table("Plain", plain, None, 0)
+        gone = await store.create_table("Gone", chosen, None, 0)
         await store.close_table(gone, played=False)  # never played: forgotten, its options too
         seeded = await store.start_game(tid, GameConfig(players=2), "friday", ("A", "B"), seeded=True)
         await store.finish_game(seeded, 12, "final_round")
-        random = await store.start_game(plain, GameConfig(players=2), "friday", ("C", "D"))
+        random = await store.start_game(plain_id, GameConfig(players=2), "friday", ("C", "D"))
         await store.finish_game(random, 3, "final_round")  # the same text by chance, but not chosen as a seed
         nursery.cancel_scope.cancel()
     store.close_sync()
@@ -294,7 +296,7 @@ async def test_a_tables_options_and_seeded_games_survive_reopening_the_store(tmp
     snap = again.read_sync(read_snapshot)
     listed = again.read_sync(read_games)
     again.close_sync()
-    assert {t.name: t.options for t in snap.tables} == {"Friday": chosen, "Plain": TableOptions()}
+    assert {t.name: t.settings for t in snap.tables} == {"Friday": chosen, "Plain": plain}
     assert [(g.id, g.seed) for g in listed] == [(random, None), (seeded, "friday")]
 
 
@@ -319,9 +321,11 @@ def test_a_clock_stored_apart_from_the_options_joins_them_when_the_store_opens(t
     again.open_sync()
     snap = again.read_sync(read_snapshot)
     again.close_sync()
-    assert {t.name: t.options for t in snap.tables} == {
-        "Chosen": TableOptions(seed="friday", timer=(300, 10)), "Clock only": TableOptions(timer=(60, 0)),
-        "Plain": TableOptions()}
+    always = GameConfig(chat=ChatPolicy.ALWAYS)
+    assert {t.name: t.settings for t in snap.tables} == {
+        "Chosen": TableSettings(replace(always, timed=True, time_base=300, time_per_turn=10), seed="friday"),
+        "Clock only": TableSettings(replace(always, timed=True, time_base=60, time_per_turn=0)),
+        "Plain": TableSettings(always)}
     db = sqlite3.connect(path)
     assert db.execute("SELECT name FROM sqlite_master WHERE name = 'table_clocks'").fetchall() == []
     db.close()
@@ -334,8 +338,7 @@ async def test_hanabi_server_games_says_who_else_played_a_seed(tmp_path: Path,
     store.open_sync()
     async with trio.open_nursery() as nursery:
         await nursery.start(store.run)
-        tid = await store.create_table("t", Variant.NONE, False, False, ChatPolicy.OFF, 2, None, 0,
-                                       TableOptions(seed="monday"))
+        tid = await store.create_table("t", TableSettings(GameConfig(chat=ChatPolicy.OFF), seed="monday"), None, 0)
         for players, score in ((("Ann", "Ben"), 11), (("Cat", "Dan"), 19)):
             gid = await store.start_game(tid, GameConfig(players=2), "monday", players, seeded=True)
             await store.finish_game(gid, score, "final_round")

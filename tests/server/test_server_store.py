@@ -20,7 +20,7 @@ from hanabi.engine import (
     legal_actions,
     new_game,
 )
-from hanabi.server.records import action_from_text, action_to_text
+from hanabi.server.records import TableSettings, action_from_text, action_to_text
 from hanabi.server.saved import read_game, read_games, read_snapshot
 from hanabi.server.store import Store, StoreError, token_hash
 
@@ -40,7 +40,7 @@ async def test_a_game_is_back_after_reopening(tmp_path: Path) -> None:
     async with trio.open_nursery() as nursery:
         await nursery.start(store.run)
         await store.add_player(token_hash("secret-token"), "Alice")
-        tid = await store.create_table("Friday", Variant.SIX_SUITS, False, False, ChatPolicy.ALWAYS, 3, None, 0)
+        tid = await store.create_table("Friday", TableSettings(config), None, 0)
         await store.set_seat(tid, 0, bot=False, name="Alice", key=token_hash("secret-token"))
         await store.set_seat(tid, 1, bot=True, name="Bot", key=None)
         gid = await store.start_game(tid, state.config, "abc", ("Alice", "Bot", "Cathy"))
@@ -59,8 +59,7 @@ async def test_a_game_is_back_after_reopening(tmp_path: Path) -> None:
     snap = again.read_sync(read_snapshot)
     again.close_sync()
     [table] = snap.tables
-    assert (table.id, table.name, table.variant, table.chat, table.host) == (tid, "Friday", Variant.SIX_SUITS,
-                                                                             ChatPolicy.ALWAYS, 0)
+    assert (table.id, table.name, table.settings, table.host) == (tid, "Friday", TableSettings(config), 0)
     assert [(s.seat, s.bot, s.name) for s in table.seated] == [(0, False, "Alice"), (1, True, "Bot")]
     assert table.seated[0].token_hash == token_hash("secret-token")
     assert snap.players[0].token_hash != "secret-token"  # only the hash is kept
@@ -76,7 +75,7 @@ async def test_finished_games_are_listed(tmp_path: Path) -> None:
     store.open_sync()
     async with trio.open_nursery() as nursery:
         await nursery.start(store.run)
-        tid = await store.create_table("t", Variant.NONE, False, False, ChatPolicy.OFF, 2, None, 0)
+        tid = await store.create_table("t", TableSettings(GameConfig(chat=ChatPolicy.OFF)), None, 0)
         g1 = await store.start_game(tid, GameConfig(players=2), "s1", ("A", "B"))
         g2 = await store.start_game(tid, GameConfig(players=2), "s2", ("A", "B"))
         await store.finish_game(g1, 17, "final_round")
@@ -126,7 +125,7 @@ async def test_a_write_the_database_refuses_is_a_store_failure() -> None:
     store.open_sync()
     async with trio.open_nursery() as nursery:
         await nursery.start(store.run)
-        tid = await store.create_table("t", Variant.NONE, False, False, ChatPolicy.ALWAYS, 2, None, 0)
+        tid = await store.create_table("t", TableSettings(GameConfig(chat=ChatPolicy.ALWAYS)), None, 0)
         gid = await store.start_game(tid, GameConfig(players=2), "s", ("A", "B"))
         await store.add_action(gid, 0, Discard(0))
         with pytest.raises(StoreFailure):
