@@ -41,8 +41,8 @@ def name_problem(name: str) -> str | None:
     return None
 
 
-def delay_problem(flag: str, seconds: float) -> str | None:
-    """Why ``seconds`` given to ``flag`` is not a pause before a bot's move, or None when it is."""
+def seconds_problem(flag: str, seconds: float, zero: str = "acts at once") -> str | None:
+    """Why ``seconds`` given to ``flag`` is not a span of time (``zero`` says what 0 does), or None when it is."""
     if math.isfinite(seconds) and seconds >= 0:
         return None
-    return f"{flag} {seconds} is not a pause: give seconds, 0 or more (0 acts at once)"
+    return f"{flag} {seconds} is not a span of time: give seconds, 0 or more (0 {zero})"

@@ -17,6 +17,12 @@ everyone, other network bots included. There is no ``--level``: every bot at
 a table must read the others' clues the way they were meant, so the level is
 the table's (a table option), never the bot's.
 
+When the connection drops, or the host stops the server, it keeps trying to
+reach the server again for ``--reconnect`` seconds (two minutes by default),
+then says hello with the resume token of its first welcome: the server puts it
+back in its seat (a restarted server too, from its store) and it plays on. A
+server that no longer knows the token gets it a new table, as at the start.
+
 Whoever started it sees a line on stdout at each step (connected, joined,
 waiting for the host, game started with the level it plays at, game over with
 the score), flushed at once, so that a terminal or a log shows where it is;
@@ -33,7 +39,7 @@ import trio
 from hanabi.engine import PlayerView
 from hanabi.engine.bots import Bot, Level, make_bot
 from hanabi.protocol import DEFAULT_PORT
-from hanabi.protocol.errors import ErrorCode, ProtocolError
+from hanabi.protocol.errors import ErrorCode, GoodbyeReason, ProtocolError
 from hanabi.protocol.framing import Decoder, encode
 from hanabi.protocol.messages import (
     ActionRequest,
@@ -57,12 +63,27 @@ from hanabi.protocol.messages import (
 )
 from hanabi.protocol.version import CLIENT_PROGRAM, PROTOCOL_VERSION
 
-from .arguments import delay_problem, name_problem
+from .arguments import name_problem, seconds_problem
 from .session import CONNECT_TIMEOUT, HANDSHAKE_TIMEOUT, SEND_TIMEOUT, Address, parse_address
+
+RECONNECT_FOR = 120.0  # seconds to keep trying after the link is lost: long enough for a host to restart a server
+
+# Goodbyes after which the same server may take us back: it stopped (and may start again), or it thought us gone.
+# The others (replaced, version, flood, full...) would say the same again.
+_COME_BACK = frozenset({GoodbyeReason.SERVER_SHUTDOWN, GoodbyeReason.TOO_SLOW, GoodbyeReason.IDLE})
 
 
 class BotError(Exception):
     """Why the bot client had to stop, in a sentence for the person who started it."""
+
+
+class LinkLost(BotError):
+    """The connection ended in a way that trying again may mend (a drop, a reset, the server stopping)."""
+
+
+def _goodbye(message: Goodbye) -> BotError:
+    why = f"the server said goodbye ({message.reason}) {message.message}".strip()
+    return LinkLost(why) if message.reason in _COME_BACK else BotError(why)
 
 
 def conventions_at(table: TableInfo) -> tuple[Level, frozenset[int]]:
@@ -88,6 +109,8 @@ class BotClient:
         self.inbox: list[Message] = []
         self.table: TableInfo | None = None  # our table as the server last showed it (from ``joined``)
         self.seat: int | None = None
+        self.resume: str | None = None  # the token of our first welcome: a new connection takes our seat back with it
+        self.games_done = 0  # across reconnections
         self._conventions: tuple[Level, frozenset[int]] | None = None
         self._bot: Bot = make_bot()
 
@@ -116,7 +139,7 @@ class BotClient:
         while not self.inbox:
             data = await self.stream.receive_some()
             if not data:
-                raise BotError("the server closed the connection")
+                raise LinkLost("the server closed the connection")
             try:
                 self.inbox.extend(self.decoder.feed(bytes(data)))
             except ProtocolError as exc:
@@ -132,19 +155,33 @@ class BotClient:
                 if isinstance(message, ErrorReply):
                     raise BotError(f"the server refused: {message.message}")
                 if isinstance(message, Goodbye):
-                    raise BotError(f"the server said goodbye ({message.reason}) {message.message}".strip())
+                    raise _goodbye(message)
                 if isinstance(message, Ping):
                     await self.send(Pong(message.n))
 
+    def reconnected(self, stream: trio.abc.Stream) -> None:
+        """Go on over a new connection (what the old one had half-read is dropped with it)."""
+        self.stream = stream
+        self.decoder = Decoder(peer="server")
+        self.inbox = []
+
     async def join(self, table: int | None) -> int:
-        await self.send(Hello(PROTOCOL_VERSION, CLIENT_PROGRAM, self.name, network_bot=True))
+        await self.send(Hello(PROTOCOL_VERSION, CLIENT_PROGRAM, self.name, self.resume, network_bot=True))
         welcome = await self.expect(Welcome)
         assert isinstance(welcome, Welcome)
+        resumed = self.resume is not None
+        self.resume = welcome.resume
         self.report(f"connected as {welcome.player}")
+        await self.send(ListTables())
+        listing = await self.tables_or_seat()
+        if isinstance(listing, tuple):
+            # A resume: the server sent our seat back before answering (a notice came instead if it forgot us).
+            self.seat, self.table = listing
+            self.report(f"back in seat {self.seat + 1} at {self.table.name} (#{self.table.id})")
+            return self.seat
+        if resumed:
+            self.report("the server did not keep our seat: looking for a table again")
         if table is None:
-            await self.send(ListTables())
-            listing = await self.expect(Tables)
-            assert isinstance(listing, Tables)
             free = [t.id for t in listing.tables if not t.running and not t.has_password and None in t.players]
             if not free:
                 raise BotError("no table has a free seat: open one in a client (or name it with --table)")
@@ -161,13 +198,26 @@ class BotClient:
             self.report("waiting for the host to start the game...")
         return joined.seat
 
+    async def tables_or_seat(self) -> Tables | tuple[int, TableInfo]:
+        """After the welcome: the list of tables, or our seat and table if the server put us back in it first."""
+        with trio.fail_after(HANDSHAKE_TIMEOUT):
+            while True:
+                message = await self.receive()
+                if isinstance(message, Joined) and message.seat is not None:
+                    return message.seat, message.table
+                if isinstance(message, Tables):
+                    return message
+                if isinstance(message, Goodbye):
+                    raise _goodbye(message)
+                if isinstance(message, Ping):
+                    await self.send(Pong(message.n))
+
     async def play(self, games: int | None) -> int:
-        """Answer every view that shows our turn; return how many games ended."""
-        done = 0
+        """Answer every view that shows our turn; return how many games ended (over every connection)."""
         acted: tuple[int, int] | None = None
         latest: ViewUpdate | None = None
         paused = False  # a paused game refuses moves: the bot waits for it to go on, as the house bots do
-        while games is None or done < games:
+        while games is None or self.games_done < games:
             message = await self.receive()
             if isinstance(message, Ping):
                 await self.send(Pong(message.n))
@@ -191,39 +241,64 @@ class BotClient:
             elif isinstance(message, GameStarted):
                 self.report(f"game started (game #{message.game}), playing at level {self.level_said()}")
             elif isinstance(message, GameOver):
-                done += 1
+                self.games_done += 1
                 outcome = message.outcome
                 self.report(f"game over: {outcome.score}/{outcome.max_score}, {outcome.rating}")
-                if games is None or done < games:
+                if games is None or self.games_done < games:
                     self.report("waiting for the host to start the next game...")
             elif isinstance(message, ErrorReply) and message.code == ErrorCode.GAME_PAUSED:
                 acted = None  # paused just before the move arrived: it is made again once the game goes on
             elif isinstance(message, ErrorReply):
                 print(f"hanabi-bot: the server refused a request: {message.message}", file=sys.stderr)
             elif isinstance(message, Goodbye):
-                raise BotError(f"the server said goodbye ({message.reason}) {message.message}".strip())
+                raise _goodbye(message)
         await self.send(Goodbye("client_quit", "the bot played its games"))
-        return done
+        return self.games_done
 
 
 async def run_bot(address: Address, name: str = "Bot", table: int | None = None, games: int | None = None,
-                  delay: float = 0.5, report: Callable[[str], None] = say, explain: bool = False) -> int:
-    """Connect, sit down and play; returns the number of games played. ``report`` gets the progress lines."""
-    try:
-        with trio.fail_after(CONNECT_TIMEOUT):
-            stream = await trio.open_tcp_stream(address.host, address.port)
-    except (OSError, trio.TooSlowError) as exc:
-        raise BotError(f"cannot reach a server at {address}: {exc or 'no answer'}") from None
-    async with stream:
-        client = BotClient(stream, name, delay, report, explain)
+                  delay: float = 0.5, report: Callable[[str], None] = say, explain: bool = False,
+                  reconnect_for: float = RECONNECT_FOR) -> int:
+    """Connect, sit down and play; returns the number of games played. ``report`` gets the progress lines.
+    A link lost after the welcome is tried again for ``reconnect_for`` seconds (0: stop at once)."""
+    client: BotClient | None = None
+    give_up_at = pause = 0.0
+    while True:
         try:
-            await client.join(table)
-            return await client.play(games)
-        except trio.TooSlowError:
-            raise BotError(f"the server at {address} did not answer in time") from None
-        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
-            # A reset (the server's machine went away, a killed server): one line, not a traceback.
-            raise BotError(f"lost the connection to the server at {address}: {exc}") from None
+            with trio.fail_after(CONNECT_TIMEOUT):
+                stream = await trio.open_tcp_stream(address.host, address.port)
+        except (OSError, trio.TooSlowError) as exc:
+            if client is None or trio.current_time() >= give_up_at:
+                tried = "" if client is None else f" (tried for {reconnect_for:g} s)"
+                raise BotError(f"cannot reach a server at {address}: {exc or 'no answer'}{tried}") from None
+            await trio.sleep(pause)
+            pause = min(pause * 2, 5.0)
+            continue
+        async with stream:
+            if client is None:
+                client = BotClient(stream, name, delay, report, explain)
+            else:
+                client.reconnected(stream)
+            seated = False
+            try:
+                try:
+                    await client.join(table)
+                    seated = True
+                    return await client.play(games)
+                except trio.TooSlowError:
+                    raise LinkLost(f"the server at {address} did not answer in time") from None
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+                    # A reset (the server's machine went away, a killed server): one line, not a traceback.
+                    raise LinkLost(f"lost the connection to the server at {address}: {exc}") from None
+            except LinkLost as lost:
+                if seated:  # a link that worked: a new window to come back in (one that never seats us does not)
+                    give_up_at, pause = trio.current_time() + reconnect_for, 0.5
+                if client.resume is None or reconnect_for <= 0 or trio.current_time() >= give_up_at:
+                    raise BotError(str(lost)) from None
+                if seated:
+                    report(f"{lost}; trying to reconnect for up to {reconnect_for:g} s")
+                await trio.sleep(pause)
+                pause = min(pause * 2, 5.0)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -234,6 +309,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, help="stop after this many games (default: play on)")
     parser.add_argument("--delay", type=float, default=0.5, help="seconds to wait before each move (default 0.5)")
     parser.add_argument("--explain", action="store_true", help="print each move with the reason for it")
+    parser.add_argument("--reconnect", type=float, default=RECONNECT_FOR, metavar="SECONDS",
+                        help="how long to keep trying when the link to the server is lost "
+                             f"(default {RECONNECT_FOR:g}; 0 stops at once)")
     args = parser.parse_args(argv)
     try:
         address = parse_address(args.address)
@@ -243,10 +321,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(problem)
     if args.games is not None and args.games < 1:
         parser.error("--games must be at least 1")
-    if (problem := delay_problem("--delay", args.delay)) is not None:
-        parser.error(problem)
+    spans = (("--delay", args.delay, "acts at once"), ("--reconnect", args.reconnect, "stops at once"))
+    for flag, seconds, zero in spans:
+        if (problem := seconds_problem(flag, seconds, zero)) is not None:
+            parser.error(problem)
     try:
-        played = trio.run(run_bot, address, args.name.strip(), args.table, args.games, args.delay, say, args.explain)
+        played = trio.run(run_bot, address, args.name.strip(), args.table, args.games, args.delay, say, args.explain,
+                          args.reconnect)
     except BotError as exc:
         print(f"hanabi-bot: {exc}", file=sys.stderr)
         return 1

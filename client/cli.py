@@ -26,7 +26,7 @@ from hanabi.engine.replay import ReplayError, load
 from hanabi.protocol import DEFAULT_PORT, NAME_MAX
 
 from .app import ClientApp
-from .arguments import delay_problem, name_problem, parse_clock
+from .arguments import name_problem, parse_clock, seconds_problem
 from .discovery import LIST_WAIT, NOTHING_FOUND, Browser
 from .finder import ServerFinder
 from .model import Link
@@ -153,7 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError as e:
             parser.error(str(e))
         bot_delay = SOLO_BOT_DELAY if args.bot_delay is None else args.bot_delay
-        if (problem := delay_problem("--bot-delay", bot_delay)) is not None:
+        if (problem := seconds_problem("--bot-delay", bot_delay)) is not None:
             parser.error(problem)
         try:
             timer = None if args.clock is None else parse_clock(args.clock)

@@ -4,6 +4,7 @@ table's convention level, counting the seats the table shows as bots."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 import trio
@@ -232,7 +233,7 @@ def test_cli_refuses_a_delay_that_is_not_a_pause(delay: str, capsys: pytest.Capt
         main(["127.0.0.1:1", "--delay", delay])
     assert exc.value.code == 2
     err = capsys.readouterr().err
-    assert f"--delay {float(delay)} is not a pause" in err and "0 or more" in err
+    assert f"--delay {float(delay)} is not a span of time" in err and "0 or more" in err
 
 
 def test_cli_refuses_a_bad_address_and_reports_an_unreachable_server(capsys: pytest.CaptureFixture[str]) -> None:
@@ -282,7 +283,9 @@ async def test_a_connection_reset_is_a_one_line_error_not_a_traceback(nursery: t
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     nursery.start_soon(trio.serve_listeners, resetting_server, listeners)
     with trio.fail_after(10), pytest.raises(BotError, match=r"lost the connection to the server at 127\.0\.0\.1"):
-        await run_bot(Address("127.0.0.1", listeners[0].socket.getsockname()[1]), games=1, report=lambda _: None)
+        # Reset before it was ever seated: nothing to come back to, so one sentence at once, not a retry loop.
+        await run_bot(Address("127.0.0.1", listeners[0].socket.getsockname()[1]), games=1, report=lambda _: None,
+                      reconnect_for=1.0)
 
 
 async def test_the_network_bot_waits_while_the_game_is_paused_and_plays_once_it_goes_on() -> None:
@@ -314,3 +317,91 @@ async def test_the_network_bot_waits_while_the_game_is_paused_and_plays_once_it_
                     break
             await stream.aclose()
             nursery.cancel_scope.cancel()
+
+
+async def test_the_network_bot_takes_its_seat_back_when_the_server_comes_back(tmp_path: Path) -> None:
+    """The host stops the server mid-game and starts it again on the same store: the bot, trying all the while,
+    resumes its seat with its token and plays the game out."""
+    db = str(tmp_path / "games.sqlite3")
+    lines: list[str] = []
+    played: list[int] = []
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, db, config=FAST,
+                                                                   task_status=task_status))
+            stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+            host = BotClient(stream, "Host", 0.0)
+            await host.send(Hello(PROTOCOL_VERSION, CLIENT_PROGRAM, "Host"))
+            welcome = await host.expect(Welcome)
+            assert isinstance(welcome, Welcome)
+            await host.send(CreateTable("comeback", seats=2, seed=SEED))
+            joined = await host.expect(Joined)
+            assert isinstance(joined, Joined)
+
+            async def bot() -> None:
+                played.append(await run_bot(Address("127.0.0.1", server.port), "Robo", joined.table.id, 1, 0.0,
+                                            report=lines.append, reconnect_for=30.0))
+
+            nursery.start_soon(bot)
+            await _until_every_seat_is_taken(host)
+            await host.send(Start())
+            policy = make_bot().choose
+            while True:  # a few moves each, then the server stops on Host's turn
+                message = await _next(host)
+                if isinstance(message, ViewUpdate) and message.view.seat == message.view.current:
+                    if message.view.turn >= 4:
+                        break
+                    await host.send(ActionRequest(policy(message.view)))
+            before = message.view
+            await server.stop()  # as the host's Ctrl-C: everyone is told the server is shutting down
+            await stream.aclose()
+            while not any("trying to reconnect" in line for line in lines):
+                await trio.sleep(0.05)
+            await trio.sleep(0.6)  # the bot's first try finds no server: it must keep trying
+            await nursery.start(lambda task_status: serve("127.0.0.1", server.port, db, config=FAST,
+                                                          task_status=task_status))
+            stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+            host.reconnected(stream)
+            await host.send(Hello(PROTOCOL_VERSION, CLIENT_PROGRAM, "Host", welcome.resume))
+            await host.expect(Welcome)
+            assert (await host.expect(Joined)).seat == 0  # type: ignore[attr-defined]
+            last, over = await _host_plays_a_game(host, policy)
+            assert last.turn > before.turn  # the game went on from where it stopped, the bot moving in it
+            while not played:
+                await trio.sleep(0.01)
+            await stream.aclose()
+            nursery.cancel_scope.cancel()
+    assert played == [1]
+    assert any(line.startswith("back in seat 2 at comeback") for line in lines), lines
+    assert lines[-1] == f"game over: {over.outcome.score}/{over.outcome.max_score}, {over.outcome.rating}"
+
+
+async def test_without_reconnecting_a_lost_server_is_one_sentence(nursery: trio.Nursery) -> None:
+    """With ``reconnect_for=0`` the bot stops at the first loss, saying why, as before reconnection existed."""
+    server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=FAST,
+                                                           task_status=task_status))
+    stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+    host = BotClient(stream, "Host", 0.0)
+    await host.send(Hello(PROTOCOL_VERSION, CLIENT_PROGRAM, "Host"))
+    await host.expect(Welcome)
+    await host.send(CreateTable("brief", seats=2))
+    joined = await host.expect(Joined)
+    assert isinstance(joined, Joined)
+    lines: list[str] = []
+
+    async def stop_when_seated() -> None:
+        await _until_every_seat_is_taken(host)
+        server.request_stop("the server is shutting down")
+
+    nursery.start_soon(stop_when_seated)
+    with trio.fail_after(20), pytest.raises(BotError, match=r"goodbye \(server_shutdown\)"):
+        await run_bot(Address("127.0.0.1", server.port), "Robo", joined.table.id, 1, 0.0, report=lines.append,
+                      reconnect_for=0)
+    assert not any("reconnect" in line for line in lines)
+
+
+def test_cli_refuses_a_reconnect_window_that_is_not_a_span_of_time(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["127.0.0.1:1", "--reconnect", "-5"])
+    assert exc.value.code == 2
+    assert "--reconnect -5.0 is not a span of time" in capsys.readouterr().err

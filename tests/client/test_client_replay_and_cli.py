@@ -107,8 +107,8 @@ def test_replay_of_a_missing_file_is_one_clear_line(tmp_path: Path, capsys: pyte
     (["--variant", "wild", "host"], "--variant is for --solo"),
     (["--players", "4", "host"], "--players is for --solo"),
     (["--bot-delay", "0", "host"], "--bot-delay is for --solo"),
-    (["--solo", "--bot-delay", "-1"], "--bot-delay -1.0 is not a pause"),
-    (["--solo", "--bot-delay", "nan"], "--bot-delay nan is not a pause"),
+    (["--solo", "--bot-delay", "-1"], "--bot-delay -1.0 is not a span of time"),
+    (["--solo", "--bot-delay", "nan"], "--bot-delay nan is not a span of time"),
 ])
 def test_bad_arguments_say_what_to_type(argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit:
