@@ -33,8 +33,9 @@ Step = Prompt | Done | KeyRefused | TypeOn
 
 
 def handable(table: TableInfo, ours: int | None) -> list[int]:
-    """The seats the host could hand on now: those of players who are away, and bots' (to a person)."""
-    return [s for s, p in enumerate(table.players) if p is not None and s != ours and (p.bot or not p.connected)]
+    """The seats the host could hand on now (the table rule): those of players who are away, and bots' (to a
+    person)."""
+    return [s for s in range(table.seats) if rules.hand_seat_refusal(table, ours, s, to_bot=False) is None]
 
 
 def someone_away(table: TableInfo) -> bool:
