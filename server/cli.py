@@ -11,6 +11,7 @@ import functools
 import gc
 import json
 import logging
+import math
 import os
 import signal
 import socket
@@ -122,8 +123,8 @@ def _main(argv: list[str] | None) -> int:
         return _read_store(args, db)
     if not 0 <= args.port <= 65535:
         return _fail(f"--port {args.port} is not a TCP port: choose one from 1 to 65535")
-    if args.bot_delay < 0:
-        return _fail("--bot-delay cannot be negative")
+    if not 0 <= args.bot_delay < math.inf:  # nan too
+        return _fail(f"--bot-delay {args.bot_delay} is not a span of time: give seconds, 0 or more (0 acts at once)")
     if not args.abandon_after >= 0:
         return _fail("--abandon-after cannot be negative (0 never closes a table)")
     if args.max_connections is not None and args.max_connections < 1:

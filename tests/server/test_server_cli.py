@@ -159,6 +159,12 @@ def test_an_explicit_store_in_a_missing_folder_is_refused(tmp_path: Path) -> Non
     assert done.returncode == 2 and "--abandon-after cannot be negative" in done.stderr
 
 
+@pytest.mark.parametrize("delay", ["-1", "nan", "inf"])
+def test_a_bot_delay_that_is_no_span_of_time_is_one_sentence(delay: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--bot-delay", delay, "--db", ":memory:"]) == 2
+    assert f"--bot-delay {float(delay)} is not a span of time" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(("db", "farewell"), [(":memory:", "are gone"), ("kept.sqlite3", "every game is saved")])
 def test_the_last_words_on_sigterm_say_whether_games_were_kept(tmp_path: Path, db: str, farewell: str) -> None:
     store = db if db == ":memory:" else str(tmp_path / db)
