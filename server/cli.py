@@ -21,15 +21,7 @@ from pathlib import Path
 
 import platformdirs
 import trio
-from hanabi.protocol import (
-    DEFAULT_PORT,
-    PROTOCOL_VERSION,
-    SERVER_PROGRAM,
-    GameSummary,
-    ProtocolError,
-    Welcome,
-    encode,
-)
+from hanabi.protocol import DEFAULT_PORT, PROTOCOL_VERSION, SERVER_PROGRAM, GameSummary, ProtocolError, Welcome, encode
 
 from .announce import announce as announce_on_lan
 from .announce import default_name as default_lan_name
