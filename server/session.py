@@ -8,7 +8,7 @@ frames while they are away: on their return the current view says all they misse
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 import trio
@@ -64,20 +64,18 @@ def refuse(refusal: Refusal | None) -> None:
         raise Refused(refusal.code, refusal.message)
 
 
+@dataclass(slots=True, eq=False, repr=False)
 class Player:
-    __slots__ = ("away_since", "busy", "conn", "key", "missed", "name", "network_bot", "seat", "table")
-
-    def __init__(self, key: str, name: str) -> None:
-        self.key = key  # the hash of the resume token; the token itself is never kept
-        self.name = name
-        self.conn: Outbox | None = None
-        # Where the player is: the lobby's to change (``Lobby.place``), under ``busy``, one request at a time.
-        self.table: Table | None = None
-        self.seat: int | None = None  # None with a table: spectating
-        self.busy = trio.Lock()
-        self.away_since = 0.0  # trio.current_time() when the last connection ended (see Lobby.forget_idle)
-        self.missed: list[Message] = []  # what they must hear when they come back (their table closed meanwhile)
-        self.network_bot = False  # a hanabi-bot of our version, by its last hello: it plays as the house bots do
+    key: str  # the hash of the resume token; the token itself is never kept
+    name: str
+    conn: Outbox | None = None
+    # Where the player is: the lobby's to change, under ``busy``, one request at a time.
+    table: Table | None = None
+    seat: int | None = None  # None with a table: spectating
+    busy: trio.Lock = field(default_factory=trio.Lock)
+    away_since: float = 0.0  # trio.current_time() when the last connection ended (see Lobby.forget_idle)
+    missed: list[Message] = field(default_factory=list)  # what they must hear when they come back (their table closed)
+    network_bot: bool = False  # a hanabi-bot of our version, by its last hello: it plays as the house bots do
 
     @property
     def online(self) -> bool:
