@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ReviewRequest = OpenReview | ReviewStep | ReviewPoint | ReviewLead
-REVIEW_REQUESTS = (OpenReview, ReviewStep, ReviewPoint, ReviewLead)
 
 
 def last_step(state: GameState) -> int:

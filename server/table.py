@@ -181,7 +181,7 @@ class Table:
             await host_power[type(request)](player, request.seat)
         elif isinstance(request, Chat):
             self._chat(player, request.text)
-        elif isinstance(request, reviews.REVIEW_REQUESTS):
+        elif isinstance(request, reviews.ReviewRequest):
             await reviews.handle(self, player, request)
         elif isinstance(request, Handover):
             return await give_seat(self, player, request)
