@@ -308,8 +308,8 @@ class Lobby:
 
     async def _enter(self, player: Player, table: Table, request: Join | Spectate) -> None:
         """Sit down at (``Join``) or watch (``Spectate``) ``table``, leaving the table the player watched."""
-        refuse(rules.seated_refusal(self._at(player), player.seat, "watch" if isinstance(request, Spectate) else "join",
-                                    table.id))
+        going = "watch" if isinstance(request, Spectate) else "join"
+        refuse(rules.seated_refusal(self._sits_at(player), player.seat, going, table.id))
         watched = player.table if player.table is not table else None
         if watched is not None:
             try:
@@ -330,11 +330,11 @@ class Lobby:
         player.table, player.seat = table, seat if isinstance(request, Join) else None
 
     @staticmethod
-    def _at(player: Player) -> TableInfo | None:
-        return player.table.info() if player.table is not None else None
+    def _sits_at(player: Player) -> TableInfo | None:
+        return player.table.info() if player.table is not None and player.seat is not None else None
 
     async def _create(self, player: Player, request: CreateTable) -> None:
-        refuse(rules.seated_refusal(self._at(player), player.seat, "create"))
+        refuse(rules.seated_refusal(self._sits_at(player), player.seat, "create"))
         if len(self.tables) >= self.config.max_tables:
             raise Refused(ErrorCode.TABLE_FULL, f"this server holds at most {self.config.max_tables} tables")
         address = player.conn.address if player.conn else ""
