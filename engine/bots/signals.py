@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from ..actions import Discard
 from ..options import MAX_STRIKES
-from .cardmath import bits, name
+from .cardmath import bits
 from .memory import Table
 
 if TYPE_CHECKING:
@@ -96,5 +96,7 @@ def keep_signal(turn: Turn) -> tuple[Discard, str] | None:
         throw = min(odd, key=lambda o: (turn.keep_value(o), hand.index(o))) if odd and own_chop is not None else None
     if throw is None or not is_signal(t, turn.me, throw):
         return None
+    # The reason is shown to our partner: it must not name the card on their chop (the signal says no more
+    # than "keep it").
     return Discard(throw), (f"no clue token left: discarding my {turn.slot(throw)} out of turn, "
-                            f"the signal to keep the only {name(t.ids[chop])} left on my partner's chop")
+                            "the signal to keep my partner's chop")

@@ -24,6 +24,7 @@ from hanabi.engine import (
     view_for,
 )
 from hanabi.engine.bots import choose_action, make_bot
+from hanabi.engine.bots import decide as decide_for
 
 # Harmless filler: no 1s (nothing playable), no 2s or 5s (nothing to save).
 FILLER = ["Y3", "G3", "B3", "W3", "Y4", "G4", "B4", "W4", "Y3", "G3", "B3", "W3", "Y4", "G4", "B4", "W4"]
@@ -164,11 +165,13 @@ def test_with_no_token_a_discard_instead_of_a_play_keeps_the_partners_critical_c
     # person at the table there is no signal: seat 0 plays its R1.
     state = spend_every_token_2p(deal(2, {**HANDS_2P, 4: "R1", 5: "R5"}), Clue(0, colour=Suit.RED))
     bot_seats = frozenset({0}) if people else None
-    action = choose_action(view_for(state, 0), level="h-group", bot_seats=bot_seats)
+    decision = decide_for(view_for(state, 0), level="h-group", bot_seats=bot_seats)
+    action = decision.action
     if people:
         assert action == Play(4), action
         return
     assert isinstance(action, Discard) and action.order != 4, action
+    assert "R5" not in decision.reason  # shown to seat 1 during the game: it must not name seat 1's card
     state = act(state, action)
     reply = decide(state)
     assert reply != Discard(5), reply  # the R5 is kept
