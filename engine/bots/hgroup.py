@@ -41,6 +41,7 @@ from .cardmath import bits, ident, name, rank_of, single, suit_of
 from .conventions import Reading, clue_mask, covering, finesse_duty, read_clue, touched_by
 from .decision import Decision, table_level
 from .memory import Table
+from .signals import keep_signal
 
 STALL_DECK = 3  # from this many cards left in the deck, even a clue that only stalls beats a discard
 ENDGAME_DECK = 10  # from this many cards left in the deck, a harmless clue beats a discard
@@ -302,6 +303,9 @@ class Turn:
         if duty is not None and not self.cautious:
             return Play(duty), f"a clue was a finesse on me: blind-playing my {self.slot(duty)}"
         playable = [o for o in hand if self.is_playable(o)]
+        signal = keep_signal(self)
+        if signal is not None:
+            return signal
         if t.tokens > 0:
             save = self.urgent_save()
             if save is not None:

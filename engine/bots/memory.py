@@ -123,6 +123,7 @@ class Table:
             if isinstance(event, TurnEvent) and event.card is not None and isinstance(event.action, (Play, Discard)):
                 self.ids[event.action.order] = event.card.identity
         from .conventions import interpret  # late import: conventions needs Table's type only
+        from .signals import read_discard  # (the same)
 
         for event in view.events[self.events_done:]:
             if isinstance(event, RearrangeEvent):
@@ -134,6 +135,8 @@ class Table:
                 self.tokens -= 1
                 interpret(self, event.seat, action, event.touched)
             else:
+                if isinstance(action, Discard):
+                    read_discard(self, event.seat, action.order)
                 self.remove_card(event.seat, action.order, event)
                 if event.drawn is not None:
                     self.hands[event.seat].insert(0, event.drawn)

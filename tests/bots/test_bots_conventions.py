@@ -24,6 +24,7 @@ from hanabi.engine import (
     view_for,
 )
 from hanabi.engine.bots import choose_action, make_bot
+from hanabi.engine.bots import decide as decide_for
 
 # Harmless filler: no 1s (nothing playable), no 2s or 5s (nothing to save).
 FILLER = ["Y3", "G3", "B3", "W3", "Y4", "G4", "B4", "W4", "Y3", "G3", "B3", "W3", "Y4", "G4", "B4", "W4"]
@@ -141,6 +142,53 @@ def test_as_the_deck_runs_out_a_play_clue_comes_before_a_known_play(deck_left: i
     gives = isinstance(action, Clue) and action.target == 1 and (action.rank == 1 or action.colour is Suit.GREEN)
     assert gives == clues_first, action
     assert clues_first or action == Play(4), action
+
+
+# Seat 0 holds 3s and 4s (and slot 1, order 4, as chosen); seat 1 the same but for its chop (order 5).
+HANDS_2P = {0: "Y3", 1: "G3", 2: "B4", 3: "W4", 6: "Y3", 7: "G3", 8: "B4", 9: "W4"}
+
+
+def spend_every_token_2p(state: GameState, first: Clue) -> GameState:
+    """Eight clues, ``first`` to seat 0 the second of them, the others touching 3s and 4s only."""
+    state = act(state, Clue(1, rank=4), first)
+    for _ in range(3):
+        state = act(state, Clue(1, rank=4), Clue(0, rank=3))
+    assert state.current == 0 and state.clue_tokens == 0
+    return state
+
+
+@pytest.mark.parametrize("people", [False, True])
+def test_with_no_token_a_discard_instead_of_a_play_keeps_the_partners_critical_chop(people: bool) -> None:
+    # Seat 1's chop is R5 and seat 0, with no clue token to save it, knows its R1 is playable. Between two
+    # bots seat 0 discards instead (a keep signal, docs/bots.md): a bot never discards while it holds a known
+    # playable card, so seat 1 reads "keep your chop" and throws the next card instead of its R5. With a
+    # person at the table there is no signal: seat 0 plays its R1.
+    state = spend_every_token_2p(deal(2, {**HANDS_2P, 4: "R1", 5: "R5"}), Clue(0, colour=Suit.RED))
+    bot_seats = frozenset({0}) if people else None
+    decision = decide_for(view_for(state, 0), level="h-group", bot_seats=bot_seats)
+    action = decision.action
+    if people:
+        assert action == Play(4), action
+        return
+    assert isinstance(action, Discard) and action.order != 4, action
+    assert "R5" not in decision.reason  # shown to seat 1 during the game: it must not name seat 1's card
+    state = act(state, action)
+    reply = decide(state)
+    assert reply != Discard(5), reply  # the R5 is kept
+    assert (isinstance(reply, Discard) and reply.order == 6) or isinstance(reply, Clue), reply
+
+
+def test_with_no_token_and_nothing_to_play_an_out_of_turn_discard_keeps_the_partners_critical_chop() -> None:
+    # The same with nothing playable in seat 0's hand: its normal discard would be its chop (order 0); it
+    # throws another unclued card instead, which tells seat 1 to keep its R5. Without the signal seat 1, with
+    # nothing to play and one token, would throw its chop: the R5.
+    dealt = deal(2, {**HANDS_2P, 4: "Y5", 5: "R5"})
+    hands, rest = list(dealt.deck[:10]), sorted(dealt.deck[10:], key=lambda card: -card.rank)  # 5s drawn first
+    state = spend_every_token_2p(game_from_deck(dealt.config, hands + rest), Clue(0, rank=3))
+    action = decide(state)
+    assert isinstance(action, Discard) and action.order != 2, action  # not its chop (3s clued): a signal
+    reply = decide(act(state, action))
+    assert reply == Discard(6), reply  # the card behind the R5
 
 
 def test_plays_a_card_given_a_play_clue() -> None:
