@@ -17,7 +17,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from ..actions import Discard, Play, TurnAction, TurnEvent
+from ..actions import Play, TurnAction, TurnEvent
 from ..cards import Card
 from ..knowledge import CardKnowledge
 from ..state import GameState, apply

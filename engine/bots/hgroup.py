@@ -310,10 +310,9 @@ class Turn:
             if isinstance(stall, Clue) and self.harm(stall)[:2] == (0, 0):
                 moves.append(stall)
         if t.tokens < CLUE_TOKENS:
-            trash = [o for o in hand if self.is_trash(o)]
-            chop = t.chop(self.me)
-            if trash or chop is not None:
-                moves.append(Discard(trash[0] if trash else chop))
+            thrown = next((o for o in hand if self.is_trash(o)), t.chop(self.me))
+            if thrown is not None:
+                moves.append(Discard(thrown))
         if hand and self.view.final_turns_left is not None:
             # On the last round, a card that is only likely playable (earlier, such gambles measured worse:
             # a misplay there costs a card as well as a strike).
