@@ -80,7 +80,8 @@ class Table:
     events_done: int = 0
     tokens: int = 8
     strikes: int = 0
-    _trash: int | None = None  # ``trash_mask``, kept until a card leaves a hand (nothing else changes it)
+    # ``trash_mask``, kept until a card leaves a hand (nothing else changes it): the bots ask for it often.
+    _trash: int | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         variant = self.config.variant
