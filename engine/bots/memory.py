@@ -14,6 +14,7 @@ be fed more events later, which is how a bot object caches between turns.
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Literal
@@ -79,6 +80,8 @@ class Table:
     events_done: int = 0
     tokens: int = 8
     strikes: int = 0
+    # ``trash_mask``, kept until a card leaves a hand (nothing else changes it): the bots ask for it often.
+    _trash: int | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         variant = self.config.variant
@@ -149,6 +152,7 @@ class Table:
     def remove_card(self, seat: int, order: int, event: TurnEvent) -> None:
         self.hands[seat].remove(order)
         self.holder.pop(order, None)
+        self._trash = None
         card = event.card
         assert card is not None
         if event.success:
@@ -232,13 +236,32 @@ class Table:
 
     def dead(self, identity: int) -> bool:
         """Can never be played: already played, or an earlier card of its suit is all gone."""
+        return bool(self.trash_mask() >> identity & 1)
+
+    def _dead(self, identity: int) -> bool:
         s, r = suit_of(identity), rank_of(identity)
         if self.fireworks[s] >= r:
             return True
         return any(self.gone[ident(s, q)] >= self.copies[ident(s, q)] for q in range(self.fireworks[s] + 1, r))
 
     def trash_mask(self) -> int:
-        return sum(1 << i for i in self.copies if self.dead(i))
+        if self._trash is None:
+            self._trash = sum(1 << i for i in self.copies if self._dead(i))
+        return self._trash
+
+    def fork(self) -> Table:
+        """A copy to replay on without touching this one (the endgame's rollouts): every container copied."""
+        new = copy.copy(self)
+        new.hands = [list(hand) for hand in self.hands]
+        for attr in ("holder", "ids", "know", "conv", "trash_when_clued", "loose_at", "clued_at", "intent",
+                     "assumed"):
+            setattr(new, attr, dict(getattr(self, attr)))
+        for attr in ("clued", "play", "saved", "good_touch"):
+            setattr(new, attr, set(getattr(self, attr)))
+        new.fireworks = list(self.fireworks)
+        new.gone, new.misled = Counter(self.gone), Counter(self.misled)
+        new.pending = [copy.copy(p) for p in self.pending]
+        return new
 
     def critical(self, identity: int) -> bool:
         """Not yet played, still possible, and every other copy is discarded."""
