@@ -85,6 +85,7 @@ class Stats:
     games: int = 0
     errors: list[str] = field(default_factory=list)
     measuring: bool = False
+    window: tuple[float, float] = (0.0, 0.0)  # wall-clock start and end of the measured time
 
 
 def current_seat(data: bytes | bytearray, start: int, end: int) -> int | None:
@@ -296,10 +297,32 @@ def _rss_kib(pid: int) -> int:
     return total
 
 
-def _start_server(db: str, profile: str | None = None) -> tuple[subprocess.Popen[bytes], int]:
+# Run as the server's ``-c`` program with ``--gc-log``: the server, with every cycle collection written to the file
+# named by HANABI_GC_LOG (wall-clock start, generation, CPU ms, objects in the generations it looked at), one line
+# each, as it happens.
+_GC_LOGGER = """
+import gc, os, runpy, sys, time
+log = open(os.environ["HANABI_GC_LOG"], "w", buffering=1)
+began = [0.0, 0.0, 0]
+def watch(phase, info):
+    if phase == "start":
+        tracked = sum(len(gc.get_objects(g)) for g in range(info["generation"] + 1))  # before the clock starts
+        began[:] = time.time(), time.thread_time(), tracked
+    else:
+        log.write(f"{began[0]:.6f} {info['generation']} {(time.thread_time() - began[1]) * 1000:.3f} {began[2]}\\n")
+gc.callbacks.append(watch)
+sys.argv[0] = "hanabi-server"
+runpy.run_module("hanabi.server", run_name="__main__", alter_sys=True)
+"""
+
+
+def _start_server(db: str, profile: str | None = None,
+                  gc_log: str | None = None) -> tuple[subprocess.Popen[bytes], int]:
     python = [sys.executable] + (["-m", "cProfile", "-o", profile] if profile else [])
-    proc = subprocess.Popen([*python, "-m", "hanabi.server", "--host", "127.0.0.1", "--port", "0", "--db", db,
-                             "--log-level", "warning", "--no-announce"], stdout=subprocess.PIPE)
+    server = ["-c", _GC_LOGGER] if gc_log else ["-m", "hanabi.server"]
+    env = {**os.environ, "HANABI_GC_LOG": gc_log} if gc_log else None
+    proc = subprocess.Popen([*python, *server, "--host", "127.0.0.1", "--port", "0", "--db", db,
+                             "--log-level", "warning", "--no-announce"], stdout=subprocess.PIPE, env=env)
     assert proc.stdout is not None
     seen = ""
     while "listening on port" not in seen:
@@ -341,6 +364,7 @@ def _play(clients: list[LoadClient], warmup: float, seconds: float, stats: Stats
             if not stats.measuring and started == 0.0 and now >= measure_at:
                 stats.measuring = True
                 started, before, load_before = now, _cpu_seconds(pid), time.process_time()
+                stats.window = (time.time(), 0.0)
             if now >= stop_at:
                 break
             while starts and starts[0][0] <= now + _HALF_TICK:
@@ -367,6 +391,7 @@ def _play(clients: list[LoadClient], warmup: float, seconds: float, stats: Stats
                 c.receive(received, size, timers, arrived)
     finally:
         stats.measuring = False
+        stats.window = (stats.window[0], time.time())
         poller.close()
     elapsed = time.perf_counter() - started
     after = _cpu_seconds(pid)
@@ -374,11 +399,14 @@ def _play(clients: list[LoadClient], warmup: float, seconds: float, stats: Stats
 
 
 def run(tables: int, players: int, seconds: float, warmup: float, think: float = 0.0,
-        profile: str | None = None) -> dict[str, Any]:
+        profile: str | None = None, gc_log: bool = False) -> dict[str, Any]:
     stats = Stats()
     clients: list[LoadClient] = []
+    # The server's cycle collections while measured: generation, CPU ms, objects it had to look at.
+    collections: list[tuple[int, float, int]] = []
     with tempfile.TemporaryDirectory() as tmp:
-        proc, port = _start_server(os.path.join(tmp, "load.sqlite3"), profile)
+        log_path = os.path.join(tmp, "gc.log") if gc_log else None
+        proc, port = _start_server(os.path.join(tmp, "load.sqlite3"), profile, log_path)
         try:
             rss_idle = _rss_kib(proc.pid)
             t0 = time.perf_counter()
@@ -399,6 +427,11 @@ def run(tables: int, players: int, seconds: float, warmup: float, think: float =
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+        if log_path is not None:
+            for line in Path(log_path).read_text().splitlines():
+                at, generation, ms, tracked = line.split()
+                if stats.window[0] <= float(at) <= stats.window[1]:
+                    collections.append((int(generation), float(ms), int(tracked)))
     cpu = user + kernel
     lat = sorted(stats.latencies)
     read = sorted(stats.read_latencies)
@@ -423,7 +456,19 @@ def run(tables: int, players: int, seconds: float, warmup: float, think: float =
         "kib_per_table_seated": round((rss_seated - rss_idle) / tables, 1),
         "kib_per_table_playing": round((rss_playing - rss_idle) / tables, 1),
         "errors": len(stats.errors), "first_error": stats.errors[0] if stats.errors else None,
+        **({"gc": _collections(collections)} if gc_log else {}),
     }
+
+
+def _collections(collections: list[tuple[int, float, int]]) -> dict[str, dict[str, float]]:
+    """Per generation: how many collections, their CPU ms in all and at most, and the most objects one looked at."""
+    summary = {}
+    for generation in range(3):
+        ms = [m for g, m, _ in collections if g == generation]
+        summary[str(generation)] = {"count": len(ms), "total_ms": round(sum(ms), 1),
+                                    "max_ms": round(max(ms, default=0.0), 1),
+                                    "max_objects": max((n for g, _, n in collections if g == generation), default=0)}
+    return summary
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -437,12 +482,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think", type=float, default=0.0, metavar="SECONDS",
                         help="each player waits about this long (0.5x to 1.5x, at random) before acting "
                              "(default 0: flat out, a closed loop where the server is the only limit)")
+    parser.add_argument("--gc-log", action="store_true",
+                        help="log the server's cycle collections (generation, CPU time) and sum them up")
     parser.add_argument("--json", action="store_true", help="end with the figures as one JSON object on one line")
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, writing stats to FILE")
     args = parser.parse_args(argv)
     if not 2 <= args.players <= 5 or args.tables < 1:
         parser.error("--players must be 2-5 and --tables at least 1")
-    result = run(args.tables, args.players, args.seconds, args.warmup, args.think, args.profile)
+    result = run(args.tables, args.players, args.seconds, args.warmup, args.think, args.profile, args.gc_log)
     print(f"{result['tables']} tables x {result['players']} players = {result['connections']} connections "
           f"(seated in {result['setup_s']} s), think time {result['think']} s, measured for {result['seconds']} s")
     print(f"applied actions: {result['actions']} = {result['actions_per_second']} actions/s; "
@@ -459,6 +506,9 @@ def main(argv: list[str] | None = None) -> int:
           "of one core)")
     print(f"server memory: {result['rss_mib']} MiB resident; per table "
           f"{result['kib_per_table_seated']} KiB seated, {result['kib_per_table_playing']} KiB playing")
+    for generation, figures in result.get("gc", {}).items():
+        print(f"server's collections of generation {generation}: {figures['count']}, {figures['total_ms']} ms of "
+              f"CPU in all, the longest {figures['max_ms']} ms, the most objects looked at {figures['max_objects']}")
     if result["errors"]:
         print(f"errors from the server: {result['errors']} (first: {result['first_error']})")
     if args.json:

@@ -38,6 +38,15 @@ def test_thinking_players_and_the_printed_report(capsys: pytest.CaptureFixture[s
     assert "errors from the server" not in out
 
 
+def test_the_gc_log_sums_up_the_servers_collections() -> None:
+    result = run(tables=2, players=2, seconds=1.0, warmup=0.2, think=0.03, gc_log=True)
+    assert result["errors"] == 0, result["first_error"]
+    assert set(result["gc"]) == {"0", "1", "2"}
+    for figures in result["gc"].values():
+        assert figures["count"] >= 0 and figures["total_ms"] >= figures["max_ms"] >= 0
+        assert (figures["max_objects"] > 0) == (figures["count"] > 0)
+
+
 def _frames_of_a_game(players: int, seed: int) -> list[tuple[bytes, int | None]]:
     """The frames one seat's connection gets in a whole game (event and view of each move), each with the
     seat whose turn its view says it is (None for an event)."""
