@@ -244,7 +244,7 @@ def fewer_collections() -> None:
 
     With these, at 200 tables playing (``python bench/loadtest.py --think 0.1 --seconds 60 --gc-log``) a young
     collection comes every 30-40 s and finds no garbage, but looks at the tables' live games (views, cards,
-    history events, the tasks' frames: 50,000-120,000 objects), 35-105 ms of CPU. The pause is set by that live
+    history events, the tasks' frames: 50,000-120,000 objects), 35-106 ms of CPU. The pause is set by that live
     state, not by the threshold: 10,000 made 18 such collections a minute (up to 67 ms) and a 95 ms middle one;
     200,000 one of 121 ms (183,000 objects)."""
     gc.freeze()  # what start-up built lives as long as the server: never scan it again
