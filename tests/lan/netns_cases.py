@@ -429,7 +429,7 @@ def main(folder: str, *cases: str) -> int:
     a second of CPU each. Each test's output goes to ``folder/<test>.out``; the exit statuses are printed as
     one JSON object. A test still running after ``within`` seconds is killed."""
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"  # the cases use trio's plugin only (loaded by name)
-    import pytest_trio.plugin  # noqa: F401  (imported before the forks, as the rest)
+    import hypothesis  # noqa: F401  (trio's plugin imports it; the plugin itself is left for pytest to load)
     import zeroconf  # noqa: F401
 
     sys.stdout.flush()
