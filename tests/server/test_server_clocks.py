@@ -73,11 +73,15 @@ async def test_a_timed_game_shows_its_clocks_and_adds_the_bonus_after_a_move(con
     current = views[0].current
     start = await clients[0].expect(GameClock, WAIT)
     assert start.remaining == (600_000, 600_000) and start.running == current and not start.paused
+    sent = trio.current_time()  # the server runs in this test's Trio run: the same clock
     await clients[current].send(ActionRequest(_own_play(views[current], current)))
     after = await clients[1 - current].expect(GameClock, WAIT, lambda m: m.running == 1 - current)
+    waited = (trio.current_time() - sent) * 1000
     # The mover's bank lost the moment the move took and gained the 7 seconds' bonus.
     assert 600_000 < after.remaining[current] <= 607_000
-    assert after.remaining[1 - current] == 600_000
+    # The other bank, full when the turn came to it, ran only while the server said so: 0 ms on a quiet machine,
+    # a few on a busy one (seen: 7), never more than this test waited.
+    assert 600_000 - waited - 1 <= after.remaining[1 - current] <= 600_000
 
 
 async def test_an_untimed_game_has_no_clocks_and_is_not_paused(connect: Connect) -> None:
