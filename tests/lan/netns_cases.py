@@ -1,14 +1,15 @@
 """Finding games on the LAN with the real zeroconf library, inside a private network namespace.
 
 Not collected on its own (its name does not start with ``test_``):
-``test_lan.py::test_discovery_in_a_private_network`` runs this file under
-``unshare -n``, where loopback is the only interface, so every multicast
-packet these tests make stays on it. As a second guard each test refuses to
-run where any other interface exists.
+``test_lan.py::test_discovery_in_a_private_network`` runs this file as a script (``main`` below), which
+runs each test in a network namespace of its own, where loopback is the only interface, so every multicast
+packet these tests make stays on it. As a second guard each test refuses to run where any other interface
+exists.
 """
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import re
@@ -393,3 +394,67 @@ def test_serve_in_a_terminal_then_a_friend_joins_from_the_list(terminals: Termin
     assert "the server you hosted (\"ann's Hanabi server\"" in " ".join(terminals.screen("host").split())
     terminals.wait_for("friend", "The host stopped the server")
     assert (tmp_path / "data" / "hanabi" / "hosted.sqlite3").exists()  # its games kept in the data folder
+
+
+# -- the runner: each test in a private network of its own ------------------------------------------------------
+
+CLONE_NEWNET = 0x40000000  # <sched.h>: a new network namespace (what ``unshare -n`` asks for)
+NAMESPACE_SETUP = "ip link set lo up && ip link set lo multicast on && ip route add 224.0.0.0/4 dev lo"
+
+
+def _run_in_a_private_network(case: str, output: Path) -> None:
+    """In a forked child: leave the host's network for a new one with loopback alone, run one test, exit."""
+    with output.open("wb") as out:
+        os.dup2(out.fileno(), 1)
+        os.dup2(out.fileno(), 2)
+    code = 3
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.unshare(CLONE_NEWNET) != 0:
+            raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWNET) failed")
+        subprocess.run(["sh", "-c", NAMESPACE_SETUP], check=True, timeout=10)
+        here = Path(__file__).resolve()
+        code = pytest.main(["-q", "-p", "no:cacheprovider", "-p", "pytest_trio.plugin", f"{here}::{case}"])
+    except BaseException as error:  # said in its output; the exit status says it failed
+        print(f"could not run {case}: {error!r}", flush=True)
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(int(code))
+
+
+def main(folder: str, *cases: str) -> int:
+    """Run each named test at once, each in a forked child of this process, which has already imported what
+    they all use (pytest, Trio, zeroconf, the program): a dozen fresh interpreters importing it all cost about
+    a second of CPU each. Each test's output goes to ``folder/<test>.out``; the exit statuses are printed as
+    one JSON object. A test still running after ``within`` seconds is killed."""
+    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"  # the cases use trio's plugin only (loaded by name)
+    import hypothesis  # noqa: F401  (trio's plugin imports it; the plugin itself is left for pytest to load)
+    import zeroconf  # noqa: F401
+
+    sys.stdout.flush()
+    sys.stderr.flush()
+    children = {}
+    for case in cases:
+        pid = os.fork()
+        if pid == 0:
+            _run_in_a_private_network(case, Path(folder) / f"{case}.out")
+        children[pid] = case
+    codes: dict[str, int | None] = {}
+    within = time.monotonic() + 170
+    while children:
+        pid, status = os.waitpid(-1, os.WNOHANG)
+        if pid == 0:
+            if time.monotonic() > within:
+                for late in children:
+                    os.kill(late, signal.SIGKILL)
+                within = float("inf")  # the kills are reaped as they come
+            time.sleep(0.05)
+            continue
+        codes[children.pop(pid)] = os.waitstatus_to_exitcode(status)
+    print(json.dumps(codes))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:]))

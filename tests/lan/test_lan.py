@@ -10,7 +10,7 @@ nothing ever leaves this machine's loopback. Where a namespace cannot be made
 from __future__ import annotations
 
 import asyncio
-import os
+import json
 import re
 import shutil
 import subprocess
@@ -33,7 +33,6 @@ from hanabi.server.cli import main as server_main
 from prompt_toolkit.input import create_pipe_input
 
 CASES = Path(__file__).with_name("netns_cases.py")
-NAMESPACE_SETUP = "ip link set lo up && ip link set lo multicast on && ip route add 224.0.0.0/4 dev lo"
 
 
 def server(name: str, port: int = 7777, protocol: int | None = PROTOCOL_VERSION, tables: int | None = 1,
@@ -159,7 +158,7 @@ def _namespace_problem() -> str | None:
     missing = [tool for tool in ("unshare", "ip") if shutil.which(tool) is None]
     if missing:
         return f"{' and '.join(missing)} not installed (util-linux, iproute2)"
-    probe = subprocess.run(["unshare", "-n", "sh", "-c", NAMESPACE_SETUP], capture_output=True, text=True,
+    probe = subprocess.run(["unshare", "-n", "ip", "link", "set", "lo", "up"], capture_output=True, text=True,
                            timeout=10)
     if probe.returncode != 0:
         return f"cannot make a private network namespace here ({probe.stderr.strip() or probe.returncode})"
@@ -174,33 +173,27 @@ def _cases() -> list[str]:
 
 @pytest.mark.starts_first  # about 20-40 s, nearly all of it mDNS waits
 def test_discovery_in_a_private_network(tmp_path: Path) -> None:
-    """The real library, real servers and clients, inside ``unshare -n`` (loopback is the only interface).
+    """The real library, real servers and clients, in private network namespaces (loopback the only interface).
 
     Each case gets a private network of its own, so that the cases run at once without hearing each other's
     servers: nearly all of their time is mDNS's own waiting, not work."""
     problem = _namespace_problem()
     if problem is not None:
         pytest.skip(f"the LAN discovery tests need a private network namespace: {problem}")
-    runs = {}
-    # Each case's pytest loads only the plugin the cases use (trio's): a dozen start at once, and loading every
-    # installed plugin (coverage, xdist, hypothesis) cost about half a second of CPU each.
-    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
-    for case in _cases():
-        command = (f"{NAMESPACE_SETUP} && exec {sys.executable} -m pytest -q -p no:cacheprovider -p pytest_trio.plugin "
-                   f"{CASES}::{case}")
-        runs[case] = subprocess.Popen(["unshare", "-n", "sh", "-c", command], stdout=subprocess.PIPE,
-                                      stderr=subprocess.STDOUT, text=True, cwd=Path(__file__).parents[2], env=env)
+    cases = _cases()
+    # One process imports what the cases use, then forks one child per case, each in its own namespace.
+    run = subprocess.run([sys.executable, str(CASES), str(tmp_path), *cases], capture_output=True, text=True,
+                         timeout=240, cwd=Path(__file__).parents[2])
+    assert run.returncode == 0, f"the runner failed ({run.returncode}):\n{run.stdout[-3000:]}{run.stderr[-3000:]}"
+    codes = json.loads(run.stdout.splitlines()[-1])
     failed = []
-    for case, run in runs.items():
-        try:
-            out, _ = run.communicate(timeout=180)
-        except subprocess.TimeoutExpired:
-            run.kill()
-            out, _ = run.communicate()
+    for case in cases:
+        output = tmp_path / f"{case}.out"
+        out = output.read_text(errors="replace") if output.exists() else ""
         summary = out.strip().splitlines()[-1:] if out.strip() else []
-        if run.returncode != 0 or not summary or " passed" not in summary[0] or "skipped" in summary[0]:
-            failed.append(f"--- {case} (exit {run.returncode}):\n{out[-3000:]}")
-    assert len(runs) >= 12 and not failed, "\n".join(failed)
+        if codes.get(case) != 0 or not summary or " passed" not in summary[0] or "skipped" in summary[0]:
+            failed.append(f"--- {case} (exit {codes.get(case)}):\n{out[-3000:]}")
+    assert len(cases) >= 12 and not failed, "\n".join(failed)
 
 
 def test_the_protocol_doc_names_the_service_and_every_txt_key() -> None:

@@ -15,6 +15,7 @@ import tracemalloc
 from typing import Any
 
 import msgpack
+import pytest
 from hanabi.protocol import MESSAGE_TYPES, Decoder, Message, ProtocolError, encode, to_wire
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -89,6 +90,8 @@ def test_arbitrary_bodies_in_well_formed_frames(body: bytes) -> None:
     decode_all(frame(body))
 
 
+# Fuzzing that only needs to run: untraced (README); the other tests reach every branch it does.
+@pytest.mark.no_cover
 @FUZZ
 @given(trees)
 def test_arbitrary_msgpack_trees(tree: Any) -> None:
@@ -97,6 +100,8 @@ def test_arbitrary_msgpack_trees(tree: Any) -> None:
         decode_all(frame(body))
 
 
+# Fuzzing that only needs to run: untraced (README); the other tests reach every branch it does.
+@pytest.mark.no_cover
 @FUZZ
 @given(st.sampled_from(sorted(MESSAGE_TYPES)), st.dictionaries(st.text(max_size=10), trees, max_size=5),
        st.sampled_from([1, 2, 0, -1]))

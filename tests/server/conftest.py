@@ -7,7 +7,7 @@ it receives, raw and decoded, so tests can look at exactly what was sent.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import replace
 from typing import Any, TypeVar
 
@@ -117,6 +117,21 @@ class Client:
         await self.send(Hello(protocol=PROTOCOL_VERSION, program="test-client", name=name, resume=resume))
         return await self.expect(Welcome)
 
+
+
+async def read_any(clients: Iterable[Client]) -> None:
+    """Wait until any of ``clients`` has read from the server (what it read goes to its inbox, pings answered).
+
+    For a loop over several clients: waiting on all at once wakes it as soon as one hears something, where a
+    fixed ``drain`` per client slept its time out on every turn of the loop."""
+
+    async def read(client: Client, done: trio.CancelScope) -> None:
+        await client._pump()  # a cancelled read loses nothing: Trio's receive takes no data when cancelled
+        done.cancel()
+
+    async with trio.open_nursery() as nursery:
+        for client in clients:
+            nursery.start_soon(read, client, nursery.cancel_scope)
 
 Connect = Callable[..., Awaitable[Client]]
 

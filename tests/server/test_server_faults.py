@@ -38,7 +38,7 @@ from hanabi.protocol.messages import (
 from hanabi.protocol.version import PROTOCOL_VERSION
 from hanabi.server import Server, ServerConfig
 
-from .conftest import FAST, Client, Connect, alone_with_bots, config_with
+from .conftest import Client, Connect, alone_with_bots, config_with
 from .test_server_tables import table_of
 
 
@@ -281,10 +281,11 @@ async def test_a_seat_cannot_be_taken_without_its_token(connect: Connect) -> Non
     assert (await thief.expect(ErrorReply)).code == "not_seated"
 
 
-async def test_no_hello_in_time_means_goodbye(connect: Connect, server: Server) -> None:
+@pytest.mark.parametrize("fast_config", [config_with(handshake_timeout=0.3)])  # the wait is the test's time
+async def test_no_hello_in_time_means_goodbye(connect: Connect, server: Server, fast_config: ServerConfig) -> None:
     c = await connect("Mute", hello=False)
-    with trio.fail_after(FAST.handshake_timeout + 2):
-        bye = await c.expect(Goodbye, timeout=FAST.handshake_timeout + 1)
+    with trio.fail_after(fast_config.handshake_timeout + 2):
+        bye = await c.expect(Goodbye, timeout=fast_config.handshake_timeout + 1)
     assert bye.reason == "idle"
     assert not [m for m in c.seen if isinstance(m, Welcome)]
 

@@ -38,7 +38,7 @@ from hanabi.protocol.messages import (
 )
 from hanabi.server import Server
 
-from .conftest import Client, Connect
+from .conftest import Client, Connect, read_any
 
 
 async def table_of(host: Client, guests: list[Client], seats: int | None = None, **options: object) -> int:
@@ -65,7 +65,6 @@ async def play_out(clients: dict[int, Client], game_timeout: float = 120.0) -> G
     with trio.fail_after(game_timeout):
         while True:
             for seat, client in clients.items():
-                await client.drain(0.005)
                 overs = client.take(GameOver)
                 if overs:
                     return overs[0]
@@ -76,6 +75,7 @@ async def play_out(clients: dict[int, Client], game_timeout: float = 120.0) -> G
                 if view is not None and not view.over and view.current == seat and acted.get(seat) != view.turn:
                     acted[seat] = view.turn
                     await client.send(ActionRequest(bots[seat].choose(view)))
+            await read_any(clients.values())  # the next view (or the end) for any seat
 
 
 async def test_handshake_gives_a_token_and_dedupes_names(connect: Connect) -> None:
