@@ -69,6 +69,9 @@ def step(keys: Sequence[str], key: str, model: ClientModel) -> Step:
     table = model.table
     if table is None:
         return KeyRefused("you are no longer at a table")
+    refusal = rules.host_refusal(table, model.seat, "hand a seat on")
+    if refusal is not None:  # the host came back (or we lost their powers) between two keys: say that
+        return KeyRefused(refusal.message)
     seats = handable(table, model.seat)
     if len(keys) == 1:
         if not key.isdigit() or int(key) - 1 not in seats:

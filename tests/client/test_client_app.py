@@ -1057,6 +1057,16 @@ def test_a_guest_is_told_only_the_host_hands_seats_on(term: Terminal, kit) -> No
     assert " H hand seat " not in term.screen().splitlines()[-1]
 
 
+def test_a_stand_in_host_whose_host_comes_back_between_two_keys_is_told_so(term: Terminal, kit) -> None:
+    at_game(term, kit, seat=1)
+    term.feed(SeatStatus(1, 0, False), SeatStatus(1, 2, False))  # alice, the host, and cathy are away
+    assert term.type("H") == []
+    assert "Hand which seat on?" in term.screen()
+    term.feed(SeatStatus(1, 0, True))  # alice is back before bob's next key: hers to decide again
+    assert term.type("3") == []
+    assert "only the host can hand a seat on; the host is alice" in term.store.model.status
+
+
 @pytest.mark.parametrize(("line", "sent", "words"), [
     ("hand 2 bot", [HandSeat(1)], ""),
     ("hand 2 Bob Two", [HandSeat(1, "Bob Two")], ""),
