@@ -23,7 +23,6 @@ import random
 
 import trio
 from hanabi.protocol import (
-    CLIENT_PROGRAM,
     PROTOCOL_VERSION,
     SERVER_PROGRAM,
     Decoder,
@@ -308,8 +307,6 @@ class Connection:
             self.life.why = "login not saved: the store failed"
             return
         self.player = player  # so that leaving lets go of it, even if this connection closed meanwhile
-        # Only a bot of our own version is known to read clues exactly as our house bots do.
-        player.network_bot = step.hello.network_bot and step.hello.program == CLIENT_PROGRAM
         if not self.life.logged_in():
             return  # closing meanwhile: what it says last is the goodbye (the seat waits, as for any drop)
         self.send(Welcome(protocol=PROTOCOL_VERSION, program=SERVER_PROGRAM, player=player.name, resume=token,

@@ -10,6 +10,7 @@ import secrets
 
 import trio
 from hanabi.protocol import (
+    CLIENT_PROGRAM,
     LIST_MAX,
     CreateTable,
     ErrorCode,
@@ -78,7 +79,7 @@ class Lobby:
         """Bring back every open table and unfinished game from the store; returns how many games run again."""
         snap = await self.store.read(read_snapshot)
         for p in snap.players:  # every player the store knows, all away for now
-            self.players[p.token_hash] = Player(p.token_hash, p.name)
+            self.players[p.token_hash] = Player(p.token_hash, p.name, network_bot=p.network_bot)
             self.players[p.token_hash].away_since = trio.current_time()
         running = 0
         for damaged in snap.damaged:
@@ -138,6 +139,7 @@ class Lobby:
         if hello.resume is not None:
             player = self.players.get(token_hash(hello.resume))
             if player is not None:
+                await self._say_network_bot(player, hello)
                 self._attach(player, conn)
                 return player, hello.resume, self._lost.pop(player.key, None)
             notice = Refused(ErrorCode.BAD_RESUME, "that resume token is not known here (the server's store may "
@@ -160,8 +162,18 @@ class Lobby:
         finally:
             self._reserved.discard(player.name)
         self.players[player.key] = player
+        await self._say_network_bot(player, hello)
         self._attach(player, conn)
         return player, token, notice
+
+    async def _say_network_bot(self, player: Player, hello: Hello) -> None:
+        """Whether ``player`` plays as a house bot, by this hello; stored when it changes, so that a restarted
+        server counts its seat as a bot's before it is back. Only a bot of our own version is known to read
+        clues exactly as our house bots do."""
+        network_bot = hello.network_bot and hello.program == CLIENT_PROGRAM
+        if network_bot != player.network_bot:
+            await self.store.set_network_bot(player.key, network_bot)
+            player.network_bot = network_bot
 
     def _attach(self, player: Player, conn: Outbox) -> None:
         """``conn`` is ``player``'s connection now; the one before it, if any, is told it was replaced."""

@@ -20,6 +20,7 @@ log = logging.getLogger("hanabi.server.store")  # the store's one log, whichever
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (token_hash TEXT PRIMARY KEY, name TEXT NOT NULL, created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS network_bots (token_hash TEXT PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS tables (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, variant TEXT NOT NULL,
     empty_clues INTEGER NOT NULL, all_or_nothing INTEGER NOT NULL, chat TEXT NOT NULL, seats INTEGER NOT NULL,
     password TEXT, host INTEGER, created REAL NOT NULL, closed REAL);
@@ -92,6 +93,7 @@ class StoredTable:
 class StoredPlayer:
     token_hash: str
     name: str
+    network_bot: bool = False  # its last hello said it is a hanabi-bot of our version (``Player.network_bot``)
 
 
 @dataclass(slots=True)
@@ -104,7 +106,8 @@ class Snapshot:
 
 def read_snapshot(db: sqlite3.Connection) -> Snapshot:
     """Everything a restarted server needs: open tables, their seats and latest games, and the players."""
-    snap = Snapshot([], [StoredPlayer(h, n) for h, n in db.execute("SELECT token_hash, name FROM players")])
+    snap = Snapshot([], [StoredPlayer(h, n, bool(b)) for h, n, b in db.execute(
+        "SELECT token_hash, name, token_hash IN (SELECT token_hash FROM network_bots) FROM players")])
     for row in db.execute(f"SELECT id, name, password, host, {COLUMNS}, options FROM tables"
                           " LEFT JOIN table_choices ON table_id = id WHERE closed IS NULL ORDER BY id").fetchall():
         seated = [StoredSeat(seat, bool(bot), name, h) for seat, bot, name, h in db.execute(

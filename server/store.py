@@ -290,9 +290,20 @@ class Store:
         await self._execute("UPDATE games SET finished = ?, score = ?, end_reason = ? WHERE id = ?", time.time(),
                             score, end, game_id)
 
+    async def set_network_bot(self, key: str, network_bot: bool) -> None:
+        """Remember whether a player's last hello said it is a network bot, so that a restarted server counts
+        its seat as a bot's before it is back (the house bots read its clues the same either way)."""
+        if network_bot:
+            await self._execute("INSERT OR IGNORE INTO network_bots (token_hash) VALUES (?)", key)
+        else:
+            await self._execute("DELETE FROM network_bots WHERE token_hash = ?", key)
+
     async def forget_players(self, keys: list[str]) -> None:
         """Drop players (by token hash) the server no longer keeps: seated players are never among them."""
-        await self._do(lambda db: db.executemany("DELETE FROM players WHERE token_hash = ?", [(k,) for k in keys]))
+        def job(db: sqlite3.Connection) -> None:
+            for table in ("network_bots", "players"):
+                db.executemany(f"DELETE FROM {table} WHERE token_hash = ?", [(k,) for k in keys])
+        await self._do(job)
 
     # -- reads: the readers of saved.py, given the connection --
 

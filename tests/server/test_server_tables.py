@@ -62,7 +62,7 @@ async def play_out(clients: dict[int, Client], game_timeout: float = 120.0) -> G
     latest = {seat: next((m.view for m in reversed(client.seen) if isinstance(m, ViewUpdate)), None)
               for seat, client in clients.items()}
     acted: dict[int, int] = {}  # seat -> the turn it last acted on
-    with trio.fail_after(game_timeout):
+    with trio.move_on_after(game_timeout):
         while True:
             for seat, client in clients.items():
                 overs = client.take(GameOver)
@@ -76,6 +76,10 @@ async def play_out(clients: dict[int, Client], game_timeout: float = 120.0) -> G
                     acted[seat] = view.turn
                     await client.send(ActionRequest(bots[seat].choose(view)))
             await read_any(clients.values())  # the next view (or the end) for any seat
+    # A hung game says where it stood, so that a failure on a busy machine can be understood from its log.
+    stood = {seat: (None if v is None else (v.turn, v.current), acted.get(seat),
+                    [type(m).__name__ for m in clients[seat].seen[-6:]]) for seat, v in latest.items()}
+    raise AssertionError(f"the game did not end in {game_timeout} s; seat: (turn, current), acted, last heard: {stood}")
 
 
 async def test_handshake_gives_a_token_and_dedupes_names(connect: Connect) -> None:
