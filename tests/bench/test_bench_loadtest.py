@@ -62,7 +62,7 @@ def _frames_of_a_game(players: int, seed: int) -> list[tuple[bytes, int | None]]
         out.append((encoder.encode(GameEvent(game=1, event=state.events[-1])), None))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.integers(2, 5), st.integers(0, 10**6), st.lists(st.integers(1, 700), max_size=400))
 def test_load_clients_take_frames_apart_however_they_arrive(players: int, seed: int, cuts: list[int]) -> None:
     frames = _frames_of_a_game(players, seed)

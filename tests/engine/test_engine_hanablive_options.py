@@ -275,7 +275,7 @@ def test_an_export_never_carries_the_seed_and_a_stopped_game_is_terminated_by_a_
 _ODD_VALUES = st.sampled_from([None, True, False, 0, -1, 1.5, 10**30, "x", "", [], {}, [1], {"a": 1}, 2**31, 7, 99])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(data=st.data())
 def test_a_damaged_file_is_one_sentence_never_a_traceback(data: st.DataObject) -> None:
     # One field of a real-looking file (with a deck play, a vote and timers) replaced or removed.

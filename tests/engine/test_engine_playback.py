@@ -51,7 +51,7 @@ def _random_game(players: int, variant: Variant, seed: int) -> tuple[GameState, 
     return start, states
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30)
 @given(players=st.integers(2, 5), variant=st.sampled_from(list(Variant)), seed=st.integers(0, 10_000))
 def test_following_the_events_gives_the_engines_hands_at_every_step(players: int, variant: Variant,
                                                                    seed: int) -> None:
@@ -63,7 +63,7 @@ def test_following_the_events_gives_the_engines_hands_at_every_step(players: int
         assert hands == state.hands
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30)
 @given(players=st.integers(2, 5), variant=st.sampled_from(list(Variant)), seed=st.integers(0, 10_000))
 def test_a_game_replayed_from_its_actions_is_the_same_game(players: int, variant: Variant, seed: int) -> None:
     start, states = _random_game(players, variant, seed)

@@ -36,14 +36,14 @@ from hanabi.engine import (
     view_for,
 )
 from hanabi.engine.replay import from_json, to_json
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 CONFIGS = [
     pytest.param(v, p, e, a, id=f"{v.name.lower()}-{p}p{'-empty' if e else ''}{'-aon' if a else ''}")
     for v, p, e, a in itertools.product(Variant, range(2, 6), (False, True), (False, True))
 ]
-PROFILE = settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROFILE = settings(max_examples=3)
 
 
 def seed_text(n: int) -> str:
@@ -259,7 +259,7 @@ def test_random_legal_games(variant: Variant, players: int, empty_clues: bool, a
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=10)
 @given(seed=st.integers(0, 2**64))
 def test_a_finished_game_comes_back_from_its_replay_file_without_its_seed(players: int, seed: int) -> None:
     state = new_game(GameConfig(players=players), seed)

@@ -11,13 +11,13 @@ import pytest
 from hanabi.engine import Clue, GameConfig, RearrangeEvent, new_game, views_for
 from hanabi.protocol import ActionRequest, Decoder, GameEvent, ProtocolError, ViewUpdate, encode
 from hanabi.protocol.fields import _CONTROL, _CONTROL_MULTILINE, FieldError, ListOf, Text
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 _texts = st.text(st.characters(max_codepoint=0x7F) | st.sampled_from("\t\n\r\x00\x7f\x85\u2028é✓"), max_size=300)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200)
 @given(value=_texts, multiline=st.booleans(), padding=st.integers(0, 80))
 def test_a_text_is_refused_exactly_when_the_expression_finds_a_control_character(value: str, multiline: bool,
                                                                                  padding: int) -> None:

@@ -17,13 +17,13 @@ from typing import Any
 import msgpack
 import pytest
 from hanabi.protocol import MESSAGE_TYPES, Decoder, Message, ProtocolError, encode, to_wire
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from protocol_samples import all_messages
 
 # HANABI_FUZZ=20 multiplies every example count (for a long hunt; the default keeps the suite quick).
 SCALE = max(1, int(os.environ.get("HANABI_FUZZ", "1")))
-FUZZ = settings(max_examples=150 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=150 * SCALE)
 SAMPLES = all_messages()
 SAMPLE_TREES = [to_wire(m) for m in SAMPLES]
 
@@ -124,7 +124,7 @@ def _mutate(tree: Any, data: st.DataObject) -> Any:
     return [*tree[:i], _mutate(tree[i], data), *tree[i + 1:]]
 
 
-@settings(max_examples=300 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300 * SCALE)
 @given(st.integers(0, len(SAMPLE_TREES) - 1), st.data())
 def test_real_messages_with_one_value_changed(index: int, data: st.DataObject) -> None:
     body = pack(_mutate(SAMPLE_TREES[index], data))
@@ -134,7 +134,7 @@ def test_real_messages_with_one_value_changed(index: int, data: st.DataObject) -
             assert decode_all(encode(message)) == [message]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40)
 @given(st.binary(min_size=1, max_size=64).map(lambda b: (b * (65_000 // len(b) + 1))[:65_000]))
 def test_memory_stays_bounded_on_a_full_size_frame(body: bytes) -> None:
     """A 64 KB frame of repeated arbitrary bytes costs at most a few MB to refuse or decode."""

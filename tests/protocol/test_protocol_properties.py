@@ -32,11 +32,11 @@ from hanabi.protocol import MESSAGE_TYPES, ActionRequest, Decoder, Message, Tabl
 from hanabi.protocol.engine_wire import CARD_NAMES, MAX_DETAIL
 from hanabi.protocol.fields import MAX_SAFE_INT, Bool, Choice, Custom, Ident, Int, ListOf, Opt, Spec, Text, Token
 from hanabi.protocol.messages import _PLANS, Record
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 SCALE = max(1, int(os.environ.get("HANABI_FUZZ", "1")))  # see test_protocol_fuzz.py
-PROPS = settings(max_examples=60 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPS = settings(max_examples=60 * SCALE)
 
 
 def _games() -> list[Any]:

@@ -7,7 +7,7 @@ from hanabi.server.records import action_from_text, action_to_text
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-PROFILE = settings(max_examples=300, deadline=None)
+PROFILE = settings(max_examples=300)
 
 
 actions = st.one_of(
