@@ -268,14 +268,14 @@ class Game:
         for p in watching:
             p.send(ViewUpdate(game=self.id, view=views[-1]), event_frame, parts)
 
-    def over_frames(self) -> bytes:
+    def over_frames(self, replay: str) -> bytes:
         """What everyone at the table gets when the game ends: the whole deal, every seat's notes, and the replay
-        file."""
+        file (``replay_json``)."""
         assert self.state.outcome is not None
         shown = reveal(self.state)
         return (frame(GameOver(game=self.id, outcome=shown.outcome, deck=shown.deck, seed=self.seed))
                 + self.every_seat_notes()  # private while the game ran; everyone's now
-                + frame(ReplayFile(game=self.id, json=self.replay_json())))
+                + frame(ReplayFile(game=self.id, json=replay)))
 
     def replay_json(self) -> str:
         """The game as hanab.live JSON, every seat's notes in it: what the end of the game and its review show

@@ -77,13 +77,14 @@ async def _save_and_tell(table: Table, review: TableReview, with_game: bool = Fa
     table.to_members(review.frames(table.id) if with_game else frame(review.message(table.id)), but=but)
 
 
-async def begin(table: Table, game: Game, leaving: Player | None = None) -> None:
-    """The table's game has just ended: the host leads its review, from the end (``leaving``, who ended it by
-    leaving the table, is not told). A review not saved is no review: the host can open it again."""
+async def begin(table: Table, game: Game, replay: str, leaving: Player | None = None) -> None:
+    """The table's game has just ended (``replay``: its file): the host leads its review, from the end
+    (``leaving``, who ended it by leaving the table, is not told). A review not saved is no review: the host can
+    open it again."""
     seat = table.seats[table.host] if table.host is not None else None
     if seat is None or seat.player is None:
         return
-    review = _of_state(game.id, game.state, game.replay_json(), seat.player.name)
+    review = _of_state(game.id, game.state, replay, seat.player.name)
     try:
         await _save_and_tell(table, review, but=leaving)  # everyone has just had its replay with game_over
     except StoreFailure as e:

@@ -50,6 +50,7 @@ class _Pending:
     """One job on its way to the store's task, and its outcome once committed (or not)."""
 
     job: Callable[[sqlite3.Connection], Any]
+    read: bool = False  # a read may scan many rows: it runs in a worker thread, not on the event loop
     done: trio.Event = field(default_factory=trio.Event)
     result: Any = None
     error: BaseException | None = None
@@ -58,6 +59,7 @@ class _Pending:
 class Store:
     BATCH = 256  # most jobs in one transaction
     QUEUED = 4096  # most jobs waiting at once; callers past it wait for room
+    CHECKPOINT_EVERY = 1.0  # seconds between copies of the WAL into the database file (see ``run``)
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -80,6 +82,7 @@ class Store:
             db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA wal_autocheckpoint=0")  # the store's task checkpoints, off the event loop (run)
             db.execute("PRAGMA foreign_keys=ON")
             version = db.execute("PRAGMA user_version").fetchone()[0]
             db.execute(f"PRAGMA user_version = {int(version)}")  # a write that changes nothing: is it writable?
@@ -129,18 +132,32 @@ class Store:
             self._lock_fd = None
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        """The store's task: commit what is queued, a batch per transaction (group commit), in a worker thread,
-        until ``stop``."""
+        """The store's task: commit what is queued, a batch per transaction (group commit), until ``stop``.
+
+        Writes are committed on the event loop: in WAL mode with ``synchronous=NORMAL`` a commit appends to the
+        WAL file without an fsync (a batch of four moves, about 30 µs), where handing each batch to a worker
+        thread cost about 120 µs of CPU and a GIL hand-over, and kept the server under the 1,900 moves a second
+        of issue 10 (README, "Measured"). What may take long runs in a worker thread, the task waiting for it
+        (so the connection is never used by two threads at once): a batch with a read (a list of games may
+        scan many rows), and once every ``CHECKPOINT_EVERY`` seconds the copy of the WAL into the database
+        file, the store's only fsyncs (SQLite's own would run inside a commit, on the event loop)."""
         task_status.started()
+        checkpoint_at = trio.current_time() + self.CHECKPOINT_EVERY
         try:
             async for first in self._jobs:
                 batch = [first, *waiting(self._jobs, self.BATCH - 1)]
                 # Shielded: a batch taken is committed, and its callers told (they wait shielded). to_thread alone
                 # would not do: it raises Cancelled before starting the thread if cancelled meanwhile.
                 with trio.CancelScope(shield=True):
-                    await trio.to_thread.run_sync(self._commit, batch)
-                for pending in batch:
-                    pending.done.set()
+                    if any(pending.read for pending in batch):
+                        await trio.to_thread.run_sync(self._commit, batch)
+                    else:
+                        self._commit(batch)
+                    for pending in batch:
+                        pending.done.set()
+                    if trio.current_time() >= checkpoint_at:
+                        await trio.to_thread.run_sync(self._checkpoint)
+                        checkpoint_at = trio.current_time() + self.CHECKPOINT_EVERY
         finally:
             # Cancelled from outside: what is still queued is refused, and later work too, never left waiting.
             for pending in waiting(self._jobs):
@@ -148,12 +165,21 @@ class Store:
                 pending.done.set()
             self._jobs.close()
 
+    def _checkpoint(self) -> None:
+        """The WAL copied into the database file and emptied (nothing else writes meanwhile: the store's
+        task waits for this). A failure is logged and tried again next time: the WAL still holds every write."""
+        try:
+            if self._db is not None:
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error as e:
+            log.warning("the store could not checkpoint its WAL (tried again later): %s", e)
+
     def stop(self) -> None:
         """No new work from now on; ``run`` returns once what was queued before is committed."""
         self._submit.close()
 
     def _commit(self, batch: list[_Pending]) -> None:
-        """In the worker thread: the batch in one transaction, each job in a savepoint of its own, so that one
+        """The batch in one transaction, each job in a savepoint of its own, so that one
         failing job (a bug) costs only its own writes. A failed commit fails every job with ``StoreFailure``."""
         db = self._db
         try:
@@ -183,8 +209,8 @@ class Store:
                 except sqlite3.Error as again:
                     log.error("rollback failed too: %s", again)
 
-    async def _do(self, job: Callable[[sqlite3.Connection], T]) -> T:
-        pending = _Pending(job)
+    async def _do(self, job: Callable[[sqlite3.Connection], T], read: bool = False) -> T:
+        pending = _Pending(job, read)
         try:
             await self._submit.send(pending)
         except (trio.ClosedResourceError, trio.BrokenResourceError):
@@ -316,7 +342,7 @@ class Store:
     async def read(self, reader: Callable[Concatenate[sqlite3.Connection, P], T], *args: P.args,
                    **kwargs: P.kwargs) -> T:
         """Read in the store's task, after every write queued before."""
-        return await self._do(lambda db: reader(db, *args, **kwargs))
+        return await self._do(lambda db: reader(db, *args, **kwargs), read=True)
 
 
 def _set_clocks(db: sqlite3.Connection, game_id: int, clocks: tuple[float, ...]) -> None:

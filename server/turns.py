@@ -96,10 +96,11 @@ async def commit(table: Table, game: Game, seat: int, action: Action, new: GameS
             log.error("game %d: its end could not be saved (marked on the next start): %s", game.id, e)
         log.info("table %d (%s): game %d over: %d/%d, %s", table.id, table.name, game.id, new.outcome.score,
                  new.outcome.max_score, new.outcome.reason.value)
-        table.to_members(game.over_frames())
+        replay = game.replay_json()  # once: the game_over frames and the review carry the same file
+        table.to_members(game.over_frames(replay))
         _tell_withheld(table)
         table.changed()
-        await reviews.begin(table, game)
+        await reviews.begin(table, game, replay)
     else:
         schedule_bot(table)
         if turn:
@@ -118,9 +119,10 @@ async def end_game(table: Table, why: str, leaving: Player | None = None, timed_
     game.state = ended
     retime(table, tell=game.time.config.timed)  # no bank runs any more
     _publish(table, None, but=leaving)
-    table.to_members(game.over_frames(), but=leaving)
+    replay = game.replay_json()
+    table.to_members(game.over_frames(replay), but=leaving)
     _tell_withheld(table, but=leaving)
-    await reviews.begin(table, game, leaving)
+    await reviews.begin(table, game, replay, leaving)
 
 
 def _publish(table: Table, event: Event | None, but: Player | None = None) -> None:

@@ -37,7 +37,7 @@ from hanabi.protocol.messages import (
     Welcome,
 )
 from hanabi.protocol.version import PROTOCOL_VERSION
-from hanabi.server import Server, Store, serve
+from hanabi.server import Server, ServerConfig, Store, serve
 from hanabi.server.records import TableSettings
 from hanabi.server.saved import read_game, read_games
 from hanabi.server.store import StoreFailure
@@ -202,6 +202,7 @@ def _frame(body: bytes) -> bytes:
     return struct.pack(">I", len(body)) + body
 
 
+@pytest.mark.parametrize("fast_config", [config_with(rate=ServerConfig().rate, burst=ServerConfig().burst)])
 @pytest.mark.parametrize("logged_in", [True, False])
 async def test_floods_of_bad_frames_end_in_rate_limited_then_flood(connect: Connect, logged_in: bool) -> None:
     flooder = await connect("Flood", hello=logged_in)

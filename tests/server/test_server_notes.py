@@ -200,7 +200,7 @@ def test_every_seat_s_notes_at_their_limit_fit_the_frames_of_the_game_s_end() ->
     for seat in range(5):
         for order in range(20):
             game.write_note(seat, order * 3 % len(state.deck), "🎆" * 100)
-    received = Decoder(peer="server").feed(game.over_frames())
+    received = Decoder(peer="server").feed(game.over_frames(game.replay_json()))
     assert [type(m).__name__ for m in received] == ["GameOver"] + ["CardNotes"] * 5 + ["ReplayFile"]
     replay = json.loads(received[-1].json)  # type: ignore[union-attr]
     assert sum(len(note) for note in replay["notes"][4]) == 2000 and state.turn > 60

@@ -45,19 +45,13 @@ from hanabi.protocol.messages import (
     Start,
     ViewUpdate,
 )
-from hanabi.server import Server, ServerConfig
+from hanabi.server import Server
 from hanabi.server.cli import main
 from hanabi.server.records import PLAIN_CHOICES, TableSettings, choices_text, settings_of
 from hanabi.server.saved import read_games, read_snapshot
 from hanabi.server.store import Store
 
-from .conftest import Client, Connect, config_with
-
-
-@pytest.fixture
-def fast_config() -> ServerConfig:
-    """Whole games are played here as fast as the test can send: no rate limit to slow them down."""
-    return config_with(rate=10_000.0, burst=10_000)
+from .conftest import Client, Connect
 
 
 async def seated_with_bots(connect: Connect, name: str, seats: int = 3, **options: Any) -> tuple[Client, Joined,
