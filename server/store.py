@@ -166,11 +166,13 @@ class Store:
             self._jobs.close()
 
     def _checkpoint(self) -> None:
-        """The WAL copied into the database file and emptied (nothing else writes meanwhile: the store's
-        task waits for this). A failure is logged and tried again next time: the WAL still holds every write."""
+        """The WAL copied into the database file, so that the next write starts it over (nothing writes meanwhile:
+        the store's task waits for this). PASSIVE, as SQLite's own: it never waits for a reader (``hanabi-server
+        games`` in another process), whose pages are copied next time. A failure is logged and tried again next
+        time: the WAL still holds every write."""
         try:
             if self._db is not None:
-                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
         except sqlite3.Error as e:
             log.warning("the store could not checkpoint its WAL (tried again later): %s", e)
 
