@@ -11,6 +11,10 @@ clients in tmux): run first, their waits overlap with the other worker's tests i
 networks spend much of their time waiting, and a third worker on two cores fills those waits (the README's
 command went from 100-114 s to 83-87 s with coverage; four workers were no quicker).
 
+Where the environment sets ``PYTHONDONTWRITEBYTECODE``, the test modules pytest rewrites (for its asserts)
+are cached all the same, under the system's temporary folder rather than in the tree: otherwise each worker
+rewrites all of them, traced by coverage, on every run (10 s of CPU a worker to collect, 5 s when cached).
+
 Tests marked ``no_cover`` (pytest-cov's marker: whole games played many times) run untraced in the workers too;
 see ``pytest_runtest_call`` for why that needs a hand.
 
@@ -22,10 +26,16 @@ property that holds (the notes' round trip, generating up to a hundred note text
 from __future__ import annotations
 
 import os
+import sys
+import tempfile
 from collections.abc import Generator, Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+if sys.dont_write_bytecode:
+    sys.pycache_prefix = os.path.join(tempfile.gettempdir(), "hanabi-tests-pycache")
+    sys.dont_write_bytecode = False
 
 settings.register_profile("house", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("house")
