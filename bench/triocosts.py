@@ -14,8 +14,8 @@ Then a connection's read path over a real socket pair, a 60-byte request
 read and answered, with and without a deadline scope around each read: what
 ``server/connection.py`` saves by letting its heartbeat keep the peer's
 deadline. Last, what one move's write to the store costs (the caller's hop
-to the store's task, the thread hop, the SQLite transaction), alone and in
-batches, process-wide (the store's thread included).
+to the store's task, the SQLite transaction on the event loop), alone and in
+batches, process-wide (its worker thread included: the WAL's copy).
 """
 
 from __future__ import annotations

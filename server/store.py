@@ -60,6 +60,7 @@ class Store:
     BATCH = 256  # most jobs in one transaction
     QUEUED = 4096  # most jobs waiting at once; callers past it wait for room
     CHECKPOINT_EVERY = 1.0  # seconds between copies of the WAL into the database file (see ``run``)
+    LOCK_WAIT_MS = 5000  # how long a batch waits, in a worker thread, for another process's write lock
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -134,13 +135,12 @@ class Store:
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """The store's task: commit what is queued, a batch per transaction (group commit), until ``stop``.
 
-        Writes are committed on the event loop: in WAL mode with ``synchronous=NORMAL`` a commit appends to the
-        WAL file without an fsync (a batch of four moves, about 30 µs), where handing each batch to a worker
-        thread cost about 120 µs of CPU and a GIL hand-over, and kept the server under the 1,900 moves a second
-        of issue 10 (README, "Measured"). What may take long runs in a worker thread, the task waiting for it
-        (so the connection is never used by two threads at once): a batch with a read (a list of games may
-        scan many rows), and once every ``CHECKPOINT_EVERY`` seconds the copy of the WAL into the database
-        file, the store's only fsyncs (SQLite's own would run inside a commit, on the event loop)."""
+        Writes are committed on the event loop: a commit appends to the WAL file and does not fsync, where a hop
+        to a worker thread and back cost more than the commit (docs/design.md, "The store"). What may take long
+        runs in a worker thread while the task waits, so that the connection is never used by two threads at
+        once: a batch with a read (a list of games may scan many rows), a batch that finds another process
+        writing (an operator's ``sqlite3`` shell), and every ``CHECKPOINT_EVERY`` seconds the copy of the WAL
+        into the database file, with its fsyncs (SQLite's own would run inside a commit, on the event loop)."""
         task_status.started()
         checkpoint_at = trio.current_time() + self.CHECKPOINT_EVERY
         try:
@@ -149,10 +149,8 @@ class Store:
                 # Shielded: a batch taken is committed, and its callers told (they wait shielded). to_thread alone
                 # would not do: it raises Cancelled before starting the thread if cancelled meanwhile.
                 with trio.CancelScope(shield=True):
-                    if any(pending.read for pending in batch):
+                    if any(pending.read for pending in batch) or not self._commit(batch, wait=False):
                         await trio.to_thread.run_sync(self._commit, batch)
-                    else:
-                        self._commit(batch)
                     for pending in batch:
                         pending.done.set()
                     if trio.current_time() >= checkpoint_at:
@@ -170,9 +168,16 @@ class Store:
         the store's task waits for this). PASSIVE, as SQLite's own: it never waits for a reader (``hanabi-server
         games`` in another process), whose pages are copied next time. A failure is logged and tried again next
         time: the WAL still holds every write."""
+        db = self._db
         try:
-            if self._db is not None:
-                self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            if db is None:
+                return
+            busy, frames, copied = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            if not busy and frames and frames == copied:
+                # All copied: the next write starts the WAL over and fsyncs its new header. A write that changes
+                # nothing does that here, in the worker thread, rather than the next commit on the event loop.
+                db.execute(f"PRAGMA busy_timeout = {self.LOCK_WAIT_MS}")
+                db.execute(f"PRAGMA user_version = {int(db.execute('PRAGMA user_version').fetchone()[0])}")
         except sqlite3.Error as e:
             log.warning("the store could not checkpoint its WAL (tried again later): %s", e)
 
@@ -180,16 +185,23 @@ class Store:
         """No new work from now on; ``run`` returns once what was queued before is committed."""
         self._submit.close()
 
-    def _commit(self, batch: list[_Pending]) -> None:
-        """The batch in one transaction, each job in a savepoint of its own, so that one
-        failing job (a bug) costs only its own writes. A failed commit fails every job with ``StoreFailure``."""
+    def _commit(self, batch: list[_Pending], wait: bool = True) -> bool:
+        """The batch in one transaction, each job in a savepoint of its own, so that one failing job (a bug) costs
+        only its own writes. A failed commit fails every job with ``StoreFailure``. Without ``wait`` (on the event
+        loop), a write lock held by another process is not waited for: nothing is done, and False returned."""
         db = self._db
         try:
             if db is None:
                 raise sqlite3.OperationalError("the store is closed")
             if db.in_transaction:  # left open by a failure before: start clean
                 db.execute("ROLLBACK")
-            db.execute("BEGIN IMMEDIATE")
+            db.execute(f"PRAGMA busy_timeout = {self.LOCK_WAIT_MS if wait else 0}")
+            try:
+                db.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as e:
+                if not wait and e.sqlite_errorcode & 0xFF == sqlite3.SQLITE_BUSY:
+                    return False
+                raise
             for pending in batch:
                 db.execute("SAVEPOINT job")
                 try:
@@ -210,6 +222,7 @@ class Store:
                     db.execute("ROLLBACK")
                 except sqlite3.Error as again:
                     log.error("rollback failed too: %s", again)
+        return True
 
     async def _do(self, job: Callable[[sqlite3.Connection], T], read: bool = False) -> T:
         pending = _Pending(job, read)

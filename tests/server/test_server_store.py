@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -162,3 +163,42 @@ async def test_the_wal_starts_over_under_steady_writes_and_keeps_every_one(tmp_p
     # Each commit here appends two pages (8 KiB): 400 of them, never copied, would make over 3 MB of WAL. Copied,
     # the WAL starts over from its beginning (its file keeps the size it reached).
     assert max(wal_sizes) < 1_000_000, wal_sizes
+
+
+async def test_a_write_lock_held_by_another_process_never_stops_the_event_loop(tmp_path: Path) -> None:
+    """Another program writing to the store's file (an operator's sqlite3 shell) holds SQLite's write lock: the
+    store's batch waits for it in a worker thread, not on the event loop, and is committed once it is free."""
+    path = str(tmp_path / "games.sqlite3")
+    store = Store(path)
+    store.open_sync()
+    other = sqlite3.connect(path, isolation_level=None)
+    gaps = []
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        tid = await store.create_table("t", TableSettings(GameConfig(players=2)), None, 0)
+        gid = await store.start_game(tid, GameConfig(players=2), "s", ("A", "B"))
+        other.execute("BEGIN IMMEDIATE")
+        written = trio.Event()
+
+        async def write() -> None:
+            await store.add_action(gid, 0, Discard(0))
+            written.set()
+
+        nursery.start_soon(write)
+        last = trio.current_time()
+        for _ in range(30):  # 0.3 s of ticks while the lock is held
+            await trio.sleep(0.01)
+            now = trio.current_time()
+            gaps.append(now - last)
+            last = now
+        assert not written.is_set()  # it waits for the lock...
+        other.execute("COMMIT")
+        with trio.fail_after(5):
+            await written.wait()  # ... and is written once it is free
+        stored = await store.read(read_game, gid)
+        nursery.cancel_scope.cancel()
+    other.close()
+    store.close_sync()
+    assert stored is not None and stored.actions == [Discard(0)]
+    # On the event loop, SQLite's busy wait would have stopped every tick for its 5 s: nothing could free the lock.
+    assert max(gaps) < 2.0, max(gaps)
