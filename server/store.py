@@ -149,10 +149,18 @@ class Store:
                 # Shielded: a batch taken is committed, and its callers told (they wait shielded). to_thread alone
                 # would not do: it raises Cancelled before starting the thread if cancelled meanwhile.
                 with trio.CancelScope(shield=True):
-                    if any(pending.read for pending in batch) or not self._commit(batch, wait=False):
-                        await trio.to_thread.run_sync(self._commit, batch)
-                    for pending in batch:
-                        pending.done.set()
+                    try:
+                        if any(pending.read for pending in batch) or not self._commit(batch, wait=False):
+                            await trio.to_thread.run_sync(self._commit, batch)
+                    except BaseException:
+                        # A bug of ours (SQLite's errors are handled in _commit): it stops the server, and the
+                        # batch's callers, who wait shielded, hear that nothing was kept rather than wait for ever.
+                        for pending in batch:
+                            pending.error = pending.error or StoreFailure("the store failed")
+                        raise
+                    finally:
+                        for pending in batch:
+                            pending.done.set()
                     if trio.current_time() >= checkpoint_at:
                         await trio.to_thread.run_sync(self._checkpoint)
                         checkpoint_at = trio.current_time() + self.CHECKPOINT_EVERY
@@ -199,7 +207,8 @@ class Store:
             try:
                 db.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as e:
-                if not wait and e.sqlite_errorcode & 0xFF == sqlite3.SQLITE_BUSY:
+                # (An error raised other than by SQLite, as a test's failing disk, has no code: it is a failure.)
+                if not wait and getattr(e, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_BUSY:
                     return False
                 raise
             for pending in batch:

@@ -23,7 +23,7 @@ from hanabi.engine import (
 )
 from hanabi.server.records import TableSettings, action_from_text, action_to_text
 from hanabi.server.saved import read_game, read_games, read_snapshot
-from hanabi.server.store import Store, StoreError, token_hash
+from hanabi.server.store import Store, StoreError, StoreFailure, token_hash
 
 
 @pytest.mark.parametrize("action", [Play(3), Discard(0), Clue(1, colour=Suit.BLUE), Clue(2, rank=4),
@@ -202,3 +202,30 @@ async def test_a_write_lock_held_by_another_process_never_stops_the_event_loop(t
     assert stored is not None and stored.actions == [Discard(0)]
     # On the event loop, SQLite's busy wait would have stopped every tick for its 5 s: nothing could free the lock.
     assert max(gaps) < 2.0, max(gaps)
+
+
+async def test_a_bug_in_a_commit_stops_the_store_and_its_callers_hear_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The callers of a batch wait for it shielded: a bug that stops the store's task must still answer them (a
+    failure), or a table would wait for ever and the server could not stop."""
+
+    def broken(self: Store, batch: object, wait: bool = True) -> bool:
+        raise RuntimeError("a bug")
+
+    store = Store(":memory:")
+    store.open_sync()
+    monkeypatch.setattr(Store, "_commit", broken)
+    heard: list[StoreFailure] = []
+
+    async def write() -> None:
+        try:
+            await store.add_player("key", "Alice")
+        except StoreFailure as e:
+            heard.append(e)
+
+    with trio.fail_after(5), pytest.raises(ExceptionGroup) as stopped:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(store.run)
+            nursery.start_soon(write)
+    store.close_sync()
+    assert stopped.group_contains(RuntimeError, match="a bug")
+    assert len(heard) == 1
