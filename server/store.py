@@ -79,6 +79,7 @@ class Store:
                 raise StoreError(f"cannot create the folder {folder} for the game store: {e.strerror}") from None
             if exclusive:
                 self._lock_sync()
+        db: sqlite3.Connection | None = None
         try:
             db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             db.execute("PRAGMA journal_mode=WAL")
@@ -98,11 +99,17 @@ class Store:
                                  "it from a backup, or move it aside to start with an empty store")
             db.executescript(SCHEMA)
             fold_table_clocks(db)
-        except sqlite3.DatabaseError as e:
-            if "readonly" in str(e):
+        except BaseException as error:
+            # A store that could not open holds nothing: neither the file nor its lock (a caller may try again).
+            if db is not None:
+                db.close()
+            self.close_sync()
+            if not isinstance(error, sqlite3.DatabaseError):
+                raise
+            if "readonly" in str(error):
                 raise StoreError(f"{self.path} is read-only: the server must write every move to it; make it "
                                  "writable (file and folder), or choose another with --db") from None
-            raise StoreError(f"{self.path} cannot be used as a game store: {e}") from None
+            raise StoreError(f"{self.path} cannot be used as a game store: {error}") from None
         self._db = db
 
     def _lock_sync(self) -> None:

@@ -229,3 +229,16 @@ async def test_a_bug_in_a_commit_stops_the_store_and_its_callers_hear_it(monkeyp
     store.close_sync()
     assert stopped.group_contains(RuntimeError, match="a bug")
     assert len(heard) == 1
+
+
+def test_a_store_that_cannot_open_lets_go_of_its_lock(tmp_path: Path) -> None:
+    """A file that is no game store is refused in a sentence, and holds nothing after: once it is moved aside, the
+    same server (process) can open the store there."""
+    path = tmp_path / "games.sqlite3"
+    path.write_text("not a database " * 200)
+    with pytest.raises(StoreError, match="cannot be used as a game store"):
+        Store(str(path)).open_sync(exclusive=True)
+    path.unlink()
+    store = Store(str(path))
+    store.open_sync(exclusive=True)  # the lock of the failed open would refuse this: "in use by another"
+    store.close_sync()
