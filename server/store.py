@@ -188,7 +188,7 @@ class Store:
             if db is None:
                 return
             busy, frames, copied = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-            if not busy and frames and frames == copied:
+            if not busy and frames > 0 and frames == copied:  # (-1, -1: not in WAL mode, as a :memory: store)
                 # All copied: the next write starts the WAL over and fsyncs its new header. A write that changes
                 # nothing does that here, in the worker thread, rather than the next commit on the event loop.
                 db.execute(f"PRAGMA busy_timeout = {self.LOCK_WAIT_MS}")
