@@ -86,8 +86,7 @@ class Store:
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute("PRAGMA wal_autocheckpoint=0")  # the store's task checkpoints, off the event loop (run)
             db.execute("PRAGMA foreign_keys=ON")
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            db.execute(f"PRAGMA user_version = {int(version)}")  # a write that changes nothing: is it writable?
+            _write_nothing(db)  # is it writable?
             problem = db.execute("PRAGMA quick_check(1)").fetchone()[0]
             if problem != "ok":
                 raise StoreError(f"{self.path} is damaged (SQLite's check found: {problem}): restore it from a "
@@ -192,7 +191,7 @@ class Store:
                 # All copied: the next write starts the WAL over and fsyncs its new header. A write that changes
                 # nothing does that here, in the worker thread, rather than the next commit on the event loop.
                 db.execute(f"PRAGMA busy_timeout = {self.LOCK_WAIT_MS}")
-                db.execute(f"PRAGMA user_version = {int(db.execute('PRAGMA user_version').fetchone()[0])}")
+                _write_nothing(db)
         except sqlite3.Error as e:
             log.warning("the store could not checkpoint its WAL (tried again later): %s", e)
 
@@ -374,6 +373,11 @@ class Store:
                    **kwargs: P.kwargs) -> T:
         """Read in the store's task, after every write queued before."""
         return await self._do(lambda db: reader(db, *args, **kwargs), read=True)
+
+
+def _write_nothing(db: sqlite3.Connection) -> None:
+    """A write that changes nothing (the schema's version, set to what it is): a transaction all the same."""
+    db.execute(f"PRAGMA user_version = {int(db.execute('PRAGMA user_version').fetchone()[0])}")
 
 
 def _set_clocks(db: sqlite3.Connection, game_id: int, clocks: tuple[float, ...]) -> None:
