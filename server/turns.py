@@ -288,16 +288,16 @@ async def bot_move(table: Table, move: BotMove) -> None:
         decision = Decision(action, move.reason, move.names_cards_of)
     else:
         decision = Decision(action, "my first choice was not allowed: I took my first legal move")
-    await commit(table, game, move.seat, action, new)
-    _tell_reason(table, game, move.seat, decision)
+    await commit(table, game, move.seat, action, new)  # the next seat's pre-move may be made in it too
+    _tell_reason(table, game, move.turn, move.seat, decision)
 
 
-def _tell_reason(table: Table, game: Game, seat: int, decision: Decision) -> None:
-    """Why the bot of ``seat`` made the move just shown: to spectators and to every seat whose own cards the
+def _tell_reason(table: Table, game: Game, turn: int, seat: int, decision: Decision) -> None:
+    """Why the bot of ``seat`` made its move of ``turn``: to spectators and to every seat whose own cards the
     reason does not name (issue 11, "say why"); once the game is over, to everyone."""
     # One line, as the protocol wants it, whatever a bot wrote.
     reason = " ".join(decision.reason.split())[:SENTENCE_MAX] or "no reason given"
-    message = BotReason(game=game.id, turn=game.state.turn - 1, seat=seat, reason=reason)
+    message = BotReason(game=game.id, turn=turn, seat=seat, reason=reason)
     named = frozenset() if not game.running else seats_named(decision, seat, len(table.seats))
     data = frame(message)
     for p in table.members():

@@ -42,6 +42,10 @@ from hanabi.protocol.messages import (
     Joined,
     Leave,
     ListGames,
+    PreMoveKind,
+    Queued,
+    QueueMove,
+    Spectate,
     Start,
     ViewUpdate,
 )
@@ -51,7 +55,7 @@ from hanabi.server.records import PLAIN_CHOICES, TableSettings, choices_text, se
 from hanabi.server.saved import read_games, read_snapshot
 from hanabi.server.store import Store
 
-from .conftest import Client, Connect
+from .conftest import FAST, Client, Connect
 
 
 async def seated_with_bots(connect: Connect, name: str, seats: int = 3, **options: Any) -> tuple[Client, Joined,
@@ -262,6 +266,34 @@ async def test_a_bots_reason_never_names_a_players_own_cards_to_them(tcp_connect
     await again.expect(GameOver)
     await again.drain(0.1)
     assert {r.turn for r in again.take(BotReason)} == named_bob
+
+
+@pytest.mark.parametrize("fast_config", [replace(FAST, bot_delay=0.05)])  # time to queue while it thinks
+async def test_a_bots_reason_names_the_bots_turn_when_a_pre_move_follows_it(connect: Connect) -> None:
+    """The bot's move makes the next seat's queued move at once: the reason still names the bot's own turn."""
+    alice, sam = await connect("Alice"), await connect("Sam")  # Sam watches: he hears every reason at once
+    await alice.send(CreateTable(name="pre-moves", seats=2, level="basic"))
+    table = (await alice.expect(Joined)).table
+    await alice.send(AddBot(seat=1))
+    await sam.send(Spectate(table=table.id))
+    await sam.expect(Joined)
+    await alice.send(Start())
+    view = (await alice.expect(ViewUpdate)).view
+    made = 0
+    while view.turn < 24 and view.outcome is None:
+        if view.current == 0:
+            await alice.send(ActionRequest(dull_move(view)))
+            view = (await alice.expect(ViewUpdate, where=lambda m, t=view.turn: m.view.turn > t)).view
+            if view.current == 1 and view.outcome is None:  # the bot thinks: Alice queues her next discard
+                await alice.send(QueueMove(PreMoveKind.DISCARD, view.hands[0][0].order))
+        view = (await alice.expect(ViewUpdate, where=lambda m, t=view.turn: m.view.turn > t)).view
+        made += len([q for q in alice.take(Queued) if q.note == "your queued discard was made"])
+    await sam.drain(0.1)
+    watched = sam.take(ViewUpdate)[-1].view  # the bot may have moved again after Alice's last view
+    bot_turns = {e.turn for e in watched.events if isinstance(e, TurnEvent) and e.seat == 1}
+    reasons = sam.take(BotReason)
+    assert made >= 1, "a queued discard should have been made right after a bot's move"
+    assert reasons and {r.turn for r in reasons} <= bot_turns, ({r.turn for r in reasons} - bot_turns)
 
 
 # --- kept across a restart --------------------------------------------------------------------------------------
