@@ -23,6 +23,7 @@ import random
 
 import trio
 from hanabi.protocol import (
+    HEADER,
     PROTOCOL_VERSION,
     SERVER_PROGRAM,
     Decoder,
@@ -39,12 +40,12 @@ from hanabi.protocol import (
 from .config import ServerConfig
 from .lifecycle import Answer, Close, Handle, Lifecycle, Login, Phase, RateLimit, refusal
 from .lobby import Lobby
+from .requests import waiting
 from .session import Player, Refused, frame, unsendable
 from .store import StoreFailure
 
 log = logging.getLogger(__name__)
 
-READ_SIZE = 4100  # the byte rate's burst: one read is all a peer may send at once
 
 
 class Connection:
@@ -60,6 +61,7 @@ class Connection:
         self.life = Lifecycle(config, trio.current_time())
         self._out, self._queued = trio.open_memory_channel[bytes](config.outbound_frames)
         self._decoder = Decoder(max_frame=config.max_inbound_frame, peer="client")
+        self._read_size = HEADER.size + config.max_inbound_frame  # one read takes at most one frame at the cap
         # Sends each event of a game's history once on this connection (a view carries only what is new).
         self._encoder = Encoder(max_frame=config.max_frame)
         # A TCP socket's descriptor, to hand a frame straight to the kernel when nothing is waiting (send_frame).
@@ -151,13 +153,12 @@ class Connection:
                     with self._reader_scope:
                         await self._reader()
                     heartbeat.cancel()
-                    self.life.close(GoodbyeReason.CLIENT_QUIT, "", tell=False)  # the peer left: nothing to tell
+                    # The peer left (nothing to tell it); if the server was closing it already, its first reason stands.
+                    self.life.close(GoodbyeReason.CLIENT_QUIT, "", tell=False)
                     # Done reading: the writer sends what is queued, then the goodbye, then stops; a peer that
                     # does not take them within the grace is cut off.
                     self._out.close()
                     nursery.cancel_scope.deadline = trio.current_time() + self.config.shutdown_grace
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            self.life.closed("connection lost")
         finally:
             self.life.closed()
             if self.player is not None:
@@ -168,12 +169,7 @@ class Connection:
 
     async def _writer(self) -> None:
         async for data in self._queued:
-            frames = [data]
-            while len(frames) < 64:  # one write for what piled up, not one per frame
-                try:
-                    frames.append(self._queued.receive_nowait())
-                except (trio.WouldBlock, trio.EndOfChannel):
-                    break
+            frames = [data, *waiting(self._queued, 63)]  # one write for what piled up, not one per frame
             self._writing = True
             self._unsent -= len(frames)
             # A peer whose socket takes nothing for so long has stopped reading (its queue may not be full).
@@ -228,7 +224,7 @@ class Connection:
     async def _reader(self) -> None:
         while self.life.reading:
             try:
-                data = bytes(await self.stream.receive_some(READ_SIZE))
+                data = bytes(await self.stream.receive_some(self._read_size))
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 # A reset (the peer's process died, or closed with unread data): gone, like a clean close.
                 self.life.closed("connection lost (reset by the client)")

@@ -4,8 +4,8 @@ A ``Game`` is a value its table's task owns: the table asks it whether a
 move may be made (``check``, which gives the next state without changing
 anything), writes the move to the store, and only then records it
 (``record``) and has the game show it (``publish``). Every frame to a seat
-is built from ``view_for(state, seat)`` alone, so nothing a seat may not see
-can reach it.
+is built from that seat's redacted view (the engine's ``views_for`` makes a
+move's views together), so nothing a seat may not see can reach it.
 """
 
 from __future__ import annotations
@@ -63,6 +63,8 @@ from .session import Player, Refused, frame
 from .timing import GameTime
 
 log = logging.getLogger(__name__)
+
+NO_GAME = "no game is running at this table"  # the start of every refusal for want of a running game
 
 
 def replayed(stored: StoredGame) -> GameState:
@@ -136,7 +138,7 @@ class Game:
         try:
             return apply(state, action, seat=seat)
         except GameEnded:
-            raise Refused(ErrorCode.GAME_NOT_RUNNING, "no game is running at this table") from None
+            raise Refused(ErrorCode.GAME_NOT_RUNNING, NO_GAME) from None
         except NotYourTurn as e:
             raise Refused(ErrorCode.NOT_YOUR_TURN, NotYourTurn.sentence(self.names[e.current])) from None
         except IllegalAction as e:
@@ -200,8 +202,7 @@ class Game:
     def queue(self, seat: int, request: QueueMove) -> str:
         """Queue (or cancel) ``seat``'s pre-move as ``request`` asks; returns the sentence that tells them so."""
         if not self.running:
-            raise Refused(ErrorCode.GAME_NOT_RUNNING, "no game is running at this table: there is no turn to queue "
-                                                      "a move for")
+            raise Refused(ErrorCode.GAME_NOT_RUNNING, f"{NO_GAME}: there is no turn to queue a move for")
         if request.kind is None:
             self.premoves.pop(seat, None)
             return "no move is queued for your next turn any more"
@@ -234,7 +235,7 @@ class Game:
     def check_pause(self, paused: bool) -> None:
         """Refuse a pause (``paused``) or a resume that cannot be made now, with the sentence saying why."""
         if not self.running:
-            raise Refused(ErrorCode.GAME_NOT_RUNNING, "no game is running at this table: there is nothing to pause")
+            raise Refused(ErrorCode.GAME_NOT_RUNNING, f"{NO_GAME}: there is nothing to pause")
         by = self.time.paused_by
         if paused and by is not None:
             raise Refused(ErrorCode.ILLEGAL_ACTION, f"the game is already paused ({by} paused it)")

@@ -4,9 +4,11 @@
 ``ProtocolError`` of a bad frame) and answers what the connection must do
 with it: ``Login`` (a hello to let in), ``Handle`` (a request for the
 lobby), ``Answer`` (a frame to send back: an error, a pong), ``Drop`` (say
-nothing) or ``Close`` (say goodbye and stop). Every rule about *when* a
-message may come lives here: hello first and once, the rate limit and its
-flood cut-off, which bad frames end the connection. The states:
+nothing) or ``Close`` (say goodbye and stop). The rules about which
+message may come next live here: hello first and once, the rate limit and
+its flood cut-off, which bad frames end the connection. The clocks (the
+hello's deadline, the silent peer's) are the connection's heartbeat task,
+which closes the machine when one runs out. The states:
 
     HANDSHAKE --logged_in()--> OPEN
     HANDSHAKE, OPEN --close()--> CLOSING   (stop reading; what is queued, then a goodbye, goes out)

@@ -1,5 +1,6 @@
 """What goes into a table's queue: a ``Call`` (a player's message or a request the table makes of itself, and
-its outcome), and the requests that do not come from the wire."""
+its outcome), and the requests that do not come from the wire; and ``waiting``, what a queue holds now, which
+the tables, the store and the connections' writers all take in one go."""
 
 from __future__ import annotations
 

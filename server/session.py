@@ -1,8 +1,9 @@
 """A player as the server knows them, across connections; a seat; the refusal every handler may raise; frames.
 
-A ``Player`` holds a resume token: their name, where they are (only the lobby changes that) and their
-connection now (None while away). Connections come and go; the player, and so the seat, stays. ``send`` drops
-frames while they are away: on their return the current view says all they missed.
+A ``Player`` is who a resume token stands for (the server keeps only the token's hash): their name, where
+they are (only the lobby changes that) and their connection now (None while away). Connections come and go;
+the player, and so the seat, stays. ``send`` drops frames while they are away: on their return the current
+view says all they missed.
 """
 
 from __future__ import annotations

@@ -142,10 +142,12 @@ class Table:
         except Refused as refusal:
             call.error = refusal
         except StoreFailure as e:
-            # Nothing changed: every handler writes to the store before it changes the table.
+            # Every handler writes to the store before it changes the table, so the table is still as stored. A
+            # request of several writes (a leave that first ends the game) may stop between two: asking again
+            # does the rest.
             log.error("table %d: %r not saved: %s", self.id, call.request, e)
             call.error = Refused(ErrorCode.INTERNAL, "the server could not save this (its disk or store failed, "
-                                                     "not your fault): nothing changed; try again in a moment")
+                                                     "not your fault), so it was not done; try again in a moment")
             if isinstance(call.request, BotMove):  # it chooses again in a moment, or the game would wait for ever
                 self.bot_pending = None
                 turns.schedule_bot(self, pause=1.0)
@@ -220,6 +222,11 @@ class Table:
     @property
     def running(self) -> bool:
         return self.game is not None and self.game.running
+
+    def player_at(self, seat: int) -> Player | None:
+        """The person in ``seat`` (None for an empty seat or a bot's)."""
+        s = self.seats[seat]
+        return s.player if s is not None else None
 
     def seat_of(self, player: Player) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s is not None and s.player is player), None)

@@ -35,7 +35,7 @@ from hanabi.protocol import table_rules as rules
 
 from . import review as reviews
 from .bots import decide
-from .game import Game, out_of_time_sentence
+from .game import NO_GAME, Game, out_of_time_sentence
 from .requests import BotMove, OutOfTime
 from .session import Player, Refused, frame
 from .store import StoreFailure
@@ -68,7 +68,7 @@ async def start_game(table: Table, player: Player) -> None:
 
 async def act(table: Table, player: Player, action: Action) -> None:
     seat = table.seated(player)
-    game = _running_game(table)
+    game = _table_game(table)
     if not isinstance(action, Rearrange):
         game.check_not_paused()
     new = game.check(seat, action, table.config.rearranges_per_turn)
@@ -127,7 +127,7 @@ async def end_game(table: Table, why: str, leaving: Player | None = None, timed_
 
 def _publish(table: Table, event: Event | None, but: Player | None = None) -> None:
     assert table.game is not None
-    seated = [s.player if s is not None and s.player is not but else None for s in table.seats]
+    seated = [p if p is not but else None for p in map(table.player_at, range(len(table.seats)))]
     table.game.publish(seated, table.spectators, event)
 
 
@@ -136,22 +136,22 @@ def _tell_withheld(table: Table, but: Player | None = None) -> None:
     for message, named in table.reasons:
         data = frame(message)
         for seat in named:
-            holder = table.seats[seat]
-            if holder is not None and holder.player is not None and holder.player is not but:
-                holder.player.send_frame(data)
+            holder = table.player_at(seat)
+            if holder is not None and holder is not but:
+                holder.send_frame(data)
 
 
-def _running_game(table: Table) -> Game:
+def _table_game(table: Table) -> Game:
     """The table's game (running, or the last one), or the refusal that there is none."""
     if table.game is None:
-        raise Refused(ErrorCode.GAME_NOT_RUNNING, "no game is running at this table")
+        raise Refused(ErrorCode.GAME_NOT_RUNNING, NO_GAME)
     return table.game
 
 
 def _tell(table: Table, seat: int, message: Queued) -> None:
-    s = table.seats[seat]
-    if s is not None and s.player is not None:
-        s.player.send(message)
+    player = table.player_at(seat)
+    if player is not None:
+        player.send(message)
 
 
 def retime(table: Table, clocks: Clocks | None = None, tell: bool = True) -> None:
@@ -195,7 +195,7 @@ async def check_clock(table: Table, request: OutOfTime) -> None:
 async def set_paused(table: Table, player: Player, paused: bool) -> None:
     """``player`` pauses the game, or lets it go on; bots and pre-moves wait while it is paused."""
     table.seated(player)
-    game = _running_game(table)
+    game = _table_game(table)
     game.check_pause(paused)
     clocks = game.time.now()
     if clocks:
@@ -235,7 +235,7 @@ async def _premove_turn(table: Table, game: Game) -> None:
 
 def queue_move(table: Table, player: Player, request: QueueMove) -> None:
     """A seat's pre-move for its next turn (or none): kept, and its player told what is queued now."""
-    game = _running_game(table)
+    game = _table_game(table)
     seat = table.seated(player)
     player.send(game.queued(seat, game.queue(seat, request)))
 
@@ -244,7 +244,7 @@ async def write_note(table: Table, player: Player, request: WriteNote) -> None:
     """A seat's note on a card: stored, then its writer's whole set goes back to the writer and to the
     spectators (who see everyone's notes); never to another seat while the game runs."""
     seat = table.seated(player)
-    game = _running_game(table)
+    game = _table_game(table)
     game.check_note(seat, request.order, request.text)
     await table.store.set_note(game.id, seat, request.order, request.text)
     game.write_note(seat, request.order, request.text)

@@ -153,7 +153,7 @@ async def test_a_failed_commit_refuses_that_move_and_the_server_goes_on(connect:
     server.store._db = _FailingDb(real, statement)  # type: ignore[assignment]
     await mover.send(ActionRequest(action, id=3))
     err = await mover.expect(ErrorReply)
-    assert (err.code, err.id) == ("internal", 3) and "nothing changed" in err.message
+    assert (err.code, err.id) == ("internal", 3) and "so it was not done" in err.message
     assert server.lobby.tables[next(iter(server.lobby.tables))].game.state.turn == view.turn  # type: ignore[union-attr]
     await mover.send(ActionRequest(action))
     after = await mover.expect(ViewUpdate)

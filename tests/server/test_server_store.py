@@ -119,7 +119,7 @@ async def test_a_write_handed_to_the_store_as_it_is_cancelled_is_still_answered(
 
 async def test_a_write_the_database_refuses_is_a_store_failure() -> None:
     # A statement can fail on its own (a full disk, a constraint) inside a batch that commits: callers handle
-    # StoreFailure ("nothing changed, try again"; a bot chooses again), not sqlite3's own errors.
+    # StoreFailure ("it was not done, try again"; a bot chooses again), not sqlite3's own errors.
     from hanabi.server.store import StoreFailure
 
     store = Store(":memory:")
