@@ -215,8 +215,10 @@ class Lobby:
         for p in gone:
             if p.conn is None and p.table is None:  # still so after the write
                 self.players.pop(p.key, None)
-            else:  # came back meanwhile: they stay, in the store too
+            else:  # came back meanwhile: they stay, in the store too, a network bot still one
                 await self.store.add_player(p.key, p.name)
+                if p.network_bot:
+                    await self.store.set_network_bot(p.key, True)
         log.info("forgot %d players who were offline and at no table", len(gone))
         return len(gone)
 

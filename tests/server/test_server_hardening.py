@@ -36,13 +36,13 @@ from hanabi.protocol.messages import (
     ViewUpdate,
     Welcome,
 )
-from hanabi.protocol.version import PROTOCOL_VERSION
+from hanabi.protocol.version import CLIENT_PROGRAM, PROTOCOL_VERSION
 from hanabi.server import Server, ServerConfig, Store, serve
 from hanabi.server.records import TableSettings
 from hanabi.server.saved import read_game, read_games
 from hanabi.server.store import StoreFailure
 
-from .conftest import FAST, Connect, config_with
+from .conftest import FAST, Client, Connect, config_with
 from .test_server_faults import last_view, started_game
 from .test_server_tables import table_of
 
@@ -298,6 +298,32 @@ async def test_players_offline_and_at_no_table_are_forgotten_after_a_while(conne
     await back.hello("Gone", resume=gone.token)  # type: ignore[attr-defined]
     assert (await back.expect(ErrorReply)).code == "bad_resume"
     assert stays.player == "Stays"  # type: ignore[attr-defined]
+
+
+async def test_a_network_bot_back_while_it_is_being_forgotten_stays_one_in_the_store(
+        connect: Connect, server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def log_in(resume: str | None = None) -> tuple[Client, Welcome]:
+        client = await connect("Robo", hello=False)
+        await client.send(Hello(PROTOCOL_VERSION, CLIENT_PROGRAM, "Robo", resume=resume, network_bot=True))
+        return client, await client.expect(Welcome)
+
+    client, first = await log_in()
+    player = next(p for p in server.lobby.players.values() if p.name == "Robo")
+    await client.stream.aclose()
+    with trio.fail_after(5):
+        while player.conn is not None:
+            await trio.sleep(0.01)
+    forget = server.store.forget_players
+
+    async def forget_while_it_comes_back(keys: list[str]) -> None:
+        await forget(keys)
+        await log_in(first.resume)  # back (a network bot again) while the lobby was forgetting it
+
+    monkeypatch.setattr(server.store, "forget_players", forget_while_it_comes_back)
+    assert await server.lobby.forget_idle(keep=0) == 1
+    assert server.lobby.players[player.key] is player and player.network_bot
+    stored = await server.store._do(lambda db: db.execute("SELECT token_hash FROM network_bots").fetchall())
+    assert stored == [(player.key,)]  # so a restart still knows its seat plays as a bot
 
 
 def test_the_command_line_refuses_a_connection_cap_below_one(capsys: pytest.CaptureFixture[str]) -> None:
