@@ -45,6 +45,7 @@ class Server:
     _bulk: RateLimit = field(init=False)
     _stop: trio.Event = field(default_factory=trio.Event)
     _stopped: trio.Event = field(default_factory=trio.Event)
+    _all_left: trio.Event = field(default_factory=trio.Event)  # set when the last connection ends
     _stop_message: str = "the server is shutting down"
 
     async def handle(self, stream: trio.abc.Stream, peer: str = "?", address: str | None = None) -> None:
@@ -68,6 +69,8 @@ class Server:
         finally:
             self._door.left(conn)
             self._connections.discard(conn)
+            if not self._connections:
+                self._all_left.set()
 
     async def _handle_tcp(self, stream: trio.SocketStream) -> None:
         try:
@@ -97,11 +100,12 @@ class Server:
 
     async def _wait_for_stop(self, cancel: trio.CancelScope) -> None:
         await self._stop.wait()
+        self._all_left = trio.Event()  # not an earlier moment when nobody was connected
         for conn in list(self._connections):
             conn.close(GoodbyeReason.SERVER_SHUTDOWN, self._stop_message)
         with trio.move_on_after(self.config.shutdown_grace + 0.5):
-            while self._connections:
-                await trio.sleep(0.01)
+            if self._connections:
+                await self._all_left.wait()
         for conn in list(self._connections):
             conn.abort()
         cancel.cancel()

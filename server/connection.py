@@ -68,10 +68,11 @@ class Connection:
         self._fd = stream.socket.fileno() if isinstance(stream, trio.SocketStream) else None
         self._unsent = 0  # frames queued for the writer that it has not yet begun to write
         self._writing = False
-        # When the peer must have been heard by (trio time), and what to tell it if not: kept by the reader, watched
-        # by the heartbeat; ``_busy`` while the reader carries out what came (which is not silence, however long).
+        # When the peer must have been heard by (trio time), and what to tell it if not (``_too_late``): kept by
+        # the reader, watched by the heartbeat; ``_busy`` while the reader carries out what came (which is not
+        # silence, however long).
         self._deadline = trio.current_time() + config.handshake_timeout
-        self._silent = f"no hello within {config.handshake_timeout:g} seconds"
+        self._too_late = f"no hello within {config.handshake_timeout:g} seconds"
         self._busy = False
         self._reader_scope = trio.CancelScope()  # cancelled by close(): stop reading, flush, say goodbye
         self._scope = trio.CancelScope()  # cancelled to stop at once (too slow, or the server's last resort)
@@ -213,7 +214,7 @@ class Connection:
                 await trio.sleep_until(min(ping_at, wake))
                 now = trio.current_time()
                 if now >= self._deadline and not self._busy:
-                    self.close(GoodbyeReason.IDLE, self._silent)
+                    self.close(GoodbyeReason.IDLE, self._too_late)
                     return
                 if now >= ping_at:
                     if self.life.phase is Phase.OPEN:
@@ -248,9 +249,9 @@ class Connection:
             self._busy = False
             if self.life.phase is Phase.OPEN:
                 self._deadline = trio.current_time() + self.config.idle_timeout
-                self._silent = f"nothing heard for {self.config.idle_timeout:g} seconds"
+                self._too_late = f"nothing heard for {self.config.idle_timeout:g} seconds"
             elif trio.current_time() >= self._deadline:  # the hello's deadline passed while this was carried out
-                self.close(GoodbyeReason.IDLE, self._silent)
+                self.close(GoodbyeReason.IDLE, self._too_late)
                 return
 
     def _decode(self, data: bytes) -> list[Message | ProtocolError]:

@@ -105,14 +105,14 @@ class Game:
     seq: int = 0  # actions written to the store so far
     rearranged: dict[int, int] = field(default_factory=dict)  # seat -> rearrangements during turn ``rearranged_turn``
     rearranged_turn: int = -1
-    _views: list[PlayerView] = field(default_factory=list)  # the views sent last (see publish)
     notes: dict[int, dict[int, str]] = field(default_factory=dict)  # seat -> card order -> that seat's note
     premoves: dict[int, PreMove] = field(default_factory=dict)  # seat -> the move it queued for its next turn
-    time: GameTime = field(init=False)  # the clocks and the pause
+    time: GameTime = field(init=False)  # the clocks and the pause (a restored game's: its stored banks)
+    _views: list[PlayerView] = field(default_factory=list)  # the views sent last (see publish)
+    _parts: ViewParts | None = None  # what those views packed, for the next move's to reuse
 
     def __post_init__(self) -> None:
         self.time = GameTime(self.state.config)
-    _parts: ViewParts | None = None  # their packed parts
 
     @classmethod
     def restore(cls, stored: StoredGame) -> Game:

@@ -76,7 +76,8 @@ class Lobby:
     # --- start-up -----------------------------------------------------------------------------------------------
 
     async def restore(self) -> int:
-        """Bring back every open table and unfinished game from the store; returns how many games run again."""
+        """Bring back every open table and unfinished game from the store, then start the lobby's own two tasks
+        (forgetting idle players, the lobby's news); returns how many games run again."""
         snap = await self.store.read(read_snapshot)
         for p in snap.players:  # every player the store knows, all away for now
             self.players[p.token_hash] = Player(p.token_hash, p.name, network_bot=p.network_bot)

@@ -21,7 +21,7 @@ from hanabi.engine import (
     Suit,
     Variant,
 )
-from hanabi.engine.bots import Level, table_level
+from hanabi.engine.bots import Level, known_level
 from hanabi.protocol import CreateTable
 
 
@@ -126,4 +126,4 @@ def settings_from_row(variant: str, empty_clues: int, all_or_nothing: int, chat:
                       deck_plays=bool(d.get("deck_plays", False)), timed=timer is not None,
                       time_base=TIME_BASE if timer is None else int(timer[0]),
                       time_per_turn=TIME_PER_TURN if timer is None else int(timer[1]))
-    return TableSettings(game, None if level is None else table_level(level, 2, None), seed)
+    return TableSettings(game, None if level is None else known_level(level), seed)

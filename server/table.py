@@ -178,9 +178,12 @@ class Table:
             await self._leave(player)
         elif isinstance(request, Start):
             await turns.start_game(self, player)
-        elif isinstance(request, (AddBot, RemoveBot, GiveHost)):
-            host_power = {AddBot: self._add_bot, RemoveBot: self._remove_bot, GiveHost: self._give_host}
-            await host_power[type(request)](player, request.seat)
+        elif isinstance(request, AddBot):
+            await self._add_bot(player, request.seat)
+        elif isinstance(request, RemoveBot):
+            await self._remove_bot(player, request.seat)
+        elif isinstance(request, GiveHost):
+            await self._give_host(player, request.seat)
         elif isinstance(request, Chat):
             self._chat(player, request.text)
         elif isinstance(request, reviews.ReviewRequest):

@@ -22,7 +22,7 @@ class GameTime:
         self.clocks: Clocks = (clocks or starting_clocks(config)) if config.timed else ()
         self.paused_by: str | None = None  # who paused the game by hand
         self.away: str | None = None  # timed games: the player to act, while disconnected
-        self.running: int | None = None  # the seat whose bank runs down now
+        self.ticking: int | None = None  # the seat whose bank runs down now (the wire's GameClock.running)
         self._since = 0.0  # trio time at which the running bank last started to run
         self._alarm = Alarm()
 
@@ -32,27 +32,27 @@ class GameTime:
 
     def used(self) -> float:
         """Seconds the running bank has run since it last started."""
-        return trio.current_time() - self._since if self.running is not None else 0.0
+        return trio.current_time() - self._since if self.ticking is not None else 0.0
 
     def now(self) -> Clocks:
         """The banks as they stand this instant."""
-        return spend(self.clocks, self.running, self.used()) if self.running is not None else self.clocks
+        return spend(self.clocks, self.ticking, self.used()) if self.ticking is not None else self.clocks
 
     def after_move(self, seat: int) -> Clocks:
         """The banks once ``seat`` has moved now (the bonus added); changes nothing."""
         if not self.config.timed:
             return ()
-        return after_move(self.config, self.clocks, seat, self.used() if self.running == seat else 0.0)
+        return after_move(self.config, self.clocks, seat, self.used() if self.ticking == seat else 0.0)
 
     def set(self, clocks: Clocks, current: int | None) -> None:
         """The banks are ``clocks`` from now on, and ``current``'s runs unless paused (None: the game is over)."""
         self.clocks = clocks
-        self.running = None
+        self.ticking = None
         if self.config.timed and current is not None and not self.paused:
-            self.running, self._since = current, trio.current_time()
+            self.ticking, self._since = current, trio.current_time()
 
     def message(self, game: int) -> GameClock:
-        return GameClock(game=game, remaining=tuple(round(c * MS) for c in self.now()), running=self.running,
+        return GameClock(game=game, remaining=tuple(round(c * MS) for c in self.now()), running=self.ticking,
                          paused=self.paused, note=self.note(), paused_by=self.paused_by)
 
     def note(self) -> str:
@@ -64,10 +64,10 @@ class GameTime:
 
     def arm(self, nursery: trio.Nursery | None, expired: Callable[[], Awaitable[None]]) -> None:
         """(Re)start the timer for the running bank; without one running, only stop the old timer."""
-        if self.running is None:
+        if self.ticking is None:
             self._alarm.cancel()
         else:
-            self._alarm.set(nursery, self.clocks[self.running] - self.used(), expired)
+            self._alarm.set(nursery, self.clocks[self.ticking] - self.used(), expired)
 
 
 class Alarm:

@@ -77,13 +77,13 @@ async def act(table: Table, player: Player, action: Action) -> None:
 
 async def commit(table: Table, game: Game, seat: int, action: Action, new: GameState) -> None:
     """Write the action (with the clocks after it), then show it: nobody sees a move the store does not hold."""
-    turn = not isinstance(action, Rearrange)
-    clocks = game.time.after_move(seat) if turn else ()
+    takes_turn = not isinstance(action, Rearrange)  # rearranging one's hand is no turn
+    clocks = game.time.after_move(seat) if takes_turn else ()
     await table.store.add_action(game.id, game.seq, action, clocks)
     game.record(seat, action, new)
     event = new.events[-1]
     _publish(table, event)
-    if turn:
+    if takes_turn:
         for cancelled, why in game.cancel_premoves(event):
             _tell(table, cancelled, game.queued(cancelled, why))
         retime(table, clocks, tell=game.time.config.timed)  # an untimed game's clock does not change with moves
@@ -103,7 +103,7 @@ async def commit(table: Table, game: Game, seat: int, action: Action, new: GameS
         await reviews.begin(table, game, replay)
     else:
         schedule_bot(table)
-        if turn:
+        if takes_turn:
             await _premove_turn(table, game)
 
 
@@ -181,9 +181,9 @@ async def check_clock(table: Table, request: OutOfTime) -> None:
     if game is None or game.id != request.game or game.state.turn != request.turn or not game.running:
         return  # a move came in (or the game ended) while this was queued
     time = game.time
-    if time.running is None:
+    if time.ticking is None:
         return  # paused meanwhile
-    if not out_of_time(time.clocks, time.running, time.used()):
+    if not out_of_time(time.clocks, time.ticking, time.used()):
         retime(table)  # woken a hair early: sleep the rest
         return
     name = game.names[game.state.current]

@@ -48,6 +48,11 @@ def table_level(level: str | None, players: int, bot_seats: frozenset[int] | Non
     if level is None:
         people = bot_seats is not None and any(seat not in bot_seats for seat in range(players))
         return "beginner" if people else STRONGEST
+    return known_level(level)
+
+
+def known_level(level: str) -> Level:
+    """``level`` as one of ``LEVELS``, or the ``ValueError`` that names them."""
     for known in LEVELS:
         if level == known:
             return known

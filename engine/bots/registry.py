@@ -12,7 +12,7 @@ from typing import Protocol
 
 from ..actions import TurnAction
 from ..views import PlayerView
-from .decision import Decision, table_level
+from .decision import Decision, known_level
 from .hgroup import ConventionBot
 from .simple import decide_simple
 
@@ -55,7 +55,8 @@ def make_bot(name: str = DEFAULT_BOT, *, level: str | None = None, bot_seats: fr
         factory = BOTS[name]
     except KeyError:
         raise ValueError(f"there is no bot named {name!r}: choose one of {', '.join(sorted(BOTS))}") from None
-    table_level(level, 2, bot_seats)  # refuses an unknown level now rather than at the first turn
+    if level is not None:
+        known_level(level)  # refuses an unknown level now rather than at the first turn
     return factory(level, bot_seats)
 
 
