@@ -297,9 +297,11 @@ class Lobby:
             # stopped) and records where the player is, or it would lose a seat the table gave.
             async with player.busy:
                 with trio.CancelScope(shield=True):
-                    await self._placed(player, request)
+                    await self._one_at_a_time(player, request)
 
-    async def _placed(self, player: Player, request: Message) -> None:
+    async def _one_at_a_time(self, player: Player, request: Message) -> None:
+        """The requests that may change where ``player`` is (joining, creating, handing a seat on) and all that
+        their table carries out: each alone, under the player's ``busy`` lock (see ``handle``)."""
         if isinstance(request, (Join, Spectate)):
             table = self.tables.get(request.table)
             if table is None:
@@ -380,7 +382,7 @@ class Lobby:
         """At most the protocol's LIST_MAX tables, those people most likely want first: with a free seat, then
         with someone connected, then the latest to change; ``total`` tells when some are left out."""
         shown = heapq.nsmallest(LIST_MAX, self.tables.values(), key=lambda t: (
-            t.running or None not in t.seats, not any(s and s.player and s.player.online for s in t.seats),
+            t.running or None not in t.seats, not t.someone_connected,
             -t.active))
         total = len(self.tables) if len(self.tables) > len(shown) else None
         return frame(Tables(tables=tuple(t.info() for t in shown), id=request_id, total=total))

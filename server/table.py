@@ -223,6 +223,11 @@ class Table:
         return sum(1 for s in self.seats if s is not None and not s.bot)
 
     @property
+    def someone_connected(self) -> bool:
+        """Whether a person seated here is connected now."""
+        return any(s is not None and s.player is not None and s.player.online for s in self.seats)
+
+    @property
     def running(self) -> bool:
         return self.game is not None and self.game.running
 
@@ -367,8 +372,7 @@ class Table:
     def watch_absence(self) -> None:
         """A dropped connection keeps its seat, so a table whose people all went home would wait for ever: once
         no seated human is connected, an alarm starts that closes it after ``abandon_after``; one back stops it."""
-        away = self.humans > 0 and not any(s is not None and s.player is not None and s.player.online
-                                           for s in self.seats)
+        away = self.humans > 0 and not self.someone_connected
         limit = self.config.abandon_after
         if not away or limit is None:
             self._away_since = None
