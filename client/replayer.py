@@ -89,6 +89,7 @@ class ReplayViewer:
         self.name = name
         self.states = game_steps(replay)
         self.pos = Position(step=0, seat=None)
+        self._shown: tuple[int, int | None, ClientModel] | None = None  # model()'s: the step, the seat, the model
         self.show_help = False
         game = self._game_body()
         help_window = Window(FormattedTextControl(replay_help_fragments), wrap_lines=True)
@@ -126,11 +127,16 @@ class ReplayViewer:
         return self.application.output.get_size().columns
 
     def model(self) -> ClientModel:
-        state = self.states[self.pos.step]
-        view = view_for(state, self.pos.seat)
-        base = ClientModel(address=self.name, link=Link.REPLAY, seat_names=self.replay.players, seat=self.pos.seat,
-                           card_notes=file_notes(self.replay, state, self.pos.seat))
-        return log_new_events(replace(base, view=view), view)
+        """The step shown, through the eyes chosen; built once for each (a redraw asks for it about ten times:
+        the title, the tokens, the board and its height, the log and its end, and each build replays the log)."""
+        step, seat = self.pos.step, self.pos.seat
+        if self._shown is None or self._shown[:2] != (step, seat):
+            state = self.states[step]
+            view = view_for(state, seat)
+            base = ClientModel(address=self.name, link=Link.REPLAY, seat_names=self.replay.players, seat=seat,
+                               card_notes=file_notes(self.replay, state, seat))
+            self._shown = (step, seat, log_new_events(replace(base, view=view), view))
+        return self._shown[2]
 
     def _tokens(self) -> StyleAndTextTuples:
         view = self.model().view

@@ -14,6 +14,9 @@ command was about 15 % quicker with coverage, README "Quick start"; four workers
 Where the environment sets ``PYTHONDONTWRITEBYTECODE``, the test modules pytest rewrites (for its asserts)
 are cached all the same, under the system's temporary folder rather than in the tree: otherwise each worker
 rewrites all of them, traced by coverage, on every run (10 s of CPU a worker to collect, 5 s when cached).
+The workers are told the same through their environment, so that it holds from their start: pytest rewrites
+the modules of its plugins' packages too (all of hypothesis, imported before any conftest), which cost each
+worker about 1 s of CPU on every run when it could not cache them.
 
 Tests marked ``no_cover`` (pytest-cov's marker: whole games played many times) run untraced in the workers too;
 see ``pytest_runtest_call`` for why that needs a hand.
@@ -37,6 +40,8 @@ if sys.dont_write_bytecode:
     user = os.getuid() if hasattr(os, "getuid") else os.getlogin()  # a folder of one's own: never another's .pyc
     sys.pycache_prefix = os.path.join(tempfile.gettempdir(), f"hanabi-tests-pycache-{user}")
     sys.dont_write_bytecode = False
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix
 
 settings.register_profile("house", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("house")

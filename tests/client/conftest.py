@@ -46,6 +46,19 @@ def view_message(state: GameState, seat: int | None, game_id: int = 1) -> ViewUp
     return ViewUpdate(game_id, view_for(state, seat))
 
 
+@pytest.fixture(autouse=True, scope="session")
+def one_set_of_default_key_bindings() -> Iterator[None]:
+    """prompt_toolkit builds its default key bindings (emacs, vi, mouse: about 10 ms of CPU) anew for every
+    Application, and these tests build hundreds of apps. The bindings keep no state of an app's (their filters and
+    handlers ask the app that runs them), so one set, built by prompt_toolkit itself, serves every app here."""
+    from prompt_toolkit.application import application
+
+    defaults = application.load_key_bindings()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(application, "load_key_bindings", lambda: defaults)
+        yield
+
+
 @pytest.fixture
 def kit() -> ModuleType:
     return sys.modules[__name__]
