@@ -1,8 +1,8 @@
 """Who gets in: rate limits by address, and the caps on connections that have not said hello yet.
 
-A connection is *silent* until its hello: the cheap kind to open in bulk, so silent ones have caps of their
+A connection is *unwelcomed* until its hello: the cheap kind to open in bulk, so those have caps of their
 own (``max_unwelcomed`` in all, ``max_unwelcomed_per_address``) and a short deadline. A new one over a cap is
-not turned away: the oldest silent one (of its address, or of all) gives way, so a few sockets cannot keep
+not turned away: the oldest unwelcomed one (of its address, or of all) gives way, so a few sockets cannot keep
 anyone out. Logged-in players are capped at the hello (``Lobby.login``), where a resume always gets in.
 No I/O here: the server asks ``arrive`` and closes the connections it names.
 """
@@ -17,7 +17,7 @@ from .lifecycle import RateLimit
 
 class Knock(Protocol):
     @property
-    def silent(self) -> bool: ...  # not logged in yet
+    def unwelcomed(self) -> bool: ...  # not logged in yet
 
 
 C = TypeVar("C", bound=Knock)
@@ -39,7 +39,7 @@ class PerAddress:
 class Door(Generic[C]):
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
-        self._silent: dict[C, str] = {}  # connections not yet logged in (as far as we know), oldest first
+        self._unwelcomed: dict[C, str] = {}  # connections not yet logged in (as far as we know), oldest first
         self._knocks = PerAddress(config.connects_per_second, int(2 * config.connects_per_second))
 
     def knock(self, address: str, now: float) -> bool:
@@ -47,18 +47,18 @@ class Door(Generic[C]):
         return self._knocks.allow(address, now)
 
     def arrive(self, conn: C, address: str) -> list[C]:
-        """``conn``, from ``address``, is let in; returns the silent connections that give way to it."""
-        self._silent = {c: a for c, a in self._silent.items() if c.silent}
+        """``conn``, from ``address``, is let in; returns the unwelcomed connections that give way to it."""
+        self._unwelcomed = {c: a for c, a in self._unwelcomed.items() if c.unwelcomed}
         gone = []
-        same = [c for c, a in self._silent.items() if a == address]
+        same = [c for c, a in self._unwelcomed.items() if a == address]
         if len(same) >= self.config.max_unwelcomed_per_address:
             gone.append(same[0])
-        if len(self._silent) - len(gone) >= self.config.max_unwelcomed:
-            gone.append(next(c for c in self._silent if c not in gone))
+        if len(self._unwelcomed) - len(gone) >= self.config.max_unwelcomed:
+            gone.append(next(c for c in self._unwelcomed if c not in gone))
         for c in gone:
-            del self._silent[c]
-        self._silent[conn] = address
+            del self._unwelcomed[c]
+        self._unwelcomed[conn] = address
         return gone
 
     def left(self, conn: C) -> None:
-        self._silent.pop(conn, None)
+        self._unwelcomed.pop(conn, None)

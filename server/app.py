@@ -30,6 +30,13 @@ _TOO_MANY = encode(Goodbye(reason=str(GoodbyeReason.SERVER_FULL), message="too m
                                                                           "address: try again in a few seconds"))
 
 
+async def _turn_away(stream: trio.abc.Stream, goodbye: bytes) -> None:
+    """Say ``goodbye`` (if the peer takes it at once) and close: a connection not let in."""
+    with trio.move_on_after(0.5), contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+        await stream.send_all(goodbye)
+    await trio.aclose_forcefully(stream)
+
+
 @dataclass
 class Server:
     """A running server. ``port`` is the port actually bound (useful after asking for port 0)."""
@@ -51,10 +58,12 @@ class Server:
     async def handle(self, stream: trio.abc.Stream, peer: str = "?", address: str | None = None) -> None:
         """Serve one client on ``stream`` until it leaves (TCP, or an in-memory stream in tests); ``address``:
         where it comes from (the peer's host), for the caps on connections that have not said hello."""
+        if self._stop.is_set():  # stopping: a newcomer would only hold the stop up, to be cut off without a word
+            await _turn_away(stream, encode(Goodbye(reason=str(GoodbyeReason.SERVER_SHUTDOWN),
+                                                    message=self._stop_message)))
+            return
         if not self._door.knock(address or peer, trio.current_time()):
-            with trio.move_on_after(0.5), contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
-                await stream.send_all(_TOO_MANY)
-            await trio.aclose_forcefully(stream)
+            await _turn_away(stream, _TOO_MANY)
             return
         conn = Connection(self.lobby, stream, self.config, peer, address, self._bulk)
         for older in self._door.arrive(conn, conn.address):

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hanabi.protocol import DEFAULT_MAX_FRAME
+from hanabi.protocol import DEFAULT_MAX_FRAME, HEADER
+
+MAX_INBOUND_FRAME = 4096  # the longest frame a client may send (see max_inbound_frame)
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,9 +25,9 @@ class ServerConfig:
     max_frame: int = DEFAULT_MAX_FRAME  # what the server sends
     # What a client sends: its longest request (a chat line of 500 characters) is under 2 KiB. Decoding is the
     # work a frame costs, so bytes have a rate of their own: the reader waits once a peer sent more.
-    max_inbound_frame: int = 4096
+    max_inbound_frame: int = MAX_INBOUND_FRAME
     byte_rate: int = 4096  # bytes a second, sustained (a move is 60 bytes, a long chat line 2 KiB)
-    byte_burst: int = 4100  # ... and at once: one frame at the cap
+    byte_burst: int = HEADER.size + MAX_INBOUND_FRAME  # ... and at once: one frame at the cap
     bulk_read: int = 1024  # reads bigger than this share the server's budget of ``bulk_rate`` bytes a second
     bulk_rate: int = 131_072  # (about 30 dense 4 KiB frames: 30 ms of decoding a second; 16 KiB at once)
     shutdown_grace: float = 2.0  # seconds to deliver the goodbye when the server stops

@@ -78,7 +78,7 @@ class Connection:
         self._scope = trio.CancelScope()  # cancelled to stop at once (too slow, or the server's last resort)
 
     @property
-    def silent(self) -> bool:
+    def unwelcomed(self) -> bool:
         return self.player is None  # has not said hello (yet)
 
     @property

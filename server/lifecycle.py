@@ -7,8 +7,8 @@ lobby), ``Answer`` (a frame to send back: an error, a pong), ``Drop`` (say
 nothing) or ``Close`` (say goodbye and stop). The rules about which
 message may come next live here: hello first and once, the rate limit and
 its flood cut-off, which bad frames end the connection. The clocks (the
-hello's deadline, the silent peer's) are the connection's heartbeat task,
-which closes the machine when one runs out. The states:
+hello's deadline, the idle timeout) are the connection's: its heartbeat
+and its reader close the machine when one has run out. The states:
 
     HANDSHAKE --logged_in()--> OPEN
     HANDSHAKE, OPEN --close()--> CLOSING   (stop reading; what is queued, then a goodbye, goes out)

@@ -223,7 +223,7 @@ class Store:
                     pending.result = pending.job(db)
                 except Exception as e:
                     # The database refusing this write (a full disk, a constraint) is a StoreFailure, which callers
-                    # handle ("nothing changed"); anything else is a bug of the job's, passed on as it is.
+                    # handle ("it was not done; try again"); anything else is a bug of the job's, passed on as it is.
                     pending.error = StoreFailure(str(e)) if isinstance(e, sqlite3.Error) else e
                     db.execute("ROLLBACK TO job")
                 db.execute("RELEASE job")

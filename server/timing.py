@@ -23,7 +23,7 @@ class GameTime:
         self.paused_by: str | None = None  # who paused the game by hand
         self.away: str | None = None  # timed games: the player to act, while disconnected
         self.ticking: int | None = None  # the seat whose bank runs down now (the wire's GameClock.running)
-        self._since = 0.0  # trio time at which the running bank last started to run
+        self._since = 0.0  # trio time at which the ticking bank last started to run
         self._alarm = Alarm()
 
     @property
@@ -31,7 +31,7 @@ class GameTime:
         return self.paused_by is not None or self.away is not None
 
     def used(self) -> float:
-        """Seconds the running bank has run since it last started."""
+        """Seconds the ticking bank has run since it last started."""
         return trio.current_time() - self._since if self.ticking is not None else 0.0
 
     def now(self) -> Clocks:
@@ -63,7 +63,7 @@ class GameTime:
         return ""
 
     def arm(self, nursery: trio.Nursery | None, expired: Callable[[], Awaitable[None]]) -> None:
-        """(Re)start the timer for the running bank; without one running, only stop the old timer."""
+        """(Re)start the timer for the ticking bank; without one ticking, only stop the old timer."""
         if self.ticking is None:
             self._alarm.cancel()
         else:

@@ -20,7 +20,7 @@ from .test_server_tables import table_of
 @dataclass(eq=False)
 class Sock:
     name: str
-    silent: bool = True
+    unwelcomed: bool = True
 
 
 def test_the_oldest_silent_connection_of_an_address_gives_way_past_its_cap() -> None:
@@ -29,7 +29,7 @@ def test_the_oldest_silent_connection_of_an_address_gives_way_past_its_cap() -> 
     assert door.arrive(a1, "10.0.0.9") == [] and door.arrive(b1, "10.0.0.2") == []
     assert door.arrive(a2, "10.0.0.9") == []
     assert door.arrive(a3, "10.0.0.9") == [a1]  # not b1, from another address
-    a2.silent = False  # said hello: no longer counts
+    a2.unwelcomed = False  # said hello: no longer counts
     assert door.arrive(Sock("a4"), "10.0.0.9") == []
 
 

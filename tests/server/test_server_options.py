@@ -268,31 +268,40 @@ async def test_a_bots_reason_never_names_a_players_own_cards_to_them(tcp_connect
     assert {r.turn for r in again.take(BotReason)} == named_bob
 
 
-@pytest.mark.parametrize("fast_config", [replace(FAST, bot_delay=0.05)])  # time to queue while it thinks
+@pytest.mark.parametrize("fast_config", [replace(FAST, bot_delay=0.2)])  # time to queue while it thinks
 async def test_a_bots_reason_names_the_bots_turn_when_a_pre_move_follows_it(connect: Connect) -> None:
     """The bot's move makes the next seat's queued move at once: the reason still names the bot's own turn."""
     alice, sam = await connect("Alice"), await connect("Sam")  # Sam watches: he hears every reason at once
-    await alice.send(CreateTable(name="pre-moves", seats=2, level="basic"))
+    await alice.send(CreateTable(name="pre-moves", seats=2, level="basic", seed="pre-moves"))
     table = (await alice.expect(Joined)).table
     await alice.send(AddBot(seat=1))
     await sam.send(Spectate(table=table.id))
     await sam.expect(Joined)
     await alice.send(Start())
-    view = (await alice.expect(ViewUpdate)).view
-    made = 0
-    while view.turn < 24 and view.outcome is None:
+
+    async def after(turn: int) -> PlayerView:
+        """Alice's newest view once one past ``turn`` came (a pre-move comes right behind the bot's move)."""
+        views = [await alice.expect(ViewUpdate, where=lambda m: m.view.turn > turn), *alice.take(ViewUpdate)]
+        return max((m.view for m in views), key=lambda v: v.turn)
+
+    view, made = await after(-1), 0
+    while made < 2 and view.outcome is None:
         if view.current == 0:
             await alice.send(ActionRequest(dull_move(view)))
-            view = (await alice.expect(ViewUpdate, where=lambda m, t=view.turn: m.view.turn > t)).view
-            if view.current == 1 and view.outcome is None:  # the bot thinks: Alice queues her next discard
-                await alice.send(QueueMove(PreMoveKind.DISCARD, view.hands[0][0].order))
-        view = (await alice.expect(ViewUpdate, where=lambda m, t=view.turn: m.view.turn > t)).view
-        made += len([q for q in alice.take(Queued) if q.note == "your queued discard was made"])
+        else:  # the bot thinks: Alice queues the discard of her oldest card, then hears what became of it
+            await alice.send(QueueMove(PreMoveKind.DISCARD, view.hands[0][-1].order))
+            heard: list[Queued | ErrorReply] = []
+            with trio.fail_after(10):
+                while not any(isinstance(m, ErrorReply) or m.kind is None for m in heard) and len(heard) < 2:
+                    await alice.drain(0.01)  # the queue's answer, then the outcome (made, not made, cancelled)
+                    heard += [*alice.take(Queued), *alice.take(ErrorReply)]
+            made += sum(isinstance(m, Queued) and m.note == "your queued discard was made" for m in heard)
+        view = await after(view.turn)
     await sam.drain(0.1)
     watched = sam.take(ViewUpdate)[-1].view  # the bot may have moved again after Alice's last view
     bot_turns = {e.turn for e in watched.events if isinstance(e, TurnEvent) and e.seat == 1}
     reasons = sam.take(BotReason)
-    assert made >= 1, "a queued discard should have been made right after a bot's move"
+    assert made == 2, "with this seed, Alice's queued discards are made right after the bot's moves"
     assert reasons and {r.turn for r in reasons} <= bot_turns, ({r.turn for r in reasons} - bot_turns)
 
 

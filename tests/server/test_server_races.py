@@ -36,7 +36,7 @@ from hanabi.protocol.version import PROTOCOL_VERSION
 from hanabi.server import Server
 from hanabi.server.store import StoreFailure
 
-from .conftest import Connect, alone_with_bots, config_with
+from .conftest import FAST, Connect, alone_with_bots, config_with
 
 
 def hold_set_seat(server: Server, monkeypatch: pytest.MonkeyPatch) -> tuple[trio.Event, trio.Event]:
@@ -128,6 +128,19 @@ async def test_a_login_being_saved_when_the_server_stops_gets_its_goodbye(
     bye = await alice.expect(Goodbye)
     assert bye.reason == "server_shutdown"
     assert not [r for r in caplog.records if r.exc_info], "no traceback in the log"
+
+
+async def test_a_connection_that_comes_while_the_server_stops_is_told_so_at_once(connect: Connect,
+                                                                                  server: Server) -> None:
+    staying = await connect("Alice", lockstep=True)  # reads nothing: the stop waits its grace for her
+    server.request_stop("the server is shutting down")
+    await trio.testing.wait_all_tasks_blocked()
+    with trio.fail_after(FAST.shutdown_grace / 2):  # not held to the end of the grace, and then cut off
+        late = await connect("Late", hello=False)
+        bye = await late.expect(Goodbye)
+        await late.expect_closed()
+    assert bye.reason == "server_shutdown" and bye.message == "the server is shutting down"
+    assert not [m for m in staying.inbox if isinstance(m, Goodbye)]  # still held in its grace
 
 
 async def test_a_table_whose_closing_is_not_saved_does_not_keep_its_last_player(
