@@ -147,7 +147,8 @@ class Table:
             # does the rest.
             log.error("table %d: %r not saved: %s", self.id, call.request, e)
             call.error = Refused(ErrorCode.INTERNAL, "the server could not save this (its disk or store failed, "
-                                                     "not your fault), so it was not done (or not all of it); try again in a moment")
+                                                     "not your fault), so it was not done (or not all of it); "
+                                                     "try again in a moment")
             if isinstance(call.request, BotMove):  # it chooses again in a moment, or the game would wait for ever
                 self.bot_pending = None
                 turns.schedule_bot(self, pause=1.0)
