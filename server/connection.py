@@ -47,7 +47,6 @@ from .store import StoreFailure
 log = logging.getLogger(__name__)
 
 
-
 class Connection:
     def __init__(self, lobby: Lobby, stream: trio.abc.Stream, config: ServerConfig, peer: str = "?",
                  address: str | None = None, bulk: RateLimit | None = None) -> None:
