@@ -41,6 +41,8 @@ CREATE TABLE IF NOT EXISTS table_choices (table_id INTEGER PRIMARY KEY REFERENCE
 CREATE TABLE IF NOT EXISTS seeded_games (game_id INTEGER PRIMARY KEY REFERENCES games(id), seed TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS seeded_games_by_seed ON seeded_games (seed);
 CREATE TABLE IF NOT EXISTS game_clocks (game_id INTEGER PRIMARY KEY REFERENCES games(id), remaining TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS bot_reasons (game_id INTEGER NOT NULL REFERENCES games(id), turn INTEGER NOT NULL,
+    seat INTEGER NOT NULL, reason TEXT NOT NULL, kept_from TEXT NOT NULL, PRIMARY KEY (game_id, turn));
 """
 
 
@@ -65,6 +67,8 @@ class StoredGame:
     notes: dict[int, dict[int, str]] = field(default_factory=dict)  # seat -> card order -> the seat's note
     end_reason: str | None = None
     clocks: tuple[float, ...] | None = None  # a timed game's banks as stored with its latest action
+    # The bots' reasons: (turn, seat, reason, the seats it was kept from while the game ran).
+    reasons: list[tuple[int, int, str, frozenset[int]]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -141,6 +145,8 @@ def read_game(db: sqlite3.Connection, game_id: int) -> StoredGame | None:
     for seat, order, text in db.execute("SELECT seat, card, text FROM notes WHERE game_id = ? ORDER BY card",
                                         (game_id,)):
         game.notes.setdefault(seat, {})[order] = text
+    game.reasons = [(turn, seat, reason, frozenset(json.loads(kept))) for turn, seat, reason, kept in db.execute(
+        "SELECT turn, seat, reason, kept_from FROM bot_reasons WHERE game_id = ? ORDER BY turn", (game_id,))]
     return game
 
 

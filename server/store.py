@@ -342,6 +342,11 @@ class Store:
         else:
             await self._execute("DELETE FROM notes WHERE game_id = ? AND seat = ? AND card = ?", game_id, seat, order)
 
+    async def add_bot_reason(self, game_id: int, turn: int, seat: int, reason: str, kept_from: frozenset[int]) -> None:
+        """Why the bot of ``seat`` made its move of ``turn``, and the seats not to read it while the game runs."""
+        await self._execute("INSERT OR REPLACE INTO bot_reasons (game_id, turn, seat, reason, kept_from) "
+                            "VALUES (?, ?, ?, ?, ?)", game_id, turn, seat, reason, json.dumps(sorted(kept_from)))
+
     async def finish_game(self, game_id: int, score: int, end: str) -> None:
         await self._execute("UPDATE games SET finished = ?, score = ?, end_reason = ? WHERE id = ?", time.time(),
                             score, end, game_id)

@@ -289,16 +289,21 @@ async def bot_move(table: Table, move: BotMove) -> None:
     else:
         decision = Decision(action, "my first choice was not allowed: I took my first legal move")
     await commit(table, game, move.seat, action, new)  # the next seat's pre-move may be made in it too
-    _tell_reason(table, game, move.turn, move.seat, decision)
+    await _tell_reason(table, game, move.turn, move.seat, decision)
 
 
-def _tell_reason(table: Table, game: Game, turn: int, seat: int, decision: Decision) -> None:
+async def _tell_reason(table: Table, game: Game, turn: int, seat: int, decision: Decision) -> None:
     """Why the bot of ``seat`` made its move of ``turn``: to spectators and to every seat whose own cards the
-    reason does not name (issue 11, "say why"); once the game is over, to everyone."""
+    reason does not name (issue 11, "say why"); once the game is over, to everyone. Stored first, so that a
+    restart keeps it, and keeps it from the same seats."""
     # One line, as the protocol wants it, whatever a bot wrote.
     reason = " ".join(decision.reason.split())[:SENTENCE_MAX] or "no reason given"
     message = BotReason(game=game.id, turn=turn, seat=seat, reason=reason)
     named = frozenset() if not game.running else seats_named(decision, seat, len(table.seats))
+    try:
+        await table.store.add_bot_reason(game.id, turn, seat, reason, named)
+    except StoreFailure as e:  # the move is saved: its reason is shown all the same, and only a restart loses it
+        log.error("game %d: a bot's reason was not saved: %s", game.id, e)
     data = frame(message)
     for p in table.members():
         if table.seat_of(p) not in named:

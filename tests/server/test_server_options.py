@@ -7,6 +7,7 @@ player while the game runs, and that a bot's reason reaches only the seats allow
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 from dataclasses import replace
@@ -49,7 +50,7 @@ from hanabi.protocol.messages import (
     Start,
     ViewUpdate,
 )
-from hanabi.server import Server
+from hanabi.server import Server, serve
 from hanabi.server.cli import main
 from hanabi.server.records import PLAIN_CHOICES, TableSettings, choices_text, settings_of
 from hanabi.server.saved import read_games, read_snapshot
@@ -306,6 +307,47 @@ async def test_a_bots_reason_names_the_bots_turn_when_a_pre_move_follows_it(conn
 
 
 # --- kept across a restart --------------------------------------------------------------------------------------
+
+
+async def test_the_bots_reasons_survive_a_restart_and_stay_kept_from_the_seats_they_name(tmp_path: Path) -> None:
+    start = functools.partial(serve, "127.0.0.1", 0, str(tmp_path / "reasons.sqlite3"), config=FAST)
+
+    async def log_in(port: int, name: str, resume: str | None = None) -> Client:
+        client = Client(await trio.open_tcp_stream("127.0.0.1", port), name)
+        client.token = (await client.hello(name, resume)).resume  # type: ignore[attr-defined]
+        return client
+
+    def said(client: Client) -> set[tuple[int, str]]:
+        return {(r.turn, r.reason) for r in client.take(BotReason)}
+
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(start)
+        alice, sam = await log_in(server.port, "Alice"), await log_in(server.port, "Sam")
+        await alice.send(CreateTable(name="why", seats=3, level="basic", seed="why not"))
+        table = (await alice.expect(Joined)).table.id
+        await alice.send(AddBot(seat=1))
+        await alice.send(AddBot(seat=2))
+        await sam.send(Spectate(table=table))
+        await sam.expect(Joined)
+        await alice.send(Start())
+        await play_until((alice,), lambda v: v.turn >= 18 and v.current == 0)  # the bots wait for her now
+        await alice.drain(0.1)
+        await sam.drain(0.1)
+        to_alice, to_sam = said(alice), said(sam)
+        assert to_alice and to_sam - to_alice, "the deal should have the bots clue Alice, and say things she may read"
+        await server.stop()
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(start)
+        alice = await log_in(server.port, "Alice", alice.token)  # type: ignore[attr-defined]
+        sam = await log_in(server.port, "Sam", sam.token)  # type: ignore[attr-defined]
+        await sam.send(Spectate(table=table))  # a spectator's place is not kept: he watches again
+        await alice.expect(ViewUpdate)
+        await sam.expect(ViewUpdate)
+        await alice.drain(0.1)
+        await sam.drain(0.1)
+        assert said(alice) == to_alice and said(sam) == to_sam
+        assert server.lobby.tables[table].game.state.current == 0  # type: ignore[union-attr]  # no reason since
+        nursery.cancel_scope.cancel()
 
 
 async def test_a_tables_options_and_seeded_games_survive_reopening_the_store(tmp_path: Path) -> None:
