@@ -11,6 +11,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import math
 import os
 import sqlite3
 import time
@@ -145,12 +146,28 @@ class Store:
         to a worker thread and back cost more than the commit (docs/design.md, "The store"). What may take long
         runs in a worker thread while the task waits, so that the connection is never used by two threads at
         once: a batch with a read (a list of games may scan many rows), a batch that finds another process
-        writing (an operator's ``sqlite3`` shell), and every ``CHECKPOINT_EVERY`` seconds the copy of the WAL
-        into the database file, with its fsyncs (SQLite's own would run inside a commit, on the event loop)."""
+        writing (an operator's ``sqlite3`` shell), and the copy of the WAL into the database file, with its
+        fsyncs (SQLite's own would run inside a commit, on the event loop): ``CHECKPOINT_EVERY`` seconds after
+        the first write it has not copied, whether more writes came or not. A commit in the WAL survives the
+        server being killed, but only that copy survives a power cut: an idle server must not keep its last
+        moves in the WAL alone."""
         task_status.started()
-        checkpoint_at = trio.current_time() + self.CHECKPOINT_EVERY
+        checkpoint_at = math.inf  # when the writes not yet copied into the database file are to be copied
         try:
-            async for first in self._jobs:
+            while True:
+                if trio.current_time() >= checkpoint_at:
+                    with trio.CancelScope(shield=True):
+                        await trio.to_thread.run_sync(self._checkpoint)
+                    checkpoint_at = math.inf
+                first: _Pending | None = None
+                with trio.move_on_at(checkpoint_at):
+                    try:
+                        first = await self._jobs.receive()
+                    except trio.EndOfChannel:
+                        return
+                if first is None:
+                    continue  # nothing came in time: copy what is in the WAL now
+                checkpoint_at = min(checkpoint_at, trio.current_time() + self.CHECKPOINT_EVERY)
                 batch = [first, *waiting(self._jobs, self.BATCH - 1)]
                 # Shielded: a batch taken is committed, and its callers told (they wait shielded). to_thread alone
                 # would not do: it raises Cancelled before starting the thread if cancelled meanwhile.
@@ -167,9 +184,6 @@ class Store:
                     finally:
                         for pending in batch:
                             pending.done.set()
-                    if trio.current_time() >= checkpoint_at:
-                        await trio.to_thread.run_sync(self._checkpoint)
-                        checkpoint_at = trio.current_time() + self.CHECKPOINT_EVERY
         finally:
             # Cancelled from outside: what is still queued is refused, and later work too, never left waiting.
             for pending in waiting(self._jobs):

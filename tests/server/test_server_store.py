@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -163,6 +164,39 @@ async def test_the_wal_starts_over_under_steady_writes_and_keeps_every_one(tmp_p
     # Each commit here appends two pages (8 KiB): 400 of them, never copied, would make over 3 MB of WAL. Copied,
     # the WAL starts over from its beginning (its file keeps the size it reached).
     assert max(wal_sizes) < 1_000_000, wal_sizes
+
+
+async def test_an_idle_store_copies_its_last_writes_into_the_database_file(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The WAL's commits are not fsynced (they survive the server's death, not a power cut): once nothing more
+    comes, the last moves reach the database file itself within ``CHECKPOINT_EVERY``, not at the next write."""
+    monkeypatch.setattr(Store, "CHECKPOINT_EVERY", 0.1)
+    path = tmp_path / "games.sqlite3"
+    store = Store(str(path))
+    store.open_sync()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        tid = await store.create_table("t", TableSettings(GameConfig(players=2)), None, 0)
+        gid = await store.start_game(tid, GameConfig(players=2), "s", ("A", "B"))
+        await trio.sleep(0.3)  # the first copy is done: the moves below come after it
+        for seq in range(3):
+            await store.add_action(gid, seq, Discard(seq))
+        # Then nothing more is written: within a moment the database file alone (without its WAL) holds them.
+        copied = 0
+        with trio.move_on_after(5):
+            while copied < 3:
+                await trio.sleep(0.05)
+                shutil.copyfile(path, tmp_path / "alone.sqlite3")
+                alone = sqlite3.connect(tmp_path / "alone.sqlite3")
+                try:
+                    copied = alone.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?", (gid,)).fetchone()[0]
+                except sqlite3.DatabaseError:  # copied while the checkpoint was writing it: look again
+                    copied = 0
+                finally:
+                    alone.close()
+        nursery.cancel_scope.cancel()
+    store.close_sync()
+    assert copied == 3
 
 
 async def test_a_write_lock_held_by_another_process_never_stops_the_event_loop(tmp_path: Path) -> None:
