@@ -12,7 +12,6 @@ import trio
 from hanabi.protocol import (
     CLIENT_PROGRAM,
     LIST_MAX,
-    BotReason,
     CreateTable,
     ErrorCode,
     Games,
@@ -121,9 +120,7 @@ class Lobby:
         table = Table(stored.id, stored.name, stored.settings, stored.password, store=self.store, config=self.config,
                       policy=self.policy, lobby=self)
         table.host, table.game = stored.host, game
-        if stored.game is not None:
-            table.reasons = [(BotReason(game=stored.game.id, turn=turn, seat=seat, reason=reason), kept_from)
-                             for turn, seat, reason, kept_from in stored.game.reasons]
+        table.reasons = list(stored.game.reasons) if stored.game is not None else []
         table.review = restored(stored.review) if stored.review is not None else None
         for s in stored.seated:
             player = None if s.bot else self.players.get(s.token_hash or "")

@@ -81,10 +81,10 @@ async def begin(table: Table, game: Game, replay: str, leaving: Player | None = 
     """The table's game has just ended (``replay``: its file): the host leads its review, from the end
     (``leaving``, who ended it by leaving the table, is not told). A review not saved is no review: the host can
     open it again."""
-    seat = table.seats[table.host] if table.host is not None else None
-    if seat is None or seat.player is None:
+    host = table.player_at(table.host) if table.host is not None else None
+    if host is None:
         return
-    review = _of_state(game.id, game.state, replay, seat.player.name)
+    review = _of_state(game.id, game.state, replay, host.name)
     try:
         await _save_and_tell(table, review, but=leaving)  # everyone has just had its replay with game_over
     except StoreFailure as e:

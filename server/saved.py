@@ -12,7 +12,7 @@ import sqlite3
 from dataclasses import dataclass, field
 
 from hanabi.engine import Action, EndReason, GameConfig, Variant
-from hanabi.protocol import GameSummary
+from hanabi.protocol import BotReason, GameSummary
 
 from .records import COLUMNS, TableSettings, action_from_text, config_from_text, settings_from_row
 
@@ -67,8 +67,8 @@ class StoredGame:
     notes: dict[int, dict[int, str]] = field(default_factory=dict)  # seat -> card order -> the seat's note
     end_reason: str | None = None
     clocks: tuple[float, ...] | None = None  # a timed game's banks as stored with its latest action
-    # The bots' reasons: (turn, seat, reason, the seats it was kept from while the game ran).
-    reasons: list[tuple[int, int, str, frozenset[int]]] = field(default_factory=list)
+    # The bots' reasons, each with the seats it was kept from while the game ran (as ``Table.reasons``).
+    reasons: list[tuple[BotReason, frozenset[int]]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -145,8 +145,10 @@ def read_game(db: sqlite3.Connection, game_id: int) -> StoredGame | None:
     for seat, order, text in db.execute("SELECT seat, card, text FROM notes WHERE game_id = ? ORDER BY card",
                                         (game_id,)):
         game.notes.setdefault(seat, {})[order] = text
-    game.reasons = [(turn, seat, reason, frozenset(json.loads(kept))) for turn, seat, reason, kept in db.execute(
-        "SELECT turn, seat, reason, kept_from FROM bot_reasons WHERE game_id = ? ORDER BY turn", (game_id,))]
+    game.reasons = [(BotReason(game=game_id, turn=turn, seat=seat, reason=reason), frozenset(json.loads(kept)))
+                    for turn, seat, reason, kept in db.execute(
+                        "SELECT turn, seat, reason, kept_from FROM bot_reasons WHERE game_id = ? ORDER BY turn",
+                        (game_id,))]
     return game
 
 
