@@ -1,4 +1,4 @@
-"""``python bench/abuse.py``: each attack of issue 12 for a few seconds beside an honest game, measured.
+"""``python bench/abuse.py``: each attack on the server for a few seconds beside an honest game, measured.
 
 For each attack a fresh server starts as ``bench/loadtest.py`` starts one (a real ``hanabi-server``
 process on loopback, with a throwaway SQLite file). Then, side by side:

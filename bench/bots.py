@@ -17,7 +17,7 @@ seed ``g``):
 For each table it prints the mean score with its standard error, the share
 of perfect games and of strike-outs (which score 0), misplays per game split
 by who made them (people, bots, and bots while the deck still had cards: the
-misplays the issue bounds), and the bots' decision time: mean, 99th
+misplays the targets bound), and the bots' decision time: mean, 99th
 percentile and the slowest single decision in CPU time (the bot's own work;
 the wall-clock slowest is given too: on a shared machine it also counts
 waiting for a core). Single-threaded: it uses one core.

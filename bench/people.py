@@ -1,6 +1,6 @@
 """Simulated people for the bots' benchmark: a beginner, and a careless beginner.
 
-The beginner knows no convention at all (issue 11's model):
+The beginner knows no convention at all:
 
 1. it plays a card only when the clues on it and the fireworks prove it
    playable (no card counting, no reading of intent);

@@ -14,7 +14,7 @@ from hanabi.engine.bots import LEVELS, Level
 from hanabi.protocol import NAME_MAX, PASSWORD_MAX, SEED_TEXT_MAX
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-# The options of issues 11 and 14 (the bots' level, a seed, hanab.live's rule options) are together, at the end.
+# The table options (the bots' level, a seed, hanab.live's rule options) are together, at the end.
 FIELDS = ("name", "variant", "seats", "empty_clues", "all_or_nothing", "chat", "password", "clock",
           "level", "seed", "end_when_no_points", "deck_plays")
 LABELS = {

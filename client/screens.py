@@ -249,7 +249,7 @@ def _options(table: TableInfo) -> str:
 
 
 def rule_options(table: TableInfo) -> list[str]:
-    """The options of issues 11 and 14, in words: the bots' level, a seeded deal, hanab.live's rule options."""
+    """The table options, in words: the bots' level, a seeded deal, hanab.live's rule options."""
     opts = [f"bots play {table.level}"]
     if table.seeded:
         opts.append("seeded deal")

@@ -1,7 +1,7 @@
 """The screen as plain text: what a terminal of a given size would show, without a terminal.
 
 Used by the tests (is this on screen? does it fit 80x24?) and to capture the
-README's picture of a game. It lays the application's containers out on a
+docs' pictures of a game. It lays the application's containers out on a
 prompt_toolkit ``Screen`` exactly as a redraw would, then reads the characters.
 """
 

@@ -246,7 +246,7 @@ class TableInfo:
     running: Annotated[bool, Bool()]
     spectators: Annotated[int, Int(0, SPECTATORS_MAX)]
     host: Annotated[int | None, Opt(_SEAT)]
-    # Table options of version 3 (issues 11 and 14): the bots' convention level, whether the deal comes from a
+    # Table options of version 3: the bots' convention level, whether the deal comes from a
     # seed text (the text itself never reaches a player while a game runs), hanab.live's two rule options.
     level: Annotated[Level, _LEVEL] = "beginner"
     seeded: Annotated[bool, Bool()] = False

@@ -91,9 +91,9 @@ class Connection:
 
         When nothing is queued or being written (so frames keep their order), the frame is first handed to the
         kernel's socket buffer, which nearly always takes it whole: waking the writer task for each of the
-        six frames a move sends cost about 200 µs of CPU per move (measured with bench/loadtest.py, README
-        "Measured"), where a whole move now costs about 550. What the socket does not take goes to the writer, as does
-        everything on a stream that is not a TCP socket."""
+        six frames a move sends cost about 200 µs of CPU per move (measured with bench/loadtest.py,
+        docs/performance.md "Server load"), where a whole move now costs about 550. What the socket does not take
+        goes to the writer, as does everything on a stream that is not a TCP socket."""
         if not self.life.reading:
             return
         if self._fd is not None and not self._writing and self._unsent == 0:

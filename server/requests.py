@@ -23,7 +23,7 @@ class BotMove:
     turn: int
     seat: int
     action: TurnAction
-    reason: str = ""  # why, in the bot's words (issue 11)
+    reason: str = ""  # why, in the bot's words
     names_cards_of: frozenset[int] = frozenset()  # the seats whose cards the reason speaks of (engine Decision)
 
 

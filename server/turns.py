@@ -294,7 +294,7 @@ async def bot_move(table: Table, move: BotMove) -> None:
 
 async def _tell_reason(table: Table, game: Game, turn: int, seat: int, decision: Decision) -> None:
     """Why the bot of ``seat`` made its move of ``turn``: to spectators and to every seat whose own cards the
-    reason does not name (issue 11, "say why"); once the game is over, to everyone. Stored first, so that a
+    reason does not name; once the game is over, to everyone. Stored first, so that a
     restart keeps it, and keeps it from the same seats."""
     # One line, as the protocol wants it, whatever a bot wrote.
     reason = " ".join(decision.reason.split())[:SENTENCE_MAX] or "no reason given"

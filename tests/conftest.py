@@ -9,7 +9,7 @@ clients in tmux): run first, their waits overlap with the other worker's tests i
 
 ``-n auto`` starts one worker more than the machine has cores: the tests of real clients, servers and
 networks spend much of their time waiting, and a third worker on two cores fills those waits (the README's
-command was about 15 % quicker with coverage, README "Quick start"; four workers were no quicker).
+command was about 15 % quicker with coverage, docs/performance.md "Suite"; four workers were no quicker).
 
 Where the environment sets ``PYTHONDONTWRITEBYTECODE``, the test modules pytest rewrites (for its asserts)
 are cached all the same, under the system's temporary folder rather than in the tree: otherwise each worker

@@ -291,7 +291,7 @@ def test_prompt_makes_a_saved_two_play() -> None:
     assert state.fireworks[Suit.RED.index] == 3
 
 
-# Many whole games: coverage pauses during them, to keep the suite fast (README, "Quick start").
+# Many whole games: coverage pauses during them, to keep the suite fast (docs/developing.md, "Tests and checks").
 @pytest.mark.no_cover
 @pytest.mark.parametrize("start", ["finesse", "self-finesse", "2p", "3p", "4p", "5p"])
 def test_bot_object_and_pure_function_agree(start: str) -> None:

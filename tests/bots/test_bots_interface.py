@@ -33,7 +33,7 @@ def _play_out(config: GameConfig, seed: int, bot_name: str) -> GameState:
     return state
 
 
-# Many whole games: coverage pauses during them, to keep the suite fast (README, "Quick start").
+# Many whole games: coverage pauses during them, to keep the suite fast (docs/developing.md, "Tests and checks").
 @pytest.mark.no_cover
 @pytest.mark.parametrize("bot_name", sorted(BOTS))
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c.players}p-{c.variant.name}")

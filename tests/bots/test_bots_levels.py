@@ -30,7 +30,7 @@ def deal(players: int, hands: str) -> GameState:
     return game_from_deck(config, top + rest)
 
 
-# A sweep over whole or random games: untraced (README); the other tests reach every branch it does.
+# A sweep over whole or random games: untraced (docs/developing.md); the other tests reach every branch it does.
 @pytest.mark.no_cover
 def test_every_decision_comes_with_a_reason_and_matches_choose_action() -> None:
     for level in LEVELS:

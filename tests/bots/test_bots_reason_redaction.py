@@ -31,7 +31,7 @@ def public_cards(state: GameState) -> set[str]:
     return out
 
 
-# Thirty whole bot games: untraced by coverage (README), the focused tests below reach their lines.
+# Thirty whole bot games: untraced by coverage (docs/developing.md), the focused tests below reach their lines.
 @pytest.mark.no_cover
 @pytest.mark.parametrize(("players", "people"), [(2, frozenset()), (3, frozenset()), (4, frozenset({2})),
                                                   (5, frozenset()), (3, frozenset({0}))])

@@ -696,7 +696,7 @@ def test_the_lobby_highlights_the_table_we_arrive_at(term: Terminal, kit) -> Non
     assert "table 2" in marked
 
 
-# Many random games, every seat and screen: untraced by coverage (README), the focused tests reach their lines.
+# Many random games, every seat and screen: untraced by coverage (docs/developing.md); focused tests reach their lines.
 @pytest.mark.no_cover
 @pytest.mark.parametrize("variant", list(Variant))
 def test_every_seat_of_random_games_fits_80x24(kit, variant: Variant, tmp_path: Path) -> None:
@@ -1006,7 +1006,7 @@ def test_the_lobby_cuts_a_long_name_visibly_and_shows_it_whole_when_chosen(term:
     assert_words_whole(lines, "Carol's table " + " ".join(FIVE))  # whole under the chosen table
 
 
-# -- seats that survive lost laptops (issue 13): the host's H key and hand command, and what players see ------
+# -- seats that survive lost laptops: the host's H key and hand command, and what players see ------
 
 
 def test_the_host_hands_an_away_players_seat_to_a_bot_with_three_keys(term: Terminal, kit) -> None:

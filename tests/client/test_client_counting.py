@@ -298,7 +298,7 @@ def assert_panel_unbroken(screen: str) -> None:
         assert line == "" or line.startswith("  "), screen
 
 
-# Many random games, every seat and screen: untraced by coverage (README), the focused tests reach their lines.
+# Many random games, every seat and screen: untraced by coverage (docs/developing.md); focused tests reach their lines.
 @pytest.mark.no_cover
 @pytest.mark.parametrize("variant", list(Variant), ids=lambda v: v.name)
 def test_every_size_with_notes_counting_and_stats_fits_80x24_and_in_rewind(variant: Variant, tmp_path: Path) -> None:

@@ -198,7 +198,7 @@ def test_the_model_keeps_each_seat_s_notes_of_the_current_game_only(kit) -> None
     assert reduce(model, GameStarted(1, 2)).card_notes == ()
 
 
-# Many random games, every seat and screen: untraced by coverage (README), the focused tests reach their lines.
+# Many random games, every seat and screen: untraced by coverage (docs/developing.md); focused tests reach their lines.
 @pytest.mark.no_cover
 @pytest.mark.parametrize("variant", list(Variant))
 def test_random_games_with_notes_and_the_panel_fit_80x24(variant: Variant, tmp_path: Path) -> None:

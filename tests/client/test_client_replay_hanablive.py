@@ -23,7 +23,7 @@ def _every_step_shows(viewer: ReplayViewer, steps: int) -> list[str]:
     return screens
 
 
-# Every step of five whole games drawn: untraced (README); the other tests reach every branch it does.
+# Every step of five whole games drawn: untraced (docs/developing.md); the other tests reach every branch it does.
 @pytest.mark.no_cover
 @pytest.mark.parametrize(("name", "end"), [
     ("hc_nv_2p_03.json", "Game over: 22/25"),  # hanab.live ended it: no more points could be scored

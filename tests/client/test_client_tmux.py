@@ -4,7 +4,7 @@ Alice creates a table, Bob joins, Alice seats a bot and starts; then each
 human plays when the screen says it is their turn (slot 1, confirming the
 blind play), until the game ends. The screens are read with capture-pane.
 Alice then saves the replay, which must load in the engine, and quits; the
-client must exit cleanly. In the issue 13 test, both write notes, Bob's
+client must exit cleanly. In the lost-laptop test, both write notes, Bob's
 client is killed mid-game and he comes back from another machine (a fresh
 state folder, so as "bob 2"); Alice hands him his seat with the H key, his
 note comes back with the seat (hers never shows on his screen), and the
@@ -346,7 +346,7 @@ def test_a_timed_solo_game_counts_down_and_pauses_in_tmux(tmux: Tmux) -> None:
 
 
 def test_a_seat_survives_a_lost_laptop_in_tmux(server: int, tmux: Tmux) -> None:
-    """Issue 13 end to end: two clients and a bot play and write notes; bob's client is killed and he comes back
+    """A lost laptop end to end: two clients and a bot play and write notes; bob's client is killed and he comes back
     from a fresh state folder, as "bob 2"; alice hands him his seat back, and his note comes with it (alice's
     never shows on his screen); the game goes on to its end, and both screens follow alice through the review."""
     open_table_with_a_bot(tmux, server)

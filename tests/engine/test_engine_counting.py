@@ -94,7 +94,7 @@ def test_another_seat_is_counted_only_from_the_cards_both_seats_see() -> None:
     assert Card.parse("G4") in possible_cards(view_for(state, 1), seat=0)[4]
 
 
-# Every state of random games, every viewer and seat: untraced by coverage (README), the focused tests
+# Every state of random games, every viewer and seat: untraced by coverage (docs/developing.md), the focused tests
 # above reach its lines.
 @pytest.mark.no_cover
 @pytest.mark.parametrize("variant", list(Variant), ids=lambda v: v.name)

@@ -107,7 +107,7 @@ def _random_game(seed: int) -> GameState:
     return state
 
 
-# A sweep over whole or random games: untraced (README); the other tests reach every branch it does.
+# A sweep over whole or random games: untraced (docs/developing.md); the other tests reach every branch it does.
 @pytest.mark.no_cover
 @pytest.mark.parametrize("seed", range(60))
 def test_every_export_loads_in_hanablive_and_replays_as_it_was_played(seed: int) -> None:

@@ -66,7 +66,7 @@ def test_the_counts_over_the_folder() -> None:
     supported = [n for n, row in EXPECTED.items() if "refuse" not in row]
     ends = sorted(e for n in supported for e in EXPECTED[n]["end"][:1])
     assert len(supported) == 84
-    assert ends.count("no_more_points") == 9  # the 9 the issue names, read as ended
+    assert ends.count("no_more_points") == 9  # the 9 that end early by hanab.live's rule, read as ended
     refused = [row["because"] for row in EXPECTED.values() if "refuse" in row]
     assert refused.count("a variant the project does not play") == 14
     assert refused.count("the project plays 2 to 5 players") == 19

@@ -142,7 +142,7 @@ _TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cc", "Zl", "Zp
                 ).filter(lambda t: t.strip() != "" and note_problem(t) is None)
 
 
-# A sweep over whole or random games: untraced (README); the other tests reach every branch it does.
+# A sweep over whole or random games: untraced (docs/developing.md); the other tests reach every branch it does.
 @pytest.mark.no_cover
 @given(st.lists(st.dictionaries(st.integers(0, 59), _TEXT, max_size=20), min_size=2, max_size=5))
 def test_any_notes_come_back_from_hanab_live_s_field_as_they_were(notes: list[dict[int, str]]) -> None:

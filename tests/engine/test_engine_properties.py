@@ -213,7 +213,7 @@ def check_event(state: GameState) -> None:
 # ---- the properties -----------------------------------------------------------------------------
 
 
-# Many whole games: coverage pauses during them, to keep the suite fast (README, "Quick start").
+# Many whole games: coverage pauses during them, to keep the suite fast (docs/developing.md, "Tests and checks").
 @pytest.mark.no_cover
 @pytest.mark.parametrize(("variant", "players", "empty_clues", "all_or_nothing"), CONFIGS)
 @PROFILE

@@ -44,7 +44,7 @@ def random_game(variant: Variant, players: int, rng: random.Random, **options: b
     return states
 
 
-# A sweep over whole or random games: untraced (README); the other tests reach every branch it does.
+# A sweep over whole or random games: untraced (docs/developing.md); the other tests reach every branch it does.
 @pytest.mark.no_cover
 @pytest.mark.parametrize("variant", list(Variant), ids=lambda v: v.name)
 def test_the_rebuilt_past_is_exactly_what_each_seat_was_sent(variant: Variant) -> None:

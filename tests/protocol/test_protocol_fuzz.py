@@ -90,7 +90,7 @@ def test_arbitrary_bodies_in_well_formed_frames(body: bytes) -> None:
     decode_all(frame(body))
 
 
-# Fuzzing that only needs to run: untraced (README); the other tests reach every branch it does.
+# Fuzzing that only needs to run: untraced (docs/developing.md); the other tests reach every branch it does.
 @pytest.mark.no_cover
 @FUZZ
 @given(trees)
@@ -100,7 +100,7 @@ def test_arbitrary_msgpack_trees(tree: Any) -> None:
         decode_all(frame(body))
 
 
-# Fuzzing that only needs to run: untraced (README); the other tests reach every branch it does.
+# Fuzzing that only needs to run: untraced (docs/developing.md); the other tests reach every branch it does.
 @pytest.mark.no_cover
 @FUZZ
 @given(st.sampled_from(sorted(MESSAGE_TYPES)), st.dictionaries(st.text(max_size=10), trees, max_size=5),

@@ -68,7 +68,7 @@ def test_one_byte_at_a_time() -> None:
     assert decoder.feed(frame[-1:]) == [message]
 
 
-# A sweep over whole or random games: untraced (README); the other tests reach every branch it does.
+# A sweep over whole or random games: untraced (docs/developing.md); the other tests reach every branch it does.
 @pytest.mark.no_cover
 @pytest.mark.parametrize("variant", list(Variant))
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

@@ -80,7 +80,7 @@ async def _bobs_seat_to_a_bot(connect: Connect) -> tuple[Client, str, int, SeatH
     return alice, bob.token, table, await alice.expect(SeatHanded)  # type: ignore[attr-defined]
 
 
-@pytest.mark.no_cover  # a whole game of bot moves: untraced, as the README says of such tests
+@pytest.mark.no_cover  # a whole game of bot moves: untraced, as docs/developing.md says of such tests
 async def test_an_away_seat_goes_to_a_house_bot_which_plays_it_to_the_end(tcp_connect: Connect) -> None:
     alice, bob_token, _, handed = await _bobs_seat_to_a_bot(tcp_connect)
     assert (handed.seat, handed.bot, handed.previous, handed.by) == (1, True, "Bob", "Alice")
@@ -98,7 +98,7 @@ async def test_an_away_seat_goes_to_a_house_bot_which_plays_it_to_the_end(tcp_co
     assert (await _refused(back, ActionRequest(Discard(0)))).code == "not_seated"
 
 
-@pytest.mark.no_cover  # a whole game of bot moves: untraced, as the README says of such tests
+@pytest.mark.no_cover  # a whole game of bot moves: untraced, as docs/developing.md says of such tests
 async def test_the_one_who_comes_back_from_another_machine_is_handed_their_seat(tcp_connect: Connect) -> None:
     alice, bob = await tcp_connect("Alice"), await tcp_connect("Bob")
     bob_token = bob.token  # type: ignore[attr-defined]
@@ -125,7 +125,7 @@ async def test_the_one_who_comes_back_from_another_machine_is_handed_their_seat(
     assert not [t for t in old.trees if t["t"] in ("joined", "view")]
 
 
-@pytest.mark.no_cover  # a whole game of bot moves: untraced, as the README says of such tests
+@pytest.mark.no_cover  # a whole game of bot moves: untraced, as docs/developing.md says of such tests
 async def test_a_seat_a_bot_kept_warm_goes_back_to_a_person_mid_game(tcp_connect: Connect) -> None:
     alice, _, _, handed = await _bobs_seat_to_a_bot(tcp_connect)
     assert handed.bot
@@ -233,7 +233,7 @@ async def test_a_bot_still_thinking_when_its_seat_goes_to_a_person_does_not_move
         nursery.cancel_scope.cancel()
 
 
-@pytest.mark.no_cover  # a whole game of bot moves: untraced, as the README says of such tests
+@pytest.mark.no_cover  # a whole game of bot moves: untraced, as docs/developing.md says of such tests
 async def test_the_same_token_back_in_the_lobby_is_handed_its_seat_again(tcp_connect: Connect) -> None:
     alice, bob_token, table, _ = await _bobs_seat_to_a_bot(tcp_connect)
     back = await tcp_connect("Bob", resume=bob_token)  # the laptop works again: the old token, in the lobby

@@ -1,4 +1,4 @@
-"""Fixes from the security review of the server (issue 4 follow-up): each test here fails without its fix.
+"""Fixes from a security review of the server: each test here fails without its fix.
 
 One player in two seats at once (a redaction break), store errors that took the whole server down, a game
 left unfinished by a kill at the wrong moment, floods of bad frames that skipped the rate limit, and smaller
