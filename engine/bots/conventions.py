@@ -113,12 +113,41 @@ def read_clue(table: Table, giver: int, clue: Clue, touched: tuple[int, ...]) ->
     reading.focus = focus
     save = reading.on_chop = bool(new) and focus == chop
     hidden = (giver, target)
-    cover = covering(table, hidden, focus, know)
-    heights = list(table.fireworks)
     prompt_suits = set()
     if clue.colour is not None and style == "full":
         prompt_suits = {s for s in range(table.nsuits) if mask >> ident(s, 1) & 1}
-    older = [o for o in hand if o in table.clued and o != focus]
+    reading.heights = chains(table, reading, covering(table, hidden, focus, know), prompt_suits)
+    if style == "literal":
+        return reading  # what the clue says about each card is in ``know``: nothing is read into it
+    base = sum(1 << ident(s, h + 1) for s, h in enumerate(reading.heights) if h < 5)
+    trash = table.trash_mask()
+    ext = 0
+    if save:
+        base |= save_identities(table, clue)
+    elif style == "full":
+        ext = finesse_identities(table, giver, target, reading.heights)
+    fk = know[focus]
+    if fk & (base | ext) & ~trash:
+        reading.kind = "save" if save else "play"
+        reading.base = base & ~trash
+        reading.ext = ext & ~base & ~trash
+        reading.conv[focus] = reading.base | reading.ext
+    elif not save and focus not in table.clued and style == "full":
+        read_self_finesse(table, reading, trash)
+    for o in touched:
+        if o != focus:
+            reading.conv[o] = table.conv.get(o, table.all) & ~trash
+    for o, link in reading.prompts.items():
+        reading.conv[o] = 1 << link
+    return reading
+
+
+def chains(table: Table, reading: Reading, cover: dict[int, int], prompt_suits: set[int]) -> list[int]:
+    """Each suit's chain: its firework's height, extended by the clued cards everyone can count on
+    (``cover``), and by the target's own clued cards a colour clue prompts (noted in ``reading.prompts``)."""
+    know = reading.know
+    older = [o for o in table.hands[reading.target] if o in table.clued and o != reading.focus]
+    heights = list(table.fireworks)
     for s in range(table.nsuits):
         while heights[s] < 5:
             link = ident(s, heights[s] + 1)
@@ -133,46 +162,38 @@ def read_clue(table: Table, giver: int, clue: Clue, touched: tuple[int, ...]) ->
                     heights[s] += 1
                     continue
             break
-    reading.heights = heights
-    if style == "literal":
-        return reading  # what the clue says about each card is in ``know``: nothing is read into it
-    base = sum(1 << ident(s, h + 1) for s, h in enumerate(heights) if h < 5)
-    trash = table.trash_mask()
+    return heights
+
+
+def finesse_identities(table: Table, giver: int, target: int, heights: list[int]) -> int:
+    """The identities a play clue's focus may be through a finesse: one past a suit's firework, when a player
+    between giver and target shows the missing card on their finesse position."""
+    hidden = (giver, target)
     ext = 0
-    if save:
-        base |= save_identities(table, clue)
-    elif style == "full":
-        for s, h in enumerate(heights):
-            # Only the simple finesse: the missing card is playable right now, so it is blind-played at once.
-            if h >= 4 or h != table.fireworks[s]:
-                continue
-            link = ident(s, h + 1)
-            for seat in table.finessers(giver, target):
-                fp = table.finesse_pos(seat)
-                if fp is not None and table.visible_id(fp, hidden) == link:
-                    ext |= 1 << ident(s, h + 2)
-                    break
-    fk = know[focus]
-    if fk & (base | ext) & ~trash:
-        reading.kind = "save" if save else "play"
-        reading.base = base & ~trash
-        reading.ext = ext & ~base & ~trash
-        reading.conv[focus] = reading.base | reading.ext
-    elif not save and focus not in table.clued and style == "full":
-        # No one else can hold the missing card: the target holds it on its own finesse position.
-        fp = next((o for o in hand if o not in table.clued and o not in table.play and o not in touched), None)
-        selfext = sum(1 << ident(s, h + 2) for s, h in enumerate(heights) if h <= 3 and h == table.fireworks[s])
-        if fp is not None and fk & selfext & ~trash:
-            reading.kind = "play"
-            reading.ext = selfext & ~trash
-            reading.self_order = fp
-            reading.conv[focus] = reading.ext
-    for o in touched:
-        if o != focus:
-            reading.conv[o] = table.conv.get(o, table.all) & ~trash
-    for o, link in reading.prompts.items():
-        reading.conv[o] = 1 << link
-    return reading
+    for s, h in enumerate(heights):
+        # Only the simple finesse: the missing card is playable right now, so it is blind-played at once.
+        if h >= 4 or h != table.fireworks[s]:
+            continue
+        link = ident(s, h + 1)
+        for seat in table.finessers(giver, target):
+            fp = table.finesse_pos(seat)
+            if fp is not None and table.visible_id(fp, hidden) == link:
+                ext |= 1 << ident(s, h + 2)
+                break
+    return ext
+
+
+def read_self_finesse(table: Table, reading: Reading, trash: int) -> None:
+    """A play clue no one else can explain: the target holds the missing card on its own finesse position."""
+    assert reading.focus is not None
+    fp = next((o for o in table.hands[reading.target]
+               if o not in table.clued and o not in table.play and o not in reading.touched), None)
+    selfext = sum(1 << ident(s, h + 2) for s, h in enumerate(reading.heights) if h <= 3 and h == table.fireworks[s])
+    if fp is not None and reading.know[reading.focus] & selfext & ~trash:
+        reading.kind = "play"
+        reading.ext = selfext & ~trash
+        reading.self_order = fp
+        reading.conv[reading.focus] = reading.ext
 
 
 def apply_reading(table: Table, reading: Reading) -> None:

@@ -78,6 +78,8 @@ LAST_CLUES_VALUE = 0.5
 SEARCH_DECK = 4
 SEARCH_PLAYERS = (2,)
 
+Choice = tuple[TurnAction, str]  # a turn's action and the reason for it
+
 
 class ConventionBot:
     """The convention bot for one seat of one game; it caches its replay between turns.
@@ -362,46 +364,69 @@ class Turn:
             seats.update(t.between(self.me, action.target))
         return frozenset(seats)
 
-    def choose(self) -> tuple[TurnAction, str]:
+    def choose(self) -> Choice:
+        """The bot's priorities in order (see the module's docstring): the first that applies decides."""
         t = self.t
         duty = finesse_duty(t)
         t.resolve_before_turn(self.me)
-        hand = t.hands[self.me]
         if duty is not None and not self.cautious:
             return Play(duty), f"a clue was a finesse on me: blind-playing my {self.slot(duty)}"
-        playable = [o for o in hand if self.is_playable(o)]
-        signal = keep_signal(self)
-        if signal is not None:
-            return signal
-        if t.tokens > 0:
-            save = self.urgent_save()
-            if save is not None:
-                return save
-        if playable and self.clue_before_play():
+        first = keep_signal(self) or self.save_first() or self.known_play()
+        if first is not None:
+            return first
+        clue = self.best_clue() if self.t.tokens > 0 else None
+        return (self.clue_worth_giving(clue) or self.hopeful_play() or self.stall_near_end(clue)
+                or self.discard(clue) or self.eight_tokens(clue))
+
+    def save_first(self) -> Choice | None:
+        """A save clue for a chop that cannot wait (``urgent_save``), when we hold a clue token."""
+        return self.urgent_save() if self.t.tokens > 0 else None
+
+    def known_play(self) -> Choice | None:
+        """A card we know to be playable (with the deck running out between two bots, a clue for our partner's
+        card first)."""
+        playable = [o for o in self.t.hands[self.me] if self.is_playable(o)]
+        if not playable:
+            return None
+        if self.clue_before_play():
             clue = self.best_clue()
             if clue is not None and clue[0] >= LAST_CLUES_VALUE:
                 return clue[1], self.why_clue(clue[1]) + " (the deck is running out: their card first, mine after)"
-        if playable:
-            best_play = min(playable, key=self.play_priority)
-            return Play(best_play), self.why_play(best_play)
-        clue = self.best_clue() if t.tokens > 0 else None
-        if clue is not None:
-            value, action = clue
-            # Beside a person who reads literally (and another bot), any useful clue beats a discard: a token
-            # a bot spends is one the person does not spend on a clue that gets less played (measured).
-            if (value >= 0.9 or (t.tokens >= CLUE_TOKENS - 1 and value >= self.rich_value)
-                    or (value >= 0.5 and t.tokens >= 2)
-                    or (self.eager and value >= EAGER)):
-                return action, self.why_clue(action)
+        best_play = min(playable, key=self.play_priority)
+        return Play(best_play), self.why_play(best_play)
+
+    def clue_worth_giving(self, clue: tuple[float, Clue] | None) -> Choice | None:
+        """The best clue, when it is worth a token more than a discard is worth one."""
+        if clue is None:
+            return None
+        t = self.t
+        value, action = clue
+        # Beside a person who reads literally (and another bot), any useful clue beats a discard: a token
+        # a bot spends is one the person does not spend on a clue that gets less played (measured).
+        if (value >= 0.9 or (t.tokens >= CLUE_TOKENS - 1 and value >= self.rich_value)
+                or (value >= 0.5 and t.tokens >= 2)
+                or (self.eager and value >= EAGER)):
+            return action, self.why_clue(action)
+        return None
+
+    def hopeful_play(self) -> Choice | None:
+        """A card a person's clue very likely made playable; on our last turn, our likeliest card."""
+        t = self.t
         likely = self.likely_play()
         if likely is not None:
             chance, order = likely
             return Play(order), (f"my {self.slot(order)} was clued and, from the cards I see and what a clue "
                                  f"is usually for, is playable {100 * chance:.0f} % of the time")
         if self.view.final_turns_left is not None and t.strikes < 2:
-            best = max(hand, key=self.chance_playable)
+            best = max(t.hands[self.me], key=self.chance_playable)
             if self.chance_playable(best) > 0:
                 return Play(best), f"my last turn: playing my {self.slot(best)}, my likeliest playable card"
+        return None
+
+    def stall_near_end(self, clue: tuple[float, Clue] | None) -> Choice | None:
+        """A harmless clue rather than a discard, when a discard costs more than a token: near the end of the
+        deck, or (two players) just after our chop was saved."""
+        t = self.t
         # Near the end every discard brings the last round closer: stall with a harmless clue instead.
         if clue is not None and clue[0] >= 0 and self.view.deck_left <= ENDGAME_DECK:
             return clue[1], self.why_clue(clue[1]) + " (near the end, a clue beats a discard)"
@@ -410,8 +435,8 @@ class Turn:
         # with bots only at 2 and 3 players; not beside a lone person, where it measured slightly worse).
         if (t.tokens > 0 and self.view.deck_left <= STALL_DECK and self.view.final_turns_left is None
                 and not self.unguarded()):
-            stall = self.fallback()
-            if isinstance(stall, Clue) and self.harm(stall)[:2] == (0, 0):
+            stall = self.harmless_clue()
+            if stall is not None:
                 return stall, "the deck is almost out: a harmless clue keeps it for the turns we need"
         # Two players: just after our chop was saved, the card behind it may need saving too, and only
         # our partner can do it; give them a turn to look (it did not pay with more players). Not with
@@ -422,39 +447,61 @@ class Turn:
         if look_behind and t.config.players == 2 and self.chop_just_saved():
             if clue is not None and clue[0] >= 0:
                 return clue[1], self.why_clue(clue[1])
-            stall = self.fallback()
-            if isinstance(stall, Clue) and self.harm(stall)[:2] == (0, 0):
+            stall = self.harmless_clue()
+            if stall is not None:
                 return stall, "my chop was just saved: a harmless clue, so that my partner can look behind it"
-        if t.tokens < CLUE_TOKENS:
-            trash = [o for o in hand if self.is_trash(o)]
-            if trash:
-                return Discard(trash[0]), f"my {self.slot(trash[0])} can only be a card no longer needed"
-            chop = t.chop(self.me)
-            if chop is not None and self.unguarded():
-                # Nobody here saves a chop by convention: throw the unclued card the count says matters least.
-                unclued = [o for o in hand if o not in t.clued and o not in t.play]
-                safest = min(unclued, key=lambda o: (self.keep_value(o), -hand.index(o)))
-                if safest != chop and self.keep_value(safest) < self.keep_value(chop):
-                    return Discard(safest), (f"nothing to play or clue: discarding my {self.slot(safest)}, "
-                                             "the unclued card least likely to be needed")
-            if chop is not None:
-                return Discard(chop), f"nothing to play or clue: discarding my chop ({self.slot(chop)})"
-            # A locked hand: every card is clued. Stall with a harmless clue rather than lose one.
-            if clue is not None and t.tokens > 0 and clue[0] >= 0:
-                return clue[1], self.why_clue(clue[1]) + " (every card of mine is clued)"
-            if t.tokens > 0:
-                stall = self.fallback()
-                if isinstance(stall, Clue) and self.harm(stall)[:2] == (0, 0):
-                    return stall, "every card of mine is clued: a harmless clue instead of a discard"
-            keep = min(hand, key=self.keep_value)
-            if self.keep_value(keep) >= 5 and t.strikes < 2 and not t.people:
-                # (Beside people, who did not agree to gamble, a bot loses the card instead.)
-                # Every card is precious: a likely play beats a sure loss.
-                gamble = max(hand, key=self.chance_playable)
-                if self.chance_playable(gamble) >= (0.4 if t.strikes == 0 else 0.6):
-                    return Play(gamble), (f"every card of mine is precious: playing my {self.slot(gamble)}, "
-                                          "the likeliest to be playable, rather than lose one")
-            return Discard(keep), f"every card of mine is clued: discarding my {self.slot(keep)}, the least needed"
+        return None
+
+    def harmless_clue(self) -> Clue | None:
+        """The least misleading clue (``fallback``), if it misleads nobody at all."""
+        stall = self.fallback()
+        return stall if isinstance(stall, Clue) and self.harm(stall)[:2] == (0, 0) else None
+
+    def discard(self, clue: tuple[float, Clue] | None) -> Choice | None:
+        """A discard, when one is allowed: known trash, else the chop (or, with nobody to guard our chop, the
+        unclued card that matters least); with every card clued, see ``locked_hand``."""
+        t = self.t
+        if t.tokens >= CLUE_TOKENS:
+            return None
+        hand = t.hands[self.me]
+        trash = [o for o in hand if self.is_trash(o)]
+        if trash:
+            return Discard(trash[0]), f"my {self.slot(trash[0])} can only be a card no longer needed"
+        chop = t.chop(self.me)
+        if chop is None:
+            return self.locked_hand(clue)
+        if self.unguarded():
+            # Nobody here saves a chop by convention: throw the unclued card the count says matters least.
+            unclued = [o for o in hand if o not in t.clued and o not in t.play]
+            safest = min(unclued, key=lambda o: (self.keep_value(o), -hand.index(o)))
+            if safest != chop and self.keep_value(safest) < self.keep_value(chop):
+                return Discard(safest), (f"nothing to play or clue: discarding my {self.slot(safest)}, "
+                                         "the unclued card least likely to be needed")
+        return Discard(chop), f"nothing to play or clue: discarding my chop ({self.slot(chop)})"
+
+    def locked_hand(self, clue: tuple[float, Clue] | None) -> Choice:
+        """Every card of ours is clued: stall with a clue rather than lose a card, else lose the least needed
+        (between bots, when every card is precious, play the likeliest instead)."""
+        t = self.t
+        hand = t.hands[self.me]
+        if clue is not None and t.tokens > 0 and clue[0] >= 0:
+            return clue[1], self.why_clue(clue[1]) + " (every card of mine is clued)"
+        if t.tokens > 0:
+            stall = self.harmless_clue()
+            if stall is not None:
+                return stall, "every card of mine is clued: a harmless clue instead of a discard"
+        keep = min(hand, key=self.keep_value)
+        if self.keep_value(keep) >= 5 and t.strikes < 2 and not t.people:
+            # (Beside people, who did not agree to gamble, a bot loses the card instead.)
+            # Every card is precious: a likely play beats a sure loss.
+            gamble = max(hand, key=self.chance_playable)
+            if self.chance_playable(gamble) >= (0.4 if t.strikes == 0 else 0.6):
+                return Play(gamble), (f"every card of mine is precious: playing my {self.slot(gamble)}, "
+                                      "the likeliest to be playable, rather than lose one")
+        return Discard(keep), f"every card of mine is clued: discarding my {self.slot(keep)}, the least needed"
+
+    def eight_tokens(self, clue: tuple[float, Clue] | None) -> Choice:
+        """All 8 tokens in hand, so no discard: the best clue, else the one that misleads least."""
         if clue is not None:
             return clue[1], self.why_clue(clue[1]) + " (8 clue tokens: no discard)"
         fallback = self.fallback()
@@ -837,51 +884,81 @@ class Turn:
     def judge(self, clue: Clue, touched: tuple[int, ...]) -> float | None:
         """The value of a clue from us, or None if it would be misread (or is pointless)."""
         t = self.t
-        target = clue.target
         reading = read_clue(t, self.me, clue, touched)
-        ids = t.ids
-        value = 0.0
-        for o in touched:
-            m = self.belief(o, reading)
-            if not m >> ids[o] & 1:
-                return None  # they would think it something it is not
+        if any(not self.belief(o, reading) >> t.ids[o] & 1 for o in touched):
+            return None  # they would think it something it is not
         focus = reading.focus
         assert focus is not None
-        fid = ids[focus]
-        # Cards the target's reading relies on in third hands must be findable by their holders.
-        if reading.kind != "none" and not self.chain_is_sound(reading, fid):
-            return None
+        fid = t.ids[focus]
         finesse = (reading.kind == "play" and reading.self_order is None and bool(reading.ext >> fid & 1)
                    and not reading.base >> fid & 1)
+        if not self.reading_is_sound(clue, touched, reading, fid, finesse):
+            return None
+        touch = self.touch_cost(clue.target, touched)
+        if touch is None:
+            return None
+        gain = self.cards_gained(clue.target, touched, reading, -touch)
+        if gain is None:
+            return None
+        value, newly_known = gain
+        blind = finesse or reading.self_order is not None
+        if blind and self.cautious:
+            return None  # at two strikes nobody blind-plays, so the clue would be misread
+        if blind:
+            value += FINESSE_VALUE  # a blind play
+        if not newly_known and not finesse and all(o in t.clued for o in touched) and value <= 0:
+            return None
+        if self.literal(clue.target) and clue.target == (self.me + 1) % t.config.players:
+            # They move next: a clue that leaves them a worse card to throw (a hand it fills throws its
+            # oldest, often a card saved before) costs that card.
+            value -= max(0.0, self.literal_loss(clue.target, clue) - self.literal_loss(clue.target))
+        return value
+
+    def reading_is_sound(self, clue: Clue, touched: tuple[int, ...], reading: Reading, fid: int,
+                         finesse: bool) -> bool:
+        """Whether every blind play or wait the reading asks of other seats will happen as it means."""
+        # Cards the target's reading relies on in third hands must be findable by their holders.
+        if reading.kind != "none" and not self.chain_is_sound(reading, fid):
+            return False
         if finesse and not self.finesse_is_sound(reading, fid):
-            return None
+            return False
         if reading.self_order is not None and not self.self_finesse_is_sound(reading, fid):
-            return None
-        if not finesse and reading.self_order is None and self.false_finesse(clue, touched, reading, fid):
-            return None
-        # Good touch: no trash and no duplicates.
+            return False
+        return finesse or reading.self_order is not None or not self.false_finesse(clue, touched, reading, fid)
+
+    def touch_cost(self, target: int, touched: tuple[int, ...]) -> float | None:
+        """Good touch: what the newly touched trash and duplicates cost, or None when they forbid the clue."""
+        t = self.t
+        cost = 0.0
         seen_ids: set[int] = set()
         for o in touched:
-            i = ids[o]
+            i = t.ids[o]
             if o in t.clued:
                 continue
             if t.dead(i) or self.clued_elsewhere >> i & 1 or i in seen_ids or self.mine_could_be(i):
                 if self.literal(target) and not self.forced:
                     # A literal reader never plays it unproven, so it only takes a slot of their hand.
-                    value -= BAD_TOUCH_LITERAL
+                    cost += BAD_TOUCH_LITERAL
                 elif self.late_duplicate(i) and not self.forced:
-                    value -= LATE_DUPLICATE_COST
+                    cost += LATE_DUPLICATE_COST
                 elif not self.forced:
                     return None  # a bad touch: someone would later misplay or waste it
                 else:
-                    value -= 3.0
+                    cost += 3.0
             seen_ids.add(i)
+        return cost
+
+    def cards_gained(self, target: int, touched: tuple[int, ...], reading: Reading,
+                     value: float) -> tuple[float, bool] | None:
+        """``value`` plus what the clue gets the target's hand, in cards, and whether a card becomes known
+        playable; None when they would misplay a card."""
+        t = self.t
         newly_known = False
         literal = self.literal(target)
         for o in t.hands[target]:
             before = self.belief(o)
             after = self.belief(o, reading)
-            i = ids[o]
+            i = t.ids[o]
             now = all(t.playable(j) for j in bits(after))
             if now and not t.playable(i):
                 return None  # they would misplay it
@@ -899,23 +976,13 @@ class Turn:
                 # A person who reads clues literally needs colour and rank: half of what gets it played.
                 value += SETUP
             elif o in touched and o not in t.clued and not t.dead(i):
-                if o == focus and reading.kind == "play":
+                if o == reading.focus and reading.kind == "play":
                     value += 0.6
                 elif t.critical(i):
                     value += 0.5 if o == t.chop(target) else 0.3
                 else:
                     value += CLOG  # a useful card, but it takes a slot out of the discard rotation
-        if (finesse or reading.self_order is not None) and self.cautious:
-            return None  # at two strikes nobody blind-plays, so the clue would be misread
-        if finesse or reading.self_order is not None:
-            value += FINESSE_VALUE  # a blind play
-        if not newly_known and not finesse and all(o in t.clued for o in touched) and value <= 0:
-            return None
-        if literal and target == (self.me + 1) % t.config.players:
-            # They move next: a clue that leaves them a worse card to throw (a hand it fills throws its
-            # oldest, often a card saved before) costs that card.
-            value -= max(0.0, self.literal_loss(target, clue) - self.literal_loss(target))
-        return value
+        return value, newly_known
 
     def false_finesse(self, clue: Clue, touched: tuple[int, ...], reading: Reading, fid: int) -> bool:
         """Whether a player between us and the target could take this clue for a finesse on them.
