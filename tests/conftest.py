@@ -21,6 +21,14 @@ worker about 1 s of CPU on every run when it could not cache them.
 Tests marked ``no_cover`` (pytest-cov's marker: whole games played many times) run untraced in the workers too;
 see ``pytest_runtest_call`` for why that needs a hand.
 
+Tests marked ``virtual_time`` (a whole module, by ``pytestmark``) run on Trio's ``MockClock`` with autojump: a
+timeout, a bot's delay or a clock's bank passes as soon as nothing else is left to do, whatever the machine's
+load, and a test measures time by ``trio.current_time()``, which is the server's clock too. Two things are not
+virtual and would let the clock jump while they work: sockets and threads. Such a test talks to its server over
+in-memory streams, and the work the server hands to a thread (SQLite's reads, a bot's choice) runs in place,
+on the event loop (``run_here``). A test of such a module that needs real TCP, a real process or a thread is
+marked ``real_time`` and runs on the ordinary clock.
+
 Hypothesis's two clocks are off for every property (the ``house`` profile): its per-example deadline and its
 "input generation is slow" health check time the machine, not the code, and on a busy one they failed a
 property that holds (the notes' round trip, generating up to a hundred note texts an example).
@@ -28,12 +36,16 @@ property that holds (the notes' round trip, generating up to a hundred note text
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
 import tempfile
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
+from typing import Any, TypeVar
 
 import pytest
+import trio
+import trio.testing
 from hypothesis import HealthCheck, settings
 
 if sys.dont_write_bytecode:
@@ -57,11 +69,39 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "starts_first: a long test that mostly waits; run it before the others")
+    config.addinivalue_line("markers", "virtual_time: the test runs on Trio's MockClock, autojumping, threads in place")
+    config.addinivalue_line("markers", "real_time: in a virtual_time module, a test on the real clock (TCP, processes)")
+
+
+T = TypeVar("T")
+
+
+async def run_here(sync_fn: Callable[..., T], *args: Any, **_options: Any) -> T:
+    """``trio.to_thread.run_sync`` for a test on virtual time: the function runs on the event loop.
+
+    A thread's work takes real time during which every task waits, so the autojumping clock would jump to the
+    next deadline meanwhile (a test's patience, a bank running out) as if that time had passed."""
+    await trio.lowlevel.checkpoint()
+    return sync_fn(*args)
+
+
+def run_on_virtual_time(fn: Callable[[], Any], *, clock: trio.abc.Clock | None = None,
+                        instruments: Any = ()) -> Any:
+    """pytest-trio's runner for ``virtual_time`` tests: the test's own clock if it takes one (``autojump_clock``
+    or ``mock_clock``, to jump it on purpose), else an autojumping one; threads run in place (``run_here``)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(trio.to_thread, "run_sync", run_here)
+        return trio.run(fn, clock=clock or trio.testing.MockClock(autojump_threshold=0), instruments=instruments)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # A stable sort: every worker collects the same order, as pytest-xdist requires.
     items.sort(key=lambda item: item.get_closest_marker("starts_first") is None)
+    for item in items:
+        if (inspect.iscoroutinefunction(getattr(item, "obj", None)) and item.get_closest_marker("virtual_time")
+                and not item.get_closest_marker("real_time")):
+            # First among the item's markers, so pytest-trio takes this runner rather than its plain trio.run.
+            item.add_marker(pytest.mark.trio(run=run_on_virtual_time), append=False)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -87,27 +87,42 @@ class Client:
 
     async def expect(self, kind: type[M], timeout: float = PATIENCE, where: Callable[[M], bool] | None = None) -> M:
         """The first message of ``kind`` (matching ``where``), skipping (and keeping) others."""
-        with trio.fail_after(timeout):
-            while True:
-                for i, message in enumerate(self.inbox):
-                    if isinstance(message, kind) and (where is None or where(message)):
-                        del self.inbox[i]
-                        return message
-                await self._pump()
+        try:
+            with trio.fail_after(timeout):
+                while True:
+                    for i, message in enumerate(self.inbox):
+                        if isinstance(message, kind) and (where is None or where(message)):
+                            del self.inbox[i]
+                            return message
+                    await self._pump()
+        except trio.TooSlowError:
+            wanted = kind.__name__ + ("" if where is None else " matching the test's condition")
+            raise AssertionError(f"{self.name} waited {timeout} s for a {wanted}; it holds "
+                                 f"{[type(m).__name__ for m in self.inbox]}") from None
 
     async def expect_closed(self, timeout: float = PATIENCE) -> None:
-        with trio.fail_after(timeout):
-            try:
-                while True:
-                    await self._pump()
-            except (EOFError, trio.BrokenResourceError, trio.ClosedResourceError):
-                return
+        try:
+            with trio.fail_after(timeout):
+                try:
+                    while True:
+                        await self._pump()
+                except (EOFError, trio.BrokenResourceError, trio.ClosedResourceError):
+                    return
+        except trio.TooSlowError:
+            raise AssertionError(f"{self.name} waited {timeout} s for the server to close the connection") from None
 
     async def drain(self, seconds: float = 0.05) -> None:
         """Take in whatever arrives within ``seconds``."""
         with trio.move_on_after(seconds):
             while True:
                 await self._pump()
+
+    async def settle(self) -> None:
+        """Take in everything the server sends until it has nothing left to do without time passing.
+
+        For a test on virtual time over in-memory streams: once every task waits, all the server had to say is
+        in the stream, and no time has passed (a task waiting for all to be blocked holds the autojump back)."""
+        await settle(self)
 
     def take(self, kind: type[M]) -> list[M]:
         found = [m for m in self.inbox if isinstance(m, kind)]
@@ -133,6 +148,34 @@ async def read_any(clients: Iterable[Client]) -> None:
     async with trio.open_nursery() as nursery:
         for client in clients:
             nursery.start_soon(read, client, nursery.cancel_scope)
+
+async def settle(*clients: Client) -> None:
+    """``Client.settle`` for several clients at once (on virtual time, over in-memory streams)."""
+    async def read_on(client: Client) -> None:
+        while True:
+            await client._pump()
+
+    async with trio.open_nursery() as nursery:
+        for client in clients:
+            nursery.start_soon(read_on, client)
+        await trio.testing.wait_all_tasks_blocked()
+        nursery.cancel_scope.cancel()
+
+
+async def eventually(check: Callable[[], bool | Awaitable[bool]], what: str, within: float = PATIENCE,
+                     every: float = 0.01) -> None:
+    """Wait until ``check()`` holds, looking every ``every`` s of the test's clock; fail naming ``what`` if it
+    does not within ``within`` s. On virtual time the looks cost no real time."""
+    with trio.move_on_after(within):
+        while True:
+            result = check()
+            if not isinstance(result, bool):
+                result = await result
+            if result:
+                return
+            await trio.sleep(every)
+    raise AssertionError(f"waited {within} s for {what}")
+
 
 Connect = Callable[..., Awaitable[Client]]
 
@@ -171,6 +214,8 @@ def connect(server: Server, nursery: trio.Nursery) -> Connect:
 @pytest.fixture
 def tcp_connect(server: Server) -> Connect:
     async def make(name: str = "Alice", *, hello: bool = True, resume: str | None = None) -> Client:
+        assert not isinstance(trio.lowlevel.current_clock(), trio.testing.MockClock), (
+            "real TCP on virtual time: the clock would jump while bytes cross the loopback; mark the test real_time")
         stream = await trio.open_tcp_stream("127.0.0.1", server.port)
         client = Client(stream, name)
         if hello:

@@ -1,5 +1,5 @@
 """The lobby scales with people, not with churn: batched table news, unplayed tables forgotten, the most
-useful tables listed first, a few empty tables per address, spectators per table bounded."""
+useful tables listed first, a few empty tables per address, spectators per table bounded. On virtual time."""
 
 from __future__ import annotations
 
@@ -23,8 +23,10 @@ from hanabi.protocol.messages import (
 )
 from hanabi.server import Server
 
-from .conftest import Client, Connect, config_with
+from .conftest import Client, Connect, config_with, eventually, settle
 from .test_server_tables import table_of
+
+pytestmark = pytest.mark.virtual_time
 
 
 def _rows(server: Server, table_id: int) -> list[tuple[object, ...]]:
@@ -42,14 +44,14 @@ async def test_many_changes_of_a_table_reach_the_lobby_as_one_update(connect: Co
         await hal.send(RemoveBot(seat=1))
     await hal.send(AddBot(seat=2))
     await hal.expect(TableChanged, where=lambda m: m.table.players[2] is not None)
-    await lou.drain(0.1)
+    await settle(lou)
     assert not lou.take(TableChanged)  # 22 changes so far, none sent to the lobby yet
     server.lobby.tell_lobby()
-    await lou.drain(0.1)
+    await settle(lou)
     [news] = lou.take(TableChanged)
     assert news.table.id == table and news.table.players[2] is not None and news.table.players[1] is None
     server.lobby.tell_lobby()
-    await lou.drain(0.1)
+    await settle(lou)
     assert not lou.take(TableChanged)  # nothing new: nothing sent
 
 
@@ -70,10 +72,13 @@ async def test_a_table_never_played_leaves_the_store_and_a_played_one_stays(conn
     assert closed is not None
 
 
-async def test_list_tables_shows_free_seats_then_the_latest_activity_first(connect: Connect) -> None:
+async def test_list_tables_shows_free_seats_then_the_latest_activity_first(
+        connect: Connect, autojump_clock: trio.testing.MockClock) -> None:
     ann, bob, cid, dee, eve = [await connect(n) for n in ("Ann", "Bob", "Cid", "Dee", "Eve")]
     full = await table_of(ann, [bob])
+    autojump_clock.jump(1)  # each change a second after the one before: which is the latest is beyond doubt
     old = await table_of(cid, [], seats=2)
+    autojump_clock.jump(1)
     new = await table_of(dee, [], seats=2)
 
     async def listed() -> list[int]:
@@ -81,16 +86,20 @@ async def test_list_tables_shows_free_seats_then_the_latest_activity_first(conne
         return [t.id for t in (await eve.expect(Tables)).tables]
 
     assert await listed() == [new, old, full]  # the newest first, not the oldest
-    cid.inbox.clear()
     await cid.send(AddBot(seat=1))  # the old table is full for a moment ...
     await cid.expect(TableChanged, where=lambda m: m.table.players[1] is not None)
+    autojump_clock.jump(1)
+    # The news of the table before the bot came (still in the inbox if it came late) would match the next wait.
+    cid.inbox.clear()
     await cid.send(RemoveBot(seat=1))  # ... and free again: the latest to change
     await cid.expect(TableChanged, where=lambda m: m.table.players[1] is None)
     assert await listed() == [old, new, full]
     await cid.stream.aclose()  # nobody at the old table is connected now: it goes after those with someone
-    with trio.fail_after(3):
-        while await listed() != [new, old, full]:
-            await trio.sleep(0.01)
+
+    async def old_goes_after_new() -> bool:
+        return await listed() == [new, old, full]
+
+    await eventually(old_goes_after_new, "the old table, nobody at it connected, to be listed after the new one")
 
 
 async def _from(server: Server, nursery: trio.Nursery, name: str, address: str) -> Client:

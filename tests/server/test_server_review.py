@@ -1,4 +1,4 @@
-"""Review together, history and who is here, over real loopback TCP.
+"""Review together, history and who is here, on virtual time over in-memory streams (a restart over TCP).
 
 A finished game puts its table in a review that every screen follows: the
 leader steps and points, hands the lead on, the host takes it back from a
@@ -13,7 +13,9 @@ import json
 import signal
 from pathlib import Path
 
+import pytest
 import trio
+import trio.testing
 from hanabi.engine import replay
 from hanabi.protocol.messages import (
     ActionRequest,
@@ -41,7 +43,7 @@ from hanabi.protocol.messages import (
     Watchers,
 )
 
-from .conftest import Client, Connect
+from .conftest import Client, Connect, settle
 from .test_server_tables import play_out
 from .test_server_tcp import _client as tcp_client
 from .test_server_tcp import _start_server_process as start_server_process
@@ -79,8 +81,11 @@ def steps_in(text: str) -> int:
     return len(game_steps(replay.from_json(json.loads(text)))) - 1
 
 
-async def test_a_finished_game_is_reviewed_together_following_the_leader(tcp_connect: Connect) -> None:
-    alice, bob, table, game = await finished_table(tcp_connect)
+pytestmark = pytest.mark.virtual_time
+
+
+async def test_a_finished_game_is_reviewed_together_following_the_leader(connect: Connect) -> None:
+    alice, bob, table, game = await finished_table(connect)
     replays = {c.name: await c.expect(ReplayFile) for c in (alice, bob)}
     for c in (alice, bob):
         start = await c.expect(Review)
@@ -97,11 +102,11 @@ async def test_a_finished_game_is_reviewed_together_following_the_leader(tcp_con
 
 
 async def test_a_spectator_arriving_gets_the_game_and_the_review_and_everyone_sees_who_watches(
-        tcp_connect: Connect) -> None:
-    alice, bob, table, game = await finished_table(tcp_connect)
+        connect: Connect) -> None:
+    alice, bob, table, game = await finished_table(connect)
     await alice.send(ReviewStep(step=4))
     await bob.expect(Review, where=lambda r: r.step == 4)
-    carol = await tcp_connect("Carol")
+    carol = await connect("Carol")
     await carol.send(Spectate(table=table))
     await carol.expect(Joined)
     assert (await carol.expect(ReplayFile)).game == game
@@ -116,9 +121,9 @@ async def test_a_spectator_arriving_gets_the_game_and_the_review_and_everyone_se
 
 
 async def test_the_lead_is_handed_on_and_taken_back_by_the_host_when_the_leader_is_gone(
-        tcp_connect: Connect) -> None:
-    alice, bob, _table, _ = await finished_table(tcp_connect)
-    carol = await tcp_connect("Carol")
+        connect: Connect) -> None:
+    alice, bob, _table, _ = await finished_table(connect)
+    carol = await connect("Carol")
     await carol.send(ReviewLead(name="Bob"))  # not at the table
     await refusal(carol, "not_seated")
     await alice.send(ReviewLead(name="Nobody"))
@@ -137,8 +142,8 @@ async def test_the_lead_is_handed_on_and_taken_back_by_the_host_when_the_leader_
     assert back.leader == "Alice"
 
 
-async def test_the_leader_points_at_a_card_and_everyone_sees_it(tcp_connect: Connect) -> None:
-    alice, bob, _, _ = await finished_table(tcp_connect)
+async def test_the_leader_points_at_a_card_and_everyone_sees_it(connect: Connect) -> None:
+    alice, bob, _, _ = await finished_table(connect)
     await alice.send(ReviewStep(step=2))
     await bob.expect(Review, where=lambda r: r.step == 2)
     await alice.send(ReviewPoint(order=7))
@@ -158,8 +163,8 @@ async def test_the_leader_points_at_a_card_and_everyone_sees_it(tcp_connect: Con
     assert (handed.pointer, handed.step) == (None, 3)
 
 
-async def test_a_new_game_ends_the_review(tcp_connect: Connect) -> None:
-    alice, bob, _, _ = await finished_table(tcp_connect)
+async def test_a_new_game_ends_the_review(connect: Connect) -> None:
+    alice, bob, _, _ = await finished_table(connect)
     await bob.expect(Review)
     await alice.send(Start())
     await bob.expect(GameStarted)
@@ -167,10 +172,10 @@ async def test_a_new_game_ends_the_review(tcp_connect: Connect) -> None:
     assert "being played" in (await refusal(bob, "no_review")).message
 
 
-async def test_the_host_opens_any_finished_game_but_never_a_running_one(tcp_connect: Connect) -> None:
-    alice, bob, _, first = await finished_table(tcp_connect)
+async def test_the_host_opens_any_finished_game_but_never_a_running_one(connect: Connect) -> None:
+    alice, bob, _, first = await finished_table(connect)
     # Another table plays on: its game is running.
-    dave = await tcp_connect("Dave")
+    dave = await connect("Dave")
     await dave.send(CreateTable(name="busy", seats=2))
     await dave.expect(Joined)
     await dave.send(AddBot(seat=1))
@@ -200,40 +205,45 @@ async def test_the_host_opens_any_finished_game_but_never_a_running_one(tcp_conn
         assert not any(isinstance(m, ViewUpdate) and m.game == running for m in c.seen)
 
 
-async def test_the_history_lists_the_askers_games_first(tcp_connect: Connect) -> None:
-    alice, bob, _, first = await finished_table(tcp_connect)
+async def test_the_history_lists_the_askers_games_first(connect: Connect) -> None:
+    alice, bob, _, first = await finished_table(connect)
     # Away while the next game is played (a client that reads nothing for that long is dropped as idle), then
     # back with her token: her games are known by it.
     token = alice.token  # type: ignore[attr-defined]
     for c in (alice, bob):
         await c.stream.aclose()
-    carol, _dave, _, second = await finished_table(tcp_connect, "Carol", "Dave")  # later, without Alice
-    alice = await tcp_connect("Alice", resume=token)
+    carol, _dave, _, second = await finished_table(connect, "Carol", "Dave")  # later, without Alice
+    alice = await connect("Alice", resume=token)
     await alice.send(ListGames(id=3))
     games = (await alice.expect(Games)).games
     assert [(g.id, g.yours) for g in games] == [(first, True), (second, False)]
     await carol.send(ListGames())
     assert [(g.id, g.yours) for g in (await carol.expect(Games)).games] == [(second, True), (first, False)]
-    eve = await tcp_connect("Eve")  # played nothing: newest first
+    eve = await connect("Eve")  # played nothing: newest first
     await eve.send(ListGames())
     assert [(g.id, g.yours) for g in (await eve.expect(Games)).games] == [(second, False), (first, False)]
 
 
-async def test_who_is_online_is_listed_and_the_lobby_hears_of_newcomers(tcp_connect: Connect) -> None:
-    bob = await tcp_connect("bob")
-    alice = await tcp_connect("Alice")
+async def test_who_is_online_is_listed_and_the_lobby_hears_of_newcomers(
+        connect: Connect, autojump_clock: trio.testing.MockClock) -> None:
+    bob = await connect("bob")
+    autojump_clock.jump(1)
+    await settle(bob)  # the lobby's news that bob alone is online reaches him before Alice comes
+    alice = await connect("Alice")
     await alice.send(ListOnline(id=4))
     online = await alice.expect(Online, where=lambda o: o.id == 4)
     assert online.players == ("Alice", "bob") and online.total is None
-    carol = await tcp_connect("Carol")
+    carol = await connect("Carol")
     # Told in the lobby's batch, unasked (at most once a second).
-    heard = await bob.expect(Online, timeout=5, where=lambda o: "Carol" in o.players)
+    heard = await bob.expect(Online, where=lambda o: "Carol" in o.players)
     assert heard.players == ("Alice", "bob", "Carol") and heard.id is None
+    bob.inbox.clear()  # news older than Carol's coming (it said who was online before Alice came) is out of date
     await carol.stream.aclose()
-    gone = await bob.expect(Online, timeout=5, where=lambda o: "Carol" not in o.players and o.id is None)
+    gone = await bob.expect(Online, where=lambda o: "Carol" not in o.players and o.id is None)
     assert gone.players == ("Alice", "bob")
 
 
+@pytest.mark.real_time  # a server process, killed and started again
 async def test_a_server_killed_during_a_review_brings_it_back_as_last_shown(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     proc, port = await start_server_process(db)
@@ -268,8 +278,8 @@ async def test_a_server_killed_during_a_review_brings_it_back_as_last_shown(tmp_
             await proc.wait()
 
 
-async def test_a_player_leaving_ends_the_game_into_a_review_for_those_who_stay(tcp_connect: Connect) -> None:
-    alice, bob, _, _ = await started_table(tcp_connect, "Alice", "Bob")
+async def test_a_player_leaving_ends_the_game_into_a_review_for_those_who_stay(connect: Connect) -> None:
+    alice, bob, _, _ = await started_table(connect, "Alice", "Bob")
     views = {0: (await alice.expect(ViewUpdate)).view, 1: (await bob.expect(ViewUpdate)).view}
     first = views[0].current
     await (alice, bob)[first].send(ActionRequest(views[first].legal_actions()[-1]))  # one turn, then Bob walks out
@@ -279,13 +289,13 @@ async def test_a_player_leaving_ends_the_game_into_a_review_for_those_who_stay(t
     review = await alice.expect(Review)
     # Stopped from outside: one step per turn, and one more for the stop, as the client's viewer counts them.
     assert (review.leader, review.step, review.last) == ("Alice", 2, 2) == ("Alice", 2, steps_in(replay_file.json))
-    await bob.drain(0.2)
+    await settle(bob)
     assert not any(isinstance(m, Review) for m in bob.seen)
 
 
-async def test_who_leaves_a_table_hears_who_is_online_again(tcp_connect: Connect) -> None:
-    _alice, bob, _, _ = await finished_table(tcp_connect)  # kept: a client dropped is one offline
-    _carol = await tcp_connect("Carol")  # came while Bob was at the table: the lobby heard it, not he
+async def test_who_leaves_a_table_hears_who_is_online_again(connect: Connect) -> None:
+    _alice, bob, _, _ = await finished_table(connect)  # kept: a client dropped is one offline
+    _carol = await connect("Carol")  # came while Bob was at the table: the lobby heard it, not he
     await bob.send(Leave())
     back = await bob.expect(Online, where=lambda o: "Carol" in o.players)
     assert back.players == ("Alice", "Bob", "Carol")
