@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import argparse
 
-from hanabi.engine import Variant
+from hanabi.engine import MAX_PLAYERS, MIN_PLAYERS, Variant
 
 
 def add_game_options(parser: argparse.ArgumentParser, games: int) -> None:
     """The options every game benchmark takes (bench/engine.py and the bots'): which games, how many, how to print."""
-    parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4, 5], choices=range(2, 6),
-                        metavar="N", help="player counts to measure (2-5; default: all)")
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4, 5],
+                        choices=range(MIN_PLAYERS, MAX_PLAYERS + 1), metavar="N",
+                        help=f"player counts to measure ({MIN_PLAYERS}-{MAX_PLAYERS}; default 2-5, the printed rules' "
+                             "counts: six is beyond them)")
     parser.add_argument("--games", type=int, default=games, help=f"games per player count (default {games})")
     parser.add_argument("--variant", default="none", help="none, six_suits, short, wild (default none)")
     parser.add_argument("--all-or-nothing", action="store_true", help="play the all-or-nothing option")

@@ -83,7 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--solo", action="store_true",
                         help="play at once against bots, on a private server inside this client")
     parser.add_argument("--players", type=int, default=None,
-                        help="--solo: players at the table, you included (2-5; 3 by default)")
+                        help=f"--solo: players at the table, you included ({MIN_PLAYERS}-{MAX_PLAYERS}, six beyond "
+                             "the printed rules; 3 by default)")
     parser.add_argument("--variant", default=None, help=f"--solo: the deck; {VARIANT_CHOICES}")
     parser.add_argument("--bot-delay", type=float, default=None, metavar="S",
                         help=f"--solo: seconds each bot waits before its move ({SOLO_BOT_DELAY:g} by default; "

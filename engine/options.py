@@ -10,6 +10,9 @@ be scored (hanab.live always does), and ``deck_plays`` lets the player to act
 play the deck's last card blind, straight from the deck (hanab.live's
 "bottom-deck blind play", ``deckPlays``).
 
+The printed rulebook stops at five players; a sixth is offered beyond it,
+with hanab.live's hand of 3 cards each (``hand_size``).
+
 A timed table (``timed``, off by default) gives each player a chess clock:
 ``time_base`` seconds to start with, which run only on their turn, and
 ``time_per_turn`` seconds more after each of their moves (hanab.live's
@@ -25,7 +28,7 @@ from dataclasses import dataclass
 from .variants import Variant
 
 MIN_PLAYERS = 2
-MAX_PLAYERS = 5
+MAX_PLAYERS = 6  # beyond the printed rules (which stop at 5), as hanab.live deals it
 CLUE_TOKENS = 8
 MAX_STRIKES = 3
 TIME_BASE = 120  # seconds in each player's bank at the start of a timed game (hanab.live's default)
@@ -67,8 +70,10 @@ class GameConfig:
 
     @property
     def hand_size(self) -> int:
-        """5 cards each with 2 or 3 players, 4 with 4 or 5."""
-        return 5 if self.players <= 3 else 4
+        """5 cards each with 2 or 3 players, 4 with 4 or 5, and 3 with 6 (hanab.live's hand for six)."""
+        if self.players <= 3:
+            return 5
+        return 4 if self.players <= 5 else 3
 
     @property
     def max_score(self) -> int:

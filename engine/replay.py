@@ -39,7 +39,7 @@ from .state import GameState, IllegalAction, apply, game_from_deck, terminate
 from .variants import Variant
 
 PLAY, DISCARD, COLOUR_CLUE, RANK_CLUE, GAME_OVER, GAME_OVER_BY_VOTE = range(6)
-DEFAULT_NAMES = ("Alice", "Bob", "Cathy", "Donald", "Emily")
+DEFAULT_NAMES = ("Alice", "Bob", "Cathy", "Donald", "Emily", "Frank")
 
 # hanab.live's end conditions a game-over action may carry, and what each says happened. 0 is not one of
 # them: this program wrote it before it knew, so its own old files still read (as stopped by a player).

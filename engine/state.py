@@ -28,7 +28,7 @@ from .actions import Action, Clue, Discard, Event, Play, Rearrange, RearrangeEve
 from .cards import MAX_RANK, RANKS, Card, Suit
 from .hands import hands_after, opening_hands
 from .knowledge import CardKnowledge
-from .options import CLUE_TOKENS, MAX_STRIKES, GameConfig
+from .options import CLUE_TOKENS, MAX_PLAYERS, MAX_STRIKES, GameConfig
 from .outcome import EndReason, Outcome
 from .variants import Variant
 
@@ -184,8 +184,8 @@ def _deal(config: GameConfig, deck: tuple[Card, ...], first: int, seed: int | st
 _PLAYS = tuple(Play(i) for i in range(64))
 _DISCARDS = tuple(Discard(i) for i in range(64))
 _CLUES = {
-    v: tuple((v.colour_mask(c), tuple(Clue(t, colour=c) for t in range(5))) for c in v.clue_colours)
-    + tuple((v.rank_mask(r), tuple(Clue(t, rank=r) for t in range(5))) for r in RANKS)
+    v: tuple((v.colour_mask(c), tuple(Clue(t, colour=c) for t in range(MAX_PLAYERS))) for c in v.clue_colours)
+    + tuple((v.rank_mask(r), tuple(Clue(t, rank=r) for t in range(MAX_PLAYERS))) for r in RANKS)
     for v in Variant
 }
 

@@ -25,11 +25,11 @@ def house_policy(view: PlayerView, bot_seats: frozenset[int], level: Level) -> D
     return house_decide(view, bot_seats=bot_seats, level=level)
 
 
-BOT_NAMES = ("Bot Ada", "Bot Basil", "Bot Cleo", "Bot Dex", "Bot Eve")
+BOT_NAMES = ("Bot Ada", "Bot Basil", "Bot Cleo", "Bot Dex", "Bot Eve", "Bot Fay")
 
 
 def free_bot_name(taken: Iterable[str]) -> str:
-    """The first bot name no one at the table has (a table has at most 5 seats, so one is always free)."""
+    """The first bot name no one at the table has (a table has at most 6 seats, so one is always free)."""
     used = set(taken)
     return next(n for n in (*BOT_NAMES, *(f"Bot {i}" for i in range(99))) if n not in used)
 

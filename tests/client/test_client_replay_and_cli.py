@@ -91,7 +91,7 @@ def test_replay_of_a_missing_file_is_one_clear_line(tmp_path: Path, capsys: pyte
 
 @pytest.mark.parametrize(("argv", "words"), [
     (["host:99999"], "is not a port"),
-    (["--solo", "--players", "7"], "--players must be 2 to 5"),
+    (["--solo", "--players", "7"], "--players must be 2 to 6"),
     (["--solo", "--variant", "purple"], "unknown variant"),
     (["--solo", "somehost"], "--solo and HOST[:PORT] do not go together"),
     (["--name", "", "host"], "--name must be"),

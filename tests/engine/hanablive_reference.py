@@ -42,6 +42,14 @@ class Unplayable(Exception):
     """A file this replayer cannot judge (an unknown variant, a rule option it does not model, a bad move)."""
 
 
+class IllegalMove(Unplayable):
+    """A move hanab.live's rules refuse: action ``index`` of the file (from 0)."""
+
+    def __init__(self, index: int, why: str) -> None:
+        super().__init__(f"action {index}: {why}")
+        self.index = index
+
+
 @dataclass
 class Card:
     order: int
@@ -228,13 +236,16 @@ def result(data: dict[str, Any], early_end: bool = True) -> dict[str, Any]:
     game, actions = new_game(data, early_end)
     after = 0
     ended: dict[str, Any] | None = None
-    for raw in actions:
+    for i, raw in enumerate(actions):
         if ended is not None:
             after += 1
             if raw["type"] in (4, 5):
                 break
             # Keep emulating, as hanab.live's loader does, to check the rest of the file is legal.
-        game.act(raw["type"], raw["target"], raw.get("value", 0))
+        try:
+            game.act(raw["type"], raw["target"], raw.get("value", 0))
+        except Unplayable as e:
+            raise IllegalMove(i, str(e)) from None
         if ended is None and game.end_condition != IN_PROGRESS:
             ended = {"end_condition": game.end_condition, "why": game.why,
                      "score": game.score if game.end_condition == NORMAL else 0, "turn": game.turn,
@@ -252,7 +263,7 @@ _END_NAMES = {
     "all_or_nothing_fail": ["all_or_nothing_defeat"], "all_or_nothing_softlock": ["all_or_nothing_defeat"],
     "ended from outside": ["terminated"], "timeout": ["timeout"], "in_progress": ["in_progress"],
 }
-MAX_PLAYERS_HERE = 5  # the project plays 2 to 5 players
+MAX_PLAYERS_HERE = 6  # the project plays 2 to 6 players (hanab.live's range)
 
 
 def expected_row(data: dict[str, Any]) -> dict[str, Any]:
@@ -265,8 +276,12 @@ def expected_row(data: dict[str, Any]) -> dict[str, Any]:
         if options.get(key):
             return {"refuse": key, "because": "an option that changes the deal or the rules"}
     if len(data["players"]) > MAX_PLAYERS_HERE:
-        return {"refuse": f"has {len(data['players'])}", "because": "the project plays 2 to 5 players"}
-    hanablive = result(data)
+        return {"refuse": f"has {len(data['players'])}", "because": "the project plays 2 to 6 players"}
+    try:
+        hanablive = result(data)
+    except IllegalMove as e:
+        # hanab.live's own loader refuses the file too: the reader must name the move it cannot make.
+        return {"refuse": f"action {e.index} (", "because": "a move hanab.live's rules refuse"}
     row = {"score": hanablive["score"], "turns": hanablive["turn"], "strikes": hanablive["strikes"],
            "end_condition": hanablive["end_condition"], "hanablive_end": hanablive["why"]}
     if hanablive["after_end"]:

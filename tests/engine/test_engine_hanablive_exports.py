@@ -81,10 +81,11 @@ def _playable(state: GameState, order: int) -> bool:
     return state.fireworks[state.config.variant.suits.index(card.suit)] == card.rank - 1
 
 
-def _random_game(seed: int) -> GameState:
-    """A game with random options and random legal moves (plays favoured), sometimes stopped midway."""
+def _random_game(seed: int, players: int | None = None) -> GameState:
+    """A game with random options and random legal moves (plays favoured), sometimes stopped midway; ``players``
+    random from 2 to 5 unless given."""
     rng = random.Random(seed)
-    players = rng.randint(2, 5)
+    players = rng.randint(2, 5) if players is None else players
     config = GameConfig(players=players, variant=rng.choice(list(Variant)), empty_clues=rng.random() < 0.3,
                         all_or_nothing=rng.random() < 0.2, first_seat=rng.randrange(players),
                         deck_plays=rng.random() < 0.5, end_when_no_points=rng.random() < 0.5)
@@ -109,9 +110,9 @@ def _random_game(seed: int) -> GameState:
 
 # A sweep over whole or random games: untraced (docs/developing.md); the other tests reach every branch it does.
 @pytest.mark.no_cover
-@pytest.mark.parametrize("seed", range(60))
-def test_every_export_loads_in_hanablive_and_replays_as_it_was_played(seed: int) -> None:
-    state = _random_game(seed)
+@pytest.mark.parametrize(("seed", "players"), [(seed, None) for seed in range(60)] + [(seed, 6) for seed in range(12)])
+def test_every_export_loads_in_hanablive_and_replays_as_it_was_played(seed: int, players: int | None) -> None:
+    state = _random_game(seed, players)
     data = json.loads(json.dumps(to_json(state)))
     assert problems(data) == []
     # hanab.live ends early whatever the file says; a table without the option may have played on, and

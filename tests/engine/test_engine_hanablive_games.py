@@ -65,11 +65,16 @@ def test_a_real_game_replays_with_hanablives_result_or_is_refused_by_name(name: 
 def test_the_counts_over_the_folder() -> None:
     supported = [n for n, row in EXPECTED.items() if "refuse" not in row]
     ends = sorted(e for n in supported for e in EXPECTED[n]["end"][:1])
-    assert len(supported) == 84
-    assert ends.count("no_more_points") == 9  # the 9 that end early by hanab.live's rule, read as ended
+    assert len(supported) == 100
+    assert sum(n.startswith("hc_nv_6p_") for n in supported) == 16  # the six-player games, but for three below
+    # FORMAT.md's 13 games that stop where no more points can be scored (9 at 2 to 5 players, 4 at six), read as ended.
+    assert ends.count("no_more_points") == 13
     refused = [row["because"] for row in EXPECTED.values() if "refuse" in row]
     assert refused.count("a variant the project does not play") == 14
-    assert refused.count("the project plays 2 to 5 players") == 19
+    assert refused.count("the project plays 2 to 6 players") == 0
+    # Three six-player files lost their first seat (SOURCES.md): as stored, hanab.live's own rules refuse a move.
+    illegal = sorted(n for n, row in EXPECTED.items() if row.get("because") == "a move hanab.live's rules refuse")
+    assert illegal == ["hc_nv_6p_01.json", "hc_nv_6p_05.json", "hc_nv_6p_07.json"]
     assert refused.count("an option that changes the deal or the rules") == 1
 
 
@@ -92,7 +97,7 @@ def test_the_reference_agrees_with_what_hanablives_own_data_says() -> None:
 def _stops_early(name: str) -> bool:
     try:
         r = result(_data(name))
-    except Unplayable:  # the detrimental characters, and three six-player files that lost their first seat
+    except Unplayable:  # the detrimental characters, and the three six-player files that lost their first seat
         return False
     return r["end_condition"] == 1 and r["why"] in ("max_reachable", "nothing_playable") and not r["after_end"]
 

@@ -87,7 +87,7 @@ def bad_files(tmp_path: Path) -> dict[str, tuple[Path, str]]:
         "card not held": (write(tmp_path, "notheld.json", not_held), "action 0 ("),
         "wild colour": (write(tmp_path, "rainbow.json", rainbow), "action 0 colour is 5, out of range 0..4"),
         "variant": (write(tmp_path, "variant.json", variant), 'unknown variant "Purple (7 Suits)"'),
-        "players": (write(tmp_path, "lonely.json", lonely), "2 to 5 players"),
+        "players": (write(tmp_path, "lonely.json", lonely), "2 to 6 players"),
         "after the end": (write(tmp_path, "after.json", after), "action 25 comes after the end of the game"),
         "folder": (tmp_path, "a folder"),
     }

@@ -68,7 +68,7 @@ def test_clue_colours_per_variant(variant: Variant, colours: tuple[Suit, ...]) -
     assert variant.clue_colours == colours
 
 
-@pytest.mark.parametrize(("players", "hand_size"), [(2, 5), (3, 5), (4, 4), (5, 4)])
+@pytest.mark.parametrize(("players", "hand_size"), [(2, 5), (3, 5), (4, 4), (5, 4), (6, 3)])
 def test_hand_sizes_and_starting_tokens(players: int, hand_size: int) -> None:
     state = new_game(GameConfig(players=players), seed=5)
     assert [len(h) for h in state.hands] == [hand_size] * players
@@ -133,9 +133,9 @@ def test_same_seed_same_deal_different_seed_different_deal() -> None:
     assert new_game(config, 99).deck != new_game(config, 100).deck
 
 
-@pytest.mark.parametrize("players", [0, 1, 6])
+@pytest.mark.parametrize("players", [0, 1, 7])
 def test_player_count_is_checked(players: int) -> None:
-    with pytest.raises(ValueError, match="2 to 5 players"):
+    with pytest.raises(ValueError, match="2 to 6 players"):
         GameConfig(players=players)
 
 

@@ -323,7 +323,7 @@ def _view_tree() -> dict[str, Any]:
     (lambda v: v.update(clue_tokens=9), "view.clue_tokens: 9 is out of range"),
     (lambda v: v.update(deck_size=60), "the No Variant deck has 50 cards, not 60"),
     (lambda v: v["config"].update(variant="Purple"), "'Purple' is not one of"),
-    (lambda v: v["config"].update(players=6), "view.config.players: 6 is out of range"),
+    (lambda v: v["config"].update(players=7), "view.config.players: 7 is out of range"),
     (lambda v: v.update(events=[[["play", 0, 0, 1, "R1", True, 15]]]), "a play event has 8 items, not 7"),
     (lambda v: v.update(events=[[["clue", 0, 0, 4, "red", []]]]), "events[0][0][3] (target): 4 is out of range"),
     (lambda v: v.update(events=[[["clue", 0, 0, 1, "pink", []]]]), "'pink' is neither a colour nor a rank"),
