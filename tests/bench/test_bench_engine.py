@@ -40,7 +40,7 @@ def test_bench_readable_output(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.startswith("4 players:") and "games/s" in out and "actions/s" in out
 
 
-@pytest.mark.parametrize("args", [["--variant", "purple"], ["--games", "0"], ["--players", "6"]])
+@pytest.mark.parametrize("args", [["--variant", "purple"], ["--games", "0"], ["--players", "7"]])
 def test_bench_bad_arguments(capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
     with pytest.raises(SystemExit) as caught:
         main(args)
