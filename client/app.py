@@ -52,7 +52,7 @@ from .judge import NO_GAME, refusal
 from .layout import ScreenLayout
 from .lobby import LobbyActions
 from .model import ClientModel, Incoming, Link, Note
-from .review import PAGE, ReviewActions
+from .review import ReviewActions
 from .rewind import Rewind, history_prompt, history_step
 from .saving import replay_stem, save_new_file
 from .screens import HELP_PAGES, chat_closed, why_text
@@ -140,9 +140,10 @@ class ClientApp:
         self.status_window = Window(FormattedTextControl(self._status_text, focusable=True, show_cursor=False),
                                     height=Dimension(min=1, max=2), dont_extend_height=True, wrap_lines=True,
                                     style="class:status")
+        self.keymap, bindings = key_bindings(self)
         self.application: Application[None] = Application(
             layout=Layout(self.screen.root(), focused_element=self.status_window),
-            key_bindings=key_bindings(self),
+            key_bindings=bindings,
             style=STYLE,
             full_screen=True,
             input=input,
@@ -387,7 +388,7 @@ class ClientApp:
         if self.application.is_running:
             self.application.exit()
 
-    def _answer_quit(self, key: str) -> None:
+    def answer_quit(self, key: str) -> None:
         self.ui.confirm_quit = False
         self.ui.prompt = ""
         if key.lower() == "y":
@@ -405,62 +406,63 @@ class ClientApp:
         self.ui.confirm_quit = True
         self.ui.prompt = "Quitting stops the server you host, for everyone on it. Quit? y quits, any other key stays"
 
-    def key(self, key: str) -> None:
-        """A printable key pressed outside the command line."""
-        ui = self.ui
-        model = self.get_model()
-        if ui.help_page:
-            # ? turns the page (the last page back to the first); any other key closes the help, and does
-            # nothing else.
-            ui.help_page = ui.help_page % len(HELP_PAGES) + 1 if key == "?" else 0
-            return
-        if ui.form is not None:
-            self._form_key(key)
-            return
-        if ui.confirm_quit:
-            self._answer_quit(key)
-            return
-        if ui.confirm is not None:
-            self._answer_confirm(key)
-            return
-        mode = self._taken(key)
-        if mode is None:
-            return
-        if key in (":", "/"):
-            self.open_command()
-        elif key == "t":
-            self.open_command("say ")
-            closed = chat_closed(model)
-            if closed is not None:
-                # Said before a word is typed; the line still opens, so the letters typed next are not
-                # taken for one-key shortcuts (j, s, l…).
-                self.ui.prompt = f"{closed} (Esc closes this line)"
-        elif key == "?":
-            ui.help_page = 1
-        elif key == handing.KEY:
-            self._follow([key], handing.start(model))
-        elif mode == "game" and key == "l" and model.seat is None:
-            self.act(LobbyIntent("leave"))  # a spectator leaving ends nothing
-        elif mode == "game" and key in shortcuts.STARTERS:
-            step = shortcuts.start(key, model.view, model.names)
-            self._follow([key], step)
-        elif mode in ("game", "end", "rewind") and self._table_key(mode, key):
-            pass
-        elif mode == "end" and key == "s":
-            self.save_replay()
-        elif mode == "end" and key == "a":
-            self.act(LobbyIntent("again"))
-        elif mode in ("end", "lobby") and key == "l":
-            self.act(LobbyIntent("leave"))
-        elif mode in ("end", "lobby") and key == "q":
-            self.ask_to_quit()
-        elif mode == "game" and key == "q":
-            # One stray key must not walk out of a game; say how to, and what it costs.
-            self.note("q does not quit during a game: Ctrl-C quits (your seat waits for you to come back)")
-        elif mode == "lobby":
-            self.lobby.key(key)
+    # -- what the keys do (bindings.py binds them, screen by screen) ---------------------------------
 
-    def _answer_confirm(self, key: str) -> None:
+    def help_key(self, key: str) -> None:
+        """A printable key while the help shows: ? turns the page (the last page back to the first); any other
+        key closes the help, and does nothing else."""
+        self.ui.help_page = self.ui.help_page % len(HELP_PAGES) + 1 if key == "?" else 0
+
+    def open_help(self) -> None:
+        self.ui.help_page = 1
+
+    def open_chat(self) -> None:
+        """``t``: the command line opens on ``say``."""
+        self.open_command("say ")
+        closed = chat_closed(self.get_model())
+        if closed is not None:
+            # Said before a word is typed; the line still opens, so the letters typed next are not
+            # taken for one-key shortcuts (j, s, l…).
+            self.ui.prompt = f"{closed} (Esc closes this line)"
+
+    def leave_command(self) -> None:
+        """Esc on the command line: close it, forgetting what was typed."""
+        self.ui.secret = None
+        self.ui.prompt = ""
+        self.command.reset()
+        self.application.layout.focus(self.status_window)
+
+    def start_handing(self) -> None:
+        """``H``: the host hands an away player's seat on (handing.py)."""
+        self._follow([handing.KEY], handing.start(self.get_model()))
+
+    def start_shortcut(self, key: str) -> None:
+        """p, d, c, m, b: the first key of a shortcut (keys.py)."""
+        model = self.get_model()
+        self._follow([key], shortcuts.start(key, model.view, model.names))
+
+    def start_card_history(self) -> None:
+        """``i``: the clue history of a card, once its seat and slot are pressed."""
+        model = self.get_model()
+        if model.view is not None:
+            self._follow(["i"], history_prompt(model.view, model.names))
+
+    def start_note(self) -> None:
+        """``n``: a note on a card, once its seat and slot are pressed (notes.py)."""
+        self._note_step(notes.start(self.get_model()), ["n"])
+
+    def toggle_knowledge(self) -> None:
+        self.ui.show_knowledge = not self.ui.show_knowledge
+
+    def toggle_notes(self) -> None:
+        """``N``: the notes panel in place of the log, or the log again."""
+        self.ui.show_notes = not self.ui.show_notes
+
+    def why(self) -> None:
+        """``w``: the last bot move's reason."""
+        self._local("why")
+
+    def answer_confirm(self, key: str) -> None:
         intent = self.ui.confirm
         assert intent is not None
         self.ui.prompt = ""
@@ -469,27 +471,6 @@ class ClientApp:
         else:
             self.ui.confirm = None
             self.note("You stay at the table; the game goes on.")
-
-    def _table_key(self, mode: str, key: str) -> bool:
-        """The keys of the board (k n N z u, and w for the last bot move's reason, in the game and at its end)
-        and those that look back at the game (r, i); whether ``key`` was one of them."""
-        if mode == "rewind":
-            self._rewind_key(key)
-        elif key in ("k", "n", "N", "z", "u"):
-            self._board_key(key, mode)
-        elif key == "w":
-            self._local("why")
-        elif mode == "end":
-            return False
-        elif key == "r":
-            self.open_rewind()
-        elif key == "i" and self.get_model().view is not None:
-            view = self.get_model().view
-            assert view is not None
-            self._follow(["i"], history_prompt(view, self.get_model().names))
-        else:
-            return False
-        return True
 
     def open_rewind(self) -> None:
         view = self.get_model().view
@@ -501,12 +482,13 @@ class ClientApp:
         else:
             self.ui.rewind = opened
 
-    def _rewind_key(self, key: str) -> None:
+    def close_rewind(self) -> None:
+        self.ui.rewind = None
+
+    def rewind_key(self, key: str) -> None:
+        """A printable key while rewinding: ``[`` ``]`` ``,`` ``.`` step; any other is refused on the status line."""
         view = self.get_model().view
-        assert self.ui.rewind is not None and view is not None
-        if key == "r":
-            self.ui.rewind = None
-        else:
+        if self.ui.rewind is not None and view is not None:
             self.ui.rewind.key(view, key)
 
     def rewind_move(self, steps: int) -> None:
@@ -515,23 +497,8 @@ class ClientApp:
         if self.ui.rewind is not None and view is not None:
             self.ui.rewind.move(view, steps)
 
-    def _taken(self, key: str) -> str | None:
-        """Keys that something under way takes (a shortcut's next key), then the history's and the review's own
-        keys; None when one was taken, else the mode whose keys go on."""
-        if self.ui.pending or self.ui.note_keys:
-            self._shortcut(key)
-            return None
-        mode = self.mode()
-        if mode == "history" and self.history.key(key):
-            return None
-        if mode in ("review", "alone"):
-            if self.review.key(key):
-                return None
-            # At a table, the end screen's keys go on (again, leave, quit); a game looked at alone has no more.
-            return "end" if mode == "review" else "alone"
-        return mode
-
-    def _shortcut(self, key: str) -> None:
+    def shortcut_key(self, key: str) -> None:
+        """The next key of a shortcut, a note or a clue history under way."""
         model = self.get_model()
         if self.ui.note_keys:  # a note in progress (pending is empty then)
             self._note_step(notes.step(self.ui.note_keys, key, model), [*self.ui.note_keys, key])
@@ -569,19 +536,6 @@ class ClientApp:
         else:
             self.act(step.intent)
 
-    def _board_key(self, key: str, mode: str) -> None:
-        """``k`` shows or hides what each player knows; ``n`` starts a note on a card; ``N`` shows or hides the
-        notes panel; while the game runs, ``z`` pauses or resumes it and ``u`` cancels our queued move."""
-        if key in ("z", "u"):
-            if mode == "game":
-                self.lobby.act(LobbyIntent("pause" if key == "z" else "unqueue"))
-        elif key == "k":
-            self.ui.show_knowledge = not self.ui.show_knowledge
-        elif key == "N":
-            self.ui.show_notes = not self.ui.show_notes
-        else:
-            self._note_step(notes.start(self.get_model()), ["n"])
-
     def _note_step(self, step: notes.NoteStep, keys: list[str]) -> None:
         """Follow the ``n`` key's sequence (client/notes.py): prompt, send the note, or open the command line."""
         self.ui.note_keys = keys if isinstance(step, shortcuts.Prompt) else []
@@ -594,13 +548,12 @@ class ClientApp:
             self.open_command(step.line)
 
     def enter(self) -> None:
-        """Enter outside the command line: the form's submit, the lobby's join, a note's text, or a command."""
-        if self.ui.form is not None:
-            self.lobby.submit_form()
-        elif len(self.ui.note_keys) == 3:  # the note's prompt waits: its text goes on the command line
+        """Enter outside the command line (the form and the history have their own): a note's text, the lobby's
+        join, or a command."""
+        if len(self.ui.note_keys) == 3:  # the note's prompt waits: its text goes on the command line
             self._note_step(notes.step(self.ui.note_keys, "e", self.get_model()), [])
         elif self.mode() == "lobby" and self.get_model().table is None:
-            self.key("j")
+            self.lobby.enter_chosen("j")
         else:
             self.open_command()
 
@@ -629,27 +582,11 @@ class ClientApp:
         self.ui.prompt = ""
         self.ui.help_page = 0
 
-    def _form_key(self, key: str) -> None:
+    def form_key(self, key: str) -> None:
+        """A printable key in the table's form: its text, or Space changing the choice."""
         form = self.ui.form
-        assert form is not None
-        if not form.type_text(key) and key == " ":
+        if form is not None and not form.type_text(key) and key == " ":
             form.change(1)
-
-    def move(self, step: int) -> None:
-        """↑/↓: the form's field, or the lobby's selected table."""
-        mode = self.mode()
-        if self.ui.form is not None:
-            self.ui.form.move(step)
-        elif mode == "history":
-            self.history.move(step)
-        elif mode in ("review", "alone"):
-            self.review.step(step * PAGE)
-        elif mode == "lobby":
-            count = len(self.get_model().tables)
-            if count:
-                self.ui.selected = (self.ui.selected + step) % count
-        elif mode in ("game", "end", "rewind"):
-            self.scroll(-step)
 
     def scroll(self, lines: int) -> None:
         """Scroll the log back (positive) or forward (negative); the notes panel, when shown, up or down."""

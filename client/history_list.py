@@ -83,16 +83,11 @@ class HistoryActions:
         if self.ui is not None and count:
             self.ui.selected = (self.ui.selected + step) % count
 
-    def key(self, key: str) -> bool:
-        """A printable key on the history screen; False when it is not one of its keys."""
-        if key == "q":
-            self.close()
-            return True
-        if key == "r":
-            self.app.send(ListGames())
-            return True
-        if key not in ("o", "w", "s"):
-            return False
+    def refresh(self) -> None:
+        self.app.send(ListGames())
+
+    def on_chosen(self, key: str) -> None:
+        """``o`` looks at the chosen game alone, ``w`` reviews it with the table, ``s`` saves its replay."""
         game = self.chosen()
         if game is None:
             self.app.note("there is no finished game to choose yet", True)
@@ -102,7 +97,6 @@ class HistoryActions:
             self.review_with_table(game)
         else:
             self.save(game)
-        return True
 
     def look_alone(self, game: GameSummary) -> None:
         if self.app.send(GetReplay(game.id)):

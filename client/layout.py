@@ -41,7 +41,7 @@ from .screens import (
     end_fragments,
     help_fragments,
     join_lines,
-    keys_fragments,
+    keys_line,
     lobby_fragments,
     log_lines,
     title_fragments,
@@ -91,7 +91,7 @@ class ScreenLayout:
                 self.app.command))),
             self.app.status_window,
             Window(FormattedTextControl(
-                lambda: keys_fragments(self.model(), self.app.mode(), self.width, solo=self.app.solo)),
+                lambda: keys_line(self.app.keymap.line(self.model()), self.width)),
                 height=1, style="class:keys"),
         ])
 

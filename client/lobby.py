@@ -237,24 +237,18 @@ class LobbyActions:
             return
         self.app.send(RemoveBot(bots[-1]))
 
-    def key(self, key: str) -> None:
-        """A printable key pressed in the lobby."""
+    def enter_chosen(self, key: str) -> None:
+        """``j`` joins the highlighted table, ``s`` watches it."""
         model = self.app.get_model()
         tables = model.tables
         chosen = tables[self.app.ui.selected] if 0 <= self.app.ui.selected < len(tables) else None
-        if key == "n":
-            self.open_form()
-        elif key == "r":
-            self.refresh()
-        elif key in ("j", "s") and chosen is None:
+        if chosen is None:
             self.app.note("there is no table yet: press n to create one", True)
-        elif key in ("j", "s") and chosen is not None:
+        else:
             self._enter(model, key, chosen.id)
-        elif key == "b":
-            self.add_bot()
-        elif key == "x":
-            self.remove_bot()
-        elif key == "g":
-            self.act(LobbyIntent("start"))
-        elif key == "h":
-            self.app.history.open()
+
+    def move(self, step: int) -> None:
+        """↑/↓: the highlighted table."""
+        count = len(self.app.get_model().tables)
+        if count:
+            self.app.ui.selected = (self.app.ui.selected + step) % count

@@ -237,20 +237,9 @@ class ReviewActions:
             self.ui.step = model.review.step
         self.app.note(f"Following {review.leader} again.")
 
-    def key(self, key: str) -> bool:
-        """A printable key on the review screen; False when it is not a review key (the end screen's keys go on)."""
-        if self.ui.pointing or key == "o":
-            self._point([*self.ui.pointing, key])
-            return True
-        if key == "f":
-            self.follow()
-        elif key == "s":
-            self.save()
-        elif key == "q" and self.ui.private is not None:
-            self.close()
-        else:
-            return False
-        return True
+    def point_key(self, key: str) -> None:
+        """The keys of ``o P N`` (pointing everyone at a card), one at a time."""
+        self._point([*self.ui.pointing, key])
 
     def _point(self, keys: list[str]) -> None:
         """``o P N``: point everyone at player P's slot N (``o 0``: at nothing). Only the leader points."""

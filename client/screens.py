@@ -406,46 +406,6 @@ def chat_closed(model: ClientModel) -> str | None:
     return refusal.message if refusal is not None else None
 
 
-def keys_fragments(model: ClientModel, mode: str, width: int = 80, solo: bool = False) -> StyleAndTextTuples:
-    """The bottom bar: the keys that do something on this screen, as many as fit (quit always shows)."""
-    if mode == "command":
-        items = [("Enter", "send"), ("Tab", "complete"), ("Esc", "cancel")]
-    elif mode == "form":
-        items = [("Enter", "create"), ("Esc", "cancel")]
-    elif mode == "game" and model.seat is None:
-        items = [("k", "knows"), ("N", "notes"), ("t", "chat"), ("l", "stop watching"), (":", "cmd"), ("?", "help"),
-                 ("PgUp", "log"), ("^C", "quit")]
-    elif mode == "game":
-        items = [("p", "play"), ("d", "discard"), ("c", "clue"), ("m", "move"), ("k", "knows"), ("n", "note"),
-                 ("t", "chat"), ("z", "pause"), (":", "cmd"), ("?", "help"), ("r", "rewind"), ("N", "notes"),
-                 ("w", "why"), ("PgUp", "log"), ("^C", "quit")]
-    elif mode == "rewind":
-        items = [("←→", "step"), ("[]", "round"), ("Home/End", "deal/now"), ("r", "back to the game"),
-                 ("t", "chat"), ("?", "help"), ("^C", "quit")]
-    elif mode == "end":
-        items = [("s", "save replay"), ("a", "again"), ("l", "leave"), ("N", "notes"), ("t", "chat"), (":", "cmd"),
-                 ("q", "quit")]
-    elif mode == "alone":  # a game from the history, looked at alone
-        items = [("←→", "step"), ("↑↓", "10 steps"), ("Home/End", "ends"), ("s", "save"), ("q", "back")]
-    elif mode == "review":
-        items = [("←→", "step"), ("f", "follow"), ("o", "point"), ("s", "save"), ("a", "again"), ("l", "leave"),
-                 ("t", "chat"), ("q", "quit")]
-    elif mode == "history":
-        items = [("↑↓", "choose"), ("o", "alone"), ("w", "review"), ("s", "save"), ("r", "refresh"),
-                 ("Esc", "back")]
-    else:
-        items = [("↑↓", "choose"), ("j", "join"), ("s", "watch"), ("n", "new"), ("h", "history"), ("r", "refresh"),
-                 ("t", "chat"), (":", "cmd"), ("?", "help"), ("q", "quit")]
-    if mode in ("game", "end") and model.table is not None and model.is_host and someone_away(model.table):
-        # Someone is away: the one key that lets the game go on without them comes first after the game's own.
-        items.insert(next(i for i, item in enumerate(items) if item[0] in (":", "t")), (HAND_KEY, "hand seat"))
-    if chat_closed(model) is not None:
-        items = [item for item in items if item[0] != "t"]
-    if solo and mode == "end":
-        items = [item for item in items if item[0] != "l"]  # l quits there, as q does
-    return keys_line(items, width)
-
-
 def keys_line(items: list[tuple[str, str]], width: int) -> StyleAndTextTuples:
     """The (key, what it does) ``items``, most useful first, as many as fit ``width``: what does not fit goes from
     the end, but the last (quit, or back) always stays."""

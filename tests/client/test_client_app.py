@@ -467,8 +467,8 @@ def test_a_bug_in_a_key_handler_does_not_crash_the_app(term: Terminal, kit, monk
     def broken(key: str) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(term.app, "key", broken)
-    assert term.type("x") == []  # the app ran to the Ctrl-C after the key instead of dying
+    monkeypatch.setattr(term.app, "start_shortcut", broken)
+    assert term.type("p") == []  # the app ran to the Ctrl-C after the key instead of dying
     assert "Something went wrong in the client (RuntimeError: boom)" in term.store.model.status
 
 
