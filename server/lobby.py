@@ -391,20 +391,28 @@ class Lobby:
     async def _list_games(self, player: Player, request_id: int | None, seed: str | None = None) -> None:
         if seed is not None:
             self._refuse_own_seed(player, seed, "the games of this seed are listed")
-        found = await self.store.read(read_games, LIST_MAX, player.key, seed)
+        # The plain list leaves out the games of the seed the player's running game is dealt from: their seed
+        # text, shown beside them, is that game's deck to anyone who shuffles it.
+        hidden = self._running_seed(player)
+        found = await self.store.read(read_games, LIST_MAX, player.key, seed, hidden)
         total = None
         if seed is None and len(found) == LIST_MAX:
-            total = await self.store.read(count_finished)
+            total = await self.store.read(count_finished, hidden)
             if total <= len(found):
                 total = None
         player.send_frame(frame(Games(games=tuple(found), id=request_id, total=total)))
 
     @staticmethod
-    def _refuse_own_seed(player: Player, seed: str, what: str) -> None:
+    def _running_seed(player: Player) -> str | None:
+        """The seed text of the running game ``player`` sits at or watches, if it is dealt from one."""
+        table = player.table
+        return table.settings.seed if table is not None and table.running else None
+
+    @classmethod
+    def _refuse_own_seed(cls, player: Player, seed: str, what: str) -> None:
         """The deal of a seed is the same at every table: a player in (or watching, and able to chat about) a game
         dealt from ``seed`` must not see it played out elsewhere (its replay holds the whole deck) before it ends."""
-        table = player.table
-        if table is not None and table.running and table.settings.seed == seed:
+        if cls._running_seed(player) == seed:
             raise Refused(ErrorCode.NO_SUCH_GAME, f"the game at your table is dealt from this seed: {what} once it "
                                                   "is over")
 

@@ -43,11 +43,13 @@ from hanabi.protocol.messages import (
     Joined,
     Leave,
     ListGames,
+    ListTables,
     PreMoveKind,
     Queued,
     QueueMove,
     Spectate,
     Start,
+    Tables,
     ViewUpdate,
 )
 from hanabi.server import Server, serve
@@ -177,6 +179,31 @@ async def test_who_else_played_a_seed_and_how_they_scored(connect: Connect) -> N
     assert (await lister.expect(Games)).games == ()
     await lister.send(ListGames())
     assert all(g.seed == "monday" for g in (await lister.expect(Games)).games)
+
+
+async def test_the_plain_list_of_games_leaves_out_the_running_seed_s_games(tcp_connect: Connect) -> None:
+    """Over real TCP: while Carol's game (and the one Eve watches) is dealt from a seed another table played to
+    its end, ``list_games`` without a seed leaves that game out, so its seed text (the deck, shuffled) is not sent;
+    once the game is over it is listed again."""
+    seed = "the running seed"
+    alice, bob = await two_people(tcp_connect, seed=seed)
+    await alice.send(Leave())
+    await bob.expect(GameOver)
+    carol, dan = await two_people(tcp_connect, ("Carol", "Dan"), seed=seed)
+    eve = await tcp_connect("Eve")
+    await eve.send(ListTables())
+    tables = (await eve.expect(Tables)).tables
+    await eve.send(Spectate(table=next(t.id for t in tables if t.running)))
+    await eve.expect(Joined)
+    for asker in (carol, eve):
+        await asker.send(ListGames(id=7))
+        listed = await asker.expect(Games, where=lambda m: m.id == 7)
+        assert listed.games == () and listed.total is None
+        assert not any(seed.encode() in body for body in asker.raw)
+    await carol.send(Leave())
+    await dan.expect(GameOver)
+    await eve.send(ListGames(id=8))  # the game Eve watched is over: both games of the seed are listed, seed and all
+    assert [g.seed for g in (await eve.expect(Games, where=lambda m: m.id == 8)).games] == [seed, seed]
 
 
 # --- hanab.live's rule options ----------------------------------------------------------------------------------
