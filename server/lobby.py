@@ -41,7 +41,7 @@ from .bots import Policy, house_policy
 from .config import ServerConfig
 from .game import Game, replay_text
 from .handover import hand_over
-from .names import by_name, normalized, unique
+from .names import NameBook, by_name, normalized, unique
 from .passwords import hash_password
 from .records import settings_of
 from .requests import CloseIfEmpty, Rewatch
@@ -63,6 +63,7 @@ class Lobby:
         self.config = config
         self.policy = policy or house_policy
         self.players: dict[str, Player] = {}  # by token hash
+        self.names = NameBook()  # the names of ``players``: a new one may not look like any (they may come back)
         self.tables: dict[int, Table] = {}
         self.online: set[Player] = set()  # players with a connection now
         self._reserved: set[str] = set()  # names of logins being saved
@@ -81,6 +82,7 @@ class Lobby:
         snap = await self.store.read(read_snapshot)
         for p in snap.players:  # every player the store knows, all away for now
             self.players[p.token_hash] = Player(p.token_hash, p.name, network_bot=p.network_bot)
+            self.names.add(p.name)
             self.players[p.token_hash].away_since = trio.current_time()
         running = 0
         for damaged in snap.damaged:
@@ -156,14 +158,15 @@ class Lobby:
         if len(self.players) >= self.config.max_players:
             await self.forget_idle(keep=self.config.max_players * 9 // 10)
         token = secrets.token_urlsafe(24)
-        taken = {p.name for p in self.online} | {s.name for t in self.tables.values() for s in t.seats if s}
-        player = Player(token_hash(token), unique(normalized(hello.name), taken | self._reserved))
+        bots = {s.name for t in self.tables.values() for s in t.seats if s and s.player is None}
+        player = Player(token_hash(token), unique(normalized(hello.name), bots | self._reserved, self.names))
         self._reserved.add(player.name)  # before the await: a login at the same moment cannot take it too
         try:
             await self.store.add_player(player.key, player.name)
         finally:
             self._reserved.discard(player.name)
         self.players[player.key] = player
+        self.names.add(player.name)
         await self._say_network_bot(player, hello)
         self._attach(player, conn)
         return player, token, notice
@@ -216,7 +219,8 @@ class Lobby:
         await self.store.forget_players([p.key for p in gone])
         for p in gone:
             if p.conn is None and p.table is None:  # still so after the write
-                self.players.pop(p.key, None)
+                if self.players.pop(p.key, None) is not None:
+                    self.names.discard(p.name)
             else:  # came back meanwhile: they stay, in the store too, a network bot still one
                 await self.store.add_player(p.key, p.name)
                 if p.network_bot:

@@ -19,11 +19,13 @@ from .session import Refused
 _UNSEEN = {"Cf", "Cc", "Co", "Cn", "Cs", "Zl", "Zp"}
 _FILLERS = "\u115f\u1160\u3164\uffa0\u2800"  # letters (and a braille blank) that show nothing at all
 # Letters and digits read as the Latin letter they look like (after case folding).
+# Cyrillic ze and Greek zeta are there for their capitals (З, Ζ), which pass for a Latin Z; casefolding comes first.
 _LOOK_ALIKE = str.maketrans(
     # Cyrillic, then the Latin script g
-    "\u0430\u0432\u0435\u0455\u0456\u0458\u043a\u043c\u043d\u043e\u0440\u0441\u0442\u0443\u0445\u0501\u04bb\u04cf\u0261"
-    "\u03b1\u03b2\u03b5\u03b7\u03b9\u03ba\u03bd\u03bf\u03c1\u03c4\u03c5\u03c7\u03c9"  # Greek
-    "01", "abesijkmhopctyxdhlgabenikvoptuxwol")
+    "\u0430\u0432\u0435\u0455\u0456\u0458\u043a\u043c\u043d\u043e\u0440\u0441\u0442\u0443\u0445\u0501\u04bb\u04cf\u0437"
+    "\u0261"
+    "\u03b1\u03b2\u03b5\u03b7\u03b9\u03ba\u03bd\u03bf\u03c1\u03c4\u03c5\u03c7\u03c9\u03b6"  # Greek
+    "01", "abesijkmhopctyxdhlzgabenikvoptuxwzol")
 
 
 def normalized(name: str) -> str:
@@ -51,18 +53,54 @@ def by_name(names: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(names, key=lambda n: (n.casefold(), n)))
 
 
-def unique(wanted: str, taken: set[str]) -> str:
-    """``wanted`` if no name in ``taken`` looks like it; "Ann 2" if "Ann" itself is taken; ``Refused`` if a
-    different name that looks the same is (impersonation)."""
+class NameBook:
+    """The names of the players a server knows (connected or not: a player away may come back), filed by
+    skeleton, so that a login is checked against all of them without going through them all."""
+
+    def __init__(self) -> None:
+        self._shapes: dict[str, dict[str, int]] = {}  # skeleton -> name -> how many known players bear it
+
+    def add(self, name: str) -> None:
+        names = self._shapes.setdefault(skeleton(name), {})
+        names[name] = names.get(name, 0) + 1
+
+    def discard(self, name: str) -> None:
+        shape = skeleton(name)
+        names = self._shapes.get(shape, {})
+        if names.get(name, 0) > 1:
+            names[name] -= 1
+            return
+        names.pop(name, None)
+        if not names:
+            self._shapes.pop(shape, None)
+
+    def like(self, name: str) -> str | None:
+        """``name`` if a known player bears it, else a known name that looks like it, else None."""
+        names = self._shapes.get(skeleton(name))
+        if not names:
+            return None
+        return name if name in names else next(iter(names))
+
+
+def unique(wanted: str, taken: set[str], known: NameBook | None = None) -> str:
+    """``wanted`` if no name in ``taken`` (or ``known``) looks like it; "Ann 2" if "Ann" itself is taken;
+    ``Refused`` if a different name that looks the same is (impersonation)."""
     shapes = {skeleton(n): n for n in taken}
-    if wanted not in taken:
-        other = shapes.get(skeleton(wanted))
-        if other is None:
-            return wanted
+
+    def like(name: str) -> str | None:
+        found = known.like(name) if known is not None else None
+        if found == name or name in taken:
+            return name
+        return found or shapes.get(skeleton(name))
+
+    other = like(wanted)
+    if other is None:
+        return wanted
+    if other != wanted:
         raise Refused(ErrorCode.NAME_TAKEN, f"{wanted!r} looks too much like {other!r}, who is here: choose a "
                                             "name others can tell apart")
     for n in range(2, 1000):
         candidate = f"{wanted[:NAME_MAX - 4]} {n}"
-        if skeleton(candidate) not in shapes:
+        if like(candidate) is None:
             return candidate
     raise Refused(ErrorCode.NAME_TAKEN, f"{wanted!r} and a thousand more like it are here: choose another name")

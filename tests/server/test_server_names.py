@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import functools
+from pathlib import Path
+
 import pytest
 import trio
 from hanabi.protocol import PROTOCOL_VERSION
 from hanabi.protocol.messages import ErrorReply, Hello, Welcome
+from hanabi.server import serve
 from hanabi.server.names import normalized, skeleton, unique
 from hanabi.server.session import Refused
 
-from .conftest import Connect
+from .conftest import FAST, Client, Connect
 
 
 @pytest.mark.parametrize(("given", "kept"), [("\uff21\uff2e\uff2e", "ANN"), ("\ufb01ona", "fiona"),
@@ -29,6 +33,11 @@ def test_invisible_and_bidi_characters_are_refused_with_a_sentence(name: str) ->
 @pytest.mark.parametrize("lookalike", ["\u0410lice", "ALICE", "alic\u00e9", "A1ice", "Al ice", "\u0391lice"])
 def test_look_alikes_share_a_skeleton(lookalike: str) -> None:
     assert skeleton(lookalike) == skeleton("Alice")
+
+
+@pytest.mark.parametrize("lookalike", ["\u0417ed", "\u0396ed", "ZED"])
+def test_a_cyrillic_or_greek_capital_z_passes_for_a_latin_one(lookalike: str) -> None:
+    assert skeleton(lookalike) == skeleton("Zed")
 
 
 @pytest.mark.parametrize("other", ["Alina", "Bob", "Alice2x", "Alce"])
@@ -68,3 +77,27 @@ async def test_a_look_alike_login_is_refused_and_the_connection_may_try_another_
     assert "invisible" in (await mallory.expect(ErrorReply)).message
     assert (await mallory.hello("Mallory")).player == "Mallory"
     assert not mallory.take(Welcome)
+
+
+async def test_a_look_alike_of_a_player_the_store_knows_is_refused_after_a_restart(tmp_path: Path) -> None:
+    """Over real TCP: Zed played here and may resume; after a restart, no one is connected, yet a Cyrillic
+    "Зed" is refused as Zed's look-alike, a second "Zed" is numbered, and Zed's resume keeps the name."""
+    start = functools.partial(serve, "127.0.0.1", 0, str(tmp_path / "names.sqlite3"), config=FAST)
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(start)
+        zed = await _tcp(server.port, "Zed")
+        token = (await zed.hello("Zed")).resume
+        await server.stop()
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(start)
+        mallory = await _tcp(server.port, "Mallory")
+        await mallory.send(Hello(protocol=PROTOCOL_VERSION, program="test", name="\u0417ed"))
+        refused = await mallory.expect(ErrorReply)
+        assert (refused.code, refused.request) == ("name_taken", "hello") and "'Zed'" in refused.message
+        assert (await mallory.hello("Zed")).player == "Zed 2"
+        assert (await (await _tcp(server.port, "Zed")).hello("Zed", token)).player == "Zed"
+        nursery.cancel_scope.cancel()
+
+
+async def _tcp(port: int, name: str) -> Client:
+    return Client(await trio.open_tcp_stream("127.0.0.1", port), name)
