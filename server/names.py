@@ -19,7 +19,7 @@ from .session import Refused
 _UNSEEN = {"Cf", "Cc", "Co", "Cn", "Cs", "Zl", "Zp"}
 _FILLERS = "\u115f\u1160\u3164\uffa0\u2800"  # letters (and a braille blank) that show nothing at all
 # Letters and digits read as the Latin letter they look like (after case folding).
-# Cyrillic ze and Greek zeta are there for their capitals (З, Ζ), which pass for a Latin Z; casefolding comes first.
+# Cyrillic ze and Greek zeta are there for their capitals, which pass for a Latin Z (casefolding comes first).
 _LOOK_ALIKE = str.maketrans(
     # Cyrillic, then the Latin script g
     "\u0430\u0432\u0435\u0455\u0456\u0458\u043a\u043c\u043d\u043e\u0440\u0441\u0442\u0443\u0445\u0501\u04bb\u04cf\u0437"

@@ -80,8 +80,8 @@ async def test_a_look_alike_login_is_refused_and_the_connection_may_try_another_
 
 
 async def test_a_look_alike_of_a_player_the_store_knows_is_refused_after_a_restart(tmp_path: Path) -> None:
-    """Over real TCP: Zed played here and may resume; after a restart, no one is connected, yet a Cyrillic
-    "Зed" is refused as Zed's look-alike, a second "Zed" is numbered, and Zed's resume keeps the name."""
+    """Over real TCP: Zed played here and may resume; after a restart, no one is connected, yet "\u0417ed"
+    (a Cyrillic Ze) is refused as Zed's look-alike, a second "Zed" is numbered, and Zed's resume keeps the name."""
     start = functools.partial(serve, "127.0.0.1", 0, str(tmp_path / "names.sqlite3"), config=FAST)
     async with trio.open_nursery() as nursery:
         server = await nursery.start(start)
