@@ -1,12 +1,11 @@
 """Benchmark: the engine's and the protocol's work in a server for each applied action, in µs.
 
-    python bench/movebench.py [--tables 200] [--rounds 40] [--runs 5] [--sharing-games 100]
+    python bench/movebench.py [--tables 200] [--rounds 40] [--runs 5]
 
 What a table of the server does with the engine and the protocol for every
 move of a 5-player game: read the ``action`` request (``Decoder``),
-``apply`` it, build the five seats' views together (``views_for``, from
-the last move's views), encode them for five connections (their
-``Encoder``s, packing what the views share once: ``ViewParts``) after the
+``apply`` it, build the five seats' views together (``views_for``),
+encode them for five connections (their ``Encoder``s) after the
 move's ``event`` frame, and at the end of a game the ``game_over`` and ``replay`` frames and
 a new deal. Sockets, Trio, the store and the lobby are left out: this is
 the slice of the server's CPU per action that the engine and the protocol
@@ -19,9 +18,7 @@ load test's do (discard the oldest card, or clue the next seat the rank of
 its newest card when every clue token is in), so the games are the load
 test's games. Requests are made outside the timing. Each run prints the
 CPU time (process time) per action; the median run is reported, with where
-the time went (wall-clock time, by stage). Last, what ``ViewParts`` buys:
-the views of every move of ``--sharing-games`` games encoded each alone,
-with the parts of their move, and with parts started from the last move's.
+the time went (wall-clock time, by stage).
 """
 
 from __future__ import annotations
@@ -38,7 +35,6 @@ from hanabi.engine import (
     Discard,
     GameConfig,
     GameState,
-    PlayerView,
     apply,
     new_game,
     reveal,
@@ -52,7 +48,6 @@ from hanabi.protocol import (
     GameEvent,
     GameOver,
     ReplayFile,
-    ViewParts,
     ViewUpdate,
     encode,
 )
@@ -83,19 +78,15 @@ class Table:
     def deal(self) -> None:
         self.games += 1
         self.state = new_game(GameConfig(players=PLAYERS), seed=self.number * 100_000 + self.games)
-        self.views: list[PlayerView] = []
-        self.parts: ViewParts | None = None
         self.publish(b"")  # the encoders see a new game id: each connection gets the history from its start
 
     def publish(self, event_frame: bytes) -> list[bytes]:
         clock, now = self.clock, time.perf_counter_ns
         start = now()
-        self.views = views_for(self.state, range(PLAYERS), self.views)
+        views = views_for(self.state, range(PLAYERS))
         built = now()
-        # As the server's Game.publish: what the views share is packed once, hands left alone are not repacked.
-        parts = self.parts = ViewParts(self.parts)
-        frames = [event_frame + encoder.encode(ViewUpdate(self.games, view), parts)
-                  for encoder, view in zip(self.encoders, self.views, strict=True)]
+        frames = [event_frame + encoder.encode(ViewUpdate(self.games, view))
+                  for encoder, view in zip(self.encoders, views, strict=True)]
         clock["views_for"] += built - start
         clock["encode the views"] += now() - built
         return frames
@@ -138,43 +129,11 @@ def run(tables: list[Table], rounds: int) -> tuple[float, int]:
     return cpu, rounds * len(tables)
 
 
-def encoding_shares(games: int = 100, runs: int = 5) -> dict[str, float]:
-    """CPU µs to encode the five views of a move (each on its connection's ``Encoder``), the least of ``runs``
-    passes over every move of ``games`` games: each view alone, with the parts of its move (``ViewParts``),
-    and with those parts started from the last move's (as the server does). What ``ViewParts`` buys."""
-    moves = []
-    for seed in range(games):
-        state, views, game = new_game(GameConfig(players=PLAYERS), seed=seed), [], []
-        while state.outcome is None:
-            views = views_for(state, range(PLAYERS), views)
-            game.append(views)
-            state = apply(state, load_test_move(state), seat=state.current)
-        moves.append(game)
-    best = {"each view alone": 1e9, "shared in a move": 1e9, "and from the last move": 1e9}
-    for _ in range(runs):
-        for way in best:
-            cpu, count = 0.0, 0
-            for game in moves:
-                encoders, parts = [Encoder() for _ in range(PLAYERS)], None
-                for views in game:
-                    start = time.process_time()
-                    parts = None if way == "each view alone" else ViewParts(
-                        parts if way == "and from the last move" else None)
-                    for encoder, view in zip(encoders, views, strict=True):
-                        encoder.encode(ViewUpdate(1, view), parts)
-                    cpu += time.process_time() - start
-                    count += 1
-            best[way] = min(best[way], cpu / count * 1e6)
-    return best
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python bench/movebench.py", description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=200, help="tables playing at once (5 players each)")
     parser.add_argument("--rounds", type=int, default=40, help="moves per table in each run")
     parser.add_argument("--runs", type=int, default=5, help="timed runs; the median is reported")
-    parser.add_argument("--sharing-games", type=int, default=100,
-                        help="games whose moves' views are encoded with and without ViewParts (0: skip)")
     args = parser.parse_args(argv)
     if args.tables < 1 or args.rounds < 1 or args.runs < 1:
         parser.error("--tables, --rounds and --runs must be at least 1")
@@ -195,10 +154,6 @@ def main(argv: list[str] | None = None) -> int:
           f"max {results[-1][0]:.1f}); wall-clock time by stage in that run:")
     for stage in STAGES:
         print(f"  {stage:20s} {stages[stage]:6.1f} µs")
-    if args.sharing_games:
-        shares = encoding_shares(args.sharing_games)
-        print(f"encoding the five views of a move (CPU, least of 5 passes over {args.sharing_games} games): "
-              + ", ".join(f"{way} {us:.1f} µs" for way, us in shares.items()))
     return 0
 
 

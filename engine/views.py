@@ -95,80 +95,36 @@ def view_for(state: GameState, seat: int | None) -> PlayerView:
     return views_for(state, (seat,))[0]  # one function holds the rule of what a seat may see: views_for
 
 
-def views_for(state: GameState, seats: Iterable[int | None],
-              previous: Iterable[PlayerView] = ()) -> list[PlayerView]:
+def views_for(state: GameState, seats: Iterable[int | None]) -> list[PlayerView]:
     """The views of several seats (None: a spectator), built together; ``view_for`` is this for one seat.
 
     The rule: a seat sees every hand but its own, of which it sees only
     what it knows (``card`` None), until the game is over; a spectator sees
     every hand. Never the deck's order or the seed.
 
-    A server sends every seat its view after every move; built one by one,
-    the views would each rebuild every card. Here the cards a viewer may see
-    are built once and the views share them, with the other values they
-    have in common. Each seat's own hand is built from nothing but its
-    knowledge.
-
-    ``previous``: views built earlier (of the last move, say). A move
-    changes one or two hands; a hand whose cards, knowledge and visibility
-    are all the very same as in one of those views is taken from it as it
-    is, the same object, so it is not built again. That cannot change a
-    view: a hand is reused only when it is identical.
+    A server sends every seat its view after every move: the hands as others
+    see them are built once here and every view takes them from there; each
+    seat's own hand is built from nothing but its knowledge.
     """
     deck, knowledge, orders_of = state.deck, state.knowledge, state.hands
     over = state.outcome is not None
     players = len(orders_of)
-    # Candidates among the earlier hands, by hand index: as a seat saw its own (hidden) and as another viewer
-    # saw it (shown). Views built together show a hand as one object in every view but its seat's, so two
-    # views give every shown hand. A candidate is only a guess: ``_hand`` takes it only if it is exactly right.
-    hidden_before: dict[int, tuple[CardView, ...]] = {}
-    shown_before: dict[int, tuple[CardView, ...]] = {}
-    for view in previous:
-        seat, hands = view.seat, view.hands
-        if seat is not None and 0 <= seat < len(hands):
-            hidden_before.setdefault(seat, hands[seat])
-        if len(shown_before) < len(hands):
-            for h, hand in enumerate(hands):
-                if h != seat:
-                    shown_before.setdefault(h, hand)
-    shown = tuple([_hand(orders, deck, knowledge, True, shown_before.get(h)) for h, orders in enumerate(orders_of)])
+    shown = tuple([tuple([CardView(o, deck[o], knowledge[o]) for o in orders]) for orders in orders_of])
     discard = tuple(zip(state.discard, map(deck.__getitem__, state.discard), strict=True))
-    config, fireworks, tokens, strikes, deck_left, deck_size, current, turn, final, outcome, events = (
-        state.config, state.fireworks, state.clue_tokens, state.strikes, state.deck_left, len(deck), state.current,
-        state.turn, state.final_turns_left, state.outcome, state.events)
     views = []
     for seat in seats:
         if seat is None or over:
             hands = shown
         elif 0 <= seat < players:
             mine = list(shown)
-            mine[seat] = _hand(orders_of[seat], deck, knowledge, False, hidden_before.get(seat))
+            mine[seat] = tuple([CardView(o, None, knowledge[o]) for o in orders_of[seat]])
             hands = tuple(mine)
         else:
             raise ValueError(f"there is no seat {seat} at a {players}-player table")
-        views.append(PlayerView(seat, config, hands, fireworks, tokens, strikes, discard, deck_left, deck_size,
-                                current, turn, final, outcome, events))
+        views.append(PlayerView(seat, state.config, hands, state.fireworks, state.clue_tokens, state.strikes, discard,
+                                state.deck_left, len(deck), state.current, state.turn, state.final_turns_left,
+                                state.outcome, state.events))
     return views
-
-
-def _hand(orders: tuple[int, ...], deck: tuple[Card, ...], knowledge: tuple[CardKnowledge, ...], shown: bool,
-          before: tuple[CardView, ...] | None) -> tuple[CardView, ...]:
-    """The hand of ``orders`` with its cards ``shown`` or hidden: ``before`` itself if it is exactly that."""
-    if shown:
-        if before is not None and len(before) == len(orders):
-            for cv, o in zip(before, orders):  # noqa: B905 - the lengths were just compared
-                if cv.order != o or cv.knowledge is not knowledge[o] or cv.card is not deck[o]:
-                    break
-            else:
-                return before
-        return tuple([CardView(o, deck[o], knowledge[o]) for o in orders])
-    if before is not None and len(before) == len(orders):
-        for cv, o in zip(before, orders):  # noqa: B905 - the lengths were just compared
-            if cv.order != o or cv.knowledge is not knowledge[o] or cv.card is not None:
-                break
-        else:
-            return before
-    return tuple([CardView(o, None, knowledge[o]) for o in orders])
 
 
 def spectator_view(state: GameState) -> PlayerView:

@@ -97,7 +97,6 @@ from .messages import (
     to_wire,
 )
 from .version import CLIENT_PROGRAM, PROTOCOL_VERSION, SERVER_PROGRAM, version_mismatch
-from .viewparts import ViewParts
 
 __all__ = [
     "CHAT_MAX", "CLIENT_TYPES", "DEFAULT_MAX_FRAME", "DEFAULT_PORT", "HEADER", "LIST_MAX", "MESSAGE_TYPES",
@@ -107,7 +106,7 @@ __all__ = [
     "GameEvent", "GameOver", "GameStarted", "GameSummary", "Games", "GetReplay", "GiveHost", "Goodbye",
     "GoodbyeReason", "Hello", "Join", "Joined", "Leave", "ListGames", "ListTables", "Message", "Ping", "Pong",
     "ProtocolError", "RearrangeRequest", "RemoveBot", "ReplayFile", "SeatInfo", "SeatStatus", "Spectate", "Start",
-    "TableChanged", "TableGone", "TableInfo", "Tables", "ViewParts", "ViewUpdate", "Welcome", "action_from_wire",
+    "TableChanged", "TableGone", "TableInfo", "Tables", "ViewUpdate", "Welcome", "action_from_wire",
     "action_to_wire",
     "card_from_wire", "card_to_wire", "config_from_wire", "config_to_wire", "decode_body", "encode",
     "event_from_wire", "event_to_wire", "from_wire", "outcome_from_wire", "outcome_to_wire", "to_wire",

@@ -388,26 +388,16 @@ _VIEW_KEYS = frozenset({"seat", "config", "hands", "fireworks", "clue_tokens", "
 
 def view_to_wire(view: PlayerView, since: int = 0) -> dict[str, Any]:
     """A view as a map; cards in hands are 7-item arrays (see the module docstring). Its ``events`` are the
-    history from event ``since`` on (0: all of it; a ``view`` message says where they start).
-
-    The map is the viewer's three parts (``seat``, ``config``, ``hands``), then ``view_rest_to_wire``: the part
-    every view of one moment has in common, which ``viewparts`` packs once for all of them."""
-    return {"seat": view.seat, "config": config_to_wire(view.config),
-            "hands": [hand_to_wire(hand) for hand in view.hands], **view_rest_to_wire(view, since)}
-
-
-def hand_to_wire(hand: tuple[CardView, ...]) -> list[list[Any]]:
-    name_of = _NAME_OF
-    return [[cv.order, None if cv.card is None else name_of[cv.card.identity], k.possible, k.colours, k.ranks,
-             k.not_colours, k.not_ranks] for cv in hand for k in (cv.knowledge,)]
-
-
-def view_rest_to_wire(view: PlayerView, since: int = 0) -> dict[str, Any]:
-    """The keys of a view's map after its hands: the same for every viewer of one moment of a game."""
+    history from event ``since`` on (0: all of it; a ``view`` message says where they start)."""
     if len(view.events) > MAX_EVENTS:
         raise FieldError("view.events", f"{len(view.events)} events; a view carries at most {MAX_EVENTS}")
     name_of = _NAME_OF
     return {
+        "seat": view.seat,
+        "config": config_to_wire(view.config),
+        "hands": [[[cv.order, None if cv.card is None else name_of[cv.card.identity], k.possible, k.colours,
+                    k.ranks, k.not_colours, k.not_ranks] for cv in hand for k in (cv.knowledge,)]
+                  for hand in view.hands],
         "fireworks": list(view.fireworks),
         "clue_tokens": view.clue_tokens,
         "strikes": view.strikes,

@@ -26,26 +26,19 @@ from .engine_wire import MAX_ARRAY
 from .errors import ErrorCode, ProtocolError, printable
 from .fields import IDENT_MAX
 from .messages import CLIENT_TYPES, SERVER_TYPES, History, Message, ViewUpdate, from_wire, to_wire
-from .viewparts import ViewParts, view_body
 
 DEFAULT_MAX_FRAME = 64 * 1024
 DEFAULT_PORT = 7777  # the reference server's TCP port when none is given (docs/protocol.md, section 1)
 HEADER = struct.Struct(">I")
 MAX_MAP = 64  # entries in any map: a message has at most 14 fields, the rest is room for additions
 
-_packer = msgpack.Packer(use_bin_type=True, datetime=False, strict_types=False)
 
-
-def encode(message: Message, *, max_frame: int = DEFAULT_MAX_FRAME, since: int = 0,
-           parts: ViewParts | None = None) -> bytes:
+def encode(message: Message, *, max_frame: int = DEFAULT_MAX_FRAME, since: int = 0) -> bytes:
     """One frame holding ``message``. Raises ProtocolError if a field is bad or the frame would exceed ``max_frame``.
 
-    On its own it sends a view with its whole history; a connection's ``Encoder`` sends only what is new. A view
-    is joined from parts (``viewparts``), taken from ``parts`` when other views of the same moment packed them.
+    On its own it sends a view with its whole history; a connection's ``Encoder`` sends only what is new.
     """
-    if type(message) is ViewUpdate:
-        return _framed(view_body(message, since, parts or ViewParts()), message.TYPE, max_frame)
-    return _framed(_packer.pack(to_wire(message, since)), message.TYPE, max_frame)
+    return _framed(msgpack.packb(to_wire(message, since)), message.TYPE, max_frame)
 
 
 def _framed(body: bytes, kind: str, max_frame: int) -> bytes:
@@ -79,15 +72,14 @@ class Encoder:
         self._game: int | None = None
         self._sent = 0  # events of game ``_game`` already sent on this connection
 
-    def encode(self, message: Message, parts: ViewParts | None = None) -> bytes:
-        """One frame holding ``message`` (see ``encode``, and for ``parts``); raises ProtocolError as ``encode``
-        does."""
+    def encode(self, message: Message) -> bytes:
+        """One frame holding ``message`` (see ``encode``); raises ProtocolError as ``encode`` does."""
         if type(message) is not ViewUpdate:
             return encode(message, max_frame=self.max_frame)
         view = message.view
         events = len(view.events) if type(view) is PlayerView else 0
         since = self._sent if message.game == self._game and self._sent <= events else 0
-        frame = encode(message, max_frame=self.max_frame, since=since, parts=parts)
+        frame = encode(message, max_frame=self.max_frame, since=since)
         self._game, self._sent = message.game, events
         return frame
 

@@ -33,7 +33,6 @@ from hanabi.protocol import (
     Message,
     Ping,
     ProtocolError,
-    ViewParts,
     Welcome,
 )
 
@@ -111,12 +110,11 @@ class Connection:
             self.close(GoodbyeReason.TOO_SLOW, "you did not read what the server sent in time; reconnect to "
                                                "resume your seat", tell=False)
 
-    def encode(self, message: Message, parts: ViewParts | None = None) -> bytes:
-        """The frame of ``message`` on this connection (a view sends only the events it has not sent yet, with
-        ``parts`` packed by other views of the same moment); never raises. Send the frame: the peer's decoder
-        counts on getting it."""
+    def encode(self, message: Message) -> bytes:
+        """The frame of ``message`` on this connection (a view sends only the events it has not sent yet); never
+        raises. Send the frame: the peer's decoder counts on getting it."""
         try:
-            return self._encoder.encode(message, parts)
+            return self._encoder.encode(message)
         except ProtocolError as error:
             return unsendable(message, error)
 

@@ -25,7 +25,6 @@ from hanabi.engine import (
     IllegalAction,
     NotYourTurn,
     Play,
-    PlayerView,
     PreMove,
     Rearrange,
     TurnAction,
@@ -54,7 +53,6 @@ from hanabi.protocol import (
     Queued,
     QueueMove,
     ReplayFile,
-    ViewParts,
     ViewUpdate,
 )
 
@@ -108,8 +106,6 @@ class Game:
     notes: dict[int, dict[int, str]] = field(default_factory=dict)  # seat -> card order -> that seat's note
     premoves: dict[int, PreMove] = field(default_factory=dict)  # seat -> the move it queued for its next turn
     time: GameTime = field(init=False)  # the clocks and the pause (a restored game's: its stored banks)
-    _views: list[PlayerView] = field(default_factory=list)  # the views sent last (see publish)
-    _parts: ViewParts | None = None  # what those views packed, for the next move's to reuse
 
     def __post_init__(self) -> None:
         self.time = GameTime(self.state.config)
@@ -258,16 +254,12 @@ class Game:
         # A spectator sees every hand: never someone who sits here too (the lobby should not let that happen).
         seated = {p for _, p in receivers}
         watching = [p for p in spectators if p.online and p not in seated]
-        # Built together, the views share the cards they all show, and take the hands a move left alone from
-        # the last move's views (engine.views_for): measured, this halves the cost of building them.
-        views = views_for(self.state, [seat for seat, _ in receivers] + ([None] if watching else []), self._views)
-        self._views = views
-        # What the views share is packed once for all of them, and hands the move left alone are not packed again.
-        parts = self._parts = ViewParts(self._parts)
+        # Built together, the views share the cards they all show (engine.views_for).
+        views = views_for(self.state, [seat for seat, _ in receivers] + ([None] if watching else []))
         for (_, player), view in zip(receivers, views, strict=False):
-            player.send(ViewUpdate(game=self.id, view=view), event_frame, parts)
+            player.send(ViewUpdate(game=self.id, view=view), event_frame)
         for p in watching:
-            p.send(ViewUpdate(game=self.id, view=views[-1]), event_frame, parts)
+            p.send(ViewUpdate(game=self.id, view=views[-1]), event_frame)
 
     def over_frames(self, replay: str) -> bytes:
         """What everyone at the table gets when the game ends: the whole deal, every seat's notes, and the replay

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 import trio
-from hanabi.protocol import SENTENCE_MAX, ErrorCode, ErrorReply, Message, ProtocolError, SeatInfo, ViewParts, encode
+from hanabi.protocol import SENTENCE_MAX, ErrorCode, ErrorReply, Message, ProtocolError, SeatInfo, encode
 from hanabi.protocol.table_rules import Refusal
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ class Outbox(Protocol):
 
     def send_frame(self, data: bytes) -> None: ...
 
-    def encode(self, message: Message, parts: ViewParts | None = None) -> bytes: ...
+    def encode(self, message: Message) -> bytes: ...
 
     def replaced(self) -> None: ...
 
@@ -86,12 +86,11 @@ class Player:
         if self.conn is not None:
             self.conn.send_frame(data)
 
-    def send(self, message: Message, before: bytes = b"", parts: ViewParts | None = None) -> None:
-        """``message`` encoded for the connection the player is on now, after the frames ``before``; ``parts``:
-        what the other views of the same moment have packed (see ``Encoder.encode``)."""
+    def send(self, message: Message, before: bytes = b"") -> None:
+        """``message`` encoded for the connection the player is on now, after the frames ``before``."""
         conn = self.conn
         if conn is not None:
-            conn.send_frame(before + conn.encode(message, parts))
+            conn.send_frame(before + conn.encode(message))
 
     def tell(self, message: Message) -> None:
         """``message`` now if the player is connected, else when they come back (``missed``)."""
