@@ -28,7 +28,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from .actions import Clue, Discard, Play, TurnAction, TurnEvent
+from .action_fields import ActionFieldError, action_fields, turn_action_from_fields
+from .actions import TurnAction, TurnEvent
 from .cards import RANKS, Card
 from .clocks import time_out
 from .names import NAME_MAX, name_problem
@@ -79,14 +80,16 @@ class Replay:
 
 
 def action_to_json(variant: Variant, action: TurnAction) -> dict[str, int]:
-    if isinstance(action, Play):
-        return {"type": PLAY, "target": action.order}
-    if isinstance(action, Discard):
-        return {"type": DISCARD, "target": action.order}
-    if action.colour is not None:
-        return {"type": COLOUR_CLUE, "target": action.target, "value": variant.clue_colours.index(action.colour)}
-    assert action.rank is not None
-    return {"type": RANK_CLUE, "target": action.target, "value": action.rank}
+    """hanab.live's form of a turn action's fields (``action_fields``): a clue's colour as its index among the
+    variant's clue colours."""
+    fields = action_fields(action)
+    kind = fields["kind"]
+    if kind != "clue":
+        return {"type": PLAY if kind == "play" else DISCARD, "target": fields["order"]}
+    if fields["colour"] is None:
+        return {"type": RANK_CLUE, "target": fields["target"], "value": fields["rank"]}
+    colours = [suit.value for suit in variant.clue_colours]
+    return {"type": COLOUR_CLUE, "target": fields["target"], "value": colours.index(fields["colour"])}
 
 
 def to_json(state: GameState, players: Sequence[str] | None = None,
@@ -298,18 +301,25 @@ def _parse_action(raw: object, state: GameState, i: int, players: Sequence[str])
             raise ReplayError(f"action {i} ends the game with condition {json.dumps(condition)}, "
                               f"which is not one of hanab.live's ({known})")
         return condition, _END_CONDITIONS[condition].format(who=players[seat] if seat >= 0 else "a player")
-    variant = state.config.variant
+    fields: dict[str, object]
     if kind in (PLAY, DISCARD):
         order = _int(raw["target"], f"action {i} target (a card order)", 0, len(state.deck) - 1)
-        return Play(order) if kind == PLAY else Discard(order)
-    target = _int(raw["target"], f"action {i} target (a seat)", 0, state.players - 1)
-    if "value" not in raw:
-        raise ReplayError(f"action {i} is a clue without a value")
-    if kind == COLOUR_CLUE:
-        colours = variant.clue_colours
-        value = _int(raw["value"], f"action {i} colour", 0, len(colours) - 1)
-        return Clue(target, colour=colours[value])
-    return Clue(target, rank=_int(raw["value"], f"action {i} rank", RANKS[0], RANKS[-1]))
+        fields = {"kind": "play" if kind == PLAY else "discard", "order": order}
+    else:
+        target = _int(raw["target"], f"action {i} target (a seat)", 0, state.players - 1)
+        if "value" not in raw:
+            raise ReplayError(f"action {i} is a clue without a value")
+        if kind == COLOUR_CLUE:
+            colours = state.config.variant.clue_colours
+            colour = colours[_int(raw["value"], f"action {i} colour", 0, len(colours) - 1)]
+            fields = {"kind": "clue", "target": target, "colour": colour.value}
+        else:
+            rank = _int(raw["value"], f"action {i} rank", RANKS[0], RANKS[-1])
+            fields = {"kind": "clue", "target": target, "rank": rank}
+    try:
+        return turn_action_from_fields(fields)
+    except ActionFieldError as e:
+        raise ReplayError(f"action {i}: {e}") from None
 
 
 def load(path: str | Path) -> Replay:

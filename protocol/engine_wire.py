@@ -44,11 +44,11 @@ from hanabi.engine import (
     Play,
     PlayerView,
     RearrangeEvent,
-    Suit,
     TurnAction,
     TurnEvent,
     Variant,
 )
+from hanabi.engine.action_fields import ActionFieldError, action_fields, turn_action_from_fields
 
 from .fields import FieldError, Text, as_map, check_plain, kind_of, quote
 
@@ -198,44 +198,22 @@ def config_from_wire(value: object, where: str) -> GameConfig:
 
 
 def action_to_wire(action: TurnAction) -> dict[str, Any]:
-    """The five flat fields of an action: kind, order, target, colour, rank (unused ones nil)."""
-    if type(action) is Clue:
-        return {"kind": "clue", "order": None, "target": action.target,
-                "colour": action.colour.value if action.colour is not None else None, "rank": action.rank}
-    if type(action) is Play:
-        return {"kind": "play", "order": action.order, "target": None, "colour": None, "rank": None}
-    if type(action) is Discard:
-        return {"kind": "discard", "order": action.order, "target": None, "colour": None, "rank": None}
-    raise FieldError("action", f"{action!r} is not a turn action (play, discard or clue)")
+    """The five flat fields of a turn action (``action_fields``): kind, order, target, colour, rank (unused ones
+    nil)."""
+    if type(action) not in (Play, Discard, Clue):
+        raise FieldError("action", f"{action!r} is not a turn action (play, discard or clue)")
+    try:
+        return action_fields(action)
+    except ActionFieldError as exc:
+        raise FieldError("action", exc.problem) from None
 
 
 def action_from_wire(data: dict[str, Any], where: str) -> TurnAction:
     """A turn action from the flat fields; the fields a kind does not use must be nil or absent."""
-    kind = _get(data, "kind", where)
-    order, target, colour, rank = data.get("order"), data.get("target"), data.get("colour"), data.get("rank")
-    if kind == "play" or kind == "discard":
-        order = _where_int(order, f"{where}.order", 0, MAX_DECK - 1)
-        if target is not None or colour is not None or rank is not None:
-            for name, extra in (("target", target), ("colour", colour), ("rank", rank)):
-                if extra is not None:
-                    raise FieldError(f"{where}.{name}", f"must be nil for a {kind}: a {kind} names only a card order")
-        return Play(order) if kind == "play" else Discard(order)
-    if kind == "clue":
-        if order is not None:
-            raise FieldError(f"{where}.order", "must be nil for a clue: a clue names a target seat")
-        target = _where_int(target, f"{where}.target", 0, MAX_PLAYERS - 1)
-        if (colour is None) == (rank is None):
-            raise FieldError(where, "a clue names exactly one of colour or rank (the other must be nil)")
-        if colour is not None:
-            suit = _SUIT_BY_VALUE.get(colour) if type(colour) is str else None
-            if suit is None:
-                got = quote(colour) if type(colour) is str else kind_of(colour)
-                names = ", ".join(s.value for s in Suit)
-                raise FieldError(f"{where}.colour", f"{got} is not a colour: say one of {names}")
-            return Clue(target, colour=suit)
-        return Clue(target, rank=_where_int(rank, f"{where}.rank", 1, MAX_RANK))
-    got = quote(kind) if type(kind) is str else kind_of(kind)
-    raise FieldError(f"{where}.kind", f"{got} is not an action kind: use \"play\", \"discard\" or \"clue\"")
+    try:
+        return turn_action_from_fields(data)
+    except ActionFieldError as exc:
+        raise FieldError(f"{where}.{exc.field}" if exc.field else where, exc.problem) from None
 
 
 # -- events --------------------------------------------------------------------------------------

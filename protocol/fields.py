@@ -18,6 +18,8 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
+from hanabi.engine.action_fields import kind_of as value_kind
+from hanabi.engine.action_fields import quote as quote  # one way to show a peer's string, here and in the engine
 from hanabi.engine.names import CONTROL
 from msgpack import Timestamp
 
@@ -45,16 +47,7 @@ class FieldError(ValueError):
 
 def kind_of(value: object) -> str:
     """The msgpack name of a decoded value's type, for error messages."""
-    if value is None:
-        return "nil"
-    names = {bool: "a boolean", int: "an integer", float: "a float", str: "a string", bytes: "binary data",
-             list: "an array", tuple: "an array", dict: "a map", Timestamp: "a timestamp"}
-    return names.get(type(value), type(value).__name__)
-
-
-def quote(text: str, limit: int = 40) -> str:
-    """A peer's string, shortened, for an error message."""
-    return repr(text if len(text) <= limit else text[:limit] + "...")
+    return "a timestamp" if type(value) is Timestamp else value_kind(value)
 
 
 class Spec(Generic[ValueT]):

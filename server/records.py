@@ -6,59 +6,37 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
 
 from hanabi.engine import (
     TIME_BASE,
     TIME_PER_TURN,
     Action,
     ChatPolicy,
-    Clue,
-    Discard,
     GameConfig,
-    Play,
-    Rearrange,
-    Suit,
     Variant,
 )
+from hanabi.engine.action_fields import ALL_KINDS, action_fields, action_from_fields
 from hanabi.engine.bots import Level, known_level
 from hanabi.protocol import CreateTable
 
+# The store's keys for an action's fields (``hanabi.engine.action_fields``), one letter each, as every record on
+# disk has them; a field an action does not use is left out.
+_STORED_KEY = {"kind": "k", "order": "o", "target": "t", "colour": "c", "rank": "r", "seat": "s", "hand": "h"}
+_FIELD_OF = {key: name for name, key in _STORED_KEY.items()}
+
 
 def action_to_text(action: Action) -> str:
-    """The stored JSON text of ``action``: a small dict, compact."""
-    if isinstance(action, Play):
-        data: dict[str, Any] = {"k": "play", "o": action.order}
-    elif isinstance(action, Discard):
-        data = {"k": "discard", "o": action.order}
-    elif isinstance(action, Clue):
-        data = {"k": "clue", "t": action.target}
-        if action.colour is not None:
-            data["c"] = action.colour.value
-        else:
-            data["r"] = action.rank
-    else:
-        data = {"k": "rearrange", "s": action.seat, "h": list(action.hand)}
+    """The stored JSON text of ``action``: its fields under the store's keys, compact."""
+    data = {_STORED_KEY[name]: value for name, value in action_fields(action).items() if value is not None}
     return json.dumps(data, separators=(",", ":"))
 
 
-_SUIT_BY_NAME = {s.value: s for s in Suit}
-
-
 def action_from_text(text: str) -> Action:
+    """The action of a stored text; raises ValueError (``ActionFieldError``) when it names none."""
     data = json.loads(text)
-    kind = data["k"]
-    if kind == "play":
-        return Play(int(data["o"]))
-    if kind == "discard":
-        return Discard(int(data["o"]))
-    if kind == "clue":
-        if "c" in data:
-            return Clue(int(data["t"]), colour=_SUIT_BY_NAME[data["c"]])
-        return Clue(int(data["t"]), rank=int(data["r"]))
-    if kind == "rearrange":
-        return Rearrange(int(data["s"]), tuple(int(o) for o in data["h"]))
-    raise ValueError(f"unknown stored action kind {kind!r}")
+    if type(data) is not dict:
+        raise ValueError(f"a stored action is a JSON object, not {text[:40]!r}")
+    return action_from_fields({_FIELD_OF[key]: value for key, value in data.items() if key in _FIELD_OF}, ALL_KINDS)
 
 
 def config_to_text(config: GameConfig) -> str:
