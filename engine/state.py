@@ -233,105 +233,149 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
 
     ``seat`` is who is acting, when known (the server always knows): acting out
     of turn is refused. Raises ``IllegalAction`` with the reason otherwise.
+
+    A turn is its action (``_give_clue``, ``_play``, ``_discard``), the
+    endings that come at once, the draw, then the endings judged on the
+    table the turn leaves.
     """
     if type(action) is Rearrange:
         return _rearrange(state, action, seat)
     if state.outcome is not None:
         raise GameEnded(state.outcome)
-    current = state.current
-    check_turn(current, seat)
-    config = state.config
-    players = config.players
-    deck = state.deck
-    hand = state.hands[current]
-    tokens = state.clue_tokens
-    strikes = state.strikes
-    fireworks = state.fireworks
-    discard = state.discard
-    played = state.played
-    knowledge = state.knowledge
-    card: Card | None = None
-    success = False
-    gained = False
-    touched: tuple[int, ...] = ()
-    from_deck = False  # option deck_plays: the deck's last card played blind
-    kind = type(action)
-
-    if kind is Clue:
-        assert isinstance(action, Clue)
-        knowledge, touched = _clue(state, action)
-        tokens -= 1
-    elif kind is Play or kind is Discard:
-        assert isinstance(action, (Play, Discard))
-        order = action.order
-        from_deck = kind is Play and config.deck_plays and is_deck_play(state, order)
-        if order not in hand and not from_deck:
-            # Players know seats by name, so the sentence names no seat number.
-            whose = "no one's hand" if state.holder(order) is None else "another player's hand"
-            raise IllegalAction(f"card #{order} is not in your hand (it is in {whose})")
-        if kind is Discard and tokens == CLUE_TOKENS:
-            raise IllegalAction(f"cannot discard with all {CLUE_TOKENS} clue tokens available: clue or play instead")
-        card = deck[order]
-        if kind is Play and fireworks[card.suit.index] == card.rank - 1:
-            success = True
-            fireworks = fireworks[: card.suit.index] + (card.rank,) + fireworks[card.suit.index + 1 :]
-            played = played + (order,)
-            if card.rank == MAX_RANK and tokens < CLUE_TOKENS:
-                tokens += 1
-                gained = True
-        else:
-            discard = discard + (order,)
-            if kind is Play:
-                strikes += 1
-            else:
-                tokens += 1
-                gained = True
+    check_turn(state.current, seat)
+    if type(action) is Clue:
+        turn = _give_clue(state, action)
+    elif type(action) is Play:
+        turn = _play(state, action)
+    elif type(action) is Discard:
+        turn = _discard(state, action)
     else:
         raise IllegalAction(f"{action!r} is not an action: play, discard or clue")
+    new = _after_the_draw(state, action, turn, _ending_at_once(state, turn))
+    return _ending_on_the_table(new) if new.outcome is None else new
 
-    # Endings that happen "at once", before any replacement is drawn.
-    outcome: Outcome | None = None
-    if strikes >= MAX_STRIKES:
-        outcome = Outcome(EndReason.STRIKEOUT, 0, config.variant.max_score, "the third strike: the fireworks exploded",
-                          config.all_or_nothing)
-    elif success and sum(fireworks) == config.variant.max_score:
-        max_score = config.variant.max_score
-        outcome = Outcome(EndReason.PERFECT, max_score, max_score, "every firework is complete",
-                          config.all_or_nothing)
-    elif config.all_or_nothing and card is not None and not success:
-        lost = _lost_firework(config, deck, discard, fireworks, card)
+
+@dataclass(slots=True)
+class _Turn:
+    """What a turn's action changed, before its card is replaced: the table's counters and piles, and what the
+    turn's event says (the card that left the hand, whether it played, the clue token it gave back, the cards a
+    clue touched)."""
+
+    knowledge: tuple[CardKnowledge, ...]
+    tokens: int
+    strikes: int
+    fireworks: tuple[int, ...]
+    discard: tuple[int, ...]
+    played: tuple[int, ...]
+    card: Card | None = None
+    success: bool = False
+    gained: bool = False
+    touched: tuple[int, ...] = ()
+    from_deck: bool = False  # option deck_plays: the deck's last card played blind
+
+    @classmethod
+    def of(cls, state: GameState) -> _Turn:
+        return cls(state.knowledge, state.clue_tokens, state.strikes, state.fireworks, state.discard, state.played)
+
+
+def _give_clue(state: GameState, clue: Clue) -> _Turn:
+    turn = _Turn.of(state)
+    turn.knowledge, turn.touched = _clue(state, clue)
+    turn.tokens -= 1
+    return turn
+
+
+def _leaving(state: GameState, order: int, from_deck: bool = False) -> _Turn:
+    """The turn of a card that leaves the current seat's hand (or the deck, when played blind from it)."""
+    if order not in state.hands[state.current] and not from_deck:
+        # Players know seats by name, so the sentence names no seat number.
+        whose = "no one's hand" if state.holder(order) is None else "another player's hand"
+        raise IllegalAction(f"card #{order} is not in your hand (it is in {whose})")
+    turn = _Turn.of(state)
+    turn.card, turn.from_deck = state.deck[order], from_deck
+    return turn
+
+
+def _play(state: GameState, action: Play) -> _Turn:
+    order = action.order
+    turn = _leaving(state, order, state.config.deck_plays and is_deck_play(state, order))
+    card = state.deck[order]
+    if turn.fireworks[card.suit.index] == card.rank - 1:
+        turn.success = True
+        turn.fireworks = turn.fireworks[: card.suit.index] + (card.rank,) + turn.fireworks[card.suit.index + 1 :]
+        turn.played += (order,)
+        if card.rank == MAX_RANK and turn.tokens < CLUE_TOKENS:
+            turn.tokens += 1
+            turn.gained = True
+    else:
+        turn.discard += (order,)
+        turn.strikes += 1
+    return turn
+
+
+def _discard(state: GameState, action: Discard) -> _Turn:
+    turn = _leaving(state, action.order)
+    if turn.tokens == CLUE_TOKENS:
+        raise IllegalAction(f"cannot discard with all {CLUE_TOKENS} clue tokens available: clue or play instead")
+    turn.discard += (action.order,)
+    turn.tokens += 1
+    turn.gained = True
+    return turn
+
+
+def _ending_at_once(state: GameState, turn: _Turn) -> Outcome | None:
+    """The endings that happen "at once", before any replacement is drawn."""
+    config = state.config
+    max_score = config.variant.max_score
+    if turn.strikes >= MAX_STRIKES:
+        return Outcome(EndReason.STRIKEOUT, 0, max_score, "the third strike: the fireworks exploded",
+                       config.all_or_nothing)
+    if turn.success and sum(turn.fireworks) == max_score:
+        return Outcome(EndReason.PERFECT, max_score, max_score, "every firework is complete", config.all_or_nothing)
+    if config.all_or_nothing and turn.card is not None and not turn.success:
+        lost = _lost_firework(config, state.deck, turn.discard, turn.fireworks, turn.card)
         if lost:
-            outcome = Outcome(EndReason.ALL_OR_NOTHING_DEFEAT, 0, config.variant.max_score, lost, True)
+            return Outcome(EndReason.ALL_OR_NOTHING_DEFEAT, 0, max_score, lost, True)
+    return None
 
+
+def _after_the_draw(state: GameState, action: TurnAction, turn: _Turn, outcome: Outcome | None) -> GameState:
+    """The state after ``turn``: its card replaced from the deck, the final round counted down, its event told."""
+    config, deck = state.config, state.deck
     next_draw = state.next_draw
     drawn: int | None = None
     final = state.final_turns_left
-    if from_deck:
+    if turn.from_deck:
         # The card left the deck whatever came of it; no replacement is drawn (the hand is untouched).
         next_draw += 1
     if outcome is None:
         if final is not None:
             final -= 1
             if final == 0:
-                outcome = Outcome(EndReason.FINAL_ROUND, sum(fireworks), config.variant.max_score,
+                outcome = Outcome(EndReason.FINAL_ROUND, sum(turn.fireworks), config.variant.max_score,
                                   "everyone took a last turn after the final card was drawn")
-        elif card is not None and (from_deck or next_draw < len(deck)):
-            if not from_deck:
+        elif turn.card is not None and (turn.from_deck or next_draw < len(deck)):
+            if not turn.from_deck:
                 drawn = next_draw
                 next_draw += 1
             if next_draw == len(deck) and not config.all_or_nothing:
                 # Every player, the drawer included, takes exactly one more turn.
-                final = players
+                final = config.players
+    event = TurnEvent(state.turn, state.current, action, turn.card, turn.success, turn.touched, drawn, turn.gained)
+    return GameState(config, state.seed, deck, hands_after(state.hands, event), turn.knowledge, next_draw,
+                     turn.fireworks, turn.tokens, turn.strikes, turn.discard, turn.played,
+                     (state.current + 1) % config.players, state.turn + 1, final, outcome, state.events + (event,))
 
-    event = TurnEvent(state.turn, current, action, card, success, touched, drawn, gained)
-    new = GameState(config, state.seed, deck, hands_after(state.hands, event), knowledge, next_draw, fireworks,
-                    tokens, strikes, discard, played, (current + 1) % players, state.turn + 1, final, outcome,
-                    state.events + (event,))
-    if outcome is None and config.end_when_no_points and not _points_left(new):
+
+def _ending_on_the_table(new: GameState) -> GameState:
+    """``new``, ended if the table a turn left cannot go on: no more points to score (option end_when_no_points),
+    or all or nothing with nothing left to do (judged on the state the first leaves)."""
+    config = new.config
+    if config.end_when_no_points and not _points_left(new):
         new = replace(new, outcome=Outcome(
-            EndReason.NO_MORE_POINTS, sum(fireworks), config.variant.max_score,
+            EndReason.NO_MORE_POINTS, sum(new.fireworks), config.variant.max_score,
             "no more points can be scored: no card that could still be played is left to play", config.all_or_nothing))
-    if outcome is None and config.all_or_nothing:
+    if config.all_or_nothing:
         # RULES.md: no legal action for the player to move is a defeat; so is a
         # table where no one holds a card, since nothing can be played any more
         # (empty clues alone would only burn tokens before the same end).
@@ -340,10 +384,9 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         elif not legal_actions(new):
             detail = f"seat {new.current} has no legal action"
         else:
-            detail = ""
-        if detail:
-            new = replace(new, outcome=Outcome(EndReason.ALL_OR_NOTHING_DEFEAT, 0, config.variant.max_score, detail,
-                                               True))
+            return new
+        new = replace(new, outcome=Outcome(EndReason.ALL_OR_NOTHING_DEFEAT, 0, config.variant.max_score, detail,
+                                           True))
     return new
 
 
