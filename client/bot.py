@@ -40,7 +40,6 @@ from hanabi.engine import PlayerView
 from hanabi.engine.bots import Bot, Level, make_bot
 from hanabi.protocol import DEFAULT_PORT
 from hanabi.protocol.errors import ErrorCode, GoodbyeReason, ProtocolError
-from hanabi.protocol.framing import Decoder, encode
 from hanabi.protocol.messages import (
     ActionRequest,
     ErrorReply,
@@ -64,7 +63,8 @@ from hanabi.protocol.messages import (
 from hanabi.protocol.version import CLIENT_PROGRAM, PROTOCOL_VERSION
 
 from .arguments import name_problem, seconds_problem
-from .session import CONNECT_TIMEOUT, HANDSHAKE_TIMEOUT, SEND_TIMEOUT, Address, parse_address
+from .session import CONNECT_TIMEOUT, HANDSHAKE_TIMEOUT, Address, parse_address
+from .wire import Wire
 
 RECONNECT_FOR = 120.0  # seconds to keep trying after the link is lost: long enough for a host to restart a server
 
@@ -100,13 +100,11 @@ def say(line: str) -> None:
 class BotClient:
     def __init__(self, stream: trio.abc.Stream, name: str, delay: float,
                  report: Callable[[str], None] = say, explain: bool = False) -> None:
-        self.stream = stream
+        self.wire = Wire(stream)
         self.name = name
         self.delay = delay
         self.report = report
         self.explain = explain
-        self.decoder = Decoder(peer="server")
-        self.inbox: list[Message] = []
         self.table: TableInfo | None = None  # our table as the server last showed it (from ``joined``)
         self.seat: int | None = None
         self.resume: str | None = None  # the token of our first welcome: a new connection takes our seat back with it
@@ -132,19 +130,16 @@ class BotClient:
         return f"{level} (the server counts this bot as a person: it is of another version)"
 
     async def send(self, message: Message) -> None:
-        with trio.fail_after(SEND_TIMEOUT):
-            await self.stream.send_all(encode(message))
+        await self.wire.send(message)
 
     async def receive(self) -> Message:
-        while not self.inbox:
-            data = await self.stream.receive_some()
-            if not data:
-                raise LinkLost("the server closed the connection")
-            try:
-                self.inbox.extend(self.decoder.feed(bytes(data)))
-            except ProtocolError as exc:
-                raise BotError(f"the server sent something unreadable: {exc}") from None
-        return self.inbox.pop(0)
+        try:
+            message = await self.wire.receive()
+        except ProtocolError as exc:
+            raise BotError(f"the server sent something unreadable: {exc}") from None
+        if message is None:
+            raise LinkLost("the server closed the connection")
+        return message
 
     async def expect(self, kind: type, timeout: float = HANDSHAKE_TIMEOUT) -> Message:
         with trio.fail_after(timeout):
@@ -161,9 +156,7 @@ class BotClient:
 
     def reconnected(self, stream: trio.abc.Stream) -> None:
         """Go on over a new connection (what the old one had half-read is dropped with it)."""
-        self.stream = stream
-        self.decoder = Decoder(peer="server")
-        self.inbox = []
+        self.wire = Wire(stream)
 
     async def join(self, table: int | None) -> int:
         await self.send(Hello(PROTOCOL_VERSION, CLIENT_PROGRAM, self.name, self.resume, network_bot=True))

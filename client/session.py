@@ -1,7 +1,7 @@
 """The connection to the server: Trio code that connects, shakes hands, reads, writes and reconnects.
 
-One ``Session`` owns one TCP stream at a time. The reader turns bytes into
-messages with the protocol's sans-IO ``Decoder`` and hands each to
+One ``Session`` owns one TCP stream at a time, spoken through a ``Wire``
+(``wire.py``, which the network bot uses too). The reader hands each message to
 ``dispatch`` (the model's reducer); the writer sends what the app queued.
 When the stream breaks, the session reconnects by itself, presenting its
 resume token so the server puts us back in our seat, and says so on screen
@@ -24,7 +24,6 @@ from dataclasses import dataclass
 import trio
 from hanabi.protocol import DEFAULT_PORT
 from hanabi.protocol.errors import ProtocolError
-from hanabi.protocol.framing import Decoder, encode
 from hanabi.protocol.messages import (
     Goodbye,
     Hello,
@@ -40,12 +39,12 @@ from hanabi.protocol.version import CLIENT_PROGRAM, PROTOCOL_VERSION, version_mi
 
 from .model import ClientModel, Incoming, Link, LinkChanged, Note
 from .tokens import TokenStore
+from .wire import Wire
 
 log = logging.getLogger(__name__)
 
 CONNECT_TIMEOUT = 10.0
 HANDSHAKE_TIMEOUT = 10.0
-SEND_TIMEOUT = 10.0
 PING_EVERY = 10.0
 SILENCE_LIMIT = 35.0  # no byte from the server for this long: the link is dead, reconnect
 OUTBOX = 256
@@ -177,8 +176,6 @@ class Session:
         self._send, self._receive = trio.open_memory_channel[Message](OUTBOX)
         self._token: trio.lowlevel.TrioToken | None = None
         self._online = False
-        self._last_heard = 0.0
-        self._pending: list[Message] = []  # messages that arrived in the same read as the welcome
         self.stopped = False
 
     # -- called by the app --------------------------------------------------------------------------
@@ -247,16 +244,16 @@ class Session:
 
     async def _serve(self, stream: trio.SocketStream) -> str | None:
         """Handshake, then read and write until the stream breaks; the goodbye reason, if any."""
-        decoder = Decoder(peer="server")
+        wire = Wire(stream)
         goodbye: list[str] = []
         try:
             async with stream:
                 resume = self.get_model().resume
                 if resume is None and self.tokens is not None:
                     resume = await self.tokens.wait_for()  # a previous run of this client may have left us a seat
-                await self._write(stream, Hello(PROTOCOL_VERSION, CLIENT_PROGRAM, self.name, resume))
+                await wire.send(Hello(PROTOCOL_VERSION, CLIENT_PROGRAM, self.name, resume))
                 try:
-                    welcome = await self._handshake(stream, decoder, goodbye)
+                    welcome = await self._handshake(wire, goodbye)
                 except ProtocolError as e:
                     # Unreadable before any welcome: another kind of server listens there, and asking again
                     # will not change that. Said once, and we stop.
@@ -271,7 +268,7 @@ class Session:
                     # Nothing after the handshake can be trusted to mean what we think: part, and do not retry.
                     self.dispatch(Note(mismatch, True))
                     with contextlib.suppress(ProtocolError):
-                        await self._write(stream, Goodbye(GOODBYE_VERSION, mismatch))
+                        await wire.send(Goodbye(GOODBYE_VERSION, mismatch))
                     return GOODBYE_VERSION
                 if self.tokens is not None:
                     self.tokens.save(welcome.resume)
@@ -282,18 +279,18 @@ class Session:
                         and not table.has_password:
                     # A spectator's place is not kept when the connection drops: ask for it again, before
                     # the list of tables (whose reply tells the model whether we are back at our table).
-                    await self._write(stream, Spectate(table.id))
-                await self._write(stream, ListTables())
-                await self._write(stream, ListOnline())  # who is here; the server tells changes from now on
+                    await wire.send(Spectate(table.id))
+                await wire.send(ListTables())
+                await wire.send(ListOnline())  # who is here; the server tells changes from now on
                 # What breaks inside the nursery comes out as an exception group (a reset read by the reader,
                 # a write that timed out): caught here, or it would end the whole session instead of reconnecting.
                 try:
                     async with trio.open_nursery() as nursery:
-                        nursery.start_soon(self._writer, stream)
-                        nursery.start_soon(self._pinger, nursery.cancel_scope)
+                        nursery.start_soon(self._writer, wire)
+                        nursery.start_soon(self._pinger, wire, nursery.cancel_scope)
                         if self.on_welcome is not None:
                             nursery.start_soon(self.on_welcome, self, resume is not None)
-                        await self._reader(stream, decoder, goodbye)
+                        await self._reader(wire, goodbye)
                         nursery.cancel_scope.cancel()
                 except* LINK_BROKEN:
                     pass
@@ -308,29 +305,18 @@ class Session:
     def _unreadable(self, error: BaseException) -> None:
         self.dispatch(Note(f"The server sent something this client cannot read: {error}", True))
 
-    async def _handshake(self, stream: trio.SocketStream, decoder: Decoder, goodbye: list[str]) -> Welcome | None:
+    async def _handshake(self, wire: Wire, goodbye: list[str]) -> Welcome | None:
+        """Every message up to the welcome (None: the server closed or said goodbye first); what follows it in the
+        same read stays in the wire's decoder for the reader."""
         with trio.fail_after(HANDSHAKE_TIMEOUT):
-            while True:
-                data = await stream.receive_some()
-                if not data:
+            while (message := await wire.receive()) is not None:
+                self.dispatch(message)
+                if isinstance(message, Welcome):
+                    return message
+                if isinstance(message, Goodbye):
+                    goodbye.append(message.reason)
                     return None
-                decoder.receive(data)
-                while (message := decoder.next_message()) is not None:
-                    self._last_heard = trio.current_time()
-                    self.dispatch(message)
-                    if isinstance(message, Welcome):
-                        # Anything after the welcome in the same read is handled by the reader.
-                        self._pending = list(self._drain_decoder(decoder))
-                        return message
-                    if isinstance(message, Goodbye):
-                        goodbye.append(message.reason)
-                        return None
-
-    def _drain_decoder(self, decoder: Decoder) -> list[Message]:
-        out = []
-        while (message := decoder.next_message()) is not None:
-            out.append(message)
-        return out
+            return None
 
     def _drain_stale(self) -> None:
         """Requests queued for a connection that broke are dropped: they may no longer make sense."""
@@ -340,29 +326,20 @@ class Session:
             except trio.WouldBlock:
                 return
 
-    async def _reader(self, stream: trio.SocketStream, decoder: Decoder, goodbye: list[str]) -> None:
-        for early in self._pending:
-            await self._handle(early, goodbye)
-        self._pending = []
+    async def _reader(self, wire: Wire, goodbye: list[str]) -> None:
         while True:
-            data = await stream.receive_some()
-            if not data:
+            try:
+                got = await wire.receive()
+            except ProtocolError as e:
+                if e.fatal:
+                    raise
+                self.dispatch(Note(f"Skipped a message this client cannot read: {e}", True))
+                continue
+            if got is None:
                 return
-            self._last_heard = trio.current_time()
-            decoder.receive(data)
-            while True:
-                try:
-                    got = decoder.next_message()
-                except ProtocolError as e:
-                    if e.fatal:
-                        raise
-                    self.dispatch(Note(f"Skipped a message this client cannot read: {e}", True))
-                    continue
-                if got is None:
-                    break
-                await self._handle(got, goodbye)
-                if goodbye:
-                    return
+            await self._handle(got, goodbye)
+            if goodbye:
+                return
 
     async def _handle(self, message: Message, goodbye: list[str]) -> None:
         if isinstance(message, Ping):
@@ -371,20 +348,16 @@ class Session:
             goodbye.append(message.reason)
         self.dispatch(message)
 
-    async def _writer(self, stream: trio.SocketStream) -> None:
+    async def _writer(self, wire: Wire) -> None:
         async for message in self._receive:
-            await self._write(stream, message)
+            await wire.send(message)
 
-    async def _write(self, stream: trio.SocketStream, message: Message) -> None:
-        with trio.fail_after(SEND_TIMEOUT):
-            await stream.send_all(encode(message))
-
-    async def _pinger(self, scope: trio.CancelScope) -> None:
+    async def _pinger(self, wire: Wire, scope: trio.CancelScope) -> None:
         """Ask the server for a sign of life now and then; hang up on a silent link so we can reconnect."""
         n = 0
         while True:
             await trio.sleep(PING_EVERY)
-            if trio.current_time() - self._last_heard > SILENCE_LIMIT:
+            if trio.current_time() - wire.heard_at > SILENCE_LIMIT:
                 scope.cancel()
                 return
             n += 1
