@@ -14,19 +14,17 @@ given time. Then it prints:
   process: both run on the same machine), and the server's memory (resident
   set) per table, from /proc (so Linux only).
 
-The clients are lean on purpose so that the server, not the load, is what is
-measured (they share the machine's cores with it): they all run on one
-epoll loop in this process (no task or thread per connection), read every
-frame into one shared buffer, and unpack only what they act on. A view
-says whose turn it is (its ``current`` key, found in the frame's bytes);
-only the seat whose turn it is unpacks it, as a plain msgpack tree (they
-trust the server, so they skip the protocol's checks, which a real client
-runs). Events are not unpacked at all: the view that follows each one says
-all a client needs. Requests are made with the protocol's ``encode``, each
-distinct one once. Their play is simple and always legal: discard the
-oldest card, or clue the next seat with the rank of its newest card when
-all clue tokens are in. With ``--think S`` each player pauses 0.5 S to 1.5 S
-(at random) before acting, counted from when the view reached their socket.
+The clients cost little on purpose, so that the server, not the load, is what
+is measured (they share the machine's cores with it): they all run on one
+epoll loop in this process (no task or thread per connection), with the
+kernel's receive timestamps to time each answer. What they receive they read
+as every client does, through the protocol's ``Decoder`` (its frames, its
+checks, the history it keeps), and they send requests made with its
+``encode``, each distinct one once. Their play is simple and always legal:
+discard the oldest card, or clue the next seat with the rank of its newest
+card when all clue tokens are in. With ``--think S`` each player pauses 0.5 S
+to 1.5 S (at random) before acting, counted from when the view reached their
+socket.
 """
 
 from __future__ import annotations
@@ -47,28 +45,31 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-import msgpack
-from hanabi.engine import CLUE_TOKENS, Clue, Discard
+from hanabi.engine import CLUE_TOKENS, Clue, Discard, PlayerView
 from hanabi.protocol import (
-    HEADER,
     PROTOCOL_VERSION,
     ActionRequest,
     CreateTable,
+    Decoder,
+    ErrorReply,
+    GameOver,
+    GameStarted,
+    Goodbye,
     Hello,
     Join,
+    Joined,
     Message,
+    Ping,
     Pong,
     Start,
+    ViewUpdate,
+    Welcome,
     encode,
 )
 
-_EVENT = b"\xa1t\xa5event"
-_VIEW = b"\xa1t\xa4view"
-_PING = b"\xa1t\xa4ping"
-_CURRENT = b"\xa7current"  # a view's key "current"; a seat number (a positive fixint byte) follows it
-_HEAD = 16  # a frame's type is among its first bytes: {"v": 2, "t": TYPE, ...}
+MessageT = TypeVar("MessageT")
 _REQUESTS: dict[tuple[int, int], bytes] = {}  # (0, order) discards, (target + 1, rank) clues: their frames
 _SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)  # Linux; its control message has the same number
 _TIMESPEC = struct.Struct("@qq")  # struct timespec: seconds, nanoseconds (wall clock)
@@ -88,12 +89,6 @@ class Stats:
     window: tuple[float, float] = (0.0, 0.0)  # wall-clock start and end of the measured time
 
 
-def current_seat(data: bytes | bytearray, start: int, end: int) -> int | None:
-    """Whose turn a ``view`` frame's body ``data[start:end]`` says it is, read from its bytes (no unpacking)."""
-    at = data.find(_CURRENT, start, end)
-    return data[at + len(_CURRENT)] if at >= 0 else None
-
-
 class LoadClient:
     """One seat: reads its socket, acts on its turn, and times its own actions."""
 
@@ -104,123 +99,95 @@ class LoadClient:
         self.players = players
         self.stats = stats
         self.host = host
-        self.buffer = bytearray()  # the start of a frame whose end has not arrived yet
+        self.decoder = Decoder(peer="server")
         self.acted_turn = -1  # the turn of the last view acted on: a view of the same turn is not acted on again
         self.sent_at: float | None = None
         self.think = think  # seconds to wait before acting, like a player thinking (0: as fast as possible)
-        self.pending: dict[str, Any] | None = None  # the view to act on once the thinking is over
+        self.pending: PlayerView | None = None  # the view to act on once the thinking is over
 
     def send(self, message: Message) -> None:
         self.sock.sendall(encode(message))  # a request is a few dozen bytes: the socket's buffer takes it
 
-    def frames(self, data: bytes) -> list[bytes]:
-        """Bodies of the frames completed by ``data``."""
-        buffer = self.buffer
-        buffer += data
-        out = []
-        start = 0
-        while len(buffer) - start >= 4:
-            (length,) = HEADER.unpack_from(buffer, start)
-            if len(buffer) - start < 4 + length:
-                break
-            out.append(bytes(buffer[start + 4:start + 4 + length]))
-            start += 4 + length
-        del buffer[:start]
-        return out
-
-    def until(self, kind: str) -> dict[str, Any]:
+    def until(self, kind: type[MessageT]) -> MessageT:
         """During the setup (blocking socket): the next message of type ``kind``."""
         while True:
             data = self.sock.recv(1 << 16)
             if not data:
                 raise EOFError("the server closed the connection during the setup")
-            for body in self.frames(data):
-                tree: dict[str, Any] = msgpack.unpackb(body)
-                if tree["t"] == kind:
-                    return tree
-                if tree["t"] == "error":
-                    raise RuntimeError(f"the server refused a setup request: {tree['message']}")
+            for message in self.decoder.feed(data):
+                if isinstance(message, kind):
+                    return message
+                if isinstance(message, ErrorReply):
+                    raise RuntimeError(f"the server refused a setup request: {message.message}")
 
     def receive(self, data: bytes | bytearray, size: int, timers: list[tuple[float, int, LoadClient]],
                 arrived: float | None = None) -> None:
-        """Handle the frames completed by the first ``size`` bytes of ``data`` (a buffer reused for every
-        read: nothing of it is kept but the start of an incomplete frame, copied). ``arrived``: when the
-        kernel received the first of these bytes (wall clock)."""
-        if self.buffer:
-            arrived = None  # the frame began in an earlier read: its bytes did not all arrive then
-            self.buffer += memoryview(data)[:size]
-            data, size = self.buffer, len(self.buffer)
-            self.buffer = bytearray()
-        start = 0
-        while size - start >= 4:
-            (length,) = HEADER.unpack_from(data, start)
-            end = start + 4 + length
-            if end > size:
-                break
+        """Handle the messages completed by the first ``size`` bytes of ``data`` (a buffer reused for every
+        read). ``arrived``: when the kernel received the first of these bytes (wall clock)."""
+        if self.decoder.buffered:
+            arrived = None  # a frame began in an earlier read: its bytes did not all arrive then
+        self.decoder.receive(bytes(memoryview(data)[:size]))
+        while (message := self.decoder.next_message()) is not None:
             # A move's event and view leave the server in one write: they arrive together, at ``arrived``.
-            self.frame(data, start + 4, end, timers, arrived)
-            start = end
-        if start < size:
-            self.buffer = bytearray(memoryview(data)[start:size])
+            self.handle(message, timers, arrived)
 
-    def frame(self, data: bytes | bytearray, start: int, end: int,
-              timers: list[tuple[float, int, LoadClient]], arrived: float | None = None) -> None:
-        """One frame, the bytes ``data[start:end]``: looked at in place, unpacked only when acted on.
-        ``arrived``: when it reached the socket, if known (see ``_play``)."""
-        if data.find(_VIEW, start, start + _HEAD) >= 0:
-            if self.sent_at is not None:
-                if self.stats.measuring:
-                    read = time.time() - self.sent_at
-                    self.stats.read_latencies.append(read)
-                    # Bytes that reached the socket before the action was sent cannot be its answer: then only
-                    # the reading time is known.
-                    late = arrived - self.sent_at if arrived is not None and arrived >= self.sent_at else read
-                    self.stats.latencies.append(late)
-                    self.stats.actions += 1
-                self.sent_at = None
-            if current_seat(data, start, end) != self.seat:
-                return  # not this seat's turn: nothing to unpack
-            view = msgpack.unpackb(memoryview(data)[start:end])["view"]
-            if view["outcome"] is None and view["turn"] != self.acted_turn:
-                self.acted_turn = view["turn"]
-                if self.think:
-                    # Players do not all think for the same time; equal pauses would keep every table
-                    # in step and turn the load into bursts of one action per table at the same instant.
-                    # A player starts thinking when the view reaches their socket: the time this process
-                    # took to get round to reading it (1,000 clients on one loop) is part of the pause, not
-                    # added to it, or the load offered would fall as this process gets busier.
-                    self.pending = view
-                    late = max(0.0, time.time() - arrived) if arrived is not None else 0.0
-                    due = time.perf_counter() - late + self.think * random.uniform(0.5, 1.5)
-                    heapq.heappush(timers, (due, id(self), self))
-                else:
-                    self.act(view)
-        elif data.find(_EVENT, start, start + _HEAD) >= 0:
-            return  # the view that comes with it says whose turn it is
-        elif data.find(_PING, start, start + _HEAD) >= 0:
-            self.send(Pong(n=msgpack.unpackb(memoryview(data)[start:end])["n"]))
+    def handle(self, message: Message, timers: list[tuple[float, int, LoadClient]],
+               arrived: float | None = None) -> None:
+        """One message from the server. ``arrived``: when it reached the socket, if known (see ``_play``)."""
+        if type(message) is ViewUpdate:
+            self.viewed(message.view, timers, arrived)
+        elif type(message) is Ping:
+            self.send(Pong(n=message.n))
+        elif type(message) is GameStarted:
+            self.acted_turn = -1  # a new game counts its turns from 0 again
+        elif type(message) is GameOver:
+            if self.host:
+                self.stats.games += 1
+                self.send(Start())
+        elif type(message) is ErrorReply:
+            self.stats.errors.append(message.message)
+        elif type(message) is Goodbye:
+            raise EOFError(f"goodbye: {message.reason}: {message.message}")
+        # Anything else (a move's event, news of the table) needs no answer: the view that follows says all.
+
+    def viewed(self, view: PlayerView, timers: list[tuple[float, int, LoadClient]], arrived: float | None) -> None:
+        """This seat's view after a move: the answer to its own action, if it sent one; its turn, maybe."""
+        if self.sent_at is not None:
+            if self.stats.measuring:
+                read = time.time() - self.sent_at
+                self.stats.read_latencies.append(read)
+                # Bytes that reached the socket before the action was sent cannot be its answer: then only
+                # the reading time is known.
+                late = arrived - self.sent_at if arrived is not None and arrived >= self.sent_at else read
+                self.stats.latencies.append(late)
+                self.stats.actions += 1
+            self.sent_at = None
+        if view.current != self.seat or view.outcome is not None or view.turn == self.acted_turn:
+            return
+        self.acted_turn = view.turn
+        if self.think:
+            # Players do not all think for the same time; equal pauses would keep every table
+            # in step and turn the load into bursts of one action per table at the same instant.
+            # A player starts thinking when the view reaches their socket: the time this process
+            # took to get round to reading it (1,000 clients on one loop) is part of the pause, not
+            # added to it, or the load offered would fall as this process gets busier.
+            self.pending = view
+            late = max(0.0, time.time() - arrived) if arrived is not None else 0.0
+            due = time.perf_counter() - late + self.think * random.uniform(0.5, 1.5)
+            heapq.heappush(timers, (due, id(self), self))
         else:
-            tree = msgpack.unpackb(memoryview(data)[start:end])
-            kind = tree["t"]
-            if kind == "game_started":
-                self.acted_turn = -1  # a new game counts its turns from 0 again
-            elif kind == "game_over":
-                if self.host:
-                    self.stats.games += 1
-                    self.send(Start())
-            elif kind == "error":
-                self.stats.errors.append(tree["message"])
-            elif kind == "goodbye":
-                raise EOFError(f"goodbye: {tree['reason']}: {tree['message']}")
+            self.act(view)
 
-    def act(self, view: dict[str, Any]) -> None:
-        """Act on a view read as a plain tree (``docs/protocol.md``, section 6): what the server checks."""
-        hands = view["hands"]
-        if view["clue_tokens"] < CLUE_TOKENS:
-            key = (0, hands[self.seat][-1][0])  # discard the oldest card (by its order)
+    def act(self, view: PlayerView) -> None:
+        """Act on this seat's view: what the server checks."""
+        hands = view.hands
+        if view.clue_tokens < CLUE_TOKENS:
+            key = (0, hands[self.seat][-1].order)  # discard the oldest card
         else:
             target = (self.seat + 1) % self.players
-            key = (target + 1, int(hands[target][0][1][1]))  # clue the rank of its newest card, "R3" -> 3
+            newest = hands[target][0].card
+            assert newest is not None  # another seat's card: seen
+            key = (target + 1, newest.rank)  # clue the rank of its newest card
         request = _REQUESTS.get(key)
         if request is None:
             action = Discard(key[1]) if key[0] == 0 else Clue(key[0] - 1, rank=key[1])
@@ -243,19 +210,19 @@ def _connect(port: int, name: str, seat: int, players: int, stats: Stats, host: 
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     client = LoadClient(sock, seat, players, stats, host, think)
     client.send(Hello(protocol=PROTOCOL_VERSION, program="loadtest", name=name))
-    client.until("welcome")
+    client.until(Welcome)
     return client
 
 
 def _seat_table(port: int, index: int, players: int, stats: Stats, think: float) -> list[LoadClient]:
     host = _connect(port, f"h{index}", 0, players, stats, True, think)
     host.send(CreateTable(name=f"load {index}", seats=players))
-    table = host.until("joined")["table"]["id"]
+    table = host.until(Joined).table.id
     clients = [host]
     for seat in range(1, players):
         c = _connect(port, f"p{index}.{seat}", seat, players, stats, False, think)
         c.send(Join(table=table, seat=seat))
-        c.until("joined")
+        c.until(Joined)
         clients.append(c)
     return clients
 

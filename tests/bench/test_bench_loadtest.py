@@ -1,5 +1,5 @@
 """The load test runs end to end on a small load and reports sane figures (a smoke test: no speed asserted);
-its clients take frames apart in place, however the bytes arrive."""
+its clients read the protocol's messages, however the bytes arrive."""
 
 from __future__ import annotations
 
@@ -7,14 +7,13 @@ import json
 import random
 import socket
 
-import msgpack
 import pytest
 from hanabi.engine import GameConfig, apply, legal_actions, new_game, view_for
-from hanabi.protocol import Encoder, GameEvent, ViewUpdate
+from hanabi.protocol import Encoder, GameEvent, Message, ViewUpdate
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bench.loadtest import LoadClient, Stats, current_seat, main, run
+from bench.loadtest import LoadClient, Stats, main, run
 
 
 def test_a_small_load_plays_and_reports_without_errors() -> None:
@@ -47,31 +46,33 @@ def test_the_gc_log_sums_up_the_servers_collections() -> None:
         assert (figures["max_objects"] > 0) == (figures["count"] > 0)
 
 
-def _frames_of_a_game(players: int, seed: int) -> list[tuple[bytes, int | None]]:
-    """The frames one seat's connection gets in a whole game (event and view of each move), each with the
-    seat whose turn its view says it is (None for an event)."""
+def _frames_of_a_game(players: int, seed: int) -> list[tuple[bytes, Message]]:
+    """The frames one seat's connection gets in a whole game (event and view of each move), each with its
+    message."""
     state = new_game(GameConfig(players=players), str(seed))
     encoder = Encoder()
     rng = random.Random(seed)
-    out: list[tuple[bytes, int | None]] = []
+    out: list[tuple[bytes, Message]] = []
     while True:
-        out.append((encoder.encode(ViewUpdate(game=1, view=view_for(state, 0))), state.current))
+        view = ViewUpdate(game=1, view=view_for(state, 0))
+        out.append((encoder.encode(view), view))
         if state.over:
             return out
         state = apply(state, rng.choice(legal_actions(state)))
-        out.append((encoder.encode(GameEvent(game=1, event=state.events[-1])), None))
+        event = GameEvent(game=1, event=state.events[-1])
+        out.append((encoder.encode(event), event))
 
 
 @settings(max_examples=60)
 @given(st.integers(2, 5), st.integers(0, 10**6), st.lists(st.integers(1, 700), max_size=400))
-def test_load_clients_take_frames_apart_however_they_arrive(players: int, seed: int, cuts: list[int]) -> None:
+def test_load_clients_read_messages_however_they_arrive(players: int, seed: int, cuts: list[int]) -> None:
     frames = _frames_of_a_game(players, seed)
     stream = b"".join(frame for frame, _ in frames)
-    seen: list[bytes] = []
+    seen: list[Message] = []
     a, b = socket.socketpair()
     try:
         client = LoadClient(a, 0, players, Stats(), host=False)
-        client.frame = lambda data, start, end, timers, arrived=None: seen.append(bytes(data[start:end]))  # type: ignore[method-assign]
+        client.handle = lambda message, timers, arrived=None: seen.append(message)  # type: ignore[method-assign]
         shared = bytearray(1 << 16)  # reused for every read, as in the load test
         at = 0
         for cut in [*cuts, len(stream)]:
@@ -79,10 +80,7 @@ def test_load_clients_take_frames_apart_however_they_arrive(players: int, seed: 
             at += len(piece)
             shared[:len(piece)] = piece
             client.receive(shared, len(piece), [])
-        assert seen == [frame[4:] for frame, _ in frames]
+        assert seen == [message for _, message in frames]
     finally:
         a.close()
         b.close()
-    for frame, current in frames:
-        if current is not None:  # a view: its bytes say whose turn it is, as its unpacked tree does
-            assert current_seat(frame, 4, len(frame)) == msgpack.unpackb(frame[4:])["view"]["current"] == current
