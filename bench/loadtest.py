@@ -227,6 +227,21 @@ def _seat_table(port: int, index: int, players: int, stats: Stats, think: float)
     return clients
 
 
+def _answer_pings(clients: list[LoadClient]) -> None:
+    """During the setup: whatever the seated clients have been sent, read and handled (so they answer the
+    server's pings: on a busy machine seating 1,000 clients takes longer than the server waits for a sign of
+    life from each)."""
+    poller = select.poll()  # not select.select: it takes no file descriptor past 1023
+    by_fd = {c.sock.fileno(): c for c in clients}
+    for fd in by_fd:
+        poller.register(fd, select.POLLIN)
+    for fd, _ in poller.poll(0):
+        data = by_fd[fd].sock.recv(1 << 16)
+        if not data:
+            raise EOFError("the server closed a connection during the setup")
+        by_fd[fd].receive(data, len(data), [])
+
+
 def _family(pid: int) -> list[int]:
     """The server's process and any children it has (none today; a profiler's run may have one)."""
     found = [pid]
@@ -379,6 +394,7 @@ def run(tables: int, players: int, seconds: float, warmup: float, think: float =
             t0 = time.perf_counter()
             for i in range(tables):
                 clients += _seat_table(port, i, players, stats, think)
+                _answer_pings(clients)
             setup_s = time.perf_counter() - t0
             # This process's own collector pauses would show up as server latency: keep them rare.
             gc.freeze()
