@@ -192,6 +192,21 @@ async def server(nursery: trio.Nursery, fast_config: ServerConfig) -> AsyncItera
     yield started
 
 
+async def memory_client(server: Server, nursery: trio.Nursery, name: str, *, resume: str | None = None,
+                        address: str | None = None) -> Client:
+    """A logged-in client of ``server`` (started by the test itself) over an in-memory stream, from ``address``."""
+    ours, theirs = trio.testing.memory_stream_pair()
+    if address is None:
+        nursery.start_soon(server.handle, theirs, f"memory:{name}")
+    else:
+        nursery.start_soon(server.handle, theirs, f"{address}:{name}", address)
+    client = Client(ours, name)
+    welcome = await client.hello(name, resume)
+    client.token = welcome.resume  # type: ignore[attr-defined]
+    client.player = welcome.player  # type: ignore[attr-defined]
+    return client
+
+
 @pytest.fixture
 def connect(server: Server, nursery: trio.Nursery) -> Connect:
     """A logged-in client over an in-memory stream (``hello=False`` for a bare one)."""

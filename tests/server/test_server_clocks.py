@@ -1,5 +1,6 @@
-"""Timed tables, pause and pre-moves at the server, over in-memory streams (clocks of a second or so, never a
-long sleep: waits have generous timeouts, outcomes none)."""
+"""Timed tables, pause and pre-moves at the server, on virtual time over in-memory streams: the server runs in
+the test's Trio run, so its clock is the test's, and a bank is measured to the millisecond (a restart after
+kill -9 runs in real time, over TCP)."""
 
 from __future__ import annotations
 
@@ -43,11 +44,13 @@ from hanabi.server.records import TableSettings
 from hanabi.server.saved import read_games
 from hanabi.server.store import token_hash
 
-from .conftest import FAST, Client, Connect, config_with
+from .conftest import FAST, Client, Connect, config_with, settle
 from .test_server_tables import table_of
 from .test_server_tcp import _client, _start_server_process, kill_9
 
-WAIT = 10.0  # generous: under load a message may be slow, but it comes
+WAIT = 10.0  # a bound of the server's time that stops a hung test (on virtual time it costs nothing)
+
+pytestmark = pytest.mark.virtual_time
 
 
 async def _two(connect: Connect, **options: object) -> tuple[dict[int, Client], dict[int, PlayerView]]:
@@ -66,24 +69,17 @@ def _own_play(view: PlayerView, seat: int) -> Play:
     return Play(view.hands[seat][0].order)
 
 
-async def test_a_timed_game_shows_its_clocks_and_adds_the_bonus_after_a_move(connect: Connect) -> None:
-    # A clock message gives the banks as they stand when it is made: the bank that has just started to run may
-    # be a few ms down (0 on a quiet machine; 2 and 7 seen on a busy one), never by more than the test waited.
-    # The server runs in this test's Trio run, so its clock is the test's.
-    began = trio.current_time()
+async def test_a_timed_game_shows_its_clocks_and_adds_the_bonus_after_a_move(
+        connect: Connect, autojump_clock: trio.testing.MockClock) -> None:
     clients, views = await _two(connect, timed=True, time_base=600, time_per_turn=7)
     current = views[0].current
     start = await clients[0].expect(GameClock, WAIT)
-    waited = (trio.current_time() - began) * 1000
-    assert start.remaining[1 - current] == 600_000 and 600_000 - waited - 1 <= start.remaining[current] <= 600_000
-    assert start.running == current and not start.paused
-    sent = trio.current_time()
+    assert start.remaining == (600_000, 600_000) and start.running == current and not start.paused
+    autojump_clock.jump(2.5)  # the player to act thinks for two and a half seconds
     await clients[current].send(ActionRequest(_own_play(views[current], current)))
     after = await clients[1 - current].expect(GameClock, WAIT, lambda m: m.running == 1 - current)
-    waited = (trio.current_time() - sent) * 1000
-    # The mover's bank lost the moment the move took and gained the 7 seconds' bonus.
-    assert 600_000 < after.remaining[current] <= 607_000
-    assert 600_000 - waited - 1 <= after.remaining[1 - current] <= 600_000
+    # The mover's bank lost the 2.5 s the move took and gained the 7 seconds' bonus; the other's has not run.
+    assert after.remaining[current] == 600_000 - 2_500 + 7_000 and after.remaining[1 - current] == 600_000
 
 
 async def test_an_untimed_game_has_no_clocks_and_is_not_paused(connect: Connect) -> None:
@@ -94,13 +90,15 @@ async def test_an_untimed_game_has_no_clocks_and_is_not_paused(connect: Connect)
     current = views[0].current
     await clients[current].send(ActionRequest(_own_play(views[current], current)))
     await _views(clients, 1)
-    await clients[0].drain(0.2)
+    await settle(clients[0])
     assert clients[0].take(GameClock) == []
 
 
 async def test_the_player_to_act_running_out_of_time_loses_the_game_for_the_table(connect: Connect) -> None:
     clients, views = await _two(connect, timed=True, time_base=1, time_per_turn=0)
+    started = trio.current_time()
     over = await clients[0].expect(GameOver, WAIT)
+    assert trio.current_time() - started == pytest.approx(1.0), "the game ended before the 1 s bank was empty"
     assert over.outcome.reason is EndReason.TIMEOUT and over.outcome.score == 0
     loser = ("Alice", "Bob")[views[0].current]
     assert over.outcome.detail.startswith(f"{loser} ran out of time")
@@ -112,23 +110,29 @@ async def test_the_player_to_act_running_out_of_time_loses_the_game_for_the_tabl
     assert exported["actions"] == [{"type": 4, "target": views[0].current, "value": 3}]
 
 
-async def test_a_paused_game_refuses_moves_stops_the_clock_and_goes_on_when_resumed(connect: Connect) -> None:
+async def test_a_paused_game_refuses_moves_stops_the_clock_and_goes_on_when_resumed(
+        connect: Connect, autojump_clock: trio.testing.MockClock) -> None:
     clients, views = await _two(connect, timed=True, time_base=2, time_per_turn=0)
     current = views[0].current
+    autojump_clock.jump(0.5)
     await clients[1].send(PauseRequest(True))
     paused = await clients[0].expect(GameClock, WAIT, lambda m: m.paused)
     assert paused.note == "Bob paused the game" and paused.running is None
+    assert paused.remaining[current] == 1_500
     await clients[current].send(ActionRequest(_own_play(views[current], current)))
     refused = await clients[current].expect(ErrorReply, WAIT)
     assert refused.code == "game_paused" and "Bob paused the game" in refused.message
     await clients[0].send(PauseRequest(True))
     assert "already paused" in (await clients[0].expect(ErrorReply, WAIT)).message
-    # Paused, the 2-second bank does not run out; the same bank is there after twice that long.
-    await trio.sleep(2.5)
-    assert not clients[0].take(GameOver) and not clients[1].take(GameOver)
+    # Paused, the 2-second bank does not run out; the same bank is there after 50 s (one jump, in which the
+    # clients read nothing: within the server's idle timeout).
+    autojump_clock.jump(50)
+    await settle(*clients.values())
+    assert not clients[0].take(GameOver) and not clients[1].take(GameOver), "the bank ran out while paused"
+    clients[1].inbox.clear()  # the clocks from before the pause: the start's would match the wait below
     await clients[0].send(PauseRequest(False))
     resumed = await clients[1].expect(GameClock, WAIT, lambda m: not m.paused)
-    assert resumed.running == current and resumed.remaining[current] > 1_000
+    assert resumed.running == current and resumed.remaining[current] == 1_500
     await clients[current].send(ActionRequest(_own_play(views[current], current)))
     await _views(clients, 1)
 
@@ -142,7 +146,7 @@ async def test_pause_needs_a_seat_and_a_running_game(connect: Connect) -> None:
 
 
 @pytest.mark.parametrize("fast_config", [config_with(bot_delay=0.6)])
-async def test_bots_wait_while_the_game_is_paused(connect: Connect) -> None:
+async def test_bots_wait_while_the_game_is_paused(connect: Connect, autojump_clock: trio.testing.MockClock) -> None:
     alice = await connect("Alice")
     await alice.send(CreateTable(name="t", seats=2))
     await alice.expect(Joined)
@@ -155,10 +159,13 @@ async def test_bots_wait_while_the_game_is_paused(connect: Connect) -> None:
     await alice.send(PauseRequest(True))  # before the bot's 0.6 s are up
     await alice.expect(ViewUpdate, WAIT, lambda m: m.view.turn == view.turn + 1)
     await alice.expect(GameClock, WAIT, lambda m: m.paused)
-    await alice.drain(1.5)
+    autojump_clock.jump(50)
+    await settle(alice)
     assert all(m.view.turn == view.turn + 1 for m in alice.take(ViewUpdate)), "a bot moved while paused"
     await alice.send(PauseRequest(False))
+    resumed = trio.current_time()
     await alice.expect(ViewUpdate, WAIT, lambda m: m.view.turn == view.turn + 2)
+    assert trio.current_time() - resumed == pytest.approx(0.6), "the bot did not wait its delay after the pause"
 
 
 async def test_a_premove_is_made_at_the_start_of_its_players_turn(connect: Connect) -> None:
@@ -236,6 +243,7 @@ async def test_a_timed_game_pauses_itself_while_the_player_to_act_is_away(connec
     assert going.running == current
 
 
+@pytest.mark.real_time  # a server process, killed and started again
 async def test_clocks_survive_a_kill_9_from_the_stored_banks(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     proc, port = await _start_server_process(db)
@@ -314,7 +322,9 @@ async def test_time_running_out_on_the_last_turn_loses_the_game_at_the_server(tm
             await last.hello("x", resume=tokens[state.current])
             view = (await last.expect(ViewUpdate, WAIT)).view
             assert view.final_turns_left == 1 and view.current == state.current
+            back = trio.current_time()
             over = await last.expect(GameOver, WAIT)
+            assert trio.current_time() - back == pytest.approx(0.5), "the half second left was not what ran out"
             assert over.outcome.reason is EndReason.TIMEOUT and over.outcome.score == 0
             listed = {g.id: g for g in await server.store.read(read_games)}
             assert listed[game_id].end.value == "timeout"
