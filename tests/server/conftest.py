@@ -49,6 +49,7 @@ class Client:
         self.closed = False
         self.answer_pings = True
         self._buffer = bytearray()
+        self._flushes = 0
 
     async def send(self, message: Message) -> None:
         await self.stream.send_all(encode(message))
@@ -111,8 +112,30 @@ class Client:
         except trio.TooSlowError:
             raise AssertionError(f"{self.name} waited {timeout} s for the server to close the connection") from None
 
+    async def flush(self, timeout: float = PATIENCE) -> None:
+        """Read everything the server sent before now, by a condition rather than a wait: the server answers a
+        ping in order with what it queued for this connection, so its pong comes after all of that."""
+        self._flushes += 1
+        n = 1_000_000 + self._flushes  # apart from the numbers the server's own pings carry
+        await self.send(Ping(n=n))
+        try:
+            with trio.fail_after(timeout):
+                while not any(isinstance(m, Pong) and m.n == n for m in self.seen):
+                    await self._pump()
+        except trio.TooSlowError:
+            raise AssertionError(f"{self.name} waited {timeout} s for the answer to its ping") from None
+
     async def drain(self, seconds: float = 0.05) -> None:
         """Take in whatever arrives within ``seconds``."""
+        with trio.move_on_after(seconds):
+            while True:
+                await self._pump()
+
+    async def listen(self, seconds: float) -> None:
+        """Read (answering pings) while ``seconds`` of the test's clock pass: for a test on virtual time, where
+        the server's timers fire meanwhile and no real time goes by. What arrives goes to the inbox."""
+        assert isinstance(trio.lowlevel.current_clock(), trio.testing.MockClock), (
+            "listen() lets time pass: on the real clock, wait for a message or a state instead")
         with trio.move_on_after(seconds):
             while True:
                 await self._pump()

@@ -15,6 +15,7 @@ from pathlib import Path
 import msgpack
 import pytest
 import trio
+import trio.testing
 from hanabi.engine import GameConfig, Play, apply, legal_actions, new_game
 from hanabi.protocol.messages import (
     ActionRequest,
@@ -42,9 +43,11 @@ from hanabi.server.records import TableSettings
 from hanabi.server.saved import read_game, read_games
 from hanabi.server.store import StoreFailure
 
-from .conftest import FAST, Client, Connect, config_with
+from .conftest import FAST, Client, Connect, config_with, eventually, settle
 from .test_server_faults import last_view, started_game
 from .test_server_tables import table_of
+
+pytestmark = pytest.mark.virtual_time
 
 
 async def _slow_store_writes(server: Server, monkeypatch: pytest.MonkeyPatch, seconds: float = 0.2) -> None:
@@ -84,7 +87,7 @@ async def test_one_player_cannot_take_seats_at_two_tables_at_once(connect: Conne
                if s is not None and s.player is player]
     assert len(holding) == 1 and (player.table.id, player.seat) == holding[0]  # type: ignore[union-attr]
     # Every view Mallory was sent is of the one seat she holds.
-    await mallory.drain(0.1)
+    await settle(mallory)
     assert {m.view.seat for m in mallory.seen if isinstance(m, ViewUpdate)} <= {player.seat}
 
 
@@ -118,10 +121,9 @@ async def test_a_replaced_connection_s_queued_requests_are_dropped(connect: Conn
     # connection takes the player over. The queued create_table must not run for the player.
     await old.send(Join(table=table_id, seat=1))
     await old.send(CreateTable(name="second", seats=2))
-    await trio.sleep(0.05)
+    await settle()  # the join's slow write has begun, the create_table waits behind it
     new = await connect("Mallory", resume=old.token)  # type: ignore[attr-defined]
-    await trio.sleep(0.5)
-    await new.drain(0.1)
+    await new.listen(0.5)  # the write's 0.3 s of the server's clock pass
     assert [t.name for t in server.lobby.tables.values()] == ["Friday"]
 
 
@@ -259,7 +261,7 @@ async def test_leaving_mid_game_sends_everyone_the_final_view_with_game_over(con
     assert view.view.outcome is not None and view.view.outcome.reason.value == "terminated"
     await alice.expect(GameOver)
     # The one who left is in the lobby: nothing more of that table's game reaches them.
-    await bob.drain(0.1)
+    await settle(bob)
     assert not bob.take(GameOver) and not [m for m in bob.take(ViewUpdate) if m.view.outcome is not None]
 
 
@@ -276,7 +278,7 @@ async def test_logins_without_a_token_do_not_grow_the_players_without_bound(conn
     for i in range(20):
         drifter = await connect(f"Drifter{i}")
         await drifter.stream.aclose()
-        await trio.sleep(0.01)
+        await settle()  # the server has seen the drifter go
     assert len(server.lobby.players) <= 6
     assert await _stored_players(server) <= 6
     names = {p.name for p in server.lobby.players.values()}
@@ -286,12 +288,17 @@ async def test_logins_without_a_token_do_not_grow_the_players_without_bound(conn
 
 
 @pytest.mark.parametrize("fast_config", [config_with(forget_after=0.2)])
-async def test_players_offline_and_at_no_table_are_forgotten_after_a_while(connect: Connect,
-                                                                          server: Server) -> None:
+async def test_players_offline_and_at_no_table_are_forgotten_after_a_while(
+        connect: Connect, server: Server, autojump_clock: trio.testing.MockClock) -> None:
     gone = await connect("Gone")
     await gone.stream.aclose()
     stays = await connect("Stays")
-    await trio.sleep(1.3)  # the sweep runs every second at the least
+    await settle(stays)
+    autojump_clock.jump(0.9)  # offline past forget_after, but the sweep runs every second at the least
+    await settle(stays)
+    assert {p.name for p in server.lobby.players.values()} == {"Gone", "Stays"}, "forgotten before the sweep"
+    autojump_clock.jump(0.1)
+    await settle(stays)
     assert {p.name for p in server.lobby.players.values()} == {"Stays"}
     assert await _stored_players(server) == 1
     back = await connect("Gone", hello=False)
@@ -310,9 +317,7 @@ async def test_a_network_bot_back_while_it_is_being_forgotten_stays_one_in_the_s
     client, first = await log_in()
     player = next(p for p in server.lobby.players.values() if p.name == "Robo")
     await client.stream.aclose()
-    with trio.fail_after(5):
-        while player.conn is not None:
-            await trio.sleep(0.01)
+    await eventually(lambda: player.conn is None, "the server to see the network bot's connection end")
     forget = server.store.forget_players
 
     async def forget_while_it_comes_back(keys: list[str]) -> None:
@@ -340,13 +345,12 @@ async def test_a_request_queued_at_a_table_by_a_replaced_connection_is_not_carri
     old = await connect("Mallory")
     await _slow_store_writes(server, monkeypatch, 0.3)
     await busy.send(Join(table=table_id, seat=2))  # keeps the table's task busy for a while
-    await trio.sleep(0.05)
+    await settle()
     await old.send(Join(table=table_id, seat=1))  # queued at the table behind it
-    await trio.sleep(0.05)
+    await settle()
     new = await connect("Mallory", resume=old.token)  # type: ignore[attr-defined]
     await busy.expect(Joined)
-    await trio.sleep(0.4)
-    await new.drain(0.1)
+    await new.listen(0.5)  # the queued join's slow write would be done by now
     assert server.lobby.tables[table_id].seats[1] is None
     assert not [m for m in new.seen if isinstance(m, Joined)]
 

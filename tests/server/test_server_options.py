@@ -58,7 +58,9 @@ from hanabi.server.records import PLAIN_CHOICES, TableSettings, choices_text, se
 from hanabi.server.saved import read_games, read_snapshot
 from hanabi.server.store import Store
 
-from .conftest import FAST, Client, Connect
+from .conftest import FAST, Client, Connect, eventually, memory_client, settle
+
+pytestmark = pytest.mark.virtual_time  # the redaction tests run over real TCP, on the real clock
 
 
 async def seated_with_bots(connect: Connect, name: str, seats: int = 3, **options: Any) -> tuple[Client, Joined,
@@ -139,6 +141,7 @@ async def test_without_a_seed_each_table_is_dealt_at_random(connect: Connect, se
     assert game_of(server, at_a.table.id).state.deck != game_of(server, at_b.table.id).state.deck
 
 
+@pytest.mark.real_time
 async def test_the_seed_never_reaches_a_player_while_the_game_runs(tcp_connect: Connect) -> None:
     """Over real TCP: not a byte of the seed text in any frame to the creator or a guest before the game ends;
     then it comes in game_over."""
@@ -146,8 +149,8 @@ async def test_the_seed_never_reaches_a_player_while_the_game_runs(tcp_connect: 
     alice, bob = await two_people(tcp_connect, seed=seed)
     view = await play_until((alice, bob), lambda v: v.turn >= 6)
     assert view.outcome is None
-    await alice.drain(0.1)
-    await bob.drain(0.1)
+    await alice.flush()
+    await bob.flush()
     for client in (alice, bob):
         assert client.raw and not any(b"zebra" in body for body in client.raw)
     await alice.send(Leave())  # ends the game for Bob, who then learns the seed
@@ -262,12 +265,11 @@ async def test_the_bots_play_at_the_tables_level(connect: Connect, server: Serve
     for person, view in ((alice, first), (bob, second)):
         if view.current == 0:  # so that the bot's turn comes
             await person.send(ActionRequest(view.legal_actions()[-1]))
-    with trio.fail_after(5):
-        while len(set(seen)) < 2:
-            await trio.sleep(0.01)
+    await eventually(lambda: len(set(seen)) >= 2, "both tables' bots to choose a move")
     assert set(seen) == {"beginner", "h-group"}
 
 
+@pytest.mark.real_time
 async def test_a_bots_reason_never_names_a_players_own_cards_to_them(tcp_connect: Connect) -> None:
     """Over real TCP, two people and a bot: a reason that names Bob's cards (the bot's clue to him) never reaches
     him while the game runs; every other reason does, right after its move; the ones kept come after game_over."""
@@ -279,7 +281,7 @@ async def test_a_bots_reason_never_names_a_players_own_cards_to_them(tcp_connect
     await alice.send(AddBot(seat=2))
     await alice.send(Start())
     view = await play_until((alice, bob), lambda v: v.turn >= 24 and v.current != 2)  # the bot waits for us
-    await bob.drain(0.1)
+    await bob.flush()
     during = bob.take(BotReason)
     bot_moves = {e.turn: e.action for e in view.events if isinstance(e, TurnEvent) and e.seat == 2}
     named_bob = {t for t, a in bot_moves.items() if isinstance(a, Clue) and a.target == 1}
@@ -288,11 +290,11 @@ async def test_a_bots_reason_never_names_a_players_own_cards_to_them(tcp_connect
     assert {r.turn for r in during} == set(bot_moves) - named_bob
     again = await tcp_connect("Bob", resume=bob.token)  # type: ignore[attr-defined]  # Bob comes back: the same
     await again.expect(ViewUpdate)
-    await again.drain(0.1)
+    await again.flush()
     assert {r.turn for r in again.take(BotReason)} == set(bot_moves) - named_bob
     await alice.send(Leave())  # the game ends for Bob
     await again.expect(GameOver)
-    await again.drain(0.1)
+    await again.flush()
     assert {r.turn for r in again.take(BotReason)} == named_bob
 
 
@@ -319,13 +321,12 @@ async def test_a_bots_reason_names_the_bots_turn_when_a_pre_move_follows_it(conn
         else:  # the bot thinks: Alice queues the discard of her oldest card, then hears what became of it
             await alice.send(QueueMove(PreMoveKind.DISCARD, view.hands[0][-1].order))
             heard: list[Queued | ErrorReply] = []
-            with trio.fail_after(10):
-                while not any(isinstance(m, ErrorReply) or m.kind is None for m in heard) and len(heard) < 2:
-                    await alice.drain(0.01)  # the queue's answer, then the outcome (made, not made, cancelled)
-                    heard += [*alice.take(Queued), *alice.take(ErrorReply)]
+            # The queue's answer, then the outcome (made, not made, cancelled); or a refusal.
+            while not any(isinstance(m, ErrorReply) or m.kind is None for m in heard) and len(heard) < 2:
+                heard.append(await alice.expect(object, where=lambda m: isinstance(m, (Queued, ErrorReply))))
             made += sum(isinstance(m, Queued) and m.note == "your queued discard was made" for m in heard)
         view = await after(view.turn)
-    await sam.drain(0.1)
+    await settle(sam)
     watched = sam.take(ViewUpdate)[-1].view  # the bot may have moved again after Alice's last view
     bot_turns = {e.turn for e in watched.events if isinstance(e, TurnEvent) and e.seat == 1}
     reasons = sam.take(BotReason)
@@ -339,17 +340,12 @@ async def test_a_bots_reason_names_the_bots_turn_when_a_pre_move_follows_it(conn
 async def test_the_bots_reasons_survive_a_restart_and_stay_kept_from_the_seats_they_name(tmp_path: Path) -> None:
     start = functools.partial(serve, "127.0.0.1", 0, str(tmp_path / "reasons.sqlite3"), config=FAST)
 
-    async def log_in(port: int, name: str, resume: str | None = None) -> Client:
-        client = Client(await trio.open_tcp_stream("127.0.0.1", port), name)
-        client.token = (await client.hello(name, resume)).resume  # type: ignore[attr-defined]
-        return client
-
     def said(client: Client) -> set[tuple[int, str]]:
         return {(r.turn, r.reason) for r in client.take(BotReason)}
 
     async with trio.open_nursery() as nursery:
         server = await nursery.start(start)
-        alice, sam = await log_in(server.port, "Alice"), await log_in(server.port, "Sam")
+        alice, sam = await memory_client(server, nursery, "Alice"), await memory_client(server, nursery, "Sam")
         await alice.send(CreateTable(name="why", seats=3, level="basic", seed="why not"))
         table = (await alice.expect(Joined)).table.id
         await alice.send(AddBot(seat=1))
@@ -358,20 +354,18 @@ async def test_the_bots_reasons_survive_a_restart_and_stay_kept_from_the_seats_t
         await sam.expect(Joined)
         await alice.send(Start())
         await play_until((alice,), lambda v: v.turn >= 18 and v.current == 0)  # the bots wait for her now
-        await alice.drain(0.1)
-        await sam.drain(0.1)
+        await settle(alice, sam)
         to_alice, to_sam = said(alice), said(sam)
         assert to_alice and to_sam - to_alice, "the deal should have the bots clue Alice, and say things she may read"
         await server.stop()
     async with trio.open_nursery() as nursery:
         server = await nursery.start(start)
-        alice = await log_in(server.port, "Alice", alice.token)  # type: ignore[attr-defined]
-        sam = await log_in(server.port, "Sam", sam.token)  # type: ignore[attr-defined]
+        alice = await memory_client(server, nursery, "Alice", resume=alice.token)  # type: ignore[attr-defined]
+        sam = await memory_client(server, nursery, "Sam", resume=sam.token)  # type: ignore[attr-defined]
         await sam.send(Spectate(table=table))  # a spectator's place is not kept: he watches again
         await alice.expect(ViewUpdate)
         await sam.expect(ViewUpdate)
-        await alice.drain(0.1)
-        await sam.drain(0.1)
+        await settle(alice, sam)
         assert said(alice) == to_alice and said(sam) == to_sam
         assert server.lobby.tables[table].game.state.current == 0  # type: ignore[union-attr]  # no reason since
         nursery.cancel_scope.cancel()
