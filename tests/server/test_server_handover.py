@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 import trio
+import trio.testing
 from hanabi.engine import Discard
 from hanabi.protocol.messages import (
     ActionRequest,
@@ -30,8 +31,10 @@ from hanabi.protocol.messages import (
 from hanabi.server import Server, serve
 from hanabi.server.store import token_hash
 
-from .conftest import FAST, Client, Connect
+from .conftest import FAST, Client, Connect, config_with, memory_client, settle
 from .test_server_tables import play_out, table_of
+
+pytestmark = pytest.mark.virtual_time
 
 
 async def _drop(player: Client, others: list[Client], seat: int) -> None:
@@ -81,8 +84,8 @@ async def _bobs_seat_to_a_bot(connect: Connect) -> tuple[Client, str, int, SeatH
 
 
 @pytest.mark.no_cover  # a whole game of bot moves: untraced, as docs/developing.md says of such tests
-async def test_an_away_seat_goes_to_a_house_bot_which_plays_it_to_the_end(tcp_connect: Connect) -> None:
-    alice, bob_token, _, handed = await _bobs_seat_to_a_bot(tcp_connect)
+async def test_an_away_seat_goes_to_a_house_bot_which_plays_it_to_the_end(connect: Connect) -> None:
+    alice, bob_token, _, handed = await _bobs_seat_to_a_bot(connect)
     assert (handed.seat, handed.bot, handed.previous, handed.by) == (1, True, "Bob", "Alice")
     changed = await alice.expect(TableChanged, where=lambda m: m.table.players[1] is not None
                                  and m.table.players[1].bot)
@@ -90,14 +93,15 @@ async def test_an_away_seat_goes_to_a_house_bot_which_plays_it_to_the_end(tcp_co
     over = await play_out({0: alice})
     assert over.outcome is not None
     # Bob's old token: back in the lobby, told why, and not one frame of the game he sat in.
-    back = await tcp_connect("Bob", resume=bob_token)
+    back = await connect("Bob", resume=bob_token)
     told = await back.expect(SeatHanded)
     assert told.previous == "Bob" and told.bot
-    await back.drain(0.2)
+    await settle(back)
     assert not [t for t in back.trees if t["t"] in ("joined", "view", "game_over", "replay")]
     assert (await _refused(back, ActionRequest(Discard(0)))).code == "not_seated"
 
 
+@pytest.mark.real_time  # over TCP: the seat's own cards stay hidden on the real wire after a handover
 @pytest.mark.no_cover  # a whole game of bot moves: untraced, as docs/developing.md says of such tests
 async def test_the_one_who_comes_back_from_another_machine_is_handed_their_seat(tcp_connect: Connect) -> None:
     alice, bob = await tcp_connect("Alice"), await tcp_connect("Bob")
@@ -121,15 +125,15 @@ async def test_the_one_who_comes_back_from_another_machine_is_handed_their_seat(
     # The old token resumes into the lobby: no seat, no view of the game, only the word of what happened.
     old = await tcp_connect("Bob", resume=bob_token)
     assert (await old.expect(SeatHanded)).name == "Bob 2"
-    await old.drain(0.2)
+    await old.flush()
     assert not [t for t in old.trees if t["t"] in ("joined", "view")]
 
 
 @pytest.mark.no_cover  # a whole game of bot moves: untraced, as docs/developing.md says of such tests
-async def test_a_seat_a_bot_kept_warm_goes_back_to_a_person_mid_game(tcp_connect: Connect) -> None:
-    alice, _, _, handed = await _bobs_seat_to_a_bot(tcp_connect)
+async def test_a_seat_a_bot_kept_warm_goes_back_to_a_person_mid_game(connect: Connect) -> None:
+    alice, _, _, handed = await _bobs_seat_to_a_bot(connect)
     assert handed.bot
-    again = await tcp_connect("Bob")
+    again = await connect("Bob")
     await alice.send(HandSeat(seat=1, to=next(t["player"] for t in again.trees if t["t"] == "welcome")))
     assert (await again.expect(Joined)).seat == 1
     handed = await alice.expect(SeatHanded, where=lambda m: not m.bot)
@@ -142,9 +146,9 @@ async def test_a_seat_a_bot_kept_warm_goes_back_to_a_person_mid_game(tcp_connect
     assert _views_after_handover(again)
 
 
-async def test_who_may_hand_which_seat_to_whom(tcp_connect: Connect) -> None:
-    alice, bob, carol = await tcp_connect("Alice"), await tcp_connect("Bob"), await tcp_connect("Carol")
-    dave = await tcp_connect("Dave")
+async def test_who_may_hand_which_seat_to_whom(connect: Connect) -> None:
+    alice, bob, carol = await connect("Alice"), await connect("Bob"), await connect("Carol")
+    dave = await connect("Dave")
     table = await _started(alice, [bob, carol])
     # A player who is here keeps their seat; a guest is not the host.
     assert (await _refused(alice, HandSeat(seat=1))).code == "seat_taken"
@@ -173,11 +177,11 @@ async def test_a_handed_seat_survives_a_restart(tmp_path: Path) -> None:
     start = functools.partial(serve, "127.0.0.1", 0, db, config=FAST)
     async with trio.open_nursery() as nursery:
         server = await nursery.start(start)
-        alice, bob = await _tcp(server.port, "Alice"), await _tcp(server.port, "Bob")
+        alice, bob = await memory_client(server, nursery, "Alice"), await memory_client(server, nursery, "Bob")
         bob_token = bob.token  # type: ignore[attr-defined]
         await _started(alice, [bob])
         await _drop(bob, [alice], 1)
-        carol = await _tcp(server.port, "Carol")
+        carol = await memory_client(server, nursery, "Carol")
         await alice.send(HandSeat(seat=1, to="Carol"))
         await carol.expect(Joined)
         await alice.expect(SeatHanded)
@@ -187,30 +191,23 @@ async def test_a_handed_seat_survives_a_restart(tmp_path: Path) -> None:
         server = await nursery.start(start)
         assert server.restored == 1
         assert carol_view.seat == 1
-        carol = await _tcp(server.port, "Carol", carol.token)  # type: ignore[attr-defined]
+        carol = await memory_client(server, nursery, "Carol", resume=carol.token)  # type: ignore[attr-defined]
         joined = await carol.expect(Joined)
         assert joined.seat == 1 and joined.table.players[1].name == "Carol"  # type: ignore[union-attr]
         view = (await carol.expect(ViewUpdate)).view
         assert view.seat == 1 and all(cv.card is None for cv in view.hands[1])
-        old = await _tcp(server.port, "Bob", bob_token)
-        await old.drain(0.2)
+        old = await memory_client(server, nursery, "Bob", resume=bob_token)
+        await settle(old)
         assert not [t for t in old.trees if t["t"] in ("joined", "view")]
         nursery.cancel_scope.cancel()
 
 
-async def _tcp(port: int, name: str, resume: str | None = None) -> Client:
-    client = Client(await trio.open_tcp_stream("127.0.0.1", port), name)
-    client.token = (await client.hello(name, resume)).resume  # type: ignore[attr-defined]
-    return client
-
-
-async def test_a_bot_still_thinking_when_its_seat_goes_to_a_person_does_not_move_for_them() -> None:
-    from .conftest import config_with
-
+async def test_a_bot_still_thinking_when_its_seat_goes_to_a_person_does_not_move_for_them(
+        autojump_clock: trio.testing.MockClock) -> None:
     async with trio.open_nursery() as nursery:
         server = await nursery.start(functools.partial(serve, "127.0.0.1", 0, ":memory:",
                                                        config=config_with(bot_delay=0.6)))
-        alice, bob = await _tcp(server.port, "Alice"), await _tcp(server.port, "Bob")
+        alice, bob = await memory_client(server, nursery, "Alice"), await memory_client(server, nursery, "Bob")
         await _started(alice, [bob])
         await _drop(bob, [alice], 1)
         view = (await alice.expect(ViewUpdate)).view
@@ -219,12 +216,12 @@ async def test_a_bot_still_thinking_when_its_seat_goes_to_a_person_does_not_move
             view = (await alice.expect(ViewUpdate, where=lambda m: m.view.turn == view.turn + 1)).view
         await alice.send(HandSeat(seat=1))
         await alice.expect(SeatHanded)
-        carol = await _tcp(server.port, "Carol")
+        carol = await memory_client(server, nursery, "Carol")
         await alice.send(HandSeat(seat=1, to="Carol"))  # the bot, given 0.6 s to think, is thinking
         mine = (await carol.expect(ViewUpdate)).view
         assert mine.current == 1 and mine.turn == view.turn
-        await trio.sleep(1.0)  # the bot's choice has come back by now, and was not taken
-        await alice.drain(0.05)
+        autojump_clock.jump(1.0)  # the bot's choice has come back by now, and was not taken
+        await settle(alice, carol)
         latest = [m.view for m in alice.seen if isinstance(m, ViewUpdate)][-1]
         assert latest.turn == view.turn
         await carol.send(ActionRequest(mine.legal_actions()[0]))
@@ -234,9 +231,9 @@ async def test_a_bot_still_thinking_when_its_seat_goes_to_a_person_does_not_move
 
 
 @pytest.mark.no_cover  # a whole game of bot moves: untraced, as docs/developing.md says of such tests
-async def test_the_same_token_back_in_the_lobby_is_handed_its_seat_again(tcp_connect: Connect) -> None:
-    alice, bob_token, table, _ = await _bobs_seat_to_a_bot(tcp_connect)
-    back = await tcp_connect("Bob", resume=bob_token)  # the laptop works again: the old token, in the lobby
+async def test_the_same_token_back_in_the_lobby_is_handed_its_seat_again(connect: Connect) -> None:
+    alice, bob_token, table, _ = await _bobs_seat_to_a_bot(connect)
+    back = await connect("Bob", resume=bob_token)  # the laptop works again: the old token, in the lobby
     await back.expect(SeatHanded)
     await alice.send(HandSeat(seat=1, to="Bob"))
     joined = await back.expect(Joined)
@@ -256,8 +253,8 @@ async def _bobs_turn(alice: Client, bob: Client) -> Any:
 
 
 async def test_a_timed_game_paused_for_the_away_player_goes_on_once_a_bot_has_the_seat(
-        tcp_connect: Connect) -> None:
-    alice, bob = await tcp_connect("Alice"), await tcp_connect("Bob")
+        connect: Connect) -> None:
+    alice, bob = await connect("Alice"), await connect("Bob")
     await table_of(alice, [bob], timed=True, time_base=600, time_per_turn=0)
     await alice.send(Start())
     view = await _bobs_turn(alice, bob)
@@ -271,8 +268,8 @@ async def test_a_timed_game_paused_for_the_away_player_goes_on_once_a_bot_has_th
     assert moved.view.events[-1].seat == 1  # type: ignore[union-attr]
 
 
-async def test_the_move_the_old_holder_queued_is_not_made_for_the_new_one(tcp_connect: Connect) -> None:
-    alice, bob = await tcp_connect("Alice"), await tcp_connect("Bob")
+async def test_the_move_the_old_holder_queued_is_not_made_for_the_new_one(connect: Connect) -> None:
+    alice, bob = await connect("Alice"), await connect("Bob")
     await _started(alice, [bob])
     bobs = (await bob.expect(ViewUpdate)).view
     if bobs.current == 1:  # make it Alice's turn, so that Bob can queue a move for his next one
@@ -281,13 +278,13 @@ async def test_the_move_the_old_holder_queued_is_not_made_for_the_new_one(tcp_co
     await bob.send(QueueMove(kind=PreMoveKind.PLAY, order=bobs.hands[1][0].order))
     assert (await bob.expect(Queued)).kind is PreMoveKind.PLAY
     await _drop(bob, [alice], 1)
-    carol = await tcp_connect("Carol")
+    carol = await connect("Carol")
     await alice.send(HandSeat(seat=1, to="Carol"))
     await carol.expect(SeatHanded)
     view = [m.view for m in alice.seen if isinstance(m, ViewUpdate)][-1]
     await alice.send(ActionRequest(view.legal_actions()[-1]))
     await carol.expect(ViewUpdate, where=lambda m: m.view.turn == view.turn + 1 and m.view.current == 1)
-    await carol.drain(0.3)
+    await settle(carol)  # a queued move would be made at once
     assert not [m for m in carol.seen if isinstance(m, Queued) and m.kind is not None]
     latest = [m.view for m in carol.seen if isinstance(m, ViewUpdate)][-1]
     assert latest.turn == view.turn + 1 and latest.current == 1  # her turn waits for her
@@ -299,8 +296,8 @@ async def test_a_resume_racing_the_handover_is_not_shown_the_seat_it_lost(server
     _, bob_token, table, _ = await _bobs_seat_to_a_bot(connect)
     back = await connect("Bob", resume=bob_token)
     await back.expect(SeatHanded)
-    await back.drain(0.05)
+    await settle(back)
     player = server.lobby.players[token_hash(bob_token)]
     server.lobby.tables[table].welcome_back(player)  # as if the resume had come before the lobby's update
-    await back.drain(0.1)
+    await settle(back)
     assert not [t for t in back.trees if t["t"] in ("joined", "view", "notes")]
