@@ -56,6 +56,7 @@ from .review import ReviewActions
 from .rewind import Rewind, history_prompt, history_step
 from .saving import replay_stem, save_new_file
 from .screens import HELP_PAGES, chat_closed, why_text
+from .stepping import Move
 from .style import STYLE
 from .wrapping import wrap_words
 
@@ -491,11 +492,11 @@ class ClientApp:
         if self.ui.rewind is not None and view is not None:
             self.ui.rewind.key(view, key)
 
-    def rewind_move(self, steps: int) -> None:
+    def rewind_move(self, move: Move) -> None:
         """←/→, Home/End while rewinding."""
         view = self.get_model().view
         if self.ui.rewind is not None and view is not None:
-            self.ui.rewind.move(view, steps)
+            self.ui.rewind.move(view, move)
 
     def shortcut_key(self, key: str) -> None:
         """The next key of a shortcut, a note or a clue history under way."""

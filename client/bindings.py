@@ -28,9 +28,9 @@ from . import keys as shortcuts
 from .commands import LobbyIntent
 from .handing import someone_away
 from .model import ClientModel
-from .review import PAGE
 from .rewind import STEP_KEYS
 from .screens import chat_closed
+from .stepping import Move, Place
 
 if TYPE_CHECKING:
     from .app import ClientApp
@@ -38,8 +38,8 @@ if TYPE_CHECKING:
 Handler = Callable[[KeyPressEvent], None]
 Action = Callable[[], None]
 
-# While rewinding or reviewing: where each of these keys goes, as steps from here (Home and End: as far as there is).
-ARROWS = {"left": -1, "right": 1, "home": -10_000, "end": 10_000}
+# While rewinding or reviewing: where each of these keys goes in the game's history.
+ARROWS: dict[str, Move] = {"left": Place.back, "right": Place.on, "home": Place.start, "end": Place.end}
 
 
 def guarded(app: ClientApp, handler: Handler) -> Handler:
@@ -319,8 +319,8 @@ def _rewind(app: ClientApp, keymap: Keymap) -> None:
     """Rewinding a game in progress: steps and rounds; any other key of the game says to return first."""
     rewind = keymap.screen("rewind")
 
-    def move(steps: int) -> Action:
-        return lambda: app.rewind_move(steps)
+    def move(move: Move) -> Action:
+        return lambda: app.rewind_move(move)
 
     rewind.add("left", what="step", label="←→")(move(ARROWS["left"]))
     rewind.add("right")(move(ARROWS["right"]))
@@ -345,9 +345,9 @@ def _review(app: ClientApp, keymap: Keymap) -> None:
     _board(app, review, running=False)  # the end's keys go on under the review (↑↓ are the review's: added after)
     for screen in (review, alone):
         for key in ARROWS:
-            screen.add(key)(lambda key=key: app.review.arrow(key))  # type: ignore[misc]
-        screen.add("up")(lambda: app.review.step(-PAGE))
-        screen.add("down")(lambda: app.review.step(PAGE))
+            screen.add(key)(lambda key=key: app.review.move(ARROWS[key]))  # type: ignore[misc]
+        screen.add("up")(lambda: app.review.move(Place.page_back))
+        screen.add("down")(lambda: app.review.move(Place.page_on))
         screen.add("f")(app.review.follow)
         screen.add("o")(lambda: app.review.point_key("o"))
         screen.add("s")(app.review.save)

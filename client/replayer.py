@@ -32,6 +32,7 @@ from .board import seat_name
 from .model import ClientModel, Link, log_new_events
 from .notes import panel_fragments
 from .screens import board, discards, end_fragments, join_lines, keys_line, title_fragments, tokens_line
+from .stepping import Move, Place
 from .style import STYLE
 
 
@@ -167,8 +168,14 @@ class ReplayViewer:
         return keys_line([("←→", "step"), ("v", "viewpoint"), ("↑↓", "10 steps"), ("k", "knows"),
                           ("Home/End", "ends"), ("?", "help"), ("q", "quit")], self.width)
 
+    def place(self) -> Place:
+        return Place(self.pos.step, len(self.states) - 1, self.states[0].players)
+
+    def move(self, move: Move) -> None:
+        self.pos.step = move(self.place()).at
+
     def go(self, step: int) -> None:
-        self.pos.step = max(0, min(len(self.states) - 1, step))
+        self.pos.step = self.place().to(step).at
 
     def cycle_seat(self) -> None:
         """Spectator, then seat 1, seat 2, … and back to the spectator."""
@@ -196,36 +203,17 @@ class ReplayViewer:
 
     def _step_bindings(self) -> KeyBindings:
         kb = KeyBindings()
-
-        @kb.add("right")
-        @kb.add("n")
-        @kb.add("space")
-        def _next(event: KeyPressEvent) -> None:
-            self.go(self.pos.step + 1)
-
-        @kb.add("left")
-        @kb.add("p")
-        @kb.add("backspace")
-        def _previous(event: KeyPressEvent) -> None:
-            self.go(self.pos.step - 1)
-
-        @kb.add("down")
-        @kb.add("pagedown")
-        def _ahead(event: KeyPressEvent) -> None:
-            self.go(self.pos.step + 10)
-
-        @kb.add("up")
-        @kb.add("pageup")
-        def _back(event: KeyPressEvent) -> None:
-            self.go(self.pos.step - 10)
-
-        @kb.add("home")
-        def _first(event: KeyPressEvent) -> None:
-            self.go(0)
-
-        @kb.add("end")
-        def _last(event: KeyPressEvent) -> None:
-            self.go(len(self.states) - 1)
+        moves: dict[Move, tuple[str, ...]] = {
+            Place.on: ("right", "n", "space"),
+            Place.back: ("left", "p", "backspace"),
+            Place.page_on: ("down", "pagedown"),
+            Place.page_back: ("up", "pageup"),
+            Place.start: ("home",),
+            Place.end: ("end",),
+        }
+        for move, keys in moves.items():
+            for key in keys:
+                kb.add(key)(lambda event, move=move: self.move(move))
 
         @kb.add("v")
         def _viewpoint(event: KeyPressEvent) -> None:

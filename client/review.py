@@ -28,11 +28,11 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from .board import seat_name
 from .model import ClientModel, log_new_events
 from .replayer import file_notes, game_steps
+from .stepping import Move, Place
 
 if TYPE_CHECKING:
     from .app import ClientApp
 
-PAGE = 10  # steps taken by ↑/↓
 CHAT_KEPT = 5  # the table's latest chat lines shown under a review's log
 
 
@@ -66,6 +66,9 @@ class Shown:
     @property
     def state(self) -> GameState:
         return self.states[self.step]
+
+    def place(self, step: int) -> Place:
+        return Place(step, self.last, self.states[0].players)
 
 
 @lru_cache(maxsize=4)
@@ -198,7 +201,7 @@ class ReviewActions:
         review = self.current()
         if review is None:
             return
-        step = max(0, min(step, review.last))
+        step = review.place(step).at
         model = self.app.get_model()
         if review.leader is not None and not review.alone and self.leads(model):
             self.ui.step = step
@@ -209,22 +212,14 @@ class ReviewActions:
         self.ui.alone = review.leader is not None
         self.ui.step = step
 
-    def _from(self, review: Shown) -> int:
-        """The step a key counts from: the leader's own latest (the server may not have shown it yet)."""
-        return self.ui.step if review.leader is not None and self.leads(self.app.get_model()) else review.step
-
-    def step(self, delta: int) -> None:
-        review = self.current()
-        if review is not None:
-            self.go(self._from(review) + delta)
-
-    def arrow(self, key: str) -> None:
-        """←, →, Home and End."""
+    def move(self, move: Move) -> None:
+        """←, →, Home, End, ↑, ↓: from the step a key counts from, the leader's own latest when we lead (the server
+        may not have shown it yet)."""
         review = self.current()
         if review is None:
             return
-        here = self._from(review)
-        self.go({"left": here - 1, "right": here + 1, "home": 0, "end": review.last}[key])
+        here = self.ui.step if review.leader is not None and self.leads(self.app.get_model()) else review.step
+        self.go(move(review.place(here)).at)
 
     def follow(self) -> None:
         review = self.current()

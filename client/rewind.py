@@ -28,10 +28,10 @@ from hanabi.engine import PlayerView, TurnEvent, clue_history, possible_cards, s
 from .board import seat_name
 from .keys import KeyRefused, Prompt
 from .model import ClientModel, Link, log_new_events
+from .stepping import Move, Place
 
-# The keys of a rewind besides the arrows, Home and End (bindings.py): how many steps each moves.
-ROUND = "round"
-STEP_KEYS = {"[": -1, "]": 1, ",": -1, ".": 1}  # [ ]: a whole round (times the players); , .: one step
+# The keys of a rewind besides the arrows, Home and End (bindings.py): [ ] a whole round, , . one step.
+STEP_KEYS: dict[str, Move] = {"[": Place.round_back, "]": Place.round_on, ",": Place.back, ".": Place.on}
 
 
 @dataclass
@@ -60,9 +60,12 @@ class Rewind:
             self._history = (view, seat_history(view))
         return self._history[1]
 
-    def move(self, view: PlayerView, steps: int) -> None:
-        """Step (back when negative), staying between the deal and now."""
-        self.step = max(0, min(len(view.events), self.step + steps))
+    def place(self, view: PlayerView) -> Place:
+        """Where the rewind stands in the live game's history: between the deal and now."""
+        return Place(self.step, len(view.events), view.players)
+
+    def move(self, view: PlayerView, move: Move) -> None:
+        self.step = move(self.place(view)).at
         self.notice = ""
 
     def key(self, view: PlayerView, key: str) -> bool:
@@ -71,7 +74,7 @@ class Rewind:
         if key not in STEP_KEYS:
             self.notice = f"{key!r} does nothing in a rewind: r returns to the game first"
             return False
-        self.move(view, STEP_KEYS[key] * (view.players if key in "[]" else 1))
+        self.move(view, STEP_KEYS[key])
         return True
 
     def shown(self, live: ClientModel) -> ClientModel:
