@@ -11,7 +11,9 @@ reads: the action log, built from the view's public events, and the chat.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any, TypeVar
 
 from hanabi.engine import Hands, PlayerView, TurnEvent, hands_after, opening_hands
 from hanabi.protocol import ErrorCode
@@ -45,6 +47,8 @@ from hanabi.protocol.messages import (
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from .history import describe
+
+_M = TypeVar("_M")
 
 LOG_LINES_KEPT = 2000
 CHAT_LINES_KEPT = 500
@@ -216,117 +220,151 @@ def _leave(model: ClientModel) -> ClientModel:
     return replace(_game_reset(model, None), table=None, seat=None, watchers=())
 
 
+def _note(model: ClientModel, message: Note) -> ClientModel:
+    out = with_status(model, message.text, message.error)
+    return _notice(out, message.text) if message.log else out
+
+
+def _link_changed(model: ClientModel, message: LinkChanged) -> ClientModel:
+    out = replace(model, link=message.link, address=message.address or model.address)
+    if message.detail:
+        out = with_status(out, message.detail, message.link is not Link.ONLINE)
+    return out
+
+
+def _left_table(model: ClientModel, message: LeftTable) -> ClientModel:
+    return with_status(_leave(model), "You left the table.")
+
+
+def _welcome(model: ClientModel, message: Welcome) -> ClientModel:
+    out = replace(model, link=Link.ONLINE, player=message.player, resume=message.resume, motd=message.motd,
+                  farewell=None, rejoining=model.table is not None)
+    if model.link is Link.RECONNECTING:
+        return with_status(_notice(out, "Reconnected."), f"Reconnected as {message.player}: the game goes on.")
+    return with_status(out, f"Connected as {message.player}.")
+
+
+def _goodbye(model: ClientModel, message: Goodbye) -> ClientModel:
+    text = message.message or message.reason.replace("_", " ")
+    return with_status(replace(model, farewell=text), f"The server said goodbye: {text}", True)
+
+
+# -- the lobby's tables, and ours -----------------------------------------------------------------
+
+
+def _tables(model: ClientModel, message: Tables) -> ClientModel:
+    tables = tuple(sorted(message.tables, key=lambda t: t.id))
+    if model.rejoining and model.table is not None:
+        # The server answers the client's first request after the welcome only once it has sent the
+        # ``joined`` of a seat it kept for us; none came, so we are no longer at that table (a spectator
+        # who lost the connection, a table closed meanwhile). Leave it rather than show it frozen.
+        gone = model.table.name
+        model = with_status(_notice(_leave(model), f"Back in the lobby: not at table {gone!r} any more."),
+                            f"You are no longer at table {gone!r}: choose a table (s watches it again).")
+    model = replace(model, rejoining=False)
+    mine = model.table
+    if mine is not None:
+        mine = next((t for t in tables if t.id == mine.id), mine)
+    return replace(model, tables=tables, table=mine)
+
+
+def _table_changed(model: ClientModel, message: TableChanged) -> ClientModel:
+    table = message.table
+    out = replace(model, tables=_upsert(model.tables, table))
+    if model.table is not None and model.table.id == table.id:
+        out = replace(out, table=table)
+    return out
+
+
+def _table_gone(model: ClientModel, message: TableGone) -> ClientModel:
+    out = replace(model, tables=tuple(t for t in model.tables if t.id != message.table))
+    if model.table is not None and model.table.id == message.table:
+        out = with_status(_leave(out), f"{message.reason[:1].upper()}{message.reason[1:]}." if message.reason
+                          else "Your table was closed.", True)
+    return out
+
+
+def _joined(model: ClientModel, message: Joined) -> ClientModel:
+    table = message.table
+    out = replace(model, tables=_upsert(model.tables, table), table=table, seat=message.seat, rejoining=False)
+    if model.table is None or model.table.id != table.id:
+        # Another table: nothing of the last one (its log, its chat) may read as this one's.
+        out = replace(_game_reset(out, None), chat=(), log=(), watchers=())
+    where = f"seat {message.seat + 1}" if message.seat is not None else "a spectator's chair"
+    return with_status(out, f"You are at table {table.name!r}, {where}.")
+
+
+# -- the game at our table ------------------------------------------------------------------------
+
+
+def _game_started(model: ClientModel, message: GameStarted) -> ClientModel:
+    # The log says no game number: the server's numbers count every game on the server, not this table's.
+    if model.game_over is not None:
+        # The end of the last game showed its result; the log keeps it once that screen is gone.
+        done = model.game_over.outcome
+        model = _notice(model, f"— the last game ended {done.score}/{done.max_score}: {done.rating} —")
+    out = replace(_game_reset(model, message.game), replay=None)
+    out = _notice(out, "— a new game starts —")
+    return with_status(out, "The game starts.")
+
+
+def _view_update(model: ClientModel, message: ViewUpdate) -> ClientModel:
+    out = model
+    if model.game != message.game:
+        out = replace(_game_changed(out, message.game), replay=None)
+    if model.status_error and model.view is not None and message.view.turn != model.view.turn:
+        # A refusal was about an earlier turn; left on screen it reads like news about this one.
+        out = with_status(out, "")
+    return log_new_events(replace(out, view=message.view), message.view)
+
+
+def _game_over(model: ClientModel, message: GameOver) -> ClientModel:
+    # The score is said once, by the end of the game's pane; the log only marks where this game ended,
+    # as it marks where it started.
+    return with_status(_notice(replace(model, game_over=message), "— the game ends —"), "")
+
+
+def _at_table(step: Callable[[ClientModel, _M], ClientModel]) -> Callable[[ClientModel, _M], ClientModel]:
+    """``step``, for a game of our table only: the game of a table we left (the server tells its end to everyone
+    who was there, us included), shown, would bring back an end screen whose keys act on a table we are no longer
+    at."""
+    def checked(model: ClientModel, message: _M) -> ClientModel:
+        return model if model.table is None else step(model, message)
+    return checked
+
+
+def _replay_file(model: ClientModel, message: ReplayFile) -> ClientModel:
+    return replace(model, replay=(message.game, message.json))
+
+
+def _bot_reason(model: ClientModel, message: BotReason) -> ClientModel:
+    if message.game != model.game:
+        return model
+    kept = tuple(r for r in model.bot_reasons if r.turn != message.turn)
+    return replace(model, bot_reasons=tuple(sorted((*kept, message), key=lambda r: r.turn)))
+
+
+def _chat(model: ClientModel, message: Chat) -> ClientModel:
+    sender = message.sender or "?"
+    chat = (*model.chat, (sender, message.text))[-CHAT_LINES_KEPT:]
+    line: StyleAndTextTuples = [("class:chat.sender", f"<{sender}> "), ("class:chat", message.text)]
+    return add_log(replace(model, chat=chat), "chat", line)
+
+
+def _error(model: ClientModel, message: ErrorReply) -> ClientModel:
+    out = model
+    if message.code == ErrorCode.BAD_RESUME.value and model.table is not None:
+        # The server no longer knows our seat (restarted without its store): we are in its lobby now,
+        # and the old table must not stay on screen as if we could still play at it.
+        out = _notice(_leave(model), "The server no longer knows this seat: back in the lobby.")
+    return with_status(out, f"Refused: {message.message}", True)
+
+
 def reduce(model: ClientModel, message: Incoming) -> ClientModel:
     """The model after ``message``. Pure: the same model and message always give the same result."""
-    if isinstance(message, Note):
-        out = with_status(model, message.text, message.error)
-        return _notice(out, message.text) if message.log else out
-    if isinstance(message, LinkChanged):
-        out = replace(model, link=message.link, address=message.address or model.address)
-        if message.detail:
-            out = with_status(out, message.detail, message.link is not Link.ONLINE)
-        return out
-    if isinstance(message, LeftTable):
-        return with_status(_leave(model), "You left the table.")
-    if isinstance(message, Welcome):
-        out = replace(model, link=Link.ONLINE, player=message.player, resume=message.resume, motd=message.motd,
-                      farewell=None, rejoining=model.table is not None)
-        if model.link is Link.RECONNECTING:
-            return with_status(_notice(out, "Reconnected."), f"Reconnected as {message.player}: the game goes on.")
-        return with_status(out, f"Connected as {message.player}.")
-    if isinstance(message, Goodbye):
-        text = message.message or message.reason.replace("_", " ")
-        return with_status(replace(model, farewell=text), f"The server said goodbye: {text}", True)
-    if isinstance(message, Tables):
-        tables = tuple(sorted(message.tables, key=lambda t: t.id))
-        if model.rejoining and model.table is not None:
-            # The server answers the client's first request after the welcome only once it has sent the
-            # ``joined`` of a seat it kept for us; none came, so we are no longer at that table (a spectator
-            # who lost the connection, a table closed meanwhile). Leave it rather than show it frozen.
-            gone = model.table.name
-            model = with_status(_notice(_leave(model), f"Back in the lobby: not at table {gone!r} any more."),
-                                f"You are no longer at table {gone!r}: choose a table (s watches it again).")
-        model = replace(model, rejoining=False)
-        mine = model.table
-        if mine is not None:
-            mine = next((t for t in tables if t.id == mine.id), mine)
-        return replace(model, tables=tables, table=mine)
-    if isinstance(message, TableChanged):
-        table = message.table
-        out = replace(model, tables=_upsert(model.tables, table))
-        if model.table is not None and model.table.id == table.id:
-            out = replace(out, table=table)
-        return out
-    if isinstance(message, TableGone):
-        out = replace(model, tables=tuple(t for t in model.tables if t.id != message.table))
-        if model.table is not None and model.table.id == message.table:
-            out = with_status(_leave(out), f"{message.reason[:1].upper()}{message.reason[1:]}." if message.reason
-                              else "Your table was closed.", True)
-        return out
-    if isinstance(message, Joined):
-        table = message.table
-        out = replace(model, tables=_upsert(model.tables, table), table=table, seat=message.seat, rejoining=False)
-        if model.table is None or model.table.id != table.id:
-            # Another table: nothing of the last one (its log, its chat) may read as this one's.
-            out = replace(_game_reset(out, None), chat=(), log=(), watchers=())
-        where = f"seat {message.seat + 1}" if message.seat is not None else "a spectator's chair"
-        return with_status(out, f"You are at table {table.name!r}, {where}.")
-    if isinstance(message, SeatStatus):
-        return _seat_status(model, message)
-    if isinstance(message, SeatHanded):
-        return _seat_handed(model, message)
-    if isinstance(message, (GameStarted, ViewUpdate, GameOver)) and model.table is None:
-        # A game of a table we left (the server tells its end to everyone who was there, us included):
-        # shown, it would bring back an end screen whose keys act on a table we are no longer at.
-        return model
-    if isinstance(message, GameStarted):
-        # The log says no game number: the server's numbers count every game on the server, not this table's.
-        if model.game_over is not None:
-            # The end of the last game showed its result; the log keeps it once that screen is gone.
-            done = model.game_over.outcome
-            model = _notice(model, f"— the last game ended {done.score}/{done.max_score}: {done.rating} —")
-        out = replace(_game_reset(model, message.game), replay=None)
-        out = _notice(out, "— a new game starts —")
-        return with_status(out, "The game starts.")
-    if isinstance(message, ViewUpdate):
-        out = model
-        if model.game != message.game:
-            out = replace(_game_changed(out, message.game), replay=None)
-        if model.status_error and model.view is not None and message.view.turn != model.view.turn:
-            # A refusal was about an earlier turn; left on screen it reads like news about this one.
-            out = with_status(out, "")
-        return log_new_events(replace(out, view=message.view), message.view)
-    if isinstance(message, GameOver):
-        # The score is said once, by the end of the game's pane; the log only marks where this game ended,
-        # as it marks where it started.
-        return with_status(_notice(replace(model, game_over=message), "— the game ends —"), "")
-    if isinstance(message, (GameClock, ClockAt, Queued)):
-        return _time(model, message)
-    if isinstance(message, ReplayFile):
-        return replace(model, replay=(message.game, message.json))
-    if isinstance(message, BotReason):
-        if message.game != model.game:
-            return model
-        kept = tuple(r for r in model.bot_reasons if r.turn != message.turn)
-        return replace(model, bot_reasons=tuple(sorted((*kept, message), key=lambda r: r.turn)))
-    if isinstance(message, CardNotes):
-        return with_card_notes(model, message)
-    if isinstance(message, Chat):
-        sender = message.sender or "?"
-        chat = (*model.chat, (sender, message.text))[-CHAT_LINES_KEPT:]
-        line: StyleAndTextTuples = [("class:chat.sender", f"<{sender}> "), ("class:chat", message.text)]
-        return add_log(replace(model, chat=chat), "chat", line)
-    if isinstance(message, (Review, Watchers, Online, Games)):
-        return _here(model, message)
-    if isinstance(message, ErrorReply):
-        out = model
-        if message.code == ErrorCode.BAD_RESUME.value and model.table is not None:
-            # The server no longer knows our seat (restarted without its store): we are in its lobby now,
-            # and the old table must not stay on screen as if we could still play at it.
-            out = _notice(_leave(model), "The server no longer knows this seat: back in the lobby.")
-        return with_status(out, f"Refused: {message.message}", True)
-    # ping, pong, event (the view carries the events), and requests a server never sends.
-    return model
+    step = _REDUCERS.get(type(message))
+    # ping, pong, event (the view carries the events), and requests a server never sends: nothing changes.
+    return model if step is None else step(model, message)
 
 
 def last_bot_move(model: ClientModel) -> tuple[int, int] | None:
@@ -419,3 +457,34 @@ def _here(model: ClientModel, message: Review | Watchers | Online | Games) -> Cl
         model = _notice(model, f"— {message.leader} leads a review of game {message.game}: ←→ step on your own, "
                                "f follows them —")
     return replace(model, review=message)
+
+
+# One function per kind of message; what the model makes of each is in that function alone.
+_REDUCERS: dict[type, Callable[[ClientModel, Any], ClientModel]] = {
+    Note: _note,
+    LinkChanged: _link_changed,
+    LeftTable: _left_table,
+    Welcome: _welcome,
+    Goodbye: _goodbye,
+    Tables: _tables,
+    TableChanged: _table_changed,
+    TableGone: _table_gone,
+    Joined: _joined,
+    SeatStatus: _seat_status,
+    SeatHanded: _seat_handed,
+    GameStarted: _at_table(_game_started),
+    ViewUpdate: _at_table(_view_update),
+    GameOver: _at_table(_game_over),
+    GameClock: _time,
+    ClockAt: _time,
+    Queued: _time,
+    ReplayFile: _replay_file,
+    BotReason: _bot_reason,
+    CardNotes: with_card_notes,
+    Chat: _chat,
+    Review: _here,
+    Watchers: _here,
+    Online: _here,
+    Games: _here,
+    ErrorReply: _error,
+}
