@@ -228,6 +228,8 @@ def interpret(table: Table, giver: int, clue: Clue, touched: tuple[int, ...]) ->
         # A clue that tells nothing new about any card it touches cannot have been given to get one played.
         news = any(reading.know[o] != table.knowledge(o) for o in reading.touched)
         apply_reading(table, reading)  # no finesse and no prompt: nothing for a third player to fill in
+        if reading.style == "literal" and not table.is_bot(giver) and clue.rank is not None:
+            note_rank_clue(table, giver, reading)
         if reading.style == "literal" and not table.is_bot(giver) and table.tokens < CLUE_TOKENS - 1:
             # (With every clue token in hand a person may not discard: their clue may be a filler.)
             note_intent(table, giver, reading, news)
@@ -251,6 +253,20 @@ def interpret(table: Table, giver: int, clue: Clue, touched: tuple[int, ...]) ->
         return  # a save: nothing to fill in
     target_fp = reading.self_order if reading.self_order is not None else table.finesse_pos(clue.target)
     third_party_duties(table, giver, clue.target, reading.focus, focus_id, target_fp, finesse_ok)
+
+
+def note_rank_clue(table: Table, giver: int, reading: Reading) -> None:
+    """Remember who touched which cards with a rank clue, and whether the clue is seen to mean "play".
+
+    A rank clue from a person says little of what they meant: a 1 clue may touch a 1 already played as
+    well as the one meant. Its holder plays such a card unproven only once that person has shown they
+    give rank clues to get cards played: a card they touched by rank that we see playable, or that was
+    played (``Table.remove_card``).
+    """
+    for o in reading.touched:
+        table.rank_giver[o] = giver
+    if any((seen := table.visible_id(o)) is not None and table.playable(seen) for o in reading.touched):
+        table.rank_plays[giver] += 1
 
 
 def note_intent(table: Table, giver: int, reading: Reading, news: bool = True) -> None:

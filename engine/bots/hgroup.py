@@ -283,7 +283,7 @@ class Turn:
             return None
         best: tuple[float, int] | None = None
         for o in t.hands[self.me]:
-            if o not in t.clued or o in t.good_touch:
+            if o not in t.clued or o in t.good_touch or not self.rank_clue_trusted(o):
                 continue
             p = self.chance_playable(o, self.counted[o])
             if o in t.intent:
@@ -291,6 +291,18 @@ class Turn:
             if p >= LIKELY and (best is None or p > best[0]):
                 best = (p, o)
         return best
+
+    def rank_clue_trusted(self, order: int) -> bool:
+        """Whether our card, if a person touched it with a rank clue, may be played before it is proven.
+
+        Only once that person has shown they mean "play" by their rank clues, and never while the card
+        may be a copy of a card already played (a 1 clue meant for one card also touches a 1 already
+        played: the count makes it likely playable, yet it is not).
+        """
+        giver = self.t.rank_giver.get(order)
+        if giver is None:
+            return True
+        return bool(self.t.rank_plays[giver]) and not self.counted[order] & self.played
 
     # ------------------------------------------------------------ endgame
 

@@ -75,6 +75,8 @@ class Table:
     clued_at: dict[int, int] = field(default_factory=dict)  # order -> index of the event that first clued it
     intent: dict[int, tuple[int, int]] = field(default_factory=dict)  # order -> (person, what their clue meant)
     misled: Counter[int] = field(default_factory=Counter)  # person -> clues of theirs that meant something else
+    rank_giver: dict[int, int] = field(default_factory=dict)  # order -> the person whose rank clue touched it
+    rank_plays: Counter[int] = field(default_factory=Counter)  # person -> their rank clues seen to mean "play"
     assumed: dict[int, int] = field(default_factory=dict)  # hypotheses: order -> identity, even for our cards
     pending: list[Pending] = field(default_factory=list)
     events_done: int = 0
@@ -171,6 +173,9 @@ class Table:
             else:
                 self.tokens += 1
         meant = self.intent.pop(order, None)
+        ranked = self.rank_giver.pop(order, None)
+        if ranked is not None and event.success:
+            self.rank_plays[ranked] += 1  # their rank clue got a card played: they mean "play" by such clues
         if meant is not None and not meant[1] >> card.identity & 1:
             self.misled[meant[0]] += 1  # a person's clue that did not mean "play" or "keep": trust them less
         self.play.discard(order)
@@ -254,12 +259,12 @@ class Table:
         new = copy.copy(self)
         new.hands = [list(hand) for hand in self.hands]
         for attr in ("holder", "ids", "know", "conv", "trash_when_clued", "loose_at", "clued_at", "intent",
-                     "assumed"):
+                     "assumed", "rank_giver"):
             setattr(new, attr, dict(getattr(self, attr)))
         for attr in ("clued", "play", "saved", "good_touch"):
             setattr(new, attr, set(getattr(self, attr)))
         new.fireworks = list(self.fireworks)
-        new.gone, new.misled = Counter(self.gone), Counter(self.misled)
+        new.gone, new.misled, new.rank_plays = Counter(self.gone), Counter(self.misled), Counter(self.rank_plays)
         new.pending = [copy.copy(p) for p in self.pending]
         return new
 
