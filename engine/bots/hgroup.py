@@ -860,8 +860,22 @@ class Turn:
             # They see every copy outside their hand and ours, as we do.
             m = m & ~self.seen_by(holder) or m
         if clued:
-            m = m & ~self.trash or m
+            m = m & ~self.team_trash(order) or m
         return m
+
+    def team_trash(self, order: int) -> int:
+        """The trash a clued card of another seat's is known not to be, as its holder works it out (``my_mask``).
+
+        A good-touch card may still be a copy of a card played since it was clued on a literal reading
+        (nobody checked that one against it): its holder cannot rule that out, so neither do we, and a
+        clue that settles it is worth giving (else a clued playable card can wait a whole game).
+        """
+        t = self.t
+        if order not in t.good_touch:
+            return self.trash
+        since = t.clued_at.get(order, -1)
+        loose = sum(1 << i for i, when in t.loose_at.items() if when >= since)
+        return self.trash & ~loose
 
     def unguarded(self) -> bool:
         """Whether every other seat is a person who reads clues literally: nobody will save our chop."""

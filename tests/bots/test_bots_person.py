@@ -3,13 +3,14 @@
 A rank clue says little of what its giver meant (a 1 clue meant for one card may also touch a 1 already
 played), so a bot plays a card a person touched by rank only when counting proves it playable, unless
 that person has shown they give rank clues to get cards played; and never while it may be a copy of a
-card already played.
+card already played. And a clued card a bot cannot prove playable does not wait for ever.
 """
 
 from __future__ import annotations
 
-from hanabi.engine import Card, Clue, GameConfig, GameState, Play, apply, game_from_deck, view_for
-from hanabi.engine.bots import decide
+from hanabi.engine import Card, Clue, GameConfig, GameState, Play, apply, game_from_deck, new_game, view_for
+from hanabi.engine.bots import decide, make_bot
+from people import Beginner  # bench/ is on the tests' path (pyproject): its scripts are not a package
 
 BOT = frozenset({1})  # 2 players: seat 0 is the person, seat 1 the house bot (beginner level)
 
@@ -52,3 +53,34 @@ def test_a_persons_rank_clue_is_played_unproven_only_once_they_showed_rank_clues
     unknown = play_out(unknown, Play(0), Clue(0, rank=4), Clue(1, rank=2))
     decision = decide(view_for(unknown, 1), bot_seats=BOT)
     assert decision.action != Play(9), decision.reason
+
+
+def test_a_clued_playable_card_is_not_held_for_the_rest_of_the_game() -> None:
+    # 5 players, the beginner in seat 0, dealt from seed 40: seat 4's 1 clue touches G1, W1 and B1. The person
+    # later plays an R1 and a G1 a bot clued them (literally: nobody checked those against seat 4's 1s), so
+    # seat 4 cannot rule out that its B1 is a copy of one of them. Its teammates must see that it cannot, and
+    # clue blue: it waited on the board from the first round to the end of the game.
+    config = GameConfig(players=5)
+    bots = frozenset({1, 2, 3, 4})
+    seats = {s: make_bot(bot_seats=bots) for s in bots}
+    person = Beginner(400)
+    state = new_game(config, 40)
+    waiting: dict[int, tuple[int, str]] = {}  # a clued card of a bot's, playable: since when, and which
+    turn = 0
+    while state.outcome is None:
+        seat = state.current
+        view = view_for(state, seat)
+        if seat in bots:
+            for cv in view_for(state, (seat + 1) % 5).hands[seat]:
+                card = cv.card
+                assert card is not None
+                if cv.knowledge.clued and state.fireworks[card.suit.index] == card.rank - 1:
+                    waiting.setdefault(cv.order, (turn, f"seat {seat + 1}'s {card}"))
+                else:
+                    waiting.pop(cv.order, None)
+        action = seats[seat].choose(view) if seat in bots else person.choose(view)
+        state = apply(state, action, seat=seat)
+        turn += 1
+    in_hands = {cv.order for hand in view_for(state, 0).hands for cv in hand}
+    held = [f"{card} from turn {since}" for order, (since, card) in waiting.items() if order in in_hands and since < 20]
+    assert not held, f"played by the end of the game: {held}"
