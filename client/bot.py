@@ -37,7 +37,7 @@ from collections.abc import Callable
 
 import trio
 from hanabi.engine import PlayerView
-from hanabi.engine.bots import Bot, Level, make_bot
+from hanabi.engine.bots import Bot, Level, explained, make_bot
 from hanabi.protocol import DEFAULT_PORT
 from hanabi.protocol.errors import ErrorCode, GoodbyeReason, ProtocolError
 from hanabi.protocol.messages import (
@@ -119,6 +119,12 @@ class BotClient:
             self._conventions = conventions
             self._bot = make_bot(level=conventions[0], bot_seats=conventions[1])
         return self._bot
+
+    def seat_names(self) -> tuple[str, ...]:
+        """The players' names by seat, as the table shows them ("" for an empty seat): how ``--explain`` calls them."""
+        if self.table is None:
+            return ()
+        return tuple(player.name if player is not None else "" for player in self.table.players)
 
     def level_said(self) -> str:
         """The level we play at, and whether the server counts us as a bot, for the person who started us."""
@@ -227,7 +233,7 @@ class BotClient:
                         await trio.sleep(self.delay)
                     decision = await trio.to_thread.run_sync(self.bot.decide, view)
                     if self.explain:
-                        self.report(f"turn {view.turn + 1}: {decision.action} - {decision.reason}")
+                        self.report(f"turn {view.turn + 1}: {explained(decision, view, self.seat_names())}")
                     await self.send(ActionRequest(decision.action))
             elif isinstance(message, TableChanged) and self.table is not None and message.table.id == self.table.id:
                 self.table = message.table  # a seat taken, left or handed: who is a bot, and so the level

@@ -9,8 +9,18 @@ whatever it remembers by replaying it, and it can never reach the game state.
 
 from __future__ import annotations
 
-from .decision import LEVELS, Decision, Level, known_level, seats_named, table_level
+from .decision import (
+           LEVELS,
+           Decision,
+           Level,
+           action_words,
+           explained,
+           known_level,
+           seat_called,
+           seats_named,
+           table_level,
+)
 from .registry import BOTS, Bot, choose_action, decide, make_bot
 
-__all__ = ["BOTS", "Bot", "Decision", "LEVELS", "Level", "choose_action", "decide", "known_level", "make_bot",
-           "seats_named", "table_level"]
+__all__ = ["BOTS", "Bot", "Decision", "LEVELS", "Level", "action_words", "choose_action", "decide", "explained",
+           "known_level", "make_bot", "seat_called", "seats_named", "table_level"]

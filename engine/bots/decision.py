@@ -21,10 +21,13 @@ follow; house bots read each other by their full conventions whatever it is:
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ..actions import Clue, TurnAction
+from ..actions import Clue, Play, TurnAction
+from ..views import PlayerView
 
 Level = Literal["beginner", "basic", "h-group"]
 LEVELS: tuple[Level, ...] = ("beginner", "basic", "h-group")
@@ -77,3 +80,33 @@ def seats_named(decision: Decision, seat: int, players: int) -> frozenset[int]:
     elif not named:
         named.add(seat)
     return frozenset(named)
+
+
+# How a reason names a seat: "seat 3", counted from 1 as the board shows it (``Turn``'s reasons, ``seat_called``).
+_SEAT_IN_REASON = re.compile(r"\bseat ([1-9])\b")
+
+
+def seat_called(seat: int, names: Sequence[str] = ()) -> str:
+    """A seat (0-based) as players see it: its player's name when known, else "seat 3" counted from 1."""
+    return names[seat] if 0 <= seat < len(names) and names[seat] else f"seat {seat + 1}"
+
+
+def action_words(action: TurnAction, view: PlayerView, names: Sequence[str] = ()) -> str:
+    """A turn action of the seat of ``view``, as its player says it: "play my slot 3", "clue Ada: red".
+
+    Never a card's order in the deck or a 0-based seat (``str(action)`` is for logs and tests).
+    """
+    if isinstance(action, Clue):
+        return f"clue {seat_called(action.target, names)}: {action.value}"
+    verb = "play" if isinstance(action, Play) else "discard"
+    hand = [cv.order for cv in view.hands[view.seat]] if view.seat is not None else []
+    if action.order in hand:
+        return f"{verb} my slot {hand.index(action.order) + 1}"
+    return f"{verb} a card not in my hand"
+
+
+def explained(decision: Decision, view: PlayerView, names: Sequence[str] = ()) -> str:
+    """A decision in one line for the player who watches a bot: the action, then why, every seat called
+    the same way (by ``names`` when given, else "seat 3", counted from 1) and every card by its slot."""
+    reason = _SEAT_IN_REASON.sub(lambda m: seat_called(int(m.group(1)) - 1, names), decision.reason)
+    return f"{action_words(decision.action, view, names)} - {reason}"

@@ -9,7 +9,7 @@ card already played. And a clued card a bot cannot prove playable does not wait 
 from __future__ import annotations
 
 from hanabi.engine import Card, Clue, GameConfig, GameState, Play, apply, game_from_deck, new_game, view_for
-from hanabi.engine.bots import decide, make_bot
+from hanabi.engine.bots import Decision, decide, explained, make_bot
 from people import Beginner  # bench/ is on the tests' path (pyproject): its scripts are not a package
 
 BOT = frozenset({1})  # 2 players: seat 0 is the person, seat 1 the house bot (beginner level)
@@ -84,3 +84,19 @@ def test_a_clued_playable_card_is_not_held_for_the_rest_of_the_game() -> None:
     in_hands = {cv.order for hand in view_for(state, 0).hands for cv in hand}
     held = [f"{card} from turn {since}" for order, (since, card) in waiting.items() if order in in_hands and since < 20]
     assert not held, f"played by the end of the game: {held}"
+
+
+def test_a_decision_is_explained_with_seats_and_cards_as_players_see_them() -> None:
+    state = deal("R1 Y2 B2 G2 W2  Y3 G4 B4 W4 R2  Y4")
+    view = view_for(state, 0)
+    clue = Decision(Clue(1, rank=2), "cluing seat 2 2: their R2 (slot 1) will be playable", frozenset({1}))
+    assert explained(clue, view) == "clue seat 2: 2 - cluing seat 2 2: their R2 (slot 1) will be playable"
+    assert explained(clue, view, ("Ann", "Bot Bea")) == ("clue Bot Bea: 2 - cluing Bot Bea 2: their R2 (slot 1) "
+                                                        "will be playable")
+    play = Decision(Play(0), "the clues and the cards I see say my slot 5 is R1: playable", frozenset({0}))
+    assert explained(play, view, ("Ann", "Bot Bea")) == ("play my slot 5 - the clues and the cards I see say my "
+                                                        "slot 5 is R1: playable")
+    # A real decision of the house bot, named the same way.
+    line = explained(decide(view_for(apply(state, Clue(1, rank=2)), 1), bot_seats=BOT), view_for(
+        apply(state, Clue(1, rank=2)), 1), ("Ann", "Bot Bea"))
+    assert "#" not in line and "seat" not in line, line
