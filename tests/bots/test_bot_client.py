@@ -122,7 +122,7 @@ async def test_bot_client_joins_and_plays_a_game(capsys: pytest.CaptureFixture[s
     assert all(line.split(" - ", 1)[1].strip() for line in moves)
     # Seats by their players' names, cards by their slots: never a card's place in the deck, nor a seat from 0.
     assert not any("#" in line or "seat" in line for line in moves), moves
-    assert all(line.split(": ", 2)[1].startswith(("play my slot", "discard my slot", "clue Host: ")) for line in moves)
+    assert all(line.split(": ", 2)[2].startswith(("play my slot", "discard my slot", "clue Host: ")) for line in moves)
     lines = [line for line in lines if line not in moves]
     table = joined.table.id
     assert lines == [
