@@ -85,6 +85,7 @@ class Lobby:
             self.names.add(p.name)
             self.players[p.token_hash].away_since = trio.current_time()
         running = 0
+        watched: list[tuple[Table, list[str]]] = []
         for damaged in snap.damaged:
             await self._lose(*damaged)
         for stored in snap.tables:
@@ -105,6 +106,13 @@ class Lobby:
             self.tables[table.id] = table
             await self._nursery.start(table.run)
             running += table.running
+            watched.append((table, stored.watching))
+        for table, keys in watched:  # once every seat is back: one seated somewhere watches nowhere
+            for key in keys:
+                spectator = self.players.get(key)
+                if spectator is not None and spectator.table is None:
+                    table.spectators.add(spectator)
+                    spectator.table = table
         self._nursery.start_soon(self._forget_now_and_then)
         self._nursery.start_soon(self._tell_lobby)
         return running

@@ -41,6 +41,7 @@ CREATE TABLE IF NOT EXISTS table_choices (table_id INTEGER PRIMARY KEY REFERENCE
 CREATE TABLE IF NOT EXISTS seeded_games (game_id INTEGER PRIMARY KEY REFERENCES games(id), seed TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS seeded_games_by_seed ON seeded_games (seed);
 CREATE TABLE IF NOT EXISTS game_clocks (game_id INTEGER PRIMARY KEY REFERENCES games(id), remaining TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS watching (token_hash TEXT PRIMARY KEY, table_id INTEGER NOT NULL REFERENCES tables(id));
 CREATE TABLE IF NOT EXISTS bot_reasons (game_id INTEGER NOT NULL REFERENCES games(id), turn INTEGER NOT NULL,
     seat INTEGER NOT NULL, reason TEXT NOT NULL, kept_from TEXT NOT NULL, PRIMARY KEY (game_id, turn));
 """
@@ -91,6 +92,7 @@ class StoredTable:
     seated: list[StoredSeat] = field(default_factory=list)
     game: StoredGame | None = None  # the latest game, finished or not
     review: StoredReview | None = None
+    watching: list[str] = field(default_factory=list)  # the token hashes of its spectators
 
 
 @dataclass(slots=True)
@@ -122,6 +124,8 @@ def read_snapshot(db: sqlite3.Connection) -> Snapshot:
                               (table.id,)).fetchone()
             table.game = read_game(db, game[0]) if game is not None else None
             table.review = _read_review(db, table.id)
+            table.watching = [h for (h,) in db.execute("SELECT token_hash FROM watching WHERE table_id = ?",
+                                                         (table.id,))]
             snap.tables.append(table)
         except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
             log.error("table %s (%s) cannot be restored, a stored row of it is malformed (%s): it is closed, "

@@ -295,6 +295,7 @@ class Store:
         opened and left again would otherwise pile up)."""
         def job(db: sqlite3.Connection) -> None:
             db.execute("DELETE FROM reviews WHERE table_id = ?", (table_id,))
+            db.execute("DELETE FROM watching WHERE table_id = ?", (table_id,))
             if played:
                 db.execute("UPDATE tables SET closed = ? WHERE id = ?", (time.time(), table_id))
             else:
@@ -310,6 +311,14 @@ class Store:
 
     async def clear_seat(self, table_id: int, seat: int) -> None:
         await self._execute("DELETE FROM seats WHERE table_id = ? AND seat = ?", table_id, seat)
+
+    async def set_watching(self, key: str, table_id: int | None) -> None:
+        """The player whose token hashes to ``key`` watches table ``table_id`` (None: no table), so that a
+        restarted server takes them back there when they resume."""
+        if table_id is None:
+            await self._execute("DELETE FROM watching WHERE token_hash = ?", key)
+        else:
+            await self._execute("INSERT OR REPLACE INTO watching (token_hash, table_id) VALUES (?, ?)", key, table_id)
 
     async def start_game(self, table_id: int, config: GameConfig, seed: str, players: tuple[str, ...],
                          keys: tuple[str, ...] = (), seeded: bool = False) -> int:
@@ -376,7 +385,7 @@ class Store:
     async def forget_players(self, keys: list[str]) -> None:
         """Drop players (by token hash) the server no longer keeps: seated players are never among them."""
         def job(db: sqlite3.Connection) -> None:
-            for table in ("network_bots", "players"):
+            for table in ("network_bots", "watching", "players"):
                 db.executemany(f"DELETE FROM {table} WHERE token_hash = ?", [(k,) for k in keys])
         await self._do(job)
 

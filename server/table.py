@@ -172,9 +172,9 @@ class Table:
         elif isinstance(request, Join):
             return await self._join(player, request.seat, request.password, request.id)
         elif isinstance(request, Spectate):
-            self._spectate(player, request.password, request.id)
+            await self._spectate(player, request.password, request.id)
         elif isinstance(request, Rewatch):
-            self._spectate(player, None, None, let_in=True)
+            await self._spectate(player, None, None, let_in=True)
         elif isinstance(request, Leave):
             await self._leave(player)
         elif isinstance(request, Start):
@@ -407,7 +407,9 @@ class Table:
             seat = rules.free_seat(info)
             assert seat is not None
         await self.sit(seat, player)
-        self.spectators.discard(player)  # a spectator of this table taking a seat
+        if player in self.spectators:  # a spectator of this table taking a seat
+            await self.store.set_watching(player.key, None)
+            self.spectators.discard(player)
         self.watch_absence()
         if self.host is None:
             await self._set_host(seat)
@@ -415,12 +417,15 @@ class Table:
         self.changed()
         return seat
 
-    def _spectate(self, player: Player, password: str | None, request_id: int | None, let_in: bool = False) -> None:
+    async def _spectate(self, player: Player, password: str | None, request_id: int | None,
+                        let_in: bool = False) -> None:
         if not let_in:
             check_password(self.password, password, self.name)
             if len(self.spectators) >= self.config.max_spectators and player not in self.spectators:
                 raise Refused(ErrorCode.TABLE_FULL, f"table {self.name!r} has {len(self.spectators)} spectators, "
                                                     "the most it takes: watch another, or try again later")
+        # Stored as a seat is: a spectator who resumes after a restart is taken back here (Lobby.restore).
+        await self.store.set_watching(player.key, self.id)
         self.spectators.add(player)
         self.send_table(player, request_id)
         self.changed()
@@ -428,6 +433,7 @@ class Table:
     async def _leave(self, player: Player) -> None:
         seat = self.place(player)
         if seat is None:
+            await self.store.set_watching(player.key, None)
             self.spectators.discard(player)
             self.changed()
             return

@@ -25,8 +25,12 @@ from hanabi.protocol.messages import (
     Join,
     Joined,
     ListGames,
+    ListTables,
     RearrangeRequest,
+    Spectate,
     Start,
+    TableChanged,
+    Tables,
     ViewUpdate,
 )
 
@@ -179,6 +183,34 @@ async def test_a_server_killed_mid_game_comes_back_exactly(tmp_path: Path) -> No
     out = subprocess.run([sys.executable, "-m", "hanabi.server", "export", str(views[0].game), "--db", str(db)],
                          capture_output=True, text=True, timeout=30, check=True)
     assert '"players"' in out.stdout and len(out.stdout) > 500
+
+
+async def test_a_spectator_resuming_after_a_kill_is_taken_back_to_the_table_it_watched(tmp_path: Path) -> None:
+    """Over real TCP: Carol watches a game, the server is killed (SIGKILL) and restarted on the same store; her
+    resume brings her back to the table as a spectator (``joined`` without a seat, then the spectators' view)."""
+    db = tmp_path / "watching.sqlite3"
+    proc, port = await _start_server_process(db)
+    try:
+        alice, bob, _ = await playing_pair(port)
+        carol = await _client(port, "Carol")
+        await carol.send(ListTables())
+        table = (await carol.expect(Tables)).tables[0].id
+        await carol.send(Spectate(table=table))
+        assert (await carol.expect(Joined)).seat is None
+        watched = (await carol.expect(ViewUpdate)).view
+    finally:
+        proc, port = await kill_and_restart(proc, db, alice, bob, carol)
+    try:
+        again = await _client(port, "x", carol.token)  # type: ignore[attr-defined]
+        joined = await again.expect(Joined)
+        assert (joined.table.id, joined.seat) == (table, None)
+        view = (await again.expect(ViewUpdate)).view
+        assert view == watched and all(cv.card is not None for hand in view.hands for cv in hand)
+        await again.expect(TableChanged, where=lambda m: m.table.id == table and m.table.spectators == 1)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        with trio.fail_after(10):
+            await proc.wait()
 
 
 async def test_sigterm_tells_connected_players_why(tmp_path: Path) -> None:
