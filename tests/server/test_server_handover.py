@@ -301,3 +301,25 @@ async def test_a_resume_racing_the_handover_is_not_shown_the_seat_it_lost(server
     server.lobby.tables[table].welcome_back(player)  # as if the resume had come before the lobby's update
     await settle(back)
     assert not [t for t in back.trees if t["t"] in ("joined", "view", "notes")]
+
+
+async def test_the_table_hears_who_holds_a_handed_seat_before_its_first_move(tcp_connect: Connect) -> None:
+    """Over real TCP: Bob's seat goes to a house bot on Bob's turn; Alice and the spectator Carol hear
+    ``table_changed`` and ``seat_handed`` before the bot's move (its event and views)."""
+    alice, bob, carol = await tcp_connect("Alice"), await tcp_connect("Bob"), await tcp_connect("Carol")
+    table = await _started(alice, [bob])
+    await carol.send(Spectate(table=table))
+    await carol.expect(Joined)
+    view = (await alice.expect(ViewUpdate)).view
+    if view.current == 0:  # make it Bob's turn
+        await alice.send(ActionRequest(view.legal_actions()[-1]))
+        view = (await alice.expect(ViewUpdate, where=lambda m: m.view.turn == view.turn + 1)).view
+    await carol.expect(ViewUpdate, where=lambda m: m.view.turn == view.turn)
+    await _drop(bob, [alice, carol], 1)
+    told = {client: len(client.trees) for client in (alice, carol)}
+    await alice.send(HandSeat(seat=1))
+    for client, since in told.items():
+        await client.expect(ViewUpdate, where=lambda m: m.view.turn == view.turn + 1)
+        kinds = [t["t"] for t in client.trees[since:]]
+        first_move = min(kinds.index(k) for k in ("game_event", "view") if k in kinds)
+        assert "seat_handed" in kinds[:first_move] and "table_changed" in kinds[:first_move], kinds
