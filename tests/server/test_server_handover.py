@@ -303,6 +303,7 @@ async def test_a_resume_racing_the_handover_is_not_shown_the_seat_it_lost(server
     assert not [t for t in back.trees if t["t"] in ("joined", "view", "notes")]
 
 
+@pytest.mark.real_time  # over TCP: the order of the frames on the real wire
 async def test_the_table_hears_who_holds_a_handed_seat_before_its_first_move(tcp_connect: Connect) -> None:
     """Over real TCP: Bob's seat goes to a house bot on Bob's turn; Alice and the spectator Carol hear
     ``table_changed`` and ``seat_handed`` before the bot's move (its event and views)."""

@@ -184,6 +184,7 @@ async def test_who_else_played_a_seed_and_how_they_scored(connect: Connect) -> N
     assert all(g.seed == "monday" for g in (await lister.expect(Games)).games)
 
 
+@pytest.mark.real_time  # over TCP: not a byte of the running seed's text in the list
 async def test_the_plain_list_of_games_leaves_out_the_running_seed_s_games(tcp_connect: Connect) -> None:
     """Over real TCP: while Carol's game (and the one Eve watches) is dealt from a seed another table played to
     its end, ``list_games`` without a seed leaves that game out, so its seed text (the deck, shuffled) is not sent;
