@@ -30,6 +30,9 @@ from .knowledge import Insight, can_be_cells, worth_mark
 
 NAME_WIDTH = 18
 CELL = 9
+# Up to this many hands, what a card can be takes two rows (suits above ranks); with more (six players, holding
+# 3 cards each), one row of "suits ranks" per hand, so that six hands and their knowledge fit in 24 lines.
+TWO_ROW_HANDS = 5
 
 
 def seat_name(names: Sequence[str], seat: int) -> str:
@@ -125,7 +128,8 @@ def _marked(cv: CardView, cell: StyleAndTextTuples, insight: Insight | None) -> 
 
 
 def _other_hand(view: PlayerView, names: Sequence[str], seat: int, show_knowledge: bool,
-                away: bool = False, marks: Marks = NO_MARKS, insight: Insight | None = None) -> list[Row]:
+                away: bool = False, marks: Marks = NO_MARKS, insight: Insight | None = None,
+                one_row: bool = False) -> list[Row]:
     acting = view.current == seat and view.outcome is None
     marker = "▶" if acting else " "
     style = "class:name.current" if acting else "class:name"
@@ -139,13 +143,14 @@ def _other_hand(view: PlayerView, names: Sequence[str], seat: int, show_knowledg
                          for cv in hand])]
     if show_knowledge:
         # Written as your own hand's "can be" is, suits above ranks: one way to read knowledge on the board.
-        rows += _can_be_rows("    knows", hand, view.config.variant, insight)
+        rows += _can_be_rows("    knows", hand, view.config.variant, insight, one_row)
     return rows
 
 
 def _can_be_rows(label: str, cards: Sequence[CardView | None], variant: Variant,
-                 insight: Insight | None = None) -> list[Row]:
-    """Two rows under a hand: the suits each card can still be, then its ranks (blank: ``None``, a known card).
+                 insight: Insight | None = None, one_row: bool = False) -> list[Row]:
+    """Two rows under a hand: the suits each card can still be, then its ranks (blank: ``None``, a known card);
+    ``one_row``: one row, each card's suits then its ranks.
 
     With ``insight``, what counting rules out shows apart from what clues alone say (see ``knowledge.py``).
     """
@@ -154,6 +159,9 @@ def _can_be_rows(label: str, cards: Sequence[CardView | None], variant: Variant,
     else:
         suits = [can_be_suits(cv.knowledge, variant) if cv is not None else [] for cv in cards]
         ranks = [can_be_ranks(cv.knowledge) if cv is not None else [] for cv in cards]
+    if one_row:
+        both = [[*s, ("", " "), *r] if s and r else [*s, *r] for s, r in zip(suits, ranks, strict=True)]
+        return [(_name_cell(label, "class:label"), [in_hand(cell, False) for cell in both])]
     return [
         (_name_cell(label, "class:label"), [in_hand(cell, False) for cell in suits]),
         (_name_cell("", ""), [in_hand(cell, False) for cell in ranks]),
@@ -170,7 +178,7 @@ def _own_cell(cv: CardView) -> StyleAndTextTuples:
 
 
 def _own_hand(view: PlayerView, names: Sequence[str], seat: int, marks: Marks = NO_MARKS,
-              insight: Insight | None = None) -> list[Row]:
+              insight: Insight | None = None, one_row: bool = False) -> list[Row]:
     acting = view.current == seat and view.outcome is None
     marker = "▶" if acting else " "
     style = "class:name.current" if acting else "class:name.me"
@@ -185,7 +193,7 @@ def _own_hand(view: PlayerView, names: Sequence[str], seat: int, marks: Marks = 
     # A card whose identity the clues pinned down shows it above, in the hand's own row.
     unknown = [cv if cv.knowledge.known is None else None for cv in hand]
     return [(name, [_marked(cv, _own_cell(cv), insight) + marks.get(cv.order, []) for cv in hand]),
-            *_can_be_rows("    can be", unknown, variant, insight)]
+            *_can_be_rows("    can be", unknown, variant, insight, one_row)]
 
 
 def hands_fragments(view: PlayerView, names: Sequence[str], show_knowledge: bool = False,
@@ -201,11 +209,12 @@ def hands_fragments(view: PlayerView, names: Sequence[str], show_knowledge: bool
     counting and the marks of ``knowledge.py``.
     """
     size = max((len(h) for h in view.hands), default=0)
+    one_row = len(view.hands) > TWO_ROW_HANDS
     rows = [_slot_header(size)]
     for seat in others_in_turn_order(view):
-        rows += _other_hand(view, names, seat, show_knowledge, seat in away, marks, insight)
+        rows += _other_hand(view, names, seat, show_knowledge, seat in away, marks, insight, one_row)
     if view.seat is not None:
-        rows += _own_hand(view, names, view.seat, marks, insight)
+        rows += _own_hand(view, names, view.seat, marks, insight, one_row)
     cell = max([CELL, *(fragments_width(c) + 1 for _, cells in rows for c in cells)])
     longest = max(len(text) + len(mark) + 1 for (_, text, mark), _ in rows)
     column = max(NAME_WIDTH, min(longest, width - size * cell))
