@@ -54,6 +54,7 @@ from .messages import (
     GameStarted,
     GameSummary,
     GetReplay,
+    GetStats,
     GiveHost,
     Goodbye,
     HandSeat,
@@ -85,6 +86,8 @@ from .messages import (
     SeatStatus,
     Spectate,
     Start,
+    Stats,
+    StatsLine,
     TableChanged,
     TableGone,
     TableInfo,
@@ -117,4 +120,5 @@ __all__ = [
     "BotReason", "SEED_TEXT_MAX",
 "GameClock", "PauseRequest", "PreMoveKind", "Queued",
     "QueueMove",
+    "GetStats", "Stats", "StatsLine",
 ]

@@ -281,6 +281,32 @@ class GameSummary:
 
 @_plan
 @dataclasses.dataclass(frozen=True, slots=True)
+class StatsLine:
+    """One player's finished games of one player count and variant, in ``stats``: how many, their points (the
+    mean is ``points / games``), the best score, how many were perfect, struck out, played with a bot at the
+    table, and played with advice (the coach's mark; 0 where the server keeps none)."""
+
+    players: Annotated[int, Int(MIN_PLAYERS, MAX_PLAYERS)]
+    variant: Annotated[Variant, Choice(Variant)]
+    games: Annotated[int, Int(1, MAX_SAFE_INT)]
+    points: Annotated[int, Int(0, MAX_SAFE_INT)]
+    best: Annotated[int, Int(0, MAX_SCORE)]
+    perfect: Annotated[int, Int(0, MAX_SAFE_INT)]
+    strikeouts: Annotated[int, Int(0, MAX_SAFE_INT)]
+    with_bots: Annotated[int, Int(0, MAX_SAFE_INT)]
+    with_advice: Annotated[int, Int(0, MAX_SAFE_INT)] = 0
+
+    @property
+    def mean(self) -> float:
+        return self.points / self.games
+
+
+# One line per player count and variant at most.
+STATS_LINES_MAX = (MAX_PLAYERS - MIN_PLAYERS + 1) * len(Variant)
+
+
+@_plan
+@dataclasses.dataclass(frozen=True, slots=True)
 class CardNote:
     """One note in ``notes``: the text its writer put on the card of ``order``."""
 
@@ -682,6 +708,27 @@ class Games:
     games: Annotated[tuple[GameSummary, ...], ListOf(Record(GameSummary), LIST_MAX)]
     id: Id = None
     total: Annotated[int | None, Opt(Int(0, MAX_SAFE_INT))] = None
+
+
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class GetStats:
+    """The asker's own record over the finished games the server keeps: answered by ``stats``."""
+
+    TYPE: ClassVar[str] = "get_stats"
+    id: Id = None
+
+
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Stats:
+    """``name``'s record: one line per player count and variant they finished a game of (none: no game yet),
+    fewest players first, then in the variants' order."""
+
+    TYPE: ClassVar[str] = "stats"
+    name: Annotated[str, _NAME]
+    lines: Annotated[tuple[StatsLine, ...], ListOf(Record(StatsLine), STATS_LINES_MAX)]
+    id: Id = None
 
 
 # Review together (version 3): after a game, or of any finished game, everyone at a table follows one leader.

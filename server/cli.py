@@ -1,5 +1,6 @@
 """``hanabi-server``: run a LAN server (announced on the LAN unless told not to; Ctrl-C or SIGTERM stop it
-cleanly, telling every player why), or list and export the games it kept (``games``, ``export``).
+cleanly, telling every player why), or list and export the games it kept (``games``, ``export``), or show
+each player's record over them (``stats``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from .app import Server, serve
 from .config import ServerConfig
 from .game import replay_text
 from .saved import StoredGame, read_game, read_games
+from .scorebook import PlayerRecord, read_records
 from .store import Store, StoreError
 
 _DEFAULTS = ServerConfig()
@@ -44,7 +46,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hanabi-server",
         description="Run a Hanabi server for your LAN; players connect with the hanabi terminal client. "
-                    "Without a COMMAND it runs the server; 'games' and 'export' read the games it kept.",
+                    "Without a COMMAND it runs the server; 'games', 'export' and 'stats' read the games it "
+                    "kept.",
     )
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
                         help=f"TCP port to listen on (default {DEFAULT_PORT}; 0 picks a free one)")
@@ -76,6 +79,10 @@ def _parser() -> argparse.ArgumentParser:
     games = sub.add_parser("games", help="list the finished games in the store, newest first")
     games.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH", help="the game store (default as above)")
     games.add_argument("--json", action="store_true", help="one JSON object per game, one per line")
+    stats = sub.add_parser("stats", help="each player's record over the finished games: games, mean and best "
+                                         "score by player count and variant, perfect games, strike-outs")
+    stats.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH", help="the game store (default as above)")
+    stats.add_argument("--json", action="store_true", help="one JSON object per player, one per line")
     export = sub.add_parser("export", help="write a game as a hanab.live JSON replay file")
     export.add_argument("game", type=int, metavar="GAME_ID", help="the game's number (see 'hanabi-server games')")
     export.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH", help="the game store (default as above)")
@@ -111,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
 def _main(argv: list[str] | None) -> int:
     args = _parser().parse_args(argv)
     db = args.db if args.db is not None else str(default_db())
-    if args.command in ("games", "export"):
+    if args.command in ("games", "export", "stats"):
         return _read_store(args, db)
     if not 0 <= args.port <= 65535:
         return _fail(f"--port {args.port} is not a TCP port: choose one from 1 to 65535")
@@ -280,6 +287,8 @@ def _read_store(args: argparse.Namespace, db: str) -> int:
         store.open_sync()
         if args.command == "games":
             return _games(db, store.read_sync(read_games, 1000), args.json)
+        if args.command == "stats":
+            return _stats(db, store.read_sync(read_records), args.json)
         return _export(db, args.game, store.read_sync(read_game, args.game), args.output, args.unfinished,
                        args.force)
     except StoreError as e:
@@ -305,6 +314,25 @@ def _games(db: str, games: list[GameSummary], as_json: bool) -> int:
                         and len(o.players) == len(g.players)]
                 others = "; ".join(f"#{o.id} {', '.join(o.players)}: {o.score}" for o in same) or "no one else yet"
                 print(f"       seed {g.seed!r}, also played by: {others}")
+    return 0
+
+
+def _stats(db: str, records: list[PlayerRecord], as_json: bool) -> int:
+    if not records and not as_json:
+        print(f"no finished games with people in {db}")
+    for record in records:
+        if as_json:
+            print(json.dumps({"name": record.name, "games": record.games, "lines": [
+                {"players": line.players, "variant": line.variant.value, "games": line.games,
+                 "mean": round(line.mean, 2), "best": line.best, "perfect": line.perfect,
+                 "strikeouts": line.strikeouts, "with_bots": line.with_bots, "with_advice": line.with_advice}
+                for line in record.lines]}))
+            continue
+        print(f"{record.name}: {record.games} game{'s' if record.games != 1 else ''}")
+        for line in record.lines:
+            print(f"  {line.players} players  {line.variant.value:<18} {line.games:>4} games  mean {line.mean:5.2f}"
+                  f"  best {line.best:>2}  perfect {line.perfect}  strike-outs {line.strikeouts}"
+                  f"  with bots {line.with_bots}  with advice {line.with_advice}")
     return 0
 
 

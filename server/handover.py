@@ -75,6 +75,8 @@ async def give_seat(table: Table, host: Player, request: Handover) -> Player | N
     assert old is not None  # the rule refuses an empty seat
     name = await table.sit(seat, to)
     game = table.game
+    if game is not None and game.running:
+        await table.store.seat_handed(game.id, None if to is None else to.key, to is None or to.network_bot)
     if game is not None:
         game.premoves.pop(seat, None)  # the move the one who lost the seat queued is not the new holder's choice
         if old.bot and game.state.current == seat:

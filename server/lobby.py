@@ -16,6 +16,7 @@ from hanabi.protocol import (
     ErrorCode,
     Games,
     GetReplay,
+    GetStats,
     GoodbyeReason,
     HandSeat,
     Hello,
@@ -28,6 +29,7 @@ from hanabi.protocol import (
     Online,
     ReplayFile,
     Spectate,
+    Stats,
     TableChanged,
     TableGone,
     TableInfo,
@@ -47,6 +49,7 @@ from .records import settings_of
 from .requests import CloseIfEmpty, Rewatch
 from .review import restored
 from .saved import StoredTable, count_finished, read_game, read_games, read_snapshot
+from .scorebook import read_records
 from .session import Outbox, Player, Refused, Seat, frame, refuse
 from .store import Store, StoreFailure, token_hash
 from .table import Table
@@ -304,6 +307,10 @@ class Lobby:
             await self._list_games(player, request.id, request.seed)
         elif isinstance(request, GetReplay):
             await self._replay(player, request.game, request.id)
+        elif isinstance(request, GetStats):
+            found = await self.store.read(read_records, player.key)
+            lines = found[0].lines if found else ()
+            player.send_frame(frame(Stats(name=player.name, lines=lines, id=request.id)))
         else:
             # One at a time per player. Shielded: a table carries out a request even if the connection asking
             # stops meanwhile, so the lobby waits for the outcome (bounded: tables answer every request, even when

@@ -35,6 +35,7 @@ CREATE TABLE IF NOT EXISTS reviews (table_id INTEGER PRIMARY KEY REFERENCES tabl
     game_id INTEGER NOT NULL REFERENCES games(id), leader TEXT NOT NULL, step INTEGER NOT NULL, pointer INTEGER);
 CREATE TABLE IF NOT EXISTS game_players (game_id INTEGER NOT NULL REFERENCES games(id), token_hash TEXT NOT NULL,
     PRIMARY KEY (token_hash, game_id));
+CREATE TABLE IF NOT EXISTS game_bots (game_id INTEGER PRIMARY KEY REFERENCES games(id));
 CREATE TABLE IF NOT EXISTS notes (game_id INTEGER NOT NULL REFERENCES games(id), seat INTEGER NOT NULL,
     card INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (game_id, seat, card));
 CREATE TABLE IF NOT EXISTS table_choices (table_id INTEGER PRIMARY KEY REFERENCES tables(id), options TEXT NOT NULL);

@@ -321,9 +321,10 @@ class Store:
             await self._execute("INSERT OR REPLACE INTO watching (token_hash, table_id) VALUES (?, ?)", key, table_id)
 
     async def start_game(self, table_id: int, config: GameConfig, seed: str, players: tuple[str, ...],
-                         keys: tuple[str, ...] = (), seeded: bool = False) -> int:
+                         keys: tuple[str, ...] = (), seeded: bool = False, bots: bool = False) -> int:
         """A new game; ``keys`` are the token hashes of the people playing it (their history lists it first);
-        ``seeded``: its ``seed`` is a seed text its table was given (``read_games`` lists them by seed)."""
+        ``seeded``: its ``seed`` is a seed text its table was given (``read_games`` lists them by seed); ``bots``:
+        a bot holds one of its seats (the players' records count it as a game with bots)."""
         def job(db: sqlite3.Connection) -> int:
             cur = db.execute(
                 "INSERT INTO games (table_id, config, seed, players, started) VALUES (?, ?, ?, ?, ?)",
@@ -333,8 +334,20 @@ class Store:
                            [(cur.lastrowid, key) for key in keys])
             if seeded:
                 db.execute("INSERT INTO seeded_games (game_id, seed) VALUES (?, ?)", (cur.lastrowid, seed))
+            if bots:
+                db.execute("INSERT INTO game_bots (game_id) VALUES (?)", (cur.lastrowid,))
             return cur.lastrowid
         return await self._do(job)
+
+    async def seat_handed(self, game_id: int, key: str | None, bot: bool) -> None:
+        """A seat of a running game went to the person whose token hashes to ``key`` (the game counts for them
+        too; None: a house bot); ``bot``: to a house bot or a network bot (the game is one with bots)."""
+        def job(db: sqlite3.Connection) -> None:
+            if key is not None:
+                db.execute("INSERT OR IGNORE INTO game_players (game_id, token_hash) VALUES (?, ?)", (game_id, key))
+            if bot:
+                db.execute("INSERT OR IGNORE INTO game_bots (game_id) VALUES (?)", (game_id,))
+        await self._do(job)
 
     async def set_review(self, table_id: int, game_id: int, leader: str, step: int, pointer: int | None) -> None:
         await self._execute("INSERT OR REPLACE INTO reviews (table_id, game_id, leader, step, pointer)"

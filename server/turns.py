@@ -55,7 +55,9 @@ async def start_game(table: Table, player: Player) -> None:
     names = tuple(s.name for s in table.seats if s is not None)
     await reviews.end(table)
     keys = tuple(s.player.key for s in table.seats if s is not None and s.player is not None)
-    game_id = await table.store.start_game(table.id, settings.game, seed, names, keys, seeded=settings.seed is not None)
+    bots = any(s is not None and (s.player is None or s.player.network_bot) for s in table.seats)
+    game_id = await table.store.start_game(table.id, settings.game, seed, names, keys, seeded=settings.seed is not None,
+                                           bots=bots)
     table.game = Game(game_id, seed, names, new_game(settings.game, seed))
     table.reasons = []
     log.info("table %d (%s): game %d started: %s", table.id, table.name, game_id, ", ".join(names))
