@@ -21,6 +21,7 @@ from hanabi.protocol.messages import (
     ActionRequest,
     Chat,
     GetReplay,
+    GetStats,
     ListGames,
     Message,
     OpenReview,
@@ -116,6 +117,7 @@ class ClientApp:
         self._rung: tuple[int | None, int] | None = None  # the (game, turn) the bell last called us to
         self._selected_table: int | None = None  # our table when the lobby's highlight last followed it
         self._seed_asked: int | None = None  # the seeded game whose other plays were asked for (once per game)
+        self._record_asked: int | None = None  # the game at whose end our record was asked for (once per game)
         self.dispatch = dispatch
         self._send = send
         self.ui = UiState()
@@ -309,7 +311,17 @@ class ClientApp:
         self._call_to_play(model)
         self._select_our_table(model)
         self._ask_who_else_played(model)
+        self._ask_for_our_record(model)
         self.application.invalidate()
+
+    def _ask_for_our_record(self, model: ClientModel) -> None:
+        """At the end of a game we played, ask once for our record: the end screen says our best at its count."""
+        over = model.game_over
+        if over is None or model.seat is None or self._record_asked == over.game:
+            return
+        self._record_asked = over.game
+        if offline_problem(model) is None:
+            self._send(GetStats())
 
     def _ask_who_else_played(self, model: ClientModel) -> None:
         """At the end of a seeded game, ask once for the other games of its seed: the end screen lists them."""

@@ -1,7 +1,8 @@
 """The history: the server's finished games (yours first), to look at alone, review with the table, or save.
 
 ``h`` in the lobby asks the server for its finished games (``list_games``)
-and shows them one per line: when, the variant, the score, who played (a
+and for your own record over them (``get_stats``), shown on top, a line per
+player count and variant you played; then the games, one per line: when, the variant, the score, who played (a
 ★ marks the games you sat at, which the server lists first). On the chosen
 game, Enter (or ``o``) opens it alone, as a private replay on this screen;
 ``w`` has your table review it together (the host's power); ``s`` saves it
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from hanabi.protocol.messages import GameSummary, GetReplay, ListGames, OpenReview
+from hanabi.protocol.messages import GameSummary, GetReplay, GetStats, ListGames, OpenReview, Stats
 from hanabi.protocol.table_rules import open_review_refusal
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
@@ -37,7 +38,8 @@ def when(summary: GameSummary) -> str:
 def history_fragments(model: ClientModel, ui: HistoryUi, width: int) -> StyleAndTextTuples:
     """The list of finished games, the chosen one highlighted, then what the keys do with it."""
     games = model.games
-    out: StyleAndTextTuples = [("class:label", "Finished games on this server (★ yours, listed first)\n"),
+    out: StyleAndTextTuples = [*record_fragments(model.stats, width),
+                               ("class:label", "Finished games on this server (★ yours, listed first)\n"),
                                ("class:label", f"  {'#':>4}  {'Finished':<16} {'Variant':<18} Score  Players\n")]
     if not games:  # the model counts an answer's games: None is no answer yet
         out.append(("class:label", "\n  The list is on its way.\n" if model.games_total is None else
@@ -57,6 +59,26 @@ def history_fragments(model: ClientModel, ui: HistoryUi, width: int) -> StyleAnd
     return out
 
 
+def record_fragments(stats: Stats | None, width: int) -> StyleAndTextTuples:
+    """Our record, a line per player count and variant: games, mean and best score, perfect games, strike-outs,
+    and how many were played with bots and with advice (nothing until the server's answer comes)."""
+    if stats is None:
+        return []
+    if not stats.lines:
+        return [("class:label", f"Your record ({stats.name}): no finished game yet\n\n")]
+    games = sum(line.games for line in stats.lines)
+    bots = sum(line.with_bots for line in stats.lines)
+    advice = sum(line.with_advice for line in stats.lines)
+    out: StyleAndTextTuples = [("class:label", f"Your record ({stats.name}): {games} game{'s' if games > 1 else ''}, "
+                                               f"{bots} with bots, {advice} with advice\n")]
+    for line in stats.lines:
+        text = (f"  {line.players}p {line.variant.title[:16]:<16} {line.games:>3} games  mean {line.mean:4.1f}  "
+                f"best {line.best:>2}  perfect {line.perfect}  struck out {line.strikeouts}")
+        out.append(("", text[: max(20, width - 1)] + "\n"))
+    out.append(("", "\n"))
+    return out
+
+
 class HistoryActions:
     """What one ``ClientApp`` does on the history screen."""
 
@@ -66,6 +88,7 @@ class HistoryActions:
 
     def open(self) -> None:
         if self.app.send(ListGames()):
+            self.app.send(GetStats())
             self.ui = HistoryUi()
 
     def close(self) -> None:
@@ -84,7 +107,8 @@ class HistoryActions:
             self.ui.selected = (self.ui.selected + step) % count
 
     def refresh(self) -> None:
-        self.app.send(ListGames())
+        if self.app.send(ListGames()):
+            self.app.send(GetStats())
 
     def on_chosen(self, key: str) -> None:
         """``o`` looks at the chosen game alone, ``w`` reviews it with the table, ``s`` saves its replay."""

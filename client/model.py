@@ -36,6 +36,7 @@ from hanabi.protocol.messages import (
     Review,
     SeatHanded,
     SeatStatus,
+    Stats,
     TableChanged,
     TableGone,
     TableInfo,
@@ -111,6 +112,7 @@ class ClientModel:
     # played our seed).
     games: tuple[GameSummary, ...] = ()
     games_total: int | None = None  # how many it keeps, when ``games`` leaves some out
+    stats: Stats | None = None  # our record over the server's finished games, as it last sent it
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -321,7 +323,8 @@ def _view_update(model: ClientModel, message: ViewUpdate) -> ClientModel:
 def _game_over(model: ClientModel, message: GameOver) -> ClientModel:
     # The score is said once, by the end of the game's pane; the log only marks where this game ended,
     # as it marks where it started.
-    return with_status(_notice(replace(model, game_over=message), "— the game ends —"), "")
+    # The record asked for at the end (app.py) counts this game; the one held before does not.
+    return with_status(_notice(replace(model, game_over=message, stats=None), "— the game ends —"), "")
 
 
 def _at_table(step: Callable[[ClientModel, _M], ClientModel]) -> Callable[[ClientModel, _M], ClientModel]:
@@ -486,5 +489,6 @@ _REDUCERS: dict[type, Callable[[ClientModel, Any], ClientModel]] = {
     Watchers: _here,
     Online: _here,
     Games: _here,
+    Stats: lambda model, message: replace(model, stats=message),
     ErrorReply: _error,
 }

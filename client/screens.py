@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from hanabi.engine import PlayerView, Variant
 from hanabi.protocol import table_rules as rules
-from hanabi.protocol.messages import TableInfo
+from hanabi.protocol.messages import Stats, TableInfo
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from .board import (
@@ -217,6 +217,8 @@ def end_fragments(model: ClientModel, solo: bool = False) -> StyleAndTextTuples:
     left = deck_reveal_fragments(over.deck, view.deck_size - view.deck_left) if over and view else []
     if left:
         out += [*left, ("", "\n")]
+    if view is not None:
+        out += best_fragments(model.stats, view.config.players, view.config.variant)
     out += seed_fragments(model)
     if model.is_host:
         again = "a play again"
@@ -226,6 +228,17 @@ def end_fragments(model: ClientModel, solo: bool = False) -> StyleAndTextTuples:
         again = "the host may start another game"  # chat closed (or watching): nothing to ask with
     out.append(("class:keys", " s save the replay · " + again + ("" if solo else " · l leave") + " · q quit "))
     return out
+
+
+def best_fragments(stats: Stats | None, players: int, variant: Variant) -> StyleAndTextTuples:
+    """Our best score at this player count and variant, from our record (nothing before it comes, or without
+    a finished game of that kind)."""
+    line = next((x for x in stats.lines if x.players == players and x.variant is variant), None) if stats else None
+    if line is None:
+        return []
+    kind = f"{players}-player" + ("" if variant is Variant.NONE else f" {variant.title}")
+    return [("class:label", f" Your best {kind} score: {line.best} ({line.games} game{'s' if line.games > 1 else ''}, "
+                            f"mean {line.mean:.1f}).\n")]
 
 
 def _table_players(table: TableInfo) -> str:

@@ -46,6 +46,7 @@ from hanabi.protocol.messages import (
     GameStarted,
     GameSummary,
     GetReplay,
+    GetStats,
     GiveHost,
     HandSeat,
     Join,
@@ -93,6 +94,8 @@ def at_game_over(term: Terminal, kit):
     at_game(term, kit, state=state)
     assert state.outcome is not None
     term.feed(GameOver(1, state.outcome, state.deck, "7"))
+    assert term.sent == [GetStats()]  # our record, for the end screen's best score
+    term.sent.clear()
     return state
 
 
@@ -357,7 +360,7 @@ def test_end_screen_play_again_for_the_host(term: Terminal, kit) -> None:
     # The view's own outcome is what switches to the end screen; the server sends that view too.
 
     term.feed(ViewUpdate(1, replace(view, outcome=outcome)))
-    assert term.type("a") == [Start()]
+    assert term.type("a") == [GetStats(), Start()]  # our record was asked for as the game ended
 
 
 def test_help_screen(term: Terminal, kit) -> None:
@@ -840,7 +843,7 @@ def test_with_chat_off_a_guest_is_not_told_to_say_anything(term: Terminal, kit) 
     assert state.outcome is not None
     term.feed(GameStarted(1, 1), kit.view_message(state, 1), GameOver(1, state.outcome, state.deck, "7"))
     assert "ask the host" not in term.screen()
-    assert term.type("a") == []
+    assert term.type("a") == [GetStats()]  # only the record asked for as the game ended
     assert "chat is closed here, so wait for alice" in term.store.model.status
 
 
@@ -1221,7 +1224,7 @@ def test_the_end_of_a_seeded_game_lists_who_else_played_it(term: Terminal, kit) 
     seated(term, kit, state, seeded=True)
     assert state.outcome is not None
     term.feed(GameOver(1, state.outcome, state.deck, "monday"))
-    assert term.sent == [ListGames(seed="monday")]
+    assert term.sent == [ListGames(seed="monday"), GetStats()]
     assert "no one else has played this deal here yet" in term.screen()
     others = (GameSummary(1, 1, ("alice", "Bot Ada", "Bot Basil"), Variant.NONE, 0, EndReason.TERMINATED, 0,
                           seed="monday"),
@@ -1229,7 +1232,7 @@ def test_the_end_of_a_seeded_game_lists_who_else_played_it(term: Terminal, kit) 
     term.feed(Games(others))
     assert "Seed 'monday' was also played by cat, dan, eve: 24." in term.screen()
     term.feed(GameOver(1, state.outcome, state.deck, "monday"))
-    assert term.sent == [ListGames(seed="monday")]  # asked once per game
+    assert term.sent == [ListGames(seed="monday"), GetStats()]  # asked once per game
 
 
 @pytest.mark.parametrize("argv", [["--level", "basic", "host"], ["--solo", "--level", "expert"]])

@@ -1,0 +1,107 @@
+"""Benchmark: ``hanabi-server stats --json`` on a store of finished games.
+
+    python bench/stats.py [--games 200] [--people 12] [--runs 5] [--keep PATH]
+
+Builds a store through the server's own ``Store`` (a few tables, each game played to its end by random legal
+moves, every action written, 2 to 6 seats of which some are bots), then runs the real command in a fresh
+process ``--runs`` times and prints the wall time of each (start-up included: what an operator waits for), with
+the time of the store read alone (``read_records``) in this process. Single-threaded: it uses one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import trio
+from hanabi.engine import MAX_PLAYERS, MIN_PLAYERS, GameConfig, Variant, apply, legal_actions, new_game
+from hanabi.server.records import TableSettings
+from hanabi.server.scorebook import read_records
+from hanabi.server.store import Store
+
+
+async def build(path: Path, games: int, people: int, seed: int = 1) -> int:
+    """A store of ``games`` finished games among ``people`` people (and bots); returns the actions written."""
+    rng = random.Random(seed)
+    store = Store(str(path))
+    store.open_sync()
+    written = 0
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        keys = [f"key{i}" for i in range(people)]
+        for i, key in enumerate(keys):
+            await store.add_player(key, f"Player {i}")
+        tables = [await store.create_table(f"t{t}", TableSettings(), None, 0) for t in range(8)]
+        for g in range(games):
+            players = rng.randint(MIN_PLAYERS, MAX_PLAYERS)
+            config = GameConfig(players=players, variant=rng.choice(list(Variant)))
+            seated = rng.sample(keys, rng.randint(1, min(players, people)))
+            names = tuple(f"Player {keys.index(k)}" for k in seated) + tuple(
+                f"Bot {b}" for b in range(players - len(seated)))
+            gid = await store.start_game(rng.choice(tables), config, str(g), names, tuple(seated),
+                                         bots=len(seated) < players)
+            state = new_game(config, g)
+            while not state.over:
+                action = rng.choice(legal_actions(state))
+                state = apply(state, action)
+                await store.add_action(gid, written, action)
+                written += 1
+            assert state.outcome is not None
+            await store.finish_game(gid, state.outcome.score, state.outcome.reason.value)
+        nursery.cancel_scope.cancel()
+    store.close_sync()
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python bench/stats.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=200, help="finished games in the store (default 200)")
+    parser.add_argument("--people", type=int, default=12, help="people who play them (default 12)")
+    parser.add_argument("--runs", type=int, default=5, help="runs of the command (default 5)")
+    parser.add_argument("--keep", default=None, metavar="PATH", help="build the store here and keep it")
+    parser.add_argument("--json", action="store_true", help="one JSON object with the figures")
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.people < 1 or args.runs < 1:
+        parser.error("--games, --people and --runs must be at least 1")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(args.keep) if args.keep else Path(folder) / "stats.sqlite3"
+        if path.exists():
+            parser.error(f"{path} already exists: name a new file")
+        actions = trio.run(build, path, args.games, args.people)
+        walls = []
+        for _ in range(args.runs):
+            start = time.perf_counter()
+            done = subprocess.run([sys.executable, "-m", "hanabi.server", "stats", "--json", "--db", str(path)],
+                                  capture_output=True, text=True, check=True)
+            walls.append(time.perf_counter() - start)
+        people = len(done.stdout.splitlines())
+        db = sqlite3.connect(path)
+        reads = []
+        for _ in range(args.runs):
+            start = time.perf_counter()
+            read_records(db)
+            reads.append(time.perf_counter() - start)
+        db.close()
+    figures = {"games": args.games, "actions": actions, "people": people, "runs": args.runs,
+               "command_median_s": round(statistics.median(walls), 3), "command_max_s": round(max(walls), 3),
+               "read_median_ms": round(statistics.median(reads) * 1000, 2)}
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        print(f"a store of {args.games} finished games ({actions} actions, {people} people with a record)")
+        print(f"hanabi-server stats --json: median {figures['command_median_s']:.3f} s, slowest "
+              f"{figures['command_max_s']:.3f} s of {args.runs} runs (wall, start-up included)")
+        print(f"the store read alone (read_records): median {figures['read_median_ms']:.2f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
