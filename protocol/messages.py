@@ -949,7 +949,7 @@ Message = (
     | RearrangeRequest | ViewUpdate | GameEvent | GameOver | GetReplay | ReplayFile | ListGames | Games | Chat
     | Ping | Pong | ErrorReply | ListOnline | Online | Watchers | OpenReview | Review | ReviewStep | ReviewPoint
     | ReviewLead | HandSeat | SeatHanded | WriteNote | CardNotes | BotReason | PauseRequest | GameClock | QueueMove
-    | Queued
+    | Queued | GetStats | Stats
 )
 
 
