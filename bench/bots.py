@@ -1,6 +1,6 @@
 """Benchmark: the house bots with copies of themselves and beside simulated people, on fixed deals.
 
-    python bench/bots.py [--players 2 3 4 5] [--games 500] [--tables bots beginners beginner careless]
+    python bench/bots.py [--players 2 3 4 5 6] [--games 500] [--tables bots beginners beginner careless]
                          [--level beginner|basic|h-group] [--bot NAME] [--variant none] [--all-or-nothing]
                          [--json]
 

@@ -45,7 +45,7 @@ def test_bot_only_makes_legal_moves(bot_name: str, config: GameConfig) -> None:
 
 @pytest.mark.no_cover
 @pytest.mark.parametrize("variant", list(Variant), ids=lambda v: v.name)
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_house_bot_is_legal_in_every_variant_and_player_count(variant: Variant, players: int) -> None:
     seed = players * 10 + list(Variant).index(variant)
     config = GameConfig(players=players, variant=variant, empty_clues=seed % 2 == 0, all_or_nothing=seed % 3 == 0)
@@ -54,7 +54,7 @@ def test_house_bot_is_legal_in_every_variant_and_player_count(variant: Variant, 
 
 
 @pytest.mark.no_cover
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_bot_stays_legal_beside_players_who_ignore_the_conventions(players: int) -> None:
     """Half the seats move at random (as a confused human might): the bots still only make legal moves."""
     rng = random.Random(players)

@@ -41,7 +41,7 @@ from hypothesis import strategies as st
 
 CONFIGS = [
     pytest.param(v, p, e, a, id=f"{v.name.lower()}-{p}p{'-empty' if e else ''}{'-aon' if a else ''}")
-    for v, p, e, a in itertools.product(Variant, range(2, 6), (False, True), (False, True))
+    for v, p, e, a in itertools.product(Variant, range(2, 7), (False, True), (False, True))
 ]
 PROFILE = settings(max_examples=3)
 
@@ -258,7 +258,7 @@ def test_random_legal_games(variant: Variant, players: int, empty_clues: bool, a
         assert dataclasses.replace(back, seed=game.seed) == game
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 @settings(max_examples=10)
 @given(seed=st.integers(0, 2**64))
 def test_a_finished_game_comes_back_from_its_replay_file_without_its_seed(players: int, seed: int) -> None:

@@ -80,10 +80,10 @@ def test_hand_sizes_and_starting_tokens(players: int, hand_size: int) -> None:
     assert state.turn == 0 and not state.over and state.final_turns_left is None
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_player_zero_is_dealt_first_and_slot_one_is_newest(players: int) -> None:
     state = game_from_deck(GameConfig(players=players), Variant.NONE.deck())
-    size = 5 if players <= 3 else 4
+    size = {2: 5, 3: 5, 4: 4, 5: 4, 6: 3}[players]
     for seat, hand in enumerate(state.hands):
         # Seat s holds orders s*size .. s*size+size-1, the last one dealt in slot 1.
         assert hand == tuple(range(seat * size + size - 1, seat * size - 1, -1))
