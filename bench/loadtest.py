@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from hanabi.engine import CLUE_TOKENS, Clue, Discard, PlayerView
+from hanabi.engine import CLUE_TOKENS, MAX_PLAYERS, MIN_PLAYERS, Clue, Discard, PlayerView
 from hanabi.protocol import (
     PROTOCOL_VERSION,
     ActionRequest,
@@ -459,7 +459,8 @@ def main(argv: list[str] | None = None) -> int:
                                      description="Load a real hanabi server with many concurrent tables and "
                                                  "print actions/s, latency percentiles and memory per table.")
     parser.add_argument("--tables", type=int, default=200, help="concurrent tables (default 200)")
-    parser.add_argument("--players", type=int, default=5, help="seats per table, 2-5 (default 5)")
+    parser.add_argument("--players", type=int, default=5,
+                        help=f"seats per table, {MIN_PLAYERS}-{MAX_PLAYERS} (default 5)")
     parser.add_argument("--seconds", type=float, default=20.0, help="measured time (default 20)")
     parser.add_argument("--warmup", type=float, default=3.0, help="unmeasured time first (default 3)")
     parser.add_argument("--think", type=float, default=0.0, metavar="SECONDS",
@@ -470,8 +471,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="end with the figures as one JSON object on one line")
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, writing stats to FILE")
     args = parser.parse_args(argv)
-    if not 2 <= args.players <= 5 or args.tables < 1:
-        parser.error("--players must be 2-5 and --tables at least 1")
+    if not MIN_PLAYERS <= args.players <= MAX_PLAYERS or args.tables < 1:
+        parser.error(f"--players must be {MIN_PLAYERS}-{MAX_PLAYERS} and --tables at least 1")
     result = run(args.tables, args.players, args.seconds, args.warmup, args.think, args.profile, args.gc_log)
     print(f"{result['tables']} tables x {result['players']} players = {result['connections']} connections "
           f"(seated in {result['setup_s']} s), think time {result['think']} s, measured for {result['seconds']} s")

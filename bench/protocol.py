@@ -19,7 +19,19 @@ import statistics
 import sys
 import time
 
-from hanabi.engine import Clue, Discard, GameConfig, GameState, Play, apply, legal_actions, new_game, view_for
+from hanabi.engine import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Clue,
+    Discard,
+    GameConfig,
+    GameState,
+    Play,
+    apply,
+    legal_actions,
+    new_game,
+    view_for,
+)
 from hanabi.protocol import Decoder, Encoder, ViewUpdate, encode
 
 
@@ -94,7 +106,8 @@ def time_round_trips(messages: list[ViewUpdate], number: int, *, cold: bool = Fa
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python bench/protocol.py", description=__doc__.split("\n")[0])
-    parser.add_argument("--players", type=int, default=5, choices=range(2, 6), help="players at the table (2-5)")
+    parser.add_argument("--players", type=int, default=5, choices=range(MIN_PLAYERS, MAX_PLAYERS + 1),
+                        help=f"players at the table ({MIN_PLAYERS}-{MAX_PLAYERS})")
     parser.add_argument("--turns", type=int, default=30, help="turns played before the view is taken")
     parser.add_argument("--runs", type=int, default=7, help="timed runs; the median is reported")
     parser.add_argument("--number", type=int, default=2000, help="messages per run")
