@@ -1,5 +1,6 @@
-"""A six-player table (beyond the printed rules: 3 cards each) drawn at 80x24: every hand, every card, every
-name and the keys' line are on the screen, with what each card can be shown or not."""
+"""Six players (beyond the printed rules: 3 cards each) in the client: the new-table form offers six seats, and a
+six-player table drawn at 80x24 keeps every hand, every card, every name and the keys' line on the screen, with
+what each card can be shown or not."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from hanabi.engine import (
     new_game,
     view_for,
 )
-from hanabi.protocol import Joined, SeatInfo, TableInfo, ViewUpdate, Welcome
+from hanabi.protocol import CreateTable, Joined, SeatInfo, TableInfo, ViewUpdate, Welcome
 
 from .conftest import Terminal
 
@@ -61,3 +62,12 @@ def test_six_hands_fit_at_80x24_with_nothing_cut(term: Terminal, knows: bool, tu
     assert sum(line.startswith("    can be") for line in lines) == 1, shown
     assert lines[1].startswith("Fireworks ") and "Discards " in shown
     assert lines[-1].lstrip().startswith("p play"), shown
+
+
+def test_the_new_table_form_offers_six_seats_then_wraps_to_two(term: Terminal) -> None:
+    term.feed(Welcome(1, "server", "dave", "tok", ""))
+    [create] = term.type("n" + "\x7f" * 40 + "Six\t\t" + "\x1b[C" * 3 + "\r")  # seats: 3 by default, then 4, 5, 6
+    assert isinstance(create, CreateTable) and create.seats == 6
+    term.sent.clear()
+    [create] = term.type("n" + "\x7f" * 40 + "Two\t\t" + "\x1b[C" * 4 + "\r")
+    assert isinstance(create, CreateTable) and create.seats == 2
