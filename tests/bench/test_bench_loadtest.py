@@ -9,11 +9,11 @@ import socket
 
 import pytest
 from hanabi.engine import GameConfig, apply, legal_actions, new_game, view_for
-from hanabi.protocol import Encoder, GameEvent, Message, ViewUpdate
+from hanabi.protocol import Decoder, Encoder, GameEvent, Message, Ping, Pong, ViewUpdate, encode
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bench.loadtest import LoadClient, Stats, main, run
+from bench.loadtest import LoadClient, Stats, _answer_pings, main, run
 
 
 def test_a_small_load_plays_and_reports_without_errors() -> None:
@@ -81,6 +81,20 @@ def test_load_clients_read_messages_however_they_arrive(players: int, seed: int,
             shared[:len(piece)] = piece
             client.receive(shared, len(piece), [])
         assert seen == [message for _, message in frames]
+    finally:
+        a.close()
+        b.close()
+
+
+def test_seated_clients_answer_the_servers_pings_while_the_others_are_seated() -> None:
+    a, b = socket.socketpair()
+    try:
+        client = LoadClient(a, 0, 2, Stats(), host=False)
+        _answer_pings([client])  # nothing sent yet: nothing to read, and it does not wait
+        b.sendall(encode(Ping(5)))
+        _answer_pings([client])
+        b.settimeout(5)
+        assert Decoder(peer="client").feed(b.recv(1 << 16)) == [Pong(5)]
     finally:
         a.close()
         b.close()
