@@ -23,7 +23,6 @@ from .variants import Variant
 
 TURN_KINDS = ("play", "discard", "clue")
 ALL_KINDS = (*TURN_KINDS, "rearrange")
-FIELDS = ("kind", "order", "target", "colour", "rank", "seat", "hand")
 MAX_ORDER = max(len(v.deck()) for v in Variant) - 1  # a card's order in the largest deck (six suits: 59)
 MAX_HAND = 5  # cards in a hand (two or three players)
 
