@@ -1,4 +1,5 @@
-"""Admission: silent sockets give way to newer connections, new logins stop at the cap, resumes always get in."""
+"""Admission: silent sockets give way to newer connections, new logins stop at the cap, resumes always get in.
+On virtual time: the hello's deadline is measured on the server's clock."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from hanabi.protocol.messages import Goodbye, Hello, Joined, Welcome
 from hanabi.server import Server, ServerConfig
 from hanabi.server.admission import Door
 
-from .conftest import Client, Connect, config_with
+from .conftest import Client, Connect, config_with, eventually
 from .test_server_tables import table_of
+
+pytestmark = pytest.mark.virtual_time
 
 
 @dataclass(eq=False)
@@ -56,9 +59,7 @@ async def test_silent_sockets_cannot_keep_a_new_login_or_a_resume_out(connect: C
     cid = await connect("Cid")
     await table_of(cid, [], seats=2)
     await cid.stream.aclose()  # Cid drops out; their seat waits for them
-    with trio.fail_after(3):
-        while server.lobby.online:
-            await trio.sleep(0.01)
+    await eventually(lambda: not server.lobby.online, "the server to see Cid go")
     ann, bob = await connect("Ann"), await connect("Bob")  # the server holds as many players as it takes
     silent = []
     for _ in range(3):  # from one address, "memory:Mute", in this order (each let in before the next comes)
@@ -78,9 +79,10 @@ async def test_silent_sockets_cannot_keep_a_new_login_or_a_resume_out(connect: C
 
 @pytest.mark.parametrize("fast_config", [config_with(handshake_timeout=0.2)])
 async def test_a_silent_socket_is_closed_at_the_short_handshake_deadline(connect: Connect) -> None:
+    came = trio.current_time()
     mute = await connect("Mute", hello=False)
-    with trio.fail_after(2):
-        bye = await mute.expect(Goodbye)
+    bye = await mute.expect(Goodbye)
+    assert trio.current_time() - came == pytest.approx(0.2), "not closed at the hello's deadline"
     assert bye.reason == "idle" and "no hello within 0.2 seconds" in bye.message
 
 
@@ -88,11 +90,12 @@ async def test_a_silent_socket_is_closed_at_the_short_handshake_deadline(connect
 async def test_the_hello_deadline_passing_while_bytes_are_read_slowly_closes_the_connection(connect: Connect) -> None:
     # Two reads' worth of frames (not a hello): the second waits for the byte rate (about a second), past the
     # hello's deadline, while the heartbeat waits for the reader (what it carries out is not silence).
+    came = trio.current_time()
     mute = await connect("Slow", hello=False)
     body = msgpack.packb({"v": PROTOCOL_VERSION, "t": "chat", "text": "x" * 3980})
     await mute.send_raw((HEADER.pack(len(body)) + body) * 2)
-    with trio.fail_after(5):
-        bye = await mute.expect(Goodbye)
+    bye = await mute.expect(Goodbye)
+    assert trio.current_time() - came > 0.2, "closed before the second read had waited for the byte rate"
     assert bye.reason == "idle" and "no hello within 0.2 seconds" in bye.message
 
 

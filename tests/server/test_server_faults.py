@@ -38,8 +38,10 @@ from hanabi.protocol.messages import (
 from hanabi.protocol.version import PROTOCOL_VERSION
 from hanabi.server import Server, ServerConfig
 
-from .conftest import Client, Connect, alone_with_bots, config_with
+from .conftest import Client, Connect, alone_with_bots, config_with, eventually, settle
 from .test_server_tables import table_of
+
+pytestmark = pytest.mark.virtual_time
 
 
 async def started_game(connect: Connect, names: tuple[str, ...] = ("Alice", "Bob")) -> list[Client]:
@@ -55,7 +57,7 @@ async def started_game(connect: Connect, names: tuple[str, ...] = ("Alice", "Bob
 
 async def quiet(client: Client) -> list[object]:
     """What reached ``client`` lately, pings aside: should be nothing when a fault was someone else's."""
-    await client.drain(0.1)
+    await settle(client)
     got = list(client.inbox)
     client.inbox.clear()
     return got
@@ -117,7 +119,7 @@ async def test_bytes_past_their_rate_are_read_later_not_decoded_at_once(connect:
     alice.answer_pings = False
     padded = msgpack.packb({"v": PROTOCOL_VERSION, "t": "ping", "n": 1, "pad": "x" * 2000})
     await alice.send_raw((struct.pack(">I", len(padded)) + padded) * 60)
-    await alice.drain(0.5)
+    await alice.listen(0.5)
     pongs = [m for m in alice.seen if isinstance(m, Pong)]
     assert 0 < len(pongs) <= 25 and not alice.take(ErrorReply) and not alice.take(Goodbye)
 
@@ -132,7 +134,7 @@ async def test_big_reads_share_one_budget_and_small_ones_go_first(connect: Conne
     await heavy.send_raw((struct.pack(">I", len(padded)) + padded) * 5)
     await light.send(ListTables(id=7))
     assert (await light.expect(Tables)).id == 7
-    await heavy.drain(0.5)
+    await heavy.listen(0.5)
     assert 0 < len([m for m in heavy.seen if isinstance(m, Pong)]) <= 4
 
 
@@ -185,10 +187,8 @@ async def test_a_client_that_stops_reading_is_dropped_and_can_resume(connect: Co
     sloth = await connect("Sloth", lockstep=True)
     await table_of(alice, [sloth], chat=ChatPolicy.ALWAYS)
     # Sloth stops reading; Alice talks a lot. Sloth's queue fills and it is dropped, not waited for.
-    with trio.fail_after(5):
-        for i in range(40):
-            await alice.send(Chat(text=f"message {i}"))
-            await trio.sleep(0.01)
+    for i in range(40):
+        await alice.send(Chat(text=f"message {i}"))
     status = await alice.expect(SeatStatus, where=lambda m: not m.connected)
     assert status.seat == 1
     back = await connect("Sloth", resume=sloth.token)  # type: ignore[attr-defined]
@@ -202,11 +202,14 @@ async def test_a_client_that_stops_talking_is_found_by_heartbeats(connect: Conne
     alice, bob = await connect("Alice"), await connect("Bob")
     await table_of(alice, [bob])
     bob.answer_pings = False  # Bob's machine went to sleep
+    asleep = trio.current_time()
     bob_dropped = trio.Event()
+    dropped_after: list[float] = []
 
     async def bob_listens() -> None:
         with trio.move_on_after(3):
             await bob.expect(Goodbye)
+            dropped_after.append(trio.current_time() - asleep)
             bob_dropped.set()
 
     async with trio.open_nursery() as n:
@@ -214,6 +217,8 @@ async def test_a_client_that_stops_talking_is_found_by_heartbeats(connect: Conne
         status = await alice.expect(SeatStatus, timeout=3)  # Alice keeps answering pings meanwhile
     assert (status.seat, status.connected) == (1, False)
     assert bob_dropped.is_set()
+    # Heard from last at most a ping's interval before he slept, dropped the idle timeout after that.
+    assert 0.6 - 0.2 <= dropped_after[0] <= 0.6, f"dropped {dropped_after[0]:.3f} s after the last he could answer"
     assert any(isinstance(m, Ping) for m in bob.seen)
     assert next(m for m in bob.seen if isinstance(m, Goodbye)).reason == "idle"
 
@@ -352,7 +357,5 @@ async def test_a_bot_is_told_which_seats_are_house_bots(connect: Connect, server
     alice, view = await alone_with_bots(connect, seats=3)
     if view.current == 0:
         await alice.send(ActionRequest(view.legal_actions()[-1]))
-    with trio.fail_after(5):
-        while not seen:
-            await alice.drain(0.05)
+    await eventually(lambda: bool(seen), "a bot to choose a move")
     assert seen[0] == frozenset({1, 2})
