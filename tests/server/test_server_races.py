@@ -36,7 +36,9 @@ from hanabi.protocol.version import PROTOCOL_VERSION
 from hanabi.server import Server
 from hanabi.server.store import StoreFailure
 
-from .conftest import FAST, Connect, alone_with_bots, config_with
+from .conftest import FAST, Connect, alone_with_bots, config_with, eventually, settle
+
+pytestmark = pytest.mark.virtual_time
 
 
 def hold_set_seat(server: Server, monkeypatch: pytest.MonkeyPatch) -> tuple[trio.Event, trio.Event]:
@@ -80,7 +82,7 @@ async def test_a_join_in_flight_when_its_connection_is_replaced_still_places_the
     await again.send(Spectate(table=table, id=7))
     err = await again.expect(ErrorReply, where=lambda m: m.id == 7)
     assert err.code == "already_seated"
-    await again.drain(0.1)
+    await settle(again)
     assert all(m.view.seat == 1 for m in again.inbox if isinstance(m, ViewUpdate))
     await again.send(Leave(id=8))
     await again.send(ListTables(id=9))
@@ -98,7 +100,7 @@ async def test_who_leaves_a_table_sees_it_change_in_the_lobby(connect: Connect) 
     alice = await connect("Alice")
     await alice.send(Join(table=table))
     assert (await alice.expect(Joined)).seat == 1
-    await alice.drain(0.05)
+    await settle(alice)
     alice.inbox.clear()
     await alice.send(Leave())
     changed = await alice.expect(TableChanged, where=lambda m: m.table.id == table and m.table.players[1] is None)
@@ -153,7 +155,7 @@ async def test_a_table_whose_closing_is_not_saved_does_not_keep_its_last_player(
     await alice.send(CreateTable(name="t", seats=2))
     await alice.expect(Joined)
     await alice.send(Leave(id=1))
-    await alice.drain(0.1)
+    await settle(alice)
     # Whatever the store said, Alice is not stuck at a table that no longer takes requests: she can sit again.
     await alice.send(CreateTable(name="u", seats=2, id=2))
     joined = await alice.expect(Joined, where=lambda m: m.table.name == "u")
@@ -181,7 +183,7 @@ async def test_a_spectator_whose_connection_is_replaced_while_moving_is_never_at
     again = await connect("Alice", resume=alice.token)  # type: ignore[attr-defined]
     release.set()
     player = next(p for p in server.lobby.players.values() if p.name == "Alice")
-    await again.drain(0.2)
+    await settle(again)
     with trio.fail_after(3):
         async with player.busy:
             pass
@@ -205,8 +207,8 @@ async def test_a_bot_whose_move_the_database_refuses_chooses_again(
         view = (await alice.expect(ViewUpdate, where=lambda m: m.view.turn == view.turn + 1)).view
     assert view.current == 1
     await server.store._do(lambda db: db.execute("INSERT INTO refuse VALUES (1)"))
-    with trio.fail_after(3):  # the bot's move is refused...
-        while not [r for r in caplog.records if r.levelname == "ERROR" and "BotMove" in r.getMessage()]:
-            await alice.drain(0.02)
+    await eventually(  # the bot's move is refused...
+        lambda: bool([r for r in caplog.records if r.levelname == "ERROR" and "BotMove" in r.getMessage()]),
+        "the store to refuse the bot's move")
     await server.store._do(lambda db: db.execute("DELETE FROM refuse"))  # ...then the disk has room again
     await alice.expect(ViewUpdate, where=lambda m: m.view.turn == view.turn + 1, timeout=5)

@@ -8,7 +8,6 @@ import socket
 import struct
 
 import pytest
-import trio
 from hanabi.engine import Clue, GameConfig
 from hanabi.protocol.messages import (
     LIST_MAX,
@@ -34,20 +33,18 @@ from hanabi.protocol.messages import (
 )
 from hanabi.server import Server
 
-from .conftest import Client, Connect
+from .conftest import Client, Connect, eventually, settle
 from .test_server_faults import last_view, started_game
 from .test_server_tables import table_of
+
+pytestmark = pytest.mark.virtual_time
 
 
 async def pong_for(client: Client, request_id: int) -> Pong:
     """Ping the server with ``request_id`` and return its pong (the test client keeps pongs out of its inbox)."""
     await client.send(Ping(n=request_id, id=request_id))
-    with trio.fail_after(3):
-        while True:
-            pongs = [m for m in client.seen if isinstance(m, Pong) and m.n == request_id]
-            if pongs:
-                return pongs[0]
-            await client.drain(0.02)
+    await client.flush()  # the answer to the ping above comes before the flush's own
+    return next(m for m in client.seen if isinstance(m, Pong) and m.n == request_id)
 
 
 async def test_every_direct_reply_echoes_the_request_id(connect: Connect, server: Server) -> None:
@@ -151,7 +148,7 @@ async def test_views_carry_only_new_events_and_a_resumed_connection_gets_the_who
         await mover.send(ActionRequest(clue))
         for c in (alice, bob):
             await c.expect(ViewUpdate, where=lambda m, t=turn: m.view.turn == t + 1)
-    await alice.drain(0.05)
+    await settle(alice)
     views = [t for t in alice.trees if t["t"] == "view"]
     # The start (no event), then one event per view: each says how many came before it.
     assert [v["since"] for v in views] == [0, 0, 1, 2, 3]
@@ -164,6 +161,7 @@ async def test_views_carry_only_new_events_and_a_resumed_connection_gets_the_who
     assert first.view.events == last_view(alice).view.events
 
 
+@pytest.mark.real_time  # a reset is TCP's own
 async def test_a_connection_reset_by_the_client_is_a_disconnection_not_a_failure(
         tcp_connect: Connect, caplog: pytest.LogCaptureFixture) -> None:
     alice, bob = await tcp_connect("Alice"), await tcp_connect("Bob")
@@ -174,7 +172,9 @@ async def test_a_connection_reset_by_the_client_is_a_disconnection_not_a_failure
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         await bob.stream.aclose()
         status = await alice.expect(SeatStatus, where=lambda m: not m.connected)
-        await alice.drain(0.1)  # the server logs the departure just after telling the table
+        # The server logs the departure just after telling the table.
+        await eventually(lambda: any("disconnected" in r.getMessage() for r in caplog.records),
+                         "the server to log Bob's departure")
     assert status.seat == 1
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert any("disconnected" in r.getMessage() for r in caplog.records)
