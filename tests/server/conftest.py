@@ -3,6 +3,12 @@
 ``connect()`` gives a client over an in-memory stream (no socket);
 ``tcp_connect()`` one over real loopback TCP. A client records every frame
 it receives, raw and decoded, so tests can look at exactly what was sent.
+
+Tests wait for what they expect, never for time to pass: a message
+(``expect``), the server having nothing left to do (``settle``, on virtual
+time over in-memory streams), everything sent so far (``flush``, TCP too),
+a condition (``eventually``). On virtual time (``virtual_time``, see
+tests/conftest.py) ``listen(s)`` lets ``s`` of the server's clock pass.
 """
 
 from __future__ import annotations
@@ -79,7 +85,7 @@ class Client:
             if isinstance(message, (Ping, Pong)):
                 continue
             self.inbox.append(message)
-        # Answered once every message of this read is kept, and shielded: a deadline (``drain``'s) cancelling the
+        # Answered once every message of this read is kept, and shielded: a deadline (``listen``'s) cancelling the
         # send at its checkpoint lost the messages read after the ping, a view among them, and the game waited
         # for a move no one was shown (play_out ran into its 120 s bound on a loaded machine).
         with trio.CancelScope(shield=True):
@@ -125,12 +131,6 @@ class Client:
         except trio.TooSlowError:
             raise AssertionError(f"{self.name} waited {timeout} s for the answer to its ping") from None
 
-    async def drain(self, seconds: float = 0.05) -> None:
-        """Take in whatever arrives within ``seconds``."""
-        with trio.move_on_after(seconds):
-            while True:
-                await self._pump()
-
     async def listen(self, seconds: float) -> None:
         """Read (answering pings) while ``seconds`` of the test's clock pass: for a test on virtual time, where
         the server's timers fire meanwhile and no real time goes by. What arrives goes to the inbox."""
@@ -162,7 +162,7 @@ async def read_any(clients: Iterable[Client]) -> None:
     """Wait until any of ``clients`` has read from the server (what it read goes to its inbox, pings answered).
 
     For a loop over several clients: waiting on all at once wakes it as soon as one hears something, where a
-    fixed ``drain`` per client slept its time out on every turn of the loop."""
+    read of each client in turn would wait on a quiet one."""
 
     async def read(client: Client, done: trio.CancelScope) -> None:
         await client._pump()  # a cancelled read loses nothing: Trio's receive takes no data when cancelled

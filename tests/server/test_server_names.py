@@ -15,6 +15,8 @@ from hanabi.server.session import Refused
 
 from .conftest import FAST, Client, Connect
 
+pytestmark = pytest.mark.virtual_time
+
 
 @pytest.mark.parametrize(("given", "kept"), [("\uff21\uff2e\uff2e", "ANN"), ("\ufb01ona", "fiona"),
                                              ("Zo\u00eb", "Zo\u00eb"), ("Zoe\u0308", "Zo\u00eb")])

@@ -38,6 +38,8 @@ from .conftest import Client, Connect, alone_with_bots
 from .test_server_tables import play_out
 from .test_server_tcp import _client, _start_server_process, kill_and_restart, playing_pair
 
+pytestmark = pytest.mark.virtual_time
+
 
 async def _table_of_two(connect: Connect) -> tuple[Client, Client, Client, ViewUpdate, ViewUpdate]:
     """Alice (seat 0) and Bob (seat 1) playing, Cy watching: their clients and the players' first views."""
@@ -54,6 +56,7 @@ async def _table_of_two(connect: Connect) -> tuple[Client, Client, Client, ViewU
     return alice, bob, cy, await alice.expect(ViewUpdate), await bob.expect(ViewUpdate)
 
 
+@pytest.mark.real_time  # redaction, over the real wire
 async def test_notes_stay_private_to_their_seat_over_tcp_until_the_game_ends(tcp_connect: Connect) -> None:
     alice, bob, cy, a_view, b_view = await _table_of_two(tcp_connect)
     alice_own = a_view.view.hands[0][0].order
@@ -146,6 +149,7 @@ async def test_after_the_game_notes_are_refused(connect: Connect) -> None:
     assert refused.code == "game_not_running"
 
 
+@pytest.mark.real_time  # a server process, killed and started again
 async def test_notes_survive_a_kill_of_the_server_and_come_back_on_resume(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     proc, port = await _start_server_process(db)
@@ -166,7 +170,7 @@ async def test_notes_survive_a_kill_of_the_server_and_come_back_on_resume(tmp_pa
         bob_again = await _client(port, "y", bob.token)  # type: ignore[attr-defined]
         await bob_again.expect(ViewUpdate)
         assert (await bob_again.expect(CardNotes)).notes == ()  # his own (none), not Alice's
-        await bob_again.drain(0.1)
+        await bob_again.flush()
         assert not any(b"finessed" in body for body in bob_again.raw)
         await play_out({0: again, 1: bob_again})
         await again.send(GetReplay(game=game, id=3))

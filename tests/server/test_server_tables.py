@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 import trio
 from hanabi.engine import ChatPolicy, Variant
 from hanabi.engine.bots.hgroup import ConventionBot
@@ -38,7 +39,9 @@ from hanabi.protocol.messages import (
 )
 from hanabi.server import Server
 
-from .conftest import Client, Connect, read_any
+from .conftest import Client, Connect, read_any, settle
+
+pytestmark = pytest.mark.virtual_time
 
 
 async def table_of(host: Client, guests: list[Client], seats: int | None = None, **options: object) -> int:
@@ -224,7 +227,7 @@ async def test_chat_follows_the_table_policy(connect: Connect) -> None:
     await bob.expect(GameStarted)
     await bob.send(Chat(text="I have the red 5"))
     assert (await bob.expect(ErrorReply)).code == "chat_disabled"
-    await bob.drain()
+    await settle(bob)
     assert not bob.take(Chat)
     lobby = await connect("Lonely")
     await lobby.send(Chat(text="anyone?"))
