@@ -10,10 +10,33 @@ itself; ``runner`` runs Trio as a guest on prompt_toolkit's asyncio loop;
 
 from __future__ import annotations
 
-from .app import ClientApp
-from .model import ClientModel, Link, reduce
-from .runner import ModelStore, run_with_trio
-from .session import Address, Session, parse_address
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .app import ClientApp
+    from .model import ClientModel, Link, reduce
+    from .runner import ModelStore, run_with_trio
+    from .session import Address, Session, parse_address
+
+# Where each name lives. A module is loaded when one of its names is first asked for, not when the package
+# is, so a command that needs little (``--help``, ``--version``) starts without loading the rest.
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "app": ("ClientApp",),
+    "model": ("ClientModel", "Link", "reduce"),
+    "runner": ("ModelStore", "run_with_trio"),
+    "session": ("Address", "Session", "parse_address"),
+}
+_HOME = {name: module for module, names in _EXPORTS.items() for name in names}
+
+if not TYPE_CHECKING:  # for mypy every name is imported above, with its type
+
+    def __getattr__(name):
+        if name not in _HOME:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
+        globals()[name] = value  # asked once
+        return value
 
 __all__ = ["Address", "ClientApp", "ClientModel", "Link", "Session", "ModelStore", "parse_address", "reduce",
            "run_with_trio"]

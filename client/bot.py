@@ -1,4 +1,4 @@
-"""``hanabi-bot HOST[:PORT]``: the house bot as an ordinary protocol client.
+"""``hanabi-bot HOST[:PORT]`` (its command line is ``botcli.py``): the house bot as an ordinary protocol client.
 
 It connects like any player, says hello, sits at a table with a free seat
 (``--table ID`` to choose one) and, whenever the view the server sends shows
@@ -31,14 +31,12 @@ with ``--explain``, also each move it makes and the one-line reason for it.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable
 
 import trio
 from hanabi.engine import PlayerView
 from hanabi.engine.bots import Bot, Level, explained, make_bot
-from hanabi.protocol import DEFAULT_PORT
 from hanabi.protocol.errors import ErrorCode, GoodbyeReason, ProtocolError
 from hanabi.protocol.messages import (
     ActionRequest,
@@ -62,11 +60,9 @@ from hanabi.protocol.messages import (
 )
 from hanabi.protocol.version import CLIENT_PROGRAM, PROTOCOL_VERSION
 
-from .arguments import name_problem, seconds_problem
-from .session import CONNECT_TIMEOUT, HANDSHAKE_TIMEOUT, Address, parse_address
+from .arguments import RECONNECT_FOR
+from .session import CONNECT_TIMEOUT, HANDSHAKE_TIMEOUT, Address
 from .wire import Wire
-
-RECONNECT_FOR = 120.0  # seconds to keep trying after the link is lost: long enough for a host to restart a server
 
 # Goodbyes after which the same server may take us back: it stopped (and may start again), or it thought us gone.
 # The others (replaced, version, flood, full...) would say the same again.
@@ -298,43 +294,3 @@ async def run_bot(address: Address, name: str = "Bot", table: int | None = None,
                     report(f"{lost}; trying to reconnect for up to {reconnect_for:g} s")
                 await trio.sleep(pause)
                 pause = min(pause * 2, 5.0)
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="hanabi-bot", description="Run the house bot as a player at a table.")
-    parser.add_argument("address", help=f"the server: HOST or HOST:PORT (default port {DEFAULT_PORT})")
-    parser.add_argument("--name", default="Bot", help="the bot's player name (default Bot)")
-    parser.add_argument("--table", type=int, help="the table to join (default: the first with a free seat)")
-    parser.add_argument("--games", type=int, help="stop after this many games (default: play on)")
-    parser.add_argument("--delay", type=float, default=0.5, help="seconds to wait before each move (default 0.5)")
-    parser.add_argument("--explain", action="store_true", help="print each move with the reason for it")
-    parser.add_argument("--reconnect", type=float, default=RECONNECT_FOR, metavar="SECONDS",
-                        help="how long to keep trying when the link to the server is lost "
-                             f"(default {RECONNECT_FOR:g}; 0 stops at once)")
-    args = parser.parse_args(argv)
-    try:
-        address = parse_address(args.address)
-    except ValueError as exc:
-        parser.error(str(exc))
-    if (problem := name_problem(args.name.strip())) is not None:
-        parser.error(problem)
-    if args.games is not None and args.games < 1:
-        parser.error("--games must be at least 1")
-    spans = (("--delay", args.delay, "acts at once"), ("--reconnect", args.reconnect, "stops at once"))
-    for flag, seconds, zero in spans:
-        if (problem := seconds_problem(flag, seconds, zero)) is not None:
-            parser.error(problem)
-    try:
-        played = trio.run(run_bot, address, args.name.strip(), args.table, args.games, args.delay, say, args.explain,
-                          args.reconnect)
-    except BotError as exc:
-        print(f"hanabi-bot: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
-    print(f"hanabi-bot: played {played} game(s)")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

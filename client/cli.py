@@ -12,29 +12,26 @@ exits, whatever made it exit).
 from __future__ import annotations
 
 import argparse
-import asyncio
-import contextlib
 import getpass
 import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from hanabi.engine import MAX_PLAYERS, MIN_PLAYERS, TIME_BASE, TIME_PER_TURN, Variant
-from hanabi.engine.bots import LEVELS
-from hanabi.engine.replay import ReplayError, load
-from hanabi.protocol import DEFAULT_PORT, NAME_MAX
+# Only what the command line itself needs is imported here, so that --help and --version answer at once; the
+# screen (prompt_toolkit), the network (Trio, msgpack) and the solo server are imported where they are used.
+from hanabi.engine.bots.decision import LEVELS
+from hanabi.engine.commandline import CommandParser
+from hanabi.engine.options import MAX_PLAYERS, MIN_PLAYERS, TIME_BASE, TIME_PER_TURN
+from hanabi.engine.variants import Variant
+from hanabi.protocol.transport import DEFAULT_PORT
 
-from .app import ClientApp
-from .arguments import name_problem, parse_clock, seconds_problem
-from .discovery import LIST_WAIT, NOTHING_FOUND, Browser
-from .finder import ServerFinder
-from .model import Link
-from .replayer import ReplayViewer
-from .runner import ModelStore, run_with_trio
-from .session import Address, Session, parse_address, resolve_problem
-from .solo import SOLO_BOT_DELAY, HostingError, Solo, hosted_db, run_hosted, run_solo
-from .tokens import TokenStore
+from .arguments import LIST_WAIT, SOLO_BOT_DELAY, name_problem, parse_clock, seconds_problem
+
+if TYPE_CHECKING:
+    from .session import Address
+    from .solo import Solo
 
 # The names typed most, each one ``Variant.parse`` accepts (a test checks), with its shorter alias if any;
 # the titles players see and hanab.live's names are accepted too and listed after them.
@@ -55,6 +52,8 @@ def parse_variant(text: str) -> Variant:
 
 
 def default_name() -> str:
+    from hanabi.engine.names import NAME_MAX
+
     try:
         name = getpass.getuser()
     except (KeyError, OSError):
@@ -63,7 +62,7 @@ def default_name() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
         prog="hanabi-client",
         description="Play Hanabi in the terminal: join a LAN server, play alone against bots, or replay a game.",
         epilog="Once in, ? shows every key and command; Ctrl-C quits at any time (your seat waits for you).",
@@ -99,7 +98,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--replay", metavar="FILE.json", help="step through a saved game, offline")
     parser.add_argument("--no-bell", action="store_true",
                         help="do not ring the terminal's bell when your turn comes (--solo never rings it)")
+    parser.add_version(_speaks)
     return parser
+
+
+def _speaks() -> str:
+    from hanabi.protocol.version import PROTOCOL_VERSION
+
+    return f"protocol {PROTOCOL_VERSION}"
 
 
 def wants_bell(args: argparse.Namespace) -> bool:
@@ -162,9 +168,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(str(e))
         if (problem := terminal_problem()) is not None:
             return _refuse(problem)
+        from .solo import Solo
+
         return _run(None, name, solo=Solo(players, variant, bot_delay, timer, args.level), bell=wants_bell(args))
     if args.list or args.serve or not args.server:
         return _on_the_lan(args, name)
+    from .session import parse_address
+
     try:
         address = parse_address(args.server)
     except ValueError as e:
@@ -185,6 +195,8 @@ def _on_the_lan(args: argparse.Namespace, name: str) -> int:
 
 
 def _join(address: Address, name: str, args: argparse.Namespace) -> int:
+    from .session import resolve_problem
+
     if (problem := resolve_problem(address) or terminal_problem()) is not None:
         return _refuse(problem)
     return _run(address, name, bell=wants_bell(args))
@@ -197,6 +209,8 @@ def hosted_name(player: str) -> str:
 
 def list_servers(as_json: bool, wait: float = LIST_WAIT) -> int:
     """``--list``: the servers heard from within ``wait`` seconds, one a line; exit status 0 even with none."""
+    from .discovery import NOTHING_FOUND, Browser
+
     browser = Browser()
     problem = browser.start()
     try:
@@ -214,6 +228,9 @@ def list_servers(as_json: bool, wait: float = LIST_WAIT) -> int:
 
 def _choose_server() -> Address | None:
     """The servers screen: the address chosen, or None when the player quit."""
+    from .discovery import Browser
+    from .finder import ServerFinder
+
     browser = Browser()
     problem = browser.start()
     try:
@@ -223,6 +240,10 @@ def _choose_server() -> Address | None:
 
 
 def _replay(path: str) -> int:
+    from hanabi.engine.replay import ReplayError, load
+
+    from .replayer import ReplayViewer
+
     try:
         replay = load(path)
     except ReplayError as e:
@@ -236,6 +257,16 @@ def _replay(path: str) -> int:
 
 def _run(address: Address | None, name: str, solo: Solo | None = None, bell: bool = True,
          lan_name: str | None = None) -> int:
+    import asyncio
+    import contextlib
+
+    from .app import ClientApp
+    from .model import Link
+    from .runner import ModelStore, run_with_trio
+    from .session import Session
+    from .solo import HostingError, hosted_db, run_hosted, run_solo
+    from .tokens import TokenStore
+
     store = ModelStore()
     box: list[Session] = []
 

@@ -25,7 +25,6 @@ from .session import Address
 if TYPE_CHECKING:
     from zeroconf import ServiceBrowser, Zeroconf
 
-LIST_WAIT = 2.5  # seconds ``--list`` listens: servers answer a query within a few tenths of a second
 _ASK_FOR = 1500  # milliseconds to wait for a server's details once it is seen
 NOTHING_FOUND = "no server found on this network; connect to one by address: hanabi-client HOST[:PORT]"
 

@@ -25,7 +25,8 @@ from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.layout.processors import BeforeInput
 from prompt_toolkit.output import Output
 
-from .discovery import LIST_WAIT, Found
+from .arguments import LIST_WAIT
+from .discovery import Found
 from .session import Address, parse_address
 from .style import STYLE
 

@@ -31,6 +31,7 @@ from hanabi.engine.bots import Level
 from hanabi.protocol import DEFAULT_PORT, TABLE_NAME_MAX
 from hanabi.protocol.messages import AddBot, CreateTable, Start
 
+from .arguments import SOLO_BOT_DELAY
 from .model import Note
 from .runner import ModelStore
 from .session import Address, Session
@@ -38,8 +39,6 @@ from .tokens import TokenStore
 
 if TYPE_CHECKING:
     from hanabi.server.app import Server
-
-SOLO_BOT_DELAY = 0.6  # seconds: long enough to follow what the bots do
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,56 +13,101 @@ Every rule of the project lives in this package.
 
 from __future__ import annotations
 
-from .actions import Action, Clue, Discard, Event, Play, Rearrange, RearrangeEvent, TurnAction, TurnEvent
-from .cards import COPIES, MAX_RANK, RANKS, SUITS, Card, Suit
-from .clocks import Clocks, after_move, out_of_time, spend, starting_clocks, time_out
-from .counting import possible_cards, possible_masks, unseen_copies
-from .hands import Hands, hands_after, opening_hands
-from .knowledge import CardKnowledge
-from .notes import (
-    NOTE_MAX,
-    SEAT_NOTES_MAX,
-    SeatNotes,
-    contradicted,
-    likely_identity,
-    named_cards,
-    note_problem,
-    note_target_problem,
-    seat_notes_problem,
-)
-from .options import (
-    CLUE_TOKENS,
-    MAX_PLAYERS,
-    MAX_STRIKES,
-    MAX_TIME,
-    MIN_PLAYERS,
-    TIME_BASE,
-    TIME_PER_TURN,
-    ChatPolicy,
-    GameConfig,
-)
-from .outcome import EndReason, Outcome, rating
-from .playback import ActionDoesNotApply, action_of, replay_actions, replay_steps
-from .premoves import PreMove, cancelled_by, premove_refusal
-from .replay import Replay, ReplayError
-from .rewind import ClueOnCard, clue_history, seat_history
-from .state import (
-    GameEnded,
-    GameState,
-    IllegalAction,
-    NotYourTurn,
-    apply,
-    check_deck,
-    check_turn,
-    deck_play_order,
-    game_from_deck,
-    legal_actions,
-    new_game,
-    terminate,
-)
-from .stats import Glance, Prospects, Worth, clues_usable, glance, pace, starting_efficiency
-from .variants import Variant
-from .views import CardView, PlayerView, Reveal, reveal, spectator_view, view_for, views_for
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .actions import Action, Clue, Discard, Event, Play, Rearrange, RearrangeEvent, TurnAction, TurnEvent
+    from .cards import COPIES, MAX_RANK, RANKS, SUITS, Card, Suit
+    from .clocks import Clocks, after_move, out_of_time, spend, starting_clocks, time_out
+    from .counting import possible_cards, possible_masks, unseen_copies
+    from .hands import Hands, hands_after, opening_hands
+    from .knowledge import CardKnowledge
+    from .notes import (
+        NOTE_MAX,
+        SEAT_NOTES_MAX,
+        SeatNotes,
+        contradicted,
+        likely_identity,
+        named_cards,
+        note_problem,
+        note_target_problem,
+        seat_notes_problem,
+    )
+    from .options import (
+        CLUE_TOKENS,
+        MAX_PLAYERS,
+        MAX_STRIKES,
+        MAX_TIME,
+        MIN_PLAYERS,
+        TIME_BASE,
+        TIME_PER_TURN,
+        ChatPolicy,
+        GameConfig,
+    )
+    from .outcome import EndReason, Outcome, rating
+    from .playback import ActionDoesNotApply, action_of, replay_actions, replay_steps
+    from .premoves import PreMove, cancelled_by, premove_refusal
+    from .replay import Replay, ReplayError
+    from .rewind import ClueOnCard, clue_history, seat_history
+    from .state import (
+        GameEnded,
+        GameState,
+        IllegalAction,
+        NotYourTurn,
+        apply,
+        check_deck,
+        check_turn,
+        deck_play_order,
+        game_from_deck,
+        legal_actions,
+        new_game,
+        terminate,
+    )
+    from .stats import Glance, Prospects, Worth, clues_usable, glance, pace, starting_efficiency
+    from .variants import Variant
+    from .views import CardView, PlayerView, Reveal, reveal, spectator_view, view_for, views_for
+
+# Where each name lives. A module is loaded when one of its names is first asked for, not when the package
+# is, so a command that needs little (``--help``, ``--version``) starts without loading the rest.
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "actions": ("Action", "Clue", "Discard", "Event", "Play", "Rearrange", "RearrangeEvent", "TurnAction", "TurnEvent"),
+    "cards": ("COPIES", "MAX_RANK", "RANKS", "SUITS", "Card", "Suit"),
+    "clocks": ("Clocks", "after_move", "out_of_time", "spend", "starting_clocks", "time_out"),
+    "counting": ("possible_cards", "possible_masks", "unseen_copies"),
+    "hands": ("Hands", "hands_after", "opening_hands"),
+    "knowledge": ("CardKnowledge",),
+    "notes": (
+        "NOTE_MAX", "SEAT_NOTES_MAX", "SeatNotes", "contradicted", "likely_identity", "named_cards", "note_problem",
+        "note_target_problem", "seat_notes_problem",
+    ),
+    "options": (
+        "CLUE_TOKENS", "MAX_PLAYERS", "MAX_STRIKES", "MAX_TIME", "MIN_PLAYERS", "TIME_BASE", "TIME_PER_TURN",
+        "ChatPolicy", "GameConfig",
+    ),
+    "outcome": ("EndReason", "Outcome", "rating"),
+    "playback": ("ActionDoesNotApply", "action_of", "replay_actions", "replay_steps"),
+    "premoves": ("PreMove", "cancelled_by", "premove_refusal"),
+    "replay": ("Replay", "ReplayError"),
+    "rewind": ("ClueOnCard", "clue_history", "seat_history"),
+    "state": (
+        "GameEnded", "GameState", "IllegalAction", "NotYourTurn", "apply", "check_deck", "check_turn",
+        "deck_play_order", "game_from_deck", "legal_actions", "new_game", "terminate",
+    ),
+    "stats": ("Glance", "Prospects", "Worth", "clues_usable", "glance", "pace", "starting_efficiency"),
+    "variants": ("Variant",),
+    "views": ("CardView", "PlayerView", "Reveal", "reveal", "spectator_view", "view_for", "views_for"),
+}
+_HOME = {name: module for module, names in _EXPORTS.items() for name in names}
+
+if not TYPE_CHECKING:  # for mypy every name is imported above, with its type
+
+    def __getattr__(name):
+        if name not in _HOME:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
+        globals()[name] = value  # asked once
+        return value
 
 __all__ = [
     "Action", "action_of", "ActionDoesNotApply", "apply", "Card", "CardKnowledge", "CardView", "ChatPolicy",

@@ -6,26 +6,29 @@ rest are still replayed, and the exit code is 2.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
 from typing import Any
 
-from .replay import ReplayError, load, summary
+from .commandline import CommandParser
+
+# How each end of a game reads (``summary``'s "end": an ``EndReason`` value, or "in_progress").
+ENDS = {
+    "in_progress": "still in progress",
+    "strikeout": "lost to the third strike",
+    "perfect": "every firework complete",
+    "final_round": "ended after the final round",
+    "no_more_points": "ended early: no more points could be scored",
+    "all_or_nothing_defeat": "all or nothing: defeat",
+    "terminated": "stopped early",
+    "timeout": "lost on the clock: the player to act ran out of time",
+}
 
 
 def _text(name: str, s: dict[str, Any], players: tuple[str, ...]) -> str:
     suits = s["fireworks"]
-    end = {
-        "in_progress": "still in progress",
-        "strikeout": "lost to the third strike",
-        "perfect": "every firework complete",
-        "final_round": "ended after the final round",
-        "no_more_points": "ended early: no more points could be scored",
-        "all_or_nothing_defeat": "all or nothing: defeat",
-        "terminated": "stopped early",
-    }[s["end"]]
+    end = ENDS[s["end"]]
     lines = [
         f"{name}: {s['variant']}, {s['players']} players ({', '.join(players)})",
         f"  score {s['score']}/{s['max_score']}"
@@ -38,13 +41,18 @@ def _text(name: str, s: dict[str, Any], players: tuple[str, ...]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
         prog="hanabi-replay",
         description="Replay Hanabi games saved in hanab.live's JSON format and print what happened.",
     )
     parser.add_argument("files", nargs="+", metavar="FILE.json", help="replay files to check and summarise")
     parser.add_argument("--json", action="store_true", help="print one JSON object per file, one per line")
+    # The engine speaks no wire protocol (the import table keeps it from the protocol's package): what it reads is
+    # hanab.live's JSON replay format.
+    parser.add_version(lambda: "reads hanab.live's JSON replays")
     args = parser.parse_args(argv)
+    from .replay import ReplayError, load, summary
+
     status = 0
     try:
         for name in args.files:

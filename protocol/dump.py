@@ -19,8 +19,9 @@ import sys
 from typing import Literal
 
 from .errors import ProtocolError
-from .framing import DEFAULT_MAX_FRAME, Decoder
+from .framing import Decoder
 from .messages import to_wire
+from .transport import DEFAULT_MAX_FRAME
 
 
 def read_input(paths: list[str], hexed: bool) -> bytes:

@@ -15,7 +15,6 @@ after decoding); then the message layer checks every field.
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Iterable
 from typing import Literal, NoReturn
 
@@ -26,10 +25,8 @@ from .engine_wire import MAX_ARRAY
 from .errors import ErrorCode, ProtocolError, printable
 from .fields import IDENT_MAX
 from .messages import CLIENT_TYPES, SERVER_TYPES, History, Message, ViewUpdate, from_wire, to_wire
+from .transport import DEFAULT_MAX_FRAME, HEADER
 
-DEFAULT_MAX_FRAME = 64 * 1024
-DEFAULT_PORT = 7777  # the reference server's TCP port when none is given (docs/protocol.md, section 1)
-HEADER = struct.Struct(">I")
 MAX_MAP = 64  # entries in any map: a message has at most 14 fields, the rest is room for additions
 
 

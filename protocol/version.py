@@ -10,7 +10,7 @@ sentence naming both versions.
 
 from __future__ import annotations
 
-from importlib import metadata
+from hanabi.engine.commandline import program_version
 
 # 2: a ``view`` carries only the events its connection has not received yet (``since``).
 # 3: notes, review together, who is here, seat handover, table options, clocks, pause and pre-moves; the list is in
@@ -22,15 +22,8 @@ PROTOCOL_VERSION = 3
 HANDSHAKE_TYPES = frozenset({"hello", "welcome", "goodbye"})
 
 
-def _program_version() -> str:
-    try:
-        return metadata.version("hanabi-lan")
-    except metadata.PackageNotFoundError:  # running from a checkout that is not installed
-        return "dev"
-
-
 # The installed distribution's version: the one number a release changes (pyproject.toml's ``version``).
-VERSION = _program_version()
+VERSION = program_version()
 
 # What each program calls itself: the client and hanabi-bot in ``hello``; the server in ``welcome`` and on the LAN.
 CLIENT_PROGRAM = f"hanabi-lan {VERSION}"

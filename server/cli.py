@@ -19,20 +19,22 @@ import socket
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import platformdirs
-import trio
-from hanabi.protocol import DEFAULT_PORT, PROTOCOL_VERSION, SERVER_PROGRAM, GameSummary, ProtocolError, Welcome, encode
+from hanabi.engine.commandline import CommandParser
+from hanabi.protocol.transport import DEFAULT_PORT
 
-from .announce import announce as announce_on_lan
-from .announce import default_name as default_lan_name
-from .announce import lan_address, name_problem
-from .app import Server, serve
 from .config import ServerConfig
-from .game import replay_text
-from .saved import StoredGame, read_game, read_games
-from .scorebook import PlayerRecord, read_records
-from .store import Store, StoreError
+
+# What serves (Trio, the store, the protocol's msgpack, zeroconf) is imported where it is used, so that --help,
+# --version and a mistyped argument answer at once.
+if TYPE_CHECKING:
+    from hanabi.protocol.messages import GameSummary
+
+    from .app import Server
+    from .saved import StoredGame
+    from .scorebook import PlayerRecord
 
 _DEFAULTS = ServerConfig()
 
@@ -43,7 +45,7 @@ def default_db() -> Path:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
         prog="hanabi-server",
         description="Run a Hanabi server for your LAN; players connect with the hanabi terminal client. "
                     "Without a COMMAND it runs the server; 'games', 'export' and 'stats' read the games it "
@@ -72,9 +74,10 @@ def _parser() -> argparse.ArgumentParser:
                              "open-files limit is lower)")
     parser.add_argument("--name", default=None,
                         help="the name players see in their list of servers on this network "
-                             f"(default {default_lan_name()!r})")
+                             "(default \"LOGIN's Hanabi server\", with your login name)")
     parser.add_argument("--no-announce", action="store_true",
                         help="do not announce this server on the LAN; players connect by address")
+    parser.add_version(_speaks)
     sub = parser.add_subparsers(dest="command", metavar="[COMMAND]", title="commands (optional)")
     games = sub.add_parser("games", help="list the finished games in the store, newest first")
     games.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH", help="the game store (default as above)")
@@ -92,6 +95,12 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--unfinished", action="store_true",
                         help="also export a game still in progress (its file shows every hand: not for players)")
     return parser
+
+
+def _speaks() -> str:
+    from hanabi.protocol.version import PROTOCOL_VERSION
+
+    return f"protocol {PROTOCOL_VERSION}"
 
 
 def _say(message: str) -> None:
@@ -150,6 +159,10 @@ def _main(argv: list[str] | None) -> int:
         logging.getLogger(__name__).warning("--max-connections %d is over what the open-files limit (%d) allows; "
                                             "%d are served at most", max_connections, files, fitting)
         max_connections = fitting
+    import trio
+
+    from .store import StoreError
+
     config = ServerConfig(bot_delay=args.bot_delay, motd=args.motd,
                           abandon_after=args.abandon_after * 60 if args.abandon_after > 0 else None,
                           max_connections=max_connections,
@@ -206,6 +219,11 @@ def _leaf(group: BaseExceptionGroup[BaseException]) -> BaseException:
 
 
 async def _run(host: str | None, port: int, db: str, config: ServerConfig, lan_name: str | None = None) -> None:
+    import trio
+
+    from .announce import announce as announce_on_lan
+    from .app import serve
+
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
             server: Server = await nursery.start(functools.partial(serve, host, port, db, config=config))
@@ -227,6 +245,9 @@ async def _run(host: str | None, port: int, db: str, config: ServerConfig, lan_n
 
 def _lan_name(args: argparse.Namespace) -> tuple[str | None, str | None]:
     """The name to announce (None: --no-announce), or why it cannot be."""
+    from .announce import default_name as default_lan_name
+    from .announce import name_problem
+
     if args.no_announce:
         clash = "--name is the name announced on the LAN: it does not go with --no-announce"
         return None, clash if args.name is not None else None
@@ -237,6 +258,8 @@ def _lan_name(args: argparse.Namespace) -> tuple[str | None, str | None]:
 
 def _motd_problem(motd: str) -> str | None:
     """Why ``motd`` cannot go in a ``welcome`` (too long, a control character...), or None."""
+    from hanabi.protocol import PROTOCOL_VERSION, SERVER_PROGRAM, ProtocolError, Welcome, encode
+
     try:
         encode(Welcome(protocol=PROTOCOL_VERSION, program=SERVER_PROGRAM, player="x", resume="x", motd=motd))
     except ProtocolError as e:
@@ -259,6 +282,8 @@ def fewer_collections() -> None:
 
 
 def _say_where(server: Server, db: str) -> None:
+    from .announce import lan_address
+
     where = "every interface" if server.host == "*" else server.host
     _say(f"listening on port {server.port} ({where})")
     lan = lan_address() if server.host in ("*", "0.0.0.0", "::") else server.host
@@ -282,6 +307,10 @@ def _read_store(args: argparse.Namespace, db: str) -> int:
     """The commands that read the store: a store that cannot be opened is one sentence, not a traceback."""
     if db != ":memory:" and not Path(db).expanduser().exists():
         return _fail(f"there is no game store at {db}: start a server with --db {db} first")
+    from .saved import read_game, read_games
+    from .scorebook import read_records
+    from .store import Store, StoreError
+
     store = Store(str(Path(db).expanduser()) if db != ":memory:" else db)
     try:
         store.open_sync()
@@ -343,6 +372,8 @@ def _export(db: str, game_id: int, stored: StoredGame | None, output: str | None
     if stored.finished is None and not unfinished:
         return _fail(f"game {game_id} is still in progress; its replay would show every hand "
                      "(add --unfinished if you really want it)")
+    from .game import replay_text
+
     text = replay_text(stored)
     if output is None:
         print(text)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hanabi.protocol import DEFAULT_MAX_FRAME, HEADER
+from hanabi.protocol.transport import DEFAULT_MAX_FRAME, HEADER
 
 MAX_INBOUND_FRAME = 4096  # the longest frame a client may send (see max_inbound_frame)
 

@@ -9,18 +9,42 @@ whatever it remembers by replaying it, and it can never reach the game state.
 
 from __future__ import annotations
 
-from .decision import (
-           LEVELS,
-           Decision,
-           Level,
-           action_words,
-           explained,
-           known_level,
-           seat_called,
-           seats_named,
-           table_level,
-)
-from .registry import BOTS, Bot, choose_action, decide, make_bot
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .decision import (
+               LEVELS,
+               Decision,
+               Level,
+               action_words,
+               explained,
+               known_level,
+               seat_called,
+               seats_named,
+               table_level,
+    )
+    from .registry import BOTS, Bot, choose_action, decide, make_bot
+
+# Where each name lives. A module is loaded when one of its names is first asked for, not when the package
+# is, so a command that needs little (``--help``, ``--version``) starts without loading the rest.
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "decision": (
+        "LEVELS", "Decision", "Level", "action_words", "explained", "known_level", "seat_called", "seats_named",
+        "table_level",
+    ),
+    "registry": ("BOTS", "Bot", "choose_action", "decide", "make_bot"),
+}
+_HOME = {name: module for module, names in _EXPORTS.items() for name in names}
+
+if not TYPE_CHECKING:  # for mypy every name is imported above, with its type
+
+    def __getattr__(name):
+        if name not in _HOME:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
+        globals()[name] = value  # asked once
+        return value
 
 __all__ = ["BOTS", "Bot", "Decision", "LEVELS", "Level", "action_words", "choose_action", "decide", "explained",
            "known_level", "make_bot", "seat_called", "seats_named", "table_level"]

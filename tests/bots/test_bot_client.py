@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 import trio
-from hanabi.client.bot import BotClient, BotError, main, run_bot
+from hanabi.client.bot import BotClient, BotError, run_bot
+from hanabi.client.botcli import main
 from hanabi.client.session import Address
 from hanabi.engine import PlayerView, TurnAction, TurnEvent, action_of, new_game, replay_steps, view_for
 from hanabi.engine.bots import choose_action, decide, make_bot

@@ -19,8 +19,9 @@ from pathlib import Path
 
 import pytest
 from hanabi.client.app import ClientApp
+from hanabi.client.arguments import LIST_WAIT
 from hanabi.client.cli import hosted_name, main
-from hanabi.client.discovery import LIST_WAIT, Found, instance_name, ordered
+from hanabi.client.discovery import Found, instance_name, ordered
 from hanabi.client.finder import ServerFinder
 from hanabi.client.runner import ModelStore
 from hanabi.client.session import Address

@@ -21,8 +21,9 @@ import msgpack
 import pytest
 import trio
 import trio.testing
-from hanabi.protocol.framing import HEADER, Decoder, encode
+from hanabi.protocol.framing import Decoder, encode
 from hanabi.protocol.messages import Hello, Message, Ping, Pong, Welcome
+from hanabi.protocol.transport import HEADER
 from hanabi.protocol.version import PROTOCOL_VERSION
 from hanabi.server import Server, ServerConfig, serve
 

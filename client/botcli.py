@@ -1,0 +1,72 @@
+"""``hanabi-bot``'s command line: its arguments, checked before anything else is loaded, then the bot (``bot.py``).
+
+Kept apart from the bot so that ``hanabi-bot --help`` and a mistyped argument answer at once, without loading
+Trio, msgpack and the engine's bots.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from hanabi.engine.commandline import CommandParser
+from hanabi.protocol.transport import DEFAULT_PORT
+
+from .arguments import RECONNECT_FOR, name_problem, seconds_problem
+
+
+def _speaks() -> str:
+    from hanabi.protocol.version import PROTOCOL_VERSION
+
+    return f"protocol {PROTOCOL_VERSION}"
+
+
+def build_parser() -> CommandParser:
+    parser = CommandParser(prog="hanabi-bot", description="Run the house bot as a player at a table.")
+    parser.add_argument("address", help=f"the server: HOST or HOST:PORT (default port {DEFAULT_PORT})")
+    parser.add_argument("--name", default="Bot", help="the bot's player name (default Bot)")
+    parser.add_argument("--table", type=int, help="the table to join (default: the first with a free seat)")
+    parser.add_argument("--games", type=int, help="stop after this many games (default: play on)")
+    parser.add_argument("--delay", type=float, default=0.5, help="seconds to wait before each move (default 0.5)")
+    parser.add_argument("--explain", action="store_true", help="print each move with the reason for it")
+    parser.add_argument("--reconnect", type=float, default=RECONNECT_FOR, metavar="SECONDS",
+                        help="how long to keep trying when the link to the server is lost "
+                             f"(default {RECONNECT_FOR:g}; 0 stops at once)")
+    parser.add_version(_speaks)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    from .session import parse_address
+
+    try:
+        address = parse_address(args.address)
+    except ValueError as exc:
+        parser.error(str(exc))
+    if (problem := name_problem(args.name.strip())) is not None:
+        parser.error(problem)
+    if args.games is not None and args.games < 1:
+        parser.error("--games must be at least 1")
+    spans = (("--delay", args.delay, "acts at once"), ("--reconnect", args.reconnect, "stops at once"))
+    for flag, seconds, zero in spans:
+        if (problem := seconds_problem(flag, seconds, zero)) is not None:
+            parser.error(problem)
+    import trio
+
+    from .bot import BotError, run_bot, say
+
+    try:
+        played = trio.run(run_bot, address, args.name.strip(), args.table, args.games, args.delay, say, args.explain,
+                          args.reconnect)
+    except BotError as exc:
+        print(f"hanabi-bot: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    print(f"hanabi-bot: played {played} game(s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""The commands start light: what their command-line modules import, and the packages that load on first use.
+
+``--help``, ``--version`` and a mistyped argument must answer at once, so the modules the four commands start
+from may load only the command line's own needs; the screen (prompt_toolkit), the network (Trio, msgpack,
+zeroconf), the store and the bots come when a command uses them. This is a test of structure, not of time:
+``bench/startup.py`` measures the time. Each check runs in a fresh interpreter, since this one has loaded
+everything already.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+TOP = Path(__file__).resolve().parent.parent
+COMMAND_MODULES = ("hanabi.client.cli", "hanabi.client.botcli", "hanabi.server.cli", "hanabi.engine.cli")
+HEAVY = ("prompt_toolkit", "trio", "msgpack", "zeroconf", "sqlite3", "importlib.metadata",
+         "hanabi.protocol.messages", "hanabi.engine.state", "hanabi.engine.bots.hgroup")
+# The packages whose ``__init__`` loads a module only when one of its names is first asked for.
+LAZY_PACKAGES = {"hanabi.engine": "engine", "hanabi.engine.bots": "engine/bots", "hanabi.protocol": "protocol",
+                 "hanabi.client": "client", "hanabi.server": "server"}
+
+
+def _loaded_after(code: str) -> list[str]:
+    """The heavy modules loaded once ``code`` has run in a fresh interpreter."""
+    probe = f"{code}\nimport json, sys\nprint(json.dumps([m for m in {list(HEAVY)!r} if m in sys.modules]))"
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode == 0, run.stderr
+    loaded: list[str] = json.loads(run.stdout.splitlines()[-1])
+    return loaded
+
+
+@pytest.mark.parametrize("module", COMMAND_MODULES)
+def test_a_commands_module_imports_nothing_heavy(module: str) -> None:
+    assert _loaded_after(f"import {module}") == []
+
+
+@pytest.mark.parametrize("module", COMMAND_MODULES)
+@pytest.mark.parametrize("flag", ["--help", "--version"])
+def test_help_and_version_load_nothing_heavy_but_the_versions_metadata(module: str, flag: str) -> None:
+    code = (f"import contextlib, io\nfrom {module} import main\n"
+            f"with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
+            f"    main([{flag!r}])")
+    # --version reads the installed version from the package's metadata, and only it does.
+    expected = ["importlib.metadata"] if flag == "--version" else []
+    assert _loaded_after(code) == expected
+
+
+@pytest.mark.parametrize("module", COMMAND_MODULES)
+@pytest.mark.parametrize("mistake", [["--colour"], ["--players", "many"]])
+def test_a_mistyped_argument_loads_nothing_heavy(module: str, mistake: list[str]) -> None:
+    code = (f"import contextlib, io\nfrom {module} import main\n"
+            "with contextlib.suppress(SystemExit), contextlib.redirect_stderr(io.StringIO()):\n"
+            f"    main({mistake!r})")
+    assert _loaded_after(code) == []
+
+
+def _declared(package: str) -> tuple[set[str], dict[str, tuple[str, ...]]]:
+    """The names a lazy package's ``__init__`` imports for the type checker, and its table of where each lives."""
+    tree = ast.parse((TOP / LAZY_PACKAGES[package] / "__init__.py").read_text(encoding="utf-8"))
+    typed: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING":
+            typed |= {alias.name for stmt in node.body if isinstance(stmt, ast.ImportFrom) for alias in stmt.names}
+    exports: dict[str, tuple[str, ...]] = importlib.import_module(package)._EXPORTS
+    return typed, exports
+
+
+@pytest.mark.parametrize("package", sorted(LAZY_PACKAGES))
+def test_a_lazy_package_gives_every_name_it_declares(package: str) -> None:
+    typed, exports = _declared(package)
+    table = {name for names in exports.values() for name in names}
+    assert typed == table, "the type checker's imports and the table of where names live disagree"
+    module = importlib.import_module(package)
+    assert set(module.__all__) <= table
+    for home, names in exports.items():
+        for name in names:
+            assert getattr(module, name) is getattr(importlib.import_module(f"{package}.{home}"), name)
+    # A submodule of the same name as an exported value would shadow it once loaded.
+    submodules = {p.stem for p in (TOP / LAZY_PACKAGES[package]).glob("*.py")}
+    assert not table & submodules
+    with pytest.raises(AttributeError, match="no attribute 'nothing_by_that_name'"):
+        module.nothing_by_that_name  # noqa: B018
