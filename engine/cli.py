@@ -12,6 +12,7 @@ import sys
 from typing import Any
 
 from .commandline import CommandParser
+from .variants import Variant
 
 # How each end of a game reads (``summary``'s "end": an ``EndReason`` value, or "in_progress").
 ENDS = {
@@ -22,7 +23,7 @@ ENDS = {
     "no_more_points": "ended early: no more points could be scored",
     "all_or_nothing_defeat": "all or nothing: defeat",
     "terminated": "stopped early",
-    "timeout": "lost on the clock: the player to act ran out of time",
+    "timeout": "lost on the clock",
 }
 
 
@@ -30,7 +31,7 @@ def _text(name: str, s: dict[str, Any], players: tuple[str, ...]) -> str:
     suits = s["fireworks"]
     end = ENDS[s["end"]]
     lines = [
-        f"{name}: {s['variant']}, {s['players']} players ({', '.join(players)})",
+        f"{name}: {Variant(s['variant']).title}, {s['players']} players ({', '.join(players)})",
         f"  score {s['score']}/{s['max_score']}"
         + (f" — {s['rating']}" if s["rating"] else "")
         + f"; {end}" + (f" ({s['detail']})" if s["detail"] else ""),

@@ -47,5 +47,6 @@ class _Version(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: str | Sequence[Any] | None, option_string: str | None = None) -> None:
-        parser.exit(0, f"{parser.prog} {program_version()} ({self.speaks()})\n")
+        print(f"{parser.prog} {program_version()} ({self.speaks()})")  # on stdout, as argparse's own
+        parser.exit()
 

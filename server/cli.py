@@ -80,7 +80,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_version(_speaks)
     sub = parser.add_subparsers(dest="command", metavar="[COMMAND]", title="commands (optional)")
     games = sub.add_parser("games", help="list the finished games in the store, newest first")
-    games.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH", help="the game store (default as above)")
+    store_help = f"the game store (default {default_db()})"
+    games.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH", help=store_help)
     games.add_argument("--json", action="store_true", help="one JSON object per game, one per line")
     stats = sub.add_parser("stats", help="each player's record over the finished games: games, mean and best "
                                          "score by player count and variant, perfect games, strike-outs")
@@ -88,7 +89,7 @@ def _parser() -> argparse.ArgumentParser:
     stats.add_argument("--json", action="store_true", help="one JSON object per player, one per line")
     export = sub.add_parser("export", help="write a game as a hanab.live JSON replay file")
     export.add_argument("game", type=int, metavar="GAME_ID", help="the game's number (see 'hanabi-server games')")
-    export.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH", help="the game store (default as above)")
+    export.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH", help=store_help)
     export.add_argument("-o", "--output", default=None, metavar="FILE",
                         help="write to FILE instead of the screen (never over an existing file, unless --force)")
     export.add_argument("--force", action="store_true", help="with -o: replace FILE if it exists")
@@ -335,7 +336,8 @@ def _games(db: str, games: list[GameSummary], as_json: bool) -> int:
             print(json.dumps({"id": g.id, "table": g.table, "players": list(g.players), "variant": g.variant.value,
                               "score": g.score, "end": g.end.value, "finished_at": g.finished_at, "seed": g.seed}))
         else:
-            print(f"#{g.id:<5} {when}  {g.variant.value:<18} score {g.score:>2}  {g.end.value:<22} "
+            # The variant as every screen of the client names it ("no variant"); --json keeps hanab.live's name.
+            print(f"#{g.id:<5} {when}  {g.variant.title:<18} score {g.score:>2}  {g.end.value:<22} "
                   f"{', '.join(g.players)}")
             if g.seed is not None:
                 # A seeded deal: who else played it (the same seed, variant and number of players), and how.

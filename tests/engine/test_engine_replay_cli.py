@@ -37,10 +37,10 @@ def write(tmp_path: Path, name: str, content: object) -> Path:
 def test_readable_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([str(PERFECT), str(STRIKEOUT)]) == 0
     out = capsys.readouterr().out
-    assert f"{PERFECT}: No Variant, 2 players (Alice, Bob)" in out
+    assert f"{PERFECT}: no variant, 2 players (Alice, Bob)" in out  # the variant as the client names it
     assert "score 25/25 — legendary; every firework complete" in out
     assert "fireworks 5 5 5 5 5; strikes 0; clue tokens 8; 25 turns; 16 cards left in the deck" in out
-    assert f"{STRIKEOUT}: No Variant, 3 players (Alice, Bob, Cathy)" in out
+    assert f"{STRIKEOUT}: no variant, 3 players (Alice, Bob, Cathy)" in out
     assert "lost to the third strike" in out
     assert out.index(str(PERFECT)) < out.index(str(STRIKEOUT))
 
@@ -210,3 +210,19 @@ def test_replay_names_follow_the_rule_for_players_names(name: str, words: str) -
         from_json(data)
     assert "player 2's name" in str(refused.value) and words in str(refused.value)
     assert len(str(refused.value)) < 200  # a 5,000-character name is not quoted whole
+
+
+def test_a_real_game_lost_on_the_clock_is_summarised(capsys: pytest.CaptureFixture[str]) -> None:
+    # A hanab.live game that ended when Emily's time ran out (a game-over action with end condition 3).
+    timed_out = Path(__file__).parent / "hanablive" / "games" / "hc_nv_5p_18.json"
+    assert main([str(timed_out)]) == 0
+    captured = capsys.readouterr()
+    assert "lost on the clock" in captured.out and "ran out of time" in captured.out
+    assert captured.err == ""
+
+
+def test_every_end_of_a_game_has_words() -> None:
+    from hanabi.engine import EndReason
+    from hanabi.engine.cli import ENDS
+
+    assert {reason.value for reason in EndReason} | {"in_progress"} == set(ENDS)

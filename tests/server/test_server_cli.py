@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import trio
 from hanabi.client.session import parse_address
-from hanabi.engine import ChatPolicy, GameConfig, apply, legal_actions, new_game
+from hanabi.engine import ChatPolicy, GameConfig, Variant, apply, legal_actions, new_game
 from hanabi.server.cli import default_db, host_port, main
 from hanabi.server.records import TableSettings
 from hanabi.server.store import Store
@@ -68,6 +68,25 @@ async def test_export_never_overwrites_a_file_unless_told(tmp_path: Path, capsys
     assert "already exists" in capsys.readouterr().err and out.read_text() == "my own notes"
     assert main(["export", "1", "--db", str(db), "-o", str(out), "--force"]) == 0
     assert json.loads(out.read_text())["players"] == ["Ann", "Ben"]
+
+
+async def test_the_list_names_variants_as_the_client_does(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "s.sqlite3"
+    await _store_with_games(db)
+    assert main(["games", "--db", str(db)]) == 0
+    listed = capsys.readouterr().out
+    assert Variant.NONE.title in listed and Variant.NONE.value not in listed  # "no variant", never "No Variant"
+
+
+@pytest.mark.parametrize("command", ["games", "export"])
+def test_a_commands_help_names_the_default_store(command: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("sys.platform", "linux")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = "".join(capsys.readouterr().out.split())  # argparse wraps long paths, even at their hyphens
+    assert "asabove" not in text and f"(default{tmp_path / 'hanabi' / 'server.sqlite3'})" in text
 
 
 def test_the_address_to_give_players_is_one_the_client_takes() -> None:
