@@ -12,6 +12,7 @@ from collections.abc import Callable
 import pytest
 from hanabi.client.botcli import main as bot_main
 from hanabi.client.cli import main as client_main
+from hanabi.engine import MAX_PLAYERS, MIN_PLAYERS
 from hanabi.engine.cli import main as replay_main
 from hanabi.engine.commandline import program_version
 from hanabi.protocol.version import PROTOCOL_VERSION, VERSION
@@ -41,7 +42,7 @@ def test_every_command_answers_version(command: str, capsys: pytest.CaptureFixtu
 
 @pytest.mark.parametrize(("command", "argv", "words"), [
     ("hanabi-client", ["--colour"], "unrecognized arguments: --colour"),
-    ("hanabi-client", ["--solo", "--players", "9"], "--players must be 2 to 5, not 9"),
+    ("hanabi-client", ["--solo", "--players", "9"], f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not 9"),
     ("hanabi-client", ["--solo", "--players", "many"], "invalid int value: 'many'"),
     ("hanabi-client", ["--json"], "--json is for --list"),
     ("hanabi-server", ["--port", "x"], "invalid int value: 'x'"),
