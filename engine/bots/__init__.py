@@ -14,15 +14,15 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .decision import (
-               LEVELS,
-               Decision,
-               Level,
-               action_words,
-               explained,
-               known_level,
-               seat_called,
-               seats_named,
-               table_level,
+        LEVELS,
+        Decision,
+        Level,
+        action_words,
+        explained,
+        known_level,
+        seat_called,
+        seats_named,
+        table_level,
     )
     from .registry import BOTS, Bot, choose_action, decide, make_bot
 
