@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING
 
 # Only what the command line itself needs is imported here, so that --help and --version answer at once; the
 # screen (prompt_toolkit), the network (Trio, msgpack) and the solo server are imported where they are used.
-from hanabi.engine.bots.decision import LEVELS
 from hanabi.engine.commandline import CommandParser
 from hanabi.engine.options import MAX_PLAYERS, MIN_PLAYERS, TIME_BASE, TIME_PER_TURN
 from hanabi.engine.variants import Variant
@@ -92,7 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="--solo: a timed game, a chess clock each: BASE seconds to start with, BONUS more "
                              f"after each move (hanab.live's default is {TIME_BASE}+{TIME_PER_TURN}); run out and "
                              "the table loses")
-    parser.add_argument("--level", choices=LEVELS, default=None,
+    # Not argparse's choices: the levels are the bots' own (engine/bots), checked once parsed so that --help
+    # need not load the bots.
+    parser.add_argument("--level", default=None, metavar="LEVEL",
                         help="--solo: the conventions the bots expect of you: beginner (clues read literally; the "
                              "default), basic (play and save clues, chop, good touch) or h-group (finesses too)")
     parser.add_argument("--replay", metavar="FILE.json", help="step through a saved game, offline")
@@ -166,6 +167,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             timer = None if args.clock is None else parse_clock(args.clock)
         except ValueError as e:
             parser.error(str(e))
+        from hanabi.engine.bots import LEVELS
+
+        if args.level is not None and args.level not in LEVELS:
+            parser.error(f"--level {args.level!r} is not a level: choose {', '.join(LEVELS)}")
         if (problem := terminal_problem()) is not None:
             return _refuse(problem)
         from .solo import Solo

@@ -45,6 +45,7 @@ def test_every_command_answers_version(command: str, capsys: pytest.CaptureFixtu
     ("hanabi-client", ["--solo", "--players", "9"], f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not 9"),
     ("hanabi-client", ["--solo", "--players", "many"], "invalid int value: 'many'"),
     ("hanabi-client", ["--json"], "--json is for --list"),
+    ("hanabi-client", ["--solo", "--level", "expert"], "--level 'expert' is not a level: choose beginner, basic"),
     ("hanabi-server", ["--port", "x"], "invalid int value: 'x'"),
     ("hanabi-server", ["export"], "the following arguments are required: GAME_ID"),
     ("hanabi-bot", [], "the following arguments are required: address"),
