@@ -85,7 +85,7 @@ def _parser() -> argparse.ArgumentParser:
     games.add_argument("--json", action="store_true", help="one JSON object per game, one per line")
     stats = sub.add_parser("stats", help="each player's record over the finished games: games, mean and best "
                                          "score by player count and variant, perfect games, strike-outs")
-    stats.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH", help="the game store (default as above)")
+    stats.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH", help=store_help)
     stats.add_argument("--json", action="store_true", help="one JSON object per player, one per line")
     export = sub.add_parser("export", help="write a game as a hanab.live JSON replay file")
     export.add_argument("game", type=int, metavar="GAME_ID", help="the game's number (see 'hanabi-server games')")
@@ -361,7 +361,7 @@ def _stats(db: str, records: list[PlayerRecord], as_json: bool) -> int:
             continue
         print(f"{record.name}: {record.games} game{'s' if record.games != 1 else ''}")
         for line in record.lines:
-            print(f"  {line.players} players  {line.variant.value:<18} {line.games:>4} games  mean {line.mean:5.2f}"
+            print(f"  {line.players} players  {line.variant.title:<18} {line.games:>4} games  mean {line.mean:5.2f}"
                   f"  best {line.best:>2}  perfect {line.perfect}  strike-outs {line.strikeouts}"
                   f"  with bots {line.with_bots}  with advice {line.with_advice}")
     return 0

@@ -78,7 +78,7 @@ async def test_the_list_names_variants_as_the_client_does(tmp_path: Path, capsys
     assert Variant.NONE.title in listed and Variant.NONE.value not in listed  # "no variant", never "No Variant"
 
 
-@pytest.mark.parametrize("command", ["games", "export"])
+@pytest.mark.parametrize("command", ["games", "export", "stats"])
 def test_a_commands_help_names_the_default_store(command: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr("sys.platform", "linux")
