@@ -160,14 +160,22 @@ def _why(error: BaseException) -> str:
     return str(error) or "no answer"
 
 
+async def _open_tcp(address: Address) -> trio.abc.Stream:
+    return await trio.open_tcp_stream(address.host, address.port)
+
+
 class Session:
     """A self-healing connection; ``run`` until cancelled, ``send`` from anywhere on the same thread."""
 
     def __init__(self, address: Address, name: str, get_model: Callable[[], ClientModel],
                  dispatch: Callable[[Incoming], None],
                  on_welcome: Callable[[Session, bool], Awaitable[None]] | None = None,
-                 tokens: TokenStore | None = None) -> None:
+                 tokens: TokenStore | None = None,
+                 open_stream: Callable[[Address], Awaitable[trio.abc.Stream]] | None = None) -> None:
         self.address = address
+        # How a connection is made: TCP to ``address``; the tests hand in-memory streams to a server of theirs, so
+        # that reconnection runs on Trio's virtual clock (a real socket's wait would let that clock jump).
+        self.open_stream = open_stream or _open_tcp
         self.name = name
         self.get_model = get_model
         self.dispatch = dispatch
@@ -210,7 +218,7 @@ class Session:
             self.dispatch(LinkChanged(Link.CONNECTING if first else Link.RECONNECTING, str(self.address)))
             try:
                 with trio.fail_after(CONNECT_TIMEOUT):
-                    stream = await trio.open_tcp_stream(self.address.host, self.address.port)
+                    stream = await self.open_stream(self.address)
             except (OSError, trio.TooSlowError) as e:
                 why = _why(e)
                 text = f"Cannot reach {self.address} ({why}); retrying in {delay:g} s…"
@@ -242,7 +250,7 @@ class Session:
     def _host_stopped(self, then: str) -> str:
         return f"The host stopped the server at {self.address}; {then} (Ctrl-C quits)"
 
-    async def _serve(self, stream: trio.SocketStream) -> str | None:
+    async def _serve(self, stream: trio.abc.Stream) -> str | None:
         """Handshake, then read and write until the stream breaks; the goodbye reason, if any."""
         wire = Wire(stream)
         goodbye: list[str] = []

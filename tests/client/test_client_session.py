@@ -8,16 +8,18 @@ itself with its resume token, in the same seat, with the game where it was.
 from __future__ import annotations
 
 import contextlib
+import itertools
 
 import pytest
 import trio
+import trio.testing
 from hanabi.client.model import Link
 from hanabi.client.runner import ModelStore
 from hanabi.client.session import Address, Session, parse_address
 from hanabi.client.solo import table_setup
 from hanabi.engine import Play, Variant
 from hanabi.protocol.messages import ActionRequest, Spectate
-from hanabi.server import ServerConfig, serve
+from hanabi.server import Server, ServerConfig, serve
 
 FAST = ServerConfig(bot_delay=0.0, ping_interval=0.5, idle_timeout=5.0, shutdown_grace=0.2)
 
@@ -99,6 +101,73 @@ async def test_session_sets_up_plays_and_reconnects(nursery: trio.Nursery) -> No
     await wait_until(store, lambda m: m.view is not None and m.view.turn > view.turn, "the play to be applied")
     session.stop()
     nursery.cancel_scope.cancel()
+
+
+class Line:
+    """In-memory connections from sessions to a server of the test's: ``cut()`` closes the server's ends, as a
+    network blip would. A session on virtual time uses it, since a real socket's wait would let the clock jump."""
+
+    def __init__(self, server: Server, nursery: trio.Nursery) -> None:
+        self.server, self.nursery = server, nursery
+        self.opened: list[float] = []  # when each connection was made (the test's clock)
+        self.theirs: list[trio.abc.Stream] = []
+
+    async def open(self, address: Address) -> trio.abc.Stream:
+        ours, theirs = trio.testing.memory_stream_pair()
+        self.opened.append(trio.current_time())
+        self.theirs.append(theirs)
+        self.nursery.start_soon(self.server.handle, theirs, f"memory:{address}")
+        return ours
+
+    async def cut(self) -> None:
+        for stream in self.theirs:
+            await stream.aclose()
+        self.theirs.clear()
+
+
+@pytest.mark.virtual_time
+async def test_a_cut_session_is_back_in_its_seat_half_a_second_later(nursery: trio.Nursery) -> None:
+    server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=FAST,
+                                                           task_status=task_status))
+    line = Line(server, nursery)
+    store = ModelStore()
+    session = Session(Address("127.0.0.1", 1), "alice", store.get, store.dispatch,
+                      on_welcome=table_setup("alice", 2, Variant.NONE), open_stream=line.open)
+    nursery.start_soon(session.run)
+    await wait_until(store, lambda m: m.view is not None and m.seat == 0, "the game to start")
+    token, game = store.model.resume, store.model.game
+    await line.cut()
+    cut = trio.current_time()
+    await wait_until(store, lambda m: m.link is Link.RECONNECTING, "the client to notice the cut")
+    await wait_until(store, lambda m: m.link is Link.ONLINE, "the client to reconnect")
+    await wait_until(store, lambda m: m.view is not None, "the view to come back")
+    assert len(line.opened) == 2 and line.opened[1] - cut == pytest.approx(0.5), "not back after the first delay"
+    assert store.model.resume == token and store.model.seat == 0 and store.model.game == game
+    session.stop()
+    nursery.cancel_scope.cancel()
+
+
+@pytest.mark.virtual_time
+async def test_a_session_no_server_answers_tries_again_ever_more_slowly_up_to_five_seconds() -> None:
+    tried: list[float] = []
+    enough = trio.Event()
+
+    async def refused(address: Address) -> trio.abc.Stream:
+        tried.append(trio.current_time())
+        if len(tried) == 7:
+            enough.set()
+        raise ConnectionRefusedError(111, "Connection refused")
+
+    store = ModelStore()
+    session = Session(Address("127.0.0.1", 1), "alice", store.get, store.dispatch, open_stream=refused)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(session.run)
+        with trio.fail_after(60):
+            await enough.wait()
+        nursery.cancel_scope.cancel()
+    gaps = [round(later - earlier, 6) for earlier, later in itertools.pairwise(tried)]
+    assert gaps == [0.5, 1, 2, 4, 5, 5]
+    assert "Cannot reach 127.0.0.1:1" in store.model.status and store.model.link is Link.OFFLINE
 
 
 async def test_a_spectator_is_back_at_the_table_after_a_cut(nursery: trio.Nursery) -> None:
