@@ -23,7 +23,7 @@ def _every_step_shows(viewer: ReplayViewer, steps: int) -> list[str]:
     return screens
 
 
-# Every step of five whole games drawn: untraced (docs/developing.md); the other tests reach every branch it does.
+# Every step of six whole games drawn: untraced (docs/developing.md); the other tests reach every branch it does.
 @pytest.mark.no_cover
 @pytest.mark.parametrize(("name", "end"), [
     ("hc_nv_2p_03.json", "Game over: 22/25"),  # hanab.live ended it: no more points could be scored
@@ -31,6 +31,7 @@ def _every_step_shows(viewer: ReplayViewer, steps: int) -> list[str]:
     ("hc_nv_5p_18.json", "Game over: 0/25"),  # Emily ran out of time
     ("nph_export_78921.json", "Game over: 0/30"),  # 6 Suits, all or nothing, with hanab.live's seed
     ("hl_no_variant_149251.json", "Game over: 23/25"),  # notes and an id
+    ("hc_nv_6p_09.json", "Game over: 25/25"),  # six players, 3 cards each
 ])
 def test_a_hanablive_file_opens_in_the_viewer(name: str, end: str) -> None:
     replay = load(GAMES / name)
