@@ -1,6 +1,7 @@
 """Benchmark: the house bots with copies of themselves and beside simulated people, on fixed deals.
 
-    python bench/bots.py [--players 2 3 4 5 6] [--games 500] [--tables bots beginners beginner careless]
+    python bench/bots.py [--players 2 3 4 5 6] [--games 500] [--tables bots beginners beginner careless novices
+                         novice careless-novice]
                          [--level beginner|basic|h-group] [--bot NAME] [--variant none] [--all-or-nothing]
                          [--json]
 
@@ -12,7 +13,10 @@ seed ``g``):
 * ``beginner``: one beginner, the other seats bots at ``--level`` (default:
   beginner, the level a table with a person gets); the beginner sits in seat
   ``g mod N``, so every seat takes its turn;
-* ``careless``: the same with the careless beginner (every fourth clue random).
+* ``careless``: the same with the careless beginner (every fourth clue random);
+* ``novices``, ``novice``, ``careless-novice``: the same three with the
+  novice of ``people.py``, who also counts the cards it sees (a person model
+  the bots were never tuned to).
 
 For each table it prints the mean score with its standard error, the share
 of perfect games and of strike-outs (which score 0), misplays per game split
@@ -37,7 +41,8 @@ from hanabi.engine.bots import BOTS, LEVELS, make_bot
 from options import add_game_options, checked_variant  # beside this script
 from people import Beginner
 
-TABLES = ("bots", "beginners", "beginner", "careless")
+TABLES = ("bots", "beginners", "beginner", "careless", "novices", "novice", "careless-novice")
+PEOPLE_ONLY = ("beginners", "novices")
 
 
 @dataclass
@@ -63,8 +68,8 @@ class BenchResult:
     def line(self) -> str:
         timing = (f"decision mean {self.mean_decision_ms:5.2f} ms, p99 {self.p99_decision_ms:5.1f} ms, "
                   f"slowest {self.slowest_decision_ms:5.1f} ms CPU ({self.slowest_wall_ms:.1f} ms wall)"
-                  if self.table != "beginners" else "")
-        return (f"{self.players}p {self.table:<9} {self.games:>4} games  score {self.mean:6.2f} ± {self.stderr:4.2f}  "
+                  if self.table not in PEOPLE_ONLY else "")
+        return (f"{self.players}p {self.table:<15} {self.games:>4} games  score {self.mean:6.2f} ± {self.stderr:4.2f}  "
                 f"perfect {self.perfect_pct:5.1f} %  strike-outs {self.strikeout_pct:4.1f} %  "
                 f"misplays/game: people {self.person_misplays:4.2f}, bots {self.bot_misplays:4.2f} "
                 f"({self.bot_misplays_deck:4.2f} with cards in the deck)  {timing}").rstrip()
@@ -74,7 +79,7 @@ def person_seat(table: str, players: int, game: int) -> set[int]:
     """The seats people sit in at a table of this kind, in game ``game``."""
     if table == "bots":
         return set()
-    if table == "beginners":
+    if table in PEOPLE_ONLY:
         return set(range(players))
     return {game % players}
 
@@ -90,7 +95,8 @@ def run(config: GameConfig, games: int, table: str = "bots", bot: str = "hgroup"
     for seed in range(games):
         people = person_seat(table, config.players, seed)
         bot_seats = frozenset(s for s in range(config.players) if s not in people)
-        seats = [Beginner(seed * 10 + s, careless=table == "careless") if s in people
+        careless, counting = table.startswith("careless"), "novice" in table
+        seats = [Beginner(seed * 10 + s, careless=careless, counting=counting) if s in people
                  else make_bot(bot, level=level, bot_seats=bot_seats) for s in range(config.players)]
         state = new_game(config, seed)
         while state.outcome is None:
@@ -120,7 +126,7 @@ def run(config: GameConfig, games: int, table: str = "bots", bot: str = "hgroup"
     times.sort()
     p99 = times[min(len(times) - 1, int(len(times) * 0.99))] if times else 0.0
     return BenchResult(config.players, table, games, config.variant.value, bot,
-                       "none" if table == "beginners" else "h-group" if table == "bots" else level or "beginner",
+                       "none" if table in PEOPLE_ONLY else "h-group" if table == "bots" else level or "beginner",
                        mean, math.sqrt(var / games),
                        100 * perfect / games, 100 * strikeouts / games, misplays["person"] / games,
                        misplays["bot"] / games, misplays["bot_deck"] / games,

@@ -1,4 +1,4 @@
-"""Simulated people for the bots' benchmark: a beginner, and a careless beginner.
+"""Simulated people for the bots' benchmark: a beginner, a novice who counts, and careless ones.
 
 The beginner knows no convention at all:
 
@@ -13,15 +13,23 @@ The beginner knows no convention at all:
    if every card is clued); with all 8 clue tokens, when it may not discard,
    it gives the legal clue that touches the fewest cards.
 
-The careless beginner is the same player, except that every fourth clue it
-gives is a uniformly random legal clue (from a generator seeded per deal).
+The novice is the beginner with card counting, and nothing more: it plays a
+card when the clues on it *and every card it sees* (other hands, discards,
+fireworks) prove it playable, and it clues a teammate's playable card that
+clues and counting (from what both see) do not already prove playable to its
+holder. No convention, no reading of intent, no saves: the bots were never
+tuned to it.
+
+The careless beginner (and novice) is the same player, except that every
+fourth clue it gives is a uniformly random legal clue (from a generator
+seeded per deal).
 """
 
 from __future__ import annotations
 
 import random
 
-from hanabi.engine import CLUE_TOKENS, Card, CardView, Clue, Discard, Play, PlayerView, TurnAction
+from hanabi.engine import CLUE_TOKENS, Card, CardView, Clue, Discard, Play, PlayerView, TurnAction, possible_cards
 
 
 def _playable(view: PlayerView, card: Card) -> bool:
@@ -48,19 +56,27 @@ def _narrowed(view: PlayerView, cv: CardView, clue: Clue) -> bool:
     return all(_playable(view, Card.from_identity(i)) for i in range(after.bit_length()) if after >> i & 1)
 
 
-class Beginner:
-    """A person who knows no conventions; ``careless``: every fourth clue is random."""
+def counted_playable(view: PlayerView, cards: tuple[Card, ...]) -> bool:
+    """Clues and counting prove the card playable: every identity they leave is."""
+    return bool(cards) and all(_playable(view, card) for card in cards)
 
-    def __init__(self, seed: int = 0, careless: bool = False) -> None:
+
+class Beginner:
+    """A person who knows no conventions; ``careless``: every fourth clue is random; ``counting``: the novice,
+    who also counts the cards it sees."""
+
+    def __init__(self, seed: int = 0, careless: bool = False, counting: bool = False) -> None:
         self.careless = careless
+        self.counting = counting
         self.rng = random.Random(seed)
         self.clues_given = 0
 
     def choose(self, view: PlayerView) -> TurnAction:
         hand = view.my_hand
         legal = view.legal_actions()
+        counted = possible_cards(view) if self.counting else {}
         for cv in hand:
-            if proven_playable(view, cv):
+            if proven_playable(view, cv) or (self.counting and counted_playable(view, counted[cv.order])):
                 return Play(cv.order)
         clues = [a for a in legal if isinstance(a, Clue)]
         if view.clue_tokens > 0 and clues:
@@ -85,10 +101,13 @@ class Beginner:
         for step in range(1, view.players):
             target = (view.seat + step) % view.players
             hand = view.hands[target]
+            theirs = possible_cards(view, target) if self.counting else {}
             for slot, cv in enumerate(hand):
                 card = cv.card
                 if card is None or not _playable(view, card) or proven_playable(view, cv):
                     continue
+                if self.counting and counted_playable(view, theirs[cv.order]):
+                    continue  # they can count it out themselves
                 for clue in clues:
                     if clue.target != target or not touches(view, clue, card):
                         continue

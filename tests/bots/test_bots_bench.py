@@ -20,7 +20,8 @@ def test_bench_prints_one_row_per_table_with_misplays_split_by_who() -> None:
                           capture_output=True, text=True, timeout=300, env=env)
     assert done.returncode == 0, done.stderr
     rows = [json.loads(line) for line in done.stdout.splitlines()]
-    assert [r["table"] for r in rows] == ["bots", "beginners", "beginner", "careless"]
+    assert [r["table"] for r in rows] == ["bots", "beginners", "beginner", "careless", "novices", "novice",
+                                          "careless-novice"]
     for row in rows:
         assert row["players"] == 3 and row["games"] == 3 and 0 <= row["mean"] <= 25
         assert row["bot_misplays_deck"] <= row["bot_misplays"]
@@ -55,6 +56,15 @@ def test_the_beginner_plays_only_what_its_clues_prove() -> None:
     state = apply(state, Clue(1, colour=Suit.RED))
     state = apply(state, Clue(0, rank=1))  # red and 1: proven
     assert Beginner().choose(view_for(state, 0)) == Play(0)
+
+
+def test_the_novice_also_plays_what_counting_proves() -> None:
+    # 3 players: every red card but the R1s is in sight of seat 0, whose R1 (order 0) is clued red.
+    state = game_from_deck(GameConfig(players=3, first_seat=1),
+                           _deal("R1 G3 B3 W3 Y4  R2 R2 R3 R3 R4  R4 R5 G4 B4 W4"))
+    state = apply(apply(state, Clue(0, colour=Suit.RED)), Clue(1, rank=2))
+    assert Beginner(counting=True).choose(view_for(state, 0)) == Play(0)
+    assert Beginner().choose(view_for(state, 0)) != Play(0)
 
 
 def test_the_careless_beginner_gives_one_clue_in_four_at_random() -> None:
