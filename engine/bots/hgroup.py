@@ -734,7 +734,7 @@ class Turn:
         else:
             touched = touched_by(t, seat, clue)
             know = read_clue(t, self.me, clue, touched).know
-        if any(self.known_playable(k) for k in know.values()):
+        if any(self.known_playable(self.literal_knows(seat, k)) for k in know.values()):
             return 0.0
         return self.stake(self.literal_discard(seat, touched))
 
@@ -854,7 +854,7 @@ class Turn:
             clued = order in t.clued
         holder = t.holder.get(order)
         if holder is not None and self.literal(holder):
-            return k  # a person reading clues literally knows what the clues say, and no more
+            return self.literal_knows(holder, k)  # a person reading clues literally: what the clues say
         m = k & c or k
         if holder is not None:
             # They see every copy outside their hand and ours, as we do.
@@ -891,8 +891,15 @@ class Turn:
         k = reading.know[order] if reading is not None and order in reading.know else t.knowledge(order)
         holder = t.holder.get(order)
         if holder is not None and self.literal(holder):
-            return k
+            return self.literal_knows(holder, k)
         return k & ~self.seen_by(holder) or k if holder is not None else k
+
+    def literal_knows(self, seat: int, known: int) -> int:
+        """What a person reading clues literally can prove a card of theirs is, the clues saying ``known``:
+        the clues alone, or, once they have shown they count (``Table.counters``), less the copies they see."""
+        if seat in self.t.counters:
+            return known & ~self.seen_by(seat) or known
+        return known
 
     def seen_by(self, seat: int) -> int:
         """Identities all of whose copies ``seat`` sees outside its own hand (ours not counted: unknown to us)."""

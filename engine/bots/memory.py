@@ -77,6 +77,7 @@ class Table:
     misled: Counter[int] = field(default_factory=Counter)  # person -> clues of theirs that meant something else
     rank_giver: dict[int, int] = field(default_factory=dict)  # order -> the person whose rank clue touched it
     rank_plays: Counter[int] = field(default_factory=Counter)  # person -> their rank clues seen to mean "play"
+    counters: set[int] = field(default_factory=set)  # people seen to play a card their clues alone did not prove
     assumed: dict[int, int] = field(default_factory=dict)  # hypotheses: order -> identity, even for our cards
     pending: list[Pending] = field(default_factory=list)
     events_done: int = 0
@@ -157,6 +158,12 @@ class Table:
         self._trash = None
         card = event.card
         assert card is not None
+        if event.success and not self.is_bot(seat) and isinstance(event.action, Play):
+            known = self.knowledge(order)
+            if not all(self.playable(i) for i in bits(known)):
+                # Their clues left it unproven, yet they played it: they count the cards they see (or read
+                # more into a clue than it says): what they can prove is more than the clues say.
+                self.counters.add(seat)
         if event.success:
             self.fireworks[card.suit.index] = card.rank
             if order not in self.good_touch and order not in self.play and (not self.is_bot(seat)
@@ -261,7 +268,7 @@ class Table:
         for attr in ("holder", "ids", "know", "conv", "trash_when_clued", "loose_at", "clued_at", "intent",
                      "assumed", "rank_giver"):
             setattr(new, attr, dict(getattr(self, attr)))
-        for attr in ("clued", "play", "saved", "good_touch"):
+        for attr in ("clued", "play", "saved", "good_touch", "counters"):
             setattr(new, attr, set(getattr(self, attr)))
         new.fireworks = list(self.fireworks)
         new.gone, new.misled, new.rank_plays = Counter(self.gone), Counter(self.misled), Counter(self.rank_plays)

@@ -8,8 +8,9 @@ card already played. And a clued card a bot cannot prove playable does not wait 
 
 from __future__ import annotations
 
-from hanabi.engine import Card, Clue, GameConfig, GameState, Play, apply, game_from_deck, new_game, view_for
+from hanabi.engine import Card, Clue, GameConfig, GameState, Play, Suit, apply, game_from_deck, new_game, view_for
 from hanabi.engine.bots import Decision, decide, explained, make_bot
+from hanabi.engine.bots.hgroup import ConventionBot, Turn
 from people import Beginner  # bench/ is on the tests' path (pyproject): its scripts are not a package
 
 BOT = frozenset({1})  # 2 players: seat 0 is the person, seat 1 the house bot (beginner level)
@@ -100,3 +101,29 @@ def test_a_decision_is_explained_with_seats_and_cards_as_players_see_them() -> N
     line = explained(decide(view_for(apply(state, Clue(1, rank=2)), 1), bot_seats=BOT), view_for(
         apply(state, Clue(1, rank=2)), 1), ("Ann", "Bot Bea"))
     assert "#" not in line and "seat" not in line, line
+
+
+def test_a_person_seen_to_play_what_only_counting_proves_is_taken_to_count() -> None:
+    # 4 players: every red card but the R1s is in sight of the person (seat 0) and of bot seat 3. A bot clues
+    # the person's R1 red; playing it shows they count what they see, and from then on seat 3 takes a red
+    # card of theirs, with every other red in sight, to be one they know is R1.
+    config = GameConfig(players=4, first_seat=1)
+    rest = config.variant.deck()
+    hands = "R1 G3 B3 W3  R2 R2 R3 R3  R4 R4 R5 G4  B4 W4 G2 B2"
+    top = [Card.parse(name) for name in hands.split()]
+    for card in top:
+        rest.remove(card)
+    red = config.variant.colour_mask(Suit.RED)
+
+    def red_card_known(plays_first: bool) -> bool:
+        state = play_out(game_from_deck(config, top + rest), Clue(0, colour=Suit.RED), Clue(1, rank=2),
+                         Clue(1, rank=3), Play(0) if plays_first else Clue(2, rank=5), Clue(2, rank=4),
+                         Clue(1, colour=Suit.RED))
+        bot = ConventionBot(bot_seats=frozenset({1, 2, 3}))
+        view = view_for(state, 3)
+        bot.decide(view)
+        assert bot._table is not None
+        return Turn(bot._table, view).literal_knows(0, red) == 1 << Card.parse("R1").identity
+
+    assert red_card_known(plays_first=True)
+    assert not red_card_known(plays_first=False)
