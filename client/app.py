@@ -46,7 +46,7 @@ from . import handing, notes
 from . import keys as shortcuts
 from .bindings import key_bindings
 from .clockface import REDRAW_EVERY
-from .commands import CommandCompleter, CommandError, Intent, LobbyIntent, Local, NoteIntent, Say, parse
+from .commands import CommandCompleter, CommandError, Intent, LobbyIntent, Local, NoteIntent, Say, TextRefused, parse
 from .form import TableForm
 from .history_list import HistoryActions
 from .judge import NO_GAME, refusal
@@ -371,15 +371,18 @@ class ClientApp:
         self.ui.saved[game] = str(path)
         self.note(f"Replay saved to {path} (open it with hanabi-client --replay {path.name})")
 
-    def run_command(self, line: str) -> None:
+    def run_command(self, line: str) -> bool:
+        """Carry out one typed line; whether it stays on the command line to be mended (a text the server would
+        refuse, so that nothing typed is lost)."""
         model = self.get_model()
         try:
             intent = parse(line, model.view, model.names)
         except CommandError as e:
             self.note(str(e), True)
-            return
+            return isinstance(e, TextRefused)
         # The command line is deliberate, so a play needs no confirmation here, unlike the one-key shortcut.
         self.act(intent)
+        return False
 
     def _accept(self, buffer: Buffer) -> bool:
         line = buffer.text
@@ -389,8 +392,9 @@ class ClientApp:
         if secret is not None:
             verb, table, seat = secret
             self.lobby.enter_table(verb, table, seat, line)
-        elif line.strip():
-            self.run_command(line)
+        elif line.strip() and self.run_command(line):
+            self.application.layout.focus(self.command)
+            return True  # keeps the line
         return False  # clears the buffer
 
     def open_command(self, text: str = "") -> None:

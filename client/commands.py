@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from hanabi.engine import RANKS, Clue, Discard, Play, PlayerView, Rearrange, Suit, Variant, deck_play_order
+from hanabi.protocol import CHAT_MAX
+from hanabi.protocol.fields import FieldError, Text
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
@@ -23,6 +25,11 @@ from .board import others_in_turn_order, seat_name
 
 class CommandError(ValueError):
     """A line that is not a command we understand; the message says what to type."""
+
+
+class TextRefused(CommandError):
+    """A line whose text the server would refuse (too long, a control character in it): it is not sent, and the
+    command line opens again with it, so that nothing typed is lost."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +171,12 @@ def parse(line: str, view: PlayerView | None, names: Sequence[str]) -> Intent:
         text = line.strip()[len(words[0]):].strip()
         if not text:
             raise CommandError("say what? type: say TEXT")
+        if len(text) > CHAT_MAX:
+            raise TextRefused(f"a chat line is at most {CHAT_MAX} characters, this one is {len(text)}: shorten it")
+        try:
+            Text(1, CHAT_MAX).decode(text, "chat")  # what ``chat.text`` accepts
+        except FieldError as e:
+            raise TextRefused(f"not sent: the chat line {e.problem}") from None
         return Say(text)
     if verb == "note":
         from .notes import parse_note  # notes.py builds on this module: imported when used, not at the top

@@ -1,5 +1,6 @@
 """The host's key for a seat whose player is away: ``H``, the seat's number, then ``b`` (a house bot takes it) or
-``p`` (a player in the lobby: the command line opens on ``hand SEAT `` for their name).
+``p`` (a player in the lobby: the command line opens on ``hand SEAT `` for their name). A bot's seat takes the
+same keys, ``p`` alone, so that the sequence does not change with who holds the seat.
 
 It follows the one-key shortcuts of ``keys.py``: plain state, each key giving a prompt for the next, a finished
 intent, or a refusal, so every path is tested without a terminal. The server has the last word (the table rule
@@ -81,13 +82,17 @@ def step(keys: Sequence[str], key: str, model: ClientModel) -> Step:
         holder = table.players[seat]
         assert holder is not None
         if holder.bot:
-            return _to_a_person(seat, holder.name)
+            # The same three keys as for an away player's seat, so a p typed by habit is not taken for a name.
+            return Prompt(f"Give seat {seat + 1} ({holder.name}) to? p a player in the lobby (type their name) "
+                          "· Esc cancels")
         return Prompt(f"Give seat {seat + 1} ({holder.name}, away) to? b a house bot · p a player in the lobby "
                       "(type their name) · Esc cancels")
     seat = int(keys[1]) - 1
     holder = table.players[seat]
     if seat not in seats or holder is None:
         return KeyRefused(f"seat {seat + 1} cannot be handed on any more: its player is back")
+    if key.lower() == "b" and holder.bot:
+        return KeyRefused(f"seat {seat + 1} is a bot's already: press p to give it to a player in the lobby")
     if key.lower() == "b":
         return Done(LobbyIntent("hand", seat + 1, "bot"))
     if key.lower() == "p":

@@ -34,7 +34,9 @@ from hanabi.engine import (
     terminate,
     view_for,
 )
+from hanabi.engine.notes import NOTE_MAX
 from hanabi.engine.replay import dumps
+from hanabi.protocol import CHAT_MAX
 from hanabi.protocol.messages import (
     ActionRequest,
     AddBot,
@@ -156,6 +158,23 @@ def test_command_line_play_discard_move_and_say(term: Terminal, kit) -> None:
 def test_talk_key_opens_a_chat_line(term: Terminal, kit) -> None:
     at_game(term, kit)
     assert term.type("thello all\r") == [Chat("hello all")]
+
+
+def test_a_chat_line_over_the_limit_is_not_sent_and_stays_to_be_shortened(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    line = "x" * (CHAT_MAX + 1)
+    assert term.type(f"t{line}\r") == []  # nothing sent: the server would refuse it (it dropped the link before)
+    assert f"at most {CHAT_MAX} characters, this one is {CHAT_MAX + 1}" in term.store.model.status
+    assert term.app.command.text == f"say {line}"  # the line opens again with every letter typed
+    assert term.type("\x7f\r") == [Chat("x" * CHAT_MAX)]  # one letter less is said
+
+
+def test_a_note_over_the_limit_stays_on_the_command_line(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    line = "note 1 " + "y" * (NOTE_MAX + 1)
+    assert term.type(f":{line}\r") == []
+    assert f"at most {NOTE_MAX} characters" in term.store.model.status
+    assert term.app.command.text == line
 
 
 def test_bad_command_says_what_to_type(term: Terminal, kit) -> None:
@@ -1032,11 +1051,16 @@ def test_the_host_hands_a_seat_to_a_player_in_the_lobby_by_name(term: Terminal, 
     assert term.type("Cathy 2\r") == [HandSeat(2, "Cathy 2")]
 
 
-def test_a_bots_seat_goes_straight_to_naming_a_person(term: Terminal, kit) -> None:
+def test_a_bots_seat_takes_the_same_three_keys_as_an_away_players(term: Terminal, kit) -> None:
     term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(kit.table(("alice", "bob", "Bot Ada"), bots=(2,),
                                                                          running=True), 0))
     assert term.type("H3") == []
-    assert term.app.command.text == "hand 3 "
+    assert "Give seat 3 (Bot Ada) to? p a player in the lobby" in term.screen()
+    assert term.type("b") == []  # it is a bot's already
+    assert "seat 3 is a bot's already: press p" in term.store.model.status
+    assert term.type("H3p") == []
+    assert term.app.command.text == "hand 3 "  # the p chose, it is not the first letter of a name
+    assert term.type("Bob\r") == [HandSeat(2, "Bob")]
 
 
 @pytest.mark.parametrize(("keys", "words"), [
