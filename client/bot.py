@@ -1,7 +1,7 @@
 """``hanabi-bot HOST[:PORT]`` (its command line is ``botcli.py``): the house bot as an ordinary protocol client.
 
 It connects like any player, says hello, sits at a table with a free seat
-(``--table ID`` to choose one) and, whenever the view the server sends shows
+(``--table ID`` to choose one; ``--password`` for a table that has one) and, whenever the view the server sends shows
 that it is its seat's turn, asks the engine's bot (``hanabi.engine.bots``,
 run in a worker thread) for an action and sends it. It sees exactly what a
 human in that seat would: the redacted views the server sends. It stops
@@ -95,9 +95,10 @@ def say(line: str) -> None:
 
 class BotClient:
     def __init__(self, stream: trio.abc.Stream, name: str, delay: float,
-                 report: Callable[[str], None] = say, explain: bool = False) -> None:
+                 report: Callable[[str], None] = say, explain: bool = False, password: str | None = None) -> None:
         self.wire = Wire(stream)
         self.name = name
+        self.password = password  # the table's, when it has one (``--password``)
         self.delay = delay
         self.report = report
         self.explain = explain
@@ -177,11 +178,8 @@ class BotClient:
         if resumed:
             self.report("the server did not keep our seat: looking for a table again")
         if table is None:
-            free = [t.id for t in listing.tables if not t.running and not t.has_password and None in t.players]
-            if not free:
-                raise BotError("no table has a free seat: open one in a client (or name it with --table)")
-            table = free[0]
-        await self.send(Join(table))
+            table = self._free_table(listing)
+        await self.send(Join(table, password=self.password))
         joined = await self.expect(Joined)
         assert isinstance(joined, Joined)
         if joined.seat is None:
@@ -192,6 +190,20 @@ class BotClient:
         if not info.running:
             self.report("waiting for the host to start the game...")
         return joined.seat
+
+    def _free_table(self, listing: Tables) -> int:
+        """The first table waiting with an empty seat that we may sit at: one with a password only when we have
+        one to give (it is locked to everyone else)."""
+        waiting = [t for t in listing.tables if not t.running and None in t.players]
+        free = [t.id for t in waiting if self.password is not None or not t.has_password]
+        if free:
+            return free[0]
+        locked = [f"{t.name} (#{t.id})" for t in waiting if t.has_password]
+        if locked:
+            raise BotError(f"no table has a free seat the bot may take: {', '.join(locked)} "
+                           f"{'has' if len(locked) == 1 else 'have'} one but ask for a password; give it with "
+                           "--password (and the table with --table)")
+        raise BotError("no table has a free seat: open one in a client (or name it with --table)")
 
     async def tables_or_seat(self) -> Tables | tuple[int, TableInfo]:
         """After the welcome: the list of tables, or our seat and table if the server put us back in it first."""
@@ -253,9 +265,10 @@ class BotClient:
 
 async def run_bot(address: Address, name: str = "Bot", table: int | None = None, games: int | None = None,
                   delay: float = 0.5, report: Callable[[str], None] = say, explain: bool = False,
-                  reconnect_for: float = RECONNECT_FOR) -> int:
+                  reconnect_for: float = RECONNECT_FOR, password: str | None = None) -> int:
     """Connect, sit down and play; returns the number of games played. ``report`` gets the progress lines.
-    A link lost after the welcome is tried again for ``reconnect_for`` seconds (0: stop at once)."""
+    A link lost after the welcome is tried again for ``reconnect_for`` seconds (0: stop at once). ``password``
+    opens a table that has one."""
     client: BotClient | None = None
     give_up_at = pause = 0.0
     while True:
@@ -271,7 +284,7 @@ async def run_bot(address: Address, name: str = "Bot", table: int | None = None,
             continue
         async with stream:
             if client is None:
-                client = BotClient(stream, name, delay, report, explain)
+                client = BotClient(stream, name, delay, report, explain, password)
             else:
                 client.reconnected(stream)
             seated = False

@@ -25,6 +25,9 @@ def build_parser() -> CommandParser:
     parser.add_argument("address", help=f"the server: HOST or HOST:PORT (default port {DEFAULT_PORT})")
     parser.add_argument("--name", default="Bot", help="the bot's player name (default Bot)")
     parser.add_argument("--table", type=int, help="the table to join (default: the first with a free seat)")
+    parser.add_argument("--password", default=None,
+                        help="the table's password, when it has one (without it, a table with a password is not "
+                             "free to the bot)")
     parser.add_argument("--games", type=int, help="stop after this many games (default: play on)")
     parser.add_argument("--delay", type=float, default=0.5, help="seconds to wait before each move (default 0.5)")
     parser.add_argument("--explain", action="store_true", help="print each move with the reason for it")
@@ -58,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         played = trio.run(run_bot, address, args.name.strip(), args.table, args.games, args.delay, say, args.explain,
-                          args.reconnect)
+                          args.reconnect, args.password)
     except BotError as exc:
         print(f"hanabi-bot: {exc}", file=sys.stderr)
         return 1

@@ -3,6 +3,7 @@ table's convention level, counting the seats the table shows as bots."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from pathlib import Path
 
@@ -225,6 +226,42 @@ async def test_only_a_network_bot_of_the_servers_own_version_counts_as_a_bot(nur
         # What the person who started a bot reads as its game starts: the level, and whether it is counted.
         said = bot.level_said()
         assert said.startswith("beginner") and ("as a person" in said) is not counted
+
+
+async def test_a_table_with_a_password_is_free_to_the_bot_only_with_it(nursery: trio.Nursery) -> None:
+    server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=FAST,
+                                                            task_status=task_status))
+    stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+    host = BotClient(stream, "Host", 0.0)
+    await host.send(Hello(PROTOCOL_VERSION, CLIENT_PROGRAM, "Host"))
+    await host.expect(Welcome)
+    await host.send(CreateTable("locked", seats=2, password="s3cret"))
+    joined = await host.expect(Joined)
+    assert isinstance(joined, Joined)
+    address, said = Address("127.0.0.1", server.port), list[str]()
+    with trio.fail_after(20):
+        # Without the password the one table with a seat is not free, and the bot says why and what to give.
+        with pytest.raises(BotError, match=r"locked \(#1\) has one but ask for a password; give it with --password"):
+            await run_bot(address, "Nopass", delay=0.0, report=said.append, reconnect_for=0)
+        with pytest.raises(BotError, match="not the password of table 'locked'"):
+            await run_bot(address, "Guesser", table=joined.table.id, delay=0.0, report=said.append, reconnect_for=0,
+                          password="guess")
+        nursery.start_soon(functools.partial(run_bot, address, "Robo", delay=0.0, report=said.append,
+                                             reconnect_for=0, password="s3cret"))
+        table = await _until_every_seat_is_taken(host)
+    assert [p.name for p in table.players if p is not None] == ["Host", "Robo"]
+
+
+def test_cli_takes_a_tables_password(monkeypatch: pytest.MonkeyPatch) -> None:
+    given: list[object] = []
+
+    async def fake_run_bot(*args: object) -> int:
+        given.extend(args)
+        return 0
+
+    monkeypatch.setattr("hanabi.client.bot.run_bot", fake_run_bot)
+    assert main(["127.0.0.1:7777", "--password", "s3cret"]) == 0
+    assert given[-1] == "s3cret"
 
 
 async def test_unreachable_server_is_a_clear_error() -> None:
