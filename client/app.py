@@ -55,7 +55,7 @@ from .lobby import LobbyActions
 from .model import ClientModel, Incoming, Link, Note
 from .review import ReviewActions
 from .rewind import Rewind, history_prompt, history_step
-from .saving import replay_stem, save_new_file
+from .saving import replay_folder, replay_stem, save_new_file
 from .screens import HELP_PAGES, chat_closed, why_text
 from .stepping import Move
 from .style import STYLE
@@ -125,7 +125,7 @@ class ClientApp:
         self.review = ReviewActions(self)
         self.history = HistoryActions(self)
         self.screen = ScreenLayout(self)
-        self.replay_dir = replay_dir or Path.cwd()
+        self.replay_dir = replay_dir or replay_folder()
         self.clock: Callable[[], datetime] = datetime.now  # the local time a saved replay is named after
         self.command = Buffer(
             multiline=False,

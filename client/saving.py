@@ -1,4 +1,8 @@
-"""Saving a finished game's replay where the player started the client, under a name that is still free.
+"""Saving a finished game's replay in the user's data folder, under a name that is still free.
+
+Replays go to ``replays`` in the data folder the server keeps its games in (``~/.local/share/hanabi/replays``
+on Linux; from platformdirs), not to whatever folder the client happened to be started from, so they are all
+in one place; the status line says where each went.
 
 The name says when the game was saved and what was played
 (``hanabi-2026-11-24-1530-six-suits.json``), so a folder of saves can be
@@ -12,7 +16,13 @@ import re
 from datetime import datetime
 from pathlib import Path
 
+import platformdirs
 from hanabi.engine import Variant
+
+
+def replay_folder() -> Path:
+    """Where replays are saved: ``replays`` in the user's data folder (made when the first one is saved)."""
+    return platformdirs.user_data_path("hanabi", appauthor=False) / "replays"
 
 
 def replay_stem(when: datetime, variant: Variant) -> str:
@@ -27,6 +37,7 @@ def save_new_file(folder: Path, stem: str, text: str) -> Path:
     Two games of one variant saved in the same minute would share a name; opening with "x" makes taking
     a name and writing it one step, even with two clients saving into the same folder at once.
     """
+    folder.mkdir(parents=True, exist_ok=True)
     for n in range(1, 10_000):
         path = folder / (f"{stem}.json" if n == 1 else f"{stem}-{n}.json")
         try:

@@ -13,10 +13,13 @@ from typing import TYPE_CHECKING
 
 import pytest
 import trio
+from hanabi.client.app import ClientApp
 from hanabi.client.cli import main
 from hanabi.client.model import ClientModel, Link, LinkChanged
 from hanabi.client.runner import ModelStore
+from hanabi.client.saving import save_new_file
 from hanabi.client.screens import HELP_PAGES
+from hanabi.client.snapshot import SizedOutput
 from hanabi.client.solo import table_setup
 from hanabi.engine import (
     ChatPolicy,
@@ -351,6 +354,20 @@ def test_end_screen_saves_the_replay(term: Terminal, kit, tmp_path: Path) -> Non
     saved = tmp_path / "hanabi-2026-11-24-1530-no-variant.json"  # when, and what was played
     assert json.loads(saved.read_text()) == json.loads(replay)
     assert str(saved) in term.store.model.status
+
+
+def test_replays_are_saved_in_the_data_folder_by_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Not the folder the client was started from: one place for every replay (the status line says where).
+    monkeypatch.setattr("sys.platform", "linux")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.chdir(tmp_path)
+    store = ModelStore()
+    with create_pipe_input() as pipe:
+        app = ClientApp(store.get, store.dispatch, lambda message: True, input=pipe, output=SizedOutput(80, 24))
+    folder = tmp_path / "data" / "hanabi" / "replays"
+    assert app.replay_dir == folder
+    saved = save_new_file(app.replay_dir, "hanabi-2026-11-24-1530-no-variant", "{}")  # the folder made on the way
+    assert saved == folder / "hanabi-2026-11-24-1530-no-variant.json" and saved.read_text() == "{}"
 
 
 def test_a_saved_replay_never_overwrites_an_older_one(term: Terminal, kit, tmp_path: Path) -> None:

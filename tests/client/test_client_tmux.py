@@ -54,7 +54,9 @@ class Tmux:
     def start(self, name: str, command: str, state_folder: str = "state") -> None:
         # Resume tokens go to the test's folder, not the user's (another folder: a machine that never played here).
         state = shlex.quote(str(self.cwd / state_folder))
-        shell = f"XDG_STATE_HOME={state} {command}; echo CLIENT-EXIT=$?; sleep 60"
+        # Replays are saved in the data folder: the test's own, where it finds them.
+        data = shlex.quote(str(self.cwd / "data"))
+        shell = f"XDG_STATE_HOME={state} XDG_DATA_HOME={data} {command}; echo CLIENT-EXIT=$?; sleep 60"
         self.run("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "-c", str(self.cwd), shell)
 
     def kill(self, name: str) -> None:
@@ -111,7 +113,7 @@ def server() -> Iterator[int]:
 
 @pytest.fixture
 def tmux() -> Iterator[Tmux]:
-    # The clients' folder has a short name: a saved replay's path must fit in the 80 columns with its file name
+    # The clients' folder has a short name: a saved replay's path should fit in the 80 columns
     # (pytest's own folders grow with the user's name, the run's number and a parallel worker's name).
     with tempfile.TemporaryDirectory(prefix="ht") as folder:
         # A socket of its own per test: tmux's kill-server returns before the old server is gone, and a new
@@ -292,7 +294,7 @@ def test_two_clients_and_a_bot_play_a_game_in_tmux(server: int, tmux: Tmux) -> N
     tmux.keys("alice", "s")
     saved = tmux.wait_for("alice", lambda s: "Replay saved to" in s, "the saved replay")
     assert "hanabi-" in saved
-    [path] = tmux.cwd.glob("hanabi-*-no-variant.json")
+    [path] = (tmux.cwd / "data" / "hanabi" / "replays").glob("hanabi-*-no-variant.json")
     replay = load(path)
     assert replay.state.over and replay.players[:2] == ("alice", "bob")
 
