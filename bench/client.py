@@ -1,26 +1,43 @@
-"""``python bench/client.py``: how long the client takes to take in a view and to draw a game screen.
+"""``python bench/client.py``: how long the client takes to take in a view and to redraw each of its screens.
 
-Plays a 5-player game with random legal moves (misplays left out), then measures, per turn, the
-reducer on the view message (the action log included) and a full layout of
-the 80x24 game screen, as a redraw does; and apart, what the board's card
-counting and marks (``Insight.of``), the glance line's figures (``glance``)
-and opening a rewind (``seat_history``, the whole game so far) cost. Prints medians and 99th percentiles
-in milliseconds; a redraw well under a frame (16 ms) keeps typing snappy.
+Plays a 5-player six-suit game with random legal moves (misplays left out), then measures at 80x24, as a redraw
+lays the screen out:
+
+- the game screen: the reducer on each turn's view message (the action log included), then a redraw, as the
+  message brings one; and a second redraw of the same model, as a key that changes nothing brings one;
+- rewinding: at every fifth turn, the rewind opened (``r``) and stepped back a step at a time to the deal, a
+  redraw for each step;
+- the table's review of the finished game, a redraw at each step (every step, forward);
+- the replay viewer (``--replay``) on the same game, a redraw at each step, as a spectator and as seat 1;
+
+and apart, what the board's card counting and marks (``Insight.of``), the glance line's figures (``glance``) and
+opening a rewind (``seat_history``, the whole game so far) cost. Prints the median and 99th percentile of each in
+milliseconds, of wall time and of the process's CPU time (the CPU time hardly moves with the machine's load; the
+wall time is what a player waits). A redraw well under a frame (16 ms) keeps typing snappy.
+
+``--runs N`` repeats the whole measure N times (a new game each time, same seed) and prints each run's figures.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import random
 import statistics
 import time
+from collections.abc import Callable
+from functools import partial
 
 from hanabi.client.app import ClientApp
 from hanabi.client.knowledge import Insight
+from hanabi.client.replayer import ReplayViewer, game_steps
 from hanabi.client.runner import ModelStore
 from hanabi.client.snapshot import SizedOutput, screen_text
+from hanabi.client.stepping import Place
 from hanabi.engine import (
     ChatPolicy,
     GameConfig,
+    GameState,
     Play,
     Variant,
     apply,
@@ -30,8 +47,43 @@ from hanabi.engine import (
     seat_history,
     view_for,
 )
-from hanabi.protocol.messages import GameStarted, Joined, SeatInfo, TableInfo, ViewUpdate, Welcome
+from hanabi.engine.replay import dumps, from_json
+from hanabi.protocol.messages import (
+    GameOver,
+    GameStarted,
+    Joined,
+    ReplayFile,
+    Review,
+    SeatInfo,
+    TableInfo,
+    ViewUpdate,
+    Welcome,
+)
 from prompt_toolkit.input import DummyInput
+
+NAMES = ("Alice", "Bob", "Cathy", "Donald", "Emily")
+COLUMNS, ROWS = 80, 24
+
+
+class Timings:
+    """Wall and CPU milliseconds of each measured part, by name, in the order first measured."""
+
+    def __init__(self) -> None:
+        self.wall: dict[str, list[float]] = {}
+        self.cpu: dict[str, list[float]] = {}
+
+    def time(self, name: str, work: Callable[[], object]) -> None:
+        wall, cpu = time.perf_counter(), time.process_time()
+        work()
+        self.cpu.setdefault(name, []).append((time.process_time() - cpu) * 1000)
+        self.wall.setdefault(name, []).append((time.perf_counter() - wall) * 1000)
+
+    def report(self) -> None:
+        for name, wall in self.wall.items():
+            cpu = self.cpu[name]
+            print(f"  {name:<44} wall median {statistics.median(wall):7.3f} p99 {_percentile(wall, 0.99):7.3f}"
+                  f" · cpu median {statistics.median(cpu):7.3f} p99 {_percentile(cpu, 0.99):7.3f}"
+                  f"  ({len(wall)})")
 
 
 def _percentile(values: list[float], share: float) -> float:
@@ -39,20 +91,27 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def main() -> None:
-    names = ("Alice", "Bob", "Cathy", "Donald", "Emily")
-    seats = tuple(SeatInfo(n, False, True) for n in names)
+def _app() -> tuple[ModelStore, ClientApp]:
+    seats = tuple(SeatInfo(n, False, True) for n in NAMES)
     table = TableInfo(1, "bench", Variant.SIX_SUITS, False, False, ChatPolicy.ALWAYS, 5, seats, False, True, 0, 0)
     store = ModelStore()
-    app = ClientApp(store.get, store.dispatch, lambda message: None, input=DummyInput(), output=SizedOutput(80, 24))
+    app = ClientApp(store.get, store.dispatch, lambda message: None, input=DummyInput(),
+                    output=SizedOutput(COLUMNS, ROWS))
+    store.listeners.append(app.on_model)
     for opening in (Welcome(1, "bench", "Alice", "tok", ""), Joined(table, 0), GameStarted(1, 1)):
         store.dispatch(opening)
+    return store, app
+
+
+def _draw(app: ClientApp) -> Callable[[], object]:
+    return lambda: screen_text(app.application, COLUMNS, ROWS)
+
+
+def play(timings: Timings) -> GameState:
+    """The game screen turn by turn, and rewinding every fifth turn; the finished game."""
+    store, app = _app()
     rng = random.Random(1)
     state = new_game(GameConfig(players=5, variant=Variant.SIX_SUITS), 1)
-    reduce_ms: list[float] = []
-    draw_ms: list[float] = []
-    parts_ms: dict[str, list[float]] = {"card counting and marks (Insight.of)": [], "glance figures": [],
-                                        "rewind: the seat's history so far": []}
     while not state.over:
         # Random moves, but no misplay, so the game lasts as long as a real one.
         moves = [a for a in legal_actions(state)
@@ -60,24 +119,68 @@ def main() -> None:
                  == state.deck[a.order].rank]
         state = apply(state, rng.choice(moves))
         message = ViewUpdate(1, view_for(state, 0))
-        start = time.perf_counter()
-        store.dispatch(message)
-        middle = time.perf_counter()
-        screen_text(app.application, 80, 24)
-        end = time.perf_counter()
-        reduce_ms.append((middle - start) * 1000)
-        draw_ms.append((end - middle) * 1000)
-        for times, part in zip(parts_ms.values(), (Insight.of, glance, seat_history), strict=True):
-            start = time.perf_counter()
-            part(message.view)
-            times.append((time.perf_counter() - start) * 1000)
-    print(f"{len(draw_ms)} turns of a 5-player six-suit game, 80x24 screen")
-    print(f"take in a view (reduce + log): median {statistics.median(reduce_ms):.3f} ms, "
-          f"p99 {_percentile(reduce_ms, 0.99):.3f} ms")
-    print(f"draw the game screen:          median {statistics.median(draw_ms):.3f} ms, "
-          f"p99 {_percentile(draw_ms, 0.99):.3f} ms")
-    for name, times in parts_ms.items():
-        print(f"  {name}: median {statistics.median(times):.3f} ms, p99 {_percentile(times, 0.99):.3f} ms")
+        timings.time("take in a view (reduce + log)", partial(store.dispatch, message))
+        if state.over:
+            break
+        timings.time("game: redraw after a message", _draw(app))
+        timings.time("game: redraw after a key", _draw(app))
+        for name, part in (("card counting and marks (Insight.of)", Insight.of), ("glance figures", glance),
+                           ("seat_history (opening a rewind)", seat_history)):
+            timings.time(name, partial(part, message.view))
+        if state.turn % 5 == 0:
+            _rewind(app, timings)
+    return state
+
+
+def _rewind(app: ClientApp, timings: Timings) -> None:
+    app.open_rewind()
+    rewind = app.ui.rewind
+    view = app.get_model().view
+    if rewind is None or view is None:
+        return
+    while True:
+        timings.time("rewind: redraw at each step", _draw(app))
+        if rewind.step == 0:
+            break
+        app.rewind_move(Place.back)
+    app.close_rewind()
+
+
+def review(state: GameState, timings: Timings) -> None:
+    """The table's review of ``state``, a redraw at each step."""
+    store, app = _app()
+    text = dumps(state, NAMES)
+    store.dispatch(ViewUpdate(1, view_for(state, 0)))
+    store.dispatch(GameOver(1, state.outcome, state.deck, "1"))  # type: ignore[arg-type]
+    store.dispatch(ReplayFile(1, text))
+    last = len(game_steps(from_json(json.loads(text)))) - 1
+    for step in range(last + 1):
+        store.dispatch(Review(1, 1, "Bob", step, last))
+        timings.time("review: redraw at each step", _draw(app))
+
+
+def replay(state: GameState, timings: Timings) -> None:
+    """The replay viewer on ``state``, a redraw at each step, as a spectator and as seat 1."""
+    viewer = ReplayViewer(from_json(json.loads(dumps(state, NAMES))), input=DummyInput(),
+                          output=SizedOutput(COLUMNS, ROWS))
+    for seat in (None, 0):
+        viewer.pos.seat = seat
+        for step in range(len(viewer.states)):
+            viewer.go(step)
+            timings.time("replay: redraw at each step", lambda: screen_text(viewer.application, COLUMNS, ROWS))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=1, help="how many times to measure everything (default 1)")
+    runs = parser.parse_args().runs
+    for run in range(runs):
+        timings = Timings()
+        state = play(timings)
+        review(state, timings)
+        replay(state, timings)
+        print(f"run {run + 1}: {state.turn} turns of a 5-player six-suit game, {COLUMNS}x{ROWS} screen; ms")
+        timings.report()
 
 
 if __name__ == "__main__":

@@ -8,7 +8,8 @@ screen (lobby, form, help, game at two widths) is built once and reused.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from prompt_toolkit.data_structures import Point
 from prompt_toolkit.filters import Condition
@@ -54,6 +55,9 @@ if TYPE_CHECKING:
     from .app import ClientApp
 
 
+T = TypeVar("T")
+
+
 def _end_of(fragments: StyleAndTextTuples) -> Point:
     """The end of the text: a window scrolls to keep its cursor in sight, so the newest line shows."""
     lines = to_plain_text(fragments).split("\n")
@@ -66,7 +70,21 @@ class ScreenLayout:
     def __init__(self, app: ClientApp) -> None:
         self.app = app
         self._screens: dict[str, AnyContainer] = {}
-        self._board_cache: tuple[ClientModel, bool, int, StyleAndTextTuples] | None = None
+        # What each part of the screen made of the model last drawn: (the model, the settings, the result).
+        self._made: dict[str, tuple[ClientModel, tuple[object, ...], object]] = {}
+
+    def once(self, part: str, settings: tuple[object, ...], make: Callable[[ClientModel], T]) -> T:
+        """``make(model)`` for the model drawn, made again only when that model (the same object: a new message or
+        step makes a new one) or ``settings`` (the width, a toggle) change. A redraw comes with every key and
+        every message, and asks for most parts more than once (a window's text, its height, its cursor), so what
+        a view implies is worked out once per view, not once per ask."""
+        model = self.model()
+        held = self._made.get(part)
+        if held is not None and held[0] is model and held[1] == settings:
+            return cast(T, held[2])
+        made = make(model)
+        self._made[part] = (model, settings, made)
+        return made
 
     def model(self) -> ClientModel:
         """The model the screen draws: the live one (or the review's step, client/review.py), or while rewinding,
@@ -128,18 +146,19 @@ class ScreenLayout:
 
     def _game_screen(self, wide: bool, review: bool = False) -> AnyContainer:
         def tokens() -> StyleAndTextTuples:
-            view = self.model().view
-            return tokens_line(view, self.width) if view is not None else []
+            return self.once("tokens", (self.width,), lambda model: tokens_line(model.view, self.width)
+                             if model.view is not None else [])
 
         def figures() -> StyleAndTextTuples:
-            view = self.model().view
-            return glance_fragments(view, self.width) if view is not None else []
+            return self.once("figures", (self.width,), lambda model: glance_fragments(model.view, self.width)
+                             if model.view is not None else [])
 
         log_window = self._log_window(with_chat=not wide)
         middle: AnyContainer = log_window
         if wide:
             def chat_text() -> StyleAndTextTuples:
-                return wrap_words(chat_fragments(self.model()), self._chat_width(), 2)
+                return self.once("chat", (self._chat_width(),),
+                                 lambda model: wrap_words(chat_fragments(model), self._chat_width(), 2))
 
             chat = FormattedTextControl(chat_text, get_cursor_position=lambda: _end_of(chat_text()))
             middle = VSplit([log_window, Window(width=1, char="│", style="class:rule"),
@@ -152,8 +171,9 @@ class ScreenLayout:
             ConditionalContainer(Window(FormattedTextControl(clocks), dont_extend_height=True, wrap_lines=True),
                                  Condition(lambda: bool(time_fragments(self.model(), 0.0)))),
             Window(FormattedTextControl(self._board), height=self._board_height),
-            Window(FormattedTextControl(lambda: discards(self.model(), self.width)), dont_extend_height=True,
-                   wrap_lines=True),
+            Window(FormattedTextControl(lambda: self.once("discards", (self.width,),
+                                                          lambda model: discards(model, self.width))),
+                   dont_extend_height=True, wrap_lines=True),
             Window(FormattedTextControl(figures), height=1),
             ConditionalContainer(
                 Window(FormattedTextControl(lambda: watchers_fragments(self.model(), self.width)), height=1),
@@ -161,8 +181,8 @@ class ScreenLayout:
             Window(height=1, char="─", style="class:rule"),
             middle,
             self._review_bar() if review else ConditionalContainer(
-                Window(FormattedTextControl(
-                    lambda: wrap_words(end_fragments(self.model(), solo=self.app.solo), self.width, 1)),
+                Window(FormattedTextControl(lambda: self.once("end", (self.width,), lambda model: wrap_words(
+                    end_fragments(model, solo=self.app.solo), self.width, 1))),
                        dont_extend_height=True, wrap_lines=True),
                 Condition(self._game_over)),
         ])
@@ -183,36 +203,50 @@ class ScreenLayout:
         return view is not None and view.outcome is not None
 
     def _board(self) -> StyleAndTextTuples:
-        """The hands, computed once per model and toggle (a redraw asks for them twice: text and height)."""
-        key = (self.model(), self.app.ui.show_knowledge, self.width)
-        if self._board_cache is None or self._board_cache[0] is not key[0] or self._board_cache[1:3] != key[1:]:
-            self._board_cache = (*key, board(*key))
-        return self._board_cache[3]
+        """The hands (a redraw asks for them twice: text and height)."""
+        knows = self.app.ui.show_knowledge
+        return self.once("board", (knows, self.width), lambda model: board(model, knows, self.width))
 
     def _board_height(self) -> Dimension:
         """Exactly the hands' lines: the board never gives up a row to the log, the log takes what is left."""
-        return Dimension.exact(to_plain_text(self._board()).count("\n") + 1)
+        rows = self.once("board rows", (self.app.ui.show_knowledge, self.width),
+                         lambda model: to_plain_text(self._board()).count("\n") + 1)
+        return Dimension.exact(rows)
 
     def _log_window(self, with_chat: bool) -> Window:
         """The log, newest at the bottom; PgUp/PgDn move the bottom line back and forth through history."""
 
-        def shown() -> StyleAndTextTuples:
-            width = self.width if with_chat else self.width - 1 - self._chat_width()
+        def text(model: ClientModel, width: int, back: int, rows: int) -> StyleAndTextTuples:
             if self.app.ui.show_notes:  # the notes panel (N) takes the log's place; a long note goes on under it
-                return wrap_words(panel_fragments(self.model(), self.app.ui.notes_from), width, 4)
-            lines = log_lines(self.model(), with_chat)
+                return wrap_words(panel_fragments(model, self.app.ui.notes_from), width, 4)
+            lines = log_lines(model, with_chat)
             if not lines:
                 return [("class:label", "The log of the game shows here.")]
-            back = min(self.app.ui.log_back, len(lines) - 1)
+            back = min(back, len(lines) - 1)
+            # Only the lines that can show: the window keeps its bottom in sight, and no line takes less than a
+            # row, so the screen's height in lines is all it can show of the log above its bottom line.
+            end = len(lines) - back
             # A line too long for the log goes on under its text, clear of the turn numbers' column.
-            out = wrap_words(join_lines(lines[: len(lines) - back]), width, 4)
+            out = wrap_words(join_lines(lines[max(0, end - rows): end]), width, 4)
             if back:
                 out.append(("class:status.prompt", f"\n  ({back} newer line{'s' if back != 1 else ''} below: PgDn)"))
             return out
 
+        def shown() -> StyleAndTextTuples:
+            width = self.width if with_chat else self.width - 1 - self._chat_width()
+            ui = self.app.ui
+            rows = self.app.application.output.get_size().rows
+            settings = (width, ui.log_back, rows, ui.show_notes, ui.notes_from)
+            return self.once("log" if with_chat else "log beside chat", settings,
+                             lambda model: text(model, width, ui.log_back, rows))
+
         def cursor() -> Point:
             # The log keeps its newest line in sight; the notes panel (N) its first, the cards in hands.
-            return Point(0, 0) if self.app.ui.show_notes else _end_of(shown())
+            if self.app.ui.show_notes:
+                return Point(0, 0)
+            text = shown()
+            # Held, the text is compared first by identity (a tuple's ==): the same text answers at once.
+            return self.once("log end", (text,), lambda model: _end_of(text))
 
         # Long lines (chat, the last card's notice) wrap rather than being cut at the edge.
         return Window(FormattedTextControl(shown, get_cursor_position=cursor), wrap_lines=True)

@@ -91,6 +91,8 @@ class ReplayViewer:
         self.states = game_steps(replay)
         self.pos = Position(step=0, seat=None)
         self._shown: tuple[int, int | None, ClientModel] | None = None  # model()'s: the step, the seat, the model
+        self._hands: tuple[tuple[object, ...], StyleAndTextTuples, int] | None = None  # _board()'s
+        self._log_text: tuple[tuple[object, ...], StyleAndTextTuples, Point] | None = None  # _log()'s
         self.show_help = False
         game = self._game_body()
         help_window = Window(FormattedTextControl(replay_help_fragments), wrap_lines=True)
@@ -112,9 +114,7 @@ class ReplayViewer:
         """The board and the log, as a live game shows them."""
         return HSplit([
             Window(FormattedTextControl(self._tokens), height=1),
-            Window(FormattedTextControl(lambda: board(self.model(), self.pos.show_knowledge, self.width)),
-                   height=lambda: Dimension.exact(
-                       to_plain_text(board(self.model(), self.pos.show_knowledge, self.width)).count("\n") + 1)),
+            Window(FormattedTextControl(lambda: self._board()[0]), height=lambda: Dimension.exact(self._board()[1])),
             Window(FormattedTextControl(lambda: discards(self.model(), self.width)), dont_extend_height=True,
                    wrap_lines=True),
             Window(height=1, char="─", style="class:rule"),
@@ -139,23 +139,44 @@ class ReplayViewer:
             self._shown = (step, seat, log_new_events(replace(base, view=view), view))
         return self._shown[2]
 
+    def _board(self) -> tuple[StyleAndTextTuples, int]:
+        """The hands at the step shown, and their height in lines: made once per step, seat, toggle and width (a
+        redraw asks for both)."""
+        key = (self.pos.step, self.pos.seat, self.pos.show_knowledge, self.width)
+        if self._hands is None or self._hands[0] != key:
+            hands = board(self.model(), self.pos.show_knowledge, self.width)
+            self._hands = (key, hands, to_plain_text(hands).count("\n") + 1)
+        return self._hands[1], self._hands[2]
+
     def _tokens(self) -> StyleAndTextTuples:
         view = self.model().view
         return tokens_line(view, self.width) if view is not None else []
 
     def _log(self) -> StyleAndTextTuples:
-        if self.pos.show_notes:
-            return panel_fragments(self.model())
-        lines = self.model().log[-200:]
-        return join_lines(list(lines)) if lines else [("class:label", "The start of the game: no action yet.")]
+        return self._log_and_end()[0]
 
     def _log_end(self) -> Point:
-        # The window scrolls to keep its cursor in sight: at the end, so the step just taken shows (the notes
-        # panel: at its start, the cards in hands).
+        return self._log_and_end()[1]
+
+    def _log_and_end(self) -> tuple[StyleAndTextTuples, Point]:
+        """The log up to the step shown (or the notes panel), and where its window's cursor goes: made once per
+        step, seat and toggle (a redraw asks for both)."""
+        rows = self.application.output.get_size().rows
+        key = (self.pos.step, self.pos.seat, self.pos.show_notes, rows)
+        if self._log_text is not None and self._log_text[0] == key:
+            return self._log_text[1], self._log_text[2]
         if self.pos.show_notes:
-            return Point(0, 0)
-        lines = to_plain_text(self._log()).split("\n")
-        return Point(len(lines[-1]), len(lines) - 1)
+            # The notes panel keeps its start in sight: the cards in hands.
+            text, end = panel_fragments(self.model()), Point(0, 0)
+        else:
+            # Only the lines that can show: the window keeps its end in sight (so the step just taken shows),
+            # and no line takes less than a row.
+            lines = self.model().log[-rows:]
+            text = join_lines(list(lines)) if lines else [("class:label", "The start of the game: no action yet.")]
+            last = to_plain_text(text).split("\n")
+            end = Point(len(last[-1]), len(last) - 1)
+        self._log_text = (key, text, end)
+        return text, end
 
     def _where(self) -> StyleAndTextTuples:
         """The step shown and whose eyes it is seen through, on a line of its own so every key fits below."""

@@ -1,0 +1,52 @@
+"""A redraw works out what a view implies once per view: the board and the glance line are made once however
+often the screen is drawn, and the log is cut to what can show without changing what shows."""
+
+from __future__ import annotations
+
+from hanabi.client import layout
+from hanabi.engine import Discard, apply
+from prompt_toolkit.formatted_text import to_plain_text
+
+from .conftest import Terminal
+
+
+def long_game(kit):
+    state = kit.game()
+    for _ in range(60):
+        state = kit.clue_something(state) if state.clue_tokens else apply(
+            state, Discard(state.hands[state.current][-1]))
+    return state
+
+
+def seated(term: Terminal, kit, state) -> None:
+    from hanabi.protocol.messages import GameStarted, Joined, Welcome
+    term.feed(Welcome(1, "server", kit.NAMES[0], "tok", ""), Joined(kit.table(running=True), 0), GameStarted(1, 1),
+              kit.view_message(state, 0))
+
+
+def test_the_board_and_the_glance_are_made_once_per_view(term: Terminal, kit, monkeypatch) -> None:
+    made: list[str] = []
+    board, glance = layout.board, layout.glance_fragments
+    monkeypatch.setattr(layout, "board", lambda *a: made.append("board") or board(*a))
+    monkeypatch.setattr(layout, "glance_fragments", lambda *a: made.append("glance") or glance(*a))
+    state = kit.game()
+    seated(term, kit, state)
+    first = term.screen()
+    assert term.screen() == first and term.screen() == first
+    assert made == ["board", "glance"]
+    term.feed(kit.view_message(kit.clue_something(state), 0))  # a new view: made again, once
+    assert term.screen() != first
+    assert made == ["board", "glance", "board", "glance"]
+
+
+def test_the_log_shows_its_newest_lines_and_scrolls_back_through_the_whole_game(term: Terminal, kit) -> None:
+    state = long_game(kit)
+    seated(term, kit, state)
+    log = [to_plain_text(line.fragments).rstrip() for line in term.store.model.log if line.kind == "event"]
+    assert len(log) > 50
+    assert log[-1] in term.screen()
+    for _ in range(8):  # PgUp, 5 lines a time, 40 lines back: to lines the cut first log never held
+        term.type("\x1b[5~")
+    screen = term.screen()
+    assert "40 newer lines below: PgDn" in screen
+    assert log[-41] in screen and log[-40] not in screen and log[-1] not in screen
