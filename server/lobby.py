@@ -7,6 +7,7 @@ import contextlib
 import heapq
 import logging
 import secrets
+from collections import Counter
 
 import trio
 from hanabi.protocol import (
@@ -57,6 +58,9 @@ from .table import Table
 log = logging.getLogger(__name__)
 
 ONLINE_EVERY = 1.0  # seconds: the lobby hears who is online at most this often (a login storm is not a flood)
+# The lobby's news goes out to this many players at a time, the other tasks (a move at a table) running between:
+# one batch to hundreds of players at once held the event loop for tens of milliseconds.
+NEWS_SLICE = 32
 
 
 class Lobby:
@@ -69,6 +73,8 @@ class Lobby:
         self.names = NameBook()  # the names of ``players``: a new one may not look like any (they may come back)
         self.tables: dict[int, Table] = {}
         self.online: set[Player] = set()  # players with a connection now
+        self._from: Counter[str] = Counter()  # how many of them are connected from each address
+        self._online_names: tuple[str, ...] | None = None  # their names, sorted (None: to sort again)
         self._reserved: set[str] = set()  # names of logins being saved
         self._lost: dict[str, Refused] = {}  # by token hash: what to tell who sat at a table lost to a damaged store
         self._news: dict[int, Table] = {}  # tables changed (or closed) since the lobby was last told
@@ -163,7 +169,7 @@ class Lobby:
         if len(self.online) >= self.config.max_connections:
             raise Refused(GoodbyeReason.SERVER_FULL, f"the server is full ({len(self.online)} players are "
                                                      "connected): try again later")
-        if sum(p.conn.address == conn.address for p in self.online if p.conn) >= self.config.max_players_per_address:
+        if self._from[conn.address] >= self.config.max_players_per_address:
             raise Refused(GoodbyeReason.SERVER_FULL, f"{self.config.max_players_per_address} players are connected "
                                                      "from your address, the most the server takes from one")
         if len(self.players) >= self.config.max_players:
@@ -195,9 +201,14 @@ class Lobby:
         """``conn`` is ``player``'s connection now; the one before it, if any, is told it was replaced."""
         old = player.conn
         player.conn = conn
+        if old is not None:
+            self._from[old.address] -= 1
+        self._from[conn.address] += 1
         if old is not None and old is not conn:
             old.replaced()
-        self.online.add(player)
+        if player not in self.online:
+            self.online.add(player)
+            self._online_names = None
 
     def arrived(self, player: Player) -> None:
         """After the welcome: a returning player gets their seat and view back, or hears what happened to
@@ -212,8 +223,12 @@ class Lobby:
         if player.conn is not conn:
             return  # replaced by a newer connection: the seat is not empty
         player.conn = None
+        self._from[conn.address] -= 1
+        if self._from[conn.address] <= 0:
+            del self._from[conn.address]
         player.away_since = trio.current_time()
         self.online.discard(player)
+        self._online_names = None
         if player.table is not None:
             player.table.connection_lost(player)
 
@@ -265,25 +280,33 @@ class Lobby:
     async def _tell_lobby(self) -> None:
         while True:
             await trio.sleep(self.config.lobby_interval)
-            self.tell_lobby()
+            await self.tell_lobby()
 
-    def tell_lobby(self) -> None:
+    async def tell_lobby(self) -> None:
         """What changed goes to every player at no table in one batch every ``lobby_interval`` (the latest
-        state of each table changed, once), so the lobby's traffic grows with its people, not with churn."""
+        state of each table changed, once), so the lobby's traffic grows with its people, not with churn. It goes
+        out NEWS_SLICE players at a time, letting the rest of the server run between: a player who sits down
+        meanwhile is left out (their table's own news reaches them), one who comes to the lobby gets the next."""
         news, self._news = self._news, {}
         data = b"".join(frame(TableGone(table=t.id)) if t.closed else frame(TableChanged(table=t.info()))
                         for t in news.values())
         data += self._online_news()
-        for p in self.online if data else ():
-            if p.table is None:
-                p.send_frame(data)
+        if not data:
+            return
+        lobby = [p for p in self.online if p.table is None]
+        for start in range(0, len(lobby), NEWS_SLICE):
+            if start:
+                await trio.sleep(0)
+            for p in lobby[start:start + NEWS_SLICE]:
+                if p.table is None:
+                    p.send_frame(data)
 
     def _online_news(self) -> bytes:
         """The ``online`` frame when the list changed since the lobby last heard it (at most every ONLINE_EVERY)."""
         now = trio.current_time()
         if now - self._online_at < ONLINE_EVERY:
             return b""
-        names = by_name(p.name for p in self.online)
+        names = self._online_sorted()
         if names == self._online_told:
             return b""
         self._online_told, self._online_at = names, now
@@ -291,9 +314,16 @@ class Lobby:
 
     def online_frame(self, request_id: int | None, names: tuple[str, ...] | None = None) -> bytes:
         """Who is connected, by name: at most the protocol's LIST_MAX, ``total`` telling when some are left out."""
-        names = by_name(p.name for p in self.online) if names is None else names
+        names = self._online_sorted() if names is None else names
         total = len(names) if len(names) > LIST_MAX else None
         return frame(Online(players=names[:LIST_MAX], id=request_id, total=total))
+
+    def _online_sorted(self) -> tuple[str, ...]:
+        """The names of the players online, sorted once for every request, leave and news until one comes or
+        goes (each player back in the lobby from a table is sent them)."""
+        if self._online_names is None:
+            self._online_names = by_name(p.name for p in self.online)
+        return self._online_names
 
     # --- requests -----------------------------------------------------------------------------------------------
 

@@ -46,11 +46,11 @@ async def test_many_changes_of_a_table_reach_the_lobby_as_one_update(connect: Co
     await hal.expect(TableChanged, where=lambda m: m.table.players[2] is not None)
     await settle(lou)
     assert not lou.take(TableChanged)  # 22 changes so far, none sent to the lobby yet
-    server.lobby.tell_lobby()
+    await server.lobby.tell_lobby()
     await settle(lou)
     [news] = lou.take(TableChanged)
     assert news.table.id == table and news.table.players[2] is not None and news.table.players[1] is None
-    server.lobby.tell_lobby()
+    await server.lobby.tell_lobby()
     await settle(lou)
     assert not lou.take(TableChanged)  # nothing new: nothing sent
 
