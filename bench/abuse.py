@@ -9,10 +9,15 @@ process on loopback, with a throwaway SQLite file). Then, side by side:
 * this process: every half second a new login and a resume of a seated player who dropped (from
   127.0.3.x), each given 2 seconds; and the server's resident memory, sampled every 0.1 s (its peak).
 
+The server runs with a Trio instrument (``ROUND_TIMER``) that times each round of its event loop: from waking
+from its I/O wait to waiting again, every task that was ready run once. A long round holds every move that
+arrives meanwhile, so the longest round of the attack's time (in wall-clock time, which on a busy machine also
+counts the moments the kernel gave the CPU to another process, and in the server's CPU time) is printed.
+
 All of it runs on loopback only. The attacker and the honest clients share the machine's cores with the
 server (on a LAN the attacker's CPU would be its own), so the figures are, if anything, pessimistic.
 
-    python bench/abuse.py [--seconds 5] [--rounds 3] [--only dense4k,silent] [--json]
+    python bench/abuse.py [--seconds 5] [--rounds 3] [--only dense4k,silent] [--nice 19] [--json]
 
 prints one line per attack (medians over the rounds), or JSON.
 """
@@ -27,6 +32,7 @@ import os
 import secrets
 import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -141,6 +147,8 @@ ATTACKS: dict[str, tuple[str, tuple[int, int, bool, Callable[[trio.SocketStream]
                (256, 16, False, _silent)),
     "churn": ("200 lobby connections from 4 addresses creating and leaving tables 8 times a second",
               (200, 4, True, _every([encode(CreateTable(name="churn", seats=5)), encode(Leave())], 16))),
+    "churn20": ("200 lobby connections from 20 addresses creating and leaving tables 8 times a second",
+                (200, 20, True, _every([encode(CreateTable(name="churn", seats=5)), encode(Leave())], 16))),
     "tables": ("300 idle connections from 5 addresses, each opening an empty table",
                (300, 5, True, _once(encode(CreateTable(name="mine", seats=5))))),
     "spectators": ("1,500 connections from one address, each trying to watch the honest table",
@@ -148,14 +156,14 @@ ATTACKS: dict[str, tuple[str, tuple[int, int, bool, Callable[[trio.SocketStream]
 }
 
 
-def _attack(name: str, port: int, seconds: float) -> None:
+def _attack(name: str, port: int, seconds: float, nice: int = 19) -> None:
     spec = ATTACKS[name][1]
     if spec is None:
         return
     count, addresses, login, act = spec
     # On a LAN the attacker's CPU is its own machine's: here it shares two cores with the server, so it runs at
     # the lowest priority, lest the figures measure this machine's scheduler rather than the server.
-    os.nice(19)
+    os.nice(nice)
 
     async def main() -> None:
         stop = trio.current_time() + seconds
@@ -185,6 +193,57 @@ def _honest(port: int, server_pid: int, seconds: float, out: Any) -> None:
     out.put({"p50_ms": round(lat[len(lat) // 2] * 1000, 1) if lat else None,
              "p99_ms": round(lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000, 1) if lat else None,
              "actions": stats.actions, "errors": len(stats.errors), "failed": error})
+
+
+# --- the server (its own process), its event loop's rounds timed ------------------------------------------------------
+
+ROUND_TIMER = """
+import os, runpy, sys, time, trio
+log = open(os.environ["HANABI_ROUND_LOG"], "w", buffering=1)
+
+class Rounds(trio.abc.Instrument):
+    began = (0.0, 0.0)
+
+    def after_io_wait(self, timeout):
+        self.began = (time.perf_counter(), time.thread_time())
+
+    def before_io_wait(self, timeout):
+        wall, cpu = time.perf_counter() - self.began[0], time.thread_time() - self.began[1]
+        if self.began[0] and wall > 0.001:  # the shorter ones, most of them, cannot be the longest
+            log.write(f"{time.time():.6f} {wall * 1000:.3f} {cpu * 1000:.3f}\\n")
+
+run = trio.run
+trio.run = lambda *args, **kwargs: run(*args, instruments=[Rounds()], **kwargs)
+sys.argv[0] = "hanabi-server"
+runpy.run_module("hanabi.server", run_name="__main__", alter_sys=True)
+"""
+
+
+def _start_server(db: str, round_log: str) -> tuple[subprocess.Popen[bytes], int]:
+    """A ``hanabi-server`` process as the load test starts one, its event loop's rounds logged to ``round_log``
+    (each over 1 ms: when it ended, its wall-clock and CPU milliseconds)."""
+    proc = subprocess.Popen([sys.executable, "-c", ROUND_TIMER, "--host", "127.0.0.1", "--port", "0", "--db", db,
+                             "--log-level", "warning", "--no-announce"], stdout=subprocess.PIPE,
+                            env={**os.environ, "HANABI_ROUND_LOG": round_log})
+    assert proc.stdout is not None
+    seen = ""
+    while "listening on port" not in seen:
+        line = proc.stdout.readline().decode(errors="replace")
+        if not line:
+            raise RuntimeError(f"the server did not start: {seen}")
+        seen += line
+    return proc, int(seen.split("listening on port ")[1].split()[0])
+
+
+def _longest_round(round_log: str, since: float, until: float) -> tuple[float, float]:
+    """The longest round that ended between ``since`` and ``until`` (time.time()): its wall-clock and (of all
+    of them) the longest CPU milliseconds."""
+    wall = cpu = 0.0
+    for line in Path(round_log).read_text().splitlines():
+        at, w, c = (float(x) for x in line.split())
+        if since <= at <= until:
+            wall, cpu = max(wall, w), max(cpu, c)
+    return wall, cpu
 
 
 # --- this process: logins, resumes, memory -------------------------------------------------------------------------
@@ -239,16 +298,17 @@ def _returner(port: int) -> str:
     return token
 
 
-def run_attack(name: str, seconds: float) -> dict[str, Any]:
+def run_attack(name: str, seconds: float, nice: int = 19) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
-        proc, port = loadtest._start_server(os.path.join(tmp, "abuse.sqlite3"))
+        round_log = os.path.join(tmp, "rounds.log")
+        proc, port = _start_server(os.path.join(tmp, "abuse.sqlite3"), round_log)
         try:
             out: Any = multiprocessing.Queue()
             honest = multiprocessing.Process(target=_honest, args=(port, proc.pid, seconds, out))
             honest.start()
             time.sleep(1.0)  # the honest table is table 1 (the spectators' target), seated before the attack
             token = _returner(port)
-            attacker = multiprocessing.Process(target=_attack, args=(name, port, seconds))
+            attacker = multiprocessing.Process(target=_attack, args=(name, port, seconds, nice))
             attacker.start()
             peak = [loadtest._rss_kib(proc.pid)]
             done = threading.Event()
@@ -260,7 +320,7 @@ def run_attack(name: str, seconds: float) -> dict[str, Any]:
             sampler = threading.Thread(target=sample)
             sampler.start()
             logins = resumes = tries = 0
-            cpu_before, started = sum(loadtest._cpu_seconds(proc.pid)), time.monotonic()
+            cpu_before, started, began = sum(loadtest._cpu_seconds(proc.pid)), time.monotonic(), time.time()
             stop = started + seconds
             while time.monotonic() < stop:
                 tries += 1
@@ -268,6 +328,7 @@ def run_attack(name: str, seconds: float) -> dict[str, Any]:
                 resumes += _hello(port, "127.0.3.2", "Returner", token, {"welcome", "joined"})
                 time.sleep(0.5)
             cpu = (sum(loadtest._cpu_seconds(proc.pid)) - cpu_before) / (time.monotonic() - started)
+            round_wall, round_cpu = _longest_round(round_log, began, time.time())
             result = out.get(timeout=seconds + 60)
             done.set()
             sampler.join()
@@ -278,7 +339,7 @@ def run_attack(name: str, seconds: float) -> dict[str, Any]:
             proc.wait(10)
     return {"attack": name, **result, "logins": f"{logins}/{tries}", "resumes": f"{resumes}/{tries}",
             "logins_ok": logins == tries, "resumes_ok": resumes == tries, "rss_peak_mib": round(max(peak) / 1024, 1),
-            "server_cpu": round(cpu, 2)}
+            "server_cpu": round(cpu, 2), "round_ms": round(round_wall, 1), "round_cpu_ms": round(round_cpu, 1)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -287,12 +348,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=1, help="runs of every attack; medians are printed")
     parser.add_argument("--only", default="", help="comma-separated attacks (default all: " + ", ".join(ATTACKS) + ")")
     parser.add_argument("--json", action="store_true", help="one JSON object per attack and round, one per line")
+    parser.add_argument("--nice", type=int, default=19, help="the attacker's niceness (default 19, the lowest "
+                        "priority; on a machine busy with other work it may then hardly run: 0 gives it a fair share)")
     args = parser.parse_args(argv)
     names = [n for n in args.only.split(",") if n] or list(ATTACKS)
     print(f"load average before: {os.getloadavg()[0]:.2f} (2 cores shared); {args.rounds} round(s) of "
           f"{args.seconds:g} s each", flush=True)
     for name in names:
-        results = [run_attack(name, args.seconds) for _ in range(args.rounds)]
+        results = [run_attack(name, args.seconds, args.nice) for _ in range(args.rounds)]
         for r in results if args.json else ():
             print(json.dumps(r), flush=True)
 
@@ -303,7 +366,8 @@ def main(argv: list[str] | None = None) -> int:
         failed = next((r["failed"] for r in results if r["failed"]), None)
         print(f"{name:<11} honest p50 {med('p50_ms')} ms, p99 {med('p99_ms')} ms ({med('actions')} actions); "
               f"logins {', '.join(r['logins'] for r in results)}; resumes {', '.join(r['resumes'] for r in results)}"
-              f"; server peak {med('rss_peak_mib')} MiB, CPU {med('server_cpu')}; load {os.getloadavg()[0]:.1f}"
+              f"; server peak {med('rss_peak_mib')} MiB, CPU {med('server_cpu')}; longest loop round "
+              f"{med('round_ms')} ms ({med('round_cpu_ms')} ms of CPU); load {os.getloadavg()[0]:.1f}"
               + (f"; honest game broke: {failed}" if failed else "") + f"  [{ATTACKS[name][0]}]", flush=True)
     return 0
 
