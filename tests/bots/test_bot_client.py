@@ -312,18 +312,19 @@ async def test_a_connection_reset_is_a_one_line_error_not_a_traceback(nursery: t
     import struct
 
     from hanabi.protocol.framing import Decoder, encode
-    from hanabi.protocol.messages import Hello, Welcome
+    from hanabi.protocol.messages import Hello, ListTables, Welcome
 
     async def resetting_server(stream: trio.SocketStream) -> None:
         decoder = Decoder(peer="client")
         async for data in stream:
             decoder.receive(data)
-            if any(isinstance(m, Hello) for m in iter(decoder.next_message, None)):
-                await stream.send_all(encode(Welcome(PROTOCOL_VERSION, "hanabi-lan", "Bot", "tok")))
-                await trio.sleep(0.2)  # the bot has asked for the tables by now
-                stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-                stream.socket.close()  # a reset, as when the server's machine goes away
-                return
+            for message in iter(decoder.next_message, None):
+                if isinstance(message, Hello):
+                    await stream.send_all(encode(Welcome(PROTOCOL_VERSION, "hanabi-lan", "Bot", "tok")))
+                elif isinstance(message, ListTables):  # welcomed, the bot waits for the tables: then the reset
+                    stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                    stream.socket.close()  # a reset, as when the server's machine goes away
+                    return
 
     listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
     nursery.start_soon(trio.serve_listeners, resetting_server, listeners)
@@ -364,12 +365,24 @@ async def test_the_network_bot_waits_while_the_game_is_paused_and_plays_once_it_
             nursery.cancel_scope.cancel()
 
 
-async def test_the_network_bot_takes_its_seat_back_when_the_server_comes_back(tmp_path: Path) -> None:
+async def test_the_network_bot_takes_its_seat_back_when_the_server_comes_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The host stops the server mid-game and starts it again on the same store: the bot, trying all the while,
     resumes its seat with its token and plays the game out."""
     db = str(tmp_path / "games.sqlite3")
     lines: list[str] = []
     played: list[int] = []
+    refused: list[str] = []  # connections tried while no server listened
+    open_tcp_stream = trio.open_tcp_stream
+
+    async def counted(host: str, port: int, **options: object) -> trio.SocketStream:
+        try:
+            return await open_tcp_stream(host, port, **options)  # type: ignore[arg-type]
+        except OSError as e:
+            refused.append(str(e))
+            raise
+
+    monkeypatch.setattr(trio, "open_tcp_stream", counted)
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
             server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, db, config=FAST,
@@ -400,9 +413,8 @@ async def test_the_network_bot_takes_its_seat_back_when_the_server_comes_back(tm
             before = message.view
             await server.stop()  # as the host's Ctrl-C: everyone is told the server is shutting down
             await stream.aclose()
-            while not any("trying to reconnect" in line for line in lines):
-                await trio.sleep(0.05)
-            await trio.sleep(0.6)  # the bot's first try finds no server: it must keep trying
+            while not (any("trying to reconnect" in line for line in lines) and refused):
+                await trio.sleep(0.05)  # until the bot's first try has found no server: it must keep trying
             await nursery.start(lambda task_status: serve("127.0.0.1", server.port, db, config=FAST,
                                                           task_status=task_status))
             stream = await trio.open_tcp_stream("127.0.0.1", server.port)
