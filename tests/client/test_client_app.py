@@ -1300,9 +1300,10 @@ async def test_a_solo_table_is_created_at_the_level_asked_for(nursery: trio.Nurs
     session = Session(Address("127.0.0.1", server.port), "alice", store.get, store.dispatch,
                       on_welcome=table_setup("alice", 2, Variant.NONE, level="h-group"))
     nursery.start_soon(session.run)
-    with trio.fail_after(5):
+    with trio.move_on_after(5):
         while store.model.table is None or store.model.view is None:
             await trio.sleep(0.01)
+    assert store.model.table is not None and store.model.view is not None, "waited 5 s for the table and its game"
     assert store.model.table.level == "h-group"
     session.stop()
     nursery.cancel_scope.cancel()

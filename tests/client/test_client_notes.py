@@ -259,9 +259,11 @@ async def test_a_note_written_by_the_client_comes_back_on_another_machine(nurser
     address = Address("127.0.0.1", server.port)
 
     async def until(store: ModelStore, check, what: str) -> None:
-        with trio.fail_after(10):
+        with trio.move_on_after(10):
             while not check(store.model):
                 await trio.sleep(0.02)
+            return
+        raise AssertionError(f"waited 10 s for {what}; status: {store.model.status!r}")
 
     first = ModelStore()
     session = Session(address, "alice", first.get, first.dispatch, on_welcome=table_setup("alice", 2, Variant.NONE))
