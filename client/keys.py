@@ -106,8 +106,9 @@ def step(keys: Sequence[str], key: str, view: PlayerView, names: Sequence[str]) 
         clued = hand[slot - 1].knowledge.clued
         if verb == "play" and not clued:
             return Prompt(f"No clue ever touched slot {slot}. Play it anyway? y = yes, any other key = no")
-        if verb == "discard" and clued and refusal(view, Discard(order)) is None:
-            # Someone spent a clue on this card, often to save it: one slip of a finger must not throw it away.
+        if verb == "discard" and clued and (view.current != view.seat or refusal(view, Discard(order)) is None):
+            # Someone spent a clue on this card, often to save it: one slip of a finger must not throw it away, now
+            # or queued for our turn (a pre-move: what refuses it now, the turn, may not hold then).
             return Prompt(f"Slot {slot} has had a clue. Discard it anyway? y = yes, any other key = no")
         return Done(Play(order) if verb == "play" else Discard(order))
     if verb in ("play", "discard") and len(keys) == 2:

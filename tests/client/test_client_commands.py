@@ -199,6 +199,20 @@ def test_the_clue_key_says_at_once_when_it_is_not_your_turn_and_play_discard_que
     assert isinstance(keys.start("m", bob, kit.NAMES), keys.Prompt)  # rearranging is free at any time
 
 
+def test_a_clued_card_asks_before_a_discard_queued_out_of_turn_as_it_does_in_turn(kit) -> None:
+    state = kit.clue_something(kit.game())  # alice clues bob's first card
+    in_turn = view_for(state, 1)
+    state = kit.clue_something(state)  # bob clues cathy: now it is cathy's turn, and bob may queue a move
+    out_of_turn = view_for(state, 1)
+    assert in_turn.current == 1 and out_of_turn.current == 2 and out_of_turn.hands[1][0].knowledge.clued
+    for bob in (in_turn, out_of_turn):
+        asked = keys.step(["d"], "1", bob, kit.NAMES)
+        assert isinstance(asked, keys.Prompt) and "Slot 1 has had a clue. Discard it anyway?" in asked.text
+        assert isinstance(keys.step(["d", "1"], "n", bob, kit.NAMES), keys.KeyRefused)
+        done = keys.step(["d", "1"], "y", bob, kit.NAMES)
+        assert isinstance(done, keys.Done) and done.intent == Discard(bob.hands[1][0].order)
+
+
 def test_a_wrong_clue_key_names_the_keys_to_press(kit, view) -> None:
     step = keys.step(["c", "1"], "x", view, kit.NAMES)
     assert isinstance(step, keys.KeyRefused) and "press r y g b w, or 1-5" in step.text
