@@ -44,6 +44,7 @@ from prompt_toolkit.output import Output
 
 from . import handing, notes
 from . import keys as shortcuts
+from .arguments import name_problem
 from .bindings import key_bindings
 from .clockface import REDRAW_EVERY
 from .commands import CommandCompleter, CommandError, Intent, LobbyIntent, Local, NoteIntent, Say, TextRefused, parse
@@ -52,7 +53,7 @@ from .history_list import HistoryActions
 from .judge import NO_GAME, refusal
 from .layout import ScreenLayout
 from .lobby import LobbyActions
-from .model import ClientModel, Incoming, Link, Note
+from .model import ClientModel, Incoming, Link, NameChosen, Note
 from .review import ReviewActions
 from .rewind import Rewind, history_prompt, history_step
 from .saving import replay_folder, replay_stem, save_new_file
@@ -77,6 +78,7 @@ class UiState:
     help_page: int = 0  # the help page shown (1, 2…); 0 while no help shows
     save_wanted: int | None = None  # a game whose replay we asked for, to save when it comes
     secret: tuple[str, int, int | None] | None = None  # (join|spectate, table, seat) waiting for a password
+    naming: bool = False  # the command line waits for another name (the server refused ours)
     saved: dict[int, str] = field(default_factory=dict)
     confirm: LobbyIntent | None = None  # a request that waits for "y" (leaving a game in progress)
     confirm_quit: bool = False  # quitting a client that hosts the server waits for "y" (--serve)
@@ -108,8 +110,9 @@ class ClientApp:
     def __init__(self, get_model: Callable[[], ClientModel], dispatch: Callable[[Incoming], None], send: Send,
                  *, input: Input | None = None, output: Output | None = None,
                  replay_dir: Path | None = None, bell: bool = True, solo: bool = False,
-                 hosting: bool = False) -> None:
+                 hosting: bool = False, rename: Callable[[str], None] | None = None) -> None:
         self.get_model = get_model
+        self.rename = rename  # hands the session another name to say hello with (None: there is no session)
         # --solo: the table is the whole private server, so leaving it means quitting, not its empty lobby.
         self.solo = solo
         self.hosting = hosting  # this client runs the server others play on (--serve): quitting stops it
@@ -138,7 +141,7 @@ class ClientApp:
         # order masked the label too ("**********" before a key was typed, and no Backspace took it away).
         self.command_window = Window(BufferControl(self.command, input_processors=[
             ConditionalProcessor(PasswordProcessor(), asking),
-            BeforeInput(lambda: "password: " if self.ui.secret is not None else ": "),
+            BeforeInput(lambda: "password: " if self.ui.secret is not None else "name: " if self.ui.naming else ": "),
         ]), height=1)
         self.status_window = Window(FormattedTextControl(self._status_text, focusable=True, show_cursor=False),
                                     height=Dimension(min=1, max=2), dont_extend_height=True, wrap_lines=True,
@@ -308,11 +311,31 @@ class ClientApp:
         if self.ui.rewind is not None and (model.view is None or model.view.outcome is not None):
             self.ui.rewind = None  # the rewind belongs to a game in progress; its end shows at once
         self.review.on_model(model)
+        self._ask_for_a_name(model)
         self._call_to_play(model)
         self._select_our_table(model)
         self._ask_who_else_played(model)
         self._ask_for_our_record(model)
         self.application.invalidate()
+
+    def _ask_for_a_name(self, model: ClientModel) -> None:
+        """The server refused our name: the command line opens for another, the status line saying why."""
+        if model.name_refused and not self.ui.naming and self.rename is not None:
+            self.ui.naming = True
+            self.open_command()
+
+    def _choose_name(self, line: str) -> bool:
+        """Enter on the name line: hand a name the server could take to the session; whether the line stays."""
+        name = line.strip()
+        problem = name_problem(name)
+        if problem is not None:
+            self.note(f"the name {problem.removeprefix('--name ')}: type another name", True)
+            return True
+        self.ui.naming = False
+        self.dispatch(NameChosen(name))
+        if self.rename is not None:
+            self.rename(name)
+        return False
 
     def _ask_for_our_record(self, model: ClientModel) -> None:
         """At the end of a game we played, ask once for our record: the end screen says our best at its count."""
@@ -389,6 +412,11 @@ class ClientApp:
         self.application.layout.focus(self.status_window)
         secret, self.ui.secret = self.ui.secret, None
         self.ui.prompt = ""
+        if self.ui.naming:
+            if self._choose_name(line):
+                self.application.layout.focus(self.command)
+                return True
+            return False
         if secret is not None:
             verb, table, seat = secret
             self.lobby.enter_table(verb, table, seat, line)
@@ -443,7 +471,11 @@ class ClientApp:
             self.ui.prompt = f"{closed} (Esc closes this line)"
 
     def leave_command(self) -> None:
-        """Esc on the command line: close it, forgetting what was typed."""
+        """Esc on the command line: close it, forgetting what was typed (not the name line: without a name there is
+        nothing else to do, and the status line says Ctrl-C quits)."""
+        if self.ui.naming:
+            self.command.reset()
+            return
         self.ui.secret = None
         self.ui.prompt = ""
         self.command.reset()

@@ -279,8 +279,12 @@ def _run(address: Address | None, name: str, solo: Solo | None = None, bell: boo
         if box:
             box[0].send(message)  # type: ignore[arg-type]
 
+    def rename(new: str) -> None:
+        if box:
+            box[0].rename(new)
+
     app = ClientApp(store.get, store.dispatch, send, bell=bell, solo=solo is not None,
-                    hosting=lan_name is not None)
+                    hosting=lan_name is not None, rename=rename)
     store.listeners.append(app.on_model)
     hosted: list[int] = []  # the port of the server this client hosts (--serve), once it listens
     failed: list[str] = []  # why it could not be started

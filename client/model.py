@@ -28,6 +28,7 @@ from hanabi.protocol.messages import (
     GameStarted,
     GameSummary,
     Goodbye,
+    Hello,
     Joined,
     Message,
     Online,
@@ -97,6 +98,7 @@ class ClientModel:
     farewell: str | None = None  # why the server closed the connection
     seat_names: tuple[str, ...] = ()  # names when there is no table (an offline replay)
     rejoining: bool = False  # welcomed back while at a table: waiting for the server to say we still are
+    name_refused: str = ""  # why the server refused our hello's name, until we choose another
     bot_reasons: tuple[BotReason, ...] = ()  # why the bots of this game made their moves, as far as we may read
     clock: GameClock | None = None  # the game's clocks and pause, as the server last said them
     clock_at: float | None = None  # when that clock arrived (time.monotonic), to count down from; None: unknown
@@ -193,7 +195,14 @@ class ClockAt:
     at: float
 
 
-Local = Note | LinkChanged | LeftTable | ClockAt
+@dataclass(frozen=True, slots=True)
+class NameChosen:
+    """The player typed another name after the server refused theirs; the session says hello with it next."""
+
+    name: str
+
+
+Local = Note | LinkChanged | LeftTable | ClockAt | NameChosen
 Incoming = Message | Local
 
 
@@ -244,6 +253,10 @@ def _welcome(model: ClientModel, message: Welcome) -> ClientModel:
     if model.link is Link.RECONNECTING:
         return with_status(_notice(out, "Reconnected."), f"Reconnected as {message.player}: the game goes on.")
     return with_status(out, f"Connected as {message.player}.")
+
+
+def _name_chosen(model: ClientModel, message: NameChosen) -> ClientModel:
+    return with_status(replace(model, name_refused=""), f"Connecting as {message.name}…")
 
 
 def _goodbye(model: ClientModel, message: Goodbye) -> ClientModel:
@@ -355,6 +368,10 @@ def _chat(model: ClientModel, message: Chat) -> ClientModel:
 
 
 def _error(model: ClientModel, message: ErrorReply) -> ClientModel:
+    if message.request == Hello.TYPE:  # our name (the only thing of a hello a player chooses): we ask for another
+        return with_status(replace(model, name_refused=message.message),
+                           f"The server refused the name: {message.message}. Type another name, then Enter "
+                           "(Ctrl-C quits)", True)
     out = model
     if message.code == ErrorCode.BAD_RESUME.value and model.table is not None:
         # The server no longer knows our seat (restarted without its store): we are in its lobby now,
@@ -466,6 +483,7 @@ def _here(model: ClientModel, message: Review | Watchers | Online | Games) -> Cl
 _REDUCERS: dict[type, Callable[[ClientModel, Any], ClientModel]] = {
     Note: _note,
     LinkChanged: _link_changed,
+    NameChosen: _name_chosen,
     LeftTable: _left_table,
     Welcome: _welcome,
     Goodbye: _goodbye,

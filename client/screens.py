@@ -311,8 +311,12 @@ def lobby_fragments(model: ClientModel, selected: int, width: int) -> StyleAndTe
     column = VARIANT_COLUMN_WIDE if width >= WIDE else VARIANT_COLUMN
     out.append(("class:label", f"  {'#':>3}  {'Table':<16} {'Variant':<{column}} {'Seats':<5} {'State':<7} "
                                f"{'Watch':<5} Players\n"))
-    if not model.tables:
+    if not model.tables and model.link is Link.ONLINE:
         out.append(("class:label", "\n  No tables yet. Press n to create one.\n"))
+    elif not model.tables:
+        # Not connected (yet): the server's tables are unknown, and n could not create one.
+        out.append(("class:label", f"\n  Not connected to {model.address or 'the server'}: its tables show here "
+                                   "once it answers (the status line says why not).\n"))
     for i, table in enumerate(model.tables):
         state = "playing" if table.running else "waiting"
         # A locked table keeps a visible mark even when its name is cut to fit.

@@ -25,6 +25,7 @@ import trio
 from hanabi.protocol import DEFAULT_PORT
 from hanabi.protocol.errors import ProtocolError
 from hanabi.protocol.messages import (
+    ErrorReply,
     Goodbye,
     Hello,
     ListOnline,
@@ -52,6 +53,7 @@ OUTBOX = 256
 GOODBYE_VERSION = "protocol_version"
 GOODBYE_SHUTDOWN = "server_shutdown"  # the host stopped the server (Ctrl-C, SIGTERM)
 NOT_HANABI = "not_hanabi"  # our own reason: what answered is no hanabi server (a web server, an SSH banner)
+NAME_REFUSED = "name_refused"  # our own reason: the server refused our hello's name; we wait for another
 FINAL_GOODBYES = frozenset({"replaced", GOODBYE_VERSION, "client_quit", NOT_HANABI})
 
 
@@ -182,6 +184,8 @@ class Session:
         self.on_welcome = on_welcome
         self.tokens = tokens  # where the resume token is kept between runs (None: nowhere)
         self._send, self._receive = trio.open_memory_channel[Message](OUTBOX)
+        # The name to say hello with once the server refused ours: the player types another (``rename``).
+        self._names, self._new_names = trio.open_memory_channel[str](1)
         self._token: trio.lowlevel.TrioToken | None = None
         self._online = False
         self.stopped = False
@@ -202,6 +206,15 @@ class Session:
             self._send.send_nowait(message)
         except trio.WouldBlock:
             self.dispatch(Note("too many requests waiting for the server: slow down", True))
+
+    def rename(self, name: str) -> None:
+        """The name to say hello with, after the server refused ours; safe to call from the host loop."""
+        if self._token is not None:
+            self._token.run_sync_soon(self._rename, name)
+
+    def _rename(self, name: str) -> None:
+        with contextlib.suppress(trio.WouldBlock):  # one is already waiting: the player pressed Enter twice
+            self._names.send_nowait(name)
 
     async def request(self, message: Message) -> None:
         """Queue a message from Trio code (used by --solo to set its table up)."""
@@ -233,6 +246,11 @@ class Session:
             stopped_by_host = reason == GOODBYE_SHUTDOWN
             if self.stopped:
                 return
+            if reason == NAME_REFUSED:
+                # The model says why and the app asks for another name; no retry with the same one.
+                self.dispatch(LinkChanged(Link.OFFLINE, str(self.address), self.get_model().status))
+                self.name = await self._new_names.receive()
+                continue
             if reason in FINAL_GOODBYES:
                 self.stopped = True
                 self.dispatch(LinkChanged(Link.CLOSED, str(self.address), self.get_model().status))
@@ -270,6 +288,8 @@ class Session:
                     return NOT_HANABI
                 if welcome is None:
                     return goodbye[0] if goodbye else None
+                if isinstance(welcome, ErrorReply):
+                    return NAME_REFUSED
                 mismatch = version_mismatch(PROTOCOL_VERSION, welcome.protocol, their_program=welcome.program,
                                             we_are="client")
                 if mismatch is not None:
@@ -313,13 +333,14 @@ class Session:
     def _unreadable(self, error: BaseException) -> None:
         self.dispatch(Note(f"The server sent something this client cannot read: {error}", True))
 
-    async def _handshake(self, wire: Wire, goodbye: list[str]) -> Welcome | None:
-        """Every message up to the welcome (None: the server closed or said goodbye first); what follows it in the
-        same read stays in the wire's decoder for the reader."""
+    async def _handshake(self, wire: Wire, goodbye: list[str]) -> Welcome | ErrorReply | None:
+        """Every message up to the welcome, or up to the refusal of our hello (its name); None: the server closed
+        or said goodbye first. What follows the welcome in the same read stays in the wire's decoder for the
+        reader."""
         with trio.fail_after(HANDSHAKE_TIMEOUT):
             while (message := await wire.receive()) is not None:
                 self.dispatch(message)
-                if isinstance(message, Welcome):
+                if isinstance(message, Welcome) or (isinstance(message, ErrorReply) and message.request == Hello.TYPE):
                     return message
                 if isinstance(message, Goodbye):
                     goodbye.append(message.reason)

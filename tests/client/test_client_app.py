@@ -46,6 +46,7 @@ from hanabi.protocol.messages import (
     BotReason,
     Chat,
     CreateTable,
+    ErrorReply,
     GameOver,
     Games,
     GameStarted,
@@ -178,6 +179,29 @@ def test_a_note_over_the_limit_stays_on_the_command_line(term: Terminal, kit) ->
     assert term.type(f":{line}\r") == []
     assert f"at most {NOTE_MAX} characters" in term.store.model.status
     assert term.app.command.text == line
+
+
+def test_a_refused_name_opens_a_line_for_another(term: Terminal) -> None:
+    chosen: list[str] = []
+    term.app.rename = chosen.append
+    term.feed(ErrorReply("hello", "name_taken", "'\u0410lice' looks too much like 'Alice', who is here: choose a "
+                                                "name others can tell apart"))
+    assert term.type("") == []
+    screen = term.screen()
+    assert "The server refused the name: '\u0410lice' looks too much like 'Alice'" in screen
+    assert "name: " in screen
+    assert term.type("\r") == [] and chosen == []  # an empty name is no name
+    assert "the name must be 1 to" in term.store.model.status
+    assert term.type("Alicia\r") == [] and chosen == ["Alicia"]
+    assert term.store.model.name_refused == "" and "Connecting as Alicia" in term.store.model.status
+
+
+def test_the_lobby_of_a_server_not_reached_does_not_offer_to_create_a_table(term: Terminal) -> None:
+    term.feed(LinkChanged(Link.OFFLINE, "10.0.0.9:7777", "Cannot reach 10.0.0.9:7777 (refused); retrying in 1 s…"))
+    screen = term.screen()
+    assert "Not connected to 10.0.0.9:7777" in screen and "No tables yet" not in screen
+    term.feed(Welcome(1, "server", "alice", "tok", ""), Tables(()))
+    assert "No tables yet. Press n to create one." in term.screen()
 
 
 def test_bad_command_says_what_to_type(term: Terminal, kit) -> None:

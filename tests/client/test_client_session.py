@@ -382,3 +382,31 @@ async def test_a_connection_reset_mid_game_is_a_reconnection_not_a_crash() -> No
             while len(connections) < 2:  # the session came back by itself
                 await trio.sleep(0.02)
         nursery.cancel_scope.cancel()
+
+
+@pytest.mark.virtual_time
+async def test_a_refused_name_is_said_and_the_session_waits_for_another(nursery: trio.Nursery) -> None:
+    server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=FAST,
+                                                           task_status=task_status))
+    first = ModelStore()
+    alice = Session(Address("127.0.0.1", 1), "Alice", first.get, first.dispatch, open_stream=Line(server, nursery).open)
+    nursery.start_soon(alice.run)
+    await wait_until(first, lambda m: m.link is Link.ONLINE, "Alice online")
+
+    line = Line(server, nursery)
+    store = ModelStore()
+    lookalike = "\u0410lice"  # a Cyrillic capital A, then "lice"
+    session = Session(Address("127.0.0.1", 1), lookalike, store.get, store.dispatch, open_stream=line.open)
+    nursery.start_soon(session.run)
+    await wait_until(store, lambda m: m.name_refused != "", "the refusal of the name")
+    assert "looks too much like 'Alice'" in store.model.name_refused
+    assert "Type another name" in store.model.status and store.model.link is Link.OFFLINE
+    await trio.sleep(60)  # a minute of the test's clock: the session does not say hello again with that name
+    assert len(line.opened) == 1 and store.model.link is Link.OFFLINE
+
+    session.rename("Alicia")
+    await wait_until(store, lambda m: m.link is Link.ONLINE, "the session to come in under the new name")
+    assert store.model.player == "Alicia" and len(line.opened) == 2
+    alice.stop()
+    session.stop()
+    nursery.cancel_scope.cancel()
