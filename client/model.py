@@ -368,7 +368,9 @@ def _chat(model: ClientModel, message: Chat) -> ClientModel:
 
 
 def _error(model: ClientModel, message: ErrorReply) -> ClientModel:
-    if message.request == Hello.TYPE:  # our name (the only thing of a hello a player chooses): we ask for another
+    if message.request == Hello.TYPE and model.link is not Link.ONLINE:
+        # A hello refused before any welcome: its name, the only thing of it a player chooses; we ask for another.
+        # (After the welcome, a hello's refusal is of its resume token: bad_resume, below.)
         return with_status(replace(model, name_refused=message.message),
                            f"The server refused the name: {message.message}. Type another name, then Enter "
                            "(Ctrl-C quits)", True)
