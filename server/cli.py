@@ -9,7 +9,6 @@ import argparse
 import contextlib
 import errno
 import functools
-import gc
 import json
 import logging
 import math
@@ -228,7 +227,6 @@ async def _run(host: str | None, port: int, db: str, config: ServerConfig, lan_n
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
             server: Server = await nursery.start(functools.partial(serve, host, port, db, config=config))
-            fewer_collections()
             _say_where(server, db)
             if lan_name is not None:  # runs beside the server until it stops
                 nursery.start_soon(functools.partial(announce_on_lan, lan_name, host, server.port, server.counts))
@@ -266,20 +264,6 @@ def _motd_problem(motd: str) -> str | None:
     except ProtocolError as e:
         return e.message.rsplit(": ", 1)[-1]
     return None
-
-
-def fewer_collections() -> None:
-    """Fewer, later garbage collections. Nearly all the server's garbage is freed by reference counting; with
-    the default thresholds the cycle collector ran about a thousand times a second under the load test (every
-    move makes many short-lived objects), taking a large share of the time in pauses of up to 200 ms.
-
-    With these, at 200 tables playing (``python bench/loadtest.py --think 0.1 --seconds 60 --gc-log``) a young
-    collection comes every 30-40 s and finds no garbage, but looks at the tables' live games (views, cards,
-    history events, the tasks' frames: 50,000-120,000 objects), 35-106 ms of CPU. The pause is set by that live
-    state, not by the threshold: 10,000 made 18 such collections a minute (up to 67 ms) and a 95 ms middle one;
-    200,000 one of 121 ms (183,000 objects)."""
-    gc.freeze()  # what start-up built lives as long as the server: never scan it again
-    gc.set_threshold(50_000, 20, 100)
 
 
 def _say_where(server: Server, db: str) -> None:

@@ -18,7 +18,6 @@ seat and can resume with the token.
 from __future__ import annotations
 
 import logging
-import os
 import random
 
 import trio
@@ -62,10 +61,6 @@ class Connection:
         self._read_size = HEADER.size + config.max_inbound_frame  # one read takes at most one frame at the cap
         # Sends each event of a game's history once on this connection (a view carries only what is new).
         self._encoder = Encoder(max_frame=config.max_frame)
-        # A TCP socket's descriptor, to hand a frame straight to the kernel when nothing is waiting (send_frame).
-        self._fd = stream.socket.fileno() if isinstance(stream, trio.SocketStream) else None
-        self._unsent = 0  # frames queued for the writer that it has not yet begun to write
-        self._writing = False
         # When the peer must have been heard by (trio time), and what to tell it if not (``_too_late``): kept by
         # the reader, watched by the heartbeat; ``_busy`` while the reader carries out what came (which is not
         # silence, however long).
@@ -86,26 +81,12 @@ class Connection:
     # --- the outside's handle -----------------------------------------------------------------------------------
 
     def send_frame(self, data: bytes) -> None:
-        """Queue a frame without waiting; a peer whose queue is full is too slow and is dropped.
-
-        When nothing is queued or being written (so frames keep their order), the frame is first handed to the
-        kernel's socket buffer, which nearly always takes it whole: waking the writer task for each of the
-        six frames a move sends cost about 200 µs of CPU per move (measured with bench/loadtest.py,
-        docs/performance.md "Server load"), where a whole move now costs about 550. What the socket does not take
-        goes to the writer, as does everything on a stream that is not a TCP socket."""
+        """Queue a frame for the writer task without waiting; a peer whose queue is full is too slow and is
+        dropped."""
         if not self.life.reading:
             return
-        if self._fd is not None and not self._writing and self._unsent == 0:
-            try:
-                sent = os.write(self._fd, data)
-            except OSError:  # a full buffer (BlockingIOError), or a broken connection the writer will meet
-                sent = 0
-            if sent == len(data):
-                return
-            data = data[sent:]
         try:
             self._out.send_nowait(data)
-            self._unsent += 1
         except trio.WouldBlock:
             self.close(GoodbyeReason.TOO_SLOW, "you did not read what the server sent in time; reconnect to "
                                                "resume your seat", tell=False)
@@ -168,12 +149,9 @@ class Connection:
     async def _writer(self) -> None:
         async for data in self._queued:
             frames = [data, *waiting(self._queued, 63)]  # one write for what piled up, not one per frame
-            self._writing = True
-            self._unsent -= len(frames)
             # A peer whose socket takes nothing for so long has stopped reading (its queue may not be full).
             with trio.move_on_after(self.config.send_timeout) as stuck:
                 await self._write(b"".join(frames))
-            self._writing = False
             if stuck.cancelled_caught:
                 self.close(GoodbyeReason.TOO_SLOW, "you did not read what the server sent in time", tell=False)
                 return

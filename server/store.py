@@ -11,7 +11,6 @@ import contextlib
 import hashlib
 import json
 import logging
-import math
 import os
 import sqlite3
 import time
@@ -51,7 +50,6 @@ class _Pending:
     """One job on its way to the store's task, and its outcome once committed (or not)."""
 
     job: Callable[[sqlite3.Connection], Any]
-    read: bool = False  # a read may scan many rows: it runs in a worker thread, not on the event loop
     done: trio.Event = field(default_factory=trio.Event)
     result: Any = None
     error: BaseException | None = None
@@ -60,8 +58,7 @@ class _Pending:
 class Store:
     BATCH = 256  # most jobs in one transaction
     QUEUED = 4096  # most jobs waiting at once; callers past it wait for room
-    CHECKPOINT_EVERY = 1.0  # seconds between copies of the WAL into the database file (see ``run``)
-    LOCK_WAIT_MS = 5000  # how long a batch waits, in a worker thread, for another process's write lock
+    LOCK_WAIT_MS = 5000  # how long a batch waits, in its worker thread, for another process's write lock
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -84,8 +81,11 @@ class Store:
         try:
             db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            db.execute("PRAGMA wal_autocheckpoint=0")  # the store's task checkpoints, off the event loop (run)
+            # Every commit is synced to the disk before its callers hear back, so a power cut loses nothing
+            # acknowledged, however long the server has been idle; SQLite copies the WAL into the database file
+            # by itself (its auto-checkpoint, inside a commit), and commits run in a worker thread (``run``).
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute(f"PRAGMA busy_timeout = {self.LOCK_WAIT_MS}")
             db.execute("PRAGMA foreign_keys=ON")
             _write_nothing(db)  # is it writable?
             problem = db.execute("PRAGMA quick_check(1)").fetchone()[0]
@@ -142,39 +142,18 @@ class Store:
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """The store's task: commit what is queued, a batch per transaction (group commit), until ``stop``.
 
-        Writes are committed on the event loop: a commit appends to the WAL file and does not fsync, where a hop
-        to a worker thread and back cost more than the commit (docs/design.md, "The store"). What may take long
-        runs in a worker thread while the task waits, so that the connection is never used by two threads at
-        once: a batch with a read (a list of games may scan many rows), a batch that finds another process
-        writing (an operator's ``sqlite3`` shell), and the copy of the WAL into the database file, with its
-        fsyncs (SQLite's own would run inside a commit, on the event loop): ``CHECKPOINT_EVERY`` seconds after
-        the first write it has not copied, whether more writes came or not. A commit in the WAL survives the
-        server being killed, but only that copy survives a power cut: an idle server must not keep its last
-        moves in the WAL alone."""
+        Each batch is committed in a worker thread while the task waits, so the connection is never used by two
+        threads at once and the event loop never waits for the disk (a commit's sync, SQLite's checkpoint, another
+        process holding the write lock)."""
         task_status.started()
-        checkpoint_at = math.inf  # when the writes not yet copied into the database file are to be copied
         try:
-            while True:
-                if trio.current_time() >= checkpoint_at:
-                    with trio.CancelScope(shield=True):
-                        await trio.to_thread.run_sync(self._checkpoint)
-                    checkpoint_at = math.inf
-                first: _Pending | None = None
-                with trio.move_on_at(checkpoint_at):
-                    try:
-                        first = await self._jobs.receive()
-                    except trio.EndOfChannel:
-                        return
-                if first is None:
-                    continue  # nothing came in time: copy what is in the WAL now
-                checkpoint_at = min(checkpoint_at, trio.current_time() + self.CHECKPOINT_EVERY)
+            async for first in self._jobs:
                 batch = [first, *waiting(self._jobs, self.BATCH - 1)]
                 # Shielded: a batch taken is committed, and its callers told (they wait shielded). to_thread alone
                 # would not do: it raises Cancelled before starting the thread if cancelled meanwhile.
                 with trio.CancelScope(shield=True):
                     try:
-                        if any(pending.read for pending in batch) or not self._commit(batch, wait=False):
-                            await trio.to_thread.run_sync(self._commit, batch)
+                        await trio.to_thread.run_sync(self._commit, batch)
                     except BaseException:
                         # A bug of ours (SQLite's errors are handled in _commit): it stops the server, and the
                         # batch's callers, who wait shielded, hear that nothing was kept rather than wait for ever.
@@ -191,46 +170,20 @@ class Store:
                 pending.done.set()
             self._jobs.close()
 
-    def _checkpoint(self) -> None:
-        """The WAL copied into the database file, so that the next write starts it over (nothing writes meanwhile:
-        the store's task waits for this). PASSIVE, as SQLite's own: it never waits for a reader (``hanabi-server
-        games`` in another process), whose pages are copied next time. A failure is logged and tried again next
-        time: the WAL still holds every write."""
-        db = self._db
-        try:
-            if db is None:
-                return
-            busy, frames, copied = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-            if not busy and frames > 0 and frames == copied:  # (-1, -1: not in WAL mode, as a :memory: store)
-                # All copied: the next write starts the WAL over and fsyncs its new header. A write that changes
-                # nothing does that here, in the worker thread, rather than the next commit on the event loop.
-                db.execute(f"PRAGMA busy_timeout = {self.LOCK_WAIT_MS}")
-                _write_nothing(db)
-        except sqlite3.Error as e:
-            log.warning("the store could not checkpoint its WAL (tried again later): %s", e)
-
     def stop(self) -> None:
         """No new work from now on; ``run`` returns once what was queued before is committed."""
         self._submit.close()
 
-    def _commit(self, batch: list[_Pending], wait: bool = True) -> bool:
+    def _commit(self, batch: list[_Pending]) -> None:
         """The batch in one transaction, each job in a savepoint of its own, so that one failing job (a bug) costs
-        only its own writes. A failed commit fails every job with ``StoreFailure``. Without ``wait`` (on the event
-        loop), a write lock held by another process is not waited for: nothing is done, and False returned."""
+        only its own writes. A failed commit fails every job with ``StoreFailure``."""
         db = self._db
         try:
             if db is None:
                 raise sqlite3.OperationalError("the store is closed")
             if db.in_transaction:  # left open by a failure before: start clean
                 db.execute("ROLLBACK")
-            db.execute(f"PRAGMA busy_timeout = {self.LOCK_WAIT_MS if wait else 0}")
-            try:
-                db.execute("BEGIN IMMEDIATE")
-            except sqlite3.OperationalError as e:
-                # (An error raised other than by SQLite, as a test's failing disk, has no code: it is a failure.)
-                if not wait and getattr(e, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_BUSY:
-                    return False
-                raise
+            db.execute("BEGIN IMMEDIATE")
             for pending in batch:
                 db.execute("SAVEPOINT job")
                 try:
@@ -251,10 +204,9 @@ class Store:
                     db.execute("ROLLBACK")
                 except sqlite3.Error as again:
                     log.error("rollback failed too: %s", again)
-        return True
 
-    async def _do(self, job: Callable[[sqlite3.Connection], T], read: bool = False) -> T:
-        pending = _Pending(job, read)
+    async def _do(self, job: Callable[[sqlite3.Connection], T]) -> T:
+        pending = _Pending(job)
         try:
             await self._submit.send(pending)
         except (trio.ClosedResourceError, trio.BrokenResourceError):
@@ -413,7 +365,7 @@ class Store:
     async def read(self, reader: Callable[Concatenate[sqlite3.Connection, P], T], *args: P.args,
                    **kwargs: P.kwargs) -> T:
         """Read in the store's task, after every write queued before."""
-        return await self._do(lambda db: reader(db, *args, **kwargs), read=True)
+        return await self._do(lambda db: reader(db, *args, **kwargs))
 
 
 def _write_nothing(db: sqlite3.Connection) -> None:
