@@ -24,7 +24,6 @@ the time went (wall-clock time, by stage).
 from __future__ import annotations
 
 import argparse
-import gc
 import sys
 import time
 from collections import Counter
@@ -139,8 +138,6 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--tables, --rounds and --runs must be at least 1")
     clock: Counter[str] = Counter()
     tables = [Table(number, clock) for number in range(args.tables)]
-    gc.freeze()  # as the server does (server/cli.py): what exists now lives on, and collections are rare
-    gc.set_threshold(50_000, 20, 100)
     run(tables, max(1, args.rounds // 4))  # warm-up
     results = []
     for _ in range(args.runs):
