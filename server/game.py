@@ -44,6 +44,7 @@ from hanabi.engine import (
     views_for,
 )
 from hanabi.protocol import (
+    BotReason,
     CardNote,
     CardNotes,
     ErrorCode,
@@ -105,6 +106,10 @@ class Game:
     rearranged_turn: int = -1
     notes: dict[int, dict[int, str]] = field(default_factory=dict)  # seat -> card order -> that seat's note
     premoves: dict[int, PreMove] = field(default_factory=dict)  # seat -> the move it queued for its next turn
+    # The bots' reasons, each with the seats it was kept from while the game ran (it names their own cards): they
+    # get it at the end; whoever comes back gets again what they may read.
+    reasons: list[tuple[BotReason, frozenset[int]]] = field(default_factory=list)
+    bot_turn: int | None = None  # the turn a bot is thinking about (its choice is taken only for that turn)
     time: GameTime = field(init=False)  # the clocks and the pause (a restored game's: its stored banks)
 
     def __post_init__(self) -> None:
@@ -114,6 +119,7 @@ class Game:
     def restore(cls, stored: StoredGame) -> Game:
         game = cls(stored.id, stored.seed, stored.players, replayed(stored), len(stored.actions))
         game.notes = {seat: dict(notes) for seat, notes in stored.notes.items()}
+        game.reasons = list(stored.reasons)
         game.time = GameTime(game.state.config, stored.clocks)
         return game
 

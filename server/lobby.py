@@ -37,21 +37,19 @@ from hanabi.protocol import (
     Tables,
 )
 from hanabi.protocol import table_rules as rules
-from hanabi.protocol.table_rules import seat_label
 
 from .admission import PerAddress
 from .bots import Policy, house_policy
 from .config import ServerConfig
-from .game import Game, replay_text
+from .game import replay_text
 from .handover import hand_over
 from .names import NameBook, by_name, normalized, unique
 from .passwords import hash_password
 from .records import settings_of
 from .requests import CloseIfEmpty, Rewatch
-from .review import restored
 from .saved import StoredTable, count_finished, read_game, read_games, read_snapshot
 from .scorebook import read_records
-from .session import Outbox, Player, Refused, Seat, frame, refuse
+from .session import Outbox, Player, Refused, frame, refuse
 from .store import Store, StoreFailure, token_hash
 from .table import Table
 
@@ -120,7 +118,7 @@ class Lobby:
             for key in keys:
                 spectator = self.players.get(key)
                 if spectator is not None and spectator.table is None:
-                    table.spectators.add(spectator)
+                    table.watched_by(spectator)
                     spectator.table = table
         self._nursery.start_soon(self._forget_now_and_then)
         self._nursery.start_soon(self._tell_lobby)
@@ -135,20 +133,11 @@ class Lobby:
 
     def _restored(self, stored: StoredTable) -> Table:
         """A table from the store, its seats given back to the players known (by token hash)."""
-        game = Game.restore(stored.game) if stored.game is not None else None  # first: it may fail
-        table = Table(stored.id, stored.name, stored.settings, stored.password, store=self.store, config=self.config,
-                      policy=self.policy, lobby=self)
-        table.host, table.game = stored.host, game
-        table.reasons = list(stored.game.reasons) if stored.game is not None else []
-        table.review = restored(stored.review) if stored.review is not None else None
-        for s in stored.seated:
-            player = None if s.bot else self.players.get(s.token_hash or "")
-            if not s.bot and player is None:
-                log.warning("table %d, %s: its player is unknown; the seat is freed", stored.id, seat_label(s.seat))
-                continue
-            table.seats[s.seat] = Seat(s.name if player is None else player.name, player)
-            if player is not None:
-                player.table, player.seat = table, s.seat
+        table = Table.restore(stored, self.players, store=self.store, config=self.config, policy=self.policy,
+                              lobby=self)
+        for seat, s in enumerate(table.seats):
+            if s is not None and s.player is not None:
+                s.player.table, s.player.seat = table, seat
         return table
 
     # --- players coming and going -------------------------------------------------------------------------------
@@ -265,7 +254,6 @@ class Lobby:
     # --- what tables tell the lobby -----------------------------------------------------------------------------
 
     def table_changed(self, table: Table) -> None:
-        table.active = trio.current_time()
         self._news[table.id] = table
 
     def table_closed(self, table: Table, members: list[Player]) -> None:
@@ -361,16 +349,16 @@ class Lobby:
         elif isinstance(request, CreateTable):
             await self._create(player, request)
         elif isinstance(request, HandSeat):
-            await hand_over(self, player, request)
+            await hand_over(self.online, player, request)
         else:  # the rest concern the player's table, which carries each out (or says it takes no such request)
-            table = player.table
-            if table is None:
+            at = player.table
+            if at is None:
                 raise Refused(ErrorCode.NOT_SEATED, "you are not at a table: join or watch one first")
-            await table.call(player, request)
+            await at.call(player, request)
             if isinstance(request, Leave):
                 player.table, player.seat = None, None
-                if not table.closed:  # in the lobby now: the table as it is without them (a closed one said so)
-                    player.send_frame(frame(TableChanged(table=table.info())))
+                if not at.closed:  # in the lobby now: the table as it is without them (a closed one said so)
+                    player.send_frame(frame(TableChanged(table=at.info())))
                 player.send_frame(self.online_frame(None))  # the lobby's news of who is online went on without them
 
     async def _enter(self, player: Player, table: Table, request: Join | Spectate) -> None:

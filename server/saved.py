@@ -69,7 +69,7 @@ class StoredGame:
     notes: dict[int, dict[int, str]] = field(default_factory=dict)  # seat -> card order -> the seat's note
     end_reason: str | None = None
     clocks: tuple[float, ...] | None = None  # a timed game's banks as stored with its latest action
-    # The bots' reasons, each with the seats it was kept from while the game ran (as ``Table.reasons``).
+    # The bots' reasons, each with the seats it was kept from while the game ran (as ``Game.reasons``).
     reasons: list[tuple[BotReason, frozenset[int]]] = field(default_factory=list)
 
 
@@ -120,14 +120,12 @@ def read_snapshot(db: sqlite3.Connection) -> Snapshot:
         seated = [StoredSeat(seat, bool(bot), name, h) for seat, bot, name, h in db.execute(
             "SELECT seat, bot, name, token_hash FROM seats WHERE table_id = ? ORDER BY seat", (row[0],))]
         try:  # each table on its own: a malformed row (a variant, a config, an action) costs this one only
-            table = StoredTable(row[0], row[1], settings_from_row(*row[4:]), row[2], row[3], seated)
             game = db.execute("SELECT id FROM games WHERE table_id = ? ORDER BY id DESC LIMIT 1",
-                              (table.id,)).fetchone()
-            table.game = read_game(db, game[0]) if game is not None else None
-            table.review = _read_review(db, table.id)
-            table.watching = [h for (h,) in db.execute("SELECT token_hash FROM watching WHERE table_id = ?",
-                                                         (table.id,))]
-            snap.tables.append(table)
+                              (row[0],)).fetchone()
+            watching = [h for (h,) in db.execute("SELECT token_hash FROM watching WHERE table_id = ?", (row[0],))]
+            snap.tables.append(StoredTable(row[0], row[1], settings_from_row(*row[4:]), row[2], row[3], seated,
+                                           read_game(db, game[0]) if game is not None else None,
+                                           _read_review(db, row[0]), watching))
         except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
             log.error("table %s (%s) cannot be restored, a stored row of it is malformed (%s): it is closed, "
                       "its players are told when they come back", row[0], row[1], e)

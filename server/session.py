@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import Any, Protocol
 
 import trio
-from hanabi.protocol import SENTENCE_MAX, ErrorCode, ErrorReply, Message, ProtocolError, SeatInfo, encode
+from hanabi.protocol import SENTENCE_MAX, ErrorCode, ErrorReply, Message, ProtocolError, SeatInfo, TableInfo, encode
 from hanabi.protocol.table_rules import Refusal
 
-if TYPE_CHECKING:
-    from .table import Table
+from .records import TableSettings
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +31,24 @@ class Outbox(Protocol):
     def encode(self, message: Message) -> bytes: ...
 
     def replaced(self) -> None: ...
+
+
+class Place(Protocol):
+    """The table a player is at, as the lobby and the connections reach it (``table.Table``): they ask it to do
+    things (``call``) and tell it of a connection coming and going; they never change it."""
+
+    id: int
+    name: str
+    settings: TableSettings
+
+    @property
+    def closed(self) -> bool: ...
+    @property
+    def running(self) -> bool: ...
+    def info(self) -> TableInfo: ...
+    async def call(self, player: Player | None, request: object) -> Any: ...
+    def welcome_back(self, player: Player) -> None: ...
+    def connection_lost(self, player: Player) -> None: ...
 
 
 @dataclass(slots=True)
@@ -71,7 +88,7 @@ class Player:
     name: str
     conn: Outbox | None = None
     # Where the player is: the lobby's to change, under ``busy``, one request at a time.
-    table: Table | None = None
+    table: Place | None = None
     seat: int | None = None  # None with a table: spectating
     busy: trio.Lock = field(default_factory=trio.Lock)
     away_since: float = 0.0  # trio.current_time() when the last connection ended (see Lobby.forget_idle)

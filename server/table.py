@@ -1,7 +1,9 @@
 """One table: its seats, host, spectators and game, owned by one task that carries out requests in order.
 
-This module keeps the task, seating, the host's powers and who is told what; what happens once a game is dealt
-is in ``turns.py``. docs/design.md ("A table's task") says how requests, bots and alarms reach the task.
+This module keeps the task, seating, the host's powers and who is told what, and it alone changes a table: what
+happens once a game is dealt is in ``turns.py`` (which changes only the ``Game``), what a review's next step is
+in ``review.py``. docs/design.md ("A table's task") says how requests, bots and alarms reach the task, and which
+task owns what.
 """
 from __future__ import annotations
 
@@ -16,17 +18,21 @@ from hanabi.engine.bots import Level, table_level
 from hanabi.protocol import (
     ActionRequest,
     AddBot,
-    BotReason,
     Chat,
     ErrorCode,
     GiveHost,
     Join,
     Joined,
     Leave,
+    OpenReview,
     PauseRequest,
     QueueMove,
     RearrangeRequest,
     RemoveBot,
+    ReviewLead,
+    ReviewPoint,
+    ReviewStep,
+    SeatHanded,
     SeatStatus,
     Spectate,
     Start,
@@ -43,11 +49,12 @@ from . import turns
 from .bots import Policy, free_bot_name
 from .config import ServerConfig
 from .game import Game
-from .handover import Handover, give_seat
+from .handover import Handover
 from .names import by_name
 from .passwords import check_password
 from .records import GAME_CHOICES, TableSettings
 from .requests import Abandoned, BotMove, Call, CloseIfEmpty, OutOfTime, Rewatch, waiting
+from .saved import StoredTable
 from .session import Player, Refused, Seat, frame, refuse
 from .store import Store, StoreFailure
 from .timing import Alarm, duration
@@ -64,7 +71,9 @@ class LobbySide(Protocol):
 
 class Table:
     def __init__(self, id: int, name: str, settings: TableSettings, password: str | None, *, store: Store,
-                 config: ServerConfig, policy: Policy, lobby: LobbySide, address: str | None = None) -> None:
+                 config: ServerConfig, policy: Policy, lobby: LobbySide, address: str | None = None,
+                 host: int | None = None, game: Game | None = None,
+                 review: reviews.TableReview | None = None) -> None:
         self.id = id
         self.name = name
         self.settings = settings
@@ -73,23 +82,37 @@ class Table:
         self.config = config
         self.policy = policy
         self.lobby = lobby
-        self.host: int | None = None
+        self.host = host
         self.seats: list[Seat | None] = [None] * settings.game.players
         self.spectators: set[Player] = set()
-        self.game: Game | None = None  # the running game, or the last one
-        self.review: reviews.TableReview | None = None  # between games: the game everyone here looks back at
+        self.game = game  # the running game, or the last one
+        self.review = review  # between games: the game everyone here looks back at
         self._watchers: tuple[str, ...] = ()  # the spectators' names everyone here was told last
         self.closed = False
         self.address = address  # where its creator connected from (None: restored), for the cap on empty tables
         self.active = trio.current_time()  # its latest change: the lobby lists the liveliest tables first
-        self.bot_pending: tuple[int, int] | None = None  # (game, turn) a bot is thinking about
-        # The bots' reasons of the latest game, each with the seats it was kept from while the game ran (it names
-        # their own cards): they get it at the end; whoever comes back gets again what they may read.
-        self.reasons: list[tuple[BotReason, frozenset[int]]] = []
         self._inbox, self._requests = trio.open_memory_channel[Call](64)
         self.nursery: trio.Nursery | None = None
         self._absence = Alarm()  # closes the table once every seated human has been away too long
         self._away_since: float | None = None  # when the current absence began (None: someone is here)
+
+    @classmethod
+    def restore(cls, stored: StoredTable, players: dict[str, Player], *, store: Store, config: ServerConfig,
+                policy: Policy, lobby: LobbySide) -> Table:
+        """A table from the store, its seats given back to the ``players`` known (by token hash): the lobby then
+        records where they are. Raises if its saved game or review cannot be brought back."""
+        game = Game.restore(stored.game) if stored.game is not None else None
+        review = reviews.restored(stored.review) if stored.review is not None else None
+        table = cls(stored.id, stored.name, stored.settings, stored.password, store=store, config=config,
+                    policy=policy, lobby=lobby, host=stored.host, game=game, review=review)
+        for s in stored.seated:
+            player = None if s.bot else players.get(s.token_hash or "")
+            if not s.bot and player is None:
+                log.warning("table %d, %s: its player is unknown; the seat is freed", stored.id,
+                            rules.seat_label(s.seat))
+                continue
+            table.seats[s.seat] = Seat(s.name if player is None else player.name, player)
+        return table
 
     # --- the task ---------------------------------------------------------------------------------------------
 
@@ -149,8 +172,8 @@ class Table:
             call.error = Refused(ErrorCode.INTERNAL, "the server could not save this (its disk or store failed, "
                                                      "not your fault), so it was not done (or not all of it); "
                                                      "try again in a moment")
-            if isinstance(call.request, BotMove):  # it chooses again in a moment, or the game would wait for ever
-                self.bot_pending = None
+            if isinstance(call.request, BotMove) and self.game is not None:
+                self.game.bot_turn = None  # it chooses again in a moment, or the game would wait for ever
                 turns.schedule_bot(self, pause=1.0)
         except Exception:
             log.exception("table %d failed on %r", self.id, call.request)
@@ -178,7 +201,7 @@ class Table:
         elif isinstance(request, Leave):
             await self._leave(player)
         elif isinstance(request, Start):
-            await turns.start_game(self, player)
+            await self._start(player)
         elif isinstance(request, AddBot):
             await self._add_bot(player, request.seat)
         elif isinstance(request, RemoveBot):
@@ -187,10 +210,10 @@ class Table:
             await self._give_host(player, request.seat)
         elif isinstance(request, Chat):
             self._chat(player, request.text)
-        elif isinstance(request, reviews.ReviewRequest):
-            await reviews.handle(self, player, request)
+        elif isinstance(request, (OpenReview, ReviewStep, ReviewPoint, ReviewLead)):
+            await self._review(player, request)
         elif isinstance(request, Handover):
-            return await give_seat(self, player, request)
+            return await self._hand_seat(player, request)
         elif isinstance(request, WriteNote):
             await turns.write_note(self, player, request)
         elif isinstance(request, PauseRequest):
@@ -212,6 +235,11 @@ class Table:
             await turns.check_clock(self, request)
         elif isinstance(request, CloseIfEmpty) and self.humans == 0 and not self.closed:
             await self.close(request.why)
+
+    def watched_by(self, player: Player) -> None:
+        """A restored table's spectator (the store keeps them as it keeps seats), back before the task starts
+        or while it waits: they resume watching."""
+        self.spectators.add(player)
 
     # --- who is here --------------------------------------------------------------------------------------------
 
@@ -310,6 +338,7 @@ class Table:
             self._watchers = watchers
             data += frame(Watchers(table=self.id, names=watchers))
         self.to_members(data)
+        self.active = trio.current_time()
         self.lobby.table_changed(self)
 
     def watchers(self) -> tuple[str, ...]:
@@ -325,7 +354,7 @@ class Table:
         game = self.game
         if game is not None:
             player.send(game.view(seat))
-            for message, named in self.reasons:  # the bots' reasons they may read (all, once the game is over)
+            for message, named in game.reasons:  # the bots' reasons they may read (all, once the game is over)
                 if not game.running or seat not in named:
                     player.send(message)
             player.send(game.time.message(game.id))
@@ -366,6 +395,7 @@ class Table:
 
     def _seat_status(self, seat: int, connected: bool) -> None:
         self.to_members(frame(SeatStatus(table=self.id, seat=seat, connected=connected)))
+        self.active = trio.current_time()
         self.lobby.table_changed(self)
         if self.game is not None and self.game.running and self.settings.game.timed:
             turns.retime(self)  # the player to act came or went: a timed game pauses itself while they are away
@@ -486,3 +516,70 @@ class Table:
     def _chat(self, player: Player, text: str) -> None:
         refuse(rules.chat_refusal(self.info(), seated=self.place(player) is not None))
         self.to_members(frame(Chat(table=self.id, sender=player.name, text=text)))
+
+    # --- a game's start, handing a seat on, reviews ---------------------------------------------------------------
+
+    async def _start(self, player: Player) -> None:
+        await self.may_use_host_powers(player, rules.start_refusal(self.info(), self.seat_of(player)))
+        if self.review is not None:  # a new game: the review is over
+            await self.store.clear_review(self.id)
+            self.review = None
+        self.game = await turns.deal(self.store, self.id, self.settings, self.seats)
+        turns.started(self)
+
+    async def _hand_seat(self, host: Player, request: Handover) -> Player | None:
+        """Give the seat (handover.py), store it, tell everyone. Returns the person who lost it (None: a bot)."""
+        seat, to = request.seat, request.to
+        await self.may_use_host_powers(host, rules.hand_seat_refusal(self.info(), self.seat_of(host), seat,
+                                                                     to_bot=to is None))
+        old = self.seats[seat]
+        assert old is not None  # the rule refuses an empty seat
+        name = await self.sit(seat, to)
+        game = self.game
+        if game is not None and game.running:
+            await self.store.seat_handed(game.id, None if to is None else to.key, to is None or to.network_bot)
+        if game is not None:
+            game.premoves.pop(seat, None)  # the move the one who lost the seat queued is not the new holder's choice
+            if old.bot and game.state.current == seat:
+                game.bot_turn = None  # its choice, if it is still thinking, is refused (turns.bot_move)
+        handed = SeatHanded(table=self.id, seat=seat, name=name, bot=to is None, previous=old.name, by=host.name)
+        if to is not None:
+            self.send_table(to)
+        self.changed()
+        self.to_members(frame(handed))
+        previous = old.player
+        if previous is not None:  # away, so told when they come back (or now, if they came back meanwhile)
+            previous.tell(handed)
+        self.watch_absence()
+        if game is not None and game.running and self.settings.game.timed:
+            turns.retime(self)  # a timed game paused itself while the player to act was away: the new holder is here
+        turns.schedule_bot(self)
+        return previous
+
+    async def _review(self, player: Player, request: OpenReview | reviews.ReviewMove) -> None:
+        seat = self.place(player)
+        if isinstance(request, OpenReview):
+            refuse(rules.open_review_refusal(self.info(), seat))
+            await self._show_review(await reviews.opened(self.store, request.game, player.name), with_game=True)
+        else:
+            await self._show_review(reviews.moved(self.review, self.info(), self.watchers(), player.name, seat,
+                                                  request))
+
+    async def begin_review(self, game: Game, replay: str, leaving: Player | None = None) -> None:
+        """The table's game has just ended (``replay``: its file): the host leads its review, from the end
+        (``leaving``, who ended it by leaving the table, is not told). A review not saved is no review: the host can
+        open it again."""
+        host = self.player_at(self.host) if self.host is not None else None
+        if host is None:
+            return
+        try:  # everyone has just had its replay with game_over
+            await self._show_review(reviews.of_game(game.id, game.state, replay, host.name), but=leaving)
+        except StoreFailure as e:
+            log.error("table %d: the review of game %d could not be saved: %s", self.id, game.id, e)
+
+    async def _show_review(self, review: reviews.TableReview, with_game: bool = False,
+                           but: Player | None = None) -> None:
+        """Store the review's new state, then make it the table's and show it to everyone here (but ``but``)."""
+        await self.store.set_review(self.id, review.game, review.leader, review.step, review.pointer)
+        self.review = review
+        self.to_members(review.frames(self.id) if with_game else frame(review.message(self.id)), but=but)

@@ -1,20 +1,22 @@
 """The game-running half of a table: starting a game, moves, the bots' turns, clocks, pause and pre-moves.
 
-These run in the table's task, as parts of ``Table``'s work kept in a
-module of their own (as ``review.py`` and ``handover.py`` are): each takes
-the table and uses its helpers. ``table.py`` keeps who sits where, the host's
-powers and who is told what; this module keeps what happens once a game is
-dealt. A move follows one path whoever makes it (a person, a bot, a
-pre-move): checked by the game, written to the store, and only then shown
-(``commit``).
+These run in the table's task. ``table.py`` keeps who sits where, the
+host's powers and who is told what; this module keeps what happens once a
+game is dealt, and reaches its table only through ``TableSide``: it reads
+the seats and asks the table to tell people; what it changes is the
+``Game`` (a value the table holds). A move follows one path whoever makes
+it (a person, a bot, a pre-move): checked by the game, written to the
+store, and only then shown (``commit``).
 """
 from __future__ import annotations
 
 import contextlib
 import logging
 import secrets
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Any, Protocol
 
+import trio
 from hanabi.engine import (
     Action,
     Clocks,
@@ -29,46 +31,77 @@ from hanabi.engine import (
     time_out,
     view_for,
 )
-from hanabi.engine.bots import Decision, seats_named
+from hanabi.engine.bots import Decision, Level, seats_named
 from hanabi.protocol import SENTENCE_MAX, BotReason, ErrorCode, GameStarted, Queued, QueueMove, WriteNote
-from hanabi.protocol import table_rules as rules
 
-from . import review as reviews
-from .bots import decide
+from .bots import Policy, decide
+from .config import ServerConfig
 from .game import NO_GAME, Game, out_of_time_sentence
+from .records import TableSettings
 from .requests import BotMove, OutOfTime
-from .session import Player, Refused, frame
-from .store import StoreFailure
-
-if TYPE_CHECKING:
-    from .table import Table
+from .session import Player, Refused, Seat, frame
+from .store import Store, StoreFailure
 
 log = logging.getLogger("hanabi.server.table")  # one log for a table's work, whichever module does it
 
 
-async def start_game(table: Table, player: Player) -> None:
-    await table.may_use_host_powers(player, rules.start_refusal(table.info(), table.seat_of(player)))
-    settings = table.settings
+class TableSide(Protocol):
+    """What the game-running part reads of its table (``table.Table``) and asks of it; it never changes it."""
+
+    id: int
+    name: str
+    settings: TableSettings
+    store: Store
+    config: ServerConfig
+    policy: Policy
+    seats: list[Seat | None]
+    spectators: set[Player]
+
+    @property
+    def game(self) -> Game | None: ...
+    @property
+    def closed(self) -> bool: ...
+    @property
+    def nursery(self) -> trio.Nursery | None: ...
+    @property
+    def bot_seats(self) -> frozenset[int]: ...
+    @property
+    def level(self) -> Level: ...
+    def members(self) -> list[Player]: ...
+    def player_at(self, seat: int) -> Player | None: ...
+    def seat_of(self, player: Player) -> int | None: ...
+    def seated(self, player: Player) -> int: ...
+    def to_members(self, data: bytes, but: Player | None = None) -> None: ...
+    def changed(self) -> None: ...
+    async def call(self, player: Player | None, request: object) -> Any: ...
+    async def begin_review(self, game: Game, replay: str, leaving: Player | None = None) -> None: ...
+
+
+async def deal(store: Store, table: int, settings: TableSettings, seats: Sequence[Seat | None]) -> Game:
+    """A new game for the table ``table``'s ``seats``, written to the store (``started`` shows it)."""
     # A seed text deals every game of the table alike, and like every table given that text (with as many
     # players and the same variant): the engine shuffles from the text itself.
     seed = settings.seed if settings.seed is not None else secrets.token_hex(8)
-    names = tuple(s.name for s in table.seats if s is not None)
-    await reviews.end(table)
-    keys = tuple(s.player.key for s in table.seats if s is not None and s.player is not None)
-    bots = any(s is not None and (s.player is None or s.player.network_bot) for s in table.seats)
-    game_id = await table.store.start_game(table.id, settings.game, seed, names, keys, seeded=settings.seed is not None,
-                                           bots=bots)
-    table.game = Game(game_id, seed, names, new_game(settings.game, seed))
-    table.reasons = []
-    log.info("table %d (%s): game %d started: %s", table.id, table.name, game_id, ", ".join(names))
-    table.to_members(frame(GameStarted(table=table.id, game=game_id)))
+    names = tuple(s.name for s in seats if s is not None)
+    keys = tuple(s.player.key for s in seats if s is not None and s.player is not None)
+    bots = any(s is not None and (s.player is None or s.player.network_bot) for s in seats)
+    game_id = await store.start_game(table, settings.game, seed, names, keys, seeded=settings.seed is not None,
+                                     bots=bots)
+    return Game(game_id, seed, names, new_game(settings.game, seed))
+
+
+def started(table: TableSide) -> None:
+    """The table's new game (``deal``) is its own now: everyone sees it, its clock runs, a bot may begin."""
+    game = _table_game(table)
+    log.info("table %d (%s): game %d started: %s", table.id, table.name, game.id, ", ".join(game.names))
+    table.to_members(frame(GameStarted(table=table.id, game=game.id)))
     _publish(table, None)
     retime(table)
     table.changed()
     schedule_bot(table)
 
 
-async def act(table: Table, player: Player, action: Action) -> None:
+async def act(table: TableSide, player: Player, action: Action) -> None:
     seat = table.seated(player)
     game = _table_game(table)
     if not isinstance(action, Rearrange):
@@ -77,7 +110,7 @@ async def act(table: Table, player: Player, action: Action) -> None:
     await commit(table, game, seat, action, new)
 
 
-async def commit(table: Table, game: Game, seat: int, action: Action, new: GameState) -> None:
+async def commit(table: TableSide, game: Game, seat: int, action: Action, new: GameState) -> None:
     """Write the action (with the clocks after it), then show it: nobody sees a move the store does not hold."""
     takes_turn = not isinstance(action, Rearrange)  # rearranging one's hand is no turn
     clocks = game.time.after_move(seat) if takes_turn else ()
@@ -100,16 +133,16 @@ async def commit(table: Table, game: Game, seat: int, action: Action, new: GameS
                  new.outcome.max_score, new.outcome.reason.value)
         replay = game.replay_json()  # once: the game_over frames and the review carry the same file
         table.to_members(game.over_frames(replay))
-        _tell_withheld(table)
+        _tell_withheld(table, game)
         table.changed()
-        await reviews.begin(table, game, replay)
+        await table.begin_review(game, replay)
     else:
         schedule_bot(table)
         if takes_turn:
             await _premove_turn(table, game)
 
 
-async def end_game(table: Table, why: str, leaving: Player | None = None, timed_out: bool = False) -> None:
+async def end_game(table: TableSide, why: str, leaving: Player | None = None, timed_out: bool = False) -> None:
     """Stop the running game (``timed_out``: the player to act ran out of time); everyone's last view shows it
     over, as after a last move (but the one ``leaving``, who goes back to the lobby and wants no more of this
     table)."""
@@ -123,19 +156,19 @@ async def end_game(table: Table, why: str, leaving: Player | None = None, timed_
     _publish(table, None, but=leaving)
     replay = game.replay_json()
     table.to_members(game.over_frames(replay), but=leaving)
-    _tell_withheld(table, but=leaving)
-    await reviews.begin(table, game, replay, leaving)
+    _tell_withheld(table, game, but=leaving)
+    await table.begin_review(game, replay, leaving)
 
 
-def _publish(table: Table, event: Event | None, but: Player | None = None) -> None:
+def _publish(table: TableSide, event: Event | None, but: Player | None = None) -> None:
     assert table.game is not None
     seated = [p if p is not but else None for p in map(table.player_at, range(len(table.seats)))]
     table.game.publish(seated, table.spectators, event)
 
 
-def _tell_withheld(table: Table, but: Player | None = None) -> None:
+def _tell_withheld(table: TableSide, game: Game, but: Player | None = None) -> None:
     """The game is over: each seat reads the bots' reasons that were kept from it while it ran."""
-    for message, named in table.reasons:
+    for message, named in game.reasons:
         data = frame(message)
         for seat in named:
             holder = table.player_at(seat)
@@ -143,20 +176,20 @@ def _tell_withheld(table: Table, but: Player | None = None) -> None:
                 holder.send_frame(data)
 
 
-def _table_game(table: Table) -> Game:
+def _table_game(table: TableSide) -> Game:
     """The table's game (running, or the last one), or the refusal that there is none."""
     if table.game is None:
         raise Refused(ErrorCode.GAME_NOT_RUNNING, NO_GAME)
     return table.game
 
 
-def _tell(table: Table, seat: int, message: Queued) -> None:
+def _tell(table: TableSide, seat: int, message: Queued) -> None:
     player = table.player_at(seat)
     if player is not None:
         player.send(message)
 
 
-def retime(table: Table, clocks: Clocks | None = None, tell: bool = True) -> None:
+def retime(table: TableSide, clocks: Clocks | None = None, tell: bool = True) -> None:
     """After a move, a pause, the end, or the player to act coming or going: which bank runs now (from
     ``clocks``, or the banks as they stand), the timer that ends the game when it is empty, and (``tell``)
     everyone told."""
@@ -178,7 +211,7 @@ def retime(table: Table, clocks: Clocks | None = None, tell: bool = True) -> Non
         table.to_members(frame(time.message(game.id)))
 
 
-async def check_clock(table: Table, request: OutOfTime) -> None:
+async def check_clock(table: TableSide, request: OutOfTime) -> None:
     game = table.game
     if game is None or game.id != request.game or game.state.turn != request.turn or not game.running:
         return  # a move came in (or the game ended) while this was queued
@@ -194,7 +227,7 @@ async def check_clock(table: Table, request: OutOfTime) -> None:
     table.changed()
 
 
-async def set_paused(table: Table, player: Player, paused: bool) -> None:
+async def set_paused(table: TableSide, player: Player, paused: bool) -> None:
     """``player`` pauses the game, or lets it go on; bots and pre-moves wait while it is paused."""
     table.seated(player)
     game = _table_game(table)
@@ -210,7 +243,7 @@ async def set_paused(table: Table, player: Player, paused: bool) -> None:
         await _premove_turn(table, game)
 
 
-async def _premove_turn(table: Table, game: Game) -> None:
+async def _premove_turn(table: TableSide, game: Game) -> None:
     """At the start of a turn: the move its player queued, made now (unless the game is paused)."""
     if game is not table.game or not game.running or game.time.paused:
         return
@@ -235,14 +268,14 @@ async def _premove_turn(table: Table, game: Game) -> None:
     _tell(table, seat, game.queued(seat, f"your queued {verb} was made"))
 
 
-def queue_move(table: Table, player: Player, request: QueueMove) -> None:
+def queue_move(table: TableSide, player: Player, request: QueueMove) -> None:
     """A seat's pre-move for its next turn (or none): kept, and its player told what is queued now."""
     game = _table_game(table)
     seat = table.seated(player)
     player.send(game.queued(seat, game.queue(seat, request)))
 
 
-async def write_note(table: Table, player: Player, request: WriteNote) -> None:
+async def write_note(table: TableSide, player: Player, request: WriteNote) -> None:
     """A seat's note on a card: stored, then its writer's whole set goes back to the writer and to the
     spectators (who see everyone's notes); never to another seat while the game runs."""
     seat = table.seated(player)
@@ -256,34 +289,33 @@ async def write_note(table: Table, player: Player, request: WriteNote) -> None:
         p.send_frame(watching)
 
 
-def schedule_bot(table: Table, pause: float = 0.0) -> None:
+def schedule_bot(table: TableSide, pause: float = 0.0) -> None:
     game = table.game
     if game is None or not game.running or table.nursery is None or game.time.paused:
         return  # bots wait while a game is paused
     state = game.state
     seat = table.seats[state.current]
-    key = (game.id, state.turn)
-    if seat is None or not seat.bot or table.bot_pending == key:
+    if seat is None or not seat.bot or game.bot_turn == state.turn:
         return
-    table.bot_pending = key
+    game.bot_turn = state.turn
     table.nursery.start_soon(_bot_turn, table, game.id, state.turn, state.current, view_for(state, state.current),
                               table.config.bot_delay + pause)
 
 
-async def _bot_turn(table: Table, game: int, turn: int, seat: int, view: PlayerView, delay: float) -> None:
+async def _bot_turn(table: TableSide, game: int, turn: int, seat: int, view: PlayerView, delay: float) -> None:
     decision = await decide(table.policy, view, table.bot_seats, table.level, delay)
     with contextlib.suppress(Refused):  # the table closed meanwhile
         await table.call(None, BotMove(game, turn, seat, decision.action, decision.reason, decision.names_cards_of))
 
 
-async def bot_move(table: Table, move: BotMove) -> None:
+async def bot_move(table: TableSide, move: BotMove) -> None:
     game = table.game
     seat = table.seats[move.seat]
     if game is None or game.id != move.game or game.state.turn != move.turn or not game.running \
             or seat is None or not seat.bot:
         return  # the game moved on (ended, or restarted), or the seat was handed to a person, while it thought
     if game.time.paused:
-        table.bot_pending = None  # paused while it was thinking: it thinks again once the game goes on
+        game.bot_turn = None  # paused while it was thinking: it thinks again once the game goes on
         return
     action, new = game.bot_choice(move.seat, move.action)
     if action == move.action:
@@ -294,7 +326,7 @@ async def bot_move(table: Table, move: BotMove) -> None:
     await _tell_reason(table, game, move.turn, move.seat, decision)
 
 
-async def _tell_reason(table: Table, game: Game, turn: int, seat: int, decision: Decision) -> None:
+async def _tell_reason(table: TableSide, game: Game, turn: int, seat: int, decision: Decision) -> None:
     """Why the bot of ``seat`` made its move of ``turn``: to spectators and to every seat whose own cards the
     reason does not name; once the game is over, to everyone. Stored first, so that a
     restart keeps it, and keeps it from the same seats."""
@@ -310,4 +342,4 @@ async def _tell_reason(table: Table, game: Game, turn: int, seat: int, decision:
     for p in table.members():
         if table.seat_of(p) not in named:
             p.send_frame(data)
-    table.reasons.append((message, named))
+    game.reasons.append((message, named))
