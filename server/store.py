@@ -21,6 +21,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import trio
 from hanabi.engine import Action, GameConfig
+from hanabi.protocol import BotReason
 
 from .records import COLUMNS, PLAIN_CHOICES, TableSettings, action_to_text, choices_text, columns, config_to_text
 from .requests import waiting
@@ -308,14 +309,21 @@ class Store:
     async def clear_review(self, table_id: int) -> None:
         await self._execute("DELETE FROM reviews WHERE table_id = ?", table_id)
 
-    async def add_action(self, game_id: int, seq: int, action: Action, clocks: tuple[float, ...] = ()) -> None:
-        """Store an action, and with it (in the same transaction) a timed game's ``clocks`` after it."""
+    async def add_action(self, game_id: int, seq: int, action: Action, clocks: tuple[float, ...] = (),
+                         reason: tuple[BotReason, frozenset[int]] | None = None) -> None:
+        """Store an action, and with it (in the same transaction) a timed game's ``clocks`` after it and a bot's
+        ``reason`` for it, with the seats it is kept from."""
         text = action_to_text(action)
 
         def job(db: sqlite3.Connection) -> None:
             db.execute("INSERT INTO actions (game_id, seq, action) VALUES (?, ?, ?)", (game_id, seq, text))
             if clocks:
                 _set_clocks(db, game_id, clocks)
+            if reason is not None:
+                said, kept_from = reason
+                db.execute("INSERT OR REPLACE INTO bot_reasons (game_id, turn, seat, reason, kept_from) "
+                           "VALUES (?, ?, ?, ?, ?)", (game_id, said.turn, said.seat, said.reason,
+                                                      json.dumps(sorted(kept_from))))
         await self._do(job)
 
     async def set_clocks(self, game_id: int, clocks: tuple[float, ...]) -> None:
@@ -329,11 +337,6 @@ class Store:
                                 game_id, seat, order, text)
         else:
             await self._execute("DELETE FROM notes WHERE game_id = ? AND seat = ? AND card = ?", game_id, seat, order)
-
-    async def add_bot_reason(self, game_id: int, turn: int, seat: int, reason: str, kept_from: frozenset[int]) -> None:
-        """Why the bot of ``seat`` made its move of ``turn``, and the seats not to read it while the game runs."""
-        await self._execute("INSERT OR REPLACE INTO bot_reasons (game_id, turn, seat, reason, kept_from) "
-                            "VALUES (?, ?, ?, ?, ?)", game_id, turn, seat, reason, json.dumps(sorted(kept_from)))
 
     async def finish_game(self, game_id: int, score: int, end: str) -> None:
         await self._execute("UPDATE games SET finished = ?, score = ?, end_reason = ? WHERE id = ?", time.time(),

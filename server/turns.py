@@ -44,6 +44,8 @@ from .store import Store, StoreFailure
 
 log = logging.getLogger("hanabi.server.table")  # one log for a table's work, whichever module does it
 
+Withheld = tuple[BotReason, frozenset[int]]  # a bot's reason, and the seats it is kept from while the game runs
+
 
 class TableSide(Protocol):
     """What the game-running part reads of its table (``table.Table``) and asks of it; it never changes it."""
@@ -110,14 +112,19 @@ async def act(table: TableSide, player: Player, action: Action) -> None:
     await commit(table, game, seat, action, new)
 
 
-async def commit(table: TableSide, game: Game, seat: int, action: Action, new: GameState) -> None:
-    """Write the action (with the clocks after it), then show it: nobody sees a move the store does not hold."""
+async def commit(table: TableSide, game: Game, seat: int, action: Action, new: GameState,
+                 reason: Withheld | None = None) -> None:
+    """Write the action (with the clocks after it, and a bot's ``reason`` for it), then show it: nobody sees a
+    move the store does not hold, and a bot's reason comes with its move (a restart keeps it, from the same
+    seats)."""
     takes_turn = not isinstance(action, Rearrange)  # rearranging one's hand is no turn
     clocks = game.time.after_move(seat) if takes_turn else ()
-    await table.store.add_action(game.id, game.seq, action, clocks)
+    await table.store.add_action(game.id, game.seq, action, clocks, reason)
     game.record(seat, action, new)
     event = new.events[-1]
     _publish(table, event)
+    if reason is not None:
+        _tell_reason(table, game, reason)
     if takes_turn:
         for cancelled, why in game.cancel_premoves(event):
             _tell(table, cancelled, game.queued(cancelled, why))
@@ -322,24 +329,24 @@ async def bot_move(table: TableSide, move: BotMove) -> None:
         decision = Decision(action, move.reason, move.names_cards_of)
     else:
         decision = Decision(action, "my first choice was not allowed: I took my first legal move")
-    await commit(table, game, move.seat, action, new)  # the next seat's pre-move may be made in it too
-    await _tell_reason(table, game, move.turn, move.seat, decision)
+    # The next seat's pre-move may be made in it too.
+    await commit(table, game, move.seat, action, new, _reason(game.id, move.turn, move.seat, decision, new))
 
 
-async def _tell_reason(table: TableSide, game: Game, turn: int, seat: int, decision: Decision) -> None:
-    """Why the bot of ``seat`` made its move of ``turn``: to spectators and to every seat whose own cards the
-    reason does not name; once the game is over, to everyone. Stored first, so that a
-    restart keeps it, and keeps it from the same seats."""
+def _reason(game: int, turn: int, seat: int, decision: Decision, new: GameState) -> Withheld:
+    """Why the bot of ``seat`` made its move of ``turn`` (``new`` the state after it), and the seats it is kept
+    from: those whose own cards it names, while the game runs; none once the move ended it."""
     # One line, as the protocol wants it, whatever a bot wrote.
     reason = " ".join(decision.reason.split())[:SENTENCE_MAX] or "no reason given"
-    message = BotReason(game=game.id, turn=turn, seat=seat, reason=reason)
-    named = frozenset() if not game.running else seats_named(decision, seat, len(table.seats))
-    try:
-        await table.store.add_bot_reason(game.id, turn, seat, reason, named)
-    except StoreFailure as e:  # the move is saved: its reason is shown all the same, and only a restart loses it
-        log.error("game %d: a bot's reason was not saved: %s", game.id, e)
+    named = frozenset() if new.outcome is not None else seats_named(decision, seat, new.players)
+    return BotReason(game=game, turn=turn, seat=seat, reason=reason), named
+
+
+def _tell_reason(table: TableSide, game: Game, reason: Withheld) -> None:
+    """A bot's reason, with its move: to spectators and to every seat whose own cards it does not name."""
+    message, named = reason
     data = frame(message)
     for p in table.members():
         if table.seat_of(p) not in named:
             p.send_frame(data)
-    game.reasons.append((message, named))
+    game.reasons.append(reason)
