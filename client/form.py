@@ -25,8 +25,10 @@ LABELS = {
 TEXT_FIELDS = {"name": NAME_MAX, "password": PASSWORD_MAX, "seed": SEED_TEXT_MAX}
 TOGGLES = ("empty_clues", "all_or_nothing", "end_when_no_points", "deck_plays")
 # hanab.live's rule options are not in the printed game: the form says what each does.
-EXPLAINED = {"end_when_no_points": "ends once no more points can be scored",
-             "deck_plays": "the deck's last card may be played blind"}
+# Each says both sides, so "off: ..." never reads as the option itself.
+EXPLAINED = {"end_when_no_points": ("the game ends once no more points can be scored",
+                                    "the game ends as usual, even with no points left"),
+             "deck_plays": ("the deck's last card may be played blind", "the deck's last card cannot be played blind")}
 VARIANTS = tuple(Variant)
 CHATS = tuple(ChatPolicy)
 LEVEL_CHOICES: tuple[Level | None, ...] = (None, *LEVELS)  # None: the server's default (beginner beside people)
@@ -101,7 +103,10 @@ class TableForm:
             return f"{self.seats} players"
         if name in TOGGLES:
             state = "on" if getattr(self, name) else "off"
-            return f"{state}: {EXPLAINED[name]}" if name in EXPLAINED else state
+            if name not in EXPLAINED:
+                return state
+            on, off = EXPLAINED[name]
+            return f"{state}: {on if getattr(self, name) else off}"
         if name == "chat":
             return CHATS[self.chat].value
         if name == "password":

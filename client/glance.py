@@ -40,8 +40,14 @@ def _parts(g: Glance, variant_max: int) -> list[tuple[str, StyleAndTextTuples]]:
         ("class:label", " need "), ("class:glance.short" if behind else "class:glance", _figure(g.required)),
     ]
     start: StyleAndTextTuples = [("class:label", f" (deal {g.starting:.2f})")]
-    gotten: StyleAndTextTuples = [("class:label", f"  {g.cards_gotten} cards for {g.clues_spent} clues")]
+    gotten: StyleAndTextTuples = [
+        ("class:label", f"  {plural(g.cards_gotten, 'card')} for {plural(g.clues_spent, 'clue')}")]
     return [("max", maximum), ("pace", pace), ("eff", efficiency), ("start", start), ("gotten", gotten)]
+
+
+def plural(count: int, word: str) -> str:
+    """ "1 clue", "3 clues"."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def _fit(parts: list[tuple[str, StyleAndTextTuples]], width: int) -> StyleAndTextTuples:

@@ -124,7 +124,7 @@ def board(model: ClientModel, show_knowledge: bool, width: int = 80) -> StyleAnd
 def discards(model: ClientModel, width: int = 80) -> StyleAndTextTuples:
     if model.view is None:
         return []
-    line = table_line(model)
+    line = wrap_words(table_line(model), width)  # broken at spaces: never "play" on one line, "able" on the next
     return discard_fragments(model.view, width) + ([("", "\n"), *line] if line else [])
 
 

@@ -18,7 +18,7 @@ from hanabi.client.cli import main
 from hanabi.client.model import ClientModel, Link, LinkChanged
 from hanabi.client.runner import ModelStore
 from hanabi.client.saving import save_new_file
-from hanabi.client.screens import HELP_PAGES
+from hanabi.client.screens import HELP_PAGES, discards
 from hanabi.client.snapshot import SizedOutput
 from hanabi.client.solo import table_setup
 from hanabi.engine import (
@@ -1200,6 +1200,16 @@ def seated(term: Terminal, kit, state: GameState, **options: object) -> None:
               kit.view_message(state, 0))
 
 
+def test_the_tables_options_under_the_discards_break_between_words(term: Terminal, kit) -> None:
+    seated(term, kit, kit.game(), level="basic", seeded=True, end_when_no_points=True, deck_plays=True)
+    for width in range(24, 81):
+        lines = "".join(text for _, text in discards(term.store.model, width)).split("\n")
+        table = lines[next(i for i, line in enumerate(lines) if line.startswith("Table: ")):]
+        assert all(len(line) <= width for line in table), (width, table)
+        words = " ".join(table).split()
+        assert "playable" in words and "blind" in words and "points" in words, (width, table)
+
+
 def down_to_the_last_card(config: GameConfig) -> GameState:
     """A game run down (clues and discards only) until one card is left in the deck and seat 0 is to act."""
     state = new_game(config, 7)
@@ -1226,7 +1236,11 @@ def test_the_forms_defaults_leave_every_option_to_the_server(term: Terminal) -> 
     term.type("n")
     text = term.screen()
     assert "as fits the table" in text and "a random deal each game" in text
-    assert "off: ends once no more points can be scored" in text
+    # "off" says what off means: the explanation of "on" after "off" read as if the option were on.
+    assert "off: the game ends as usual, even with no points left" in text
+    assert "off: the deck's last card cannot be played blind" in text
+    assert "can be scored" not in text and "may be played blind" not in text
+    assert all(len(line) <= 80 for line in text.splitlines())
     [create] = term.type("\r")
     assert isinstance(create, CreateTable)
     assert (create.level, create.seed, create.end_when_no_points, create.deck_plays) == (None, None, False, False)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from hanabi.client.app import ClientApp
+from hanabi.client.glance import glance_fragments
 from hanabi.client.knowledge import Insight
 from hanabi.client.runner import ModelStore
 from hanabi.client.snapshot import SizedOutput, screen_text
@@ -366,3 +367,13 @@ def test_a_view_that_cannot_be_rebuilt_is_not_rewound(pipe: PipeInput, tmp_path:
     seated.store.dispatch(ViewUpdate(1, replace(view, hands=(view.hands[0], five_r1s))))
     screen = seated.keys("r")
     assert "this game cannot be rewound" in screen and "REWIND" not in screen
+
+
+def test_the_glance_line_counts_in_words_one_clue_or_card_not_one_clues() -> None:
+    state = stacked("R1 Y1 Y2 Y3 W3  Y5 G2 G3 B2 B2", 2, 0)
+    state = apply(state, Clue(1, rank=5))  # alice: one clue, on the Y5
+    line = "".join(text for _, text in glance_fragments(view_for(state, 0), 200))
+    assert line.endswith("1 card for 1 clue"), line
+    state = apply(state, Clue(0, rank=1))  # bob: a clue on R1 and Y1
+    line = "".join(text for _, text in glance_fragments(view_for(state, 0), 200))
+    assert line.endswith("3 cards for 2 clues"), line
