@@ -27,7 +27,7 @@ from hanabi.engine import PlayerView, TurnEvent, clue_history, possible_cards, s
 
 from .board import seat_name
 from .keys import KeyRefused, Prompt
-from .model import ClientModel, Link, log_new_events
+from .model import ClientModel, Link, LogLine, log_new_events
 from .stepping import Move, Place
 
 # The keys of a rewind besides the arrows, Home and End (bindings.py): [ ] a whole round, , . one step.
@@ -42,6 +42,7 @@ class Rewind:
     notice: str = ""  # a key the rewind refused, said until the next step
     _history: tuple[PlayerView, list[PlayerView]] | None = field(default=None, repr=False)
     _shown: tuple[ClientModel, int, ClientModel] | None = field(default=None, repr=False)
+    _told: tuple[PlayerView, tuple[LogLine, ...]] | None = field(default=None, repr=False)
 
     @classmethod
     def open(cls, view: PlayerView) -> Rewind | str:
@@ -84,14 +85,27 @@ class Rewind:
             return live
         if self._shown is not None and self._shown[0] is live and self._shown[1] == self.step:
             return self._shown[2]
+        step = min(self.step, len(view.events))
         try:
-            past = self.history(view)[min(self.step, len(view.events))]
+            past = self.history(view)[step]
         except ValueError:  # a live view no game could produce (checked when opened): show the live game
             return live
         blank = replace(live, link=Link.REPLAY, view=past, log=(), logged_events=0, hands=())
-        model = log_new_events(blank, past)
+        told = self.told(live, view)
+        # The log of step k is the first k lines of the whole game's (one line per event), unless the log keeps
+        # fewer lines than the game has events: then it is told again from the deal.
+        model = replace(blank, log=told[:step], logged_events=step) if len(told) == len(view.events) \
+            else log_new_events(blank, past)
         self._shown = (live, self.step, model)
         return model
+
+    def told(self, live: ClientModel, view: PlayerView) -> tuple[LogLine, ...]:
+        """Every event of the live view as the log tells it, told once per live view rather than again from the
+        deal at each step."""
+        if self._told is None or self._told[0] is not view:
+            blank = replace(live, link=Link.REPLAY, view=view, log=(), logged_events=0, hands=())
+            self._told = (view, log_new_events(blank, view).log)
+        return self._told[1]
 
     def status(self, live: ClientModel) -> str:
         """The status line while rewinding: where we are, and what the live game is doing."""

@@ -50,3 +50,24 @@ def test_the_log_shows_its_newest_lines_and_scrolls_back_through_the_whole_game(
     screen = term.screen()
     assert "40 newer lines below: PgDn" in screen
     assert log[-41] in screen and log[-40] not in screen and log[-1] not in screen
+
+
+def test_each_rewind_step_tells_the_log_of_that_step(term: Terminal, kit) -> None:
+    from dataclasses import replace
+
+    from hanabi.client.model import Link, log_new_events
+    from hanabi.engine import seat_history
+
+    state = long_game(kit)
+    seated(term, kit, state)
+    live = term.store.model
+    assert live.view is not None
+    term.app.open_rewind()
+    rewind = term.app.ui.rewind
+    assert rewind is not None
+    for step, past in enumerate(seat_history(live.view)):
+        rewind.step = step
+        told_afresh = log_new_events(replace(live, link=Link.REPLAY, view=past, log=(), logged_events=0, hands=()),
+                                     past)
+        shown = rewind.shown(live)
+        assert shown.log == told_afresh.log and shown.view == past and len(shown.log) == step
