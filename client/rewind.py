@@ -117,7 +117,8 @@ class Rewind:
             where = "the deal"
         else:
             event = view.events[self.step - 1]
-            where = f"turn {event.turn + 1}" if isinstance(event, TurnEvent) else "a rearrangement"
+            # "after turn 5": the board shows turn 5 done, so the title above already says turn 6 is to come.
+            where = f"after turn {event.turn + 1}" if isinstance(event, TurnEvent) else "after a rearrangement"
         now = ("IT IS YOUR TURN in the live game" if view.seat is not None and view.current == view.seat
                and view.outcome is None else f"live: {seat_name(live.names, view.current)} to act")
         said = f"{self.notice} · " if self.notice else ""

@@ -423,12 +423,18 @@ def chat_closed(model: ClientModel) -> str | None:
     return refusal.message if refusal is not None else None
 
 
+HELP_KEY = "?"
+
+
 def keys_line(items: list[tuple[str, str]], width: int) -> StyleAndTextTuples:
     """The (key, what it does) ``items``, most useful first, as many as fit ``width``: what does not fit goes from
-    the end, but the last (quit, or back) always stays."""
+    the end, but the last (quit, or back) and ``?`` (the help, which lists every key) always stay."""
     items = list(items)
-    while sum(len(k) + len(w) + 3 for k, w in items) > width and len(items) > 2:
-        del items[-2]
+    while sum(len(k) + len(w) + 3 for k, w in items) > width:
+        droppable = [i for i, (key, _) in enumerate(items[:-1]) if key != HELP_KEY]
+        if len(droppable) <= 1:
+            break
+        del items[droppable[-1]]
     out: StyleAndTextTuples = []
     for key, what in items:
         out += [("class:keys.key", f" {key}"), ("class:keys", f" {what} ")]

@@ -204,6 +204,14 @@ def test_the_lobby_of_a_server_not_reached_does_not_offer_to_create_a_table(term
     assert "No tables yet. Press n to create one." in term.screen()
 
 
+def test_the_key_line_keeps_help_and_quit_at_80_columns_however_many_keys_there_are(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    term.feed(SeatStatus(1, 1, False))  # an away player: the host's H key joins the line too
+    line = term.screen().splitlines()[-1]
+    assert " ? help " in line and line.rstrip().endswith("^C quit"), line
+    assert " p play " in line  # the line still starts with the moves
+
+
 def test_bad_command_says_what_to_type(term: Terminal, kit) -> None:
     at_game(term, kit)
     assert term.type(":clue nobody red\r") == []

@@ -186,7 +186,8 @@ def test_r_rewinds_through_the_game_as_this_seat_saw_it(pipe: PipeInput, tmp_pat
     state = apply(state, Clue(0, rank=1))  # turn 2: bob clues alice's 1s
     seated = seat_at(pipe, tmp_path, state)
     screen = seated.keys("r")
-    assert "REWIND: turn 1, step 1 of 2" in screen and "IT IS YOUR TURN in the live game" in screen
+    assert "REWIND: after turn 1, step 1 of 2" in screen and "IT IS YOUR TURN in the live game" in screen
+    assert "turn 2 · bob's turn" in screen.splitlines()[0]  # the title and the status line tell the same step
     assert "Clues 8/8" in screen and "R1" in screen.splitlines()[1]
     assert "bob clues" not in screen  # the log stops at that step too
     screen = seated.keys(LEFT)
