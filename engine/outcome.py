@@ -45,6 +45,12 @@ class Outcome:
     all_or_nothing: bool = False
 
     @property
+    def stopped(self) -> bool:
+        """Ended from outside any turn (stopped, or the clock of the player to act ran out): the game's history
+        has one step more than its turns, the end itself."""
+        return self.reason in (EndReason.TERMINATED, EndReason.TIMEOUT)
+
+    @property
     def victory(self) -> bool:
         return self.reason is EndReason.PERFECT
 

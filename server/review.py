@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from hanabi.engine import EndReason, GameState, TurnEvent
+from hanabi.engine import GameState, TurnEvent
 from hanabi.protocol import ErrorCode, ReplayFile, Review, ReviewLead, ReviewPoint, ReviewStep, TableInfo
 from hanabi.protocol import table_rules as rules
 
@@ -25,10 +25,10 @@ ReviewMove = ReviewStep | ReviewPoint | ReviewLead  # what moves a review on (an
 
 
 def last_step(state: GameState) -> int:
-    """The game's last step: one per turn taken, one more when it was stopped from outside (no turn ended it)."""
+    """The game's last step: one per turn taken, one more when it was stopped from outside (no turn ended it: a
+    host's stop, a clock run out), as every viewer of its replay counts them."""
     turns = sum(1 for e in state.events if isinstance(e, TurnEvent))
-    stopped = state.outcome is not None and state.outcome.reason is EndReason.TERMINATED
-    return turns + stopped
+    return turns + (state.outcome is not None and state.outcome.stopped)
 
 
 @dataclass(frozen=True, slots=True)
