@@ -372,8 +372,7 @@ def _error(model: ClientModel, message: ErrorReply) -> ClientModel:
         # A hello refused before any welcome: its name, the only thing of it a player chooses; we ask for another.
         # (After the welcome, a hello's refusal is of its resume token: bad_resume, below.)
         return with_status(replace(model, name_refused=message.message),
-                           f"The server refused the name: {message.message}. Type another name, then Enter "
-                           "(Ctrl-C quits)", True)
+                           f"{message.message}. Type another name (Ctrl-C quits)", True)
     out = model
     if message.code == ErrorCode.BAD_RESUME.value and model.table is not None:
         # The server no longer knows our seat (restarted without its store): we are in its lobby now,

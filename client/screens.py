@@ -315,8 +315,8 @@ def lobby_fragments(model: ClientModel, selected: int, width: int) -> StyleAndTe
         out.append(("class:label", "\n  No tables yet. Press n to create one.\n"))
     elif not model.tables:
         # Not connected (yet): the server's tables are unknown, and n could not create one.
-        out.append(("class:label", f"\n  Not connected to {model.address or 'the server'}: its tables show here "
-                                   "once it answers (the status line says why not).\n"))
+        out.append(("class:label", f"\n  Not connected to {model.address or 'the server'} yet: its tables show "
+                                   "here once it answers.\n"))
     for i, table in enumerate(model.tables):
         state = "playing" if table.running else "waiting"
         # A locked table keeps a visible mark even when its name is cut to fit.
@@ -423,15 +423,17 @@ def chat_closed(model: ClientModel) -> str | None:
     return refusal.message if refusal is not None else None
 
 
-HELP_KEY = "?"
+# Kept on the key line whatever else must go: the help, which lists every key, and the host's H, shown only while
+# a seat waits for it.
+KEPT_KEYS = ("?", HAND_KEY)
 
 
 def keys_line(items: list[tuple[str, str]], width: int) -> StyleAndTextTuples:
     """The (key, what it does) ``items``, most useful first, as many as fit ``width``: what does not fit goes from
-    the end, but the last (quit, or back) and ``?`` (the help, which lists every key) always stay."""
+    the end, but the last (quit, or back) and the ``KEPT_KEYS`` always stay."""
     items = list(items)
     while sum(len(k) + len(w) + 3 for k, w in items) > width:
-        droppable = [i for i, (key, _) in enumerate(items[:-1]) if key != HELP_KEY]
+        droppable = [i for i, (key, _) in enumerate(items[:-1]) if key not in KEPT_KEYS]
         if len(droppable) <= 1:
             break
         del items[droppable[-1]]

@@ -188,8 +188,8 @@ def test_a_refused_name_opens_a_line_for_another(term: Terminal) -> None:
                                                 "name others can tell apart"))
     assert term.type("") == []
     screen = term.screen()
-    assert "The server refused the name: '\u0410lice' looks too much like 'Alice'" in screen
-    assert "name: " in screen
+    assert "'\u0410lice' looks too much like 'Alice'" in screen and "Type another name (Ctrl-C quits)" in screen
+    assert term.app.ui.naming  # the command line waits for a name ("name: ")
     assert term.type("\r") == [] and chosen == []  # an empty name is no name
     assert "the name must be 1 to" in term.store.model.status
     assert term.type("Alicia\r") == [] and chosen == ["Alicia"]
@@ -208,7 +208,7 @@ def test_the_key_line_keeps_help_and_quit_at_80_columns_however_many_keys_there_
     at_game(term, kit)
     term.feed(SeatStatus(1, 1, False))  # an away player: the host's H key joins the line too
     line = term.screen().splitlines()[-1]
-    assert " ? help " in line and line.rstrip().endswith("^C quit"), line
+    assert " ? help " in line and " H hand seat " in line and line.rstrip().endswith("^C quit"), line
     assert " p play " in line  # the line still starts with the moves
 
 
