@@ -244,7 +244,8 @@ class ClientApp:
             if closed is not None:
                 self.note(f"Not sent: {closed}", True)
                 return
-            self.send(Chat(intent.text))
+            if self.send(Chat(intent.text)):
+                self.note("")  # what the status said of an earlier line (too long, chat closed) no longer holds
             return
         if isinstance(intent, Local):
             self._local(intent.verb)

@@ -171,6 +171,7 @@ def test_a_chat_line_over_the_limit_is_not_sent_and_stays_to_be_shortened(term: 
     assert f"at most {CHAT_MAX} characters, this one is {CHAT_MAX + 1}" in term.store.model.status
     assert term.app.command.text == f"say {line}"  # the line opens again with every letter typed
     assert term.type("\x7f\r") == [Chat("x" * CHAT_MAX)]  # one letter less is said
+    assert "at most" not in term.store.model.status  # and the refusal no longer shows
 
 
 def test_a_note_over_the_limit_stays_on_the_command_line(term: Terminal, kit) -> None:
