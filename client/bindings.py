@@ -240,6 +240,16 @@ def _lobby(app: ClientApp, keymap: Keymap) -> None:
     lobby.add("l")(lambda: app.act(LobbyIntent("leave")))
 
 
+def paused(model: ClientModel) -> bool:
+    """The game stands still, paused by hand: z resumes it (a game that paused itself for an absent player goes on
+    once they are back, not on z)."""
+    return model.clock is not None and model.clock.paused and model.clock.paused_by is not None
+
+
+def running(model: ClientModel) -> bool:
+    return model.clock is None or not model.clock.paused
+
+
 def chat_open(model: ClientModel) -> bool:
     return chat_closed(model) is None
 
@@ -279,8 +289,10 @@ def _game(app: ClientApp, keymap: Keymap) -> None:
         game.show(key, what)
     game.show(handing.KEY, "hand seat", hand_shown)
     game.show("t", "chat", chat_open)
-    for key, what in (("z", "pause"), (":", "cmd"), ("?", "help"), ("r", "rewind"), ("N", "notes"), ("w", "why"),
-                      ("PgUp", "log"), ("^C", "quit")):
+    game.show("z", "pause", running)
+    game.show("z", "resume", paused)
+    for key, what in ((":", "cmd"), ("?", "help"), ("r", "rewind"), ("N", "notes"), ("w", "why"), ("PgUp", "log"),
+                      ("^C", "quit")):
         game.show(key, what)
     _board(app, game, running=True)
 
