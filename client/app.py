@@ -393,7 +393,9 @@ class ClientApp:
             self.note(f"could not save the replay in {self.replay_dir}: {e.strerror or e}", True)
             return
         self.ui.saved[game] = str(path)
-        self.note(f"Replay saved to {path} (open it with hanabi-client --replay {path.name})")
+        # The whole path, which is also what --replay takes (the file is in the data folder, not where the client
+        # was started, so its bare name would not open it); with a hint it passed the status bar's two lines.
+        self.note(f"Replay saved to {path}")
 
     def run_command(self, line: str) -> bool:
         """Carry out one typed line; whether it stays on the command line to be mended (a text the server would

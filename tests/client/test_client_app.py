@@ -414,7 +414,7 @@ def test_a_saved_replay_never_overwrites_an_older_one(term: Terminal, kit, tmp_p
     assert older.read_text() == "an earlier game of the same variant, saved in the same minute"
     saved = tmp_path / "hanabi-2026-11-24-1530-no-variant-2.json"
     assert json.loads(saved.read_text()) == json.loads(replay)
-    assert f"Replay saved to {saved}" in term.store.model.status
+    assert term.store.model.status == f"Replay saved to {saved}"  # the whole path: what --replay takes
     term.type("s")  # again: the same game is not written a second time under a third name
     assert not (tmp_path / "hanabi-2026-11-24-1530-no-variant-3.json").exists()
     assert str(saved) in term.store.model.status
