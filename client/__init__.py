@@ -10,8 +10,9 @@ itself; ``runner`` runs Trio as a guest on prompt_toolkit's asyncio loop;
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from hanabi.engine.lazy import loader
 
 if TYPE_CHECKING:
     from .app import ClientApp
@@ -27,16 +28,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "runner": ("ModelStore", "run_with_trio"),
     "session": ("Address", "Session", "parse_address"),
 }
-_HOME = {name: module for module, names in _EXPORTS.items() for name in names}
-
 if not TYPE_CHECKING:  # for mypy every name is imported above, with its type
-
-    def __getattr__(name):
-        if name not in _HOME:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
-        globals()[name] = value  # asked once
-        return value
+    __getattr__ = loader(__name__, _EXPORTS, globals())
 
 __all__ = ["Address", "ClientApp", "ClientModel", "Link", "Session", "ModelStore", "parse_address", "reduce",
            "run_with_trio"]

@@ -13,8 +13,9 @@ Every rule of the project lives in this package.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from .lazy import loader
 
 if TYPE_CHECKING:
     from .actions import Action, Clue, Discard, Event, Play, Rearrange, RearrangeEvent, TurnAction, TurnEvent
@@ -98,16 +99,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "variants": ("Variant",),
     "views": ("CardView", "PlayerView", "Reveal", "reveal", "spectator_view", "view_for", "views_for"),
 }
-_HOME = {name: module for module, names in _EXPORTS.items() for name in names}
-
 if not TYPE_CHECKING:  # for mypy every name is imported above, with its type
-
-    def __getattr__(name):
-        if name not in _HOME:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
-        globals()[name] = value  # asked once
-        return value
+    __getattr__ = loader(__name__, _EXPORTS, globals())
 
 __all__ = [
     "Action", "action_of", "ActionDoesNotApply", "apply", "Card", "CardKnowledge", "CardView", "ChatPolicy",

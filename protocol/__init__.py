@@ -12,8 +12,9 @@ reference for implementers in other languages.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from hanabi.engine.lazy import loader
 
 if TYPE_CHECKING:
     from .engine_wire import (
@@ -129,16 +130,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ),
     "version": ("CLIENT_PROGRAM", "PROTOCOL_VERSION", "SERVER_PROGRAM", "version_mismatch"),
 }
-_HOME = {name: module for module, names in _EXPORTS.items() for name in names}
-
 if not TYPE_CHECKING:  # for mypy every name is imported above, with its type
-
-    def __getattr__(name):
-        if name not in _HOME:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
-        globals()[name] = value  # asked once
-        return value
+    __getattr__ = loader(__name__, _EXPORTS, globals())
 
 __all__ = [
     "CHAT_MAX", "CLIENT_TYPES", "DEFAULT_MAX_FRAME", "DEFAULT_PORT", "HEADER", "LIST_MAX", "MESSAGE_TYPES",

@@ -7,8 +7,9 @@ a ``Server`` (with the bound ``port``) through ``nursery.start``; the
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from hanabi.engine.lazy import loader
 
 if TYPE_CHECKING:
     from .app import Server, serve
@@ -22,15 +23,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "config": ("ServerConfig",),
     "store": ("Store", "StoreError"),
 }
-_HOME = {name: module for module, names in _EXPORTS.items() for name in names}
-
 if not TYPE_CHECKING:  # for mypy every name is imported above, with its type
-
-    def __getattr__(name):
-        if name not in _HOME:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
-        globals()[name] = value  # asked once
-        return value
+    __getattr__ = loader(__name__, _EXPORTS, globals())
 
 __all__ = ["Server", "ServerConfig", "Store", "StoreError", "serve"]

@@ -9,8 +9,9 @@ whatever it remembers by replaying it, and it can never reach the game state.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from ..lazy import loader
 
 if TYPE_CHECKING:
     from .decision import (
@@ -35,16 +36,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     ),
     "registry": ("BOTS", "Bot", "choose_action", "decide", "make_bot"),
 }
-_HOME = {name: module for module, names in _EXPORTS.items() for name in names}
-
 if not TYPE_CHECKING:  # for mypy every name is imported above, with its type
-
-    def __getattr__(name):
-        if name not in _HOME:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
-        globals()[name] = value  # asked once
-        return value
+    __getattr__ = loader(__name__, _EXPORTS, globals())
 
 __all__ = ["BOTS", "Bot", "Decision", "LEVELS", "Level", "action_words", "choose_action", "decide", "explained",
            "known_level", "make_bot", "seat_called", "seats_named", "table_level"]
