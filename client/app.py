@@ -289,7 +289,10 @@ class ClientApp:
             else:
                 self.save_replay()
         elif verb == "why":
-            self.note(why_text(self.get_model()))
+            shown = self.review.current()
+            # In the table's review, the reason of the step on screen, not the game's last one.
+            events = shown.state.events if shown is not None and self.review.ui.private is None else None
+            self.note(why_text(self.get_model(), events))
 
     def save_replay(self) -> None:
         model = self.get_model()

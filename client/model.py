@@ -11,11 +11,11 @@ reads: the action log, built from the view's public events, and the chat.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from hanabi.engine import Hands, PlayerView, TurnEvent, hands_after, opening_hands
+from hanabi.engine import Event, Hands, PlayerView, TurnEvent, hands_after, opening_hands
 from hanabi.protocol import ErrorCode
 from hanabi.protocol.messages import (
     BotReason,
@@ -388,12 +388,17 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
     return model if step is None else step(model, message)
 
 
-def last_bot_move(model: ClientModel) -> tuple[int, int] | None:
-    """(turn, seat) of the latest turn a house bot took in this game, from the view's events and the table's seats."""
+def last_bot_move(model: ClientModel, events: Sequence[Event] | None = None) -> tuple[int, int] | None:
+    """(turn, seat) of the latest turn a house bot took in this game, from ``events`` (the view's when None: the
+    game as it stands; a review's step gives the events up to it) and the table's seats."""
     view, table = model.view, model.table
-    if view is None or table is None:
+    if events is None:
+        if view is None:
+            return None
+        events = view.events
+    if table is None:
         return None
-    for event in reversed(view.events):
+    for event in reversed(events):
         if isinstance(event, TurnEvent):
             holder = table.players[event.seat] if 0 <= event.seat < len(table.players) else None
             if holder is not None and holder.bot:

@@ -8,9 +8,10 @@ room when there is more.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
-from hanabi.engine import PlayerView, Variant
+from hanabi.engine import Event, PlayerView, Variant
 from hanabi.protocol import table_rules as rules
 from hanabi.protocol.messages import Stats, TableInfo
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -128,11 +129,12 @@ def discards(model: ClientModel, width: int = 80) -> StyleAndTextTuples:
     return discard_fragments(model.view, width) + ([("", "\n"), *line] if line else [])
 
 
-def why_text(model: ClientModel) -> str:
-    """The reason of the last bot move (key w), or why it cannot be shown yet."""
-    last = last_bot_move(model)
+def why_text(model: ClientModel, events: Sequence[Event] | None = None) -> str:
+    """The reason of the last bot move (key w) up to ``events`` (a review's step; None: the game as it stands), or
+    why it cannot be shown yet."""
+    last = last_bot_move(model, events)
     if last is None:
-        return "no bot has moved in this game yet"
+        return "no bot has moved in this game yet" if events is None else "no bot had moved yet at this step"
     turn, seat = last
     who = seat_name(model.names, seat)
     reason = next((r.reason for r in model.bot_reasons if r.turn == turn), None)

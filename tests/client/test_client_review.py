@@ -8,9 +8,10 @@ from pathlib import Path
 
 from hanabi.client.model import ClientModel, reduce
 from hanabi.client.replayer import game_steps
-from hanabi.engine import Discard, GameState, Variant, apply, legal_actions
+from hanabi.engine import Discard, GameState, TurnEvent, Variant, apply, legal_actions
 from hanabi.engine.replay import dumps, from_json
 from hanabi.protocol.messages import (
+    BotReason,
     EndReason,
     GameOver,
     Games,
@@ -285,3 +286,22 @@ def test_an_empty_history_says_so_and_its_keys_line_is_whole_at_80_columns(term,
     assert "  No finished game on this server yet: a game shows here once it ends." in lines
     keys = next(line for line in lines if line.startswith(" Enter/o "))
     assert keys.rstrip().endswith("Esc back") and len(keys) <= 80
+
+
+def test_w_in_the_review_tells_the_bots_reason_of_the_step_on_screen(term, kit) -> None:
+    state = finished(kit)
+    text = dumps(state, kit.NAMES)
+    last = last_of(text)
+    turns = [e for e in state.events if isinstance(e, TurnEvent) and e.seat == 2]  # cathy is a house bot here
+    term.feed(Welcome(3, "server", "bob", "tok", ""), Joined(kit.table(bots=(2,)), 1), GameStarted(1, 1),
+              kit.view_message(state, 1), GameOver(1, state.outcome, state.deck, "7"),
+              *(BotReason(1, e.turn, 2, f"the reason of turn {e.turn + 1}") for e in turns),
+              ReplayFile(1, text), Review(1, 1, "alice", last, last, None))
+    term.type("w")
+    assert f"cathy, turn {turns[-1].turn + 1}: the reason of turn {turns[-1].turn + 1}" in term.store.model.status
+    term.feed(Review(1, 1, "alice", 4, last, None))  # step 4 shows turns 1-4: cathy's last is turn 3
+    term.type("w")
+    assert "cathy, turn 3: the reason of turn 3" in term.store.model.status
+    term.feed(Review(1, 1, "alice", 1, last, None))  # alice's first turn only
+    term.type("w")
+    assert "no bot had moved yet at this step" in term.store.model.status
