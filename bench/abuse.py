@@ -222,17 +222,7 @@ runpy.run_module("hanabi.server", run_name="__main__", alter_sys=True)
 def _start_server(db: str, round_log: str) -> tuple[subprocess.Popen[bytes], int]:
     """A ``hanabi-server`` process as the load test starts one, its event loop's rounds logged to ``round_log``
     (each over 1 ms: when it ended, its wall-clock and CPU milliseconds)."""
-    proc = subprocess.Popen([sys.executable, "-c", ROUND_TIMER, "--host", "127.0.0.1", "--port", "0", "--db", db,
-                             "--log-level", "warning", "--no-announce"], stdout=subprocess.PIPE,
-                            env={**os.environ, "HANABI_ROUND_LOG": round_log})
-    assert proc.stdout is not None
-    seen = ""
-    while "listening on port" not in seen:
-        line = proc.stdout.readline().decode(errors="replace")
-        if not line:
-            raise RuntimeError(f"the server did not start: {seen}")
-        seen += line
-    return proc, int(seen.split("listening on port ")[1].split()[0])
+    return loadtest.started([sys.executable, "-c", ROUND_TIMER], db, {**os.environ, "HANABI_ROUND_LOG": round_log})
 
 
 def _longest_round(round_log: str, since: float, until: float) -> tuple[float, float]:

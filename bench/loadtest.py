@@ -303,7 +303,13 @@ def _start_server(db: str, profile: str | None = None,
     python = [sys.executable] + (["-m", "cProfile", "-o", profile] if profile else [])
     server = ["-c", _GC_LOGGER] if gc_log else ["-m", "hanabi.server"]
     env = {**os.environ, "HANABI_GC_LOG": gc_log} if gc_log else None
-    proc = subprocess.Popen([*python, *server, "--host", "127.0.0.1", "--port", "0", "--db", db,
+    return started([*python, *server], db, env)
+
+
+def started(program: list[str], db: str, env: dict[str, str] | None) -> tuple[subprocess.Popen[bytes], int]:
+    """``program`` (a Python command line that runs the server) started on loopback on a free port with the store
+    ``db``, once it says it listens; the process and its port."""
+    proc = subprocess.Popen([*program, "--host", "127.0.0.1", "--port", "0", "--db", db,
                              "--log-level", "warning", "--no-announce"], stdout=subprocess.PIPE, env=env)
     assert proc.stdout is not None
     seen = ""
@@ -312,8 +318,7 @@ def _start_server(db: str, profile: str | None = None,
         if not line:
             raise RuntimeError(f"the server did not start: {seen}")
         seen += line
-    port = int(seen.split("listening on port ")[1].split()[0])
-    return proc, port
+    return proc, int(seen.split("listening on port ")[1].split()[0])
 
 
 def _play(clients: list[LoadClient], warmup: float, seconds: float, stats: Stats,
