@@ -44,7 +44,8 @@ SEED = "netbot-1"  # a deal on which each test's bot would decide otherwise at a
 
 
 async def _host_at_a_new_table(nursery: trio.Nursery, name: str, seats: int = 2, seed: str | None = None,
-                               network_bot: bool = False) -> tuple[Server, trio.SocketStream, BotClient, Joined]:
+                               network_bot: bool = False,
+                               password: str | None = None) -> tuple[Server, trio.SocketStream, BotClient, Joined]:
     """A server, and Host logged in and seated at a new table ``name``: the server, Host's stream, Host,
     and Host's ``joined``. With ``network_bot``, Host says in hello that it is a network bot."""
     server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=FAST,
@@ -53,7 +54,7 @@ async def _host_at_a_new_table(nursery: trio.Nursery, name: str, seats: int = 2,
     host = BotClient(stream, "Host", 0.0)
     await host.send(Hello(PROTOCOL_VERSION, CLIENT_PROGRAM, "Host", network_bot=network_bot))
     await host.expect(Welcome)
-    await host.send(CreateTable(name, seats=seats, seed=seed))
+    await host.send(CreateTable(name, seats=seats, seed=seed, password=password))
     joined = await host.expect(Joined)
     assert isinstance(joined, Joined)
     return server, stream, host, joined
@@ -229,15 +230,7 @@ async def test_only_a_network_bot_of_the_servers_own_version_counts_as_a_bot(nur
 
 
 async def test_a_table_with_a_password_is_free_to_the_bot_only_with_it(nursery: trio.Nursery) -> None:
-    server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=FAST,
-                                                            task_status=task_status))
-    stream = await trio.open_tcp_stream("127.0.0.1", server.port)
-    host = BotClient(stream, "Host", 0.0)
-    await host.send(Hello(PROTOCOL_VERSION, CLIENT_PROGRAM, "Host"))
-    await host.expect(Welcome)
-    await host.send(CreateTable("locked", seats=2, password="s3cret"))
-    joined = await host.expect(Joined)
-    assert isinstance(joined, Joined)
+    server, _, host, joined = await _host_at_a_new_table(nursery, "locked", password="s3cret")
     address, said = Address("127.0.0.1", server.port), list[str]()
     with trio.fail_after(20):
         # Without the password the one table with a seat is not free, and the bot says why and what to give.
@@ -440,15 +433,7 @@ async def test_the_network_bot_takes_its_seat_back_when_the_server_comes_back(
 
 async def test_without_reconnecting_a_lost_server_is_one_sentence(nursery: trio.Nursery) -> None:
     """With ``reconnect_for=0`` the bot stops at the first loss, saying why, as before reconnection existed."""
-    server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=FAST,
-                                                           task_status=task_status))
-    stream = await trio.open_tcp_stream("127.0.0.1", server.port)
-    host = BotClient(stream, "Host", 0.0)
-    await host.send(Hello(PROTOCOL_VERSION, CLIENT_PROGRAM, "Host"))
-    await host.expect(Welcome)
-    await host.send(CreateTable("brief", seats=2))
-    joined = await host.expect(Joined)
-    assert isinstance(joined, Joined)
+    server, _, host, joined = await _host_at_a_new_table(nursery, "brief")
     lines: list[str] = []
 
     async def stop_when_seated() -> None:
