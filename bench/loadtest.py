@@ -17,14 +17,17 @@ given time. Then it prints:
 The clients cost little on purpose, so that the server, not the load, is what
 is measured (they share the machine's cores with it): they all run on one
 epoll loop in this process (no task or thread per connection), with the
-kernel's receive timestamps to time each answer. What they receive they read
-as every client does, through the protocol's ``Decoder`` (its frames, its
-checks, the history it keeps), and they send requests made with its
-``encode``, each distinct one once. Their play is simple and always legal:
-discard the oldest card, or clue the next seat with the rank of its newest
-card when all clue tokens are in. With ``--think S`` each player pauses 0.5 S
-to 1.5 S (at random) before acting, counted from when the view reached their
-socket.
+kernel's receive timestamps to time each answer. They cut what they receive
+into the protocol's frames and unpack each as a plain msgpack tree (no
+``Decoder``: they trust the server, so they skip the protocol's field
+checks and the views' history, which a real client keeps and which cost
+five times this loop's CPU); they still read every frame's type, answer
+pings, count errors and goodbyes, and act on each view of their turn. They
+send requests made with the protocol's ``encode``, each distinct one once.
+Their play is simple and always legal: discard the oldest card, or clue the
+next seat with the rank of its newest card when all clue tokens are in.
+With ``--think S`` each player pauses 0.5 S to 1.5 S (at random) before
+acting, counted from when the view reached their socket.
 """
 
 from __future__ import annotations
@@ -45,31 +48,23 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-from hanabi.engine import CLUE_TOKENS, MAX_PLAYERS, MIN_PLAYERS, Clue, Discard, PlayerView
+import msgpack
+from hanabi.engine import CLUE_TOKENS, MAX_PLAYERS, MIN_PLAYERS, Clue, Discard
 from hanabi.protocol import (
+    HEADER,
     PROTOCOL_VERSION,
     ActionRequest,
     CreateTable,
-    Decoder,
-    ErrorReply,
-    GameOver,
-    GameStarted,
-    Goodbye,
     Hello,
     Join,
-    Joined,
     Message,
-    Ping,
     Pong,
     Start,
-    ViewUpdate,
-    Welcome,
     encode,
 )
 
-MessageT = TypeVar("MessageT")
 _REQUESTS: dict[tuple[int, int], bytes] = {}  # (0, order) discards, (target + 1, rank) clues: their frames
 _SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)  # Linux; its control message has the same number
 _TIMESPEC = struct.Struct("@qq")  # struct timespec: seconds, nanoseconds (wall clock)
@@ -99,58 +94,80 @@ class LoadClient:
         self.players = players
         self.stats = stats
         self.host = host
-        self.decoder = Decoder(peer="server")
+        self.buffer = bytearray()  # the start of a frame whose end has not arrived yet
         self.acted_turn = -1  # the turn of the last view acted on: a view of the same turn is not acted on again
         self.sent_at: float | None = None
         self.think = think  # seconds to wait before acting, like a player thinking (0: as fast as possible)
-        self.pending: PlayerView | None = None  # the view to act on once the thinking is over
+        self.pending: dict[str, Any] | None = None  # the view to act on once the thinking is over
 
     def send(self, message: Message) -> None:
         self.sock.sendall(encode(message))  # a request is a few dozen bytes: the socket's buffer takes it
 
-    def until(self, kind: type[MessageT]) -> MessageT:
-        """During the setup (blocking socket): the next message of type ``kind``."""
+    def until(self, kind: str) -> dict[str, Any]:
+        """During the setup (blocking socket): the next message of type ``kind``, as a plain tree."""
         while True:
             data = self.sock.recv(1 << 16)
             if not data:
                 raise EOFError("the server closed the connection during the setup")
-            for message in self.decoder.feed(data):
-                if isinstance(message, kind):
-                    return message
-                if isinstance(message, ErrorReply):
-                    raise RuntimeError(f"the server refused a setup request: {message.message}")
+            for tree in self.trees(data, len(data)):
+                if tree["t"] == kind:
+                    return tree
+                if tree["t"] == "error":
+                    raise RuntimeError(f"the server refused a setup request: {tree['message']}")
+
+    def trees(self, data: bytes | bytearray, size: int) -> list[dict[str, Any]]:
+        """The messages completed by the first ``size`` bytes of ``data`` (a buffer reused for every read: nothing
+        of it is kept but the start of an incomplete frame, copied), each unpacked as a plain msgpack tree."""
+        if self.buffer:
+            self.buffer += memoryview(data)[:size]
+            data, size = self.buffer, len(self.buffer)
+            self.buffer = bytearray()
+        out = []
+        start = 0
+        while size - start >= HEADER.size:
+            (length,) = HEADER.unpack_from(data, start)
+            end = start + HEADER.size + length
+            if end > size:
+                break
+            out.append(msgpack.unpackb(memoryview(data)[start + HEADER.size:end]))
+            start = end
+        if start < size:
+            self.buffer = bytearray(memoryview(data)[start:size])
+        return out
 
     def receive(self, data: bytes | bytearray, size: int, timers: list[tuple[float, int, LoadClient]],
                 arrived: float | None = None) -> None:
-        """Handle the messages completed by the first ``size`` bytes of ``data`` (a buffer reused for every
-        read). ``arrived``: when the kernel received the first of these bytes (wall clock)."""
-        if self.decoder.buffered:
+        """Handle the messages completed by the first ``size`` bytes of ``data``. ``arrived``: when the kernel
+        received the first of these bytes (wall clock)."""
+        if self.buffer:
             arrived = None  # a frame began in an earlier read: its bytes did not all arrive then
-        self.decoder.receive(bytes(memoryview(data)[:size]))
-        while (message := self.decoder.next_message()) is not None:
+        for tree in self.trees(data, size):
             # A move's event and view leave the server in one write: they arrive together, at ``arrived``.
-            self.handle(message, timers, arrived)
+            self.handle(tree, timers, arrived)
 
-    def handle(self, message: Message, timers: list[tuple[float, int, LoadClient]],
+    def handle(self, tree: dict[str, Any], timers: list[tuple[float, int, LoadClient]],
                arrived: float | None = None) -> None:
-        """One message from the server. ``arrived``: when it reached the socket, if known (see ``_play``)."""
-        if type(message) is ViewUpdate:
-            self.viewed(message.view, timers, arrived)
-        elif type(message) is Ping:
-            self.send(Pong(n=message.n))
-        elif type(message) is GameStarted:
+        """One message from the server, as a plain tree. ``arrived``: when it reached the socket, if known (see
+        ``_play``)."""
+        kind = tree["t"]
+        if kind == "view":
+            self.viewed(tree["view"], timers, arrived)
+        elif kind == "ping":
+            self.send(Pong(n=tree["n"]))
+        elif kind == "game_started":
             self.acted_turn = -1  # a new game counts its turns from 0 again
-        elif type(message) is GameOver:
+        elif kind == "game_over":
             if self.host:
                 self.stats.games += 1
                 self.send(Start())
-        elif type(message) is ErrorReply:
-            self.stats.errors.append(message.message)
-        elif type(message) is Goodbye:
-            raise EOFError(f"goodbye: {message.reason}: {message.message}")
+        elif kind == "error":
+            self.stats.errors.append(tree["message"])
+        elif kind == "goodbye":
+            raise EOFError(f"goodbye: {tree['reason']}: {tree['message']}")
         # Anything else (a move's event, news of the table) needs no answer: the view that follows says all.
 
-    def viewed(self, view: PlayerView, timers: list[tuple[float, int, LoadClient]], arrived: float | None) -> None:
+    def viewed(self, view: dict[str, Any], timers: list[tuple[float, int, LoadClient]],
+               arrived: float | None) -> None:
         """This seat's view after a move: the answer to its own action, if it sent one; its turn, maybe."""
         if self.sent_at is not None:
             if self.stats.measuring:
@@ -162,9 +179,9 @@ class LoadClient:
                 self.stats.latencies.append(late)
                 self.stats.actions += 1
             self.sent_at = None
-        if view.current != self.seat or view.outcome is not None or view.turn == self.acted_turn:
+        if view["current"] != self.seat or view["outcome"] is not None or view["turn"] == self.acted_turn:
             return
-        self.acted_turn = view.turn
+        self.acted_turn = view["turn"]
         if self.think:
             # Players do not all think for the same time; equal pauses would keep every table
             # in step and turn the load into bursts of one action per table at the same instant.
@@ -178,16 +195,14 @@ class LoadClient:
         else:
             self.act(view)
 
-    def act(self, view: PlayerView) -> None:
-        """Act on this seat's view: what the server checks."""
-        hands = view.hands
-        if view.clue_tokens < CLUE_TOKENS:
-            key = (0, hands[self.seat][-1].order)  # discard the oldest card
+    def act(self, view: dict[str, Any]) -> None:
+        """Act on a view read as a plain tree (``docs/protocol.md``): what the server checks."""
+        hands = view["hands"]
+        if view["clue_tokens"] < CLUE_TOKENS:
+            key = (0, hands[self.seat][-1][0])  # discard the oldest card (by its order)
         else:
             target = (self.seat + 1) % self.players
-            newest = hands[target][0].card
-            assert newest is not None  # another seat's card: seen
-            key = (target + 1, newest.rank)  # clue the rank of its newest card
+            key = (target + 1, int(hands[target][0][1][-1]))  # clue the rank of its newest card, "R3" -> 3
         request = _REQUESTS.get(key)
         if request is None:
             action = Discard(key[1]) if key[0] == 0 else Clue(key[0] - 1, rank=key[1])
@@ -210,19 +225,19 @@ def _connect(port: int, name: str, seat: int, players: int, stats: Stats, host: 
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     client = LoadClient(sock, seat, players, stats, host, think)
     client.send(Hello(protocol=PROTOCOL_VERSION, program="loadtest", name=name))
-    client.until(Welcome)
+    client.until("welcome")
     return client
 
 
 def _seat_table(port: int, index: int, players: int, stats: Stats, think: float) -> list[LoadClient]:
     host = _connect(port, f"h{index}", 0, players, stats, True, think)
     host.send(CreateTable(name=f"load {index}", seats=players))
-    table = host.until(Joined).table.id
+    table = host.until("joined")["table"]["id"]
     clients = [host]
     for seat in range(1, players):
         c = _connect(port, f"p{index}.{seat}", seat, players, stats, False, think)
         c.send(Join(table=table, seat=seat))
-        c.until(Joined)
+        c.until("joined")
         clients.append(c)
     return clients
 

@@ -1,5 +1,5 @@
 """The load test runs end to end on a small load and reports sane figures (a smoke test: no speed asserted);
-its clients read the protocol's messages, however the bytes arrive."""
+its clients read the protocol's frames as the messages' trees, however the bytes arrive."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ import json
 import random
 import socket
 
+import msgpack
 import pytest
 from hanabi.engine import GameConfig, apply, legal_actions, new_game, view_for
-from hanabi.protocol import Decoder, Encoder, GameEvent, Message, Ping, Pong, ViewUpdate, encode
+from hanabi.protocol import HEADER, Decoder, Encoder, GameEvent, Ping, Pong, ViewUpdate, encode
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -46,33 +47,30 @@ def test_the_gc_log_sums_up_the_servers_collections() -> None:
         assert (figures["max_objects"] > 0) == (figures["count"] > 0)
 
 
-def _frames_of_a_game(players: int, seed: int) -> list[tuple[bytes, Message]]:
-    """The frames one seat's connection gets in a whole game (event and view of each move), each with its
-    message."""
+def _frames_of_a_game(players: int, seed: int) -> list[bytes]:
+    """The frames one seat's connection gets in a whole game (event and view of each move)."""
     state = new_game(GameConfig(players=players), str(seed))
     encoder = Encoder()
     rng = random.Random(seed)
-    out: list[tuple[bytes, Message]] = []
+    out: list[bytes] = []
     while True:
-        view = ViewUpdate(game=1, view=view_for(state, 0))
-        out.append((encoder.encode(view), view))
+        out.append(encoder.encode(ViewUpdate(game=1, view=view_for(state, 0))))
         if state.over:
             return out
         state = apply(state, rng.choice(legal_actions(state)))
-        event = GameEvent(game=1, event=state.events[-1])
-        out.append((encoder.encode(event), event))
+        out.append(encoder.encode(GameEvent(game=1, event=state.events[-1])))
 
 
 @settings(max_examples=60)
 @given(st.integers(2, 5), st.integers(0, 10**6), st.lists(st.integers(1, 700), max_size=400))
 def test_load_clients_read_messages_however_they_arrive(players: int, seed: int, cuts: list[int]) -> None:
     frames = _frames_of_a_game(players, seed)
-    stream = b"".join(frame for frame, _ in frames)
-    seen: list[Message] = []
+    stream = b"".join(frames)
+    seen: list[dict[str, object]] = []
     a, b = socket.socketpair()
     try:
         client = LoadClient(a, 0, players, Stats(), host=False)
-        client.handle = lambda message, timers, arrived=None: seen.append(message)  # type: ignore[method-assign]
+        client.handle = lambda tree, timers, arrived=None: seen.append(tree)  # type: ignore[method-assign]
         shared = bytearray(1 << 16)  # reused for every read, as in the load test
         at = 0
         for cut in [*cuts, len(stream)]:
@@ -80,7 +78,9 @@ def test_load_clients_read_messages_however_they_arrive(players: int, seed: int,
             at += len(piece)
             shared[:len(piece)] = piece
             client.receive(shared, len(piece), [])
-        assert seen == [message for _, message in frames]
+        assert seen == [msgpack.unpackb(frame[HEADER.size:]) for frame in frames]
+        assert [tree["t"] for tree in seen[:3]] == ["view", "event", "view"]
+        assert not client.buffer  # nothing left over: every frame was whole
     finally:
         a.close()
         b.close()
