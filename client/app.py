@@ -29,6 +29,7 @@ from hanabi.protocol.messages import (
     QueueMove,
     RearrangeRequest,
     ReviewLead,
+    WatchSeat,
     WriteNote,
 )
 from prompt_toolkit.application import Application
@@ -508,6 +509,17 @@ class ClientApp:
 
     def toggle_knowledge(self) -> None:
         self.ui.show_knowledge = not self.ui.show_knowledge
+
+    def watch_next_seat(self) -> None:
+        """``v`` while watching: see the game as the next player sees it (their own cards hidden), after the last
+        one every hand again."""
+        model = self.get_model()
+        if model.table is None or model.seat is not None:
+            self.note("v is a spectator's key: a seated player sees the game from their own seat", True)
+            return
+        seat = model.watching_as
+        following = 0 if seat is None else seat + 1
+        self.send(WatchSeat(following if following < model.table.seats else None))
 
     def toggle_notes(self) -> None:
         """``N``: the notes panel in place of the log, or the log again."""

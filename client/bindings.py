@@ -297,6 +297,7 @@ def _game(app: ClientApp, keymap: Keymap) -> None:
     _board(app, game, running=True)
 
     watch = keymap.screen("watch", in_game & ~seated)
+    watch.add("v", what="as a player")(app.watch_next_seat)
     watch.show("k", "knows")
     watch.show("N", "notes")
     watch.show("t", "chat", chat_open)

@@ -178,13 +178,14 @@ def _own_cell(cv: CardView) -> StyleAndTextTuples:
 
 
 def _own_hand(view: PlayerView, names: Sequence[str], seat: int, marks: Marks = NO_MARKS,
-              insight: Insight | None = None, one_row: bool = False) -> list[Row]:
+              insight: Insight | None = None, one_row: bool = False, yours: bool = True) -> list[Row]:
     acting = view.current == seat and view.outcome is None
     marker = "▶" if acting else " "
     style = "class:name.current" if acting else "class:name.me"
     hand: tuple[CardView, ...] = view.hands[seat]
     variant = view.config.variant
-    name = _name_cell(f"{marker}{seat + 1} You ({seat_name(names, seat)})", style)
+    who = f"You ({seat_name(names, seat)})" if yours else f"{seat_name(names, seat)} (watched)"
+    name = _name_cell(f"{marker}{seat + 1} {who}", style)
     if view.outcome is not None:
         # The game is over: the view shows our own cards too.
         return [(name, [_marked(cv, in_hand(card_fragments(cv.card, clued=cv.knowledge.clued), cv.knowledge.clued),
@@ -198,7 +199,7 @@ def _own_hand(view: PlayerView, names: Sequence[str], seat: int, marks: Marks = 
 
 def hands_fragments(view: PlayerView, names: Sequence[str], show_knowledge: bool = False,
                     away: Collection[int] = (), width: int = 80, marks: Marks = NO_MARKS,
-                    insight: Insight | None = None) -> StyleAndTextTuples:
+                    insight: Insight | None = None, yours: bool = True) -> StyleAndTextTuples:
     """Every hand: the others in turn order, then the viewer's own, each by seat number; ``away`` seats are marked.
 
     Cells are ``CELL`` columns wide, or wider when a cell's text needs it, so every card of a slot stays in one
@@ -206,7 +207,8 @@ def hands_fragments(view: PlayerView, names: Sequence[str], show_knowledge: bool
     needs when ``width`` leaves the room (a 32-character name fits beside four or five cards at 80 columns);
     only a name that still does not fit is cut, with "…". ``marks`` (card order -> text) follow a card's cell:
     the notes' marks (client/notes.py). ``insight`` adds card
-    counting and the marks of ``knowledge.py``.
+    counting and the marks of ``knowledge.py``. ``yours=False``: the view's seat is not the reader's (a
+    spectator watching as that player), so its hand is named, not "You".
     """
     size = max((len(h) for h in view.hands), default=0)
     one_row = len(view.hands) > TWO_ROW_HANDS
@@ -214,7 +216,7 @@ def hands_fragments(view: PlayerView, names: Sequence[str], show_knowledge: bool
     for seat in others_in_turn_order(view):
         rows += _other_hand(view, names, seat, show_knowledge, seat in away, marks, insight, one_row)
     if view.seat is not None:
-        rows += _own_hand(view, names, view.seat, marks, insight, one_row)
+        rows += _own_hand(view, names, view.seat, marks, insight, one_row, yours)
     cell = max([CELL, *(fragments_width(c) + 1 for _, cells in rows for c in cells)])
     longest = max(len(text) + len(mark) + 1 for (_, text, mark), _ in rows)
     column = max(NAME_WIDTH, min(longest, width - size * cell))

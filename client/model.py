@@ -44,10 +44,12 @@ from hanabi.protocol.messages import (
     Tables,
     ViewUpdate,
     Watchers,
+    WatchingSeat,
     Welcome,
 )
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from .board import seat_name
 from .history import describe
 
 _M = TypeVar("_M")
@@ -85,6 +87,7 @@ class ClientModel:
     tables: tuple[TableInfo, ...] = ()
     table: TableInfo | None = None
     seat: int | None = None  # our seat at ``table``; None with a table means spectating
+    watching_as: int | None = None  # spectating: the seat whose view the server sends us (None: every hand)
     game: int | None = None
     view: PlayerView | None = None
     game_over: GameOver | None = None  # the server's word on the end: the outcome, the deck and the seed
@@ -228,7 +231,7 @@ def _game_reset(model: ClientModel, game: int | None) -> ClientModel:
 
 
 def _leave(model: ClientModel) -> ClientModel:
-    return replace(_game_reset(model, None), table=None, seat=None, watchers=())
+    return replace(_game_reset(model, None), table=None, seat=None, watchers=(), watching_as=None)
 
 
 def _note(model: ClientModel, message: Note) -> ClientModel:
@@ -304,7 +307,9 @@ def _joined(model: ClientModel, message: Joined) -> ClientModel:
     out = replace(model, tables=_upsert(model.tables, table), table=table, seat=message.seat, rejoining=False)
     if model.table is None or model.table.id != table.id:
         # Another table: nothing of the last one (its log, its chat) may read as this one's.
-        out = replace(_game_reset(out, None), chat=(), log=(), watchers=())
+        out = replace(_game_reset(out, None), chat=(), log=(), watchers=(), watching_as=None)
+    if message.seat is not None:
+        out = replace(out, watching_as=None)  # a seat sees its own view
     where = f"seat {message.seat + 1}" if message.seat is not None else "a spectator's chair"
     return with_status(out, f"You are at table {table.name!r}, {where}.")
 
@@ -469,6 +474,20 @@ def _seat_handed(model: ClientModel, message: SeatHanded) -> ClientModel:
     return model
 
 
+def _watching_seat(model: ClientModel, message: WatchingSeat) -> ClientModel:
+    """We watch as ``message.seat`` from now on (None: every hand): the notes of other seats are no longer ours to
+    read (the server sends the seat's own after this)."""
+    if model.table is None or model.table.id != message.table:
+        return model
+    seat = message.seat
+    notes = model.card_notes if seat is None else tuple(n for n in model.card_notes if n[0] == seat)
+    out = replace(model, watching_as=seat, card_notes=notes)
+    if seat is None:
+        return with_status(out, "Watching every hand. v watches as one player.")
+    return with_status(out, f"Watching as {seat_name(model.names, seat)} sees the game: their own cards hidden. "
+                            "v: the next player, then every hand.")
+
+
 def _here(model: ClientModel, message: Review | Watchers | Online | Games) -> ClientModel:
     """Who is here and what was played: the table's review and watchers, who is online, the finished games."""
     if isinstance(message, Online):
@@ -514,5 +533,6 @@ _REDUCERS: dict[type, Callable[[ClientModel, Any], ClientModel]] = {
     Online: _here,
     Games: _here,
     Stats: lambda model, message: replace(model, stats=message),
+    WatchingSeat: _watching_seat,
     ErrorReply: _error,
 }

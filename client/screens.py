@@ -67,7 +67,7 @@ def title_fragments(model: ClientModel, width: int) -> StyleAndTextTuples:
         # Once over, the turns taken (the engine's count, as hanabi-replay gives it), not a turn to come.
         turn = f"{view.turn} turn{'s' if view.turn != 1 else ''}" if view.outcome is not None \
             else f"turn {view.turn + 1}"
-        game = [turn, whose_turn(view, model.names, yours=model.link is not Link.REPLAY)]
+        game = [turn, whose_turn(view, model.names, yours=model.link is not Link.REPLAY and model.watching_as is None)]
     elif table is None:
         game = ["lobby"]
     right_style, right_text = link_fragments(model)[0][:2]
@@ -119,7 +119,8 @@ def board(model: ClientModel, show_knowledge: bool, width: int = 80) -> StyleAnd
     pointed = model.review.pointer if model.review is not None else None
     if pointed is not None:  # the review's leader points at this card: an arrow beside it, on every screen
         marks[pointed] = [*marks.get(pointed, []), ("class:status.prompt", POINTER)]
-    return hands_fragments(view, model.names, show_knowledge, away, width, marks, Insight.of(view))
+    return hands_fragments(view, model.names, show_knowledge, away, width, marks, Insight.of(view),
+                           yours=model.watching_as is None)
 
 
 def discards(model: ClientModel, width: int = 80) -> StyleAndTextTuples:
@@ -392,6 +393,7 @@ HELP_PAGES: tuple[tuple[str, ...], ...] = (
         "Keys in the lobby (help page 2 of 2)",
         "  ↑↓ choose a table · Enter/j join · s spectate · n new · r refresh · h history",
         "  at your table: b add a bot · x remove a bot · g start · l leave",
+        "  watching: v sees the game as the next player does (own cards hidden), then all",
         "Commands (type : first; Tab completes)",
         "  play N · discard N · clue PLAYER COLOUR|RANK · move FROM TO · say TEXT · help",
         "  pause · unqueue · join TABLE [SEAT] · watch TABLE · leave · new · start · save",

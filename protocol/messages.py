@@ -573,6 +573,28 @@ class Watchers:
     id: Id = None
 
 
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class WatchSeat:
+    """A spectator sees the game as the player at ``seat`` sees it (that seat's own cards hidden, its notes only);
+    nil: every hand again, the spectator's default."""
+
+    TYPE: ClassVar[str] = "watch_seat"
+    seat: Annotated[int | None, Opt(_SEAT)] = None
+    id: Id = None
+
+
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class WatchingSeat:
+    """The answer to ``watch_seat``: the seat whose view the spectator is sent from now on (nil: every hand)."""
+
+    TYPE: ClassVar[str] = "watching_seat"
+    table: Annotated[int, _ID]
+    seat: Annotated[int | None, Opt(_SEAT)]
+    id: Id = None
+
+
 @_message("server")
 @dataclasses.dataclass(frozen=True, slots=True)
 class SeatHanded:
@@ -949,7 +971,7 @@ Message = (
     | RearrangeRequest | ViewUpdate | GameEvent | GameOver | GetReplay | ReplayFile | ListGames | Games | Chat
     | Ping | Pong | ErrorReply | ListOnline | Online | Watchers | OpenReview | Review | ReviewStep | ReviewPoint
     | ReviewLead | HandSeat | SeatHanded | WriteNote | CardNotes | BotReason | PauseRequest | GameClock | QueueMove
-    | Queued | GetStats | Stats
+    | Queued | GetStats | Stats | WatchSeat | WatchingSeat
 )
 
 

@@ -253,19 +253,21 @@ class Game:
     def view(self, seat: int | None) -> ViewUpdate:
         return ViewUpdate(game=self.id, view=view_for(self.state, seat))
 
-    def publish(self, seats: Sequence[Player | None], spectators: Iterable[Player], event: Event | None) -> None:
-        """After a change: the event (public), each seated player's own view, one spectator view for all."""
+    def publish(self, seats: Sequence[Player | None], spectators: Iterable[tuple[Player, int | None]],
+                event: Event | None) -> None:
+        """After a change: the event (public), each seated player's own view, and each spectator the view of the
+        seat it watches as (None: every hand)."""
         event_frame = frame(GameEvent(game=self.id, event=event)) if event is not None else b""
-        receivers = [(seat, p) for seat, p in enumerate(seats) if p is not None and p.online]
-        # A spectator sees every hand: never someone who sits here too (the lobby should not let that happen).
+        receivers: list[tuple[int | None, Player]] = [(seat, p) for seat, p in enumerate(seats)
+                                                      if p is not None and p.online]
+        # A spectator is never someone who sits here too (the lobby should not let that happen).
         seated = {p for _, p in receivers}
-        watching = [p for p in spectators if p.online and p not in seated]
-        # Built together, the views share the cards they all show (engine.views_for).
-        views = views_for(self.state, [seat for seat, _ in receivers] + ([None] if watching else []))
-        for (_, player), view in zip(receivers, views, strict=False):
-            player.send(ViewUpdate(game=self.id, view=view), event_frame)
-        for p in watching:
-            p.send(ViewUpdate(game=self.id, view=views[-1]), event_frame)
+        receivers += [(seat, p) for p, seat in spectators if p.online and p not in seated]
+        # Built together, the views share the cards they all show (engine.views_for); one per seat seen.
+        wanted = list(dict.fromkeys(seat for seat, _ in receivers))
+        views = dict(zip(wanted, views_for(self.state, wanted), strict=True))
+        for seat, player in receivers:
+            player.send(ViewUpdate(game=self.id, view=views[seat]), event_frame)
 
     def over_frames(self, replay: str) -> bytes:
         """What everyone at the table gets when the game ends: the whole deal, every seat's notes, and the replay

@@ -40,6 +40,8 @@ from hanabi.protocol import (
     TableGone,
     TableInfo,
     Watchers,
+    WatchingSeat,
+    WatchSeat,
     WriteNote,
 )
 from hanabi.protocol import table_rules as rules
@@ -85,6 +87,9 @@ class Table:
         self.host = host
         self.seats: list[Seat | None] = [None] * settings.game.players
         self.spectators: set[Player] = set()
+        # The spectators who watch as one seat sees (watch_seat): sent that seat's view, never more. Not stored: a
+        # restart shows them every hand again.
+        self.seen_as: dict[Player, int] = {}
         self.game = game  # the running game, or the last one
         self.review = review  # between games: the game everyone here looks back at
         self._watchers: tuple[str, ...] = ()  # the spectators' names everyone here was told last
@@ -200,6 +205,8 @@ class Table:
             await self._spectate(player, None, None, let_in=True)
         elif isinstance(request, Leave):
             await self._leave(player)
+        elif isinstance(request, WatchSeat):
+            self._watch_seat(player, request)
         elif isinstance(request, Start):
             await self._start(player)
         elif isinstance(request, AddBot):
@@ -267,6 +274,11 @@ class Table:
 
     def seat_of(self, player: Player) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s is not None and s.player is player), None)
+
+    def seen_seat(self, player: Player) -> int | None:
+        """The seat whose view ``player`` is sent: their own, the one a spectator watches as, or None (every hand)."""
+        seat = self.seat_of(player)
+        return seat if seat is not None else self.seen_as.get(player)
 
     def place(self, player: Player) -> int | None:
         """``player``'s seat here (None: watching), or ``Refused`` if they are at this table neither way."""
@@ -349,8 +361,10 @@ class Table:
         """What someone arriving needs: ``joined`` (answering ``request_id``), the game's view, bots' reasons,
         clocks, pre-move and notes they may see (a seat only its own notes while the game runs), the review if
         any, and who watches."""
-        seat = self.seat_of(player)
-        player.send(Joined(table=self.info(), seat=seat, id=request_id))
+        seat = self.seen_seat(player)
+        player.send(Joined(table=self.info(), seat=self.seat_of(player), id=request_id))
+        if player in self.seen_as:
+            player.send(WatchingSeat(table=self.id, seat=seat))
         game = self.game
         if game is not None:
             player.send(game.view(seat))
@@ -358,7 +372,7 @@ class Table:
                 if not game.running or seat not in named:
                     player.send(message)
             player.send(game.time.message(game.id))
-            if seat is not None and seat in game.premoves:
+            if seat is not None and seat in game.premoves and player not in self.seen_as:
                 player.send(game.queued(seat, ""))
             if seat is not None and game.running:
                 player.send(game.notes_of(seat))
@@ -440,6 +454,7 @@ class Table:
         if player in self.spectators:  # a spectator of this table taking a seat
             await self.store.set_watching(player.key, None)
             self.spectators.discard(player)
+            self.seen_as.pop(player, None)
         self.watch_absence()
         if self.host is None:
             await self._set_host(seat)
@@ -465,6 +480,7 @@ class Table:
         if seat is None:
             await self.store.set_watching(player.key, None)
             self.spectators.discard(player)
+            self.seen_as.pop(player, None)
             self.changed()
             return
         if self.running:
@@ -494,6 +510,7 @@ class Table:
         for p in members:
             p.tell(gone)
         self.spectators.clear()
+        self.seen_as.clear()
         self.lobby.table_closed(self, members)
 
     # --- host powers, chat -----------------------------------------------------------------------------------------
@@ -512,6 +529,29 @@ class Table:
         refuse(rules.give_host_refusal(self.info(), self.seat_of(player), seat))
         await self._set_host(seat)
         self.changed()
+
+    def _watch_seat(self, player: Player, request: WatchSeat) -> None:
+        """A spectator sees the game as ``request.seat`` does from now on (None: every hand): told so, then sent
+        that seat's view and the notes it may read. Nothing is stored: it is a way of looking, not a place."""
+        if self.place(player) is not None:
+            raise Refused(ErrorCode.ALREADY_SEATED, "you sit at this table and see your own seat's view: watching "
+                                                    "as a seat is for spectators")
+        seat = request.seat
+        if seat is not None and seat >= len(self.seats):
+            raise Refused(ErrorCode.BAD_FIELD, f"watch_seat.seat: this table has seats 0 to {len(self.seats) - 1}")
+        if seat is None:
+            self.seen_as.pop(player, None)
+        else:
+            self.seen_as[player] = seat
+        player.send(WatchingSeat(table=self.id, seat=seat, id=request.id))
+        game = self.game
+        if game is None:
+            return
+        player.send(game.view(seat))
+        if seat is not None and game.running:
+            player.send(game.notes_of(seat))
+        else:
+            player.send_frame(game.every_seat_notes())
 
     def _chat(self, player: Player, text: str) -> None:
         refuse(rules.chat_refusal(self.info(), seated=self.place(player) is not None))

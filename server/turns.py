@@ -72,6 +72,7 @@ class TableSide(Protocol):
     def members(self) -> list[Player]: ...
     def player_at(self, seat: int) -> Player | None: ...
     def seat_of(self, player: Player) -> int | None: ...
+    def seen_seat(self, player: Player) -> int | None: ...
     def seated(self, player: Player) -> int: ...
     def to_members(self, data: bytes, but: Player | None = None) -> None: ...
     def changed(self) -> None: ...
@@ -170,7 +171,7 @@ async def end_game(table: TableSide, why: str, leaving: Player | None = None, ti
 def _publish(table: TableSide, event: Event | None, but: Player | None = None) -> None:
     assert table.game is not None
     seated = [p if p is not but else None for p in map(table.player_at, range(len(table.seats)))]
-    table.game.publish(seated, table.spectators, event)
+    table.game.publish(seated, [(p, table.seen_seat(p)) for p in table.spectators], event)
 
 
 def _tell_withheld(table: TableSide, game: Game, but: Player | None = None) -> None:
@@ -181,6 +182,9 @@ def _tell_withheld(table: TableSide, game: Game, but: Player | None = None) -> N
             holder = table.player_at(seat)
             if holder is not None and holder is not but:
                 holder.send_frame(data)
+            for p in table.spectators:  # who watched as that seat was kept from it too
+                if table.seen_seat(p) == seat:
+                    p.send_frame(data)
 
 
 def _table_game(table: TableSide) -> Game:
@@ -284,7 +288,7 @@ def queue_move(table: TableSide, player: Player, request: QueueMove) -> None:
 
 async def write_note(table: TableSide, player: Player, request: WriteNote) -> None:
     """A seat's note on a card: stored, then its writer's whole set goes back to the writer and to the
-    spectators (who see everyone's notes); never to another seat while the game runs."""
+    spectators who see everyone's notes or watch as that seat; never to another seat while the game runs."""
     seat = table.seated(player)
     game = _table_game(table)
     game.check_note(seat, request.order, request.text)
@@ -293,7 +297,8 @@ async def write_note(table: TableSide, player: Player, request: WriteNote) -> No
     player.send(game.notes_of(seat, request.id))
     watching = frame(game.notes_of(seat))
     for p in table.spectators:
-        p.send_frame(watching)
+        if table.seen_seat(p) in (None, seat):
+            p.send_frame(watching)
 
 
 def schedule_bot(table: TableSide, pause: float = 0.0) -> None:
@@ -343,10 +348,11 @@ def _reason(game: int, turn: int, seat: int, decision: Decision, new: GameState)
 
 
 def _tell_reason(table: TableSide, game: Game, reason: Withheld) -> None:
-    """A bot's reason, with its move: to spectators and to every seat whose own cards it does not name."""
+    """A bot's reason, with its move: to everyone at the table but the seats whose own cards it names (and the
+    spectators who watch as one of them)."""
     message, named = reason
     data = frame(message)
     for p in table.members():
-        if table.seat_of(p) not in named:
+        if table.seen_seat(p) not in named:
             p.send_frame(data)
     game.reasons.append(reason)

@@ -76,6 +76,8 @@ from hanabi.protocol import (
     Tables,
     ViewUpdate,
     Watchers,
+    WatchingSeat,
+    WatchSeat,
     Welcome,
     WriteNote,
 )
@@ -197,4 +199,8 @@ def all_messages() -> list[Message]:
         Queued(41, PreMoveKind.DISCARD, 7),
         Queued(41, note="a clue touched the card you queued to discard, so the pre-move was cancelled: choose again"),
         CreateTable("Blitz", timed=True, time_base=30, time_per_turn=5),
+        WatchSeat(1, id=22),
+        WatchSeat(),
+        WatchingSeat(3, 1, id=22),
+        WatchingSeat(3, None),
     ]

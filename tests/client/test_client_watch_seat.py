@@ -1,0 +1,47 @@
+"""A spectator watching as one player: v asks for the next seat, and the board shows that seat's view as its own."""
+
+from __future__ import annotations
+
+from hanabi.engine import view_for
+from hanabi.protocol.messages import (
+    CardNote,
+    CardNotes,
+    GameStarted,
+    Joined,
+    ViewUpdate,
+    WatchingSeat,
+    WatchSeat,
+    Welcome,
+)
+
+
+def test_v_walks_the_seats_then_every_hand_again(term, kit) -> None:
+    state = kit.game()
+    term.feed(Welcome(1, "server", "eve", "tok", ""), Joined(kit.table(running=True), None), GameStarted(1, 1),
+              ViewUpdate(1, view_for(state, None)))
+    assert " v as a player " in term.screen().splitlines()[-1]
+    assert term.type("v") == [WatchSeat(0)]
+    term.feed(WatchingSeat(1, 2))
+    term.sent.clear()
+    assert term.type("v") == [WatchSeat(None)]  # after the last seat: every hand again
+
+
+def test_watching_as_a_seat_shows_its_hand_hidden_and_named_and_keeps_only_its_notes(term, kit) -> None:
+    state = kit.game()
+    term.feed(Welcome(1, "server", "eve", "tok", ""), Joined(kit.table(running=True), None), GameStarted(1, 1),
+              ViewUpdate(1, view_for(state, None)),
+              CardNotes(1, 0, (CardNote(state.hands[1][0], "alice's"),)),
+              CardNotes(1, 1, (CardNote(state.hands[0][0], "bob's"),)))
+    term.feed(WatchingSeat(1, 1), ViewUpdate(1, view_for(state, 1)))
+    model = term.store.model
+    assert model.watching_as == 1 and model.seat is None
+    assert [n[0] for n in model.card_notes] == [1]  # alice's note is not bob's to read
+    assert "Watching as bob" in model.status
+    text = term.screen()
+    assert "You (" not in text and "your turn" not in text
+    row = next(line for line in text.splitlines() if "bob (watched)" in line)
+    assert str(state.deck[state.hands[1][0]]) not in row
+    alice = next(line for line in text.splitlines() if " alice " in line)
+    assert str(state.deck[state.hands[0][0]]) in alice
+    term.feed(Joined(kit.table(running=True), 2))  # taking a seat: one's own view, no longer another's
+    assert term.store.model.watching_as is None
