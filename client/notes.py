@@ -9,8 +9,8 @@ player's) do the same. The server keeps the notes (``write_note``) and sends
 back the writer's whole set (``notes``): the model holds what it said, and
 this module draws from it. A card with a note is marked ``*``; on your own
 hand a note naming a card ("r1", "red 1") shows as that card, ``R1?``, or
-``R1!`` when a clue says the card cannot be it (the engine's knowledge
-judges). Like ``keys.py``, the key sequence is plain state, tested directly.
+``R1≠`` when a clue says the card cannot be it (the engine's knowledge
+judges: ``≠``, not the board's ``!``, which means a last copy). Like ``keys.py``, the key sequence is plain state, tested directly.
 """
 
 from __future__ import annotations
@@ -46,6 +46,9 @@ DELETE_KEY = "x"
 PANEL_ROWS = 8  # notes the panel surely shows at 80x24 with five players (more: it says PgDn scrolls)
 PROMPT_ROOM = 2 * 80 - 2  # the status bar's two lines at 80 columns, less its margin
 MARK = "*"
+# After the card a note names on our own card: likely it, or a clue says it cannot be it. Not "!", which after a
+# card means the last copy (knowledge.py), and both can follow the same card.
+LIKELY, CONTRADICTED = "?", "≠"
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +85,7 @@ def explained(text: str) -> str:
 
 def card_marks(model: ClientModel) -> dict[int, StyleAndTextTuples]:
     """Card order -> what the board adds after that card's cell: ``*`` for a note, and on our own hand (while
-    the game runs) the card a note names, ``R1?``, or ``R1!`` when its clues say it cannot be that card."""
+    the game runs) the card a note names, ``R1?``, or ``R1≠`` when its clues say it cannot be that card."""
     view = model.view
     if view is None:
         return {}
@@ -107,7 +110,9 @@ def _identity_mark(view: PlayerView, cv: CardView, text: str) -> StyleAndTextTup
     if named is None:
         return []
     card, contradicted_ = named
-    return [("class:note.contradicted", f"{card}!")] if contradicted_ else [("class:note.identity", f"{card}?")]
+    if contradicted_:
+        return [("class:note.contradicted", f"{card}{CONTRADICTED}")]
+    return [("class:note.identity", f"{card}{LIKELY}")]
 
 
 # -- the notes panel -----------------------------------------------------------------------------------

@@ -384,7 +384,7 @@ HELP_PAGES: tuple[tuple[str, ...], ...] = (
         "Reading the board",
         "  [R3] a card that got a clue, R3 one that got none · ▶ the player to act",
         "  Your hand: [R] [3] the clues each card got; can be: what it may still be",
-        "  * a card with a note · R1? your note says R1 (R1! a clue says it cannot be)",
+        "  * a card with a note · R1? your note says R1 · R1≠ a clue says it cannot be",
         "  y ⁴ small: ruled out by counting · + playable  ! last copy  x trash, for sure",
         "",
         "? next page: the lobby, commands, the host · any other key closes this help.",
