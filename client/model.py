@@ -424,7 +424,8 @@ def _time(model: ClientModel, message: GameClock | ClockAt | Queued) -> ClientMo
     if clock.paused and (was is None or not was.paused or was.note != clock.note):
         return _notice(with_status(out, f"Paused: {clock.note}."), f"Paused: {clock.note}.")
     if not clock.paused and was is not None and was.paused:
-        return _notice(with_status(out, "The game goes on."), "The game goes on.")
+        text = f"{clock.resumed_by} let the game go on." if clock.resumed_by else "The game goes on."
+        return _notice(with_status(out, text), text)
     return out
 
 
@@ -449,7 +450,8 @@ def _seat_status(model: ClientModel, message: SeatStatus) -> ClientModel:
     players[message.seat] = replace(seat, connected=message.connected)
     new = replace(table, players=tuple(players))
     out = replace(model, table=new, tables=_upsert(model.tables, new))
-    text = f"{seat.name} is back." if message.connected else f"{seat.name} lost their connection."
+    gone = "left" if message.left else "lost their connection"
+    text = f"{seat.name} is back." if message.connected else f"{seat.name} {gone}."
     return _notice(out, text)
 
 

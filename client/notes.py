@@ -10,7 +10,8 @@ back the writer's whole set (``notes``): the model holds what it said, and
 this module draws from it. A card with a note is marked ``*``; on your own
 hand a note naming a card ("r1", "red 1") shows as that card, ``R1?``, or
 ``R1≠`` when a clue says the card cannot be it (the engine's knowledge
-judges: ``≠``, not the board's ``!``, which means a last copy). Like ``keys.py``, the key sequence is plain state, tested directly.
+judges; ``≠``, since the board's ``!`` means a last copy). Like ``keys.py``,
+the key sequence is plain state, tested directly.
 """
 
 from __future__ import annotations

@@ -58,6 +58,7 @@ FINAL_GOODBYES = frozenset({"replaced", GOODBYE_VERSION, "client_quit", NOT_HANA
 
 
 # How a broken link shows itself; the session then reconnects.
+FAREWELL_GRACE = 1.0  # seconds a quitting client gives its goodbye to leave, so the others hear it left on purpose
 LINK_BROKEN = (trio.BrokenResourceError, trio.ClosedResourceError, OSError, trio.TooSlowError)
 
 
@@ -142,6 +143,21 @@ def resolve_problem(address: Address) -> str | None:
         return (f"cannot find the server {address.host!r} ({reason}): check the spelling, "
                 "or give its IP address")
     return None
+
+
+def _cancelled(error: BaseException) -> bool:
+    """Whether ``error`` is (or carries) Trio's cancellation, as a nursery may hand it on inside a group."""
+    if isinstance(error, BaseExceptionGroup):
+        return error.subgroup(trio.Cancelled) is not None
+    return isinstance(error, trio.Cancelled)
+
+
+async def _farewell(wire: Wire) -> None:
+    """``goodbye`` ``client_quit``, so the server tells the others we left rather than lost the connection; given
+    a moment even while cancelled, and dropped if the line is already broken."""
+    with trio.CancelScope(shield=True), trio.move_on_after(FAREWELL_GRACE), \
+            contextlib.suppress(*LINK_BROKEN, ProtocolError):
+        await wire.send(Goodbye("client_quit", "the player quit"))
 
 
 def _why(error: BaseException) -> str:
@@ -310,25 +326,34 @@ class Session:
                     await wire.send(Spectate(table.id))
                 await wire.send(ListTables())
                 await wire.send(ListOnline())  # who is here; the server tells changes from now on
-                # What breaks inside the nursery comes out as an exception group (a reset read by the reader,
-                # a write that timed out): caught here, or it would end the whole session instead of reconnecting.
                 try:
-                    async with trio.open_nursery() as nursery:
-                        nursery.start_soon(self._writer, wire)
-                        nursery.start_soon(self._pinger, wire, nursery.cancel_scope)
-                        if self.on_welcome is not None:
-                            nursery.start_soon(self.on_welcome, self, resume is not None)
-                        await self._reader(wire, goodbye)
-                        nursery.cancel_scope.cancel()
-                except* LINK_BROKEN:
-                    pass
-                except* ProtocolError as group:
-                    self._unreadable(group.exceptions[0])
+                    await self._connected(wire, goodbye, resumed=resume is not None)
+                except BaseException as quitting:
+                    if _cancelled(quitting):  # the player quits (the app cancels us): say so before the line closes
+                        await _farewell(wire)
+                    raise
         except LINK_BROKEN:
             pass
         except ProtocolError as e:
             self._unreadable(e)
         return goodbye[0] if goodbye else None
+
+    async def _connected(self, wire: Wire, goodbye: list[str], resumed: bool) -> None:
+        """Read and write on a connection that is logged in, until it breaks or the server says goodbye."""
+        # What breaks inside the nursery comes out as an exception group (a reset read by the reader,
+        # a write that timed out): caught here, or it would end the whole session instead of reconnecting.
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._writer, wire)
+                nursery.start_soon(self._pinger, wire, nursery.cancel_scope)
+                if self.on_welcome is not None:
+                    nursery.start_soon(self.on_welcome, self, resumed)
+                await self._reader(wire, goodbye)
+                nursery.cancel_scope.cancel()
+        except* LINK_BROKEN:
+            pass
+        except* ProtocolError as group:
+            self._unreadable(group.exceptions[0])
 
     def _unreadable(self, error: BaseException) -> None:
         self.dispatch(Note(f"The server sent something this client cannot read: {error}", True))

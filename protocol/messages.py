@@ -525,6 +525,7 @@ class SeatStatus:
     table: Annotated[int, _ID]
     seat: Annotated[int, _SEAT]
     connected: Annotated[bool, Bool()]
+    left: Annotated[bool, Bool()] = False  # not connected because the player quit (said goodbye), not a lost line
     id: Id = None
 
 
@@ -872,7 +873,8 @@ class GameClock:
     ``remaining`` is each seat's time bank in milliseconds as the message left (empty for an untimed game);
     ``running`` is the seat whose bank is running down now (None while paused, untimed or over), which a client
     counts down by itself until the next ``clock``. ``note`` says who paused and why; ``paused_by`` names the
-    player who paused it by hand (None while it goes on, or while it pauses itself for an absent player)."""
+    player who paused it by hand (None while it goes on, or while it pauses itself for an absent player);
+    ``resumed_by``, only in the clock that answers a resume by hand, names who let it go on."""
 
     TYPE: ClassVar[str] = "clock"
     game: Annotated[int, _ID]
@@ -881,6 +883,7 @@ class GameClock:
     paused: Annotated[bool, Bool()]
     note: Annotated[str, _SENTENCE] = ""
     paused_by: Annotated[str | None, Opt(_NAME)] = None
+    resumed_by: Annotated[str | None, Opt(_NAME)] = None
     id: Id = None
 
 

@@ -141,7 +141,7 @@ class Connection:
         finally:
             self.life.closed()
             if self.player is not None:
-                self.lobby.disconnected(self.player, self)
+                self.lobby.disconnected(self.player, self, left=self.life.said_goodbye)
             name = self.player.name if self.player else "-"
             log.info("%s (%s) disconnected: %s", self.peer, name, self.why or "closed")
             await trio.aclose_forcefully(self.stream)

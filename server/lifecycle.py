@@ -113,6 +113,7 @@ class Lifecycle:
         self.phase = Phase.HANDSHAKE
         self.why = ""  # why the connection ended, for the log
         self.farewell: Close | None = None  # the goodbye to send last, if the peer may still hear one
+        self.said_goodbye = False  # the peer left on purpose (its goodbye came), rather than its line dropping
         self._limit = RateLimit(config.rate, config.burst, now)
         self._bytes = RateLimit(config.byte_rate, config.byte_burst, now)  # decoding is the work a frame costs
         self._refused_in_a_row = 0
@@ -164,6 +165,7 @@ class Lifecycle:
             return Answer(ErrorReply.for_error(item))
         if isinstance(item, Goodbye):
             self.close(GoodbyeReason.CLIENT_QUIT, "", tell=False)
+            self.said_goodbye = True
             self.why = f"client said goodbye: {item.reason}"
             return Drop()
         if self.phase is Phase.HANDSHAKE:

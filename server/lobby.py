@@ -208,7 +208,8 @@ class Lobby:
         if player.table is not None:
             player.table.welcome_back(player)
 
-    def disconnected(self, player: Player, conn: Outbox) -> None:
+    def disconnected(self, player: Player, conn: Outbox, left: bool = False) -> None:
+        """``player``'s connection ``conn`` closed: ``left`` when they said goodbye (quit), not when it dropped."""
         if player.conn is not conn:
             return  # replaced by a newer connection: the seat is not empty
         player.conn = None
@@ -219,7 +220,7 @@ class Lobby:
         self.online.discard(player)
         self._online_names = None
         if player.table is not None:
-            player.table.connection_lost(player)
+            player.table.connection_lost(player, left)
 
     async def forget_idle(self, keep: int | None = None) -> int:
         """Forget players who are offline and at no table: those away longer than ``forget_after``, and with

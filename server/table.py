@@ -398,17 +398,18 @@ class Table:
         else:
             self.changed()  # one more spectator watching
 
-    def connection_lost(self, player: Player) -> None:
-        """A dropped connection keeps its place, seat or spectator's, for when the player resumes."""
+    def connection_lost(self, player: Player, left: bool = False) -> None:
+        """A closed connection keeps its place, seat or spectator's, for when the player resumes; ``left``: they
+        quit on purpose (their goodbye came), which the others are told, rather than a dropped line."""
         seat = self.seat_of(player)
         if seat is None:
             self.changed()  # one spectator fewer watching (the count is of those connected)
         else:
-            self._seat_status(seat, False)
+            self._seat_status(seat, False, left)
             self.watch_absence()
 
-    def _seat_status(self, seat: int, connected: bool) -> None:
-        self.to_members(frame(SeatStatus(table=self.id, seat=seat, connected=connected)))
+    def _seat_status(self, seat: int, connected: bool, left: bool = False) -> None:
+        self.to_members(frame(SeatStatus(table=self.id, seat=seat, connected=connected, left=left)))
         self.active = trio.current_time()
         self.lobby.table_changed(self)
         if self.game is not None and self.game.running and self.settings.game.timed:

@@ -51,9 +51,10 @@ class GameTime:
         if self.config.timed and current is not None and not self.paused:
             self.ticking, self._since = current, trio.current_time()
 
-    def message(self, game: int) -> GameClock:
+    def message(self, game: int, resumed_by: str | None = None) -> GameClock:
+        """The clock as it stands; ``resumed_by``: the player whose ``pause`` false it answers."""
         return GameClock(game=game, remaining=tuple(round(c * MS) for c in self.now()), running=self.ticking,
-                         paused=self.paused, note=self.note(), paused_by=self.paused_by)
+                         paused=self.paused, note=self.note(), paused_by=self.paused_by, resumed_by=resumed_by)
 
     def note(self) -> str:
         if self.paused_by is not None:

@@ -200,10 +200,10 @@ def _tell(table: TableSide, seat: int, message: Queued) -> None:
         player.send(message)
 
 
-def retime(table: TableSide, clocks: Clocks | None = None, tell: bool = True) -> None:
+def retime(table: TableSide, clocks: Clocks | None = None, tell: bool = True, resumed_by: str | None = None) -> None:
     """After a move, a pause, the end, or the player to act coming or going: which bank runs now (from
     ``clocks``, or the banks as they stand), the timer that ends the game when it is empty, and (``tell``)
-    everyone told."""
+    everyone told (``resumed_by``: who let the game go on, when that is why)."""
     game = table.game
     if game is None:
         return
@@ -219,7 +219,7 @@ def retime(table: TableSide, clocks: Clocks | None = None, tell: bool = True) ->
             await table.call(None, OutOfTime(game_id, turn))
     time.arm(None if table.closed else table.nursery, expired)
     if tell:
-        table.to_members(frame(time.message(game.id)))
+        table.to_members(frame(time.message(game.id, resumed_by)))
 
 
 async def check_clock(table: TableSide, request: OutOfTime) -> None:
@@ -248,7 +248,7 @@ async def set_paused(table: TableSide, player: Player, paused: bool) -> None:
         await table.store.set_clocks(game.id, clocks)  # a restart finds the banks where the pause left them
     game.time.paused_by = player.name if paused else None
     log.info("table %d (%s): %s %s the game", table.id, table.name, player.name, "paused" if paused else "resumed")
-    retime(table, clocks)
+    retime(table, clocks, resumed_by=None if paused else player.name)
     if not paused:
         schedule_bot(table)
         await _premove_turn(table, game)

@@ -71,8 +71,12 @@ def test_a_pause_is_told_in_the_log_and_the_line_and_its_end_too(kit) -> None:
     assert "Paused: alice paused the game." in paused.status
     assert "alice paused the game" in "".join(t for _, t in paused.log[-1].fragments)
     assert "⏸ alice paused the game (z resumes)" in "".join(t for _, t in time_fragments(paused, 1.0))
-    going = reduce(paused, ClockAt(GameClock(1, (), None, False), 2.0))
-    assert going.status == "The game goes on." and time_fragments(going, 2.0) == []
+    going = reduce(paused, ClockAt(GameClock(1, (), None, False, resumed_by="bob"), 2.0))
+    assert going.status == "bob let the game go on." and time_fragments(going, 2.0) == []
+    assert "bob let the game go on." in "".join(t for _, t in going.log[-1].fragments)
+    # A game that paused itself for an absent player goes on with no one to name.
+    back = reduce(paused, ClockAt(GameClock(1, (), None, False), 2.0))
+    assert back.status == "The game goes on."
 
 
 def test_a_queued_move_is_shown_by_slot_until_the_server_says_it_is_gone(kit) -> None:

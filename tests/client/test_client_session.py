@@ -410,3 +410,45 @@ async def test_a_refused_name_is_said_and_the_session_waits_for_another(nursery:
     alice.stop()
     session.stop()
     nursery.cancel_scope.cancel()
+
+
+@pytest.mark.virtual_time
+async def test_a_player_who_quits_is_said_to_have_left_and_a_dropped_line_to_have_lost_it(
+        nursery: trio.Nursery) -> None:
+    server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=FAST,
+                                                           task_status=task_status))
+    line = Line(server, nursery)
+    host = ModelStore()
+    alice = Session(Address("127.0.0.1", 1), "alice", host.get, host.dispatch,
+                    on_welcome=table_setup("alice", 2, Variant.NONE), open_stream=line.open)
+    alice_runs = trio.CancelScope()
+
+    async def run_alice() -> None:
+        with alice_runs:
+            await alice.run()
+
+    nursery.start_soon(run_alice)
+    await wait_until(host, lambda m: m.view is not None and m.table is not None, "alice's game")
+    assert host.model.table is not None
+    table = host.model.table.id
+
+    async def watch(session: Session, resumed: bool) -> None:
+        await session.request(Spectate(table))
+
+    store = ModelStore()
+    carol = Session(Address("127.0.0.1", 1), "carol", store.get, store.dispatch, on_welcome=watch,
+                    open_stream=line.open)
+    nursery.start_soon(carol.run)
+    await wait_until(store, lambda m: m.view is not None and m.seat is None, "carol watching")
+
+    def told(m) -> str:
+        return " ".join("".join(t for _, t in entry.fragments) for entry in m.log)
+
+    await line.theirs[0].aclose()  # alice's line drops: she comes back by herself
+    await wait_until(store, lambda m: "alice lost their connection." in told(m), "the drop to be told")
+    await wait_until(store, lambda m: "alice is back." in told(m), "alice to be back")
+    assert "alice left." not in told(store.model)
+    alice_runs.cancel()  # alice quits, as the app cancels its network side on Ctrl-C
+    await wait_until(store, lambda m: "alice left." in told(m), "alice's quitting to be told")
+    carol.stop()
+    nursery.cancel_scope.cancel()

@@ -133,6 +133,7 @@ async def test_a_paused_game_refuses_moves_stops_the_clock_and_goes_on_when_resu
     await clients[0].send(PauseRequest(False))
     resumed = await clients[1].expect(GameClock, WAIT, lambda m: not m.paused)
     assert resumed.running == current and resumed.remaining[current] == 1_500
+    assert resumed.resumed_by == "Alice" and resumed.paused_by is None
     await clients[current].send(ActionRequest(_own_play(views[current], current)))
     await _views(clients, 1)
 
