@@ -337,7 +337,7 @@ def test_a_timed_solo_game_counts_down_and_pauses_in_tmux(tmux: Tmux) -> None:
     assert _bank(refused, "Alice") == _bank(paused, "Alice")  # the bank stood still meanwhile
 
     tmux.keys("alice", "z")
-    tmux.wait_for("alice", lambda s: "The game goes on" in s and "▶Alice" in s, "the game going on")
+    tmux.wait_for("alice", lambda s: "Alice let the game go on" in s and "▶Alice" in s, "the game going on")
     turn = turn_of(tmux.screen("alice"))
     tmux.keys("alice", "p", "1", "y")
     # The bot answers at once, and it is her turn again, with her move's 20 seconds in her bank.
