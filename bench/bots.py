@@ -3,7 +3,7 @@
     python bench/bots.py [--players 2 3 4 5 6] [--games 500] [--tables bots beginners beginner careless novices
                          novice careless-novice]
                          [--level beginner|basic|h-group] [--bot NAME] [--variant none] [--all-or-nothing]
-                         [--json]
+                         [--losses] [--json]
 
 Tables (each on the same deals: game ``g`` of an N-player run is dealt from
 seed ``g``):
@@ -25,6 +25,13 @@ misplays the targets bound), and the bots' decision time: mean, 99th
 percentile and the slowest single decision in CPU time (the bot's own work;
 the wall-clock slowest is given too: on a shared machine it also counts
 waiting for a core). Single-threaded: it uses one core.
+
+``--losses`` adds a line a table saying where its points go: lost to
+discards (25 less the best score the discard pile still allows at the end),
+lost to time (that best score less the score: cards still playable when the
+game ended), critical cards discarded a game by people and by bots (and how
+many of those with 3 or more clue tokens unused), and the cards a person
+played per clue a bot gave them.
 """
 
 from __future__ import annotations
@@ -34,12 +41,90 @@ import json
 import math
 import sys
 import time
-from dataclasses import asdict, dataclass
+from collections import Counter
+from dataclasses import asdict, dataclass, field
 
-from hanabi.engine import EndReason, GameConfig, Play, TurnEvent, apply, new_game, view_for
+from hanabi.engine import (
+    Card,
+    Clue,
+    Discard,
+    EndReason,
+    GameConfig,
+    GameState,
+    Play,
+    TurnAction,
+    TurnEvent,
+    apply,
+    new_game,
+    view_for,
+)
 from hanabi.engine.bots import BOTS, LEVELS, make_bot
 from options import add_game_options, checked_variant  # beside this script
 from people import Beginner
+
+
+@dataclass
+class Losses:
+    """Where a table's points go, summed over its games (``--losses``)."""
+
+    lost_to_discards: int = 0
+    lost_to_time: int = 0
+    critical_discards: Counter[str] = field(default_factory=Counter)  # "person", "bot", and "... rich": 3+ tokens
+    clues_to_people: int = 0  # by bots
+    people_plays: int = 0
+
+    def observe(self, state: GameState, action: TurnAction, seat: int, people: set[int]) -> None:
+        """Count one action, ``state`` being the game before it."""
+        who = "person" if seat in people else "bot"
+        if isinstance(action, Discard) and critical(state, action.order):
+            self.critical_discards[who] += 1
+            self.critical_discards[who + " rich"] += state.clue_tokens >= 3
+        elif isinstance(action, Clue) and who == "bot" and action.target in people:
+            self.clues_to_people += 1
+
+    def finish(self, state: GameState, people: set[int]) -> None:
+        """Count a finished game."""
+        best = best_possible(state)
+        self.lost_to_discards += 5 * len(state.fireworks) - best
+        self.lost_to_time += best - state.score
+        self.people_plays += sum(1 for e in state.events if isinstance(e, TurnEvent) and isinstance(e.action, Play)
+                                 and e.success and e.seat in people)
+
+    def per_game(self, games: int) -> dict[str, float]:
+        """The figures ``BenchResult`` carries, a game each."""
+        per = {k: v / games for k, v in self.critical_discards.items()}
+        return {"lost_to_discards": self.lost_to_discards / games, "lost_to_time": self.lost_to_time / games,
+                "person_critical_discards": per.get("person", 0.0),
+                "person_critical_discards_rich": per.get("person rich", 0.0),
+                "bot_critical_discards": per.get("bot", 0.0), "bot_critical_discards_rich": per.get("bot rich", 0.0),
+                "people_plays_per_bot_clue": self.people_plays / self.clues_to_people if self.clues_to_people else 0.0}
+
+
+def gone_copies(state: GameState) -> Counter[int]:
+    return Counter(state.deck[o].identity for o in state.discard)
+
+
+def critical(state: GameState, order: int) -> bool:
+    """Whether the card is still needed and every other copy of it is discarded."""
+    card = state.deck[order]
+    gone = gone_copies(state)
+    copies = state.config.variant.copies(card)
+    still_possible = all(gone[Card(card.suit, r).identity] < state.config.variant.copies(Card(card.suit, r))
+                         for r in range(state.fireworks[card.suit.index] + 1, card.rank))
+    return state.fireworks[card.suit.index] < card.rank and still_possible and gone[card.identity] == copies - 1
+
+
+def best_possible(state: GameState) -> int:
+    """The best score the discard pile still allows: each suit up to its first rank with every copy gone."""
+    gone = gone_copies(state)
+    best = 0
+    for suit in state.config.variant.suits:
+        rank = 0
+        while rank < 5 and gone[Card(suit, rank + 1).identity] < state.config.variant.copies(Card(suit, rank + 1)):
+            rank += 1
+        best += rank
+    return best
+
 
 TABLES = ("bots", "beginners", "beginner", "careless", "novices", "novice", "careless-novice")
 PEOPLE_ONLY = ("beginners", "novices")
@@ -64,6 +149,14 @@ class BenchResult:
     p99_decision_ms: float
     slowest_decision_ms: float  # CPU time of the costliest bot decision: the bot's own work
     slowest_wall_ms: float  # wall-clock time of the slowest bot decision: includes waiting for a core
+    # Where the points go (``Losses``), a game each; "rich": with 3 or more clue tokens unused.
+    lost_to_discards: float = 0.0
+    lost_to_time: float = 0.0
+    person_critical_discards: float = 0.0
+    person_critical_discards_rich: float = 0.0
+    bot_critical_discards: float = 0.0
+    bot_critical_discards_rich: float = 0.0
+    people_plays_per_bot_clue: float = 0.0
 
     def line(self) -> str:
         timing = (f"decision mean {self.mean_decision_ms:5.2f} ms, p99 {self.p99_decision_ms:5.1f} ms, "
@@ -73,6 +166,15 @@ class BenchResult:
                 f"perfect {self.perfect_pct:5.1f} %  strike-outs {self.strikeout_pct:4.1f} %  "
                 f"misplays/game: people {self.person_misplays:4.2f}, bots {self.bot_misplays:4.2f} "
                 f"({self.bot_misplays_deck:4.2f} with cards in the deck)  {timing}").rstrip()
+
+    def losses_line(self) -> str:
+        """Where the points go (``--losses``)."""
+        plays = (f"  people's plays per bot clue to them {self.people_plays_per_bot_clue:4.2f}"
+                 if self.table not in ("bots", *PEOPLE_ONLY) else "")
+        return (f"{self.players}p {self.table:<15} points lost to discards {self.lost_to_discards:4.2f}, to time "
+                f"{self.lost_to_time:4.2f}  critical cards discarded/game: people {self.person_critical_discards:4.2f}"
+                f" ({self.person_critical_discards_rich:4.2f} with 3+ tokens), bots {self.bot_critical_discards:4.2f}"
+                f" ({self.bot_critical_discards_rich:4.2f})" + plays)
 
 
 def person_seat(table: str, players: int, game: int) -> set[int]:
@@ -92,6 +194,7 @@ def run(config: GameConfig, games: int, table: str = "bots", bot: str = "hgroup"
     misplays = {"person": 0, "bot": 0, "bot_deck": 0}
     times: list[float] = []
     cpu_slowest = 0.0
+    losses = Losses()
     for seed in range(games):
         people = person_seat(table, config.players, seed)
         bot_seats = frozenset(s for s in range(config.players) if s not in people)
@@ -111,6 +214,7 @@ def run(config: GameConfig, games: int, table: str = "bots", bot: str = "hgroup"
                 times.append(time.perf_counter() - start)
                 cpu_slowest = max(cpu_slowest, time.thread_time() - cpu)
             deck_left = state.deck_left
+            losses.observe(state, action, seat, people)
             state = apply(state, action, seat=seat)
             event = state.events[-1]
             if isinstance(action, Play) and isinstance(event, TurnEvent) and not event.success:
@@ -119,6 +223,7 @@ def run(config: GameConfig, games: int, table: str = "bots", bot: str = "hgroup"
                 if who == "bot" and deck_left > 0:
                     misplays["bot_deck"] += 1
         scores.append(state.outcome.score)
+        losses.finish(state, people)
         perfect += state.outcome.reason is EndReason.PERFECT
         strikeouts += state.outcome.reason is EndReason.STRIKEOUT
     mean = sum(scores) / games
@@ -131,7 +236,7 @@ def run(config: GameConfig, games: int, table: str = "bots", bot: str = "hgroup"
                        100 * perfect / games, 100 * strikeouts / games, misplays["person"] / games,
                        misplays["bot"] / games, misplays["bot_deck"] / games,
                        1000 * sum(times) / len(times) if times else 0.0, 1000 * p99, 1000 * cpu_slowest,
-                       1000 * times[-1] if times else 0.0)
+                       1000 * times[-1] if times else 0.0, **losses.per_game(games))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -142,6 +247,7 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"which tables: {', '.join(TABLES)} (default: all)")
     parser.add_argument("--level", choices=LEVELS, help="the bots' convention level beside people (default beginner)")
     parser.add_argument("--bot", default="hgroup", help=f"which bot: {', '.join(sorted(BOTS))}")
+    parser.add_argument("--losses", action="store_true", help="also say where each table's points go")
     parser.add_argument("--empty-clues", action="store_true", help="allow clues that touch no card")
     args = parser.parse_args(argv)
     variant = checked_variant(parser, args)
@@ -153,6 +259,8 @@ def main(argv: list[str] | None = None) -> int:
         for table in args.tables:
             result = run(config, args.games, table, args.bot, args.level)
             print(json.dumps(asdict(result)) if args.json else result.line(), flush=True)
+            if args.losses and not args.json:
+                print(result.losses_line(), flush=True)
     return 0
 
 

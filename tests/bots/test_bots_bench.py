@@ -8,7 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hanabi.engine import Card, Clue, GameConfig, Play, Suit, apply, game_from_deck, view_for
+from bots import best_possible, critical
+from hanabi.engine import Card, Clue, Discard, GameConfig, Play, Suit, apply, game_from_deck, view_for
 from people import Beginner  # bench/ is on the tests' path (pyproject): its scripts are not a package
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
@@ -75,3 +76,13 @@ def test_the_careless_beginner_gives_one_clue_in_four_at_random() -> None:
     assert all(careful.choose(view) == Clue(1, colour=Suit.RED) for _ in range(4))
     odd = [i for i, clue in enumerate(chosen) if clue != Clue(1, colour=Suit.RED)]
     assert odd and all(i % 4 == 3 for i in odd)
+
+
+def test_losses_count_a_card_critical_once_its_other_copy_is_gone_and_the_points_a_lost_card_takes() -> None:
+    state = game_from_deck(GameConfig(players=2, first_seat=0), _deal("R3 G3 B3 W3 Y4  R3 B1 W4 Y4 G1"))
+    state = apply(apply(state, Clue(1, rank=1)), Clue(0, rank=3))
+    assert not critical(state, 5) and best_possible(state) == 25
+    state = apply(state, Discard(0))  # one R3 gone: the other is critical
+    assert critical(state, 5) and not critical(state, 6)
+    state = apply(state, Discard(5))  # both gone: red stops at 2
+    assert best_possible(state) == 22
