@@ -21,6 +21,7 @@ if TYPE_CHECKING:
         action_words,
         explained,
         known_level,
+        reason_words,
         seat_called,
         seats_named,
         table_level,
@@ -31,7 +32,8 @@ if TYPE_CHECKING:
 # is, so a command that needs little (``--help``, ``--version``) starts without loading the rest.
 _EXPORTS: dict[str, tuple[str, ...]] = {
     "decision": (
-        "LEVELS", "Decision", "Level", "action_words", "explained", "known_level", "seat_called", "seats_named",
+        "LEVELS", "Decision", "Level", "action_words", "explained", "known_level", "reason_words", "seat_called",
+        "seats_named",
         "table_level",
     ),
     "registry": ("BOTS", "Bot", "choose_action", "decide", "make_bot"),
@@ -40,4 +42,4 @@ if not TYPE_CHECKING:  # for mypy every name is imported above, with its type
     __getattr__ = loader(__name__, _EXPORTS, globals())
 
 __all__ = ["BOTS", "Bot", "Decision", "LEVELS", "Level", "action_words", "choose_action", "decide", "explained",
-           "known_level", "make_bot", "seat_called", "seats_named", "table_level"]
+           "known_level", "make_bot", "reason_words", "seat_called", "seats_named", "table_level"]

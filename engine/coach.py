@@ -1,0 +1,236 @@
+"""The coach: what the house bot would do in a person's seat, and the moments of a game that mattered.
+
+``advise`` answers a seat to move with the house bot's move for that seat,
+decided from that seat's view alone, its reason, and the convention behind
+it with the section of docs/bots.md that explains it. ``advice_for`` is the
+same asked of a game: it builds the seat's redacted view first, so whoever
+serves advice (the server) cannot hand the bot anything the seat does not see.
+
+``find_moments`` reads a finished game (its final state: deck, config and
+events, all a replay file holds) and returns the moves of people where the
+house bot, deciding from that seat's view at that time, would have done
+otherwise and it mattered: a misplay, a critical card discarded, a save that
+was due and not given, a proven playable card not played, a clue that led to
+a misplay. It is pure: the same game gives the same moments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from .actions import Clue, Discard, Event, Play, TurnAction, TurnEvent
+from .bots.decision import Decision, reason_words, seat_called
+from .bots.registry import Bot, make_bot
+from .counting import possible_cards
+from .playback import action_of, replay_steps
+from .state import GameState, game_from_deck
+from .stats import Prospects
+from .views import PlayerView, view_for
+
+BOTS_DOC = "docs/bots.md"
+
+# What a reason says -> the convention behind it and the section of docs/bots.md that explains it. The first
+# phrase found in the reason wins, so the narrower phrases come first.
+_CONVENTIONS: tuple[tuple[str, str, str], ...] = (
+    ("finesse on their own hand", "self-finesse", "Self-finesses"),
+    ("finesse", "finesse", "Finesses"),
+    ("saving", "save clue", "Play clue or save clue"),
+    ("so that they keep", "save clue", "Play clue or save clue"),
+    ("playable after the cards before it", "delayed play clue", "Delayed play clues"),
+    ("can be played", "play clue", "Play clue or save clue"),
+    ("worth keeping", "good touch", "`basic`: play clues, save clues, chop, focus, good touch"),
+    ("our conventions say", "clue focus", "Focus"),
+    ("the clues and the cards I see", "card counting", "What the bot works out from what it sees"),
+    ("of the time", "a clue read literally", "`beginner`: clues mean what they say"),
+    ("no longer needed", "known trash", "What the bot works out from what it sees"),
+    ("chop", "the chop", "`basic`: play clues, save clues, chop, focus, good touch"),
+    ("8 clue tokens", "no discard at 8 clue tokens", "What the bot does on its turn, in order"),
+    ("two strikes", "two strikes", "Two strikes"),
+)
+_DEFAULT_CONVENTION = ("the bot's order of priorities", "What the bot does on its turn, in order")
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """The house bot's move for a seat, in a player's words, and where to read about it."""
+
+    action: TurnAction
+    move: str  # "play slot 3", "clue Bob: red"
+    reason: str  # the bot's reason, every seat by its player's name
+    convention: str  # "save clue"
+    section: str  # the heading of docs/bots.md that explains it
+
+    def lines(self) -> tuple[str, str]:
+        """The advice in two lines, as a player's screen shows it."""
+        return (f"The house bot would {self.move}: {self.reason}",
+                f"Convention: {self.convention} (read {BOTS_DOC}, \"{self.section}\")")
+
+
+def convention_of(reason: str) -> tuple[str, str]:
+    """The convention a reason rests on and the section of docs/bots.md about it."""
+    for phrase, convention, section in _CONVENTIONS:
+        if phrase in reason:
+            return convention, section
+    return _DEFAULT_CONVENTION
+
+
+def move_words(action: TurnAction, view: PlayerView, names: Sequence[str] = ()) -> str:
+    """A move of the seat of ``view`` as advice says it: "play slot 3", "discard slot 5", "clue Bob: red"."""
+    if isinstance(action, Clue):
+        return f"clue {seat_called(action.target, names)}: {action.value}"
+    verb = "play" if isinstance(action, Play) else "discard"
+    hand = [cv.order for cv in view.hands[view.current]]
+    return f"{verb} slot {hand.index(action.order) + 1}" if action.order in hand else f"{verb} a card"
+
+
+def _advice(decision: Decision, view: PlayerView, names: Sequence[str]) -> Advice:
+    convention, section = convention_of(decision.reason)
+    return Advice(decision.action, move_words(decision.action, view, names), reason_words(decision, names),
+                  convention, section)
+
+
+def advise(view: PlayerView, *, level: str | None = None, bot_seats: frozenset[int] | None = None,
+           names: Sequence[str] = ()) -> Advice:
+    """The house bot's advice for the seat of ``view``, which must be the seat to move while the game runs.
+
+    ``level`` and ``bot_seats`` are the table's (see ``bots.decide``); ``names`` the players' names by seat.
+    """
+    return _advice(make_bot(level=level, bot_seats=bot_seats).decide(view), view, names)
+
+
+def advice_for(state: GameState, seat: int, *, level: str | None = None, bot_seats: frozenset[int] | None = None,
+               names: Sequence[str] = ()) -> Advice:
+    """``advise`` for ``seat`` of a running game, from that seat's redacted view and nothing else."""
+    return advise(view_for(state, seat), level=level, bot_seats=bot_seats, names=names)
+
+
+# ------------------------------------------------------------------ moments
+
+MISPLAY = "misplay"
+CRITICAL_DISCARD = "critical card discarded"
+MISSED_SAVE = "save not given"
+MISSED_PLAY = "playable card not played"
+CLUE_MISPLAYED = "clue led to a misplay"
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """A person's move the house bot would have made otherwise, and why it mattered."""
+
+    step: int  # the move's index among the game's actions: the review's state ``step`` is the board before it
+    turn: int  # the turn as players count it, from 1
+    seat: int
+    kind: str  # one of MISPLAY, CRITICAL_DISCARD, MISSED_SAVE, MISSED_PLAY, CLUE_MISPLAYED
+    done: str  # "Ada played slot 2 (R3)"
+    why: str  # why it mattered: "a misplay: the red firework was at 1"
+    advice: Advice
+
+    def lines(self) -> tuple[str, str]:
+        """The moment in two lines: what was done and why it mattered, then the bot's move and reason."""
+        return (f"Turn {self.turn}: {self.done}: {self.why}",
+                f"The house bot would {self.advice.move}: {self.advice.reason}")
+
+
+def _done_words(action: TurnAction, state: GameState, names: Sequence[str]) -> str:
+    who = seat_called(state.current, names)
+    if isinstance(action, Clue):
+        return f"{who} clued {seat_called(action.target, names)} {action.value}"
+    hand = state.hands[state.current]
+    verb = "played" if isinstance(action, Play) else "discarded"
+    return f"{who} {verb} slot {hand.index(action.order) + 1} ({state.deck[action.order]})"
+
+
+def _proven_playable(view: PlayerView, prospects: Prospects) -> set[int]:
+    """The seat's own cards that its clues and the cards it sees prove playable."""
+    return {order for order, cards in possible_cards(view).items()
+            if cards and all(prospects.playable(c) for c in cards)}
+
+
+def _clue_misplayed(step: int, events: Sequence[Event]) -> bool:
+    """Whether a card the clue at ``step`` touched was later misplayed, before any other clue touched it."""
+    first = events[step]
+    watched = set(first.touched) if isinstance(first, TurnEvent) else set()
+    for event in events[step + 1:]:
+        if not isinstance(event, TurnEvent) or not watched:
+            continue
+        if isinstance(event.action, Clue):
+            watched -= set(event.touched)
+        elif event.action.order in watched:
+            if isinstance(event.action, Play) and not event.success:
+                return True
+            watched.discard(event.action.order)
+    return False
+
+
+def _why_it_mattered(state: GameState, view: PlayerView, step: int, done: TurnAction, suggested: TurnAction,
+                     events: Sequence[Event]) -> tuple[str, str] | None:
+    """The kind of moment and why it mattered, or None when the difference did not matter."""
+    prospects = Prospects.of(state.config.variant, state.fireworks, (state.deck[o] for o in state.discard))
+    if isinstance(done, Play) and not prospects.playable(state.deck[done.order]):
+        return MISPLAY, "a misplay, which cost a strike and the card"
+    if isinstance(done, Discard) and prospects.critical(state.deck[done.order]):
+        return CRITICAL_DISCARD, f"the last {state.deck[done.order]} left, so the score can no longer be perfect"
+    if isinstance(suggested, Clue):
+        for order in state.hands[suggested.target]:
+            card = state.deck[order]
+            if (not state.knowledge[order].clued and prospects.critical(card)
+                    and _chop(state, suggested.target) == order and _touches(state, suggested, order)
+                    and not (isinstance(done, Clue) and _touches(state, done, order))):
+                return MISSED_SAVE, f"the {card} on their chop was the last one, and no clue saved it"
+    proven = _proven_playable(view, prospects)
+    if isinstance(suggested, Play) and suggested.order in proven and not (
+            isinstance(done, Play) and done.order in proven):
+        return MISSED_PLAY, "a card the clues proved playable stayed in the hand"
+    if isinstance(done, Clue) and _clue_misplayed(step, events):
+        return CLUE_MISPLAYED, "a card it touched was misplayed after it"
+    return None
+
+
+def _chop(state: GameState, seat: int) -> int | None:
+    """The oldest card of ``seat`` with no clue on it: the one they would discard next."""
+    return next((o for o in reversed(state.hands[seat]) if not state.knowledge[o].clued), None)
+
+
+def _touches(state: GameState, clue: Clue, order: int) -> bool:
+    variant = state.config.variant
+    mask = variant.colour_mask(clue.colour) if clue.colour is not None else variant.rank_mask(clue.rank or 0)
+    return bool(mask >> state.deck[order].identity & 1)
+
+
+def game_steps(final: GameState) -> Iterator[tuple[int, GameState]]:
+    """Each state of a finished game before one of its actions, with that action's index."""
+    start = game_from_deck(final.config, final.deck, final.seed)
+    actions = [action_of(e) for e in final.events]
+    yield 0, start
+    yield from enumerate(replay_steps(start, actions[:-1]), start=1)
+
+
+def find_moments(final: GameState, *, people: frozenset[int] | None = None, level: str | None = None,
+                 names: Sequence[str] = ()) -> list[Moment]:
+    """The moments of a finished game that mattered, in the order they happened.
+
+    ``people``: the seats people sat in (None: every seat; a replay file does not say who was a bot); only
+    their moves are judged. ``level``: the table's convention level (None: as ``bots.decide`` picks it).
+    """
+    players = final.config.players
+    people = frozenset(range(players)) if people is None else people
+    bot_seats = frozenset(range(players)) - people
+    bots: dict[int, Bot] = {}  # one bot per seat, so that each replays the history once (its cache)
+    moments: list[Moment] = []
+    events = final.events
+    for step, state in game_steps(final):
+        event = events[step]
+        if not isinstance(event, TurnEvent) or event.seat not in people or state.outcome is not None:
+            continue
+        view = view_for(state, event.seat)
+        bot = bots.setdefault(event.seat, make_bot(level=level, bot_seats=bot_seats))
+        decision = bot.decide(view)
+        if decision.action == event.action:
+            continue
+        mattered = _why_it_mattered(state, view, step, event.action, decision.action, events)
+        if mattered is not None:
+            kind, why = mattered
+            moments.append(Moment(step, state.turn + 1, event.seat, kind, _done_words(event.action, state, names),
+                                  why, _advice(decision, view, names)))
+    return moments

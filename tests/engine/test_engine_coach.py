@@ -1,0 +1,174 @@
+"""The coach: advice from a seat's view only, and the moments of a finished game."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+from hanabi.engine import Clue, Discard, GameConfig, GameState, Play, TurnEvent, apply, new_game, view_for
+from hanabi.engine.bots import make_bot
+from hanabi.engine.coach import (
+    CLUE_MISPLAYED,
+    CRITICAL_DISCARD,
+    MISPLAY,
+    MISSED_PLAY,
+    MISSED_SAVE,
+    advice_for,
+    convention_of,
+    find_moments,
+)
+from hanabi.engine.replay import dumps, from_json
+from hanabi.engine.stats import Prospects
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def careless_game(seed: int, players: int = 2, people: frozenset[int] = frozenset({0}), play_often: float = 0.3,
+                  ) -> GameState:
+    """A game where the house bot sits in every seat but ``people``, who play like the bot except that now
+    and then they play or discard their newest card on a whim."""
+    rng = random.Random(seed)
+    state = new_game(GameConfig(players=players), seed)
+    bot_seats = frozenset(range(players)) - people
+    bots = {seat: make_bot(bot_seats=bot_seats) for seat in range(players)}
+    while not state.over:
+        seat = state.current
+        action = bots[seat].choose(view_for(state, seat))
+        if seat in people and rng.random() < play_often:
+            newest = state.hands[seat][0]
+            action = Play(newest) if rng.random() < 0.6 or state.clue_tokens == 8 else Discard(newest)
+        state = apply(state, action)
+    return state
+
+
+def swapped_hidden_cards(state: GameState, seat: int, rng: random.Random) -> GameState | None:
+    """The same game with the seat's own cards and the undrawn deck dealt otherwise, each own card still one
+    its clues allow: every seat but ``seat`` may see something new, ``seat`` sees the same. None when the
+    draw left no card some own card's clues allow."""
+    deck = list(state.deck)
+    pool = list(state.hands[seat]) + list(range(state.next_draw, len(deck)))
+    cards = [state.deck[o] for o in pool]
+    rng.shuffle(cards)
+    own = state.hands[seat]
+    for order in sorted(own, key=lambda o: state.knowledge[o].possible.bit_count()):  # the most clued first
+        fits = [c for c in cards if state.knowledge[order].can_be(c)]
+        if not fits:
+            return None
+        deck[order] = rng.choice(fits)
+        cards.remove(deck[order])
+    for order in pool[len(own):]:
+        deck[order] = cards.pop()
+    return GameState(state.config, state.seed, tuple(deck), state.hands, state.knowledge, state.next_draw,
+                     state.fireworks, state.clue_tokens, state.strikes, state.discard, state.played, state.current,
+                     state.turn, state.final_turns_left, state.outcome, state.events)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), turns=st.integers(0, 40), players=st.integers(2, 5), shuffle=st.randoms())
+def test_advice_is_the_same_for_two_games_the_seat_sees_alike(seed: int, turns: int, players: int,
+                                                                shuffle: random.Random) -> None:
+    state = new_game(GameConfig(players=players), seed)
+    bots = [make_bot() for _ in range(players)]
+    for _ in range(turns):
+        if state.over:
+            break
+        state = apply(state, bots[state.current].choose(view_for(state, state.current)))
+    assume(not state.over)
+    seat = state.current
+    other = swapped_hidden_cards(state, seat, shuffle)
+    assume(other is not None)
+    assert other is not None
+    assert view_for(other, seat) == view_for(state, seat)
+    level_and_seats = {"level": "beginner", "bot_seats": frozenset(range(players)) - {seat}}
+    assert advice_for(other, seat, **level_and_seats) == advice_for(state, seat, **level_and_seats)  # type: ignore[arg-type]
+
+
+def test_advice_names_a_move_a_reason_and_a_section_of_the_bots_page() -> None:
+    state = new_game(GameConfig(players=3), 7)
+    advice = advice_for(state, state.current, names=("Ada", "Bob", "Cy"))
+    first, second = advice.lines()
+    assert advice.action in state_legal(state)
+    assert first.startswith(f"The house bot would {advice.move}: ")
+    assert advice.reason and "seat " not in advice.reason  # seats by name
+    assert f'"{advice.section}"' in second and "docs/bots.md" in second
+
+
+def state_legal(state: GameState) -> list[object]:
+    from hanabi.engine import legal_actions
+    return list(legal_actions(state))
+
+
+def test_every_convention_the_coach_names_has_its_section_in_the_bots_page() -> None:
+    headings = {m.group(1).strip() for m in re.finditer(r"^#+ (.+)$", (DOCS / "bots.md").read_text(), re.M)}
+    reasons = ["cluing seat 2 5: saving the only R5 left on their chop", "a clue was a finesse on me: blind-playing",
+               "cluing seat 2 3: a finesse on their own hand, leading to R3", "our conventions say my slot 1 is R1",
+               "the clues and the cards I see say my slot 2 is B1: playable", "nothing to play or clue: discarding my "
+               "chop (slot 5)", "my slot 2 can only be a card no longer needed", "something new"]
+    for reason in reasons:
+        section = convention_of(reason)[1]
+        assert section in headings, (reason, section)
+    assert convention_of(reasons[0])[0] == "save clue"
+    assert convention_of(reasons[2])[0] == "self-finesse"
+    assert convention_of(reasons[1])[0] == "finesse"
+
+
+def test_a_persons_misplays_are_moments_and_the_bots_moves_are_never_judged() -> None:
+    found = 0
+    for seed in range(6):
+        final = careless_game(seed)
+        moments = find_moments(final, people=frozenset({0}))
+        assert all(m.seat == 0 for m in moments)
+        misplays = [i for i, e in enumerate(final.events)
+                    if isinstance(e, TurnEvent) and isinstance(e.action, Play) and not e.success and e.seat == 0]
+        flagged = [m.step for m in moments if m.kind == MISPLAY]
+        assert set(flagged) <= set(misplays)
+        # the bot never plays a card it does not believe playable; a careless play of the newest card is a
+        # misplay the bot would not have made
+        assert len(flagged) >= len(misplays) - 1
+        found += len(flagged)
+        for m in moments:
+            assert m.turn == final.events[m.step].turn + 1
+            assert m.advice.action != final.events[m.step].action
+    assert found > 0
+
+
+def test_a_critical_discard_and_a_save_not_given_are_moments() -> None:
+    kinds: set[str] = set()
+    for seed in range(12):
+        final = careless_game(seed, players=3, people=frozenset({0, 1}), play_often=0.4)
+        for m in find_moments(final, people=frozenset({0, 1})):
+            kinds.add(m.kind)
+            event = final.events[m.step]
+            assert isinstance(event, TurnEvent)
+            if m.kind == CRITICAL_DISCARD:
+                assert isinstance(event.action, Discard)
+                before = final.events[:m.step]
+                gone = [e.card for e in before if isinstance(e, TurnEvent) and e.card is not None and not e.success]
+                fireworks = _fireworks_before(final, m.step)
+                assert event.card is not None
+                assert Prospects.of(final.config.variant, fireworks, [c for c in gone if c]).critical(event.card)
+            if m.kind == MISSED_SAVE:
+                assert isinstance(m.advice.action, Clue)
+    assert {MISPLAY, CRITICAL_DISCARD} <= kinds
+    assert kinds <= {MISPLAY, CRITICAL_DISCARD, MISSED_SAVE, MISSED_PLAY, CLUE_MISPLAYED}
+
+
+def _fireworks_before(final: GameState, step: int) -> tuple[int, ...]:
+    heights = [0] * len(final.config.variant.suits)
+    for event in final.events[:step]:
+        if isinstance(event, TurnEvent) and event.success and event.card is not None:
+            heights[final.config.variant.suits.index(event.card.suit)] += 1
+    return tuple(heights)
+
+
+def test_moments_come_back_the_same_from_the_replay_file_alone() -> None:
+    final = careless_game(3, players=3, people=frozenset({0, 1, 2}))
+    names = ("Ada", "Bob", "Cy")
+    again = from_json(__import__("json").loads(dumps(final, names))).state
+    moments = find_moments(final, names=names)
+    assert moments
+    assert find_moments(again, names=names) == moments
+    assert all(line for m in moments for line in m.lines())
