@@ -189,8 +189,12 @@ class Session:
                  dispatch: Callable[[Incoming], None],
                  on_welcome: Callable[[Session, bool], Awaitable[None]] | None = None,
                  tokens: TokenStore | None = None,
-                 open_stream: Callable[[Address], Awaitable[trio.abc.Stream]] | None = None) -> None:
+                 open_stream: Callable[[Address], Awaitable[trio.abc.Stream]] | None = None,
+                 shown_as: str | None = None) -> None:
         self.address = address
+        # What the title calls the server: its address, or "solo" for the private one a solo game runs (its
+        # loopback port means nothing to the player).
+        self.shown_as = shown_as or str(address)
         # How a connection is made: TCP to ``address``; the tests hand in-memory streams to a server of theirs, so
         # that reconnection runs on Trio's virtual clock (a real socket's wait would let that clock jump).
         self.open_stream = open_stream or _open_tcp
@@ -244,7 +248,7 @@ class Session:
         first = True
         stopped_by_host = False  # the server said it was shutting down: it is gone on purpose, not broken
         while not self.stopped:
-            self.dispatch(LinkChanged(Link.CONNECTING if first else Link.RECONNECTING, str(self.address)))
+            self.dispatch(LinkChanged(Link.CONNECTING if first else Link.RECONNECTING, self.shown_as))
             try:
                 with trio.fail_after(CONNECT_TIMEOUT):
                     stream = await self.open_stream(self.address)
@@ -253,7 +257,7 @@ class Session:
                 text = f"Cannot reach {self.address} ({why}); retrying in {delay:g} s…"
                 if stopped_by_host:
                     text = self._host_stopped(f"trying again in {delay:g} s, in case it starts again…")
-                self.dispatch(LinkChanged(Link.OFFLINE if first else Link.RECONNECTING, str(self.address), text))
+                self.dispatch(LinkChanged(Link.OFFLINE if first else Link.RECONNECTING, self.shown_as, text))
                 await trio.sleep(delay)
                 delay = min(delay * 2, 5.0)
                 continue
@@ -264,12 +268,12 @@ class Session:
                 return
             if reason == NAME_REFUSED:
                 # The model says why and the app asks for another name; no retry with the same one.
-                self.dispatch(LinkChanged(Link.OFFLINE, str(self.address), self.get_model().status))
+                self.dispatch(LinkChanged(Link.OFFLINE, self.shown_as, self.get_model().status))
                 self.name = await self._new_names.receive()
                 continue
             if reason in FINAL_GOODBYES:
                 self.stopped = True
-                self.dispatch(LinkChanged(Link.CLOSED, str(self.address), self.get_model().status))
+                self.dispatch(LinkChanged(Link.CLOSED, self.shown_as, self.get_model().status))
                 return
             if self.get_model().resume is not None:
                 first = False
@@ -277,7 +281,7 @@ class Session:
             text = f"Lost the connection to {self.address}; reconnecting…"
             if stopped_by_host:
                 text = self._host_stopped("reconnecting in case it starts again…")
-            self.dispatch(LinkChanged(Link.RECONNECTING, str(self.address), text))
+            self.dispatch(LinkChanged(Link.RECONNECTING, self.shown_as, text))
             await trio.sleep(delay)
             delay = min(delay * 2, 5.0)
 

@@ -80,7 +80,7 @@ async def run_solo(name: str, players: int, variant: Variant, store: ModelStore,
     async with trio.open_nursery() as nursery:
         server = await nursery.start(lambda task_status: serve(
             "127.0.0.1", 0, ":memory:", config=ServerConfig(bot_delay=bot_delay), task_status=task_status))
-        session = Session(Address("127.0.0.1", server.port), name, store.get, store.dispatch,
+        session = Session(Address("127.0.0.1", server.port), name, store.get, store.dispatch, shown_as="solo",
                           on_welcome=table_setup(name, players, variant, timer, level))
         box.append(session)
         await session.run()

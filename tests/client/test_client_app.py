@@ -1354,3 +1354,19 @@ async def test_a_solo_table_is_created_at_the_level_asked_for(nursery: trio.Nurs
     assert store.model.table.level == "h-group"
     session.stop()
     nursery.cancel_scope.cancel()
+
+
+async def test_a_solo_game_calls_its_private_server_solo_in_the_title(nursery: trio.Nursery) -> None:
+    from hanabi.client.model import Link
+    from hanabi.client.screens import title_fragments
+    from hanabi.client.solo import run_solo
+
+    store = ModelStore()
+    nursery.start_soon(run_solo, "alice", 2, Variant.NONE, store, [], 0.0)
+    with trio.move_on_after(5):
+        while store.model.link is not Link.ONLINE or store.model.view is None:
+            await trio.sleep(0.01)
+    assert store.model.view is not None, "waited 5 s for the solo game"
+    title = "".join(text for _, text, *_ in title_fragments(store.model, 120))
+    assert "alice@solo" in title and "127.0.0.1" not in title, title
+    nursery.cancel_scope.cancel()

@@ -401,6 +401,7 @@ def test_a_solo_game_shows_counting_the_glance_line_and_rewinds_in_tmux(tmux: Tm
     # A bot may have moved first; the deal's figure is the same whatever: 3 players, 35 cards in the deck.
     glance = r"^Max \d+( \([^)]*\))?  Pace -?\d+  Eff (-|\d\.\d\d) need \d\.\d\d \(deal 1\.00\)"
     assert re.search(glance, screen, re.M), screen
+    assert "127.0.0.1" not in screen  # the private server's loopback address means nothing to her
     first = turn_of(screen)
     # The rank of the next player's first card: a clue that surely touches something.
     row = next(line for line in screen.splitlines() if re.match(r"^[ ▶]2 ", line))
