@@ -77,8 +77,22 @@ class LinkLost(BotError):
     """The connection ended in a way that trying again may mend (a drop, a reset, the server stopping)."""
 
 
+# What each goodbye means, for the person who started the bot, when the server gave no sentence of its own.
+_GOODBYE_SENTENCES: dict[str, str] = {
+    GoodbyeReason.SERVER_SHUTDOWN: "the server stopped",
+    GoodbyeReason.REPLACED: "another connection with this bot's name took its place",
+    GoodbyeReason.PROTOCOL_ERROR: "the server could not read what the bot sent",
+    GoodbyeReason.PROTOCOL_VERSION: "the server speaks another version of the protocol",
+    GoodbyeReason.TOO_SLOW: "the bot did not read what the server sent in time",
+    GoodbyeReason.FLOOD: "the bot sent too much, too fast",
+    GoodbyeReason.IDLE: "the server heard nothing from the bot for too long",
+    GoodbyeReason.SERVER_FULL: "the server is full: try again later",
+}
+
+
 def _goodbye(message: Goodbye) -> BotError:
-    why = f"the server said goodbye ({message.reason}) {message.message}".strip()
+    text = message.message or _GOODBYE_SENTENCES.get(message.reason, "it gave no reason")
+    why = f"the server closed the connection: {text}"
     return LinkLost(why) if message.reason in _COME_BACK else BotError(why)
 
 

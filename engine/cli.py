@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object per file, one per line")
     # The engine speaks no wire protocol (the import table keeps it from the protocol's package): what it reads is
     # hanab.live's JSON replay format.
-    parser.add_version(lambda: "reads hanab.live's JSON replays")
+    parser.add_version(lambda: "reads hanab.live's JSON replays", "the files it reads")
     args = parser.parse_args(argv)
     from .replay import ReplayError, load, summary
 

@@ -32,10 +32,11 @@ class CommandParser(argparse.ArgumentParser):
         # The command's own name (``hanabi-server``, not ``hanabi-server games``) is the one --help is asked of.
         self.exit(2, f"{self.prog.split()[0]}: {message} (see {self.prog} --help)\n")
 
-    def add_version(self, speaks: Callable[[], str]) -> None:
-        """``--version``: this program's name and version, then what it speaks (``speaks()``: "protocol 3")."""
+    def add_version(self, speaks: Callable[[], str], what: str = "the protocol it speaks") -> None:
+        """``--version``: this program's name and version, then what it speaks (``speaks()``: "protocol 3"),
+        which its help calls ``what``."""
         self.add_argument("--version", action=_Version, nargs=0, default=argparse.SUPPRESS, speaks=speaks,
-                          help="print the program's version and the protocol it speaks, then exit")
+                          help=f"print the program's version and {what}, then exit")
 
 
 class _Version(argparse.Action):

@@ -40,6 +40,15 @@ def test_every_command_answers_version(command: str, capsys: pytest.CaptureFixtu
         assert f"(protocol {PROTOCOL_VERSION})" in line
 
 
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_the_help_says_what_version_prints(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert _exit_of(COMMANDS[command], ["--help"]) == 0
+    said = " ".join(capsys.readouterr().out.split())  # argparse wraps the help's lines
+    speaks = "the protocol it speaks" in said
+    assert speaks == (command in SPEAKING), said  # the replay reader's --version names what it reads instead
+    assert "--version print the program's version and" in said
+
+
 @pytest.mark.parametrize(("command", "argv", "words"), [
     ("hanabi-client", ["--colour"], "unrecognized arguments: --colour"),
     ("hanabi-client", ["--solo", "--players", "9"], f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not 9"),
