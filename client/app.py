@@ -83,6 +83,7 @@ class UiState:
     saved: dict[int, str] = field(default_factory=dict)
     confirm: LobbyIntent | None = None  # a request that waits for "y" (leaving a game in progress)
     confirm_quit: bool = False  # quitting a client that hosts the server waits for "y" (--serve)
+    hint: str = ""  # a status line true only while something lasts (a screen, a mistake): cleared when it ends
     note_keys: list[str] = field(default_factory=list)  # keys of a note in progress (n, seat, slot)
     show_notes: bool = False  # the notes panel in place of the log
     notes_from: int = 0  # notes of the panel scrolled past (PgDn)
@@ -217,6 +218,17 @@ class ClientApp:
 
     def note(self, text: str, error: bool = False) -> None:
         self.dispatch(Note(text, error))
+
+    def hint(self, text: str, error: bool = False) -> None:
+        """A status line that holds only while something lasts (a screen looked at, a field left empty): said
+        now, and taken away by ``drop_hint`` when that ends, unless something else has been said since."""
+        self.ui.hint = text
+        self.note(text, error)
+
+    def drop_hint(self) -> None:
+        if self.ui.hint and self.get_model().status == self.ui.hint:
+            self.note("")
+        self.ui.hint = ""
 
     def act(self, intent: Intent) -> None:
         """Carry out one intent: check it, then send the request (or do the local thing)."""
@@ -629,6 +641,7 @@ class ClientApp:
         looked at alone, then out of the history."""
         if self.ui.form is not None:
             self.ui.form = None
+            self.drop_hint()
         elif not self.ui.prompt:
             self.back()
         self.cancel()
@@ -636,6 +649,7 @@ class ClientApp:
     def back(self) -> None:
         if self.review.ui.private is not None:
             self.review.close()
+            self.drop_hint()  # the game looked at alone, whose keys it named
         elif self.history.ui is not None:
             self.history.close()
 
@@ -652,7 +666,9 @@ class ClientApp:
     def form_key(self, key: str) -> None:
         """A printable key in the table's form: its text, or Space changing the choice."""
         form = self.ui.form
-        if form is not None and not form.type_text(key) and key == " ":
+        if form is not None and form.type_text(key):
+            self.drop_hint()  # "the table needs a name", once one is typed
+        elif form is not None and key == " ":
             form.change(1)
 
     def scroll(self, lines: int) -> None:

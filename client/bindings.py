@@ -373,7 +373,7 @@ def _review(app: ClientApp, keymap: Keymap) -> None:
     review.show("q", "quit")
     for key, what in (("←→", "step"), ("↑↓", "10 steps"), ("Home/End", "ends"), ("s", "save")):
         alone.show(key, what)
-    alone.add("q", what="back")(app.review.close)
+    alone.add("q", what="back")(app.back)
 
 
 def _history(app: ClientApp, keymap: Keymap) -> None:

@@ -125,7 +125,7 @@ class HistoryActions:
     def look_alone(self, game: GameSummary) -> None:
         if self.app.send(GetReplay(game.id)):
             self.app.review.open_private(game.id)
-            self.app.note(f"Game {game.id}, alone: ←→ step, Home/End the ends, q back to the list.")
+            self.app.hint(f"Game {game.id}, alone: ←→ step, Home/End the ends, q back to the list.")
 
     def review_with_table(self, game: GameSummary) -> None:
         model = self.app.get_model()

@@ -196,7 +196,7 @@ class LobbyActions:
         if form is None:
             return
         if not form.name.strip():
-            self.app.note("the table needs a name", True)
+            self.app.hint("the table needs a name", True)
             return
         timer = TIMERS[form.clock]
         if self.app.send(CreateTable(form.name.strip(), VARIANTS[form.variant], form.seats, form.empty_clues,

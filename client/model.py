@@ -417,8 +417,8 @@ def _time(model: ClientModel, message: GameClock | ClockAt | Queued) -> ClientMo
         out = replace(model, premove=message if message.kind is not None else None)
         return with_status(out, message.note[:1].upper() + message.note[1:] + ".") if message.note else out
     clock, at = (message.clock, message.at) if isinstance(message, ClockAt) else (message, None)
-    if model.game is not None and clock.game != model.game:
-        return model  # a clock of a game we no longer show
+    if model.table is None or (model.game is not None and clock.game != model.game):
+        return model  # a clock of a game we no longer show (one from the table we just left: not in the lobby)
     out = replace(model, clock=clock, clock_at=at)
     was = model.clock
     if clock.paused and (was is None or not was.paused or was.note != clock.note):

@@ -357,6 +357,18 @@ def test_new_table_form(term: Terminal, kit) -> None:
     assert create.variant.value == "6 Suits"
 
 
+def test_the_form_s_missing_name_is_said_until_one_is_typed(term: Terminal) -> None:
+    term.feed(Welcome(1, "server", "dave", "tok", ""))
+    assert term.type("n" + "\x7f" * 40 + "\r") == []
+    assert "the table needs a name" in term.screen()
+    term.type("F")
+    assert "the table needs a name" not in term.screen()
+    term.type("\x7f\r")  # empty again: said again, and Esc (closing the form) takes it away
+    assert "the table needs a name" in term.screen()
+    term.type("\x1b")
+    assert "New table" not in term.screen() and "the table needs a name" not in term.screen()
+
+
 def test_host_adds_a_bot_and_starts(term: Terminal, kit) -> None:
     term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(kit.table(("alice", None, None)), 0))
     text = term.screen()

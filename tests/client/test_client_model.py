@@ -6,7 +6,7 @@ import re
 from dataclasses import replace
 
 from hanabi.client.history import describe_all
-from hanabi.client.model import ClientModel, LeftTable, Link, LinkChanged, Note, reduce
+from hanabi.client.model import ClientModel, ClockAt, LeftTable, Link, LinkChanged, Note, reduce
 from hanabi.engine import Discard, EndReason, Outcome, Play, Rearrange, apply
 from hanabi.protocol.messages import (
     Chat,
@@ -229,6 +229,16 @@ def test_local_notes(kit) -> None:
     seated_model = replace(seated(kit), view=kit.view_message(kit.game(), 0).view)
     left = reduce(seated_model, LeftTable())
     assert left.table is None and left.view is None
+
+
+def test_a_clock_of_the_table_just_left_says_nothing_in_the_lobby(kit) -> None:
+    from hanabi.protocol.messages import GameClock
+
+    model = replace(seated(kit), view=kit.view_message(kit.game(), 0).view, game=1)
+    left = reduce(model, LeftTable())
+    # The table pauses itself as our seat empties; its clock may come after we are in the lobby.
+    late = reduce(left, ClockAt(GameClock(1, (), None, True, "the game paused itself: alice is away"), 1.0))
+    assert late.status == "You left the table." and late.clock is None
 
 
 def test_a_table_watched_earlier_leaves_nothing_in_the_next_tables_log(kit) -> None:

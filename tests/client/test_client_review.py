@@ -165,10 +165,11 @@ def test_the_history_lists_games_and_opens_one_alone(term, kit) -> None:
     assert f"Review of game 5 · step 0/{last_of(text)} · on your own" in screen
     term.type(RIGHT + RIGHT)
     assert f"step 2/{last_of(text)}" in term.screen()
+    assert "Game 5, alone: ←→ step" in term.screen()
     term.type("q")  # back to the list
-    assert "Finished games" in term.screen()
+    assert "Finished games" in term.screen() and "Game 5, alone" not in term.screen()  # its hint went with it
     term.type(ESC)  # back to the lobby
-    assert "No tables yet" in term.screen()
+    assert "No tables yet" in term.screen() and "Game 5, alone" not in term.screen()
 
 
 def test_enter_opens_the_chosen_game_and_s_saves_one_from_the_history(term, kit, tmp_path: Path) -> None:
