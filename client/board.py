@@ -27,6 +27,7 @@ from .cardtext import (
     suit_style,
 )
 from .knowledge import Insight, can_be_cells, worth_mark
+from .wrapping import columns, cut
 
 NAME_WIDTH = 18
 CELL = 9
@@ -108,11 +109,8 @@ def _name_cell(label: str, style: str, mark: str = "") -> Label:
 def _fit(label: Label, column: int) -> StyleAndTextTuples:
     """The name column's text padded to ``column``; cut with "…" when it does not fit, its mark kept whole."""
     style, text, mark = label
-    room = column - 1 - len(mark)
-    if len(text) > room:
-        text = text[: max(0, room - 1)] + "…"
-    text += mark
-    return [(style, text), ("", " " * (column - len(text)))]
+    text = cut(text, max(0, column - 1 - columns(mark))) + mark
+    return [(style, text), ("", " " * (column - columns(text)))]
 
 
 def _marked(cv: CardView, cell: StyleAndTextTuples, insight: Insight | None) -> StyleAndTextTuples:
@@ -218,7 +216,7 @@ def hands_fragments(view: PlayerView, names: Sequence[str], show_knowledge: bool
     if view.seat is not None:
         rows += _own_hand(view, names, view.seat, marks, insight, one_row, yours)
     cell = max([CELL, *(fragments_width(c) + 1 for _, cells in rows for c in cells)])
-    longest = max(len(text) + len(mark) + 1 for (_, text, mark), _ in rows)
+    longest = max(columns(text) + columns(mark) + 1 for (_, text, mark), _ in rows)
     column = max(NAME_WIDTH, min(longest, width - size * cell))
     out: StyleAndTextTuples = []
     for i, (name, cells) in enumerate(rows):

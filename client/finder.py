@@ -29,6 +29,7 @@ from .arguments import LIST_WAIT
 from .discovery import Found
 from .session import Address, parse_address
 from .style import STYLE
+from .wrapping import cut, pad
 
 REDRAW_EVERY = 0.5  # seconds: the list is read again on each redraw
 
@@ -95,7 +96,7 @@ class ServerFinder:
             mark = "!" if server.mismatch() is not None else " "
             players = "?" if server.players is None else str(server.players)
             tables = "?" if server.tables is None else str(server.tables)
-            row = f"{'>' if i == self.selected else ' '}{mark}{server.name[:32]:<32} {server.where:<21} " \
+            row = f"{'>' if i == self.selected else ' '}{mark}{pad(cut(server.name, 32), 32)} {server.where:<21} " \
                   f"{players:>7} {tables:>6}"
             lines.append(("class:selected" if i == self.selected else "", row))
             lines.append(("", "\n"))

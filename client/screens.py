@@ -32,7 +32,7 @@ from .handing import someone_away
 from .knowledge import Insight
 from .model import ClientModel, Link, LogLine, last_bot_move, seats_taken
 from .notes import card_marks
-from .wrapping import wrap_words
+from .wrapping import columns, cut, pad, wrap_words
 
 POINTER = "◀"  # beside the card a review's leader points at
 WIDE = 110  # from this width on, the chat gets its own column beside the log
@@ -82,17 +82,19 @@ def title_fragments(model: ClientModel, width: int) -> StyleAndTextTuples:
     address = f" {model.player}@{model.address} " if model.player else f" {model.address} "
     tries = [(bar(True, table, title), address), (bar(True, table, title), named),
              (bar(False, table, title), named), (bar(False, table, label), named)]
-    room = width - len(right_text) - 1
+    room = width - columns(right_text) - 1
     if table is not None:
         # The table's name cut to what is left, marked as cut, as a last resort before anything else goes.
-        spare = room - len(named) - len(bar(False, None, label)) - len(" · ")  # columns left for the name
+        spare = room - columns(named) - columns(bar(False, None, label)) - len(" · ")  # columns left for the name
         if spare >= 4:
-            tries.append((bar(False, table[: spare - 1] + "…", label), named))
+            tries.append((bar(False, cut(table, spare), label), named))
         tries.append((bar(False, None, label), named))
-    left, who = next(((lt, w) for lt, w in tries if len(lt) + len(w) <= room), tries[-1])
-    if len(left) + len(who) > room:
-        left = left[: max(0, room - len(who) - 2)] + "… "
-    gap = max(0, room - len(left) - len(who))
+    left, who = next(((lt, w) for lt, w in tries if columns(lt) + columns(w) <= room), tries[-1])
+    if columns(who) > room // 2:
+        who = " " + cut(who.strip(), max(1, room // 2 - 2)) + " "  # a name too long for any bar: cut, not the bar
+    if columns(left) + columns(who) > room:
+        left = cut(left, max(0, room - columns(who) - 1)) + " "
+    gap = max(0, room - columns(left) - columns(who))
     return [("class:title", left + " " * gap + who), ("class:title " + right_style, right_text), ("class:title", " ")]
 
 
@@ -290,7 +292,7 @@ def table_line(model: ClientModel) -> StyleAndTextTuples:
 
 def _cut(text: str, room: int) -> str:
     """``text`` in ``room`` columns, its end replaced by "…" when cut, so a cut never reads as a whole word."""
-    return text if len(text) <= room else text[: room - 1] + "…"
+    return cut(text, room)
 
 
 VARIANT_COLUMN = 16  # at 80 columns: room left for the players' names
@@ -326,7 +328,7 @@ def lobby_fragments(model: ClientModel, selected: int, width: int) -> StyleAndTe
         name = (_cut(table.name, 12) + " [p]") if table.has_password else _cut(table.name, 16)
         watch = str(table.spectators) if table.spectators else "-"
         variant = variant_label(table.variant, column)
-        line = (f"{'▶' if i == selected else ' '} {table.id:>3}  {name:<16} {variant:<{column}} "
+        line = (f"{'▶' if i == selected else ' '} {table.id:>3}  {pad(name, 16)} {variant:<{column}} "
                 f"{seats_taken(table)}/{table.seats:<3} {state:<7} {watch:<5} {_table_players(table)}")
         style = "class:selected" if i == selected else ""
         out.append((style, _cut(line, max(20, width - 1))))
@@ -335,7 +337,7 @@ def lobby_fragments(model: ClientModel, selected: int, width: int) -> StyleAndTe
             # What the row had to cut is whole here: the table's name, then its players.
             details = f"{table.name}: {_options(table)}" if table.name != name.removesuffix(" [p]") \
                 else _options(table)
-            if len(line) > width - 1:
+            if columns(line) > width - 1:
                 details += f"; players: {_table_players(table)}"
             out += wrap_words([("class:label", "        " + details)], max(20, width - 1), 8)
             out.append(("", "\n"))

@@ -4,12 +4,40 @@ prompt_toolkit's windows wrap a long line at the last column, wherever that
 falls ("does not allow e" / "mpty clues"); the status line, the log, the chat
 and the end of a game go through ``wrap_words`` first, so what reaches the
 window already fits. A word wider than the whole line is the only thing cut.
+
+Widths are counted in terminal columns, never in characters: an emoji or a
+CJK letter in a name takes two. ``columns``, ``cut`` and ``pad`` are what
+every name padded into a column or clipped to fit goes through.
 """
 
 from __future__ import annotations
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.utils import get_cwidth
+
+
+def columns(text: str) -> int:
+    """The columns ``text`` takes on a terminal (a wide character two, a combining one none)."""
+    return get_cwidth(text)
+
+
+def cut(text: str, room: int) -> str:
+    """``text`` in at most ``room`` columns, its end replaced by "…" when cut, so a cut never reads as whole."""
+    if columns(text) <= room:
+        return text
+    kept, used = [], 0
+    for char in text:
+        wide = get_cwidth(char)
+        if used + wide > room - 1:
+            break
+        kept.append(char)
+        used += wide
+    return "".join(kept) + "…" if room >= 1 else ""
+
+
+def pad(text: str, room: int) -> str:
+    """``text`` followed by spaces up to ``room`` columns (nothing added when it takes them already)."""
+    return text + " " * max(0, room - columns(text))
 
 
 def wrap_words(fragments: StyleAndTextTuples, width: int, indent: int = 0) -> StyleAndTextTuples:
