@@ -313,12 +313,62 @@ runpy.run_module("hanabi.server", run_name="__main__", alter_sys=True)
 """
 
 
-def _start_server(db: str, profile: str | None = None,
-                  gc_log: str | None = None) -> tuple[subprocess.Popen[bytes], int]:
+# Run as the server's ``-c`` program with ``--count``: the server, with a Trio instrument counting its event loop's
+# rounds and each kind of task's steps, and a count of its thread hops and stream writes, all written to the file
+# named by HANABI_COUNT_LOG (wall-clock time, then the counts so far as JSON) at most every quarter second.
+_COUNTER = """
+import collections, json, os, runpy, sys, time, trio
+log = open(os.environ["HANABI_COUNT_LOG"], "w", buffering=1)
+counts = collections.Counter()
+written = [0.0]
+
+class Counting(trio.abc.Instrument):
+    def before_task_step(self, task):
+        counts["steps " + ".".join(task.name.split(".")[-2:])] += 1
+
+    def before_io_wait(self, timeout):
+        counts["rounds"] += 1
+        now = time.time()
+        if now - written[0] >= 0.25:
+            written[0] = now
+            log.write(f"{now:.6f} {json.dumps(counts)}\\n")
+
+def counted(name, function):
+    def call(*args, **kwargs):
+        counts[name] += 1
+        return function(*args, **kwargs)
+    return call
+
+trio.to_thread.run_sync = counted("thread hops", trio.to_thread.run_sync)
+trio.SocketStream.send_all = counted("stream writes", trio.SocketStream.send_all)
+run = trio.run
+trio.run = lambda *args, **kwargs: run(*args, instruments=[Counting()], **kwargs)
+sys.argv[0] = "hanabi-server"
+runpy.run_module("hanabi.server", run_name="__main__", alter_sys=True)
+"""
+
+
+def _start_server(db: str, profile: str | None = None, gc_log: str | None = None,
+                  count_log: str | None = None) -> tuple[subprocess.Popen[bytes], int]:
     python = [sys.executable] + (["-m", "cProfile", "-o", profile] if profile else [])
-    server = ["-c", _GC_LOGGER] if gc_log else ["-m", "hanabi.server"]
-    env = {**os.environ, "HANABI_GC_LOG": gc_log} if gc_log else None
-    return started([*python, *server], db, env)
+    if gc_log:
+        return started([*python, "-c", _GC_LOGGER], db, {**os.environ, "HANABI_GC_LOG": gc_log})
+    if count_log:
+        return started([*python, "-c", _COUNTER], db, {**os.environ, "HANABI_COUNT_LOG": count_log})
+    return started([*python, "-m", "hanabi.server"], db, None)
+
+
+def _counts(count_log: str, window: tuple[float, float], actions: int) -> dict[str, float]:
+    """What the server counted (``_COUNTER``) between the measured window's ends, per action."""
+    first: dict[str, int] = {}
+    last: dict[str, int] = {}
+    for line in Path(count_log).read_text().splitlines():
+        at, counted = line.split(" ", 1)
+        if float(at) <= window[0]:
+            first = json.loads(counted)
+        if float(at) <= window[1]:
+            last = json.loads(counted)
+    return {name: round((n - first.get(name, 0)) / max(1, actions), 2) for name, n in last.items()}
 
 
 def started(program: list[str], db: str, env: dict[str, str] | None) -> tuple[subprocess.Popen[bytes], int]:
@@ -401,14 +451,15 @@ def _play(clients: list[LoadClient], warmup: float, seconds: float, stats: Stats
 
 
 def run(tables: int, players: int, seconds: float, warmup: float, think: float = 0.0,
-        profile: str | None = None, gc_log: bool = False) -> dict[str, Any]:
+        profile: str | None = None, gc_log: bool = False, count: bool = False) -> dict[str, Any]:
     stats = Stats()
     clients: list[LoadClient] = []
     # The server's cycle collections while measured: generation, CPU ms, objects it had to look at.
     collections: list[tuple[int, float, int]] = []
     with tempfile.TemporaryDirectory() as tmp:
         log_path = os.path.join(tmp, "gc.log") if gc_log else None
-        proc, port = _start_server(os.path.join(tmp, "load.sqlite3"), profile, log_path)
+        count_path = os.path.join(tmp, "counts.log") if count else None
+        proc, port = _start_server(os.path.join(tmp, "load.sqlite3"), profile, log_path, count_path)
         try:
             rss_idle = _rss_kib(proc.pid)
             t0 = time.perf_counter()
@@ -435,6 +486,7 @@ def run(tables: int, players: int, seconds: float, warmup: float, think: float =
                 at, generation, ms, tracked = line.split()
                 if stats.window[0] <= float(at) <= stats.window[1]:
                     collections.append((int(generation), float(ms), int(tracked)))
+        counts = _counts(count_path, stats.window, stats.actions) if count_path is not None else None
     cpu = user + kernel
     lat = sorted(stats.latencies)
     read = sorted(stats.read_latencies)
@@ -460,6 +512,7 @@ def run(tables: int, players: int, seconds: float, warmup: float, think: float =
         "kib_per_table_playing": round((rss_playing - rss_idle) / tables, 1),
         "errors": len(stats.errors), "first_error": stats.errors[0] if stats.errors else None,
         **({"gc": _collections(collections)} if gc_log else {}),
+        **({"per_action": counts} if counts is not None else {}),
     }
 
 
@@ -488,12 +541,18 @@ def main(argv: list[str] | None = None) -> int:
                              "(default 0: flat out, a closed loop where the server is the only limit)")
     parser.add_argument("--gc-log", action="store_true",
                         help="log the server's cycle collections (generation, CPU time) and sum them up")
+    parser.add_argument("--count", action="store_true",
+                        help="count the server's event loop rounds, task steps (by task), thread hops and stream "
+                             "writes, and print them per action (not with --gc-log)")
     parser.add_argument("--json", action="store_true", help="end with the figures as one JSON object on one line")
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, writing stats to FILE")
     args = parser.parse_args(argv)
     if not MIN_PLAYERS <= args.players <= MAX_PLAYERS or args.tables < 1:
         parser.error(f"--players must be {MIN_PLAYERS}-{MAX_PLAYERS} and --tables at least 1")
-    result = run(args.tables, args.players, args.seconds, args.warmup, args.think, args.profile, args.gc_log)
+    if args.count and args.gc_log:
+        parser.error("--count and --gc-log each run the server their own way: choose one")
+    result = run(args.tables, args.players, args.seconds, args.warmup, args.think, args.profile, args.gc_log,
+                 args.count)
     print(f"{result['tables']} tables x {result['players']} players = {result['connections']} connections "
           f"(seated in {result['setup_s']} s), think time {result['think']} s, measured for {result['seconds']} s")
     print(f"applied actions: {result['actions']} = {result['actions_per_second']} actions/s; "
@@ -513,6 +572,12 @@ def main(argv: list[str] | None = None) -> int:
     for generation, figures in result.get("gc", {}).items():
         print(f"server's collections of generation {generation}: {figures['count']}, {figures['total_ms']} ms of "
               f"CPU in all, the longest {figures['max_ms']} ms, the most objects looked at {figures['max_objects']}")
+    if "per_action" in result:
+        counted = result["per_action"]
+        steps = sorted(((n, name[6:]) for name, n in counted.items() if name.startswith("steps ")), reverse=True)
+        print(f"server per action: {counted.get('rounds', 0)} event loop rounds, {sum(n for n, _ in steps):.2f} task "
+              f"steps ({', '.join(f'{name} {n}' for n, name in steps[:5])}), {counted.get('thread hops', 0)} "
+              f"thread hops, {counted.get('stream writes', 0)} stream writes")
     if result["errors"]:
         print(f"errors from the server: {result['errors']} (first: {result['first_error']})")
     if args.json:
