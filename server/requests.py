@@ -1,6 +1,6 @@
 """What goes into a table's queue: a ``Call`` (a player's message or a request the table makes of itself, and
-its outcome), and the requests that do not come from the wire; and ``waiting``, what a queue holds now, which
-the tables, the store and the connections' writers all take in one go."""
+its outcome), and the requests that do not come from the wire; ``waiting``, what a queue holds now, which the
+tables, the store and the connections' writers all take in one go; and ``handed``, how a request is queued."""
 
 from __future__ import annotations
 
@@ -76,3 +76,12 @@ def waiting(channel: trio.MemoryReceiveChannel[T], most: int | None = None) -> l
         except (trio.WouldBlock, trio.EndOfChannel):
             break
     return taken
+
+
+async def handed(channel: trio.MemorySendChannel[T], item: T) -> None:
+    """Queue ``item`` on ``channel``, waiting only when it is full. The caller then waits for the outcome, which is
+    its checkpoint: a ``send`` would also yield once more, a round of the event loop longer on a move's path."""
+    try:
+        channel.send_nowait(item)
+    except trio.WouldBlock:
+        await channel.send(item)

@@ -24,7 +24,7 @@ from hanabi.engine import Action, GameConfig
 from hanabi.protocol import BotReason
 
 from .records import COLUMNS, PLAIN_CHOICES, TableSettings, action_to_text, choices_text, columns, config_to_text
-from .requests import waiting
+from .requests import handed, waiting
 from .saved import SCHEMA, fold_table_clocks
 
 log = logging.getLogger(__name__)
@@ -209,7 +209,7 @@ class Store:
     async def _do(self, job: Callable[[sqlite3.Connection], T]) -> T:
         pending = _Pending(job)
         try:
-            await self._submit.send(pending)
+            await handed(self._submit, pending)
         except (trio.ClosedResourceError, trio.BrokenResourceError):
             raise StoreFailure("the store has stopped") from None
         # Once queued the write happens: the caller must learn its outcome to stay consistent, even if cancelled.

@@ -55,7 +55,7 @@ from .handover import Handover
 from .names import by_name
 from .passwords import check_password
 from .records import GAME_CHOICES, TableSettings
-from .requests import Abandoned, BotMove, Call, CloseIfEmpty, OutOfTime, Rewatch, waiting
+from .requests import Abandoned, BotMove, Call, CloseIfEmpty, OutOfTime, Rewatch, handed, waiting
 from .saved import StoredTable
 from .session import Player, Refused, Seat, frame, refuse
 from .store import Store, StoreFailure
@@ -148,7 +148,7 @@ class Table:
             raise self._gone()
         call = Call(player, request, player.conn if player is not None else None)
         try:
-            await self._inbox.send(call)
+            await handed(self._inbox, call)
         except (trio.ClosedResourceError, trio.BrokenResourceError):
             raise self._gone() from None
         await call.done.wait()
