@@ -2,7 +2,8 @@
 
 The README's command runs the suite in parallel (pytest-xdist), so no test may touch a file another could:
 the client's resume tokens and the server's default store live in the user's XDG folders, which here point
-into the worker's own temporary folder. Tests that need a folder of their own still set one.
+into the worker's own temporary folder. Tests that need a folder of their own still set one. Temporary folders
+are in memory (``/dev/shm``) where the system has one, so that the stores' syncs do not wait on a disk.
 
 The tests marked ``starts_first`` spend most of their time waiting (on mDNS in a private network, on real
 clients in tmux): run first, their waits overlap with the other worker's tests instead of ending the run alone.
@@ -47,6 +48,15 @@ import pytest
 import trio
 import trio.testing
 from hypothesis import HealthCheck, settings
+
+# The tests' folders and files (tmp_path, the servers' SQLite stores, the processes they start) live in memory
+# where the system has a tmpfs: every commit of a store syncs its file (synchronous=FULL), and on a disk shared
+# with other work one sync took tens of milliseconds, most of a store test's wall time. A process killed with
+# SIGKILL leaves its writes in the page cache on either, so the tests of surviving a kill check the same thing.
+# A TMPDIR the user set is kept.
+SHARED_MEMORY = "/dev/shm"
+if "TMPDIR" not in os.environ and os.path.isdir(SHARED_MEMORY) and os.access(SHARED_MEMORY, os.W_OK | os.X_OK):
+    os.environ["TMPDIR"] = tempfile.tempdir = SHARED_MEMORY  # the workers and the tests' processes inherit it
 
 if sys.dont_write_bytecode:
     user = os.getuid() if hasattr(os, "getuid") else os.getlogin()  # a folder of one's own: never another's .pyc
