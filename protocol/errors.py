@@ -49,6 +49,7 @@ class ErrorCode(enum.StrEnum):
     INTERNAL = "internal"  # the server's own fault; the message says so
     NOT_LEADER = "not_leader"  # only the review's leader may do that (version 3)
     NO_REVIEW = "no_review"  # the table is not reviewing a game (version 3)
+    NO_HYPOTHETICAL = "no_hypothetical"  # the review has no what if under way (version 3)
     HISTORY_GAP = "history_gap"  # a view continues a history this connection never received (fatal)
     GAME_PAUSED = "game_paused"  # a move while the game is paused: resume it first
 

@@ -37,9 +37,12 @@ from hanabi.engine import (
     TIME_PER_TURN,
     Card,
     ChatPolicy,
+    Clue,
+    Discard,
     EndReason,
     Event,
     Outcome,
+    Play,
     PlayerView,
     RearrangeEvent,
     TurnEvent,
@@ -827,6 +830,87 @@ class ReviewLead:
     id: Id = None
 
 
+# What if (version 3): in the table's review, the leader plays on from the step shown with moves the game never had.
+def _action_from_wire(value: object, where: str) -> _TurnAction:
+    return ew.action_from_wire(as_map(value, where), where)
+
+
+_ACTION: Spec[_TurnAction] = Custom(_action_from_wire, _engine_value((Play, Discard, Clue), ew.action_to_wire),
+                                    "map: an action (kind, order, target, colour, rank)")
+
+
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class HypoStart:
+    """The review's leader starts a what if from the step everyone sees (one under way starts again there)."""
+
+    TYPE: ClassVar[str] = "hypo_start"
+    id: Id = None
+
+
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class HypoAction:
+    """The leader makes ``action`` in the what if, for the seat whose turn it is there."""
+
+    TYPE: ClassVar[str] = "hypo_action"
+    action: Annotated[_TurnAction, _ACTION]
+    id: Id = None
+
+
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class HypoBot:
+    """The leader has the house bot make the what if's next move, for the seat to act, from that seat's view."""
+
+    TYPE: ClassVar[str] = "hypo_bot"
+    id: Id = None
+
+
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class HypoBack:
+    """The leader takes back the what if's last move."""
+
+    TYPE: ClassVar[str] = "hypo_back"
+    id: Id = None
+
+
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class HypoReveal:
+    """The leader shows (``shown`` true) or hides the cards drawn during the what if."""
+
+    TYPE: ClassVar[str] = "hypo_reveal"
+    shown: Annotated[bool, Bool()]
+    id: Id = None
+
+
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
+class HypoEnd:
+    """The leader leaves the what if: everyone is back at the real game's step."""
+
+    TYPE: ClassVar[str] = "hypo_end"
+    id: Id = None
+
+
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Hypothetical:
+    """The table's what if: from ``step`` of game ``game``, the moves ``actions`` (in turn order), and whether the
+    cards drawn during it show. ``step`` nil: there is none (the review shows the real game). Sent to everyone at
+    the table at each change, and to whoever arrives while one is under way (after the ``review``)."""
+
+    TYPE: ClassVar[str] = "hypothetical"
+    table: Annotated[int, _ID]
+    game: Annotated[int, _ID]
+    step: Annotated[int | None, Opt(_STEP)]
+    actions: Annotated[tuple[_TurnAction, ...], ListOf(_ACTION, ew.MAX_ARRAY)] = ()
+    revealed: Annotated[bool, Bool()] = False
+    id: Id = None
+
+
 @_message("server")
 @dataclasses.dataclass(frozen=True, slots=True)
 class CardNotes:
@@ -974,7 +1058,8 @@ Message = (
     | RearrangeRequest | ViewUpdate | GameEvent | GameOver | GetReplay | ReplayFile | ListGames | Games | Chat
     | Ping | Pong | ErrorReply | ListOnline | Online | Watchers | OpenReview | Review | ReviewStep | ReviewPoint
     | ReviewLead | HandSeat | SeatHanded | WriteNote | CardNotes | BotReason | PauseRequest | GameClock | QueueMove
-    | Queued | GetStats | Stats | WatchSeat | WatchingSeat
+    | Queued | GetStats | Stats | WatchSeat | WatchingSeat | HypoStart | HypoAction | HypoBot | HypoBack
+    | HypoReveal | HypoEnd | Hypothetical
 )
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import trio
-from hanabi.engine import TurnAction
+from hanabi.engine import TurnAction, WhatIf
 
 from .session import Player, Refused
 
@@ -25,6 +25,16 @@ class BotMove:
     action: TurnAction
     reason: str = ""  # why, in the bot's words
     names_cards_of: frozenset[int] = frozenset()  # the seats whose cards the reason speaks of (engine Decision)
+
+
+@dataclass(slots=True)
+class WhatIfBotMove:
+    """The house bot's move for the review's what if, coming back into the table's queue: taken only if the what
+    if is still as it was when the bot was asked (the same game, step and moves)."""
+
+    game: int
+    what_if: WhatIf
+    action: TurnAction
 
 
 @dataclass(slots=True)

@@ -6,14 +6,35 @@ it back as last shown. It starts when the table's game ends (the host leads, fro
 opens a finished game of the store, and ends when the next game starts. Only a game whose end is stored (or
 just played) is ever reviewed: its hanab.live file (``Game.replay_json`` or ``game.replay_text``, with its
 notes) goes out before the first step.
+
+A review may hold a what if (``engine.whatif``): the leader plays on from the step shown with moves the game
+never had, for any seat, or has the house bot play a seat's turn. Every move goes through the engine's ``apply``;
+nothing of it is stored (a restart brings the review back without it), and stepping the review ends it.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, replace
 
-from hanabi.engine import GameState, TurnEvent
-from hanabi.protocol import ErrorCode, ReplayFile, Review, ReviewLead, ReviewPoint, ReviewStep, TableInfo
+from hanabi.engine import GameState, IllegalAction, TurnAction, TurnEvent, WhatIf, played, taken_back, what_if
+from hanabi.engine.replay import ReplayError, from_json
+from hanabi.protocol import (
+    ErrorCode,
+    HypoAction,
+    HypoBack,
+    HypoBot,
+    HypoEnd,
+    HypoReveal,
+    HypoStart,
+    Hypothetical,
+    ReplayFile,
+    Review,
+    ReviewLead,
+    ReviewPoint,
+    ReviewStep,
+    TableInfo,
+)
 from hanabi.protocol import table_rules as rules
 
 from .game import replay_text, replayed
@@ -22,6 +43,7 @@ from .session import Refused, frame, refuse
 from .store import Store
 
 ReviewMove = ReviewStep | ReviewPoint | ReviewLead  # what moves a review on (an open_review starts one)
+WhatIfMove = HypoStart | HypoAction | HypoBack | HypoReveal | HypoEnd  # what changes its what if (and HypoBot)
 
 
 def last_step(state: GameState) -> int:
@@ -40,14 +62,23 @@ class TableReview:
     deck_size: int
     replay: str  # the game's hanab.live JSON, sent to whoever arrives before the review's state
     pointer: int | None = None
+    what_if: WhatIf | None = None  # the leader's what if from ``step``, if one is under way (never stored)
 
     def message(self, table: int) -> Review:
         return Review(table=table, game=self.game, leader=self.leader, step=self.step, last=self.last,
                       pointer=self.pointer)
 
+    def hypothetical(self, table: int) -> Hypothetical:
+        what = self.what_if
+        if what is None:
+            return Hypothetical(table=table, game=self.game, step=None)
+        return Hypothetical(table=table, game=self.game, step=what.step, actions=what.moves, revealed=what.revealed)
+
     def frames(self, table: int) -> bytes:
-        """What someone arriving at the table needs to follow the review: the game, then where it is."""
-        return frame(ReplayFile(game=self.game, json=self.replay)) + frame(self.message(table))
+        """What someone arriving at the table needs to follow the review: the game, then where it is, then its
+        what if, if one is under way."""
+        arriving = frame(ReplayFile(game=self.game, json=self.replay)) + frame(self.message(table))
+        return arriving + (frame(self.hypothetical(table)) if self.what_if is not None else b"")
 
 
 def of_game(game: int, state: GameState, text: str, leader: str, step: int | None = None,
@@ -77,20 +108,84 @@ def moved(review: TableReview | None, info: TableInfo, watchers: tuple[str, ...]
           request: ReviewMove) -> TableReview:
     """The review once the player called ``name`` (in ``seat``, None: watching) makes ``request`` at the table
     ``info``, or ``Refused`` saying why they may not."""
-    if review is None:
-        why = "a game is being played" if info.running else "no game has been played or opened here yet"
-        raise Refused(ErrorCode.NO_REVIEW, f"there is no review at this table ({why})")
+    review = _reviewed(review, info)
     if isinstance(request, ReviewLead):
         refuse(rules.review_lead_refusal(info, watchers, review.leader, name, seat, request.name))
         # The arrow is dropped: the bar says the leader points at it, and the new leader has not.
         return replace(review, leader=request.name, pointer=None)
-    # Who leads once the player acts: the leader; or the host, taking the lead back from a leader away.
-    if not rules.leads_review(info, watchers, review.leader, name, seat):
-        raise Refused(ErrorCode.NOT_LEADER, f"{review.leader} leads the review: only they can step or point for "
-                                            "everyone (step on your own instead, then come back to them)")
-    if isinstance(request, ReviewStep):
-        return replace(review, leader=name, step=min(request.step, review.last), pointer=None)
+    _check_leads(review, info, watchers, name, seat)
+    if isinstance(request, ReviewStep):  # back to the real game: a what if ends with the step
+        return replace(review, leader=name, step=min(request.step, review.last), pointer=None, what_if=None)
     if request.order is not None and request.order >= review.deck_size:
         raise Refused(ErrorCode.BAD_FIELD, f"review_point.order: {request.order} is not a card of this game "
                                            f"(its deck has {review.deck_size} cards, 0 to {review.deck_size - 1})")
     return replace(review, leader=name, pointer=request.order)
+
+
+def _check_leads(review: TableReview, info: TableInfo, watchers: tuple[str, ...], name: str,
+                 seat: int | None) -> None:
+    """``Refused`` unless the player called ``name`` leads once they act: the leader; or the host, taking the
+    lead back from a leader away."""
+    if not rules.leads_review(info, watchers, review.leader, name, seat):
+        raise Refused(ErrorCode.NOT_LEADER, f"{review.leader} leads the review: only they can step, point or play "
+                                            "a what if for everyone (step on your own instead, then come back to "
+                                            "them)")
+
+
+def _reviewed(review: TableReview | None, info: TableInfo) -> TableReview:
+    if review is None:
+        why = "a game is being played" if info.running else "no game has been played or opened here yet"
+        raise Refused(ErrorCode.NO_REVIEW, f"there is no review at this table ({why})")
+    return review
+
+
+def _under_way(review: TableReview) -> WhatIf:
+    if review.what_if is None:
+        raise Refused(ErrorCode.NO_HYPOTHETICAL, "no what if is under way: start one from the step shown")
+    return review.what_if
+
+
+def _final(review: TableReview) -> GameState:
+    """The reviewed game as its file holds it: the positions every client at the table rebuilds too."""
+    try:
+        return from_json(json.loads(review.replay)).state
+    except (ValueError, ReplayError) as e:  # the server wrote the file itself: a bug, said plainly
+        raise Refused(ErrorCode.INTERNAL, f"the review's game file cannot be read back ({e}): the server's fault, "
+                                          "not yours") from None
+
+
+def hypothesised(review: TableReview | None, info: TableInfo, watchers: tuple[str, ...], name: str,
+                 seat: int | None, request: WhatIfMove) -> TableReview:
+    """The review once the player called ``name`` (in ``seat``) changes its what if by ``request``, or
+    ``Refused`` saying why not. The moves go through the engine's ``apply``."""
+    review = _reviewed(review, info)
+    _check_leads(review, info, watchers, name, seat)
+    if isinstance(request, HypoStart):
+        return replace(review, leader=name, what_if=what_if(_final(review), review.step))
+    what = _under_way(review)
+    if isinstance(request, HypoEnd):
+        return replace(review, leader=name, what_if=None)
+    if isinstance(request, HypoBack):
+        return replace(review, leader=name, what_if=taken_back(what))
+    if isinstance(request, HypoReveal):
+        return replace(review, leader=name, what_if=replace(what, revealed=request.shown))
+    return with_move(review, name, what, request.action)
+
+
+def with_move(review: TableReview, name: str, what: WhatIf, action: TurnAction) -> TableReview:
+    """The review once ``action`` is made in its what if ``what`` (by ``name``, or by the bot on their word)."""
+    try:
+        return replace(review, leader=name, what_if=played(what, action))
+    except IllegalAction as e:
+        raise Refused(ErrorCode.ILLEGAL_ACTION, f"not in this what if: {e}") from None
+
+
+def bot_turn(review: TableReview | None, info: TableInfo, watchers: tuple[str, ...], name: str,
+             seat: int | None, request: HypoBot) -> WhatIf:
+    """The what if whose next move the house bot is to choose (``request`` by ``name``), or ``Refused``."""
+    review = _reviewed(review, info)
+    _check_leads(review, info, watchers, name, seat)
+    what = _under_way(review)
+    if what.state.over:
+        raise Refused(ErrorCode.ILLEGAL_ACTION, "the game of this what if is over: take a move back, or leave it")
+    return what

@@ -13,7 +13,7 @@ import logging
 from typing import Any, Protocol
 
 import trio
-from hanabi.engine import Rearrange
+from hanabi.engine import Rearrange, WhatIf, legal_actions, seat_view
 from hanabi.engine.bots import Level, table_level
 from hanabi.protocol import (
     ActionRequest,
@@ -21,6 +21,12 @@ from hanabi.protocol import (
     Chat,
     ErrorCode,
     GiveHost,
+    HypoAction,
+    HypoBack,
+    HypoBot,
+    HypoEnd,
+    HypoReveal,
+    HypoStart,
     Join,
     Joined,
     Leave,
@@ -48,20 +54,26 @@ from hanabi.protocol import table_rules as rules
 
 from . import review as reviews
 from . import turns
-from .bots import Policy, free_bot_name
+from .bots import Policy, decide, free_bot_name
 from .config import ServerConfig
 from .game import Game
 from .handover import Handover
 from .names import by_name
 from .passwords import check_password
 from .records import GAME_CHOICES, TableSettings
-from .requests import Abandoned, BotMove, Call, CloseIfEmpty, OutOfTime, Rewatch, handed, waiting
+from .requests import Abandoned, BotMove, Call, CloseIfEmpty, OutOfTime, Rewatch, WhatIfBotMove, handed, waiting
 from .saved import StoredTable
 from .session import Player, Refused, Seat, frame, refuse
 from .store import Store, StoreFailure
 from .timing import Alarm, duration
 
 log = logging.getLogger(__name__)
+
+
+# The requests about the table's review: opening one, stepping, pointing, the lead, and its what if.
+ReviewRequest = OpenReview | reviews.ReviewMove | reviews.WhatIfMove | HypoBot
+REVIEW_REQUESTS = (OpenReview, ReviewStep, ReviewPoint, ReviewLead, HypoStart, HypoAction, HypoBack, HypoReveal,
+                   HypoEnd, HypoBot)
 
 
 class LobbySide(Protocol):
@@ -217,7 +229,7 @@ class Table:
             await self._give_host(player, request.seat)
         elif isinstance(request, Chat):
             self._chat(player, request.text)
-        elif isinstance(request, (OpenReview, ReviewStep, ReviewPoint, ReviewLead)):
+        elif isinstance(request, REVIEW_REQUESTS):
             await self._review(player, request)
         elif isinstance(request, Handover):
             return await self._hand_seat(player, request)
@@ -240,6 +252,8 @@ class Table:
             await self._abandoned(request)
         elif isinstance(request, OutOfTime):
             await turns.check_clock(self, request)
+        elif isinstance(request, WhatIfBotMove):
+            await self._bot_moved_in_what_if(request)
         elif isinstance(request, CloseIfEmpty) and self.humans == 0 and not self.closed:
             await self.close(request.why)
 
@@ -597,9 +611,14 @@ class Table:
         turns.schedule_bot(self)
         return previous
 
-    async def _review(self, player: Player, request: OpenReview | reviews.ReviewMove) -> None:
+    async def _review(self, player: Player, request: ReviewRequest) -> None:
         seat = self.place(player)
-        if isinstance(request, OpenReview):
+        if isinstance(request, (HypoStart, HypoAction, HypoBack, HypoReveal, HypoEnd)):
+            await self._show_what_if(reviews.hypothesised(self.review, self.info(), self.watchers(), player.name,
+                                                          seat, request))
+        elif isinstance(request, HypoBot):
+            self._ask_bot_for_what_if(player, request)
+        elif isinstance(request, OpenReview):
             refuse(rules.open_review_refusal(self.info(), seat))
             await self._show_review(await reviews.opened(self.store, request.game, player.name), with_game=True)
         else:
@@ -622,5 +641,45 @@ class Table:
                            but: Player | None = None) -> None:
         """Store the review's new state, then make it the table's and show it to everyone here (but ``but``)."""
         await self.store.set_review(self.id, review.game, review.leader, review.step, review.pointer)
+        ended = self.review is not None and self.review.what_if is not None and review.what_if is None
         self.review = review
-        self.to_members(review.frames(self.id) if with_game else frame(review.message(self.id)), but=but)
+        data = review.frames(self.id) if with_game else frame(review.message(self.id))
+        if ended and not with_game:  # a step back to the real game ends the what if, for everyone
+            data += frame(review.hypothetical(self.id))
+        self.to_members(data, but=but)
+
+    async def _show_what_if(self, review: reviews.TableReview) -> None:
+        """The review's what if changed: everyone here is shown it. Only the review's own state is stored (the
+        host taking the lead is); the what if never is."""
+        old = self.review
+        led = old is None or old.leader != review.leader
+        if led or old is None or (old.step, old.pointer) != (review.step, review.pointer):
+            await self.store.set_review(self.id, review.game, review.leader, review.step, review.pointer)
+        self.review = review
+        self.to_members((frame(review.message(self.id)) if led else b"") + frame(review.hypothetical(self.id)))
+
+    def _ask_bot_for_what_if(self, player: Player, request: HypoBot) -> None:
+        """The house bot chooses the what if's next move beside the table's task, from the view of the seat to
+        act there; its move comes back through the queue (``WhatIfBotMove``)."""
+        what = reviews.bot_turn(self.review, self.info(), self.watchers(), player.name, self.place(player), request)
+        assert self.review is not None and self.nursery is not None
+        self.nursery.start_soon(self._choose_for_what_if, self.review.game, what)
+
+    async def _choose_for_what_if(self, game: int, what: WhatIf) -> None:
+        seats = frozenset(s for s in self.bot_seats if s < what.state.players)
+        decision = await decide(self.policy, seat_view(what), seats, self.level, 0.0)
+        with contextlib.suppress(Refused):  # the table closed meanwhile
+            await self.call(None, WhatIfBotMove(game, what, decision.action))
+
+    async def _bot_moved_in_what_if(self, move: WhatIfBotMove) -> None:
+        review = self.review
+        asked = move.what_if
+        now = review.what_if if review is not None else None
+        if review is None or review.game != move.game or now is None or (now.step, now.moves) != (asked.step,
+                                                                                                   asked.moves):
+            return  # the what if moved on (or ended) while the bot thought
+        try:
+            moved = reviews.with_move(review, review.leader, now, move.action)
+        except Refused:  # a bug of the bot's: its first legal move, as in a game
+            moved = reviews.with_move(review, review.leader, now, legal_actions(now.state)[0])
+        await self._show_what_if(moved)

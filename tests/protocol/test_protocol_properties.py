@@ -54,6 +54,7 @@ def _games() -> list[Any]:
 STATES = _games()
 VIEWS = [view_for(s, seat) for s in STATES[::9] for seat in [None, *range(s.players)]]
 EVENTS = [e for s in STATES[-1:] for e in s.events] + [e for s in STATES if s.over for e in s.events[-3:]]
+ACTIONS = [e.action for e in EVENTS if hasattr(e, "action")]
 
 # Text as a peer may send it: any character but the control characters the protocol refuses.
 _TEXT_CHARS = st.characters(blacklist_categories=("Cs",), blacklist_characters=[
@@ -94,6 +95,8 @@ def strategy(spec: Spec[Any]) -> st.SearchStrategy[Any]:
             return outcomes()
         if "beginner" in text:
             return st.sampled_from(LEVELS)
+        if "action" in text:
+            return st.sampled_from(ACTIONS)
     raise AssertionError(f"no strategy for {spec!r}")
 
 
