@@ -182,19 +182,24 @@ class ClientApp:
         return "lobby"
 
     def looking_back(self) -> str | None:
-        """The screens of past games, when one is up: "alone" (a game from the history looked at alone),
-        "history" (the list of finished games) or "review" (the table's review); else None."""
-        if self.review.ui.private is not None and self.review.current() is not None:
+        """The screens of past games, when one is up: "whatif" (a what if played on from a step of either review),
+        "alone" (a game from the history looked at alone), "history" (the list of finished games) or "review"
+        (the table's review); else None."""
+        review = self.review.current()
+        if review is not None and review.what_if is not None and (self.review.ui.private is not None
+                                                                   or self.history.ui is None):
+            return "whatif"
+        if self.review.ui.private is not None and review is not None:
             return "alone"
         if self.history.ui is not None:
             return "history"
-        if self.review.current() is not None:
+        if review is not None:
             return "review"
         return None
 
     def shown_model(self) -> ClientModel:
         """The model the screen draws: a review's step on the review screen, else the live model."""
-        return self.review.model() if self.looking_back() in ("review", "alone") else self.get_model()
+        return self.review.model() if self.looking_back() in ("review", "alone", "whatif") else self.get_model()
 
     def _status_text(self) -> StyleAndTextTuples:
         if self.ui.prompt:
@@ -647,7 +652,9 @@ class ClientApp:
         self.cancel()
 
     def back(self) -> None:
-        if self.review.ui.private is not None:
+        if self.mode() == "whatif":
+            self.review.leave_what_if()
+        elif self.review.ui.private is not None:
             self.review.close()
             self.drop_hint()  # the game looked at alone, whose keys it named
         elif self.history.ui is not None:

@@ -156,6 +156,8 @@ def modal_state(app: ClientApp) -> str | None:
         return "shortcut"
     if app.review.ui.pointing and app.mode() in ("review", "alone"):
         return "pointing"
+    if app.review.ui.what_if_keys and app.mode() == "whatif":
+        return "what if"
     return None
 
 
@@ -169,6 +171,7 @@ def _modal_keys(app: ClientApp, keymap: Keymap) -> None:
         "leave?": app.answer_confirm,
         "shortcut": app.shortcut_key,
         "pointing": app.review.point_key,
+        "what if": app.review.what_if_key,
     }
     for state, take in takers.items():
         def run(event: KeyPressEvent, take: Callable[[str], None] = take) -> None:
@@ -367,13 +370,34 @@ def _review(app: ClientApp, keymap: Keymap) -> None:
     review.show("←→", "step")
     review.show("f", "follow")
     review.show("o", "point")
+    review.show("h", "what if")
     review.show("s", "save")
     _end_keys(app, review)
     review.show("t", "chat", chat_open)
     review.show("q", "quit")
-    for key, what in (("←→", "step"), ("↑↓", "10 steps"), ("Home/End", "ends"), ("s", "save")):
+    for screen in (review, alone):
+        screen.add("h")(app.review.start_what_if)
+    for key, what in (("←→", "step"), ("↑↓", "10 steps"), ("Home/End", "ends"), ("s", "save"), ("h", "what if")):
         alone.show(key, what)
     alone.add("q", what="back")(app.back)
+
+
+def _what_if(app: ClientApp, keymap: Keymap) -> None:
+    """A what if, in the table's review or alone: moves for the seat to act, the bot's, taking one back, the drawn
+    cards shown or not, and leaving."""
+    screen = keymap.screen("whatif")
+    for key in ("p", "d", "c"):
+        screen.add(key)(lambda key=key: app.review.what_if_key(key))  # type: ignore[misc]
+    screen.show("p d c", "move")
+    screen.add("b", what="bot")(app.review.what_if_bot)
+    screen.add("left", "backspace", what="back", label="←")(app.review.what_if_back)
+    screen.add("r", what="reveal")(app.review.what_if_reveal)
+    screen.add("h", what="leave")(app.review.leave_what_if)
+    screen.add("f", what="follow")(app.review.follow)
+    screen.add("k")(app.toggle_knowledge)
+    screen.show("t", "chat", chat_open)
+    screen.show("?", "help")
+    screen.add("q", what="quit")(app.ask_to_quit)
 
 
 def _history(app: ClientApp, keymap: Keymap) -> None:
@@ -400,6 +424,7 @@ def key_bindings(app: ClientApp) -> tuple[Keymap, KeyBindingsBase]:
     _end(app, keymap)
     _rewind(app, keymap)
     _review(app, keymap)
+    _what_if(app, keymap)
     _history(app, keymap)
     return keymap, keymap.bindings()
 

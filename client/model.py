@@ -29,6 +29,7 @@ from hanabi.protocol.messages import (
     GameSummary,
     Goodbye,
     Hello,
+    Hypothetical,
     Joined,
     Message,
     Online,
@@ -110,6 +111,7 @@ class ClientModel:
     # in seat then card order. Our own while the game runs; a spectator's and everyone's at the end: all seats'.
     card_notes: tuple[tuple[int, int, str], ...] = ()
     review: Review | None = None  # where our table's review is (the game is ``replay``'s)
+    hypothetical: Hypothetical | None = None  # the review's what if, while its leader plays one (``review``'s game)
     watchers: tuple[str, ...] = ()  # who watches our table
     online: tuple[str, ...] = ()  # who is connected to the server
     online_total: int | None = None  # how many, when ``online`` leaves some out
@@ -227,7 +229,8 @@ def _game_changed(model: ClientModel, game: int | None) -> ClientModel:
 def _game_reset(model: ClientModel, game: int | None) -> ClientModel:
     """As ``_game_changed``, and nothing shown of a game until the server sends it: no view, clock, pre-move or
     review."""
-    return replace(_game_changed(model, game), view=None, clock=None, clock_at=None, premove=None, review=None)
+    return replace(_game_changed(model, game), view=None, clock=None, clock_at=None, premove=None, review=None,
+                   hypothetical=None)
 
 
 def _leave(model: ClientModel) -> ClientModel:
@@ -503,7 +506,20 @@ def _here(model: ClientModel, message: Review | Watchers | Online | Games) -> Cl
     if model.review is None or model.review.game != message.game:
         model = _notice(model, f"— {message.leader} leads a review of game {message.game}: ←→ step on your own, "
                                "f follows them —")
+        model = replace(model, hypothetical=None)  # another game's what if, if any, is over
     return replace(model, review=message)
+
+
+def _hypothetical(model: ClientModel, message: Hypothetical) -> ClientModel:
+    """The review's what if as its leader plays it (``step`` None: over, the real game again)."""
+    if model.table is None or model.table.id != message.table:
+        return model
+    if message.step is None:
+        return replace(model, hypothetical=None)
+    if model.hypothetical is None:
+        leader = model.review.leader if model.review is not None else "the leader"
+        model = _notice(model, f"— {leader} asks what if: moves the game never had, from step {message.step} —")
+    return replace(model, hypothetical=message)
 
 
 # One function per kind of message; what the model makes of each is in that function alone.
@@ -536,5 +552,6 @@ _REDUCERS: dict[type, Callable[[ClientModel, Any], ClientModel]] = {
     Games: _here,
     Stats: lambda model, message: replace(model, stats=message),
     WatchingSeat: _watching_seat,
+    Hypothetical: _hypothetical,
     ErrorReply: _error,
 }

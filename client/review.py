@@ -10,6 +10,13 @@ and ``f`` follows them again; the leader's steps and pointing go to the
 server, which shows them to everyone. A private replay (opened from the
 history) is the same screen with no leader. Whatever the replay file carries
 (notes, in its ``notes`` field) is what the review shows.
+
+A what if (``engine.whatif``) plays on from the step shown: the table's, which
+its leader plays through the server (``hypo_*``) and everyone following sees
+(``Hypothetical``), or one's own, stepping alone or in a private replay, played
+here with the same engine. Either way the screen shows it as a step of the
+review: the position after its moves, the cards drawn since unknown until
+revealed.
 """
 
 from __future__ import annotations
@@ -19,12 +26,41 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from hanabi.engine import GameState, ReplayError, view_for
+from hanabi.engine import (
+    Clue,
+    Discard,
+    GameState,
+    IllegalAction,
+    Play,
+    ReplayError,
+    TurnAction,
+    WhatIf,
+    played,
+    seat_view,
+    taken_back,
+    view_for,
+)
+from hanabi.engine import what_if as start_what_if
+from hanabi.engine.bots import decide
 from hanabi.engine.replay import Replay, from_json
-from hanabi.protocol.messages import Review, ReviewPoint, ReviewStep
+from hanabi.engine.whatif import replay as replay_what_if
+from hanabi.engine.whatif import what_if_view
+from hanabi.protocol.messages import (
+    HypoAction,
+    HypoBack,
+    HypoBot,
+    HypoEnd,
+    HypoReveal,
+    HypoStart,
+    Hypothetical,
+    Review,
+    ReviewPoint,
+    ReviewStep,
+)
 from hanabi.protocol.table_rules import leads_review
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from . import keys as shortcuts
 from .board import seat_name
 from .model import ClientModel, log_new_events
 from .replayer import file_notes, game_steps
@@ -44,6 +80,8 @@ class ReviewUi:
     step: int = 0  # one's own step (alone, or in a private replay), or the leader's latest
     private: int | None = None  # a finished game looked at alone (from the history)
     pointing: list[str] = field(default_factory=list)  # keys typed after "o" so far
+    what_if: WhatIf | None = None  # our own what if (stepping alone, or in a private replay)
+    what_if_keys: list[str] = field(default_factory=list)  # a move's keys typed so far in a what if (p 2, c 1 r)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +96,13 @@ class Shown:
     pointer: int | None
     alone: bool
     replay: Replay  # the file: the game, and everyone's notes on its cards
+    what_if: WhatIf | None = None  # a what if shown in place of the step: the table's (``shared``) or our own
+    shared: bool = False
+
+    @property
+    def position(self) -> GameState:
+        """The game as the screen shows it: the step, or the what if played on from it."""
+        return self.what_if.state if self.what_if is not None else self.state
 
     @property
     def last(self) -> int:
@@ -100,9 +145,28 @@ def shown(model: ClientModel, ui: ReviewUi) -> Shown | None:
         return None
     replay_file, states = parsed
     step = max(0, min(step, len(states) - 1))
+    alone = ui.alone or leader is None
+    what, shared = ui.what_if if alone else None, False
+    hypo = model.hypothetical
+    if not alone and hypo is not None and hypo.game == game and hypo.step is not None:
+        what, shared = table_what_if(replay[1], hypo), True
+        step = what.step if what is not None else step
     return Shown(game, tuple(replay_file.players), states, step, leader,
-                 pointer if step == (review.step if review else -1) else None, ui.alone or leader is None,
-                 replay_file)
+                 pointer if step == (review.step if review else -1) else None, alone, replay_file, what, shared)
+
+
+@lru_cache(maxsize=4)
+def table_what_if(text: str, hypo: Hypothetical) -> WhatIf | None:
+    """The table's what if, rebuilt from the game's file and its moves (None: the file or a move cannot be read,
+    which a server of ours never sends)."""
+    parsed = game_of(text)
+    if parsed is None or hypo.step is None:
+        return None
+    try:
+        what = start_what_if(parsed[0].state, hypo.step)
+        return replace(replay_what_if(what, hypo.actions), revealed=hypo.revealed)
+    except IllegalAction:
+        return None
 
 
 def display_model(model: ClientModel, review: Shown) -> ClientModel:
@@ -112,7 +176,8 @@ def display_model(model: ClientModel, review: Shown) -> ClientModel:
                        seat=None, chat=model.chat, watchers=model.watchers,
                        card_notes=file_notes(review.replay, review.state, None),
                        review=model.review if review.pointer is not None else None)  # its pointer: an arrow
-    view = view_for(review.state, None)
+    what = review.what_if
+    view = what_if_view(what) if what is not None else view_for(review.state, None)
     stepped = log_new_events(replace(base, view=view), view)
     # The table's latest words stay under the step's log: a review is talked over.
     talk = [line for line in model.log if line.kind == "chat"][-CHAT_KEPT:]
@@ -132,8 +197,21 @@ def where_card_is(state: GameState, names: tuple[str, ...], order: int) -> str:
     return f"{card}, still in the deck"
 
 
+def what_if_line(review: Shown) -> str:
+    """The what if's bar: where it starts, its moves, whose it is, the drawn cards."""
+    what = review.what_if
+    assert what is not None
+    moves = len(what.moves)
+    whose = f"{review.leader}'s" if review.shared else "yours"
+    drawn = "drawn cards shown" if what.revealed else "drawn cards ??"
+    return (f" What if · from step {what.step} · {moves} move{'s' if moves != 1 else ''} · {whose} · {drawn}"
+            f" · h leaves")
+
+
 def review_fragments(review: Shown, me: str) -> StyleAndTextTuples:
     """The review's bar: the step, who leads and whether we follow, and the card pointed at."""
+    if review.what_if is not None:
+        return [("class:status.prompt", what_if_line(review))]
     head = f" Review of game {review.game} · step {review.step}/{review.last}"
     if review.leader is None:
         who = "on your own"
@@ -170,7 +248,9 @@ class ReviewActions:
     def model(self) -> ClientModel:
         """The model to draw: the review's step when a review is shown, else the live one."""
         model = self.app.get_model()
-        key = (self.ui.alone, self.ui.step, self.ui.private)
+        own = self.ui.what_if
+        key = (self.ui.alone, self.ui.step, self.ui.private,
+               None if own is None else (own.step, own.moves, own.revealed))
         if self._cache is not None and self._cache[0] is model and self._cache[1] == key:
             return self._cache[2]
         review = shown(model, self.ui)
@@ -227,6 +307,7 @@ class ReviewActions:
             self.app.note("there is no leader to follow: this replay is yours alone", True)
             return
         self.ui.alone = False
+        self.ui.what_if = None  # our own what if gives way to the leader's step (and theirs, if they play one)
         model = self.app.get_model()
         if model.review is not None:
             self.ui.step = model.review.step
@@ -283,6 +364,159 @@ class ReviewActions:
 
     def cancel(self) -> None:
         self.ui.pointing = []
+        self.ui.what_if_keys = []
+
+    # -- what if ------------------------------------------------------------------------------------------------
+
+    def _what_if_here(self) -> tuple[Shown, WhatIf] | None:
+        review = self.current()
+        if review is None or review.what_if is None:
+            return None
+        return review, review.what_if
+
+    def _playing_table_s(self, review: Shown) -> bool:
+        """Whether our moves go to the table's what if (we lead it); a follower's are refused, saying so."""
+        if not review.shared:
+            return False
+        if not self.leads(self.app.get_model()):
+            raise IllegalAction(f"{review.leader} plays this what if for everyone: h leaves it, to step on your own")
+        return True
+
+    def start_what_if(self) -> None:
+        """``h``: what if, from the step shown: the table's when we lead it, else our own (a follower steps on
+        their own from the leader's step)."""
+        review = self.current()
+        if review is None:
+            return
+        if review.what_if is not None:
+            self.leave_what_if()
+            return
+        model = self.app.get_model()
+        if review.leader is not None and not review.alone and self.leads(model):
+            self.app.send(HypoStart())
+            return
+        if review.leader is not None and not review.alone:
+            self.ui.alone, self.ui.step = True, review.step
+            self.app.note(f"Your own what if: {review.leader} and the others do not see it (f follows them again).")
+        self.ui.what_if = start_what_if(review.replay.state, review.step)
+
+    def leave_what_if(self) -> None:
+        """``h`` or Esc in a what if: back to the real game (for everyone, when we lead the table's)."""
+        here = self._what_if_here()
+        if here is None:
+            return
+        review, what = here
+        self.ui.what_if_keys = []
+        if review.shared and self.leads(self.app.get_model()):
+            self.app.send(HypoEnd())
+        elif review.shared:  # a follower leaves the leader's what if: on their own, at its step
+            self.ui.alone, self.ui.step = True, what.step
+            self.app.note(f"On your own at step {what.step}: f follows {review.leader} again.")
+        else:
+            self.ui.what_if = None
+
+    def what_if_move(self, action: TurnAction) -> None:
+        """Make ``action`` for the seat to act in the what if; the engine says why not, at once."""
+        here = self._what_if_here()
+        if here is None:
+            return
+        review, what = here
+        try:
+            shared = self._playing_table_s(review)
+        except IllegalAction as e:
+            self.app.note(str(e), True)
+            return
+        try:
+            moved = played(what, action)
+        except IllegalAction as e:
+            self.app.note(f"Not in this what if: {e}", True)
+            return
+        if shared:
+            self.app.send(HypoAction(action))
+        else:
+            self.ui.what_if = moved
+
+    def what_if_bot(self) -> None:
+        """``b``: the house bot plays the seat to act, from that seat's view."""
+        here = self._what_if_here()
+        if here is None:
+            return
+        review, what = here
+        try:
+            if self._playing_table_s(review):
+                self.app.send(HypoBot())
+                return
+        except IllegalAction as e:
+            self.app.note(str(e), True)
+            return
+        if what.state.over:
+            self.app.note("the game of this what if is over: ← takes a move back, h leaves", True)
+            return
+        model = self.app.get_model()
+        table = model.table
+        seats = frozenset() if table is None else frozenset(
+            i for i, p in enumerate(table.players) if p is not None and p.plays_as_bot and i < what.state.players)
+        decision = decide(seat_view(what), bot_seats=seats, level=table.level if table is not None else None)
+        self.what_if_move(decision.action)
+        self.app.note(f"{seat_name(review.players, what.state.current)} (the house bot): {decision.reason}")
+
+    def what_if_back(self) -> None:
+        """``←``: the what if's last move taken back."""
+        here = self._what_if_here()
+        if here is None:
+            return
+        review, what = here
+        try:
+            if self._playing_table_s(review):
+                self.app.send(HypoBack())
+            else:
+                self.ui.what_if = taken_back(what)
+        except IllegalAction as e:
+            self.app.note(str(e), True)
+
+    def what_if_reveal(self) -> None:
+        """``r``: show the cards drawn during the what if, or hide them again."""
+        here = self._what_if_here()
+        if here is None:
+            return
+        review, what = here
+        try:
+            if self._playing_table_s(review):
+                self.app.send(HypoReveal(not what.revealed))
+            else:
+                self.ui.what_if = replace(what, revealed=not what.revealed)
+        except IllegalAction as e:
+            self.app.note(str(e), True)
+
+    def what_if_key(self, key: str) -> None:
+        """A key of a move in the what if (``p 2``, ``d 1``, ``c 1 r``), as a game's shortcuts take them, for the
+        seat to act there."""
+        here = self._what_if_here()
+        if here is None:
+            self.ui.what_if_keys = []
+            return
+        review, what = here
+        view = seat_view(what)
+        names = review.players
+        typed = [*self.ui.what_if_keys, key]
+        if review.shared and not self.leads(self.app.get_model()):
+            told: shortcuts.Step = shortcuts.KeyRefused(f"{review.leader} plays this what if for everyone: h leaves "
+                                                        "it, to step on your own")
+        elif what.state.over:
+            told = shortcuts.KeyRefused("the game of this what if is over: ← takes a move back")
+        else:
+            told = shortcuts.start(key, view, names) if len(typed) == 1 else shortcuts.step(self.ui.what_if_keys,
+                                                                                             key, view, names)
+        self.app.ui.prompt = ""
+        if isinstance(told, shortcuts.Prompt):
+            self.ui.what_if_keys = typed
+            self.app.ui.prompt = f"{seat_name(names, what.state.current)}: {told.text}"
+            return
+        self.ui.what_if_keys = []
+        if isinstance(told, shortcuts.KeyRefused):
+            self.app.note(told.text, True)
+        elif isinstance(told.intent, (Play, Discard, Clue)):
+            self.what_if_move(told.intent)
 
     def save(self) -> None:
         review = self.current()

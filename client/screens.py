@@ -401,6 +401,7 @@ HELP_PAGES: tuple[tuple[str, ...], ...] = (
         "  pause · unqueue · join TABLE [SEAT] · watch TABLE · leave · new · start · save",
         "  bot SEAT · unbot SEAT · host SEAT · knowledge · note [PLAYER] SLOT [TEXT]",
         "  review after a game: ←→ step · f follow the leader · o P N point · lead NAME",
+        "  h what if: p d c a move · b the bot's · ← back · r reveal drawn · h/Esc leaves",
         "  deckplay (the deck's last card, blind) · why (the last bot move's reason)",
         '  PLAYER: the seat number on the board, or a name ("ada", "bot a": Bot Ada)',
         "  [p] beside a table in the lobby: it asks for a password",

@@ -437,3 +437,56 @@ def test_a_solo_game_at_a_level_shows_it_and_tells_why_the_bot_moved(tmux: Tmux)
     assert re.search(r"Bot Ada(, turn \d+: \w|'s reason for turn \d+ names your own cards)", status)
     tmux.keys("alice", "C-c")
     tmux.wait_for("alice", lambda s: "CLIENT-EXIT=0" in s, "a clean exit")
+
+
+def watch_as_each_seat(tmux: Tmux, port: int, name: str) -> None:
+    """``name`` watches alice's table, then sees it as alice does (her own cards hidden), as bob does, as the bot
+    does, and every hand again: ``v`` four times."""
+    tmux.start(name, f"{client_command(port)} --name {name}", state_folder=f"state-{name}")
+    tmux.wait_for(name, lambda s: "alice's table" in s, "alice's table in the lobby")
+    tmux.keys(name, "s")
+    every = tmux.wait_for(name, lambda s: "Fireworks" in s and "stop watching" in s, "the game, watched")
+    assert re.search(r"[RYGBW][1-5]", row_of(every, 1)[18:]), every  # a spectator sees alice's cards
+    for seat, player in ((1, "alice"), (2, "bob")):
+        tmux.keys(name, "v")
+        seen = tmux.wait_for(name, lambda s, player=player: f"{player} (watched)" in s,  # type: ignore[misc]
+                             f"the game as {player} sees it")
+        assert not re.search(r"[RYGBW][1-5]", row_of(seen, seat)[18:]), seen  # her own cards: hidden
+        other = 2 if seat == 1 else 1
+        assert re.search(r"[RYGBW][1-5]", row_of(seen, other)[18:]), seen
+        assert "your turn" not in seen.splitlines()[0]
+    tmux.keys(name, "v")
+    tmux.wait_for(name, lambda s: "Bot Ada (watched)" in s, "the game as the bot in seat 3 sees it")
+    tmux.keys(name, "v")
+    again = tmux.wait_for(name, lambda s: "(watched)" not in s and "Watching every hand" in s, "every hand again")
+    assert re.search(r"[RYGBW][1-5]", row_of(again, 1)[18:]) and re.search(r"[RYGBW][1-5]", row_of(again, 2)[18:])
+
+
+def lead_a_what_if(tmux: Tmux, leader: str, follower: str) -> None:
+    """In the review, ``leader`` goes back three steps and asks what if: ``follower``'s screen shows it; the house
+    bot plays the seat to act there, then the leader's own move; Esc brings both back to the real game."""
+    screen = tmux.wait_for(leader, lambda s: re.search(r"step (\d+)/\1 · you lead", s) is not None, "her review")
+    last = int(re.search(r"step (\d+)/\1 · you lead", screen).group(1))  # type: ignore[union-attr]
+    tmux.keys(leader, "Left", "Left", "Left")
+    step = last - 3
+    tmux.wait_for(follower, lambda s: f"step {step}/{last} · following {leader}" in s, "the leader's step")
+    tmux.keys(leader, "h")
+    for name in (leader, follower):
+        tmux.wait_for(name, lambda s: f"What if · from step {step} · 0 moves · {leader}'s" in s, "the what if")
+    tmux.keys(leader, "b")
+    bot = {name: tmux.wait_for(name, lambda s: "· 1 move ·" in s, "the bot's move in the what if")
+           for name in (leader, follower)}
+    assert board_of(bot[leader]) == board_of(bot[follower])
+    tmux.keys(leader, "Escape")
+    for name in (leader, follower):
+        tmux.wait_for(name, lambda s: f"step {step}/{last} · " in s and "What if" not in s, "the real game again")
+
+
+def test_a_spectator_watches_as_each_player_and_a_follower_sees_the_leader_s_what_if_in_tmux(
+        server: int, tmux: Tmux) -> None:
+    open_table_with_a_bot(tmux, server)
+    watch_as_each_seat(tmux, server, "carol")
+    play(tmux, ("alice", "bob"), all_over, "the end of the game", {}, discard=True)
+    lead_a_what_if(tmux, "alice", "bob")
+    tmux.wait_for("carol", lambda s: "following alice" in s, "the spectator following the review")
+    quit_cleanly(tmux, "alice", "bob", "carol")
