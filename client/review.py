@@ -458,7 +458,11 @@ class ReviewActions:
             i for i, p in enumerate(table.players) if p is not None and p.plays_as_bot and i < what.state.players)
         decision = decide(seat_view(what), bot_seats=seats, level=table.level if table is not None else None)
         self.what_if_move(decision.action)
-        self.app.note(f"{seat_name(review.players, what.state.current)} (the house bot): {decision.reason}")
+        who = f"{seat_name(review.players, what.state.current)} (the house bot)"
+        # Its reason may name a card drawn during the what if, which shows only once revealed.
+        hidden = "its reason is kept while the drawn cards are hidden (r shows them)"
+        said = decision.reason if what.revealed or not what.drawn_since else hidden
+        self.app.note(f"{who}: {said}")
 
     def what_if_back(self) -> None:
         """``←``: the what if's last move taken back."""

@@ -127,3 +127,34 @@ async def test_a_what_if_is_asked_only_of_a_review(connect: Connect) -> None:
     alice = await connect("Alice")
     await alice.send(HypoStart())
     assert (await alice.expect(ErrorReply)).code == "not_seated"
+
+
+@pytest.mark.real_time
+async def test_over_tcp_a_what_if_s_frames_carry_moves_and_never_a_card(tcp_connect: Connect) -> None:
+    """The game is over, so its file (the whole deck) went to everyone; a what if adds no card of its own: its
+    frames name moves only, whoever receives them (a spectator watching as a seat too)."""
+    alice, bob, table, _ = await finished_table(tcp_connect)
+    carol = await tcp_connect("Carol")
+    await carol.send(Spectate(table=table))
+    await carol.expect(Joined)
+    final = final_of(await carol.expect(ReplayFile))
+    await alice.send(ReviewStep(step=2))
+    await carol.expect(Review, where=lambda r: r.step == 2)
+    await alice.send(HypoStart())
+    what = what_if(final, 2)
+    for _ in range(4):  # plays and discards draw cards the what if keeps unknown
+        action = next((a for a in legal_actions(what.state) if not isinstance(a, Play)), None) or \
+            legal_actions(what.state)[0]
+        await alice.send(HypoAction(action))
+        what = played(what, action)
+    await alice.send(HypoBot())
+    await shown(carol, 5)
+    frames = [(body, tree) for body, tree in zip(carol.raw, carol.trees, strict=True) if tree["t"] == "hypothetical"]
+    assert len(frames) == 6
+    cards = {str(card).encode() for card in final.deck}
+    for body, tree in frames:
+        assert set(tree) == {"v", "t", "table", "game", "step", "actions", "revealed", "id"}
+        assert all(set(a) == {"kind", "order", "target", "colour", "rank"} for a in tree["actions"])
+        assert not any(card in body for card in cards), tree
+    for c in (alice, bob, carol):
+        await c.stream.aclose()
