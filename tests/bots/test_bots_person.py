@@ -127,3 +127,31 @@ def test_a_person_seen_to_play_what_only_counting_proves_is_taken_to_count() -> 
 
     assert red_card_known(plays_first=True)
     assert not red_card_known(plays_first=False)
+
+
+def test_beside_a_person_a_clue_that_gets_nothing_played_at_once_waits_for_three_tokens() -> None:
+    # 3 players, the person in seat 0, bots in seats 1 and 2; seat 2 moves after 5 or 7 clues. A clue worth
+    # less than a play (one that brings a card halfway to proven) beats a discard with 3 tokens; with the
+    # last token it does not (the next save or play needs it more), while a clue that gets a card played does.
+    hands = "R1 G3 B3 W3 Y4  R2 R2 R3 R3 R4  R4 R5 G4 B4 W4"
+
+    def seat_2_to_move(clues: int) -> Turn:
+        config = GameConfig(players=3, first_seat=(2 - clues) % 3)
+        rest = config.variant.deck()
+        top = [Card.parse(name) for name in hands.split()]
+        for card in top:
+            rest.remove(card)
+        state = game_from_deck(config, top + rest)
+        for _ in range(clues):
+            seat = state.current
+            state = apply(state, Clue((seat + 1) % 3, rank=(3, 4, 3)[seat]))
+        bot = ConventionBot(bot_seats=frozenset({1, 2}))
+        view = view_for(state, 2)
+        bot.decide(view)
+        assert bot._table is not None and view.clue_tokens == 8 - clues
+        return Turn(bot._table, view)
+
+    halfway = (0.7, Clue(0, colour=Suit.RED))
+    assert seat_2_to_move(5).clue_worth_giving(halfway) is not None
+    assert seat_2_to_move(7).clue_worth_giving(halfway) is None
+    assert seat_2_to_move(7).clue_worth_giving((1.0, Clue(0, colour=Suit.RED))) is not None
