@@ -120,6 +120,9 @@ class ClientModel:
     games: tuple[GameSummary, ...] = ()
     games_total: int | None = None  # how many it keeps, when ``games`` leaves some out
     stats: Stats | None = None  # our record over the server's finished games, as it last sent it
+    # The running game's seats that changed hands: (turn, seat, name), who played the seat from that turn on, as
+    # ``joined`` and ``seat_handed`` said; the log names by them who made each move.
+    holders: tuple[tuple[int, int, str], ...] = ()
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -127,6 +130,14 @@ class ClientModel:
         if self.table is None:
             return self.seat_names
         return tuple(p.name if p is not None else f"seat {i + 1}" for i, p in enumerate(self.table.players))
+
+    def names_at(self, turn: int) -> tuple[str, ...]:
+        """Who held each seat at ``turn`` of the game shown: the seat's holder then, where it changed hands."""
+        names = list(self.names)
+        for start, seat, name in self.holders:  # in the order they were handed: the last one begun by ``turn``
+            if start <= turn and 0 <= seat < len(names):
+                names[seat] = name
+        return tuple(names)
 
     @property
     def in_game(self) -> bool:
@@ -151,12 +162,15 @@ def log_new_events(model: ClientModel, view: PlayerView) -> ClientModel:
         start = 0
         hands = opening_hands(view.config)
     lines = list(model.log)
-    names = model.names
+    turn = next((e.turn + 1 for e in reversed(events[:start]) if isinstance(e, TurnEvent)), 0)
     for event in events[start:]:
         # The turn number first, as on the physical table's score pad; a rearrangement is not a turn.
         number = f"{event.turn + 1:>3} " if isinstance(event, TurnEvent) else "    "
+        turn = event.turn if isinstance(event, TurnEvent) else turn  # a rearrangement: in the turn to come
+        names = model.names_at(turn)  # who held each seat then, not who holds it now
         lines.append(LogLine("event", [("class:log.turn", number), *describe(event, hands, names, view.deck_size)]))
         hands = hands_after(hands, event)
+        turn += isinstance(event, TurnEvent)
     return replace(model, log=tuple(lines[-LOG_LINES_KEPT:]), logged_events=len(events), hands=hands)
 
 
@@ -311,6 +325,7 @@ def _joined(model: ClientModel, message: Joined) -> ClientModel:
     if model.table is None or model.table.id != table.id:
         # Another table: nothing of the last one (its log, its chat) may read as this one's.
         out = replace(_game_reset(out, None), chat=(), log=(), watchers=(), watching_as=None)
+    out = replace(out, holders=tuple((h.turn, h.seat, h.name) for h in message.holders))
     if message.seat is not None:
         out = replace(out, watching_as=None)  # a seat sees its own view
     where = f"seat {message.seat + 1}" if message.seat is not None else "a spectator's chair"
@@ -326,7 +341,7 @@ def _game_started(model: ClientModel, message: GameStarted) -> ClientModel:
         # The end of the last game showed its result; the log keeps it once that screen is gone.
         done = model.game_over.outcome
         model = _notice(model, f"— the last game ended {done.score}/{done.max_score}: {done.rating} —")
-    out = replace(_game_reset(model, message.game), replay=None)
+    out = replace(_game_reset(model, message.game), replay=None, holders=())
     out = _notice(out, "— a new game starts —")
     return with_status(out, "The game starts.")
 
@@ -458,8 +473,19 @@ def _seat_status(model: ClientModel, message: SeatStatus) -> ClientModel:
     return _notice(out, text)
 
 
+def _handed(model: ClientModel, seat: int, previous: str, name: str, turn: int) -> tuple[tuple[int, int, str], ...]:
+    """The holders once ``seat`` went from ``previous`` to ``name`` at ``turn`` (the first hand-over of a seat
+    also records who held it before: its moves until then are theirs)."""
+    holders = model.holders
+    if not any(s == seat for _, s, _ in holders):
+        holders = (*holders, (0, seat, previous))
+    return (*holders, (turn, seat, name))
+
+
 def _seat_handed(model: ClientModel, message: SeatHanded) -> ClientModel:
     """The host gave a seat on (server/handover.py): to us, away from us while we were away, or between others."""
+    if message.turn is not None and model.table is not None and model.table.id == message.table:
+        model = replace(model, holders=_handed(model, message.seat, message.previous, message.name, message.turn))
     seat = f"seat {message.seat + 1}"
     at = model.table is not None and model.table.id == message.table
     table = next((t.name for t in model.tables if t.id == message.table), f"#{message.table}")

@@ -317,6 +317,20 @@ class CardNote:
     text: Annotated[str, Text(1, NOTE_MAX)]
 
 
+@_plan
+@dataclasses.dataclass(frozen=True, slots=True)
+class Holder:
+    """One entry of ``joined``'s ``holders``: from ``turn`` of the running game on, ``seat`` was played by ``name``
+    (the host handed it on; a seat's first entry, at turn 0, names who held it at the deal)."""
+
+    turn: Annotated[int, Int(0, MAX_SAFE_INT)]
+    seat: Annotated[int, _SEAT]
+    name: Annotated[str, _NAME]
+
+
+HOLDERS_MAX = ew.MAX_ARRAY  # the holders a ``joined`` carries: the latest, should a game see more handovers
+
+
 # -- messages ------------------------------------------------------------------------------------
 
 MESSAGE_TYPES: dict[str, type] = {}
@@ -513,12 +527,14 @@ class Start:
 @_message("server")
 @dataclasses.dataclass(frozen=True, slots=True)
 class Joined:
-    """You are at this table now: at ``seat``, or watching when it is None."""
+    """You are at this table now: at ``seat``, or watching when it is None. ``holders``: who played the running
+    game's seats that changed hands, from which turn (empty when none did), so a log names who moved."""
 
     TYPE: ClassVar[str] = "joined"
     table: Annotated[TableInfo, Record(TableInfo)]
     seat: Annotated[int | None, Opt(_SEAT)]
     id: Id = None
+    holders: Annotated[tuple[Holder, ...], ListOf(Record(Holder), HOLDERS_MAX)] = ()
 
 
 @_message("server")
@@ -613,6 +629,7 @@ class SeatHanded:
     previous: Annotated[str, _NAME]
     by: Annotated[str, _NAME]
     id: Id = None
+    turn: Annotated[int | None, Opt(Int(0, MAX_SAFE_INT))] = None  # the running game's turn the new holder plays from
 
 
 # Game

@@ -110,6 +110,9 @@ class Game:
     # get it at the end; whoever comes back gets again what they may read.
     reasons: list[tuple[BotReason, frozenset[int]]] = field(default_factory=list)
     bot_turn: int | None = None  # the turn a bot is thinking about (its choice is taken only for that turn)
+    # The seats handed on while the game ran: (turn, seat, name), who played the seat from that turn on (a seat's
+    # first entry names its holder at the deal), so that a log names who moved. Kept while the server runs.
+    holders: list[tuple[int, int, str]] = field(default_factory=list)
     time: GameTime = field(init=False)  # the clocks and the pause (a restored game's: its stored banks)
 
     def __post_init__(self) -> None:
@@ -126,6 +129,12 @@ class Game:
     @property
     def running(self) -> bool:
         return not self.state.over
+
+    def handed(self, seat: int, name: str) -> None:
+        """``seat`` is ``name``'s from the turn to come on."""
+        if not any(s == seat for _, s, _ in self.holders):
+            self.holders.append((0, seat, self.names[seat]))
+        self.holders.append((self.state.turn, seat, name))
 
     def check(self, seat: int, action: Action, rearranges_per_turn: int) -> GameState:
         """The state after ``seat`` makes ``action``, or ``Refused`` saying why it may not; changes nothing."""

@@ -51,6 +51,7 @@ from hanabi.protocol import (
     WriteNote,
 )
 from hanabi.protocol import table_rules as rules
+from hanabi.protocol.messages import HOLDERS_MAX, Holder
 
 from . import review as reviews
 from . import turns
@@ -376,10 +377,12 @@ class Table:
         clocks, pre-move and notes they may see (a seat only its own notes while the game runs), the review if
         any, and who watches."""
         seat = self.seen_seat(player)
-        player.send(Joined(table=self.info(), seat=self.seat_of(player), id=request_id))
+        game = self.game
+        holders = tuple(Holder(t, s, n) for t, s, n in game.holders[-HOLDERS_MAX:]) \
+            if game is not None and game.running else ()
+        player.send(Joined(table=self.info(), seat=self.seat_of(player), id=request_id, holders=holders))
         if player in self.seen_as:
             player.send(WatchingSeat(table=self.id, seat=seat))
-        game = self.game
         if game is not None:
             player.send(game.view(seat))
             for message, named in game.reasons:  # the bots' reasons they may read (all, once the game is over)
@@ -591,13 +594,17 @@ class Table:
         assert old is not None  # the rule refuses an empty seat
         name = await self.sit(seat, to)
         game = self.game
+        turn = None
         if game is not None and game.running:
             await self.store.seat_handed(game.id, None if to is None else to.key, to is None or to.network_bot)
+            game.handed(seat, name)
+            turn = game.state.turn
         if game is not None:
             game.premoves.pop(seat, None)  # the move the one who lost the seat queued is not the new holder's choice
             if old.bot and game.state.current == seat:
                 game.bot_turn = None  # its choice, if it is still thinking, is refused (turns.bot_move)
-        handed = SeatHanded(table=self.id, seat=seat, name=name, bot=to is None, previous=old.name, by=host.name)
+        handed = SeatHanded(table=self.id, seat=seat, name=name, bot=to is None, previous=old.name, by=host.name,
+                            turn=turn)
         if to is not None:
             self.send_table(to)
         self.changed()

@@ -265,3 +265,23 @@ def test_the_end_of_a_game_we_left_does_not_bring_it_back(kit) -> None:
     late = reduce(model, GameOver(1, outcome, state.deck, "7"))
     late = reduce(late, kit.view_message(state, 0))
     assert late == model and late.view is None and late.game_over is None
+
+
+def test_the_log_names_who_held_a_handed_seat_at_each_turn(kit) -> None:
+    from hanabi.protocol.messages import Holder, SeatHanded
+
+    state = kit.game()
+    for _ in range(5):  # turns 0..4: seats 0, 1, 2, 0, 1 give a clue each
+        state = kit.clue_something(state)
+    # bob held seat 1 at the deal, Bot Ada from turn 1, bob again from turn 4: he gets it back and reads the log.
+    holders = (Holder(0, 1, "bob"), Holder(1, 1, "Bot Ada"), Holder(4, 1, "bob"))
+    model = reduce(ClientModel(), Welcome(1, "test", "bob", "tok", ""))
+    model = reduce(model, Joined(kit.table(running=True), 1, holders=holders))
+    model = reduce(model, kit.view_message(state, 1))
+    lines = text_of(model)
+    assert lines[1].startswith("Bot Ada clues") and lines[4].startswith("bob clues"), lines
+    # The one clued is named as at that turn too: bob at turn 0, the bot at turn 3.
+    assert lines[0].startswith("alice clues bob:") and lines[3].startswith("alice clues Bot Ada:"), lines
+    # Told live: a hand-over at turn 5 names the new holder from then on, and the old one before.
+    handed = reduce(model, SeatHanded(1, 2, "Bot Basil", True, "cathy", "alice", turn=5))
+    assert handed.names_at(4)[2] == "cathy" and handed.names_at(5)[2] == "Bot Basil"

@@ -88,6 +88,7 @@ from hanabi.protocol import (
     Welcome,
     WriteNote,
 )
+from hanabi.protocol.messages import Holder
 
 from bench.protocol import typical_game
 
@@ -144,12 +145,14 @@ def all_messages() -> list[Message]:
         GiveHost(1),
         Start(id=9),
         Joined(TABLE, 0),
+        Joined(TABLE, 1, holders=(Holder(0, 1, "Bob"), Holder(12, 1, "Bot Ada"), Holder(20, 1, "Bob 2"))),
         Joined(TABLE, None, id=6),
         SeatStatus(3, 1, False),
         SeatStatus(3, 1, False, left=True),
         HandSeat(1, "Bob 2", id=14),
         HandSeat(2),
         SeatHanded(3, 1, "Bot Ada", True, "Bob", "Alice"),
+        SeatHanded(3, 1, "Bob 2", False, "Bot Ada", "Alice", turn=20),
         GameStarted(3, 41),
         ActionRequest(Play(4), id=10),
         ActionRequest(Discard(0)),

@@ -324,3 +324,17 @@ async def test_the_table_hears_who_holds_a_handed_seat_before_its_first_move(tcp
         kinds = [t["t"] for t in client.trees[since:]]
         first_move = min(kinds.index(k) for k in ("game_event", "view") if k in kinds)
         assert "seat_handed" in kinds[:first_move] and "table_changed" in kinds[:first_move], kinds
+
+
+async def test_who_played_a_handed_seat_from_which_turn_is_told_to_whoever_sits_down(connect: Connect) -> None:
+    alice, _, _, to_bot = await _bobs_seat_to_a_bot(connect)
+    assert to_bot.turn is not None
+    again = await connect("Bob")
+    name = next(t["player"] for t in again.trees if t["t"] == "welcome")
+    await alice.send(HandSeat(seat=1, to=name))
+    joined = await again.expect(Joined)
+    back = await alice.expect(SeatHanded, where=lambda m: not m.bot)
+    assert back.turn is not None and back.turn >= to_bot.turn
+    # Bob at the deal, the bot from its turn, Bob 2 from his: his log can name who made each move.
+    assert [(h.turn, h.seat, h.name) for h in joined.holders] == [(0, 1, "Bob"), (to_bot.turn, 1, to_bot.name),
+                                                                  (back.turn, 1, name)]
