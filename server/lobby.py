@@ -61,6 +61,12 @@ ONLINE_EVERY = 1.0  # seconds: the lobby hears who is online at most this often 
 NEWS_SLICE = 32
 
 
+def sees_the_lobby(player: Player) -> bool:
+    """Whether ``player``'s screen lists the lobby (its tables, who is online): at no table, or at one between
+    games."""
+    return player.table is None or not player.table.running
+
+
 class Lobby:
     def __init__(self, store: Store, config: ServerConfig, nursery: trio.Nursery,
                  policy: Policy | None = None) -> None:
@@ -272,22 +278,24 @@ class Lobby:
             await self.tell_lobby()
 
     async def tell_lobby(self) -> None:
-        """What changed goes to every player at no table in one batch every ``lobby_interval`` (the latest
-        state of each table changed, once), so the lobby's traffic grows with its people, not with churn. It goes
-        out NEWS_SLICE players at a time, letting the rest of the server run between: a player who sits down
-        meanwhile is left out (their table's own news reaches them), one who comes to the lobby gets the next."""
+        """What changed goes to every player who sees the lobby in one batch every ``lobby_interval`` (the latest
+        state of each table changed, once), so the lobby's traffic grows with its people, not with churn. Those
+        who see it are the players at no table and those at a table with no game running, whose screen lists the
+        lobby's tables and who is online under their own; a game's players see only their game. It goes out
+        NEWS_SLICE players at a time, letting the rest of the server run between: a player whose game starts
+        meanwhile is left out, one who comes to the lobby gets the next."""
         news, self._news = self._news, {}
         data = b"".join(frame(TableGone(table=t.id)) if t.closed else frame(TableChanged(table=t.info()))
                         for t in news.values())
         data += self._online_news()
         if not data:
             return
-        lobby = [p for p in self.online if p.table is None]
+        lobby = [p for p in self.online if sees_the_lobby(p)]
         for start in range(0, len(lobby), NEWS_SLICE):
             if start:
                 await trio.sleep(0)
             for p in lobby[start:start + NEWS_SLICE]:
-                if p.table is None:
+                if sees_the_lobby(p):
                     p.send_frame(data)
 
     def _online_news(self) -> bytes:

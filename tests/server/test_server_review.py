@@ -243,6 +243,24 @@ async def test_who_is_online_is_listed_and_the_lobby_hears_of_newcomers(
     assert gone.players == ("Alice", "bob")
 
 
+async def test_a_waiting_table_hears_who_comes_online_and_a_game_s_players_do_not(
+        connect: Connect, autojump_clock: trio.testing.MockClock) -> None:
+    ann = await connect("Ann")
+    await ann.send(CreateTable(name="waiting", seats=3))
+    await ann.expect(Joined)
+    gus, hal, _, _ = await started_table(connect, "Gus", "Hal")
+    autojump_clock.jump(1)
+    await settle(ann, gus, hal)
+    gus.inbox.clear()
+    await connect("Dee")
+    # Ann's screen lists the lobby under her table: its "Online" is told in the lobby's batch, as in the lobby.
+    heard = await ann.expect(Online, where=lambda o: "Dee" in o.players)
+    assert heard.id is None and heard.players == ("Ann", "Dee", "Gus", "Hal")
+    autojump_clock.jump(1)
+    await settle(gus)
+    assert not gus.take(Online), "a player in a game was sent the lobby's news"
+
+
 @pytest.mark.real_time  # a server process, killed and started again
 async def test_a_server_killed_during_a_review_brings_it_back_as_last_shown(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
