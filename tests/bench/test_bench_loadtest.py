@@ -47,6 +47,15 @@ def test_the_gc_log_sums_up_the_servers_collections() -> None:
         assert (figures["max_objects"] > 0) == (figures["count"] > 0)
 
 
+def test_the_count_gives_the_servers_rounds_steps_and_writes_per_action() -> None:
+    result = run(tables=2, players=2, seconds=1.0, warmup=0.2, think=0.03, count=True)
+    assert result["errors"] == 0, result["first_error"]
+    counted = result["per_action"]
+    assert counted["rounds"] > 0 and counted["stream writes"] > 0
+    # Every move is read by a connection's reader, carried out by its table and written by the writers.
+    assert counted["steps Connection._writer"] > 0 and counted["steps Table.run"] > 0
+
+
 def _frames_of_a_game(players: int, seed: int) -> list[bytes]:
     """The frames one seat's connection gets in a whole game (event and view of each move)."""
     state = new_game(GameConfig(players=players), str(seed))
