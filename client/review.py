@@ -62,7 +62,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from . import keys as shortcuts
 from .board import seat_name
-from .model import ClientModel, log_new_events
+from .model import ClientModel, add_log, log_new_events
 from .replayer import file_notes, game_steps
 from .stepping import Move, Place
 
@@ -176,9 +176,13 @@ def display_model(model: ClientModel, review: Shown) -> ClientModel:
                        seat=None, chat=model.chat, watchers=model.watchers,
                        card_notes=file_notes(review.replay, review.state, None),
                        review=model.review if review.pointer is not None else None)  # its pointer: an arrow
-    what = review.what_if
-    view = what_if_view(what) if what is not None else view_for(review.state, None)
+    view = view_for(review.state, None)
     stepped = log_new_events(replace(base, view=view), view)
+    what = review.what_if
+    if what is not None:  # its moves follow the game's, under a line that says they never happened
+        view = what_if_view(what)
+        marked = add_log(stepped, "notice", [("class:log.notice", f"— what if, from step {what.step} —")])
+        stepped = log_new_events(replace(marked, view=view), view)
     # The table's latest words stay under the step's log: a review is talked over.
     talk = [line for line in model.log if line.kind == "chat"][-CHAT_KEPT:]
     return replace(stepped, log=(*stepped.log, *talk))

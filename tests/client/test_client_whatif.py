@@ -89,6 +89,7 @@ def test_a_follower_sees_the_leader_s_what_if_with_drawn_cards_unknown_until_rev
     term.feed(Hypothetical(1, 1, 6, (Play(first),)))
     screen = term.screen()
     assert "What if · from step 6 · 1 move · alice's · drawn cards ??" in screen
+    assert "— what if, from step 6 —" in screen  # the log marks the moves that never happened
     assert "??" in row_of(screen, kit.NAMES[seat])
     assert term.type("d1") == []  # only the leader plays it
     assert "alice plays this what if" in term.store.model.status
