@@ -651,7 +651,7 @@ class Table:
         ended = self.review is not None and self.review.what_if is not None and review.what_if is None
         self.review = review
         data = review.frames(self.id) if with_game else frame(review.message(self.id))
-        if ended and not with_game:  # a step back to the real game ends the what if, for everyone
+        if ended:  # a step back to the real game (or the game opened again) ends the what if, for everyone
             data += frame(review.hypothetical(self.id))
         self.to_members(data, but=but)
 

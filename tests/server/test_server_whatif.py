@@ -22,6 +22,7 @@ from hanabi.protocol.messages import (
     HypoStart,
     Hypothetical,
     Joined,
+    OpenReview,
     ReplayFile,
     Review,
     ReviewStep,
@@ -158,3 +159,12 @@ async def test_over_tcp_a_what_if_s_frames_carry_moves_and_never_a_card(tcp_conn
         assert not any(card in body for card in cards), tree
     for c in (alice, bob, carol):
         await c.stream.aclose()
+
+
+async def test_opening_the_same_game_again_ends_its_what_if_for_everyone(connect: Connect) -> None:
+    alice, bob, _, _ = await reviewing_at(connect, 3)
+    await alice.send(HypoStart())
+    started = await bob.expect(Hypothetical)
+    await alice.send(OpenReview(game=started.game))
+    await bob.expect(Review, where=lambda r: r.step == 0)
+    assert (await bob.expect(Hypothetical, where=lambda h: h.step is None)).game == started.game
