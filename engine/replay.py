@@ -64,8 +64,9 @@ UNSUPPORTED_OPTIONS = {
 }
 # hanab.live's options with no effect on the rules of a replay, and the JSON type each must have (the timers
 # are read into the game's config, so that a timed game exported again stays timed).
-_RULELESS_OPTIONS: dict[str, type] = {"timed": bool, "timeBase": int, "timePerTurn": int}
 NO_EARLY_END = "endWhenNoPoints"  # this program's own option name; hanab.live ignores it
+ADVICE_USED = "adviceUsed"  # this program's own option: a player asked the coach for advice during the game
+_RULELESS_OPTIONS: dict[str, type] = {"timed": bool, "timeBase": int, "timePerTurn": int, ADVICE_USED: bool}
 
 
 class ReplayError(ValueError):
@@ -77,6 +78,7 @@ class Replay:
     state: GameState
     players: tuple[str, ...]
     notes: tuple[dict[int, str], ...] = ()  # each player's notes (card order -> text); () when the file has none
+    advice_used: bool = False  # someone asked the coach for advice during the game (the file's ``adviceUsed``)
 
 
 def action_to_json(variant: Variant, action: TurnAction) -> dict[str, int]:
@@ -93,11 +95,13 @@ def action_to_json(variant: Variant, action: TurnAction) -> dict[str, int]:
 
 
 def to_json(state: GameState, players: Sequence[str] | None = None,
-            notes: Sequence[SeatNotes] = ()) -> dict[str, Any]:
+            notes: Sequence[SeatNotes] = (), advice_used: bool = False) -> dict[str, Any]:
     """The replay of a finished or running game. It holds the whole deck: never send it to a player mid-game.
 
     ``notes`` (one mapping per seat, card order -> text) go into hanab.live's ``notes`` field when any is
-    written; they too are for the end of the game, since they are each player's private notes."""
+    written; they too are for the end of the game, since they are each player's private notes. A game in which
+    someone asked the coach for advice says so in its options (``adviceUsed``), so that its score is not taken
+    for one played alone."""
     names = list(players) if players is not None else list(DEFAULT_NAMES[: state.players])
     if len(names) != state.players:
         raise ValueError(f"{len(names)} names for {state.players} players")
@@ -125,6 +129,8 @@ def to_json(state: GameState, players: Sequence[str] | None = None,
         options[NO_EARLY_END] = False
     if config.timed:
         options.update(timed=True, timeBase=config.time_base, timePerTurn=config.time_per_turn)
+    if advice_used:
+        options[ADVICE_USED] = True
     # No "seed": hanab.live would ignore this deck and shuffle its own from it (a whole-number seed it would
     # even refuse without a word).
     out: dict[str, Any] = {
@@ -140,11 +146,12 @@ def to_json(state: GameState, players: Sequence[str] | None = None,
     return out
 
 
-def dumps(state: GameState, players: Sequence[str] | None = None, notes: Sequence[SeatNotes] = ()) -> str:
+def dumps(state: GameState, players: Sequence[str] | None = None, notes: Sequence[SeatNotes] = (),
+          advice_used: bool = False) -> str:
     """The replay as JSON text, indented one space a level (as hanab.live's own files are). Text other than
     ASCII is written as it is, not escaped (as hanab.live's exports do): an escaped emoji in a note would take
     twelve characters of the protocol's limit on a replay."""
-    return json.dumps(to_json(state, players, notes), indent=1, ensure_ascii=False)
+    return json.dumps(to_json(state, players, notes, advice_used), indent=1, ensure_ascii=False)
 
 
 def _int(value: object, what: str, low: int, high: int) -> int:
@@ -249,13 +256,14 @@ def from_json(data: object) -> Replay:
         if isinstance(read, str):
             raise ReplayError(read)
         notes = read
+    advised = _flag(options, ADVICE_USED)
     try:
-        return Replay(_play_out(state, actions, players), tuple(players), notes)
+        return Replay(_play_out(state, actions, players), tuple(players), notes, advised)
     except _PlayedOn:
         # The moves go on where no more points could be scored: the server did not end games there (hanab.live
         # before mid-2020 did not always), so the game is replayed as it was played, without the early end.
         state = replace(state, config=replace(state.config, end_when_no_points=False))
-        return Replay(_play_out(state, actions, players), tuple(players), notes)
+        return Replay(_play_out(state, actions, players), tuple(players), notes, advised)
 
 
 class _PlayedOn(Exception):

@@ -52,6 +52,7 @@ class ErrorCode(enum.StrEnum):
     NO_HYPOTHETICAL = "no_hypothetical"  # the review has no what if under way (version 3)
     HISTORY_GAP = "history_gap"  # a view continues a history this connection never received (fatal)
     GAME_PAUSED = "game_paused"  # a move while the game is paused: resume it first
+    ADVICE_OFF = "advice_off"  # get_advice at a table whose host did not allow advice
 
 
 class GoodbyeReason(enum.StrEnum):

@@ -258,6 +258,7 @@ class TableInfo:
     timed: Annotated[bool, Bool()] = False
     time_base: Annotated[int, _TIME_BASE] = TIME_BASE
     time_per_turn: Annotated[int, _TIME_PER_TURN] = TIME_PER_TURN
+    advice: Annotated[bool, Bool()] = False  # a seated player may ask the coach (``get_advice``) on their turn
 
     def __post_init__(self) -> None:
         if len(self.players) != self.seats:
@@ -280,6 +281,7 @@ class GameSummary:
     finished_at: Annotated[int, Int(0, MAX_SAFE_INT)]
     yours: Annotated[bool, Bool()] = False  # the asker sat at this game (version 3)
     seed: Annotated[str | None, Opt(_SEED_TEXT)] = None  # the seed text of a seeded deal; nil for a random one
+    advice: Annotated[bool, Bool()] = False  # someone at the game asked the coach for advice
 
 
 @_plan
@@ -459,6 +461,7 @@ class CreateTable:
     timed: Annotated[bool, Bool()] = False
     time_base: Annotated[int, _TIME_BASE] = TIME_BASE
     time_per_turn: Annotated[int, _TIME_PER_TURN] = TIME_PER_TURN
+    advice: Annotated[bool, Bool()] = False  # seated players may ask the coach (``get_advice``) on their turn
 
 
 @_message("client")
@@ -958,6 +961,32 @@ class BotReason:
 
 @_message("client")
 @dataclasses.dataclass(frozen=True, slots=True)
+class GetAdvice:
+    """Ask the coach what the house bot would do in one's seat now: on one's own turn, at a table whose host
+    allowed advice. Answered by ``advice``; the game is marked as played with advice."""
+
+    TYPE: ClassVar[str] = "get_advice"
+    id: Id = None
+
+
+@_message("server")
+@dataclasses.dataclass(frozen=True, slots=True)
+class AdviceReply:
+    """The coach's answer to ``get_advice``, to the asker only: the house bot's move for the seat, decided from
+    that seat's view alone, why, and the convention behind it with the section of docs/bots.md about it."""
+
+    TYPE: ClassVar[str] = "advice"
+    game: Annotated[int, _ID]
+    turn: Annotated[int, Int(0, MAX_SAFE_INT)]
+    move: Annotated[str, Text(1, SENTENCE_MAX)]
+    reason: Annotated[str, Text(1, SENTENCE_MAX)]
+    convention: Annotated[str, Text(1, SENTENCE_MAX)]
+    section: Annotated[str, Text(1, SENTENCE_MAX)]
+    id: Id = None
+
+
+@_message("client")
+@dataclasses.dataclass(frozen=True, slots=True)
 class PauseRequest:
     """A seated player pauses the game (``paused`` true) or lets it go on (false)."""
 
@@ -1076,7 +1105,7 @@ Message = (
     | Ping | Pong | ErrorReply | ListOnline | Online | Watchers | OpenReview | Review | ReviewStep | ReviewPoint
     | ReviewLead | HandSeat | SeatHanded | WriteNote | CardNotes | BotReason | PauseRequest | GameClock | QueueMove
     | Queued | GetStats | Stats | WatchSeat | WatchingSeat | HypoStart | HypoAction | HypoBot | HypoBack
-    | HypoReveal | HypoEnd | Hypothetical
+    | HypoReveal | HypoEnd | Hypothetical | GetAdvice | AdviceReply
 )
 
 

@@ -221,3 +221,16 @@ def review_lead_refusal(table: TableInfo, watchers: Iterable[str], leader: str, 
         return Refusal(ErrorCode.NOT_SEATED, f"{to!r} is not at this table now: the lead goes to someone here "
                                              "(seated or watching)")
     return None
+
+
+def advice_refusal(table: TableInfo, asker: int | None) -> Refusal | None:
+    """Whether the player in seat ``asker`` (None: watching) may ask the coach for advice now. Whose turn it is
+    is the game's to say, not the table's: the server checks it after this."""
+    if not table.advice:
+        return Refusal(ErrorCode.ADVICE_OFF, "the host did not allow advice at this table: a table created with "
+                                             "advice on gives it (the new-table form's Advice, or --solo)")
+    if asker is None:
+        return Refusal(ErrorCode.NOT_SEATED, "only a seated player may ask for advice, on their own turn")
+    if not table.running:
+        return Refusal(ErrorCode.GAME_NOT_RUNNING, "no game is running at this table: advice is for your turn")
+    return None

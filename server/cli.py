@@ -311,6 +311,9 @@ def _read_store(args: argparse.Namespace, db: str) -> int:
         store.close_sync()
 
 
+ADVICE_MARK = "  (with advice)"  # a game in which someone asked the coach: its score is not one played alone
+
+
 def _games(db: str, games: list[GameSummary], as_json: bool) -> int:
     if not games:
         print(f"no finished games in {db}")
@@ -318,11 +321,12 @@ def _games(db: str, games: list[GameSummary], as_json: bool) -> int:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.finished_at))
         if as_json:
             print(json.dumps({"id": g.id, "table": g.table, "players": list(g.players), "variant": g.variant.value,
-                              "score": g.score, "end": g.end.value, "finished_at": g.finished_at, "seed": g.seed}))
+                              "score": g.score, "end": g.end.value, "finished_at": g.finished_at, "seed": g.seed,
+                              "advice": g.advice}))
         else:
             # The variant as every screen of the client names it ("no variant"); --json keeps hanab.live's name.
             print(f"#{g.id:<5} {when}  {g.variant.title:<18} score {g.score:>2}  {g.end.value:<22} "
-                  f"{', '.join(g.players)}")
+                  f"{', '.join(g.players)}{ADVICE_MARK if g.advice else ''}")
             if g.seed is not None:
                 # A seeded deal: who else played it (the same seed, variant and number of players), and how.
                 same = [o for o in games if o.seed == g.seed and o.id != g.id and o.variant == g.variant

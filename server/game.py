@@ -83,12 +83,14 @@ def replayed(stored: StoredGame) -> GameState:
 
 def replay_text(stored: StoredGame) -> str:
     """The hanab.live JSON of a stored game, rebuilt by replaying its actions (one not finished: as stopped)."""
-    return hanablive_json(replayed(stored), stored.players, stored.notes)
+    return hanablive_json(replayed(stored), stored.players, stored.notes, bool(stored.advised))
 
 
-def hanablive_json(state: GameState, names: tuple[str, ...], notes: dict[int, dict[int, str]]) -> str:
-    """``state`` as hanab.live JSON, with every seat's notes (seat -> card order -> text) in its ``notes`` field."""
-    return replay.dumps(state, names, [notes.get(seat, {}) for seat in range(state.players)])
+def hanablive_json(state: GameState, names: tuple[str, ...], notes: dict[int, dict[int, str]],
+                   advice_used: bool = False) -> str:
+    """``state`` as hanab.live JSON, with every seat's notes (seat -> card order -> text) in its ``notes`` field,
+    and whether anyone asked the coach for advice."""
+    return replay.dumps(state, names, [notes.get(seat, {}) for seat in range(state.players)], advice_used)
 
 
 def out_of_time_sentence(name: str) -> str:
@@ -113,6 +115,7 @@ class Game:
     # The seats handed on while the game ran: (turn, seat, name), who played the seat from that turn on (a seat's
     # first entry names its holder at the deal), so that a log names who moved. Kept while the server runs.
     holders: list[tuple[int, int, str]] = field(default_factory=list)
+    advised: set[int] = field(default_factory=set)  # the seats that asked the coach for advice (stored first)
     time: GameTime = field(init=False)  # the clocks and the pause (a restored game's: its stored banks)
 
     def __post_init__(self) -> None:
@@ -123,6 +126,7 @@ class Game:
         game = cls(stored.id, stored.seed, stored.players, replayed(stored), len(stored.actions))
         game.notes = {seat: dict(notes) for seat, notes in stored.notes.items()}
         game.reasons = list(stored.reasons)
+        game.advised = set(stored.advised)
         game.time = GameTime(game.state.config, stored.clocks)
         return game
 
@@ -290,4 +294,4 @@ class Game:
     def replay_json(self) -> str:
         """The game as hanab.live JSON, every seat's notes in it: what the end of the game and its review show
         everyone."""
-        return hanablive_json(self.state, self.names, self.notes)
+        return hanablive_json(self.state, self.names, self.notes, bool(self.advised))

@@ -51,11 +51,13 @@ def config_from_text(text: str) -> GameConfig:
 @dataclass(frozen=True, slots=True)
 class TableSettings:
     """A table as its creator set it up: the config of every game it deals (``players``: its seats), the bots'
-    level (None: ``table_level`` picks) and the seed text of its deals (None: random)."""
+    level (None: ``table_level`` picks), the seed text of its deals (None: random) and whether its players may
+    ask the coach for advice."""
 
     game: GameConfig = field(default_factory=GameConfig)
     level: Level | None = None
     seed: str | None = None
+    advice: bool = False
 
 
 # The choices a table, its ``TableInfo`` and the ``CreateTable`` that opened it share with the games it deals.
@@ -68,7 +70,7 @@ def settings_of(request: CreateTable) -> TableSettings:
     game = GameConfig(players=request.seats, **{k: getattr(request, k) for k in GAME_CHOICES})
     if not game.timed:
         game = replace(game, time_base=TIME_BASE, time_per_turn=TIME_PER_TURN)
-    return TableSettings(game, request.level, request.seed)
+    return TableSettings(game, request.level, request.seed, request.advice)
 
 
 # The columns of the store's ``tables`` row, then the JSON text of its ``table_choices`` row (``choices_text``).
@@ -84,7 +86,8 @@ def choices_text(settings: TableSettings) -> str:
     game = settings.game
     return json.dumps({"level": settings.level, "seed": settings.seed, "end_when_no_points": game.end_when_no_points,
                        "deck_plays": game.deck_plays,
-                       "timer": [game.time_base, game.time_per_turn] if game.timed else None})
+                       "timer": [game.time_base, game.time_per_turn] if game.timed else None,
+                       "advice": settings.advice})
 
 
 PLAIN_CHOICES = choices_text(TableSettings())  # a table with none of them chosen keeps no ``table_choices`` row
@@ -104,4 +107,4 @@ def settings_from_row(variant: str, empty_clues: int, all_or_nothing: int, chat:
                       deck_plays=bool(d.get("deck_plays", False)), timed=timer is not None,
                       time_base=TIME_BASE if timer is None else int(timer[0]),
                       time_per_turn=TIME_PER_TURN if timer is None else int(timer[1]))
-    return TableSettings(game, None if level is None else known_level(level), seed)
+    return TableSettings(game, None if level is None else known_level(level), seed, bool(d.get("advice", False)))

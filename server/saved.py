@@ -45,6 +45,8 @@ CREATE TABLE IF NOT EXISTS game_clocks (game_id INTEGER PRIMARY KEY REFERENCES g
 CREATE TABLE IF NOT EXISTS watching (token_hash TEXT PRIMARY KEY, table_id INTEGER NOT NULL REFERENCES tables(id));
 CREATE TABLE IF NOT EXISTS bot_reasons (game_id INTEGER NOT NULL REFERENCES games(id), turn INTEGER NOT NULL,
     seat INTEGER NOT NULL, reason TEXT NOT NULL, kept_from TEXT NOT NULL, PRIMARY KEY (game_id, turn));
+CREATE TABLE IF NOT EXISTS game_advice (game_id INTEGER NOT NULL REFERENCES games(id), seat INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seat));
 """
 
 
@@ -71,6 +73,7 @@ class StoredGame:
     clocks: tuple[float, ...] | None = None  # a timed game's banks as stored with its latest action
     # The bots' reasons, each with the seats it was kept from while the game ran (as ``Game.reasons``).
     reasons: list[tuple[BotReason, frozenset[int]]] = field(default_factory=list)
+    advised: set[int] = field(default_factory=set)  # the seats that asked the coach for advice (``game_advice``)
 
 
 @dataclass(slots=True)
@@ -152,6 +155,7 @@ def read_game(db: sqlite3.Connection, game_id: int) -> StoredGame | None:
                     for turn, seat, reason, kept in db.execute(
                         "SELECT turn, seat, reason, kept_from FROM bot_reasons WHERE game_id = ? ORDER BY turn",
                         (game_id,))]
+    game.advised = {seat for (seat,) in db.execute("SELECT seat FROM game_advice WHERE game_id = ?", (game_id,))}
     return game
 
 
@@ -169,14 +173,15 @@ def read_games(db: sqlite3.Connection, limit: int = 100, key: str | None = None,
     """The latest finished games, newest first; with ``key``, the games of the player of that token hash first;
     with ``seed``, only those dealt from that seed text; with ``hidden``, none dealt from that seed text."""
     query = ("SELECT g.id, g.table_id, g.players, g.config, g.score, g.end_reason, g.finished,"
-             " EXISTS (SELECT 1 FROM game_players p WHERE p.token_hash = ? AND p.game_id = g.id) AS yours, s.seed"
+             " EXISTS (SELECT 1 FROM game_players p WHERE p.token_hash = ? AND p.game_id = g.id) AS yours, s.seed,"
+             " EXISTS (SELECT 1 FROM game_advice a WHERE a.game_id = g.id)"
              " FROM games g LEFT JOIN seeded_games s ON s.game_id = g.id"
              " WHERE g.finished IS NOT NULL AND g.end_reason IS NOT NULL AND (s.seed IS NULL OR s.seed IS NOT ?)")
     rows = (db.execute(query + " ORDER BY yours DESC, g.id DESC LIMIT ?", (key, hidden, limit)) if seed is None
             else db.execute(query + " AND s.seed = ? ORDER BY g.id DESC LIMIT ?", (key, hidden, seed, limit)))
     return [GameSummary(gid, tid, tuple(json.loads(players)), Variant(json.loads(config)["variant"]), score or 0,
-                        EndReason(end), int(finished), bool(yours), seeded)
-            for gid, tid, players, config, score, end, finished, yours, seeded in rows]
+                        EndReason(end), int(finished), bool(yours), seeded, bool(advised))
+            for gid, tid, players, config, score, end, finished, yours, seeded, advised in rows]
 
 
 def count_finished(db: sqlite3.Connection, hidden: str | None = None) -> int:

@@ -5,9 +5,9 @@ and those played with advice.
 A game counts for every person who held one of its seats (``game_players``: those seated at its start, and
 those handed a seat while it ran), under the name the store knows them by (``players``; a forgotten player has
 none, and no record). A game is "with bots" when a house bot or a network bot held a seat of it at any time
-(``game_bots``). "With advice" reads the coach's mark, the games listed in a ``game_advice`` table (its
-``game_id`` column) when the store has one; without it, the count is 0. Nothing is stored twice: the record is
-counted afresh on each request, from rows the games already write.
+(``game_bots``). "With advice" reads the coach's mark: the store lists in ``game_advice`` each seat of a game
+that asked for advice (a store written before the coach has no such table, and counts 0). Nothing is stored
+twice: the record is counted afresh on each request, from rows the games already write.
 """
 
 from __future__ import annotations

@@ -338,6 +338,10 @@ class Store:
         else:
             await self._execute("DELETE FROM notes WHERE game_id = ? AND seat = ? AND card = ?", game_id, seat, order)
 
+    async def mark_advice(self, game_id: int, seat: int) -> None:
+        """Keep that ``seat`` of the game asked the coach for advice (its scores are then not like the others)."""
+        await self._execute("INSERT OR IGNORE INTO game_advice (game_id, seat) VALUES (?, ?)", game_id, seat)
+
     async def finish_game(self, game_id: int, score: int, end: str) -> None:
         await self._execute("UPDATE games SET finished = ?, score = ?, end_reason = ? WHERE id = ?", time.time(),
                             score, end, game_id)

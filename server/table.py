@@ -20,6 +20,7 @@ from hanabi.protocol import (
     AddBot,
     Chat,
     ErrorCode,
+    GetAdvice,
     GiveHost,
     HypoAction,
     HypoBack,
@@ -53,8 +54,8 @@ from hanabi.protocol import (
 from hanabi.protocol import table_rules as rules
 from hanabi.protocol.messages import HOLDERS_MAX, Holder
 
+from . import coaching, turns
 from . import review as reviews
-from . import turns
 from .bots import Policy, decide, free_bot_name
 from .config import ServerConfig
 from .game import Game
@@ -240,6 +241,8 @@ class Table:
             await turns.set_paused(self, player, request.paused)
         elif isinstance(request, QueueMove):
             turns.queue_move(self, player, request)
+        elif isinstance(request, GetAdvice):
+            await coaching.advise(self, self.info(), player, request)
         else:
             raise Refused(ErrorCode.UNKNOWN_TYPE, f"a table does not handle {getattr(request, 'TYPE', 'such')} "
                                                   "requests")
@@ -314,7 +317,8 @@ class Table:
             players=tuple(None if s is None else s.info() for s in self.seats),
             has_password=self.password is not None, running=self.running,
             spectators=sum(1 for p in self.spectators if p.online), host=self.host, level=self.level,
-            seeded=self.settings.seed is not None, **{k: getattr(self.settings.game, k) for k in GAME_CHOICES})
+            seeded=self.settings.seed is not None, advice=self.settings.advice,
+            **{k: getattr(self.settings.game, k) for k in GAME_CHOICES})
 
     @property
     def bot_seats(self) -> frozenset[int]:

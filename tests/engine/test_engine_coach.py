@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from pathlib import Path
 
-from hanabi.engine import Clue, Discard, GameConfig, GameState, Play, TurnEvent, apply, new_game, view_for
+import pytest
+from hanabi.engine import (
+    Clue,
+    Discard,
+    GameConfig,
+    GameState,
+    Play,
+    TurnEvent,
+    apply,
+    legal_actions,
+    new_game,
+    view_for,
+)
 from hanabi.engine.bots import make_bot
 from hanabi.engine.coach import (
     CLUE_MISPLAYED,
@@ -18,7 +31,7 @@ from hanabi.engine.coach import (
     convention_of,
     find_moments,
 )
-from hanabi.engine.replay import dumps, from_json
+from hanabi.engine.replay import ReplayError, dumps, from_json
 from hanabi.engine.stats import Prospects
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -97,7 +110,6 @@ def test_advice_names_a_move_a_reason_and_a_section_of_the_bots_page() -> None:
 
 
 def state_legal(state: GameState) -> list[object]:
-    from hanabi.engine import legal_actions
     return list(legal_actions(state))
 
 
@@ -167,8 +179,19 @@ def _fireworks_before(final: GameState, step: int) -> tuple[int, ...]:
 def test_moments_come_back_the_same_from_the_replay_file_alone() -> None:
     final = careless_game(3, players=3, people=frozenset({0, 1, 2}))
     names = ("Ada", "Bob", "Cy")
-    again = from_json(__import__("json").loads(dumps(final, names))).state
+    again = from_json(json.loads(dumps(final, names))).state
     moments = find_moments(final, names=names)
     assert moments
     assert find_moments(again, names=names) == moments
     assert all(line for m in moments for line in m.lines())
+
+
+def test_a_replay_file_says_whether_advice_was_used() -> None:
+    final = careless_game(1)
+    assert from_json(json.loads(dumps(final))).advice_used is False
+    marked = json.loads(dumps(final, advice_used=True))
+    assert marked["options"]["adviceUsed"] is True
+    assert from_json(marked).advice_used is True
+    marked["options"]["adviceUsed"] = "yes"
+    with pytest.raises(ReplayError, match="adviceUsed must be true or false"):
+        from_json(marked)

@@ -76,8 +76,7 @@ async def test_advice_is_read_where_the_store_marks_it_and_a_bad_row_counts_for_
     path = tmp_path / "s.sqlite3"
     await _store(path)
     db = sqlite3.connect(path)
-    db.execute("CREATE TABLE game_advice (game_id INTEGER PRIMARY KEY)")
-    db.execute("INSERT INTO game_advice (game_id) VALUES (1), (5)")
+    db.execute("INSERT INTO game_advice (game_id, seat) VALUES (1, 0), (1, 1), (5, 0)")  # game 1 counts once
     db.execute("UPDATE games SET config = '{\"variant\": \"Purple\"}' WHERE id = 3")  # its strike-out is lost
     db.execute("DELETE FROM players WHERE token_hash = 'flo'")  # a forgotten player has no record
     db.commit()
