@@ -20,6 +20,7 @@ from hanabi.engine import Clue, Discard, Play, Rearrange, Variant
 from hanabi.protocol.messages import (
     ActionRequest,
     Chat,
+    GetAdvice,
     GetReplay,
     GetStats,
     ListGames,
@@ -32,6 +33,7 @@ from hanabi.protocol.messages import (
     WatchSeat,
     WriteNote,
 )
+from hanabi.protocol.table_rules import advice_refusal
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
@@ -545,6 +547,22 @@ class ClientApp:
     def why(self) -> None:
         """``w``: the last bot move's reason."""
         self._local("why")
+
+    def ask_advice(self) -> None:
+        """``a``: ask the coach what the house bot would do in our seat now (the answer goes to the log). The
+        table's rule, and whose turn it is, are checked here first, so a slip is answered at once."""
+        model = self.get_model()
+        view = model.view
+        if model.table is None or view is None:
+            self.note(NO_GAME, True)
+            return
+        refused = advice_refusal(model.table, model.seat)
+        if refused is not None:
+            self.note(refused.message, True)
+        elif view.current != model.seat:
+            self.note("advice is for your own turn: ask again when it is yours", True)
+        elif self.send(GetAdvice()):
+            self.note("Asking the coach…")
 
     def answer_confirm(self, key: str) -> None:
         intent = self.ui.confirm

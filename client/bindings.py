@@ -257,6 +257,11 @@ def chat_open(model: ClientModel) -> bool:
     return chat_closed(model) is None
 
 
+def advice_allowed(model: ClientModel) -> bool:
+    """``a`` shows where the host allowed advice (the coach answers on our turn)."""
+    return model.table is not None and model.table.advice
+
+
 def hand_shown(model: ClientModel) -> bool:
     """``H`` shows when we host and someone is away: the one key that lets the game go on without them."""
     return model.table is not None and model.is_host and someone_away(model.table)
@@ -294,6 +299,7 @@ def _game(app: ClientApp, keymap: Keymap) -> None:
     game.show("t", "chat", chat_open)
     game.show("z", "pause", running)
     game.show("z", "resume", paused)
+    game.add("a", what="advice", when=advice_allowed)(app.ask_advice)
     for key, what in ((":", "cmd"), ("?", "help"), ("r", "rewind"), ("N", "notes"), ("w", "why"), ("PgUp", "log"),
                       ("^C", "quit")):
         game.show(key, what)

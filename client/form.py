@@ -16,19 +16,21 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 # The table options (the bots' level, a seed, hanab.live's rule options) are together, at the end.
 FIELDS = ("name", "variant", "seats", "empty_clues", "all_or_nothing", "chat", "password", "clock",
-          "level", "seed", "end_when_no_points", "deck_plays")
+          "level", "seed", "end_when_no_points", "deck_plays", "advice")
 LABELS = {
     "name": "Name", "variant": "Variant", "seats": "Seats", "empty_clues": "Empty clues",
     "all_or_nothing": "All or nothing", "chat": "Chat", "password": "Password", "clock": "Clock",
     "level": "Bots' level", "seed": "Seed", "end_when_no_points": "End at no points", "deck_plays": "Deck plays",
+    "advice": "Advice",
 }
 TEXT_FIELDS = {"name": NAME_MAX, "password": PASSWORD_MAX, "seed": SEED_TEXT_MAX}
-TOGGLES = ("empty_clues", "all_or_nothing", "end_when_no_points", "deck_plays")
+TOGGLES = ("empty_clues", "all_or_nothing", "end_when_no_points", "deck_plays", "advice")
 # hanab.live's rule options are not in the printed game: the form says what each does.
 # Each says both sides, so "off: ..." never reads as the option itself.
 EXPLAINED = {"end_when_no_points": ("the game ends once no more points can be scored",
                                     "the game ends as usual, even with no points left"),
-             "deck_plays": ("the deck's last card may be played blind", "the deck's last card cannot be played blind")}
+             "deck_plays": ("the deck's last card may be played blind", "the deck's last card cannot be played blind"),
+             "advice": ("players may ask the coach on their turn (a), games marked", "no coach at this table")}
 VARIANTS = tuple(Variant)
 CHATS = tuple(ChatPolicy)
 LEVEL_CHOICES: tuple[Level | None, ...] = (None, *LEVELS)  # None: the server's default (beginner beside people)
@@ -56,6 +58,7 @@ class TableForm:
     seed: str = ""
     end_when_no_points: bool = False
     deck_plays: bool = False
+    advice: bool = False
     field: int = 0
 
     @property

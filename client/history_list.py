@@ -48,8 +48,9 @@ def history_fragments(model: ClientModel, ui: HistoryUi, width: int) -> StyleAnd
         mark = "▶" if i == ui.selected else " "
         mine = "★" if g.yours else " "
         score = f"{g.score:>2}" + (" (ended early)" if g.end.value == "terminated" else "")
+        advised = " (with advice)" if g.advice else ""  # the coach helped: not a score played alone
         line = (f"{mark}{mine}{g.id:>4}  {when(g):<16} {g.variant.title[:18]:<18} {score:<5}  "
-                f"{', '.join(g.players)}")
+                f"{', '.join(g.players)}{advised}")
         out.append(("class:selected" if i == ui.selected else "", line[: max(20, width - 1)]))
         out.append(("", "\n"))
     if model.games_total is not None and model.games_total > len(games):

@@ -204,7 +204,8 @@ class LobbyActions:
                                      timed=timer is not None, time_base=timer[0] if timer else TIME_BASE,
                                      time_per_turn=timer[1] if timer else TIME_PER_TURN,
                                      level=form.level_choice(), seed=form.seed_text(),
-                                     end_when_no_points=form.end_when_no_points, deck_plays=form.deck_plays)):
+                                     end_when_no_points=form.end_when_no_points, deck_plays=form.deck_plays,
+                                     advice=form.advice)):
             self.app.ui.form = None  # kept while offline, so what was filled in is not lost
 
     def pause(self, model: ClientModel) -> None:

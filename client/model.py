@@ -16,8 +16,10 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from hanabi.engine import Event, Hands, PlayerView, TurnEvent, hands_after, opening_hands
+from hanabi.engine.coach import advice_lines
 from hanabi.protocol import ErrorCode
 from hanabi.protocol.messages import (
+    AdviceReply,
     BotReason,
     CardNotes,
     Chat,
@@ -390,6 +392,15 @@ def _chat(model: ClientModel, message: Chat) -> ClientModel:
     return add_log(replace(model, chat=chat), "chat", line)
 
 
+def _advice(model: ClientModel, message: AdviceReply) -> ClientModel:
+    """The coach's answer: the move on the status line; the move, why, and where to read more, in the log."""
+    if message.game != model.game:
+        return model  # about a game no longer shown
+    move, convention = advice_lines(message.move, message.reason, message.convention, message.section)
+    out = with_status(model, f"Coach: {message.move} (why: in the log)")
+    return _notice(_notice(out, f"Coach, turn {message.turn + 1}: {move}"), f"  {convention}")
+
+
 def _error(model: ClientModel, message: ErrorReply) -> ClientModel:
     if message.request == Hello.TYPE and model.link is not Link.ONLINE:
         # A hello refused before any welcome: its name, the only thing of it a player chooses; we ask for another.
@@ -570,6 +581,7 @@ _REDUCERS: dict[type, Callable[[ClientModel, Any], ClientModel]] = {
     Queued: _time,
     ReplayFile: _replay_file,
     BotReason: _bot_reason,
+    AdviceReply: _advice,
     CardNotes: with_card_notes,
     Chat: _chat,
     Review: _here,

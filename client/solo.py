@@ -54,7 +54,8 @@ class Solo:
 
 def table_setup(name: str, players: int, variant: Variant, timer: tuple[int, int] | None = None,
                 level: Level | None = None) -> Callable[[Session, bool], Awaitable[None]]:
-    """What to send once connected: a table of ``players`` seats, bots in all but ours, and start."""
+    """What to send once connected: a table of ``players`` seats, bots in all but ours, and start. A solo table
+    gives advice (``a``): there is no one else whose scores it could make look worse."""
 
     async def set_up(session: Session, resumed: bool) -> None:
         if resumed:
@@ -63,7 +64,7 @@ def table_setup(name: str, players: int, variant: Variant, timer: tuple[int, int
         title = f"{name}'s solo game"[:TABLE_NAME_MAX]
         base, bonus = timer if timer is not None else (TIME_BASE, TIME_PER_TURN)
         await session.request(CreateTable(title, variant, players, chat=ChatPolicy.ALWAYS, timed=timer is not None,
-                                          time_base=base, time_per_turn=bonus, level=level))
+                                          time_base=base, time_per_turn=bonus, level=level, advice=True))
         for seat in range(1, players):
             await session.request(AddBot(seat))
         await session.request(Start())

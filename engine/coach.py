@@ -63,8 +63,13 @@ class Advice:
 
     def lines(self) -> tuple[str, str]:
         """The advice in two lines, as a player's screen shows it."""
-        return (f"The house bot would {self.move}: {self.reason}",
-                f"Convention: {self.convention} (read {BOTS_DOC}, \"{self.section}\")")
+        return advice_lines(self.move, self.reason, self.convention, self.section)
+
+
+def advice_lines(move: str, reason: str, convention: str, section: str) -> tuple[str, str]:
+    """Advice in two lines: the move and why, then the convention and where docs/bots.md explains it."""
+    return (f"The house bot would {move}: {reason}",
+            f"Convention: {convention} (read {BOTS_DOC}, \"{section}\")")
 
 
 def convention_of(reason: str) -> tuple[str, str]:

@@ -43,6 +43,7 @@ from hanabi.protocol import CHAT_MAX
 from hanabi.protocol.messages import (
     ActionRequest,
     AddBot,
+    AdviceReply,
     BotReason,
     Chat,
     CreateTable,
@@ -51,6 +52,7 @@ from hanabi.protocol.messages import (
     Games,
     GameStarted,
     GameSummary,
+    GetAdvice,
     GetReplay,
     GetStats,
     GiveHost,
@@ -77,6 +79,7 @@ from hanabi.protocol.messages import (
     Welcome,
 )
 from hanabi.server import serve
+from prompt_toolkit.formatted_text import to_plain_text
 from prompt_toolkit.input import create_pipe_input
 
 if TYPE_CHECKING:
@@ -1382,3 +1385,25 @@ async def test_a_solo_game_calls_its_private_server_solo_in_the_title(nursery: t
     title = "".join(text for _, text, *_ in title_fragments(store.model, 120))
     assert "alice@solo" in title and "127.0.0.1" not in title, title
     nursery.cancel_scope.cancel()
+
+
+def test_a_asks_the_coach_on_our_turn_where_the_host_allows_it(term: Terminal, kit) -> None:
+    state = kit.game()  # alice (seat 0) to act
+    seated(term, kit, state)
+    assert term.type("a") == []  # a table without advice: said at once, nothing sent
+    assert "did not allow advice" in term.store.model.status and term.store.model.status_error
+    assert "advice" not in [what for _, what in term.app.keymap.line(term.store.model)]
+    seated(term, kit, state, advice=True)
+    assert ("a", "advice") in term.app.keymap.line(term.store.model)
+    assert term.type("a") == [GetAdvice()]
+    term.feed(AdviceReply(1, 0, "clue Bot Ada: 3", "cluing Bot Ada 3: their R3 will be playable after the cards "
+                                                    "before it", "delayed play clue", "Delayed play clues"))
+    assert term.store.model.status == "Coach: clue Bot Ada: 3 (why: in the log)"
+    logged = [to_plain_text(line.fragments) for line in term.store.model.log[-2:]]
+    assert logged == ["Coach, turn 1: The house bot would clue Bot Ada: 3: cluing Bot Ada 3: their R3 will be "
+                      "playable after the cards before it",
+                      '  Convention: delayed play clue (read docs/bots.md, "Delayed play clues")']
+    term.sent.clear()
+    seated(term, kit, kit.clue_something(state), advice=True)  # Bot Ada's turn now
+    assert term.type("a") == []
+    assert "your own turn" in term.store.model.status
