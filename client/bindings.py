@@ -373,7 +373,10 @@ def _review(app: ClientApp, keymap: Keymap) -> None:
         screen.add("f")(app.review.follow)
         screen.add("o")(lambda: app.review.point_key("o"))
         screen.add("s")(app.review.save)
+        screen.add("m")(lambda: app.review.jump(forward=True))
+        screen.add("M")(lambda: app.review.jump(forward=False))
     review.show("←→", "step")
+    review.show("m/M", "moments")
     review.show("f", "follow")
     review.show("o", "point")
     review.show("h", "what if")
@@ -383,7 +386,8 @@ def _review(app: ClientApp, keymap: Keymap) -> None:
     review.show("q", "quit")
     for screen in (review, alone):
         screen.add("h")(app.review.start_what_if)
-    for key, what in (("←→", "step"), ("↑↓", "10 steps"), ("Home/End", "ends"), ("s", "save"), ("h", "what if")):
+    for key, what in (("←→", "step"), ("m/M", "moments"), ("↑↓", "10 steps"), ("Home/End", "ends"), ("s", "save"),
+                      ("h", "what if")):
         alone.show(key, what)
     alone.add("q", what="back")(app.back)
 

@@ -191,7 +191,9 @@ class ScreenLayout:
         """Under a review's log: the step, who leads, the card pointed at."""
         def text() -> StyleAndTextTuples:
             review = self.app.review.current()
-            return [] if review is None else review_fragments(review, self.app.get_model().player)
+            if review is None:
+                return []
+            return review_fragments(review, self.app.get_model().player, self.app.review.found())
         return Window(FormattedTextControl(text), dont_extend_height=True, wrap_lines=True)
 
     def _chat_width(self) -> int:

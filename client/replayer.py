@@ -25,11 +25,20 @@ from prompt_toolkit.key_binding import (
     merge_key_bindings,
 )
 from prompt_toolkit.keys import Keys
-from prompt_toolkit.layout import Dimension, DynamicContainer, FormattedTextControl, HSplit, Layout, Window
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    Dimension,
+    DynamicContainer,
+    FormattedTextControl,
+    HSplit,
+    Layout,
+    Window,
+)
 from prompt_toolkit.output import Output
 
 from .board import seat_name
 from .model import ClientModel, Link, log_new_events
+from .moments import Found, MomentsOf, jump, moment_at, moment_lines
 from .notes import panel_fragments
 from .screens import board, discards, end_fragments, join_lines, keys_line, title_fragments, tokens_line
 from .stepping import Move, Place
@@ -64,6 +73,7 @@ def replay_help_fragments() -> StyleAndTextTuples:
         "  v            whose eyes: a spectator (sees every hand), then each seat",
         "  k            show or hide what each player knows about their cards",
         "  N            the players' notes on cards (from the file), in place of the log",
+        "  m M          the next / previous moment that mattered",
         "  ?            this help                q Ctrl-C        quit",
         "Reading the board",
         "  [R3] a card that got a clue, R3 one that got none · ▶ the player to act",
@@ -94,12 +104,17 @@ class ReplayViewer:
         self._hands: tuple[tuple[object, ...], StyleAndTextTuples, int] | None = None  # _board()'s
         self._log_text: tuple[tuple[object, ...], StyleAndTextTuples, Point] | None = None  # _log()'s
         self.show_help = False
+        self.said = ""  # why the last m or M did not move, until the next step
+        # Every seat is judged: the file does not say who was a bot.
+        self.moments = MomentsOf(lambda: self.application.invalidate())  # a redraw, safe from the worker thread
         game = self._game_body()
         help_window = Window(FormattedTextControl(replay_help_fragments), wrap_lines=True)
         self.application: Application[None] = Application(
             layout=Layout(HSplit([
                 Window(FormattedTextControl(lambda: title_fragments(self.model(), self.width)), height=1),
                 DynamicContainer(lambda: help_window if self.show_help else game),
+                ConditionalContainer(Window(FormattedTextControl(self._moment), dont_extend_height=True,
+                                            wrap_lines=True), Condition(lambda: not self.show_help)),
                 Window(FormattedTextControl(self._where), height=1, style="class:keys"),
                 Window(FormattedTextControl(self._keys), height=1, style="class:keys"),
             ])),
@@ -109,6 +124,7 @@ class ReplayViewer:
             input=input,
             output=output,
         )
+        self.found()  # the search starts with the viewer, in the background
 
     def _game_body(self) -> HSplit:
         """The board and the log, as a live game shows them."""
@@ -189,10 +205,30 @@ class ReplayViewer:
         return keys_line([("←→", "step"), ("v", "viewpoint"), ("↑↓", "10 steps"), ("k", "knows"),
                           ("Home/End", "ends"), ("?", "help"), ("q", "quit")], self.width)
 
+    def found(self) -> Found | None:
+        """The moments that mattered in the file's game; None while they are being found."""
+        return self.moments.of(self.name, self.replay.state, names=self.replay.players)
+
+    def jump(self, forward: bool) -> None:
+        """``m`` / ``M``: the next / previous moment, or why the step stays."""
+        step, self.said = jump(self.found(), self.pos.step, forward)
+        if step is not None:
+            self.pos.step = step
+
+    def _moment(self) -> StyleAndTextTuples:
+        """The moment whose board is the step shown (what was done, the bot's move), or why m or M stayed."""
+        found = self.found()
+        moment = moment_at(found, self.pos.step)
+        if found is not None and moment is not None:
+            done, suggested = moment_lines(found, moment)
+            return [("class:status.prompt", f" {done}\n {suggested}")]
+        return [("class:status", f" {self.said}")] if self.said else []
+
     def place(self) -> Place:
         return Place(self.pos.step, len(self.states) - 1, self.states[0].players)
 
     def move(self, move: Move) -> None:
+        self.said = ""
         self.pos.step = move(self.place()).at
 
     def go(self, step: int) -> None:
@@ -239,6 +275,14 @@ class ReplayViewer:
         @kb.add("v")
         def _viewpoint(event: KeyPressEvent) -> None:
             self.cycle_seat()
+
+        @kb.add("m")
+        def _next_moment(event: KeyPressEvent) -> None:
+            self.jump(forward=True)
+
+        @kb.add("M")
+        def _previous_moment(event: KeyPressEvent) -> None:
+            self.jump(forward=False)
 
         @kb.add("k")
         def _knowledge(event: KeyPressEvent) -> None:

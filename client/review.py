@@ -63,6 +63,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from . import keys as shortcuts
 from .board import seat_name
 from .model import ClientModel, add_log, log_new_events
+from .moments import Found, MomentsOf, jump, moment_at, moment_lines
 from .replayer import file_notes, game_steps
 from .stepping import Move, Place
 
@@ -212,8 +213,9 @@ def what_if_line(review: Shown) -> str:
             f" · h leaves")
 
 
-def review_fragments(review: Shown, me: str) -> StyleAndTextTuples:
-    """The review's bar: the step, who leads and whether we follow, and the card pointed at."""
+def review_fragments(review: Shown, me: str, found: Found | None = None) -> StyleAndTextTuples:
+    """The review's bar: the step, who leads and whether we follow, the card pointed at, and the moment that
+    mattered whose board this step is (``found``: the game's moments, when found)."""
     if review.what_if is not None:
         return [("class:status.prompt", what_if_line(review))]
     head = f" Review of game {review.game} · step {review.step}/{review.last}"
@@ -234,6 +236,10 @@ def review_fragments(review: Shown, me: str) -> StyleAndTextTuples:
     if review.pointer is not None:
         out.append(("class:status.prompt", f"\n ➜ {review.leader} points at "
                                            f"{where_card_is(review.state, review.players, review.pointer)}"))
+    moment = moment_at(found, review.step)
+    if found is not None and moment is not None:
+        done, suggested = moment_lines(found, moment)
+        out.append(("class:status.prompt", f"\n {done}\n {suggested}"))
     return out
 
 
@@ -244,6 +250,7 @@ class ReviewActions:
         self.app = app
         self.ui = ReviewUi()
         self._seen: Review | None = None  # the last Review message: a new one brings a follower's step along
+        self.moments = MomentsOf(lambda: app.application.invalidate())  # a redraw, safe from the worker thread
         self._cache: tuple[ClientModel, tuple[object, ...], ClientModel] | None = None
 
     def current(self) -> Shown | None:
@@ -272,6 +279,32 @@ class ReviewActions:
             self.ui.alone = False
         if review is not None and not self.ui.alone:
             self.ui.step = review.step
+
+    def found(self) -> Found | None:
+        """The moments that mattered in the game shown (None while they are being found, or with no review).
+
+        People are the seats our table does not give to bots (the review of our table's game); in a game of
+        another table, every seat (the replay file does not say who was a bot)."""
+        review = self.current()
+        if review is None:
+            return None
+        table = self.app.get_model().table
+        bots = {s.name for s in table.players if s is not None and s.plays_as_bot} if table is not None else set()
+        people = frozenset(seat for seat, name in enumerate(review.players) if name not in bots)
+        level = table.level if table is not None and review.leader is not None else None
+        return self.moments.of((review.game, len(review.states)), review.replay.state, people, level,
+                               review.players)
+
+    def jump(self, forward: bool) -> None:
+        """``m`` / ``M``: to the next / previous moment that mattered, or the sentence that says why not."""
+        review = self.current()
+        if review is None:
+            return
+        step, why = jump(self.found(), review.step, forward)
+        if step is None:
+            self.app.note(why)
+        else:
+            self.go(step)
 
     def leads(self, model: ClientModel) -> bool:
         """Whether our steps go to everyone: we lead, or we host and the leader is not here."""

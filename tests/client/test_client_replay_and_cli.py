@@ -197,3 +197,35 @@ def test_solo_bots_wait_the_bot_delay(argv: list[str], delay: float, monkeypatch
     monkeypatch.setattr(cli, "_run", lambda address, name, solo=None, bell=True: asked.append(solo) or 0)
     assert main(argv) == 0
     assert [getattr(solo, "bot_delay", None) for solo in asked] == [delay]
+
+
+def test_m_and_big_m_jump_between_the_moments_that_mattered_found_in_the_background() -> None:
+    from hanabi.client.moments import NONE_FOUND
+    from hanabi.engine import GameConfig, Play, new_game, view_for
+    from hanabi.engine.bots import make_bot
+
+    # Two people who play like the house bot, but now and then play their newest card on a whim: misplays.
+    state = new_game(GameConfig(players=2), 3)
+    bots = [make_bot(bot_seats=frozenset()), make_bot(bot_seats=frozenset())]
+    while not state.over:
+        action = bots[state.current].choose(view_for(state, state.current))
+        if state.turn % 5 == 4:
+            action = Play(state.hands[state.current][0])
+        state = apply(state, action)
+    replay = from_json(json.loads(dumps(state, ("ann", "ben"))))
+    with create_pipe_input() as pipe:
+        viewer = ReplayViewer(replay, "game.json", input=pipe, output=SizedOutput(80, 24))
+        found = viewer.moments.wait(60)
+        assert found is not None and found.moments, "the moments were not found within 60 s"
+        first, second = found.moments[0].step, found.moments[min(1, len(found.moments) - 1)].step
+        pipe.send_text("mmM" + "q")
+        viewer.application.run()
+        text = screen_text(viewer.application)
+    assert viewer.pos.step == first
+    assert f"Moment 1 of {len(found.moments)} · Turn {found.moments[0].turn}: " in text
+    assert "The house bot would " in text
+    assert second >= first
+    viewer.go(0)
+    viewer.jump(forward=False)
+    assert viewer.pos.step == 0 and "no moment before this step" in viewer.said
+    assert NONE_FOUND  # the sentence for a game without moments exists (its use is tested in the review)

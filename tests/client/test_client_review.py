@@ -306,3 +306,25 @@ def test_w_in_the_review_tells_the_bots_reason_of_the_step_on_screen(term, kit) 
     term.feed(Review(1, 1, "alice", 1, last, None))  # alice's first turn only
     term.type("w")
     assert "no bot had moved yet at this step" in term.store.model.status
+
+
+def test_m_and_big_m_step_to_the_moments_that_mattered_found_in_the_background(term, kit) -> None:
+    _, last = in_review(term, kit, step=0)
+    assert term.app.review.found() is None  # asking starts the search; the screen does not wait for it
+    found = term.app.review.moments.wait(60)
+    assert found is not None and found.moments, "no moment found within 60 s in a game of blind discards"
+    steps = [m.step for m in found.moments]
+    assert term.type("m") == []  # one's own steps: nothing goes to the server
+    screen = term.screen()
+    assert f"step {steps[0]}/{last} · on your own" in screen
+    assert f"Moment 1 of {len(steps)} · Turn {found.moments[0].turn}: " in screen
+    assert "The house bot would " in screen
+    term.type("M")
+    assert "no moment before this step" in term.store.model.status
+    if len(steps) > 1:
+        term.type("m")
+        assert f"step {steps[1]}/{last}" in term.screen()
+        term.type("M")
+        assert f"step {steps[0]}/{last}" in term.screen()
+    term.type(END + "m")
+    assert "no moment after this step" in term.store.model.status
