@@ -153,7 +153,8 @@ class Table:
         self.strikes = view.strikes
 
     def remove_card(self, seat: int, order: int, event: TurnEvent) -> None:
-        self.hands[seat].remove(order)
+        if order in self.hands[seat]:  # a deck play (the deck's last card, played blind) was in no hand
+            self.hands[seat].remove(order)
         self.holder.pop(order, None)
         self._trash = None
         card = event.card

@@ -30,6 +30,7 @@ from hanabi.engine.coach import (
     advice_for,
     convention_of,
     find_moments,
+    game_steps,
 )
 from hanabi.engine.replay import ReplayError, dumps, from_json
 from hanabi.engine.stats import Prospects
@@ -195,3 +196,18 @@ def test_a_replay_file_says_whether_advice_was_used() -> None:
     marked["options"]["adviceUsed"] = "yes"
     with pytest.raises(ReplayError, match="adviceUsed must be true or false"):
         from_json(marked)
+
+
+def test_advice_after_a_deck_play_reads_the_blind_played_card_as_in_no_hand() -> None:
+    from hanabi.engine.replay import load
+
+    games = Path(__file__).resolve().parent / "hanablive" / "games"
+    final = load(games / "hc_nv_3p_20.json").state  # a real game whose deck's last card was played blind
+    deck_plays = [e for e in final.events if isinstance(e, TurnEvent) and isinstance(e.action, Play)
+                  and e.action.order == len(final.deck) - 1]
+    assert deck_plays and final.config.deck_plays
+    after = [state for step, state in game_steps(final) if step > final.events.index(deck_plays[0])]
+    assert after
+    for state in after:
+        if not state.over:
+            assert advice_for(state, state.current).action in legal_actions(state)
