@@ -86,7 +86,9 @@ def move_words(action: TurnAction, view: PlayerView, names: Sequence[str] = ()) 
         return f"clue {seat_called(action.target, names)}: {action.value}"
     verb = "play" if isinstance(action, Play) else "discard"
     hand = [cv.order for cv in view.hands[view.current]]
-    return f"{verb} slot {hand.index(action.order) + 1}" if action.order in hand else f"{verb} a card"
+    if action.order in hand:
+        return f"{verb} slot {hand.index(action.order) + 1}"
+    return f"{verb} the deck's last card blind"  # a deck play: the only card outside the hand a move may name
 
 
 def _advice(decision: Decision, view: PlayerView, names: Sequence[str]) -> Advice:
@@ -143,7 +145,8 @@ def _done_words(action: TurnAction, state: GameState, names: Sequence[str]) -> s
         return f"{who} clued {seat_called(action.target, names)} {action.value}"
     hand = state.hands[state.current]
     verb = "played" if isinstance(action, Play) else "discarded"
-    return f"{who} {verb} slot {hand.index(action.order) + 1} ({state.deck[action.order]})"
+    where = f"slot {hand.index(action.order) + 1}" if action.order in hand else "the deck's last card blind"
+    return f"{who} {verb} {where} ({state.deck[action.order]})"
 
 
 def _proven_playable(view: PlayerView, prospects: Prospects) -> set[int]:

@@ -211,3 +211,16 @@ def test_advice_after_a_deck_play_reads_the_blind_played_card_as_in_no_hand() ->
     for state in after:
         if not state.over:
             assert advice_for(state, state.current).action in legal_actions(state)
+
+
+def test_moments_of_a_game_with_a_deck_play_name_it_so() -> None:
+    from hanabi.engine.coach import _done_words
+    from hanabi.engine.replay import load
+
+    games = Path(__file__).resolve().parent / "hanablive" / "games"
+    final = load(games / "hc_nv_5p_19.json").state  # its deck's last card was played blind
+    find_moments(final, names=("a", "b", "c", "d", "e"))  # reads every move, the deck play among them
+    blind = Play(len(final.deck) - 1)
+    state = next(state for step, state in game_steps(final)
+                 if isinstance(final.events[step], TurnEvent) and final.events[step].action == blind)
+    assert "the deck's last card blind" in _done_words(blind, state, ())
