@@ -425,9 +425,6 @@ class ReviewActions:
         review = self.current()
         if review is None:
             return
-        if review.what_if is not None:
-            self.leave_what_if()
-            return
         model = self.app.get_model()
         if review.leader is not None and not review.alone and self.leads(model):
             self.app.send(HypoStart())

@@ -117,3 +117,31 @@ def test_stepping_alone_a_what_if_is_one_s_own_and_goes_nowhere(term, kit) -> No
     screen = term.screen()
     assert "What if" not in screen and f"step {step}/" in screen and "on your own" in screen
     assert term.sent == []
+
+
+def test_a_follower_s_keys_in_the_leader_s_what_if_say_who_plays_it_and_esc_steps_on_alone(term, kit) -> None:
+    in_review(term, kit, me=2, leader="alice", step=4)
+    term.feed(Hypothetical(1, 1, 4))
+    for key in ("b", LEFT, "r"):
+        assert term.type(key) == []
+        assert "alice plays this what if for everyone" in term.store.model.status
+    term.type(ESC)
+    screen = term.screen()
+    assert "What if" not in screen and "step 4/" in screen and "on your own" in screen
+    assert term.sent == []
+
+
+def test_one_s_own_what_if_reveals_drawn_cards_and_refuses_an_illegal_move(term, kit) -> None:
+    final = in_review(term, kit, me=1, leader="alice", step=0)  # the deal: every clue token in hand
+    term.type("h")
+    term.type("d1")  # no discard with 8 clue tokens: the engine's reason
+    assert term.store.model.status.startswith("Not in this what if: cannot discard")
+    what = what_if(final, 0)
+    seat = what.state.current
+    term.type("p1y")  # a blind play: a card is drawn, unknown
+    drawn = final.deck[len(what.base.deck) - what.base.deck_left]
+    assert "??" in row_of(term.screen(), kit.NAMES[seat])
+    term.type("r")
+    screen = term.screen()
+    assert "drawn cards shown" in screen and str(drawn) in row_of(screen, kit.NAMES[seat])
+    assert term.sent == []
