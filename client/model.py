@@ -326,10 +326,11 @@ def _joined(model: ClientModel, message: Joined) -> ClientModel:
     out = replace(model, tables=_upsert(model.tables, table), table=table, seat=message.seat, rejoining=False)
     if model.table is None or model.table.id != table.id:
         # Another table: nothing of the last one (its log, its chat) may read as this one's.
-        out = replace(_game_reset(out, None), chat=(), log=(), watchers=(), watching_as=None)
+        out = replace(_game_reset(out, None), chat=(), log=(), watchers=())
     out = replace(out, holders=tuple((h.turn, h.seat, h.name) for h in message.holders))
-    if message.seat is not None:
-        out = replace(out, watching_as=None)  # a seat sees its own view
+    # A seat sees its own view; a spectator every hand, unless ``watching_seat`` follows (a resume while watching
+    # as a seat: the server says so right after ``joined``; after its restart it does not).
+    out = replace(out, watching_as=None)
     where = f"seat {message.seat + 1}" if message.seat is not None else "a spectator's chair"
     return with_status(out, f"You are at table {table.name!r}, {where}.")
 

@@ -43,5 +43,8 @@ def test_watching_as_a_seat_shows_its_hand_hidden_and_named_and_keeps_only_its_n
     assert str(state.deck[state.hands[1][0]]) not in row
     alice = next(line for line in text.splitlines() if " alice " in line)
     assert str(state.deck[state.hands[0][0]]) in alice
+    term.feed(Joined(kit.table(running=True), None))  # back after the server's restart: every hand, unless told
+    assert term.store.model.watching_as is None
+    term.feed(WatchingSeat(1, 1))
     term.feed(Joined(kit.table(running=True), 2))  # taking a seat: one's own view, no longer another's
     assert term.store.model.watching_as is None
