@@ -69,10 +69,6 @@ def check_watched(carol: Client, seed: str, held: dict[int, set[int]]) -> dict[i
     return counted
 
 
-async def _wait_for_turn(client: Client, turn: int) -> None:
-    await client.expect(ViewUpdate, where=lambda m: m.view.turn >= turn or m.view.over)
-
-
 async def test_a_spectator_watching_as_a_seat_over_tcp_gets_that_seat_s_view_and_no_more(
         tcp_connect: Connect) -> None:
     alice, bob, carol = [await tcp_connect(n) for n in ("alice", "bob", "carol")]
@@ -94,11 +90,15 @@ async def test_a_spectator_watching_as_a_seat_over_tcp_gets_that_seat_s_view_and
     await alice.send(WriteNote(order=first.view.hands[2][0].order, text="alice's"))
     await bob.send(WriteNote(order=first.view.hands[2][1].order, text="bob's"))
 
-    async def watch() -> None:
-        await _wait_for_turn(carol, 4)
+    async def views_as(seat: int, count: int) -> None:
+        for _ in range(count):
+            await carol.expect(ViewUpdate, where=lambda m: m.view.seat == seat)
+
+    async def watch() -> None:  # three views as alice, three as bob, then every hand: a game has 30 turns or more
+        await views_as(0, 3)
         await carol.send(WatchSeat(seat=1))
         await carol.expect(WatchingSeat)
-        await _wait_for_turn(carol, 9)
+        await views_as(1, 3)
         await carol.send(WatchSeat(seat=None))
         await carol.expect(WatchingSeat)
 
