@@ -267,7 +267,7 @@ def _options(table: TableInfo) -> str:
 
 
 def rule_options(table: TableInfo) -> list[str]:
-    """The table options, in words: the bots' level, a seeded deal, hanab.live's rule options."""
+    """The table options, in words: the bots' level, a seeded deal, hanab.live's rule options, advice."""
     opts = [f"bots play {table.level}"]
     if table.seeded:
         opts.append("seeded deal")
@@ -275,6 +275,8 @@ def rule_options(table: TableInfo) -> list[str]:
         opts.append("ends when no points are left")
     if table.deck_plays:
         opts.append("deck's last card playable blind")
+    if table.advice:
+        opts.append("advice on your turn (a)")
     return opts
 
 

@@ -4,9 +4,11 @@ the game (the store's record, the games list, the replay file), over real TCP.""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
-from hanabi.engine import PlayerView
+import trio
+from hanabi.engine import EndReason, GameConfig, PlayerView
 from hanabi.engine.coach import advise
 from hanabi.protocol.messages import (
     AddBot,
@@ -27,6 +29,9 @@ from hanabi.protocol.messages import (
     Stats,
     ViewUpdate,
 )
+from hanabi.server.cli import ADVICE_MARK, main
+from hanabi.server.records import TableSettings
+from hanabi.server.store import Store
 
 from .conftest import Client, Connect
 from .test_server_tables import play_out
@@ -103,3 +108,31 @@ async def test_advice_is_refused_out_of_turn_to_spectators_and_between_games(tcp
     assert isinstance(over, GameOver)
     await alice.send(ListGames(id=4))
     assert [g.advice for g in (await alice.expect(Games)).games] == [False]  # refused requests leave no mark
+
+
+async def test_the_mark_reaches_hanabi_server_games_and_export(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "s.sqlite3"
+    store = Store(str(path))
+    store.open_sync()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        await store.add_player("ann", "Ann")
+        table = await store.create_table("t", TableSettings(GameConfig(), advice=True), None, 0)
+        for advised in (True, False):
+            gid = await store.start_game(table, GameConfig(), "s", ("Ann", "Bot Ada"), ("ann",), bots=True)
+            if advised:
+                await store.mark_advice(gid, 0)
+                await store.mark_advice(gid, 0)  # asked twice: one mark
+            await store.finish_game(gid, 0, EndReason.TERMINATED.value)
+        nursery.cancel_scope.cancel()
+    store.close_sync()
+    assert main(["games", "--db", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.endswith(ADVICE_MARK) for line in lines] == [False, True]  # newest first
+    assert main(["games", "--db", str(path), "--json"]) == 0
+    assert [json.loads(line)["advice"] for line in capsys.readouterr().out.splitlines()] == [False, True]
+    assert main(["export", "1", "--db", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out)["options"]["adviceUsed"] is True
+    assert main(["export", "2", "--db", str(path)]) == 0
+    assert "adviceUsed" not in json.loads(capsys.readouterr().out)["options"]
