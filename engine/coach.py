@@ -172,7 +172,7 @@ def _clue_misplayed(step: int, events: Sequence[Event]) -> bool:
 
 
 def _why_it_mattered(state: GameState, view: PlayerView, step: int, done: TurnAction, suggested: TurnAction,
-                     events: Sequence[Event]) -> tuple[str, str] | None:
+                     events: Sequence[Event], names: Sequence[str]) -> tuple[str, str] | None:
     """The kind of moment and why it mattered, or None when the difference did not matter."""
     prospects = Prospects.of(state.config.variant, state.fireworks, (state.deck[o] for o in state.discard))
     if isinstance(done, Play) and not prospects.playable(state.deck[done.order]):
@@ -180,19 +180,41 @@ def _why_it_mattered(state: GameState, view: PlayerView, step: int, done: TurnAc
     if isinstance(done, Discard) and prospects.critical(state.deck[done.order]):
         return CRITICAL_DISCARD, f"the last {state.deck[done.order]} left, so the score can no longer be perfect"
     if isinstance(suggested, Clue):
-        for order in state.hands[suggested.target]:
-            card = state.deck[order]
-            if (not state.knowledge[order].clued and prospects.critical(card)
-                    and _chop(state, suggested.target) == order and _touches(state, suggested, order)
-                    and not (isinstance(done, Clue) and _touches(state, done, order))):
-                return MISSED_SAVE, f"the {card} on their chop was the last one, and no clue saved it"
+        order = _chop(state, suggested.target)
+        if (order is not None and prospects.critical(state.deck[order]) and _touches(state, suggested, order)
+                and not (isinstance(done, Clue) and _touches(state, done, order)) and _lost(order, step, events)):
+            who = seat_called(suggested.target, names)
+            return MISSED_SAVE, (f"the last {state.deck[order]} was on {who}'s chop; no clue saved it, and it was "
+                                 "thrown away")
+    if isinstance(done, Play):
+        return None  # a card played that plays: another may wait
     proven = _proven_playable(view, prospects)
-    if isinstance(suggested, Play) and suggested.order in proven and not (
-            isinstance(done, Play) and done.order in proven):
-        return MISSED_PLAY, "a card the clues proved playable stayed in the hand"
+    if isinstance(suggested, Play) and suggested.order in proven and (
+            isinstance(done, Discard) or not _played_later(suggested.order, step, events)):
+        return MISSED_PLAY, ("a card the clues proved playable stayed in the hand" + (
+            ", and a card was thrown instead" if isinstance(done, Discard) else ", and was never played"))
     if isinstance(done, Clue) and _clue_misplayed(step, events):
         return CLUE_MISPLAYED, "a card it touched was misplayed after it"
     return None
+
+
+def _lost(order: int, step: int, events: Sequence[Event]) -> bool:
+    """Whether the card of ``order`` was discarded or misplayed after ``step`` with no clue touching it first."""
+    for event in events[step + 1:]:
+        if not isinstance(event, TurnEvent):
+            continue
+        if isinstance(event.action, Clue):
+            if order in event.touched:
+                return False
+        elif event.action.order == order:
+            return not event.success
+    return False
+
+
+def _played_later(order: int, step: int, events: Sequence[Event]) -> bool:
+    """Whether the card of ``order`` was played (and played) after ``step``."""
+    return any(isinstance(e, TurnEvent) and isinstance(e.action, Play) and e.action.order == order and e.success
+               for e in events[step + 1:])
 
 
 def _chop(state: GameState, seat: int) -> int | None:
@@ -236,7 +258,7 @@ def find_moments(final: GameState, *, people: frozenset[int] | None = None, leve
         decision = bot.decide(view)
         if decision.action == event.action:
             continue
-        mattered = _why_it_mattered(state, view, step, event.action, decision.action, events)
+        mattered = _why_it_mattered(state, view, step, event.action, decision.action, events, names)
         if mattered is not None:
             kind, why = mattered
             moments.append(Moment(step, state.turn + 1, event.seat, kind, _done_words(event.action, state, names),

@@ -224,3 +224,26 @@ def test_moments_of_a_game_with_a_deck_play_name_it_so() -> None:
     state = next(state for step, state in game_steps(final)
                  if isinstance(final.events[step], TurnEvent) and final.events[step].action == blind)
     assert "the deck's last card blind" in _done_words(blind, state, ())
+
+
+def test_a_moment_mattered_a_card_played_is_no_missed_play_and_a_missed_save_was_lost() -> None:
+    from hanabi.engine.replay import load
+
+    games = Path(__file__).resolve().parent / "hanablive" / "games"
+    kinds: set[str] = set()
+    for name in ("hc_nv_3p_05.json", "hc_nv_2p_01.json", "hc_nv_4p_03.json", "hc_nv_5p_02.json"):
+        final = load(games / name).state
+        for m in find_moments(final):
+            kinds.add(m.kind)
+            event = final.events[m.step]
+            assert isinstance(event, TurnEvent)
+            if m.kind == MISSED_PLAY:  # another card played that played is no mistake: only a throw, or a delay
+                assert not (isinstance(event.action, Play) and event.success), (name, m)
+                assert isinstance(m.advice.action, Play)
+            if m.kind == MISSED_SAVE:  # the card the clue would have saved was thrown away later, unclued
+                clue = m.advice.action
+                assert isinstance(clue, Clue) and "thrown away" in m.why
+                lost = [e for e in final.events[m.step + 1:] if isinstance(e, TurnEvent) and e.card is not None
+                        and not e.success and e.seat == clue.target]
+                assert lost, (name, m)
+    assert MISPLAY in kinds
