@@ -1367,6 +1367,7 @@ async def test_a_solo_table_is_created_at_the_level_asked_for(nursery: trio.Nurs
             await trio.sleep(0.01)
     assert store.model.table is not None and store.model.view is not None, "waited 5 s for the table and its game"
     assert store.model.table.level == "h-group"
+    assert store.model.table.advice  # a solo table gives advice (a)
     session.stop()
     nursery.cancel_scope.cancel()
 
