@@ -130,7 +130,7 @@ class Moment:
     seat: int
     kind: str  # one of MISPLAY, CRITICAL_DISCARD, MISSED_SAVE, MISSED_PLAY, CLUE_MISPLAYED
     done: str  # "Ada played slot 2 (R3)"
-    why: str  # why it mattered: "a misplay: the red firework was at 1"
+    why: str  # why it mattered: "a misplay, which cost a strike and the card"
     advice: Advice
 
     def lines(self) -> tuple[str, str]:
@@ -254,8 +254,9 @@ def find_moments(final: GameState, *, people: frozenset[int] | None = None, leve
         if not isinstance(event, TurnEvent) or event.seat not in people or state.outcome is not None:
             continue
         view = view_for(state, event.seat)
-        bot = bots.setdefault(event.seat, make_bot(level=level, bot_seats=bot_seats))
-        decision = bot.decide(view)
+        if event.seat not in bots:
+            bots[event.seat] = make_bot(level=level, bot_seats=bot_seats)
+        decision = bots[event.seat].decide(view)
         if decision.action == event.action:
             continue
         mattered = _why_it_mattered(state, view, step, event.action, decision.action, events, names)
