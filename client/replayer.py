@@ -198,7 +198,8 @@ class ReplayViewer:
         """The step shown and whose eyes it is seen through, on a line of its own so every key fits below."""
         who = "a spectator" if self.pos.seat is None else seat_name(self.replay.players, self.pos.seat)
         notes = " · N the players' notes" if any(self.replay.notes) else ""  # the keys' line has no room left
-        return [("class:keys", f" step {self.pos.step}/{len(self.states) - 1} · seen by {who}{notes}")]
+        advised = " · played with advice" if self.replay.advice_used else ""  # the file's adviceUsed
+        return [("class:keys", f" step {self.pos.step}/{len(self.states) - 1} · seen by {who}{notes}{advised}")]
 
     def _keys(self) -> StyleAndTextTuples:
         """The keys, as many as fit the width (all of them at 80 columns; quit always shows)."""

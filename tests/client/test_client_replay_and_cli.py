@@ -229,3 +229,12 @@ def test_m_and_big_m_jump_between_the_moments_that_mattered_found_in_the_backgro
     viewer.jump(forward=False)
     assert viewer.pos.step == 0 and "no moment before this step" in viewer.said
     assert NONE_FOUND  # the sentence for a game without moments exists (its use is tested in the review)
+
+
+def test_a_replay_played_with_advice_says_so(kit) -> None:
+    state = finished_game(kit)
+    plain = ReplayViewer(from_json(json.loads(dumps(state, kit.NAMES))), "a.json", output=SizedOutput(80, 24))
+    assert "played with advice" not in screen_text(plain.application)
+    marked = from_json(json.loads(dumps(state, kit.NAMES, advice_used=True)))
+    viewer = ReplayViewer(marked, "b.json", output=SizedOutput(80, 24))
+    assert "step 0/" in screen_text(viewer.application) and "played with advice" in screen_text(viewer.application)
