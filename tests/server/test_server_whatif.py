@@ -28,6 +28,8 @@ from hanabi.protocol.messages import (
     ReviewStep,
     Spectate,
 )
+from hanabi.server import Server
+from hanabi.server.requests import WhatIfBotMove
 
 from .conftest import Client, Connect
 from .test_server_review import finished_table, refusal
@@ -168,3 +170,24 @@ async def test_opening_the_same_game_again_ends_its_what_if_for_everyone(connect
     await alice.send(OpenReview(game=started.game))
     await bob.expect(Review, where=lambda r: r.step == 0)
     assert (await bob.expect(Hypothetical, where=lambda h: h.step is None)).game == started.game
+
+
+async def test_the_bot_s_move_for_a_what_if_that_moved_on_is_dropped_and_an_illegal_one_made_legal(
+        connect: Connect, server: Server) -> None:
+    alice, bob, table_id, final = await reviewing_at(connect, 2)
+    await alice.send(HypoStart())
+    await bob.expect(Hypothetical)
+    table = server.lobby.tables[table_id]
+    asked = what_if(final, 2)  # the what if as the bot was asked about it
+    action = legal_actions(asked.state)[-1]
+    await alice.send(HypoAction(action))
+    await shown(bob, 1)
+    stale = WhatIfBotMove(table.review.game, asked, legal_actions(asked.state)[0])  # type: ignore[union-attr]
+    await table.call(None, stale)  # the what if has a move since: the bot's choice is dropped
+    now = played(asked, action)
+    wrong = Play(next(o for seat, hand in enumerate(now.state.hands) if seat != now.state.current for o in hand))
+    await table.call(None, WhatIfBotMove(table.review.game, now, wrong))  # type: ignore[union-attr]
+    made = await shown(bob, 2)  # a bot's illegal choice becomes the first legal move, as in a game
+    assert made.actions == (action, legal_actions(now.state)[0])
+    await bob.settle()
+    assert not bob.take(Hypothetical)  # and nothing came of the stale choice
