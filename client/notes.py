@@ -154,7 +154,7 @@ def panel_fragments(model: ClientModel, skip: int = 0) -> StyleAndTextTuples:
     names = model.names
     writers = sorted({seat for seat, _, _ in model.card_notes})
     if not writers:
-        hint = "spectators read every player's notes here" if view.seat is None else "n writes a note on a card"
+        hint = "spectators read every player's notes here" if model.seat is None else "n writes a note on a card"
         return [("class:label", f"Notes: none yet ({hint}). N closes this panel.")]
     rows = []
     for seat, order, text in model.card_notes:
@@ -192,7 +192,7 @@ def start(model: ClientModel) -> NoteStep:
     view = model.view
     if view is None:
         return KeyRefused(NO_GAME)
-    if view.seat is None:
+    if model.seat is None:  # watching, also as one player (whose view then has a seat)
         return KeyRefused("spectators read every player's notes (N) but do not write any")
     if view.outcome is not None:
         return KeyRefused("the game is over: notes are written while it runs (N shows them all)")
