@@ -53,7 +53,7 @@ from .clockface import REDRAW_EVERY
 from .commands import CommandCompleter, CommandError, Intent, LobbyIntent, Local, NoteIntent, Say, TextRefused, parse
 from .form import TableForm
 from .history_list import HistoryActions
-from .judge import NO_GAME, refusal
+from .judge import NO_GAME, SPECTATORS_CANNOT_ACT, refusal
 from .layout import ScreenLayout
 from .lobby import LobbyActions
 from .model import ClientModel, Incoming, Link, NameChosen, Note
@@ -244,6 +244,9 @@ class ClientApp:
         if isinstance(intent, (Play, Discard, Clue, Rearrange)):
             if view is None:
                 self.note(NO_GAME, True)
+                return
+            if model.watching_as is not None:  # the view has a seat, but it is not ours
+                self.note(SPECTATORS_CANNOT_ACT, True)
                 return
             if isinstance(intent, (Play, Discard)) and view.seat is not None and view.outcome is None \
                     and view.current != view.seat:
@@ -514,6 +517,9 @@ class ClientApp:
     def start_shortcut(self, key: str) -> None:
         """p, d, c, m, b: the first key of a shortcut (keys.py)."""
         model = self.get_model()
+        if model.watching_as is not None:  # watching as a player: their view, not their seat
+            self.note(SPECTATORS_CANNOT_ACT, True)
+            return
         self._follow([key], shortcuts.start(key, model.view, model.names))
 
     def start_card_history(self) -> None:

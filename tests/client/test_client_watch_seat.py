@@ -43,6 +43,8 @@ def test_watching_as_a_seat_shows_its_hand_hidden_and_named_and_keeps_only_its_n
     assert str(state.deck[state.hands[1][0]]) not in row
     alice = next(line for line in text.splitlines() if " alice " in line)
     assert str(state.deck[state.hands[0][0]]) in alice
+    assert term.type("p1") == [] and "spectators watch" in term.store.model.status  # bob's view, not his seat
+    assert term.type(":play 1\r") == [] and "spectators watch" in term.store.model.status
     sent = term.type("n")  # watching as bob is no seat: no note is written from it
     assert sent == [] and "spectators read every player's notes" in term.store.model.status
     term.feed(Joined(kit.table(running=True), None))  # back after the server's restart: every hand, unless told
