@@ -397,7 +397,8 @@ class ClientApp:
         tmux and most terminals turn the bell into a flag on the window or tab; ``--no-bell`` silences it.
         """
         view = model.view
-        if not self.bell or view is None or view.outcome is not None or view.seat != view.current:
+        if not self.bell or view is None or view.outcome is not None or view.seat != view.current \
+                or model.seat is None:  # a spectator watching as the player to act: not our turn
             return
         turn = (model.game, view.turn)
         if turn != self._rung:

@@ -52,3 +52,13 @@ def test_watching_as_a_seat_shows_its_hand_hidden_and_named_and_keeps_only_its_n
     term.feed(WatchingSeat(1, 1))
     term.feed(Joined(kit.table(running=True), 2))  # taking a seat: one's own view, no longer another's
     assert term.store.model.watching_as is None
+
+
+def test_no_bell_rings_for_the_turn_of_the_player_watched(term, kit, monkeypatch) -> None:
+    rings: list[int] = []
+    monkeypatch.setattr(term.app.application.output, "bell", lambda: rings.append(1))
+    state = kit.game()  # alice acts first
+    term.feed(Welcome(1, "server", "eve", "tok", ""), Joined(kit.table(running=True), None), GameStarted(1, 1),
+              WatchingSeat(1, 0), ViewUpdate(1, view_for(state, 0)))
+    term.screen()
+    assert rings == []
