@@ -85,6 +85,7 @@ class UiState:
     saved: dict[int, str] = field(default_factory=dict)
     confirm: LobbyIntent | None = None  # a request that waits for "y" (leaving a game in progress)
     confirm_quit: bool = False  # quitting a client that hosts the server waits for "y" (--serve)
+    help_from: int = 0  # the help page's first line shown (PgUp/PgDn scroll a page taller than the screen)
     hint: str = ""  # a status line true only while something lasts (a screen, a mistake): cleared when it ends
     note_keys: list[str] = field(default_factory=list)  # keys of a note in progress (n, seat, slot)
     show_notes: bool = False  # the notes panel in place of the log
@@ -487,9 +488,10 @@ class ClientApp:
         """A printable key while the help shows: ? turns the page (the last page back to the first); any other
         key closes the help, and does nothing else."""
         self.ui.help_page = self.ui.help_page % len(HELP_PAGES) + 1 if key == "?" else 0
+        self.ui.help_from = 0
 
     def open_help(self) -> None:
-        self.ui.help_page = 1
+        self.ui.help_page, self.ui.help_from = 1, 0
 
     def open_chat(self) -> None:
         """``t``: the command line opens on ``say``."""
@@ -704,7 +706,11 @@ class ClientApp:
             form.change(1)
 
     def scroll(self, lines: int) -> None:
-        """Scroll the log back (positive) or forward (negative); the notes panel, when shown, up or down."""
+        """Scroll the log back (positive) or forward (negative); the notes panel, when shown, up or down; the help,
+        when it shows, up or down as far as its page goes."""
+        if self.ui.help_page:
+            self.ui.help_from = max(0, min(self.screen.help_bottom(), self.ui.help_from - lines))
+            return
         if self.ui.show_notes:
             self.ui.notes_from = max(0, min(len(self.get_model().card_notes) - 1, self.ui.notes_from - lines))
             return

@@ -21,6 +21,7 @@ from prompt_toolkit.layout import (
     FloatContainer,
     FormattedTextControl,
     HSplit,
+    ScrollOffsets,
     VSplit,
     Window,
 )
@@ -64,12 +65,15 @@ def _end_of(fragments: StyleAndTextTuples) -> Point:
     return Point(len(lines[-1]), len(lines) - 1)
 
 
+FORM_TOP = 2  # the form's first field is on its third line (under its title and a blank line)
+
 class ScreenLayout:
     """The containers of one ``ClientApp``'s screen; ``root()`` is the whole of it."""
 
     def __init__(self, app: ClientApp) -> None:
         self.app = app
         self._screens: dict[str, AnyContainer] = {}
+        self.help_window: Window | None = None  # the help's, once built: how far it may scroll
         # What each part of the screen made of the model last drawn: (the model, the settings, the result).
         self._made: dict[str, tuple[ClientModel, tuple[object, ...], object]] = {}
 
@@ -85,6 +89,11 @@ class ScreenLayout:
         made = make(model)
         self._made[part] = (model, settings, made)
         return made
+
+    def help_bottom(self) -> int:
+        """The farthest the help can scroll: how many of the page's lines, as last drawn, the screen cannot hold."""
+        info = self.help_window.render_info if self.help_window is not None else None
+        return 0 if info is None else max(0, info.content_height - info.window_height)
 
     def model(self) -> ClientModel:
         """The model the screen draws: the live one (or the review's step, client/review.py), or while rewinding,
@@ -131,9 +140,19 @@ class ScreenLayout:
 
     def _build(self, kind: str) -> AnyContainer:
         if kind == "help":
-            return Window(FormattedTextControl(lambda: help_fragments(self.app.ui.help_page)), wrap_lines=True)
+            # Scrolled by PgUp/PgDn on a screen too short for a page: the line ``help_from`` goes to the top (the
+            # cursor kept there, or the window would scroll back to it), and the page's end stays at the bottom.
+            self.help_window = Window(FormattedTextControl(
+                lambda: wrap_words(help_fragments(self.app.ui.help_page), self.width, 4),  # words whole when narrow
+                get_cursor_position=lambda: Point(0, self.app.ui.help_from),
+                show_cursor=False), get_vertical_scroll=lambda window: self.app.ui.help_from)
+            return self.help_window
         if kind == "form":
-            return Window(FormattedTextControl(lambda: self.app.ui.form.fragments() if self.app.ui.form else []))
+            # The field being filled in is kept on screen (with the line after it): a short screen scrolls the form.
+            return Window(FormattedTextControl(
+                lambda: self.app.ui.form.fragments() if self.app.ui.form else [],
+                get_cursor_position=lambda: Point(0, FORM_TOP + (self.app.ui.form.field if self.app.ui.form else 0)),
+                show_cursor=False), scroll_offsets=ScrollOffsets(bottom=1))
         if kind.startswith("game"):
             return self._game_screen(wide=kind == "game-wide")
         if kind == "review":

@@ -391,7 +391,7 @@ HELP_PAGES: tuple[tuple[str, ...], ...] = (
         "  * a card with a note · R1? your note says R1 · R1≠ a clue says it cannot be",
         "  y ⁴ small: ruled out by counting · + playable  ! last copy  x trash, for sure",
         "",
-        "? next page: the lobby, commands, the host · any other key closes this help.",
+        "? next page (lobby, commands) · PgUp/PgDn scroll · other keys close this help.",
     ),
     (
         "Keys in the lobby (help page 2 of 2)",
@@ -409,7 +409,7 @@ HELP_PAGES: tuple[tuple[str, ...], ...] = (
         "  [p] beside a table in the lobby: it asks for a password",
         "Host: H hands an away player's seat to a bot or a player · hand SEAT bot|NAME",
         "Esc cancels keys · Ctrl-C quits at any time.",
-        "? back to page 1 · Press any key to close this help.",
+        "? back to page 1 · PgUp/PgDn scroll · Press any key to close this help.",
     ),
 )
 

@@ -453,7 +453,7 @@ def test_help_screen(term: Terminal, kit) -> None:
     lines = term.screen().splitlines()
     # Each page whole at 80x24, no line wrapped: its last line shows and each sentence ends on its own line.
     assert any("Keys during a game (help page 1 of 2)" in line for line in lines)
-    assert any(line.rstrip().endswith("any other key closes this help.") for line in lines)
+    assert any(line.rstrip().endswith("other keys close this help.") for line in lines)
     assert any("[R3] a card that got a clue" in line for line in lines)
     assert any("clue player P (the seat number on the board)" in line for line in lines)  # one numbering
     term.type("?")  # the next page

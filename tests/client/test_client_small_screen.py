@@ -1,0 +1,50 @@
+"""A terminal smaller than 80x24 (60x15 here) still shows everything: the new-table form scrolls to the field
+being filled in, and PgUp/PgDn scroll a help page taller than the screen."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hanabi.client.form import FIELDS, LABELS
+from hanabi.client.screens import HELP_PAGES
+from hanabi.protocol.messages import GameStarted, Joined, Welcome
+from prompt_toolkit.input import create_pipe_input
+
+DOWN, PGDN, PGUP = "\x1b[B", "\x1b[6~", "\x1b[5~"
+
+
+@pytest.fixture
+def small(tmp_path: Path, kit) -> Iterator[object]:
+    with create_pipe_input() as pipe:
+        yield kit.Terminal(pipe, tmp_path, columns=60, rows=15)
+
+
+def test_the_form_scrolls_to_its_last_fields_on_a_short_screen(small) -> None:
+    small.feed(Welcome(1, "server", "dave", "tok", ""))
+    small.type("n")
+    first = small.screen()
+    assert "New table" in first and LABELS[FIELDS[-1]] not in first  # 15 rows: the last fields are below
+    small.type(DOWN * (len(FIELDS) - 1))
+    last = small.screen()
+    assert f"▶ {LABELS[FIELDS[-1]]}" in last  # the field being filled in is on screen, marked
+    small.type(DOWN)  # round to the name again
+    assert f"▶ {LABELS[FIELDS[0]]}" in small.screen()
+
+
+def test_pgdn_and_pgup_scroll_a_help_page_taller_than_the_screen(small, kit) -> None:
+    small.feed(Welcome(1, "server", "alice", "tok", ""), Joined(kit.table(running=True), 0), GameStarted(1, 1),
+               kit.view_message(kit.game(), 0))
+    small.type("?")
+    top = small.screen()
+    first = HELP_PAGES[0][0]
+    assert first in top and "other keys close" not in top
+    for _ in range(10):
+        small.type(PGDN)
+    bottom = small.screen()
+    assert "keys close this help." in bottom and first not in bottom, bottom  # its last line, words whole
+    assert small.app.ui.help_page == 1  # PgDn scrolls, it does not close the help
+    for _ in range(10):
+        small.type(PGUP)
+    assert first in small.screen()
