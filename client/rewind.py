@@ -119,7 +119,8 @@ class Rewind:
             event = view.events[self.step - 1]
             # "after turn 5": the board shows turn 5 done, so the title above already says turn 6 is to come.
             where = f"after turn {event.turn + 1}" if isinstance(event, TurnEvent) else "after a rearrangement"
-        now = ("IT IS YOUR TURN in the live game" if view.seat is not None and view.current == view.seat
+        # ``live.seat``: a spectator watching as the player to act is sent a view with a seat, but it is not theirs.
+        now = ("IT IS YOUR TURN in the live game" if live.seat is not None and view.current == view.seat
                and view.outcome is None else f"live: {seat_name(live.names, view.current)} to act")
         said = f"{self.notice} · " if self.notice else ""
         return f"{said}REWIND: {where}, step {self.step} of {total} · {now} · r returns"

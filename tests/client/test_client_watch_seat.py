@@ -62,3 +62,12 @@ def test_no_bell_rings_for_the_turn_of_the_player_watched(term, kit, monkeypatch
               WatchingSeat(1, 0), ViewUpdate(1, view_for(state, 0)))
     term.screen()
     assert rings == []
+
+
+def test_a_rewind_watching_as_the_player_to_act_does_not_say_it_is_our_turn(term, kit) -> None:
+    state = kit.clue_something(kit.game())  # bob to act
+    term.feed(Welcome(1, "server", "eve", "tok", ""), Joined(kit.table(running=True), None), GameStarted(1, 1),
+              WatchingSeat(1, 1), ViewUpdate(1, view_for(state, 1)))
+    term.type("r")
+    status = term.app.ui.rewind.status(term.store.model)  # type: ignore[union-attr]
+    assert "REWIND" in status and "YOUR TURN" not in status and "live: bob to act" in status
