@@ -93,8 +93,12 @@ def move_words(action: TurnAction, view: PlayerView, names: Sequence[str] = ()) 
 
 def _advice(decision: Decision, view: PlayerView, names: Sequence[str]) -> Advice:
     convention, section = convention_of(decision.reason)
-    return Advice(decision.action, move_words(decision.action, view, names), reason_words(decision, names),
-                  convention, section)
+    reason = reason_words(decision, names)
+    action = decision.action
+    if isinstance(action, Clue):
+        # A clue's reason opens with the clue ("cluing Ada 2: saving ..."), which the move already says.
+        reason = reason.removeprefix(f"cluing {seat_called(action.target, names)} {action.value}: ")
+    return Advice(action, move_words(action, view, names), reason, convention, section)
 
 
 def advise(view: PlayerView, *, level: str | None = None, bot_seats: frozenset[int] | None = None,

@@ -547,8 +547,15 @@ class Turn:
             return (f"cluing {who} {clue.value}: a finesse: {name(fid - 1)} gets blind-played first, "
                     f"then their {name(fid)}")
         if plays:
-            cards = ", ".join(f"{name(t.ids[o])} (slot {hand.index(o) + 1})" for o in plays)
-            return f"cluing {who} {clue.value}: their {cards} can be played"
+            # A card the clue does not touch is proven playable by what the clue says it is not (R3 or Y3 with
+            # a yellow clue elsewhere): the reason says so, else it reads as another clue's.
+            told = [f"{name(t.ids[o])} (slot {hand.index(o) + 1})" for o in plays if o in touched]
+            untold = [f"{name(t.ids[o])} (slot {hand.index(o) + 1})" for o in plays if o not in touched]
+            parts = [f"their {', '.join(told)} can be played"] if told else []
+            if untold:
+                parts.append(f"their {', '.join(untold)} is not {clue.value}, so it can be played" if len(untold) == 1
+                             else f"their {', '.join(untold)} are not {clue.value}, so they can be played")
+            return f"cluing {who} {clue.value}: " + "; ".join(parts)
         if fid is not None and focus is not None and focus == t.chop(clue.target) and not t.dead(fid):
             what = f"the only {name(fid)}" if t.critical(fid) else name(fid)
             return f"cluing {who} {clue.value}: saving {what} on their chop"

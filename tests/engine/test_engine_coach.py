@@ -247,3 +247,32 @@ def test_a_moment_mattered_a_card_played_is_no_missed_play_and_a_missed_save_was
                         and not e.success and e.seat == clue.target]
                 assert lost, (name, m)
     assert MISPLAY in kinds
+
+
+def _clue_touches(state: GameState, clue: Clue, order: int) -> bool:
+    variant = state.config.variant
+    mask = variant.colour_mask(clue.colour) if clue.colour is not None else variant.rank_mask(clue.rank or 0)
+    return bool(mask >> state.deck[order].identity & 1)
+
+
+@pytest.mark.parametrize(("seed", "players"), [(22, 2), (2, 3), (5, 2)])
+def test_a_clues_reason_speaks_of_that_clue_and_does_not_say_it_twice(seed: int, players: int) -> None:
+    # In these games the house bot would give a clue that proves a card it does not touch playable, by what the
+    # clue says the card is not; the reason names that card, so it must say how the clue shows it.
+    final = careless_game(seed, players)
+    states = dict(game_steps(final))
+    names = tuple(f"Bot {n}" for n in ("Ada", "Basil", "Cy")[:players])
+    clue_advice = 0
+    for moment in find_moments(final, people=frozenset({0}), names=names):
+        advice = moment.advice
+        assert not advice.reason.startswith("cluing "), advice.reason  # the move already names the clue
+        if not isinstance(advice.action, Clue):
+            continue
+        clue_advice += 1
+        state = states[moment.step]
+        hand = state.hands[advice.action.target]
+        for part in advice.reason.split("; "):
+            for slot in re.findall(r"\(slot (\d)\)", part):
+                touched = _clue_touches(state, advice.action, hand[int(slot) - 1])
+                assert touched or f"not {advice.action.value}," in part, (moment.step, advice.move, advice.reason)
+    assert clue_advice
