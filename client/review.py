@@ -302,7 +302,7 @@ class ReviewActions:
             return
         step, why = jump(self.found(), review.step, forward)
         if step is None:
-            self.app.note(why)
+            self.app.hint(why)  # true of this step only: the next step, or a what if, takes it away
         else:
             self.go(step)
 
@@ -315,6 +315,7 @@ class ReviewActions:
 
     def go(self, step: int) -> None:
         """Show ``step``: for everyone when we lead, else on our own."""
+        self.app.drop_hint()  # why m / M stayed at the step left
         review = self.current()
         if review is None:
             return
@@ -422,6 +423,7 @@ class ReviewActions:
     def start_what_if(self) -> None:
         """``h``: what if, from the step shown: the table's when we lead it, else our own (a follower steps on
         their own from the leader's step)."""
+        self.app.drop_hint()  # why m / M stayed: not true of the what if
         review = self.current()
         if review is None:
             return

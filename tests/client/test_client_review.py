@@ -328,3 +328,10 @@ def test_m_and_big_m_step_to_the_moments_that_mattered_found_in_the_background(t
         assert f"step {steps[0]}/{last}" in term.screen()
     term.type(END + "m")
     assert "no moment after this step" in term.store.model.status
+    term.type("M")  # back to the last moment: the sentence about the last step is no longer true
+    assert f"step {steps[-1]}/{last}" in term.screen()
+    assert "no moment after this step" not in term.store.model.status
+    term.type(END + "m")
+    term.type("h")  # nor inside a what if
+    assert "What if" in term.screen()
+    assert "no moment after this step" not in term.store.model.status
