@@ -212,7 +212,9 @@ class ScreenLayout:
             review = self.app.review.current()
             if review is None:
                 return []
-            return review_fragments(review, self.app.get_model().player, self.app.review.found())
+            # At word boundaries: a moment's two sentences are the longest lines of the bar.
+            return wrap_words(review_fragments(review, self.app.get_model().player, self.app.review.found()),
+                              self.width, 1)
         return Window(FormattedTextControl(text), dont_extend_height=True, wrap_lines=True)
 
     def _chat_width(self) -> int:

@@ -103,8 +103,9 @@ def moment_at(found: Found | None, step: int) -> Moment | None:
     return next((m for m in found.moments if m.step == step), None)
 
 
-def moment_lines(found: Found, moment: Moment) -> tuple[str, str]:
-    """A moment as the screen shows it: which of how many, what was done and why it mattered; then the house bot's
-    move and why."""
+def moment_lines(found: Found, moment: Moment, level: str = "") -> tuple[str, str]:
+    """A moment as the screen shows it: which of how many (and the convention level it was judged at, when
+    given), what was done and why it mattered; then the house bot's move and why."""
     done, suggested = moment.lines()
-    return f"Moment {found.moments.index(moment) + 1} of {len(found.moments)} · {done}", suggested
+    judged = f", judged at {level} level" if level else ""
+    return f"Moment {found.moments.index(moment) + 1} of {len(found.moments)}{judged} · {done}", suggested

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from hanabi.engine import GameState, action_of, game_from_deck, replay_steps, view_for
+from hanabi.engine.bots.decision import Level
 from hanabi.engine.replay import Replay
 from prompt_toolkit.application import Application
 from prompt_toolkit.data_structures import Point
@@ -43,6 +44,11 @@ from .notes import panel_fragments
 from .screens import board, discards, end_fragments, join_lines, keys_line, title_fragments, tokens_line
 from .stepping import Move, Place
 from .style import STYLE
+from .wrapping import wrap_words
+
+# The level a file's moments are judged at: a file does not say its table's, and beginner is what a table with a
+# person at it plays by default (``bots.decide``).
+REPLAY_LEVEL: Level = "beginner"
 
 
 def game_steps(replay: Replay) -> list[GameState]:
@@ -73,7 +79,7 @@ def replay_help_fragments() -> StyleAndTextTuples:
         "  v            whose eyes: a spectator (sees every hand), then each seat",
         "  k            show or hide what each player knows about their cards",
         "  N            the players' notes on cards (from the file), in place of the log",
-        "  m M          the next / previous moment that mattered",
+        "  m M          the next / previous moment that mattered (at beginner level)",
         "  ?            this help                q Ctrl-C        quit",
         "Reading the board",
         "  [R3] a card that got a clue, R3 one that got none · ▶ the player to act",
@@ -105,7 +111,7 @@ class ReplayViewer:
         self._log_text: tuple[tuple[object, ...], StyleAndTextTuples, Point] | None = None  # _log()'s
         self.show_help = False
         self.said = ""  # why the last m or M did not move, until the next step
-        # Every seat is judged: the file does not say who was a bot.
+        # Every seat is judged as a person's, at REPLAY_LEVEL: the file says neither who was a bot nor the level.
         self.moments = MomentsOf(lambda: self.application.invalidate())  # a redraw, safe from the worker thread
         game = self._game_body()
         help_window = Window(FormattedTextControl(replay_help_fragments), wrap_lines=True)
@@ -203,12 +209,12 @@ class ReplayViewer:
 
     def _keys(self) -> StyleAndTextTuples:
         """The keys, as many as fit the width (all of them at 80 columns; quit always shows)."""
-        return keys_line([("←→", "step"), ("v", "viewpoint"), ("↑↓", "10 steps"), ("k", "knows"),
-                          ("Home/End", "ends"), ("?", "help"), ("q", "quit")], self.width)
+        return keys_line([("←→", "step"), ("v", "view"), ("m/M", "moments"), ("↑↓", "±10"),
+                          ("k", "knows"), ("Home/End", "ends"), ("?", "help"), ("q", "quit")], self.width)
 
     def found(self) -> Found | None:
         """The moments that mattered in the file's game; None while they are being found."""
-        return self.moments.of(self.name, self.replay.state, names=self.replay.players)
+        return self.moments.of(self.name, self.replay.state, level=REPLAY_LEVEL, names=self.replay.players)
 
     def jump(self, forward: bool) -> None:
         """``m`` / ``M``: the next / previous moment, or why the step stays."""
@@ -220,10 +226,13 @@ class ReplayViewer:
         """The moment whose board is the step shown (what was done, the bot's move), or why m or M stayed."""
         found = self.found()
         moment = moment_at(found, self.pos.step)
+        out: StyleAndTextTuples = []
         if found is not None and moment is not None:
-            done, suggested = moment_lines(found, moment)
-            return [("class:status.prompt", f" {done}\n {suggested}")]
-        return [("class:status", f" {self.said}")] if self.said else []
+            done, suggested = moment_lines(found, moment, REPLAY_LEVEL)
+            out.append(("class:status.prompt", f" {done}\n {suggested}"))
+        if self.said:  # at the last moment, m says there is none after it
+            out.append(("class:status", f"\n {self.said}" if out else f" {self.said}"))
+        return wrap_words(out, self.width, 1)  # at word boundaries: the moment's sentences are long
 
     def place(self) -> Place:
         return Place(self.pos.step, len(self.states) - 1, self.states[0].players)

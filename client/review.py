@@ -252,6 +252,7 @@ class ReviewActions:
         self._seen: Review | None = None  # the last Review message: a new one brings a follower's step along
         self.moments = MomentsOf(lambda: app.application.invalidate())  # a redraw, safe from the worker thread
         self._cache: tuple[ClientModel, tuple[object, ...], ClientModel] | None = None
+        self._stayed = ""  # why the last m or M stayed, while the status line still says it
 
     def current(self) -> Shown | None:
         return shown(self.app.get_model(), self.ui)
@@ -302,9 +303,16 @@ class ReviewActions:
             return
         step, why = jump(self.found(), review.step, forward)
         if step is None:
-            self.app.hint(why)  # true of this step only: the next step, or a what if, takes it away
+            self.app.note(why)
+            self._stayed = why  # true of this step only: the next step, or a what if, takes it away
         else:
             self.go(step)
+
+    def _drop_stayed(self) -> None:
+        """Take away why m / M stayed at the step left, unless something else has been said since."""
+        if self._stayed and self.app.get_model().status == self._stayed:
+            self.app.note("")
+        self._stayed = ""
 
     def leads(self, model: ClientModel) -> bool:
         """Whether our steps go to everyone: we lead, or we host and the leader is not here."""
@@ -315,7 +323,7 @@ class ReviewActions:
 
     def go(self, step: int) -> None:
         """Show ``step``: for everyone when we lead, else on our own."""
-        self.app.drop_hint()  # why m / M stayed at the step left
+        self._drop_stayed()
         review = self.current()
         if review is None:
             return
@@ -423,7 +431,7 @@ class ReviewActions:
     def start_what_if(self) -> None:
         """``h``: what if, from the step shown: the table's when we lead it, else our own (a follower steps on
         their own from the leader's step)."""
-        self.app.drop_hint()  # why m / M stayed: not true of the what if
+        self._drop_stayed()
         review = self.current()
         if review is None:
             return

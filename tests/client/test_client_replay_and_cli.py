@@ -12,6 +12,7 @@ from hanabi.client.snapshot import SizedOutput, screen_text
 from hanabi.engine import Play, apply, legal_actions
 from hanabi.engine.replay import dumps, from_json
 from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.formatted_text import to_plain_text
 
 
 def finished_game(kit):
@@ -79,7 +80,7 @@ def test_viewer_keeps_the_newest_action_in_sight_and_its_keys_fit(kit) -> None:
         lines = screen_text(viewer.application).splitlines()
     assert viewer.pos.step == 20
     assert lines[-1].rstrip().endswith("q quit") and all(len(line) <= 80 for line in lines)
-    assert " v viewpoint " in lines[-1]  # the key to change seats is never the one dropped
+    assert " v view " in lines[-1]  # the key to change seats is never the one dropped
     log = [line for line in lines if line[:4].strip().isdigit()]
     assert log and log[-1].split()[0] == "20"  # the step just reached is the bottom line of the log
 
@@ -175,7 +176,7 @@ def test_the_replay_has_a_help_screen_and_every_key_shows_at_80_columns(kit) -> 
     with create_pipe_input() as pipe:
         viewer = ReplayViewer(replay, "game.json", input=pipe, output=SizedOutput(80, 24))
         bar = screen_text(viewer.application).splitlines()[-1]
-        for key in ("←→ step", "v viewpoint", "↑↓ 10 steps", "k knows", "Home/End ends", "? help", "q quit"):
+        for key in ("←→ step", "v view", "m/M moments", "↑↓ ±10", "k knows", "Home/End ends", "? help", "q quit"):
             assert key in bar, key  # at step 0 too
         pipe.send_text("?" + "\x03")  # ? then Ctrl-C, which quits even from the help
         viewer.application.run()
@@ -222,9 +223,17 @@ def test_m_and_big_m_jump_between_the_moments_that_mattered_found_in_the_backgro
         viewer.application.run()
         text = screen_text(viewer.application)
     assert viewer.pos.step == first
-    assert f"Moment 1 of {len(found.moments)} · Turn {found.moments[0].turn}: " in text
+    assert f"Moment 1 of {len(found.moments)}, judged at beginner level · Turn {found.moments[0].turn}: " in text
     assert "The house bot would " in text
+    assert " m/M moments " in text  # the keys' line names them at 80 columns
+    # Wrapped at word boundaries: every word of the moment shows whole.
+    words = set(text.split())
+    assert all(word in words for line in found.moments[0].lines() for word in line.split())
     assert second >= first
+    viewer.go(found.moments[-1].step)
+    viewer.jump(forward=True)  # at the last moment, m says why it stays, under the moment
+    assert viewer.pos.step == found.moments[-1].step
+    assert "no moment after this step" in to_plain_text(viewer._moment())
     viewer.go(0)
     viewer.jump(forward=False)
     assert viewer.pos.step == 0 and "no moment before this step" in viewer.said

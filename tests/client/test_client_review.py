@@ -319,6 +319,8 @@ def test_m_and_big_m_step_to_the_moments_that_mattered_found_in_the_background(t
     assert f"step {steps[0]}/{last} · on your own" in screen
     assert f"Moment 1 of {len(steps)} · Turn {found.moments[0].turn}: " in screen
     assert "The house bot would " in screen
+    words = set(screen.split())  # wrapped at word boundaries: every word of the moment shows whole
+    assert all(word in words for line in found.moments[0].lines() for word in line.split())
     term.type("M")
     assert "no moment before this step" in term.store.model.status
     if len(steps) > 1:
