@@ -11,8 +11,8 @@ from hanabi.client.replayer import ReplayViewer, game_steps
 from hanabi.client.snapshot import SizedOutput, screen_text
 from hanabi.engine import Play, apply, legal_actions
 from hanabi.engine.replay import dumps, from_json
-from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.formatted_text import to_plain_text
+from prompt_toolkit.input import create_pipe_input
 
 
 def finished_game(kit):
