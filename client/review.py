@@ -176,6 +176,7 @@ def display_model(model: ClientModel, review: Shown) -> ClientModel:
     base = ClientModel(address=model.address, link=model.link, player=model.player, seat_names=review.players,
                        seat=None, chat=model.chat, watchers=model.watchers,
                        card_notes=file_notes(review.replay, review.state, None),
+                       holders=tuple((h.turn, h.seat, h.name) for h in review.replay.holders),
                        review=model.review if review.pointer is not None else None)  # its pointer: an arrow
     view = view_for(review.state, None)
     stepped = log_new_events(replace(base, view=view), view)
@@ -291,7 +292,8 @@ class ReviewActions:
             return None
         table = self.app.get_model().table
         bots = {s.name for s in table.players if s is not None and s.plays_as_bot} if table is not None else set()
-        people = frozenset(seat for seat, name in enumerate(review.players) if name not in bots)
+        by_bot = {h.seat for h in review.replay.holders if h.bot or h.name in bots}  # a bot moved for it a while
+        people = frozenset(seat for seat, name in enumerate(review.players) if name not in bots and seat not in by_bot)
         level = table.level if table is not None and review.leader is not None else None
         return self.moments.of((review.game, len(review.states)), review.replay.state, people, level,
                                review.players)

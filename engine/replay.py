@@ -26,7 +26,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .action_fields import ActionFieldError, action_fields, turn_action_from_fields
 from .actions import TurnAction, TurnEvent
@@ -67,6 +67,20 @@ UNSUPPORTED_OPTIONS = {
 NO_EARLY_END = "endWhenNoPoints"  # this program's own option name; hanab.live ignores it
 ADVICE_USED = "adviceUsed"  # this program's own option: a player asked the coach for advice during the game
 _RULELESS_OPTIONS: dict[str, type] = {"timed": bool, "timeBase": int, "timePerTurn": int, ADVICE_USED: bool}
+# This program's own option: the seats that changed hands while the game ran, a list of {turn, seat, name, bot}
+# (from ``turn`` on, ``seat`` was played by ``name``; ``bot``: a bot). ``players`` keeps each seat's holder at the
+# deal, as hanab.live expects one name a seat; hanab.live ignores the option.
+SEAT_HOLDERS = "seatHolders"
+_HOLDERS_MAX = 1000  # more hand-overs than a file of ours ever holds: the rest is not read
+
+
+class SeatHolder(NamedTuple):
+    """From ``turn`` of the game on, ``seat`` was played by ``name`` (``bot``: a bot)."""
+
+    turn: int
+    seat: int
+    name: str
+    bot: bool = False
 
 
 class ReplayError(ValueError):
@@ -79,6 +93,15 @@ class Replay:
     players: tuple[str, ...]
     notes: tuple[dict[int, str], ...] = ()  # each player's notes (card order -> text); () when the file has none
     advice_used: bool = False  # someone asked the coach for advice during the game (the file's ``adviceUsed``)
+    holders: tuple[SeatHolder, ...] = ()  # the seats that changed hands, in order (the file's ``seatHolders``)
+
+    def names_at(self, turn: int) -> tuple[str, ...]:
+        """Who held each seat at ``turn``: its holder at the deal, or the latest who took it over by then."""
+        names = list(self.players)
+        for holder in self.holders:
+            if holder.turn <= turn and 0 <= holder.seat < len(names):
+                names[holder.seat] = holder.name
+        return tuple(names)
 
 
 def action_to_json(variant: Variant, action: TurnAction) -> dict[str, int]:
@@ -95,7 +118,8 @@ def action_to_json(variant: Variant, action: TurnAction) -> dict[str, int]:
 
 
 def to_json(state: GameState, players: Sequence[str] | None = None,
-            notes: Sequence[SeatNotes] = (), advice_used: bool = False) -> dict[str, Any]:
+            notes: Sequence[SeatNotes] = (), advice_used: bool = False,
+            holders: Sequence[SeatHolder] = ()) -> dict[str, Any]:
     """The replay of a finished or running game. It holds the whole deck: never send it to a player mid-game.
 
     ``notes`` (one mapping per seat, card order -> text) go into hanab.live's ``notes`` field when any is
@@ -131,6 +155,8 @@ def to_json(state: GameState, players: Sequence[str] | None = None,
         options.update(timed=True, timeBase=config.time_base, timePerTurn=config.time_per_turn)
     if advice_used:
         options[ADVICE_USED] = True
+    if holders:
+        options[SEAT_HOLDERS] = [{"turn": h.turn, "seat": h.seat, "name": h.name, "bot": h.bot} for h in holders]
     # No "seed": hanab.live would ignore this deck and shuffle its own from it (a whole-number seed it would
     # even refuse without a word).
     out: dict[str, Any] = {
@@ -147,11 +173,11 @@ def to_json(state: GameState, players: Sequence[str] | None = None,
 
 
 def dumps(state: GameState, players: Sequence[str] | None = None, notes: Sequence[SeatNotes] = (),
-          advice_used: bool = False) -> str:
+          advice_used: bool = False, holders: Sequence[SeatHolder] = ()) -> str:
     """The replay as JSON text, indented one space a level (as hanab.live's own files are). Text other than
     ASCII is written as it is, not escaped (as hanab.live's exports do): an escaped emoji in a note would take
     twelve characters of the protocol's limit on a replay."""
-    return json.dumps(to_json(state, players, notes, advice_used), indent=1, ensure_ascii=False)
+    return json.dumps(to_json(state, players, notes, advice_used, holders), indent=1, ensure_ascii=False)
 
 
 def _int(value: object, what: str, low: int, high: int) -> int:
@@ -190,6 +216,24 @@ def _timers(options: dict[str, Any]) -> dict[str, Any]:
     base = _int(options.get("timeBase", TIME_BASE), "options.timeBase", 1, MAX_TIME)
     return {"timed": True, "time_base": base,
             "time_per_turn": _int(options.get("timePerTurn", TIME_PER_TURN), "options.timePerTurn", 0, MAX_TIME)}
+
+
+def _holders(options: dict[str, Any], seats: int) -> tuple[SeatHolder, ...]:
+    """The file's ``seatHolders``, checked (none: no seat changed hands)."""
+    raw = options.get(SEAT_HOLDERS, [])
+    if not isinstance(raw, list):
+        raise ReplayError(f"options.{SEAT_HOLDERS} must be a list of {{turn, seat, name, bot}}")
+    out = []
+    for i, item in enumerate(raw[:_HOLDERS_MAX]):
+        what = f"options.{SEAT_HOLDERS}[{i}]"
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+            raise ReplayError(f"{what} must be an object with turn, seat and a name")
+        bot = item.get("bot", False)
+        if not isinstance(bot, bool):
+            raise ReplayError(f"{what}.bot must be true or false, not {json.dumps(bot)}")
+        out.append(SeatHolder(_int(item.get("turn"), f"{what}.turn", 0, 2**31 - 1),
+                              _int(item.get("seat"), f"{what}.seat", 0, seats - 1), item["name"], bot))
+    return tuple(out)
 
 
 def from_json(data: object) -> Replay:
@@ -257,13 +301,14 @@ def from_json(data: object) -> Replay:
             raise ReplayError(read)
         notes = read
     advised = _flag(options, ADVICE_USED)
+    holders = _holders(options, len(players))
     try:
-        return Replay(_play_out(state, actions, players), tuple(players), notes, advised)
+        return Replay(_play_out(state, actions, players), tuple(players), notes, advised, holders)
     except _PlayedOn:
         # The moves go on where no more points could be scored: the server did not end games there (hanab.live
         # before mid-2020 did not always), so the game is replayed as it was played, without the early end.
         state = replace(state, config=replace(state.config, end_when_no_points=False))
-        return Replay(_play_out(state, actions, players), tuple(players), notes, advised)
+        return Replay(_play_out(state, actions, players), tuple(players), notes, advised, holders)
 
 
 class _PlayedOn(Exception):

@@ -29,6 +29,7 @@ from .config import ServerConfig
 # What serves (Trio, the store, the protocol's msgpack, zeroconf) is imported where it is used, so that --help,
 # --version and a mistyped argument answer at once.
 if TYPE_CHECKING:
+    from hanabi.engine.replay import SeatHolder
     from hanabi.protocol.messages import GameSummary
 
     from .app import Server
@@ -292,7 +293,7 @@ def _read_store(args: argparse.Namespace, db: str) -> int:
     """The commands that read the store: a store that cannot be opened is one sentence, not a traceback."""
     if db != ":memory:" and not Path(db).expanduser().exists():
         return _fail(f"there is no game store at {db}: start a server with --db {db} first")
-    from .saved import read_game, read_games
+    from .saved import read_game, read_games, read_holders
     from .scorebook import read_records
     from .store import Store, StoreError
 
@@ -300,7 +301,8 @@ def _read_store(args: argparse.Namespace, db: str) -> int:
     try:
         store.open_sync()
         if args.command == "games":
-            return _games(db, store.read_sync(read_games, 1000), args.json)
+            games = store.read_sync(read_games, 1000)
+            return _games(db, games, store.read_sync(read_holders, [g.id for g in games]), args.json)
         if args.command == "stats":
             return _stats(db, store.read_sync(read_records), args.json)
         return _export(db, args.game, store.read_sync(read_game, args.game), args.output, args.unfinished,
@@ -314,19 +316,34 @@ def _read_store(args: argparse.Namespace, db: str) -> int:
 ADVICE_MARK = "  (with advice)"  # a game in which someone asked the coach: its score is not one played alone
 
 
-def _games(db: str, games: list[GameSummary], as_json: bool) -> int:
+def took_over(holders: list[SeatHolder]) -> str:
+    """Who took over which seat, in words: "seat 2: Bot Basil from turn 5, Bob 2 from turn 9" (turns and seats
+    counted from 1, as on every screen); a seat's holder at the deal is already in the list of players."""
+    seats: dict[int, list[str]] = {}
+    for h in holders:
+        if h.seat in seats:  # a seat's first entry is its holder at the deal
+            seats[h.seat].append(f"{h.name} from turn {h.turn + 1}")
+        else:
+            seats[h.seat] = []
+    return "; ".join(f"seat {seat + 1}: {', '.join(names)}" for seat, names in sorted(seats.items()))
+
+
+def _games(db: str, games: list[GameSummary], holders: dict[int, list[SeatHolder]], as_json: bool) -> int:
     if not games:
         print(f"no finished games in {db}")
     for g in games:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.finished_at))
+        handed = holders.get(g.id, [])
         if as_json:
             print(json.dumps({"id": g.id, "table": g.table, "players": list(g.players), "variant": g.variant.value,
                               "score": g.score, "end": g.end.value, "finished_at": g.finished_at, "seed": g.seed,
-                              "advice": g.advice}))
+                              "advice": g.advice, "holders": [h._asdict() for h in handed]}))
         else:
             # The variant as every screen of the client names it ("no variant"); --json keeps hanab.live's name.
             print(f"#{g.id:<5} {when}  {g.variant.title:<18} score {g.score:>2}  {g.end.value:<22} "
                   f"{', '.join(g.players)}{ADVICE_MARK if g.advice else ''}")
+            if handed:  # the players list names each seat's holder at the deal: then who took over
+                print(f"       took over: {took_over(handed)}")
             if g.seed is not None:
                 # A seeded deal: who else played it (the same seed, variant and number of players), and how.
                 same = [o for o in games if o.seed == g.seed and o.id != g.id and o.variant == g.variant

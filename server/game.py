@@ -43,6 +43,7 @@ from hanabi.engine import (
     view_for,
     views_for,
 )
+from hanabi.engine.replay import SeatHolder
 from hanabi.protocol import (
     BotReason,
     CardNote,
@@ -83,14 +84,15 @@ def replayed(stored: StoredGame) -> GameState:
 
 def replay_text(stored: StoredGame) -> str:
     """The hanab.live JSON of a stored game, rebuilt by replaying its actions (one not finished: as stopped)."""
-    return hanablive_json(replayed(stored), stored.players, stored.notes, bool(stored.advised))
+    return hanablive_json(replayed(stored), stored.players, stored.notes, bool(stored.advised), stored.holders)
 
 
 def hanablive_json(state: GameState, names: tuple[str, ...], notes: dict[int, dict[int, str]],
-                   advice_used: bool = False) -> str:
+                   advice_used: bool = False, holders: Sequence[SeatHolder] = ()) -> str:
     """``state`` as hanab.live JSON, with every seat's notes (seat -> card order -> text) in its ``notes`` field,
-    and whether anyone asked the coach for advice."""
-    return replay.dumps(state, names, [notes.get(seat, {}) for seat in range(state.players)], advice_used)
+    whether anyone asked the coach for advice, and who took over a seat from which turn."""
+    return replay.dumps(state, names, [notes.get(seat, {}) for seat in range(state.players)], advice_used,
+                        holders)
 
 
 def out_of_time_sentence(name: str) -> str:
@@ -112,9 +114,9 @@ class Game:
     # get it at the end; whoever comes back gets again what they may read.
     reasons: list[tuple[BotReason, frozenset[int]]] = field(default_factory=list)
     bot_turn: int | None = None  # the turn a bot is thinking about (its choice is taken only for that turn)
-    # The seats handed on while the game ran: (turn, seat, name), who played the seat from that turn on (a seat's
-    # first entry names its holder at the deal), so that a log names who moved. Kept while the server runs.
-    holders: list[tuple[int, int, str]] = field(default_factory=list)
+    # The seats handed on while the game ran: who played the seat from which turn on (a seat's first entry names its
+    # holder at the deal), so that a log, the review and the file name who moved. Stored (``seat_holders``).
+    holders: list[SeatHolder] = field(default_factory=list)
     advised: set[int] = field(default_factory=set)  # the seats that asked the coach for advice (stored first)
     time: GameTime = field(init=False)  # the clocks and the pause (a restored game's: its stored banks)
 
@@ -127,6 +129,7 @@ class Game:
         game.notes = {seat: dict(notes) for seat, notes in stored.notes.items()}
         game.reasons = list(stored.reasons)
         game.advised = set(stored.advised)
+        game.holders = list(stored.holders)
         game.time = GameTime(game.state.config, stored.clocks)
         return game
 
@@ -134,11 +137,15 @@ class Game:
     def running(self) -> bool:
         return not self.state.over
 
-    def handed(self, seat: int, name: str) -> None:
-        """``seat`` is ``name``'s from the turn to come on."""
-        if not any(s == seat for _, s, _ in self.holders):
-            self.holders.append((0, seat, self.names[seat]))
-        self.holders.append((self.state.turn, seat, name))
+    def handed(self, seat: int, name: str, bot: bool, was_bot: bool) -> list[SeatHolder]:
+        """``seat`` is ``name``'s from the turn to come on (``bot``: a bot's; ``was_bot``: a bot held it at the
+        deal). Returns the entries added, for the store."""
+        added = []
+        if not any(h.seat == seat for h in self.holders):
+            added.append(SeatHolder(0, seat, self.names[seat], was_bot))
+        added.append(SeatHolder(self.state.turn, seat, name, bot))
+        self.holders.extend(added)
+        return added
 
     def check(self, seat: int, action: Action, rearranges_per_turn: int) -> GameState:
         """The state after ``seat`` makes ``action``, or ``Refused`` saying why it may not; changes nothing."""
@@ -294,4 +301,4 @@ class Game:
     def replay_json(self) -> str:
         """The game as hanab.live JSON, every seat's notes in it: what the end of the game and its review show
         everyone."""
-        return hanablive_json(self.state, self.names, self.notes, bool(self.advised))
+        return hanablive_json(self.state, self.names, self.notes, bool(self.advised), self.holders)

@@ -12,6 +12,7 @@ import sqlite3
 from dataclasses import dataclass, field
 
 from hanabi.engine import Action, EndReason, GameConfig, Variant
+from hanabi.engine.replay import SeatHolder
 from hanabi.protocol import BotReason, GameSummary
 
 from .records import COLUMNS, TableSettings, action_from_text, config_from_text, settings_from_row
@@ -47,6 +48,9 @@ CREATE TABLE IF NOT EXISTS bot_reasons (game_id INTEGER NOT NULL REFERENCES game
     seat INTEGER NOT NULL, reason TEXT NOT NULL, kept_from TEXT NOT NULL, PRIMARY KEY (game_id, turn));
 CREATE TABLE IF NOT EXISTS game_advice (game_id INTEGER NOT NULL REFERENCES games(id), seat INTEGER NOT NULL,
     PRIMARY KEY (game_id, seat));
+CREATE TABLE IF NOT EXISTS seat_holders (game_id INTEGER NOT NULL REFERENCES games(id), ord INTEGER NOT NULL,
+    turn INTEGER NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, bot INTEGER NOT NULL,
+    PRIMARY KEY (game_id, ord));
 """
 
 
@@ -74,6 +78,7 @@ class StoredGame:
     # The bots' reasons, each with the seats it was kept from while the game ran (as ``Game.reasons``).
     reasons: list[tuple[BotReason, frozenset[int]]] = field(default_factory=list)
     advised: set[int] = field(default_factory=set)  # the seats that asked the coach for advice (``game_advice``)
+    holders: list[SeatHolder] = field(default_factory=list)  # the seats handed on, in order (as ``Game.holders``)
 
 
 @dataclass(slots=True)
@@ -156,6 +161,8 @@ def read_game(db: sqlite3.Connection, game_id: int) -> StoredGame | None:
                         "SELECT turn, seat, reason, kept_from FROM bot_reasons WHERE game_id = ? ORDER BY turn",
                         (game_id,))]
     game.advised = {seat for (seat,) in db.execute("SELECT seat FROM game_advice WHERE game_id = ?", (game_id,))}
+    game.holders = [SeatHolder(turn, seat, name, bool(bot)) for turn, seat, name, bot in db.execute(
+        "SELECT turn, seat, name, bot FROM seat_holders WHERE game_id = ? ORDER BY ord", (game_id,))]
     return game
 
 
@@ -182,6 +189,16 @@ def read_games(db: sqlite3.Connection, limit: int = 100, key: str | None = None,
     return [GameSummary(gid, tid, tuple(json.loads(players)), Variant(json.loads(config)["variant"]), score or 0,
                         EndReason(end), int(finished), bool(yours), seeded, bool(advised))
             for gid, tid, players, config, score, end, finished, yours, seeded, advised in rows]
+
+
+def read_holders(db: sqlite3.Connection, game_ids: list[int]) -> dict[int, list[SeatHolder]]:
+    """Who took over which seat from which turn, for each of ``game_ids`` in which a seat changed hands."""
+    out: dict[int, list[SeatHolder]] = {}
+    for gid in game_ids:
+        for turn, seat, name, bot in db.execute(
+                "SELECT turn, seat, name, bot FROM seat_holders WHERE game_id = ? ORDER BY ord", (gid,)):
+            out.setdefault(gid, []).append(SeatHolder(turn, seat, name, bool(bot)))
+    return out
 
 
 def count_finished(db: sqlite3.Connection, hidden: str | None = None) -> int:

@@ -14,13 +14,14 @@ import logging
 import os
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import trio
 from hanabi.engine import Action, GameConfig
+from hanabi.engine.replay import SeatHolder
 from hanabi.protocol import BotReason
 
 from .records import COLUMNS, PLAIN_CHOICES, TableSettings, action_to_text, choices_text, columns, config_to_text
@@ -292,10 +293,14 @@ class Store:
             return cur.lastrowid
         return await self._do(job)
 
-    async def seat_handed(self, game_id: int, key: str | None, bot: bool) -> None:
+    async def seat_handed(self, game_id: int, key: str | None, bot: bool, holders: Sequence[SeatHolder] = ()) -> None:
         """A seat of a running game went to the person whose token hashes to ``key`` (the game counts for them
-        too; None: a house bot); ``bot``: to a house bot or a network bot (the game is one with bots)."""
+        too; None: a house bot); ``bot``: to a house bot or a network bot (the game is one with bots);
+        ``holders``: the entries ``Game.handed`` added, kept so that the review and the file name who moved."""
         def job(db: sqlite3.Connection) -> None:
+            start = db.execute("SELECT COUNT(*) FROM seat_holders WHERE game_id = ?", (game_id,)).fetchone()[0]
+            db.executemany("INSERT INTO seat_holders (game_id, ord, turn, seat, name, bot) VALUES (?, ?, ?, ?, ?, ?)",
+                           [(game_id, start + i, h.turn, h.seat, h.name, int(h.bot)) for i, h in enumerate(holders)])
             if key is not None:
                 db.execute("INSERT OR IGNORE INTO game_players (game_id, token_hash) VALUES (?, ?)", (game_id, key))
             if bot:

@@ -382,7 +382,7 @@ class Table:
         any, and who watches."""
         seat = self.seen_seat(player)
         game = self.game
-        holders = tuple(Holder(t, s, n) for t, s, n in game.holders[-HOLDERS_MAX:]) \
+        holders = tuple(Holder(h.turn, h.seat, h.name) for h in game.holders[-HOLDERS_MAX:]) \
             if game is not None and game.running else ()
         player.send(Joined(table=self.info(), seat=self.seat_of(player), id=request_id, holders=holders))
         if player in self.seen_as:
@@ -600,8 +600,9 @@ class Table:
         game = self.game
         turn = None
         if game is not None and game.running:
-            await self.store.seat_handed(game.id, None if to is None else to.key, to is None or to.network_bot)
-            game.handed(seat, name)
+            bot = to is None or to.network_bot
+            added = game.handed(seat, name, bot, was_bot=old.bot or (old.player is not None and old.player.network_bot))
+            await self.store.seat_handed(game.id, None if to is None else to.key, bot, added)
             turn = game.state.turn
         if game is not None:
             game.premoves.pop(seat, None)  # the move the one who lost the seat queued is not the new holder's choice

@@ -9,7 +9,7 @@ from pathlib import Path
 from hanabi.client.model import ClientModel, reduce
 from hanabi.client.replayer import game_steps
 from hanabi.engine import Discard, GameState, TurnEvent, Variant, apply, legal_actions
-from hanabi.engine.replay import dumps, from_json
+from hanabi.engine.replay import SeatHolder, dumps, from_json
 from hanabi.protocol.messages import (
     BotReason,
     EndReason,
@@ -337,3 +337,16 @@ def test_m_and_big_m_step_to_the_moments_that_mattered_found_in_the_background(t
     term.type("h")  # nor inside a what if
     assert "What if" in term.screen()
     assert "no moment after this step" not in term.store.model.status
+
+
+def test_the_reviews_log_names_who_held_a_handed_seat_at_each_move(term, kit) -> None:
+    """The file's ``seatHolders``: from turn 4 on a bot played the third seat, so its moves from then are the bot's."""
+    state = finished(kit)
+    text = dumps(state, kit.NAMES, holders=[SeatHolder(0, 2, kit.NAMES[2]), SeatHolder(4, 2, "Bot Basil", True)])
+    last = last_of(text)
+    term.feed(Welcome(3, "server", "alice", "tok", ""), Joined(kit.table(), 0), GameStarted(1, 1),
+              kit.view_message(state, 0), GameOver(1, state.outcome, state.deck, "7"), ReplayFile(1, text),
+              Review(1, 1, "alice", 6, last, None))
+    logged = [re.match(r"^ +(\d+) (.+?) (plays|discards|clues) ", line) for line in term.screen().splitlines()]
+    moves = {m[1]: m[2] for m in logged if m is not None}  # the log's lines: the turn, then who moved
+    assert (moves["3"], moves["4"], moves["6"]) == (kit.NAMES[2], kit.NAMES[0], "Bot Basil")

@@ -13,6 +13,7 @@ import pytest
 import trio
 from hanabi.client.session import parse_address
 from hanabi.engine import ChatPolicy, GameConfig, Variant, apply, legal_actions, new_game
+from hanabi.engine.replay import SeatHolder
 from hanabi.server.cli import default_db, host_port, main
 from hanabi.server.records import TableSettings
 from hanabi.server.store import Store
@@ -206,3 +207,25 @@ def test_the_last_words_on_sigterm_say_whether_games_were_kept(tmp_path: Path, d
     last = out.strip().splitlines()[-1]
     assert farewell in last
     assert proc.returncode == 0
+
+
+async def test_games_says_who_took_over_a_seat_from_which_turn(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "s.sqlite3"
+    await _store_with_games(db)
+    store = Store(str(db))
+    store.open_sync()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        await store.seat_handed(1, None, True, [SeatHolder(0, 1, "Ben"), SeatHolder(4, 1, "Bot Basil", True)])
+        await store.seat_handed(1, "k", False, [SeatHolder(8, 1, "Ben 2")])
+        nursery.cancel_scope.cancel()
+    store.close_sync()
+    assert main(["games", "--db", str(db)]) == 0
+    assert "took over: seat 2: Bot Basil from turn 5, Ben 2 from turn 9" in capsys.readouterr().out
+    assert main(["games", "--db", str(db), "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out.splitlines()[0])
+    names = ["Ben", "Bot Basil", "Ben 2"]
+    assert listed["players"] == ["Ann", "Ben"] and [h["name"] for h in listed["holders"]] == names
+    assert main(["export", "1", "--db", str(db)]) == 0
+    assert [h["name"] for h in json.loads(capsys.readouterr().out)["options"]["seatHolders"]] == names

@@ -4,13 +4,15 @@ to a player in the lobby, and back; the new holder gets the seat's view, the old
 from __future__ import annotations
 
 import functools
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 import trio
 import trio.testing
-from hanabi.engine import Discard
+from hanabi.engine import Discard, Play
+from hanabi.engine.replay import from_json
 from hanabi.protocol.messages import (
     ActionRequest,
     ErrorReply,
@@ -21,6 +23,7 @@ from hanabi.protocol.messages import (
     PreMoveKind,
     Queued,
     QueueMove,
+    ReplayFile,
     SeatHanded,
     SeatStatus,
     Spectate,
@@ -194,6 +197,8 @@ async def test_a_handed_seat_survives_a_restart(tmp_path: Path) -> None:
         carol = await memory_client(server, nursery, "Carol", resume=carol.token)  # type: ignore[attr-defined]
         joined = await carol.expect(Joined)
         assert joined.seat == 1 and joined.table.players[1].name == "Carol"  # type: ignore[union-attr]
+        # Who held the seat from which turn is stored: a restart still names Bob for the moves before Carol's.
+        assert [(h.turn, h.seat, h.name) for h in joined.holders] == [(0, 1, "Bob"), (0, 1, "Carol")]
         view = (await carol.expect(ViewUpdate)).view
         assert view.seat == 1 and all(cv.card is None for cv in view.hands[1])
         old = await memory_client(server, nursery, "Bob", resume=bob_token)
@@ -338,3 +343,24 @@ async def test_who_played_a_handed_seat_from_which_turn_is_told_to_whoever_sits_
     # Bob at the deal, the bot from its turn, Bob 2 from his: his log can name who made each move.
     assert [(h.turn, h.seat, h.name) for h in joined.holders] == [(0, 1, "Bob"), (to_bot.turn, 1, to_bot.name),
                                                                   (back.turn, 1, name)]
+
+
+@pytest.mark.no_cover  # a whole game of bot moves: untraced, as docs/developing.md says of such tests
+async def test_the_game_file_names_who_held_a_handed_seat_from_which_turn(connect: Connect) -> None:
+    alice, _, _, to_bot = await _bobs_seat_to_a_bot(connect)
+    view = next(m.view for m in reversed(alice.seen) if isinstance(m, ViewUpdate))
+    await alice.send(ActionRequest(Play(view.hands[0][0].order)))
+    await alice.expect(ViewUpdate, where=lambda m: m.view.turn >= 2)  # the bot has moved for seat 2
+    again = await connect("Bob")
+    name = next(t["player"] for t in again.trees if t["t"] == "welcome")
+    await alice.send(HandSeat(seat=1, to=name))
+    back = await alice.expect(SeatHanded, where=lambda m: not m.bot)
+    assert back.turn is not None and to_bot.turn is not None
+    await again.expect(Joined)
+    await play_out({0: alice, 1: again})
+    file = from_json(json.loads((await alice.expect(ReplayFile)).json))
+    # hanab.live's one name a seat stays its holder at the deal; the program's own option says who took over.
+    assert file.players == ("Alice", "Bob")
+    assert [(h.turn, h.seat, h.name, h.bot) for h in file.holders] == [
+        (0, 1, "Bob", False), (to_bot.turn, 1, to_bot.name, True), (back.turn, 1, name, False)]
+    assert file.names_at(1) == ("Alice", to_bot.name) and file.names_at(back.turn) == ("Alice", name)
