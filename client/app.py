@@ -658,11 +658,15 @@ class ClientApp:
         elif isinstance(step, notes.EditNote):
             self.open_command(step.line)
 
+    def delete_note(self) -> None:
+        """Backspace or Delete at the note's prompt: the note goes."""
+        self._note_step(notes.step(self.ui.note_keys, notes.DELETE_KEY, self.get_model()), [])
+
     def enter(self) -> None:
         """Enter outside the command line (the form and the history have their own): a note's text, the lobby's
         join, or a command."""
         if len(self.ui.note_keys) == 3:  # the note's prompt waits: its text goes on the command line
-            self._note_step(notes.step(self.ui.note_keys, "e", self.get_model()), [])
+            self._note_step(notes.step(self.ui.note_keys, notes.EDIT_KEY, self.get_model()), [])
         elif self.mode() == "lobby" and self.get_model().table is None:
             self.lobby.enter_chosen("j")
         else:

@@ -201,6 +201,9 @@ def _everywhere(app: ClientApp, keymap: Keymap) -> None:
     add("escape", outside)(app.escape)
     add("escape", keymap.typing)(app.leave_command)
     add("enter", outside)(app.enter)
+    at_note_prompt = Condition(lambda: len(app.ui.note_keys) == 3)
+    add("backspace", outside & at_note_prompt)(app.delete_note)
+    add("delete", outside & at_note_prompt)(app.delete_note)
     add("pageup", outside)(lambda: app.scroll(5))
     add("pagedown", outside)(lambda: app.scroll(-5))
 

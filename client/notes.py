@@ -2,10 +2,11 @@
 
 A note is written on a card: ``n``, then the seat number of whoever holds it
 (your own included), then its slot; the prompt then shows the card's note in
-full and offers one-key notes (f finessed, c chop moved, t known trash, b
-bluffed), x to delete it, or Enter to type any text on the command line,
-where ``note SLOT TEXT`` (your own hand) and ``note NAME SLOT TEXT`` (another
-player's) do the same. The server keeps the notes (``write_note``) and sends
+full; the first key typed starts the note on the command line (the short
+notes f finessed, cm chop moved, kt known trash, b bluffed are offered),
+Enter edits the note there is and Backspace or Delete deletes it. Typed
+there, ``note SLOT TEXT`` (your own hand) and ``note NAME SLOT TEXT``
+(another player's) do the same. The server keeps the notes (``write_note``) and sends
 back the writer's whole set (``notes``): the model holds what it said, and
 this module draws from it. A card with a note is marked ``*``; on your own
 hand a note naming a card ("r1", "red 1") shows as that card, ``R1?``, or
@@ -40,10 +41,12 @@ from .judge import NO_GAME
 from .keys import KeyRefused, Prompt
 from .model import ClientModel
 
-# The notes a key writes at once, and what the short notes hanab.live players use mean.
-SHORTCUTS = {"f": "f", "c": "cm", "t": "kt", "b": "b"}
+# What the short notes hanab.live players use mean (the note's prompt offers them to type).
 MEANINGS = {"f": "finessed", "cm": "chop moved", "kt": "known trash", "b": "bluffed"}
-DELETE_KEY = "x"
+# The note's prompt: a printable key starts typing the note with it (a newcomer types straight away), Enter
+# edits the note there is, Backspace or Delete deletes it (passed on as this key, which no one types).
+DELETE_KEY = "\x7f"
+EDIT_KEY = "\r"
 PANEL_ROWS = 8  # notes the panel surely shows at 80x24 with five players (more: it says PgDn scrolls)
 PROMPT_ROOM = 2 * 80 - 2  # the status bar's two lines at 80 columns, less its margin
 MARK = "*"
@@ -219,13 +222,11 @@ def step(keys: Sequence[str], key: str, model: ClientModel) -> NoteStep:
             return KeyRefused(f"no slot {key!r}: press a number from 1 to {len(hand)}")
         return Prompt(_choice_prompt(model, seat, int(key)))
     order = hand[int(keys[2]) - 1].order
-    if key in SHORTCUTS:
-        return NoteIntent(order, SHORTCUTS[key])
     if key == DELETE_KEY:
         return NoteIntent(order, "")
-    if key == "e":
+    if key == EDIT_KEY:
         return edit(model, seat, int(keys[2]))
-    return KeyRefused(f"{key!r} writes no note: press one of {', '.join(SHORTCUTS)}, x, e or Enter")
+    return edit(model, seat, int(keys[2]), key)  # the note's first letter: the rest is typed on the command line
 
 
 def _choice_prompt(model: ClientModel, seat: int, slot: int) -> str:
@@ -235,17 +236,19 @@ def _choice_prompt(model: ClientModel, seat: int, slot: int) -> str:
     whose = "your" if seat == model.view.seat else f"{seat_name(model.names, seat)}'s"
     now = my_notes(model).get(model.view.hands[seat][slot - 1].order)
     said = f'"{explained(now)}"' if now else "no note yet"
-    choices = " ".join(f"{k} {MEANINGS[v]}" for k, v in SHORTCUTS.items())
-    prompt = f"{whose} slot {slot}: {said}. {choices} · Enter/e type · x delete · Esc"
+    short = ", ".join(f"{k} {v}" for k, v in MEANINGS.items())
+    edits = " · Enter edits it · Backspace deletes it" if now else ""
+    prompt = f"{whose} slot {slot}: {said}. Type the note ({short}){edits} · Esc"
     if len(prompt) > PROMPT_ROOM:
-        prompt = f"{whose} slot {slot}: {said} · {' '.join(SHORTCUTS)} x Enter · Esc"
+        prompt = f"{whose} slot {slot}: {said} · type · Enter edit · Del delete · Esc"  # only a long note is this long
     return prompt
 
 
-def edit(model: ClientModel, seat: int, slot: int) -> EditNote:
-    """The command line to type the note on ``seat``'s card in ``slot``, its current text already there."""
+def edit(model: ClientModel, seat: int, slot: int, start: str | None = None) -> EditNote:
+    """The command line to type the note on ``seat``'s card in ``slot``: its current text already there, or
+    ``start``, the first letter of a new one."""
     assert model.view is not None
-    now = my_notes(model).get(model.view.hands[seat][slot - 1].order, "")
+    now = start if start is not None else my_notes(model).get(model.view.hands[seat][slot - 1].order, "")
     where = f"{slot}" if seat == model.view.seat else f"{seat_name(model.names, seat)} {slot}"
     return EditNote(f"note {where} {now}")
 
