@@ -229,13 +229,16 @@ def row_of(screen: str, seat: int) -> str:
     return next(line for line in screen.splitlines() if re.match(rf"^[ ▶]{seat} ", line))
 
 
-def write_note(tmux: Tmux, name: str, seat: int, slot: int, key: str) -> None:
-    """``name`` writes a one-key note (``key``: f finessed, c chop moved…) on the card in ``slot`` of ``seat``."""
+def write_note(tmux: Tmux, name: str, seat: int, slot: int, text: str) -> None:
+    """``name`` types the note ``text`` (f finessed, cm chop moved…) straight away at the prompt of the card in
+    ``slot`` of ``seat``, then Enter."""
     tmux.keys(name, "n", str(seat))
     tmux.wait_for(name, lambda s: "which slot?" in s, "the slot prompt")
     tmux.keys(name, str(slot))
     tmux.wait_for(name, lambda s: "no note yet" in s, "the note prompt")
-    tmux.keys(name, key)
+    tmux.keys(name, text)
+    tmux.wait_for(name, lambda s: f" {slot} {text}" in s, "the note on the command line")
+    tmux.keys(name, "Enter")
     tmux.wait_for(name, lambda s: "Note written" in s and "*" in row_of(s, seat), "the note's mark")
 
 
@@ -352,8 +355,8 @@ def test_a_seat_survives_a_lost_laptop_in_tmux(server: int, tmux: Tmux) -> None:
     from a fresh state folder, as "bob 2"; alice hands him his seat back, and his note comes with it (alice's
     never shows on his screen); the game goes on to its end, and both screens follow alice through the review."""
     open_table_with_a_bot(tmux, server)
-    write_note(tmux, "alice", seat=2, slot=2, key="f")  # on bob's card: hers alone
-    write_note(tmux, "bob", seat=2, slot=3, key="c")  # on his own card: the seat's, wherever he plays it from
+    write_note(tmux, "alice", seat=2, slot=2, text="f")  # on bob's card: hers alone
+    write_note(tmux, "bob", seat=2, slot=3, text="cm")  # on his own card: the seat's, wherever he plays it from
     assert row_of(tmux.screen("bob"), 2).count("*") == 1
     played: dict[str, int] = {}
     play(tmux, ("alice", "bob"), lambda _: "bob" in played, "bob's first move", played, discard=True)
@@ -379,7 +382,7 @@ def test_a_note_in_tmux_stays_private_and_comes_back_after_a_restart(server: int
     def bobs_row(screen: str) -> str:
         return row_of(screen, 2)
 
-    write_note(tmux, "alice", seat=2, slot=1, key="f")
+    write_note(tmux, "alice", seat=2, slot=1, text="f")
     assert "Note written: f (finessed)" in tmux.screen("alice")
     tmux.keys("alice", "N")
     tmux.wait_for("alice", lambda s: "Notes (N closes" in s and "f (finessed)" in s, "the notes panel")
