@@ -545,6 +545,10 @@ def _here(model: ClientModel, message: Review | Watchers | Online | Games) -> Cl
         model = _notice(model, f"— {message.leader} leads a review of game {message.game}: ←→ step on your own, "
                                "f follows them —")
         model = replace(model, hypothetical=None)  # another game's what if, if any, is over
+    elif model.review.leader != message.leader:  # handed on, or taken over when the leader left: say who leads
+        said = "You lead the review now: everyone sees your steps." if message.leader == model.player \
+            else f"{message.leader} leads the review now: f follows them."
+        model = with_status(model, said)
     return replace(model, review=message)
 
 

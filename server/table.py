@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+from dataclasses import replace
 from typing import Any, Protocol
 
 import trio
@@ -503,6 +504,7 @@ class Table:
             await self.store.set_watching(player.key, None)
             self.spectators.discard(player)
             self.seen_as.pop(player, None)
+            await self._lead_left(player)
             self.changed()
             return
         if self.running:
@@ -514,7 +516,17 @@ class Table:
         self.watch_absence()  # the one who left may have been the only one connected
         if self.host == seat:
             await self._set_host(next(i for i, s in enumerate(self.seats) if s is not None and not s.bot))
+        await self._lead_left(player)
         self.changed()
+
+    async def _lead_left(self, player: Player) -> None:
+        """The review's leader left the table: the host leads it now, and everyone here is told (their bar named
+        the one who left, and the host's first step would have taken the lead without a word)."""
+        review = self.review
+        host = self.player_at(self.host) if self.host is not None else None
+        if review is None or review.leader != player.name or host is None or host is player:
+            return
+        await self._show_review(replace(review, leader=host.name, pointer=None))
 
     async def close(self, why: str = "no one is left", leaving: Player | None = None) -> None:
         """The last human left (``leaving``), or all were away too long: the table goes away (its games stay in

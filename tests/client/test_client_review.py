@@ -350,3 +350,14 @@ def test_the_reviews_log_names_who_held_a_handed_seat_at_each_move(term, kit) ->
     logged = [re.match(r"^ +(\d+) (.+?) (plays|discards|clues) ", line) for line in term.screen().splitlines()]
     moves = {m[1]: m[2] for m in logged if m is not None}  # the log's lines: the turn, then who moved
     assert (moves["3"], moves["4"], moves["6"]) == (kit.NAMES[2], kit.NAMES[0], "Bot Basil")
+
+
+def test_everyone_is_told_who_leads_the_review_when_the_lead_changes(term, kit) -> None:
+    _, last = in_review(term, kit, me=1, leader="alice")
+    term.type("f")  # "Following alice again."
+    term.feed(Review(1, 1, kit.NAMES[1], 3, last))  # alice left: the host, us, leads now
+    screen = " ".join(term.screen().split())
+    assert "You lead the review now" in screen and "you lead: everyone sees your steps" in screen
+    assert "Following alice" not in screen
+    term.feed(Review(1, 1, kit.NAMES[2], 3, last))
+    assert f"{kit.NAMES[2]} leads the review now" in " ".join(term.screen().split())

@@ -317,3 +317,20 @@ async def test_who_leaves_a_table_hears_who_is_online_again(connect: Connect) ->
     await bob.send(Leave())
     back = await bob.expect(Online, where=lambda o: "Carol" in o.players)
     assert back.players == ("Alice", "Bob", "Carol")
+
+
+async def test_when_the_leader_leaves_the_host_leads_and_everyone_is_told(connect: Connect) -> None:
+    alice, bob, table, _ = await finished_table(connect)
+    carol = await connect("Carol")
+    await carol.send(Spectate(table=table))
+    await carol.expect(Joined)
+    await carol.expect(Review)
+    await alice.send(Leave())  # the host and leader goes: Bob is the host now, and leads
+    for c in (bob, carol):
+        assert (await c.expect(Review, where=lambda r: r.leader != "Alice")).leader == "Bob"
+    await bob.send(ReviewLead(name="Carol"))
+    for c in (bob, carol):
+        await c.expect(Review, where=lambda r: r.leader == "Carol")
+    bob.take(Review)  # the reviews before
+    await carol.send(Leave())  # a watching leader goes too: back to the host
+    assert (await bob.expect(Review, where=lambda r: r.leader != "Carol")).leader == "Bob"
