@@ -398,7 +398,8 @@ def _advice(model: ClientModel, message: AdviceReply) -> ClientModel:
     if message.game != model.game:
         return model  # about a game no longer shown
     move, convention = advice_lines(message.move, message.reason, message.convention, message.section)
-    out = with_status(model, f"Coach: {message.move} (why: in the log)")
+    # The move and why on the status line (two lines, wrapped at words): a small screen's log shows a fragment.
+    out = with_status(model, f"Coach: {message.move} — {message.reason}")
     return _notice(_notice(out, f"Coach, turn {message.turn + 1}: {move}"), f"  {convention}")
 
 

@@ -1397,11 +1397,11 @@ def test_a_asks_the_coach_on_our_turn_where_the_host_allows_it(term: Terminal, k
     seated(term, kit, state, advice=True)
     assert ("a", "advice") in term.app.keymap.line(term.store.model)
     assert term.type("a") == [GetAdvice()]
-    term.feed(AdviceReply(1, 0, "clue Bot Ada: 3", "cluing Bot Ada 3: their R3 will be playable after the cards "
-                                                    "before it", "delayed play clue", "Delayed play clues"))
-    assert term.store.model.status == "Coach: clue Bot Ada: 3 (why: in the log)"
+    term.feed(AdviceReply(1, 0, "clue Bot Ada: 3", "their R3 will be playable after the cards before it",
+                          "delayed play clue", "Delayed play clues"))
+    assert term.store.model.status == "Coach: clue Bot Ada: 3 — their R3 will be playable after the cards before it"
     logged = [to_plain_text(line.fragments) for line in term.store.model.log[-2:]]
-    assert logged == ["Coach, turn 1: The house bot would clue Bot Ada: 3: cluing Bot Ada 3: their R3 will be "
+    assert logged == ["Coach, turn 1: The house bot would clue Bot Ada: 3: their R3 will be "
                       "playable after the cards before it",
                       '  Convention: delayed play clue (read docs/bots.md, "Delayed play clues")']
     term.sent.clear()
