@@ -296,13 +296,16 @@ def _game(app: ClientApp, keymap: Keymap) -> None:
     in_game = Condition(lambda: app.mode() == "game")
     seated = Condition(lambda: app.get_model().seat is not None)
     game = keymap.screen("game", in_game & seated)
-    for key, what in (("p", "play"), ("d", "discard"), ("c", "clue"), ("m", "move"), ("k", "knows"), ("n", "note")):
+    for key, what in (("p", "play"), ("d", "discard"), ("c", "clue")):
+        game.show(key, what)
+    # Early in the line: where advice is allowed, it is what a newcomer looks for (at 80 columns pause gives way).
+    game.add("a", what="advice", when=advice_allowed)(app.ask_advice)
+    for key, what in (("m", "move"), ("k", "knows"), ("n", "note")):
         game.show(key, what)
     game.show(handing.KEY, "hand seat", hand_shown)
     game.show("t", "chat", chat_open)
     game.show("z", "pause", running)
     game.show("z", "resume", paused)
-    game.add("a", what="advice", when=advice_allowed)(app.ask_advice)
     for key, what in ((":", "cmd"), ("?", "help"), ("r", "rewind"), ("N", "notes"), ("w", "why"), ("PgUp", "log"),
                       ("^C", "quit")):
         game.show(key, what)

@@ -68,3 +68,9 @@ def test_no_page_or_comment_tells_the_history_of_the_work() -> None:
             if HISTORY.search(line):
                 found.append(f"{path.relative_to(TOP)}:{number}: {line.strip()}")
     assert not found, "history of the work, not of the program:\n" + "\n".join(found)
+
+
+def test_the_readmes_key_table_names_the_coach_and_the_moments() -> None:
+    rows = [line for line in README.read_text(encoding="utf-8").splitlines() if line.startswith("| `")]
+    assert any(row.startswith("| `a` |") and "advice" in row for row in rows), "the key table lacks `a` (advice)"
+    assert any(row.startswith("| `m`/`M`") and "moment" in row for row in rows), "the key table lacks `m`/`M`"

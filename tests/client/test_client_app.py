@@ -18,7 +18,7 @@ from hanabi.client.cli import main
 from hanabi.client.model import ClientModel, Link, LinkChanged
 from hanabi.client.runner import ModelStore
 from hanabi.client.saving import save_new_file
-from hanabi.client.screens import HELP_PAGES, discards
+from hanabi.client.screens import HELP_PAGES, discards, keys_line
 from hanabi.client.snapshot import SizedOutput
 from hanabi.client.solo import table_setup
 from hanabi.engine import (
@@ -1396,6 +1396,8 @@ def test_a_asks_the_coach_on_our_turn_where_the_host_allows_it(term: Terminal, k
     assert "advice" not in [what for _, what in term.app.keymap.line(term.store.model)]
     seated(term, kit, state, advice=True)
     assert ("a", "advice") in term.app.keymap.line(term.store.model)
+    shown = to_plain_text(keys_line(term.app.keymap.line(term.store.model), 80))
+    assert " a advice " in shown and len(shown) <= 80  # on the key line as drawn at 80 columns
     assert term.type("a") == [GetAdvice()]
     term.feed(AdviceReply(1, 0, "clue Bot Ada: 3", "their R3 will be playable after the cards before it",
                           "delayed play clue", "Delayed play clues"))
