@@ -48,9 +48,10 @@ def history_fragments(model: ClientModel, ui: HistoryUi, width: int) -> StyleAnd
         mark = "▶" if i == ui.selected else " "
         mine = "★" if g.yours else " "
         score = f"{g.score:>2}" + (" (ended early)" if g.end.value == "terminated" else "")
-        advised = " (with advice)" if g.advice else ""  # the coach helped: not a score played alone
+        # The coach helped: not a score played alone. Before the names, so that a narrow screen cuts names, not it.
+        advised = "(advice) " if g.advice else ""
         line = (f"{mark}{mine}{g.id:>4}  {when(g):<16} {g.variant.title[:18]:<18} {score:<5}  "
-                f"{', '.join(g.players)}{advised}")
+                f"{advised}{', '.join(g.players)}")
         out.append(("class:selected" if i == ui.selected else "", line[: max(20, width - 1)]))
         out.append(("", "\n"))
     if model.games_total is not None and model.games_total > len(games):
@@ -73,7 +74,7 @@ def record_fragments(stats: Stats | None, width: int) -> StyleAndTextTuples:
     out: StyleAndTextTuples = [("class:label", f"Your record ({stats.name}): {games} game{'s' if games > 1 else ''}, "
                                                f"{bots} with bots, {advice} with advice\n")]
     for line in stats.lines:
-        text = (f"  {line.players}p {line.variant.title[:16]:<16} {line.games:>3} games  mean {line.mean:4.1f}  "
+        text = (f"  {line.players}p {line.variant.title[:16]:<16} {line.games:>3} {'game ' if line.games == 1 else 'games'}  mean {line.mean:4.1f}  "
                 f"best {line.best:>2}  perfect {line.perfect}  struck out {line.strikeouts}")
         out.append(("", text[: max(20, width - 1)] + "\n"))
     out.append(("", "\n"))

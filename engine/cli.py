@@ -38,6 +38,8 @@ def _text(name: str, s: dict[str, Any], players: tuple[str, ...]) -> str:
         f"  fireworks {' '.join(str(h) for h in suits)}; strikes {s['strikes']}; "
         f"clue tokens {s['clue_tokens']}; {s['turns']} turns; {s['deck_left']} cards left in the deck",
     ]
+    if s["advice_used"]:
+        lines.append("  played with advice: someone asked the coach during the game")
     return "\n".join(lines)
 
 
@@ -66,7 +68,8 @@ def main(argv: list[str] | None = None) -> int:
                 else:
                     print(f"hanabi-replay: {name}: {e}", file=sys.stderr, flush=True)
                 continue
-            s = summary(replay.state)
+            # Whether someone asked the coach (the file's adviceUsed): its score is not one played alone.
+            s = {**summary(replay.state), "advice_used": replay.advice_used}
             if args.json:
                 print(json.dumps({"file": name, **s}), flush=True)
             else:

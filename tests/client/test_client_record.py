@@ -3,6 +3,7 @@ best score at its player count, and with the history, which shows it above the f
 
 from __future__ import annotations
 
+from hanabi.client.history_list import HistoryUi, history_fragments
 from hanabi.engine import Discard, EndReason, Variant, apply, legal_actions
 from hanabi.protocol.messages import (
     GameOver,
@@ -16,6 +17,7 @@ from hanabi.protocol.messages import (
     StatsLine,
     Welcome,
 )
+from prompt_toolkit.formatted_text import to_plain_text
 
 from .conftest import Terminal
 
@@ -64,11 +66,17 @@ def test_the_history_shows_our_record_above_the_games(term: Terminal, kit) -> No
     top = next(i for i, line in enumerate(lines) if line.startswith("Your record"))
     assert lines[top] == "Your record (alice): 5 games, 4 with bots, 1 with advice", lines
     assert lines[top + 1].startswith("  2p six suits") and lines[top + 2].startswith("  3p no variant")
-    assert lines[top + 1].split()[3:] == ["1", "games", "mean", "30.0", "best", "30", "perfect", "1", "struck", "out",
+    assert lines[top + 1].split()[3:] == ["1", "game", "mean", "30.0", "best", "30", "perfect", "1", "struck", "out",
                                           "0"]
     assert lines[top + 2].split()[3:] == ["4", "games", "mean", "19.8", "best", "21", "perfect", "0", "struck", "out",
                                           "1"]
     assert any(line.startswith("Finished games on this server") for line in lines)
     assert all(len(line) <= 80 for line in lines)
+    # At 60 columns the players' names are cut, never the mark of a game played with advice.
+    term.feed(Games((GameSummary(8, 2, ("alice", "bob"), Variant.NONE, 17, EndReason.FINAL_ROUND, 1_790_000_000,
+                                 True, advice=True),)))
+    narrow = to_plain_text(history_fragments(term.store.model, HistoryUi(), 60)).splitlines()
+    game = next(line for line in narrow if "  8  " in line)
+    assert "(advice)" in game and len(game) < 60, game
     term.feed(Stats("alice", ()))
     assert "Your record (alice): no finished game yet" in term.screen()

@@ -226,3 +226,15 @@ def test_every_end_of_a_game_has_words() -> None:
     from hanabi.engine.cli import ENDS
 
     assert {reason.value for reason in EndReason} | {"in_progress"} == set(ENDS)
+
+
+def test_a_file_played_with_advice_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    advised = good_data()
+    advised["options"] = {**advised.get("options", {}), "adviceUsed": True}
+    files = [write(tmp_path, "advised.json", advised), write(tmp_path, "alone.json", good_data())]
+    assert main([str(f) for f in files]) == 0
+    advised_text, alone_text = capsys.readouterr().out.split("alone.json")
+    assert "played with advice" in advised_text and "advice" not in alone_text
+    assert main(["--json", *map(str, files)]) == 0
+    objects = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [o["advice_used"] for o in objects] == [True, False]
