@@ -74,7 +74,8 @@ def record_fragments(stats: Stats | None, width: int) -> StyleAndTextTuples:
     out: StyleAndTextTuples = [("class:label", f"Your record ({stats.name}): {games} game{'s' if games > 1 else ''}, "
                                                f"{bots} with bots, {advice} with advice\n")]
     for line in stats.lines:
-        text = (f"  {line.players}p {line.variant.title[:16]:<16} {line.games:>3} {'game ' if line.games == 1 else 'games'}  mean {line.mean:4.1f}  "
+        games_word = "game " if line.games == 1 else "games"
+        text = (f"  {line.players}p {line.variant.title[:16]:<16} {line.games:>3} {games_word}  mean {line.mean:4.1f}  "
                 f"best {line.best:>2}  perfect {line.perfect}  struck out {line.strikeouts}")
         out.append(("", text[: max(20, width - 1)] + "\n"))
     out.append(("", "\n"))
