@@ -481,7 +481,11 @@ def _seat_status(model: ClientModel, message: SeatStatus) -> ClientModel:
     players[message.seat] = replace(seat, connected=message.connected)
     new = replace(table, players=tuple(players))
     out = replace(model, table=new, tables=_upsert(model.tables, new))
-    gone = "left" if message.left else "lost their connection"
+    # A player who quit (Ctrl-C) still holds the seat, which waits for them (the row says "(away)"): not "left",
+    # which is leaving the table. The host is told how to hand the seat on.
+    running = model.view is not None and model.view.outcome is None
+    hand_on = " (H hands it on)" if model.is_host and running else ""  # client/handing.py's key
+    gone = f"quit; the seat waits for them{hand_on}" if message.left else "lost their connection"
     text = f"{seat.name} is back." if message.connected else f"{seat.name} {gone}."
     return _notice(out, text)
 

@@ -1410,3 +1410,11 @@ def test_a_asks_the_coach_on_our_turn_where_the_host_allows_it(term: Terminal, k
     seated(term, kit, kit.clue_something(state), advice=True)  # Bot Ada's turn now
     assert term.type("a") == []
     assert "your own turn" in term.store.model.status
+
+
+def test_a_player_who_quit_is_said_to_have_quit_with_their_seat_waiting_not_to_have_left(term: Terminal, kit) -> None:
+    at_game(term, kit)  # we host
+    term.feed(SeatStatus(1, 1, False, left=True))
+    shown = " ".join(term.screen().split())
+    assert f"{kit.NAMES[1]} quit; the seat waits for them (H hands it on)." in shown
+    assert f"{kit.NAMES[1]} left" not in shown

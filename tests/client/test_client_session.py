@@ -447,8 +447,9 @@ async def test_a_player_who_quits_is_said_to_have_left_and_a_dropped_line_to_hav
     await line.theirs[0].aclose()  # alice's line drops: she comes back by herself
     await wait_until(store, lambda m: "alice lost their connection." in told(m), "the drop to be told")
     await wait_until(store, lambda m: "alice is back." in told(m), "alice to be back")
-    assert "alice left." not in told(store.model)
-    alice_runs.cancel()  # alice quits, as the app cancels its network side on Ctrl-C
-    await wait_until(store, lambda m: "alice left." in told(m), "alice's quitting to be told")
+    assert "alice quit" not in told(store.model)
+    alice_runs.cancel()  # alice quits, as the app cancels its network side on Ctrl-C: her seat waits for her
+    await wait_until(store, lambda m: "alice quit; the seat waits for them." in told(m), "alice's quitting to be told")
+    assert "alice left" not in told(store.model)
     carol.stop()
     nursery.cancel_scope.cancel()
