@@ -48,7 +48,9 @@ def time_fragments(model: ClientModel, now: float) -> StyleAndTextTuples:
             mark = "▶" if clock.running == seat else " "
             out += [("class:label", f" {mark}{seat_name(model.names, seat)} "), (style, clock_text(left))]
     if clock is not None and clock.paused and view is not None and view.outcome is None:
-        out += [("", "  " if out else ""), ("class:clock.paused", f"⏸ {clock.note} (z resumes)")]
+        # Only a seated player resumes a pause someone made (one made for an absent player ends on their return).
+        resumes = " (z resumes)" if model.seat is not None and clock.paused_by is not None else ""
+        out += [("", "  " if out else ""), ("class:clock.paused", f"⏸ {clock.note}{resumes}")]
     queued = model.premove
     if queued is not None and queued.order is not None and view is not None and view.seat is not None:
         hand = [cv.order for cv in view.hands[view.seat]]

@@ -212,7 +212,8 @@ class LobbyActions:
         """Pause the game, or let it go on when a player paused it (the server says who and why to everyone)."""
         view, clock = model.view, model.clock
         if model.seat is None or view is None or view.outcome is not None:
-            self.app.note("only a seated player can pause a running game", True)
+            paused = clock is not None and clock.paused and view is not None and view.outcome is None
+            self.app.note(f"only a seated player can {'resume' if paused else 'pause'} a running game", True)
         elif clock is not None and clock.paused and clock.paused_by is None:
             self.app.note(f"{clock.note[:1].upper()}{clock.note[1:]}: it goes on once they are back", True)
         else:

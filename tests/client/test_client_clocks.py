@@ -28,9 +28,10 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 CTRL_C = "\x03"
 
 
-def _at_game(kit, seat: int = 1) -> ClientModel:
+def _at_game(kit, seat: int | None = 1) -> ClientModel:
     model = ClientModel()
-    for message in (Welcome(1, "server", kit.NAMES[seat], "tok", ""), Joined(kit.table(running=True), seat),
+    name = kit.NAMES[seat] if seat is not None else "eve"
+    for message in (Welcome(1, "server", name, "tok", ""), Joined(kit.table(running=True), seat),
                     GameStarted(1, 1), kit.view_message(kit.game(), seat)):
         model = reduce(model, message)
     return model
@@ -172,3 +173,19 @@ def test_the_lobby_shows_a_timed_tables_clock(kit) -> None:
     text = "".join(t for _, t in lobby_fragments(model, 0, 200))
     assert "clock 2:00 + 0:20 a move" in text
     assert "clock" not in "".join(t for _, t in lobby_fragments(ClientModel(tables=(kit.table(),)), 0, 200))
+
+
+def test_the_pause_line_offers_z_only_to_those_it_resumes_for(kit) -> None:
+    paused = GameClock(1, (), None, True, "alice paused the game", "alice")
+    watching = reduce(_at_game(kit, seat=None), ClockAt(paused, 1.0))
+    line = "".join(t for _, t in time_fragments(watching, 1.0))
+    assert "⏸ alice paused the game" in line and "z resumes" not in line
+    absent = GameClock(1, (), None, True, "waiting for bob to come back")  # paused for an absent player
+    assert "z resumes" not in "".join(t for _, t in time_fragments(reduce(_at_game(kit), ClockAt(absent, 1.0)), 1.0))
+
+
+def test_z_from_a_spectator_of_a_paused_game_says_only_a_seated_player_resumes_it(term: _Terminal, kit) -> None:
+    paused = GameClock(1, (), None, True, "alice paused the game", "alice")
+    term.store.model = reduce(_at_game(kit, seat=None), ClockAt(paused, 1.0))
+    assert term.type("z") == []
+    assert "only a seated player can resume a running game" in term.store.model.status
