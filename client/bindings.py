@@ -404,10 +404,11 @@ def _what_if(app: ClientApp, keymap: Keymap) -> None:
     screen = keymap.screen("whatif")
     for key in ("p", "d", "c"):
         screen.add(key)(lambda key=key: app.review.what_if_key(key))  # type: ignore[misc]
-    screen.show("p d c", "move")
-    screen.add("b", what="bot")(app.review.what_if_bot)
-    screen.add("left", "backspace", what="back", label="←")(app.review.what_if_back)
-    screen.add("r", what="reveal")(app.review.what_if_reveal)
+    plays = app.review.plays_what_if  # a follower of the table's what if is offered only its other keys
+    screen.show("p d c", "move", plays)
+    screen.add("b", what="bot", when=plays)(app.review.what_if_bot)
+    screen.add("left", "backspace", what="back", label="←", when=plays)(app.review.what_if_back)
+    screen.add("r", what="reveal", when=plays)(app.review.what_if_reveal)
     screen.add("h", what="leave")(app.review.leave_what_if)
     screen.add("f", what="follow")(app.review.follow)
     screen.add("k")(app.toggle_knowledge)

@@ -316,6 +316,12 @@ class ReviewActions:
             self.app.note("")
         self._stayed = ""
 
+    def plays_what_if(self, drawn: ClientModel) -> bool:
+        """Whether our moves go into the what if shown: our own, or the table's while we lead (a follower's are
+        refused, so the key line does not offer them). ``drawn``, the step's model, does not say who we are."""
+        review = self.current()
+        return review is not None and (not review.shared or self.leads(self.app.get_model()))
+
     def leads(self, model: ClientModel) -> bool:
         """Whether our steps go to everyone: we lead, or we host and the leader is not here."""
         review, table = model.review, model.table

@@ -145,3 +145,12 @@ def test_one_s_own_what_if_reveals_drawn_cards_and_refuses_an_illegal_move(term,
     screen = term.screen()
     assert "drawn cards shown" in screen and str(drawn) in row_of(screen, kit.NAMES[seat])
     assert term.sent == []
+
+
+def test_a_follower_s_key_line_in_the_leader_s_what_if_offers_only_the_keys_they_can_use(term, kit) -> None:
+    in_review(term, kit, me=2, leader="alice", step=4)
+    term.feed(Hypothetical(1, 1, 4))
+    line = term.screen().splitlines()[-1] + " "
+    assert " h leave " in line
+    for offered in ("p d c move", " b bot ", "← back", " r reveal "):
+        assert offered not in line, line
