@@ -137,7 +137,8 @@ class ClientApp:
         self.clock: Callable[[], datetime] = datetime.now  # the local time a saved replay is named after
         self.command = Buffer(
             multiline=False,
-            completer=CommandCompleter(lambda: self.get_model().view, lambda: self.get_model().names),
+            completer=CommandCompleter(lambda: self.get_model().view, lambda: self.get_model().names,
+                                       self._not_seated_here),
             complete_while_typing=False,
             accept_handler=self._accept,
         )
@@ -223,6 +224,12 @@ class ClientApp:
             return False
         self._send(message)
         return True
+
+    def _not_seated_here(self) -> tuple[str, ...]:
+        """Who is online and not seated at our table (nor us): the players a host may hand a seat to."""
+        model = self.get_model()
+        seated = {p.name for p in model.table.players if p is not None} if model.table is not None else set()
+        return tuple(name for name in model.online if name not in seated and name != model.player)
 
     def note(self, text: str, error: bool = False) -> None:
         self.dispatch(Note(text, error))
@@ -704,7 +711,10 @@ class ClientApp:
     def form_key(self, key: str) -> None:
         """A printable key in the table's form: its text, or Space changing the choice."""
         form = self.ui.form
-        if form is not None and form.type_text(key):
+        limit = form.full() if form is not None else None
+        if form is not None and limit is not None:  # said, not cut without a word
+            self.note(f"the {form.current} is at most {limit} characters: Backspace or Ctrl-U to change it", True)
+        elif form is not None and form.type_text(key):
             self.drop_hint()  # "the table needs a name", once one is typed
         elif form is not None and key == " ":
             form.change(1)

@@ -209,9 +209,16 @@ def _everywhere(app: ClientApp, keymap: Keymap) -> None:
 
 
 def _command_and_form(app: ClientApp, keymap: Keymap) -> None:
-    keymap.screen("command").show("Enter", "send")  # the command line's own keys are prompt_toolkit's
-    keymap.screens["command"].show("Tab", "complete")
-    keymap.screens["command"].show("Esc", "cancel")
+    # The command line's own keys are prompt_toolkit's. On the name line (the server refused our name) there is
+    # nothing to complete and nothing to go back to: Esc only clears what was typed, and Ctrl-C quits.
+    commands = keymap.screen("command")
+    naming: Callable[[ClientModel], bool] = lambda _: app.ui.naming  # noqa: E731
+    commanding: Callable[[ClientModel], bool] = lambda _: not app.ui.naming  # noqa: E731
+    commands.show("Enter", "send", commanding)
+    commands.show("Enter", "choose the name", naming)
+    commands.show("Tab", "complete", commanding)
+    commands.show("Esc", "cancel", commanding)
+    commands.show("Esc", "clear", naming)
     form = keymap.screen("form")
     form.show("Enter", "create")
     form.show("Esc", "cancel")
@@ -224,6 +231,7 @@ def _command_and_form(app: ClientApp, keymap: Keymap) -> None:
     form.add("left")(change(-1))
     form.add("right")(change(1))
     form.add("backspace")(lambda: app.ui.form.backspace() if app.ui.form is not None else None)
+    form.add("c-u")(lambda: app.ui.form.clear() if app.ui.form is not None else None)
     form.add("enter")(app.lobby.submit_form)
 
 

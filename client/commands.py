@@ -244,12 +244,15 @@ def _lobby(verb: str, args: list[str]) -> LobbyIntent:
 
 
 class CommandCompleter(Completer):
-    """Completes verbs, then player names and clue values, from the live view."""
+    """Completes verbs, then player names and clue values, from the live view; after ``hand SEAT`` the names of
+    the players who could take the seat (``lobby``) and ``bot``."""
 
-    def __init__(self, view: Callable[[], PlayerView | None], names: Callable[[], Sequence[str]]) -> None:
+    def __init__(self, view: Callable[[], PlayerView | None], names: Callable[[], Sequence[str]],
+                 lobby: Callable[[], Sequence[str]] = tuple) -> None:
         # Callables, so completion always sees the latest view and names.
         self._view = view
         self._names = names
+        self._lobby = lobby
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
         text = document.text_before_cursor
@@ -262,12 +265,25 @@ class CommandCompleter(Completer):
             options: Sequence[str] = VERBS
         else:
             verb = ALIASES.get(words[0].lower(), words[0].lower())
+            if verb == "hand" and position >= 2:
+                yield from _receiver_completions(text, ["bot", *self._lobby()])
+                return
             if verb == "clue" and view is not None and view.seat is not None:
                 yield from _player_completions(text, view, names)
             options = _argument_options(verb, position, view, names)
         for option in options:
             if option.lower().startswith(current.lower()) and option != current:
                 yield Completion(option, start_position=-len(current))
+
+
+def _receiver_completions(text: str, names: Sequence[str]) -> Iterable[Completion]:
+    """Whole names for what is typed after ``hand SEAT`` so far (a name may hold spaces and emoji: it replaces
+    all of it)."""
+    parts = text.split(None, 2)
+    typed = parts[2] if len(parts) > 2 else ""
+    for name in names:
+        if name.lower().startswith(typed.lower()) and name != typed:
+            yield Completion(name, start_position=-len(typed))
 
 
 def _player_completions(text: str, view: PlayerView, names: Sequence[str]) -> Iterable[Completion]:

@@ -99,6 +99,19 @@ class TableForm:
         if name in TEXT_FIELDS:
             setattr(self, name, getattr(self, name)[:-1])
 
+    def clear(self) -> None:
+        """Ctrl-U: the current text field is emptied, as on the command line."""
+        if self.current in TEXT_FIELDS:
+            setattr(self, self.current, "")
+
+    def full(self) -> int | None:
+        """The most characters the current text field holds, when it holds that many already (a key typed now
+        would be left out); None otherwise."""
+        name = self.current
+        if name in TEXT_FIELDS and len(getattr(self, name)) >= TEXT_FIELDS[name]:
+            return TEXT_FIELDS[name]
+        return None
+
     def value_text(self, name: str) -> str:
         if name == "variant":
             return VARIANTS[self.variant].title

@@ -320,6 +320,10 @@ def lobby_fragments(model: ClientModel, selected: int, width: int) -> StyleAndTe
                                f"{'Watch':<5} Players\n"))
     if not model.tables and model.link is Link.ONLINE:
         out.append(("class:label", "\n  No tables yet. Press n to create one.\n"))
+    elif not model.tables and model.name_refused:
+        # The server answered and refused our name: we are not in yet, but it is there.
+        out.append(("class:label", f"\n  {model.address or 'The server'} answered but did not take the name: type "
+                                   "another below to come in.\n"))
     elif not model.tables:
         # Not connected (yet): the server's tables are unknown, and n could not create one.
         out.append(("class:label", f"\n  Not connected to {model.address or 'the server'} yet: its tables show "

@@ -39,7 +39,7 @@ from hanabi.engine import (
 )
 from hanabi.engine.notes import NOTE_MAX
 from hanabi.engine.replay import dumps
-from hanabi.protocol import CHAT_MAX
+from hanabi.protocol import CHAT_MAX, NAME_MAX
 from hanabi.protocol.messages import (
     ActionRequest,
     AddBot,
@@ -194,6 +194,12 @@ def test_a_refused_name_opens_a_line_for_another(term: Terminal) -> None:
     screen = term.screen()
     assert "'\u0410lice' looks too much like 'Alice'" in screen and "Type another name (Ctrl-C quits)" in screen
     assert term.app.ui.naming  # the command line waits for a name ("name: ")
+    # The server answered: not "not connected"; and the line offers what its keys do (Esc clears, no cancel).
+    assert "Not connected" not in screen and "did not take the name" in screen
+    keys = screen.splitlines()[-1]
+    assert "Esc clear" in keys and "Esc cancel" not in keys and "Tab" not in keys, keys
+    term.type("Al" + "\x1b")
+    assert term.app.command.text == "" and term.app.ui.naming
     assert term.type("\r") == [] and chosen == []  # an empty name is no name
     assert "the name must be 1 to" in term.store.model.status
     assert term.type("Alicia\r") == [] and chosen == ["Alicia"]
@@ -370,6 +376,19 @@ def test_the_form_s_missing_name_is_said_until_one_is_typed(term: Terminal) -> N
     assert "the table needs a name" in term.screen()
     term.type("\x1b")
     assert "New table" not in term.screen() and "the table needs a name" not in term.screen()
+
+
+def test_ctrl_u_clears_the_forms_name_and_a_name_too_long_is_said_not_cut_silently(term: Terminal) -> None:
+    term.feed(Welcome(1, "server", "dave", "tok", ""))
+    [create] = term.type("n\x15Friday\r")  # Ctrl-U empties the name the form suggested
+    assert isinstance(create, CreateTable) and create.name == "Friday"
+    term.sent.clear()
+    term.type("n\x15" + "x" * NAME_MAX)
+    assert "at most" not in term.store.model.status
+    term.type("y")
+    assert f"the name is at most {NAME_MAX} characters" in term.store.model.status
+    [create] = term.type("\r")
+    assert isinstance(create, CreateTable) and create.name == "x" * NAME_MAX
 
 
 def test_host_adds_a_bot_and_starts(term: Terminal, kit) -> None:

@@ -135,6 +135,18 @@ def test_completion_offers_verbs_players_and_values(kit, view) -> None:
     assert complete("play ") == ["1", "2", "3", "4", "5"]
 
 
+def test_tab_after_hand_seat_completes_the_names_of_those_who_could_take_it(kit, view) -> None:
+    completer = CommandCompleter(lambda: view, lambda: kit.NAMES, lambda: ("Bob 2", "🦊 Zoë"))
+
+    def complete(text: str) -> list[str]:
+        return [c.text for c in completer.get_completions(Document(text), CompleteEvent())]
+
+    assert complete("hand 2 ") == ["bot", "Bob 2", "🦊 Zoë"]
+    assert complete("hand 2 b") == ["bot", "Bob 2"]
+    assert complete("hand 2 bob") == ["Bob 2"]
+    assert complete("hand 2 🦊") == ["🦊 Zoë"]
+
+
 def test_the_engine_refuses_with_its_own_reason(kit, view) -> None:
     # All 8 clue tokens: discarding is not allowed, and the engine says why.
     assert view.clue_tokens == CLUE_TOKENS
