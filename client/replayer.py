@@ -119,8 +119,13 @@ class ReplayViewer:
             layout=Layout(HSplit([
                 Window(FormattedTextControl(lambda: title_fragments(self.model(), self.width)), height=1),
                 DynamicContainer(lambda: help_window if self.show_help else game),
-                ConditionalContainer(Window(FormattedTextControl(self._moment), dont_extend_height=True,
-                                            wrap_lines=True), Condition(lambda: not self.show_help)),
+                # Every line of the moment, the log giving way on a small screen: the bot's move and why is the
+                # moment's point.
+                ConditionalContainer(Window(FormattedTextControl(self._moment), wrap_lines=True,
+                                            height=lambda: Dimension.exact(
+                                                to_plain_text(self._moment()).count("\n") + 1 if self._moment()
+                                                else 0)),
+                                     Condition(lambda: not self.show_help)),
                 Window(FormattedTextControl(self._where), height=1, style="class:keys"),
                 Window(FormattedTextControl(self._keys), height=1, style="class:keys"),
             ])),

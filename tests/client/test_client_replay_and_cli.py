@@ -234,6 +234,13 @@ def test_m_and_big_m_jump_between_the_moments_that_mattered_found_in_the_backgro
     viewer.jump(forward=True)  # at the last moment, m says why it stays, under the moment
     assert viewer.pos.step == found.moments[-1].step
     assert "no moment after this step" in to_plain_text(viewer._moment())
+    with create_pipe_input() as pipe:  # at 60x15 the log gives way: the bot's move and why show whole
+        small = ReplayViewer(replay, "game.json", input=pipe, output=SizedOutput(60, 15))
+        assert small.moments.wait(60) is not None
+        pipe.send_text("m" + "q")
+        small.application.run()
+        shown = screen_text(small.application, 60, 15)
+    assert "The house bot would " in shown and set(found.moments[0].lines()[1].split()) <= set(shown.split())
     viewer.go(0)
     viewer.jump(forward=False)
     assert viewer.pos.step == 0 and "no moment before this step" in viewer.said
