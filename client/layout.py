@@ -172,7 +172,7 @@ class ScreenLayout:
             return self.once("figures", (self.width,), lambda model: glance_fragments(model.view, self.width)
                              if model.view is not None else [])
 
-        log_window = self._log_window(with_chat=not wide)
+        log_window = self._log_window(with_chat=not wide, yielding=review)
         middle: AnyContainer = log_window
         if wide:
             def chat_text() -> StyleAndTextTuples:
@@ -213,9 +213,15 @@ class ScreenLayout:
             if review is None:
                 return []
             # At word boundaries: a moment's two sentences are the longest lines of the bar.
-            return wrap_words(review_fragments(review, self.app.get_model().player, self.app.review.found()),
-                              self.width, 1)
-        return Window(FormattedTextControl(text), dont_extend_height=True, wrap_lines=True)
+            return wrap_words(review_fragments(review, self.app.get_model().player, self.app.review.found(),
+                                               narrow=self.width < 80), self.width, 1)
+
+        def rows() -> Dimension:
+            # Every line of the bar, the log giving way on a small screen: a moment's move and why are its point.
+            shown = text()
+            lines = to_plain_text(shown).count("\n") + 1 if shown else 0
+            return Dimension(min=min(lines, 1), preferred=lines, max=lines)
+        return Window(FormattedTextControl(text), height=rows, wrap_lines=True)
 
     def _chat_width(self) -> int:
         """The chat's column on a wide screen (the log has the rest, less the rule between them)."""
@@ -236,8 +242,9 @@ class ScreenLayout:
                          lambda model: to_plain_text(self._board()).count("\n") + 1)
         return Dimension.exact(rows)
 
-    def _log_window(self, with_chat: bool) -> Window:
-        """The log, newest at the bottom; PgUp/PgDn move the bottom line back and forth through history."""
+    def _log_window(self, with_chat: bool, yielding: bool = False) -> Window:
+        """The log, newest at the bottom; PgUp/PgDn move the bottom line back and forth through history.
+        ``yielding``: the log takes only the rows the windows under it leave (the review's bar, on a short screen)."""
 
         def text(model: ClientModel, width: int, back: int, rows: int) -> StyleAndTextTuples:
             if self.app.ui.show_notes:  # the notes panel (N) takes the log's place; a long note goes on under it
@@ -272,4 +279,5 @@ class ScreenLayout:
             return self.once("log end", (text,), lambda model: _end_of(text))
 
         # Long lines (chat, the last card's notice) wrap rather than being cut at the edge.
-        return Window(FormattedTextControl(shown, get_cursor_position=cursor), wrap_lines=True)
+        return Window(FormattedTextControl(shown, get_cursor_position=cursor), wrap_lines=True,
+                      height=Dimension(min=0, preferred=0) if yielding else None)

@@ -214,16 +214,17 @@ def what_if_line(review: Shown) -> str:
             f" · h leaves")
 
 
-def review_fragments(review: Shown, me: str, found: Found | None = None) -> StyleAndTextTuples:
+def review_fragments(review: Shown, me: str, found: Found | None = None, narrow: bool = False) -> StyleAndTextTuples:
     """The review's bar: the step, who leads and whether we follow, the card pointed at, and the moment that
-    mattered whose board this step is (``found``: the game's moments, when found)."""
+    mattered whose board this step is (``found``: the game's moments, when found). ``narrow``: the key that
+    follows the leader again is left to the keys line, so that a moment keeps its lines on a small screen."""
     if review.what_if is not None:
         return [("class:status.prompt", what_if_line(review))]
     head = f" Review of game {review.game} · step {review.step}/{review.last}"
     if review.leader is None:
         who = "on your own"
     elif review.alone:
-        who = f"on your own (f follows {review.leader} again)"
+        who = "on your own" if narrow else f"on your own (f follows {review.leader} again)"
     elif review.leader == me:
         who = "you lead: everyone sees your steps"
     else:

@@ -31,6 +31,7 @@ from hanabi.protocol.messages import (
     Watchers,
     Welcome,
 )
+from prompt_toolkit.input import create_pipe_input
 
 RIGHT, LEFT, UP, DOWN, HOME, END, ESC = "\x1b[C", "\x1b[D", "\x1b[A", "\x1b[B", "\x1b[H", "\x1b[F", "\x1b"
 
@@ -337,6 +338,23 @@ def test_m_and_big_m_step_to_the_moments_that_mattered_found_in_the_background(t
     term.type("h")  # nor inside a what if
     assert "What if" in term.screen()
     assert "no moment after this step" not in term.store.model.status
+
+
+def test_at_60x15_a_moment_keeps_its_lines_and_the_log_gives_way(kit, tmp_path: Path) -> None:
+    with create_pipe_input() as pipe:
+        small = kit.Terminal(pipe, tmp_path, columns=60, rows=15)
+        in_review(small, kit, step=0)
+        small.app.review.found()
+        found = small.app.review.moments.wait(60)
+        assert found is not None and found.moments, "no moment found within 60 s in a game of blind discards"
+        small.type("m")
+        screen = small.screen()
+        assert "Window too small" not in screen
+        assert f"step {found.moments[0].step}/" in screen and "on your own" in screen
+        assert f"Moment 1 of {len(found.moments)} · Turn {found.moments[0].turn}: " in screen
+        assert "The house bot would " in screen  # the moment's point, with the log out of the way
+        # The key that follows the leader again is left to the keys line when narrow: the head is one line.
+        assert any(line.rstrip().endswith("· on your own") for line in screen.splitlines()), screen
 
 
 def test_the_reviews_log_names_who_held_a_handed_seat_at_each_move(term, kit) -> None:
