@@ -24,16 +24,24 @@ C = TypeVar("C", bound=Knock)
 
 
 class PerAddress:
-    """A rate limit for each address (connections opened, tables opened)."""
+    """A rate limit for each address (connections opened, tables opened, messages read)."""
 
     def __init__(self, rate: float, burst: int) -> None:
         self.rate, self.burst = rate, burst
         self._limits: dict[str, RateLimit] = {}
 
-    def allow(self, address: str, now: float) -> bool:
+    def _of(self, address: str, now: float) -> RateLimit:
         if len(self._limits) > 4096:  # addresses seen lately: a bound, not a record
             self._limits.clear()
-        return self._limits.setdefault(address, RateLimit(self.rate, self.burst, now)).allow(now)
+        return self._limits.setdefault(address, RateLimit(self.rate, self.burst, now))
+
+    def allow(self, address: str, now: float) -> bool:
+        return self._of(address, now).allow(now)
+
+    def wait(self, address: str, now: float) -> float:
+        """One more from ``address`` at ``now``, taken even past the limit: the seconds it must wait to keep to it
+        (0: none). Those that wait together queue, each waiting one token longer than the one before."""
+        return self._of(address, now).take(now, 1.0)
 
 
 class Door(Generic[C]):

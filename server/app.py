@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import trio
 from hanabi.protocol import Goodbye, GoodbyeReason, encode
 
-from .admission import Door
+from .admission import Door, PerAddress
 from .announce import Counts
 from .bots import Policy
 from .config import ServerConfig
@@ -50,6 +50,7 @@ class Server:
     _connections: set[Connection] = field(default_factory=set)
     _door: Door[Connection] = field(init=False)
     _bulk: RateLimit = field(init=False)
+    _by_address: PerAddress = field(init=False)  # the messages read from each address (``Connection._take``)
     _stop: trio.Event = field(default_factory=trio.Event)
     _stopped: trio.Event = field(default_factory=trio.Event)
     _all_left: trio.Event = field(default_factory=trio.Event)  # set when the last connection ends
@@ -65,7 +66,7 @@ class Server:
         if not self._door.knock(address or peer, trio.current_time()):
             await _turn_away(stream, _TOO_MANY)
             return
-        conn = Connection(self.lobby, stream, self.config, peer, address, self._bulk)
+        conn = Connection(self.lobby, stream, self.config, peer, address, self._bulk, self._by_address)
         for older in self._door.arrive(conn, conn.address):
             log.info("%s gave way to %s: it had not said hello", older.peer, peer)
             older.close(GoodbyeReason.SERVER_FULL, "the server takes only so many connections that have not said "
@@ -92,6 +93,7 @@ class Server:
     def __post_init__(self) -> None:
         self._door = Door(self.config)
         self._bulk = RateLimit(self.config.bulk_rate, 4 * self.config.max_inbound_frame, trio.current_time())
+        self._by_address = PerAddress(self.config.address_rate, self.config.address_burst)
 
     # What the LAN announcement (announce.py) says about this server.
     def counts(self) -> Counts:

@@ -35,6 +35,7 @@ from hanabi.protocol import (
     Welcome,
 )
 
+from .admission import PerAddress
 from .config import ServerConfig
 from .lifecycle import Answer, Close, Handle, Lifecycle, Login, Phase, RateLimit, refusal
 from .lobby import Lobby
@@ -47,13 +48,15 @@ log = logging.getLogger(__name__)
 
 class Connection:
     def __init__(self, lobby: Lobby, stream: trio.abc.Stream, config: ServerConfig, peer: str = "?",
-                 address: str | None = None, bulk: RateLimit | None = None) -> None:
+                 address: str | None = None, bulk: RateLimit | None = None,
+                 by_address: PerAddress | None = None) -> None:
         self.lobby = lobby
         self.stream = stream
         self.config = config
         self.peer = peer
         self.address = address or peer  # the peer's host, for the caps by address
         self._bulk = bulk  # the server's budget for decoding big reads, shared by every connection
+        self._by_address = by_address  # the budget of messages of each address, shared by its connections
         self.player: Player | None = None
         self.life = Lifecycle(config, trio.current_time())
         self._out, self._queued = trio.open_memory_channel[bytes](config.outbound_frames)
@@ -251,6 +254,13 @@ class Connection:
 
     async def _take(self, data: bytes) -> None:
         for item in self._decode(data):
+            if self._by_address is not None:
+                # Past its address's budget, a message waits its turn: the next read waits with it, so the bytes
+                # behind it wait in the peer's socket. Nothing is refused: an honest machine's few messages a
+                # second never wait, and a crowd of connections from one costs what one budget allows.
+                pause = self._by_address.wait(self.address, trio.current_time())
+                if pause:
+                    await trio.sleep(pause)
             step = self.life.receive(item, trio.current_time())
             if isinstance(step, Answer):
                 self.send(step.message)

@@ -39,7 +39,8 @@ PATIENCE = 15.0
 # it until the test's bound ran out (seen at load 15-20 under coverage). No rate limit: a test plays whole games as
 # fast as it can send, and a quick server let one exceed 20 requests a second. Tests of those limits set their own.
 FAST = ServerConfig(bot_delay=0.0, handshake_timeout=2.0, ping_interval=0.5, idle_timeout=60.0, send_timeout=30.0,
-                    shutdown_grace=0.5, lobby_interval=0.05, rate=10_000.0, burst=10_000)
+                    shutdown_grace=0.5, lobby_interval=0.05, rate=10_000.0, burst=10_000, address_rate=10_000.0,
+                    address_burst=10_000)
 
 
 class Client:

@@ -1,5 +1,6 @@
-"""Admission: silent sockets give way to newer connections, new logins stop at the cap, resumes always get in.
-On virtual time: the hello's deadline is measured on the server's clock."""
+"""Admission: silent sockets give way to newer connections, new logins stop at the cap, resumes always get in; the
+connections of one address share a budget of messages. On virtual time: the hello's deadline and the budget are
+measured on the server's clock."""
 
 from __future__ import annotations
 
@@ -10,11 +11,12 @@ import pytest
 import trio
 import trio.testing
 from hanabi.protocol import HEADER, PROTOCOL_VERSION
-from hanabi.protocol.messages import Goodbye, Hello, Joined, Welcome
+from hanabi.protocol.framing import encode
+from hanabi.protocol.messages import ErrorReply, Goodbye, Hello, Joined, ListTables, Tables, Welcome
 from hanabi.server import Server, ServerConfig
-from hanabi.server.admission import Door
+from hanabi.server.admission import Door, PerAddress
 
-from .conftest import Client, Connect, config_with, eventually
+from .conftest import Client, Connect, config_with, eventually, memory_client
 from .test_server_tables import table_of
 
 pytestmark = pytest.mark.virtual_time
@@ -42,6 +44,32 @@ def test_an_address_opens_a_few_connections_a_second_and_others_are_not_held_bac
     assert not door.knock("10.0.0.9", 0.0)
     assert door.knock("10.0.0.2", 0.0)  # another address
     assert door.knock("10.0.0.9", 0.1) and not door.knock("10.0.0.9", 0.1)  # one more every 0.1 s
+
+
+def test_an_address_past_its_budget_waits_its_turn_behind_those_of_it_already_waiting() -> None:
+    budget = PerAddress(10.0, 2)
+    assert [budget.wait("10.0.0.9", 0.0) for _ in range(2)] == [0.0, 0.0]  # the burst
+    assert [round(budget.wait("10.0.0.9", 0.0), 6) for _ in range(3)] == [0.1, 0.2, 0.3]  # a queue, 0.1 s apart
+    assert budget.wait("10.0.0.2", 0.0) == 0.0  # another address
+    assert round(budget.wait("10.0.0.9", 0.3), 6) == 0.1  # the three waited for are paid: one more, one more wait
+
+
+@pytest.mark.parametrize("fast_config", [config_with(address_rate=10.0, address_burst=5)])
+async def test_the_connections_of_one_address_share_a_budget_and_past_it_wait_without_a_refusal(
+        server: Server, nursery: trio.Nursery) -> None:
+    start = trio.current_time()
+    crowd = [await memory_client(server, nursery, f"Crowd{i}", address="10.0.0.66") for i in range(3)]
+    alice = await memory_client(server, nursery, "Alice", address="10.0.0.7")
+    for client in crowd:  # 10 requests each in one segment: 33 messages with the hellos, 5 at once, 10 a second
+        await client.send_raw(b"".join(encode(ListTables(id=n)) for n in range(1, 11)))
+    await alice.send(ListTables(id=99))
+    assert (await alice.expect(Tables)).id == 99
+    assert trio.current_time() - start < 0.1, "another address's request waited behind the crowd's"
+    for client in crowd:
+        assert [(await client.expect(Tables)).id for _ in range(10)] == list(range(1, 11))
+        assert not [m for m in client.seen if isinstance(m, ErrorReply)], "a request past the budget was refused"
+    # The 28 past the burst came one every 0.1 s (the crowd's pongs to the server's pings also count).
+    assert trio.current_time() - start >= 2.8
 
 
 def test_past_the_overall_cap_the_oldest_silent_connection_gives_way() -> None:
