@@ -83,10 +83,11 @@ class Store:
         try:
             db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             db.execute("PRAGMA journal_mode=WAL")
-            # Every commit is synced to the disk before its callers hear back, so a power cut loses nothing
-            # acknowledged, however long the server has been idle; SQLite copies the WAL into the database file
-            # by itself (its auto-checkpoint, inside a commit), and commits run in a worker thread (``run``).
-            db.execute("PRAGMA synchronous=FULL")
+            # A commit is in the WAL file before its callers hear back, which the process's death (kill -9) does
+            # not undo; the WAL is synced to the disk when SQLite copies it into the database file (its
+            # auto-checkpoint, inside a commit, in the worker thread), not at every commit, so that no move waits
+            # for the disk: a power cut may lose the last moves, never the database's consistency.
+            db.execute("PRAGMA synchronous=NORMAL")
             db.execute(f"PRAGMA busy_timeout = {self.LOCK_WAIT_MS}")
             db.execute("PRAGMA foreign_keys=ON")
             _write_nothing(db)  # is it writable?

@@ -162,18 +162,40 @@ async def test_the_wal_starts_over_under_steady_writes_and_keeps_every_one(tmp_p
     assert max(wal_sizes) < 6_000_000, wal_sizes
 
 
-def test_every_commit_is_synced_to_the_disk(tmp_path: Path) -> None:
-    """A commit reaches the disk before its callers hear back (``synchronous=FULL``: the WAL is synced at every
-    commit), so an idle server's last moves survive a power cut without waiting for a copy into the database
-    file, which SQLite makes only once the WAL is long (a ``synchronous=NORMAL`` commit survives the process's
-    death, not a power cut)."""
-    store = Store(str(tmp_path / "games.sqlite3"))
-    store.open_sync()
+def _actions_in_a_copy(path: Path, copy: Path, wal: bool) -> int:
+    """How many actions a copy of the store's files holds (``wal``: the WAL's file copied too; without it, only
+    what SQLite has copied into the database file)."""
+    copy.write_bytes(path.read_bytes())
+    if wal:
+        copy.with_name(copy.name + "-wal").write_bytes(path.with_name(path.name + "-wal").read_bytes())
+    db = sqlite3.connect(copy)
     try:
-        assert store.read_sync(lambda db: db.execute("PRAGMA journal_mode").fetchone()[0]) == "wal"
-        assert store.read_sync(lambda db: db.execute("PRAGMA synchronous").fetchone()[0]) == 2  # FULL
+        return int(db.execute("SELECT COUNT(*) FROM actions").fetchone()[0])
     finally:
-        store.close_sync()
+        db.close()
+
+
+async def test_a_commit_is_in_the_wal_file_when_its_caller_hears_back(tmp_path: Path) -> None:
+    """A commit is written to the WAL file before its caller hears back (so the files a killed process leaves
+    hold it), and is not synced to the disk each time (``synchronous=NORMAL``): no move waits for the disk."""
+    path = tmp_path / "games.sqlite3"
+    store = Store(str(path))
+    store.open_sync()
+    store.close_sync()  # the last connection's close copies the new schema into the database file
+    store.open_sync()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        tid = await store.create_table("t", TableSettings(GameConfig(players=2)), None, 0)
+        gid = await store.start_game(tid, GameConfig(players=2), "s", ("A", "B"))
+        await store.add_action(gid, 0, Discard(0))
+        await store.add_action(gid, 1, Discard(1))
+        # The files as they are now, as a process killed at this instant leaves them.
+        assert _actions_in_a_copy(path, tmp_path / "killed.sqlite3", wal=True) == 2
+        assert _actions_in_a_copy(path, tmp_path / "file-only.sqlite3", wal=False) == 0  # not copied yet
+        assert store.read_sync(lambda db: db.execute("PRAGMA journal_mode").fetchone()[0]) == "wal"
+        assert store.read_sync(lambda db: db.execute("PRAGMA synchronous").fetchone()[0]) == 1  # NORMAL
+        nursery.cancel_scope.cancel()
+    store.close_sync()
 
 
 async def test_a_write_lock_held_by_another_process_never_stops_the_event_loop(tmp_path: Path) -> None:
