@@ -471,9 +471,16 @@ class Turn:
         return None
 
     def harmless_clue(self) -> Clue | None:
-        """The least misleading clue (``fallback``), if it misleads nobody at all."""
-        stall = self.fallback()
-        return stall if isinstance(stall, Clue) and self.harm(stall)[:2] == (0, 0) else None
+        """The clue touching the fewest cards among those that mislead nobody at all and leave no literal
+        reader a worse card to throw next (a stall on their last unclued card has them throw their oldest,
+        often a card saved before)."""
+        clues = sorted((a for a in self.legal if isinstance(a, Clue)), key=str)
+        harmless = [(harm, c) for c in clues if (harm := self.harm(c))[:2] == (0, 0) and not self.worsens_throw(c)]
+        return min(harmless, key=lambda hc: hc[0])[1] if harmless else None
+
+    def worsens_throw(self, clue: Clue) -> bool:
+        """Whether a clue to a literal reader leaves them a costlier card to throw on their next turn."""
+        return self.literal(clue.target) and self.literal_loss(clue.target, clue) > self.literal_loss(clue.target)
 
     def discard(self, clue: tuple[float, Clue] | None) -> Choice | None:
         """A discard, when one is allowed: known trash, else the chop (or, with nobody to guard our chop, the

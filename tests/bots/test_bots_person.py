@@ -155,3 +155,19 @@ def test_beside_a_person_a_clue_that_gets_nothing_played_at_once_waits_for_three
     assert seat_2_to_move(5).clue_worth_giving(halfway) is not None
     assert seat_2_to_move(7).clue_worth_giving(halfway) is None
     assert seat_2_to_move(7).clue_worth_giving((1.0, Clue(0, colour=Suit.RED))) is not None
+
+
+def test_a_stall_beside_a_person_leaves_their_last_unclued_card_alone() -> None:
+    # The person holds R5 R4 Y5 Y4, clued, and the G1 already played, unclued: they throw the G1 next. A
+    # clue on the G1 would touch one card and mislead nobody, but then every card of theirs is clued and
+    # they throw their oldest, the R5: the bot's stall touches other cards instead.
+    state = deal("R5 Y5 R4 Y4 G1  B3 W3 B4 W4 G1")
+    state = play_out(state, Clue(1, rank=1), Clue(0, colour=Suit.RED), Clue(1, rank=3), Play(9),
+                     Clue(1, rank=4), Clue(0, colour=Suit.YELLOW), Clue(1, colour=Suit.WHITE))
+    bot = ConventionBot(bot_seats=BOT)
+    view = view_for(state, 1)
+    bot.decide(view)
+    assert bot._table is not None
+    stall = Turn(bot._table, view).harmless_clue()
+    assert stall is not None and stall.target == 0
+    assert stall.colour is not Suit.GREEN and stall.rank != 1, stall
