@@ -44,14 +44,13 @@ from .config import ServerConfig
 from .game import replay_text
 from .handover import hand_over
 from .names import NameBook, by_name, normalized, unique
-from .passwords import hash_password
 from .records import settings_of
 from .requests import CloseIfEmpty, Rewatch
 from .saved import StoredTable, count_finished, read_game, read_games, read_snapshot
 from .scorebook import read_records
 from .session import Outbox, Player, Refused, frame, refuse
 from .store import Store, StoreFailure, token_hash
-from .table import Table
+from .table import Table, hash_password
 
 log = logging.getLogger(__name__)
 

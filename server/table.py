@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
+import hmac
 import logging
+import secrets
 from dataclasses import replace
 from typing import Any, Protocol
 
@@ -55,14 +58,13 @@ from hanabi.protocol import (
 from hanabi.protocol import table_rules as rules
 from hanabi.protocol.messages import HOLDERS_MAX, Holder
 
-from . import coaching, turns
 from . import review as reviews
+from . import turns
 from .bots import Policy, decide, free_bot_name
 from .config import ServerConfig
 from .game import Game
 from .handover import Handover
 from .names import by_name
-from .passwords import check_password
 from .records import GAME_CHOICES, TableSettings
 from .requests import Abandoned, BotMove, Call, CloseIfEmpty, OutOfTime, Rewatch, WhatIfBotMove, handed, waiting
 from .saved import StoredTable
@@ -77,6 +79,23 @@ log = logging.getLogger(__name__)
 ReviewRequest = OpenReview | reviews.ReviewMove | reviews.WhatIfMove | HypoBot
 REVIEW_REQUESTS = (OpenReview, ReviewStep, ReviewPoint, ReviewLead, HypoStart, HypoAction, HypoBack, HypoReveal,
                    HypoEnd, HypoBot)
+
+
+def hash_password(password: str, salt: str = "") -> str:
+    """A table's password as the store keeps it: salted and hashed."""
+    salt = salt or secrets.token_hex(8)
+    return salt + "$" + hashlib.sha256((salt + password).encode()).hexdigest()
+
+
+def check_password(stored: str | None, given: str | None, table: str) -> None:
+    """Refuse unless ``given`` opens the table named ``table``, whose password hash is ``stored`` (None: open); a
+    guess is compared in constant time."""
+    if stored is None:
+        return
+    if given is None:
+        raise Refused(ErrorCode.WRONG_PASSWORD, f"table {table!r} has a password: give it to join or watch")
+    if not hmac.compare_digest(stored, hash_password(given, salt=stored.partition("$")[0])):
+        raise Refused(ErrorCode.WRONG_PASSWORD, f"that is not the password of table {table!r}")
 
 
 class LobbySide(Protocol):
@@ -243,7 +262,7 @@ class Table:
         elif isinstance(request, QueueMove):
             turns.queue_move(self, player, request)
         elif isinstance(request, GetAdvice):
-            await coaching.advise(self, self.info(), player, request)
+            await turns.advise(self, self.info(), player, request)
         else:
             raise Refused(ErrorCode.UNKNOWN_TYPE, f"a table does not handle {getattr(request, 'TYPE', 'such')} "
                                                   "requests")

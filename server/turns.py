@@ -1,4 +1,4 @@
-"""The game-running half of a table: starting a game, moves, the bots' turns, clocks, pause and pre-moves.
+"""The game-running half of a table: starting a game, moves, the bots' turns, clocks, pause, pre-moves, advice.
 
 These run in the table's task. ``table.py`` keeps who sits where, the
 host's powers and who is told what; this module keeps what happens once a
@@ -11,6 +11,7 @@ store, and only then shown (``commit``).
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import secrets
 from collections.abc import Sequence
@@ -32,14 +33,27 @@ from hanabi.engine import (
     view_for,
 )
 from hanabi.engine.bots import Decision, Level, seats_named
-from hanabi.protocol import SENTENCE_MAX, BotReason, ErrorCode, GameStarted, Queued, QueueMove, WriteNote
+from hanabi.engine.coach import advice_for
+from hanabi.protocol import (
+    SENTENCE_MAX,
+    AdviceReply,
+    BotReason,
+    ErrorCode,
+    GameStarted,
+    GetAdvice,
+    Queued,
+    QueueMove,
+    TableInfo,
+    WriteNote,
+)
+from hanabi.protocol import table_rules as rules
 
 from .bots import Policy, decide
 from .config import ServerConfig
 from .game import NO_GAME, Game, out_of_time_sentence
 from .records import TableSettings
 from .requests import BotMove, OutOfTime
-from .session import Player, Refused, Seat, frame
+from .session import Player, Refused, Seat, frame, refuse
 from .store import Store, StoreFailure
 
 log = logging.getLogger("hanabi.server.table")  # one log for a table's work, whichever module does it
@@ -356,3 +370,29 @@ def _tell_reason(table: TableSide, game: Game, reason: Withheld) -> None:
         if table.seen_seat(p) not in named:
             p.send_frame(data)
     game.reasons.append(reason)
+
+
+async def advise(table: TableSide, info: TableInfo, player: Player, request: GetAdvice) -> None:
+    """Answer ``player``'s ``get_advice`` (``info``: the table as everyone sees it), or refuse it. The advice is
+    the engine's: the house bot at the table's level decides from the asker's own redacted view, so it tells them
+    nothing their screen does not already show. Whether a table gives advice at all is its host's choice
+    (``table_rules.advice_refusal``). The game is marked as played with advice in the store before the answer
+    leaves, so no advice is ever given unmarked."""
+    refuse(rules.advice_refusal(info, table.seat_of(player)))
+    seat = table.seated(player)
+    game = table.game
+    if game is None or not game.running:
+        raise Refused(ErrorCode.GAME_NOT_RUNNING, "no game is running at this table: advice is for your turn")
+    state = game.state
+    if state.current != seat:
+        raise Refused(ErrorCode.NOT_YOUR_TURN, f"advice is for your own turn: it is {game.names[state.current]}'s "
+                                               "turn now")
+    # Off the event loop, as the bots' own turns are: the table waits for it, and nothing else changes the game.
+    advice = await trio.to_thread.run_sync(functools.partial(
+        advice_for, state, seat, level=table.level, bot_seats=table.bot_seats, names=game.names))
+    if seat not in game.advised:
+        await table.store.mark_advice(game.id, seat)
+        game.advised.add(seat)
+    player.send(AdviceReply(game=game.id, turn=state.turn, move=advice.move[:SENTENCE_MAX],
+                            reason=advice.reason[:SENTENCE_MAX], convention=advice.convention,
+                            section=advice.section, id=request.id))
