@@ -13,7 +13,7 @@ import hashlib
 import hmac
 import logging
 import secrets
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import trio
@@ -63,7 +63,6 @@ from . import turns
 from .bots import Policy, decide, free_bot_name
 from .config import ServerConfig
 from .game import Game
-from .handover import Handover
 from .names import by_name
 from .records import GAME_CHOICES, TableSettings
 from .requests import Abandoned, BotMove, Call, CloseIfEmpty, OutOfTime, Rewatch, WhatIfBotMove, handed, waiting
@@ -79,6 +78,15 @@ log = logging.getLogger(__name__)
 ReviewRequest = OpenReview | reviews.ReviewMove | reviews.WhatIfMove | HypoBot
 REVIEW_REQUESTS = (OpenReview, ReviewStep, ReviewPoint, ReviewLead, HypoStart, HypoAction, HypoBack, HypoReveal,
                    HypoEnd, HypoBot)
+
+
+@dataclass(slots=True)
+class Handover:
+    """The host hands a seat on (``hand_seat``), its receiver found by the lobby (``lobby.hand_over``; None: a
+    house bot): the table gives the seat (``_hand_seat``) and answers with the person who lost it."""
+
+    seat: int
+    to: Player | None
 
 
 def hash_password(password: str, salt: str = "") -> str:
@@ -431,7 +439,7 @@ class Table:
         """``player`` reconnected: their seat (or spectator place) and the current view, at once."""
         seat = self.seat_of(player)
         if seat is None and player not in self.spectators:
-            return  # their seat was handed on while they were away (handover.py): the lobby is where they are
+            return  # their seat was handed on while they were away (``lobby.hand_over``): the lobby is where they are
         self.send_table(player)
         if seat is not None:
             self._seat_status(seat, True)
@@ -621,7 +629,7 @@ class Table:
         turns.started(self)
 
     async def _hand_seat(self, host: Player, request: Handover) -> Player | None:
-        """Give the seat (handover.py), store it, tell everyone. Returns the person who lost it (None: a bot)."""
+        """Give the seat (``lobby.hand_over``), store it, tell everyone. Returns the person who lost it (None: a bot)."""
         seat, to = request.seat, request.to
         await self.may_use_host_powers(host, rules.hand_seat_refusal(self.info(), self.seat_of(host), seat,
                                                                      to_bot=to is None))
