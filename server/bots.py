@@ -36,12 +36,18 @@ def free_bot_name(taken: Iterable[str]) -> str:
 
 async def decide(policy: Policy, view: PlayerView, bot_seats: frozenset[int], level: Level,
                  delay: float) -> Decision:
-    """Wait ``delay`` seconds, then let the bot decide, off the event loop. A bot that fails (a bug of its own)
-    takes its first legal action, so that the game goes on."""
+    """Wait ``delay`` seconds, then let the bot decide, off the event loop. A bot that fails or chooses an illegal
+    action (a bug of its own) takes its first legal action, so that the game goes on."""
     if delay > 0:
         await trio.sleep(delay)
+    legal = view.legal_actions()
     try:
-        return await trio.to_thread.run_sync(policy, view, bot_seats, level)
+        decision = await trio.to_thread.run_sync(policy, view, bot_seats, level)
     except Exception:
         log.exception("a bot failed to choose (seat %s, counted from 0); it takes its first legal action", view.seat)
-        return Decision(view.legal_actions()[0], "I was confused (a bug of mine): I took my first legal move")
+        return Decision(legal[0], "I was confused (a bug of mine): I took my first legal move")
+    if decision.action not in legal:
+        log.error("the bot in seat %s (counted from 0) chose an illegal action (%s); it takes its first legal action",
+                  view.seat, decision.action)
+        return Decision(legal[0], "my first choice was not allowed: I took my first legal move")
+    return decision

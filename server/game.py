@@ -27,7 +27,6 @@ from hanabi.engine import (
     Play,
     PreMove,
     Rearrange,
-    TurnAction,
     apply,
     cancelled_by,
     new_game,
@@ -84,15 +83,7 @@ def replayed(stored: StoredGame) -> GameState:
 
 def replay_text(stored: StoredGame) -> str:
     """The hanab.live JSON of a stored game, rebuilt by replaying its actions (one not finished: as stopped)."""
-    return hanablive_json(replayed(stored), stored.players, stored.notes, bool(stored.advised), stored.holders)
-
-
-def hanablive_json(state: GameState, names: tuple[str, ...], notes: dict[int, dict[int, str]],
-                   advice_used: bool = False, holders: Sequence[SeatHolder] = ()) -> str:
-    """``state`` as hanab.live JSON, with every seat's notes (seat -> card order -> text) in its ``notes`` field,
-    whether anyone asked the coach for advice, and who took over a seat from which turn."""
-    return replay.dumps(state, names, [notes.get(seat, {}) for seat in range(state.players)], advice_used,
-                        holders)
+    return Game.restore(stored).replay_json()
 
 
 def out_of_time_sentence(name: str) -> str:
@@ -165,16 +156,6 @@ class Game:
             raise Refused(ErrorCode.NOT_YOUR_TURN, NotYourTurn.sentence(self.names[e.current])) from None
         except IllegalAction as e:
             raise Refused(ErrorCode.ILLEGAL_ACTION, str(e)) from None
-
-    def bot_choice(self, seat: int, action: TurnAction) -> tuple[TurnAction, GameState]:
-        """A bot's action and the state after it; an illegal choice (a bug of the bot's) becomes its first legal
-        action, so that the game goes on."""
-        try:
-            return action, apply(self.state, action, seat=seat)
-        except IllegalAction as e:
-            log.error("game %d: the bot in seat %d chose an illegal action (%s): %s", self.id, seat, action, e)
-            fallback = view_for(self.state, seat).legal_actions()[0]
-            return fallback, apply(self.state, fallback, seat=seat)
 
     def record(self, seat: int, action: Action, new: GameState) -> None:
         """``action``, checked and stored, happened."""
@@ -299,6 +280,7 @@ class Game:
                 + frame(ReplayFile(game=self.id, json=replay)))
 
     def replay_json(self) -> str:
-        """The game as hanab.live JSON, every seat's notes in it: what the end of the game and its review show
-        everyone."""
-        return hanablive_json(self.state, self.names, self.notes, bool(self.advised), self.holders)
+        """The game as hanab.live JSON, with every seat's notes, whether anyone asked the coach for advice and who
+        took over a seat from which turn: what the end of the game and its review show everyone."""
+        notes = [self.notes.get(seat, {}) for seat in range(self.state.players)]
+        return replay.dumps(self.state, self.names, notes, bool(self.advised), self.holders)

@@ -1,52 +1,31 @@
 """Players' names as people read them: normalized (NFKC), visible, and not a look-alike of someone here.
 
-Names are compared by their *skeleton*: case and accents dropped, only letters and digits kept, and letters of
-other scripts that look like Latin ones (Cyrillic "a", Greek "o") read as those.
+What a name may be and when two names look the same (their *skeleton*) is the engine's rule
+(``hanabi.engine.names``); this module keeps the names a server knows and refuses a login's name by it.
 """
 
 from __future__ import annotations
 
-import functools
-import re
 import unicodedata
 from collections.abc import Callable, Iterable
 
+from hanabi.engine.names import passes_for_a_bot, skeleton, unseen
 from hanabi.protocol import NAME_MAX, ErrorCode
 
 from .session import Refused
-
-# Unicode categories no name may hold: format characters (zero-width, bidi controls), controls, private use,
-# unassigned code points, surrogates, line and paragraph separators.
-_UNSEEN = {"Cf", "Cc", "Co", "Cn", "Cs", "Zl", "Zp"}
-_FILLERS = "\u115f\u1160\u3164\uffa0\u2800"  # letters (and a braille blank) that show nothing at all
-# Letters and digits read as the Latin letter they look like (after case folding).
-# Cyrillic ze and Greek zeta are there for their capitals, which pass for a Latin Z (casefolding comes first).
-_LOOK_ALIKE = str.maketrans(
-    # Cyrillic, then the Latin script g
-    "\u0430\u0432\u0435\u0455\u0456\u0458\u043a\u043c\u043d\u043e\u0440\u0441\u0442\u0443\u0445\u0501\u04bb\u04cf\u0437"
-    "\u0261"
-    "\u03b1\u03b2\u03b5\u03b7\u03b9\u03ba\u03bd\u03bf\u03c1\u03c4\u03c5\u03c7\u03c9\u03b6"  # Greek
-    "01", "abesijkmhopctyxdhlzgabenikvoptuxwzol")
 
 
 def normalized(name: str) -> str:
     """``name`` in NFKC form; ``Refused`` with a sentence if it holds a character no one can see."""
     name = unicodedata.normalize("NFKC", name).strip()
-    unseen = next((c for c in name if unicodedata.category(c) in _UNSEEN or c in _FILLERS), None)
-    if unseen is not None:
+    hidden = unseen(name)
+    if hidden is not None:
         raise Refused(ErrorCode.BAD_FIELD, f"your name holds an invisible or text-reordering character "
-                                           f"(U+{ord(unseen):04X}): choose a name of visible letters")
+                                           f"(U+{ord(hidden):04X}): choose a name of visible letters")
     if not 1 <= len(name) <= NAME_MAX:
         raise Refused(ErrorCode.BAD_FIELD, f"your name must be 1 to {NAME_MAX} characters long once "
                                            "normalized: choose a plainer one")
     return name
-
-
-@functools.lru_cache(maxsize=4096)  # each login compares with every name here: not one normalization each time
-def skeleton(name: str) -> str:
-    """What ``name`` looks like: equal skeletons pass for the same name."""
-    letters = "".join(c for c in unicodedata.normalize("NFKD", name.casefold()) if c.isalnum())
-    return letters.translate(_LOOK_ALIKE).replace("rn", "m") or name.casefold()
 
 
 def by_name(names: Iterable[str]) -> tuple[str, ...]:
@@ -81,12 +60,6 @@ class NameBook:
         if not names:
             return None
         return name if name in names else next(iter(names))
-
-
-def passes_for_a_bot(name: str) -> bool:
-    """Whether ``name`` reads as a bot's: its first word looks like "Bot" ("Bot Ada", "B0T-x"; not "Botticelli")."""
-    first = re.split(r"[\W_]+", name.strip(), maxsplit=1)[0]
-    return skeleton(first) == "bot"
 
 
 def unique(wanted: str, taken: set[str], known: NameBook | None = None,

@@ -161,8 +161,7 @@ def read_game(db: sqlite3.Connection, game_id: int) -> StoredGame | None:
                         "SELECT turn, seat, reason, kept_from FROM bot_reasons WHERE game_id = ? ORDER BY turn",
                         (game_id,))]
     game.advised = {seat for (seat,) in db.execute("SELECT seat FROM game_advice WHERE game_id = ?", (game_id,))}
-    game.holders = [SeatHolder(turn, seat, name, bool(bot)) for turn, seat, name, bot in db.execute(
-        "SELECT turn, seat, name, bot FROM seat_holders WHERE game_id = ? ORDER BY ord", (game_id,))]
+    game.holders = read_holders(db, [game_id]).get(game_id, [])
     return game
 
 

@@ -629,7 +629,7 @@ class Table:
         turns.started(self)
 
     async def _hand_seat(self, host: Player, request: Handover) -> Player | None:
-        """Give the seat (``lobby.hand_over``), store it, tell everyone. Returns the person who lost it (None: a bot)."""
+        """Give the seat (the lobby found ``to``), store it, tell everyone. Returns who lost it (None: a bot)."""
         seat, to = request.seat, request.to
         await self.may_use_host_powers(host, rules.hand_seat_refusal(self.info(), self.seat_of(host), seat,
                                                                      to_bot=to is None))

@@ -26,6 +26,7 @@ from hanabi.engine import (
     Play,
     PlayerView,
     Rearrange,
+    apply,
     new_game,
     out_of_time,
     terminate,
@@ -343,13 +344,10 @@ async def bot_move(table: TableSide, move: BotMove) -> None:
     if game.time.paused:
         game.bot_turn = None  # paused while it was thinking: it thinks again once the game goes on
         return
-    action, new = game.bot_choice(move.seat, move.action)
-    if action == move.action:
-        decision = Decision(action, move.reason, move.names_cards_of)
-    else:
-        decision = Decision(action, "my first choice was not allowed: I took my first legal move")
+    new = apply(game.state, move.action, seat=move.seat)  # legal: ``bots.decide`` saw to it, at this very turn
+    decision = Decision(move.action, move.reason, move.names_cards_of)
     # The next seat's pre-move may be made in it too.
-    await commit(table, game, move.seat, action, new, _reason(game.id, move.turn, move.seat, decision, new))
+    await commit(table, game, move.seat, move.action, new, _reason(game.id, move.turn, move.seat, decision, new))
 
 
 def _reason(game: int, turn: int, seat: int, decision: Decision, new: GameState) -> Withheld:

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 import trio
+from hanabi.engine.names import passes_for_a_bot, skeleton
 from hanabi.protocol import PROTOCOL_VERSION
 from hanabi.protocol.messages import ErrorReply, Hello, Welcome
 from hanabi.server import Server, serve
-from hanabi.server.names import NameBook, normalized, passes_for_a_bot, skeleton, unique
+from hanabi.server.names import NameBook, normalized, unique
 from hanabi.server.session import Refused
 
 from .conftest import FAST, Client, Connect, eventually
