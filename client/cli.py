@@ -194,6 +194,8 @@ def _on_the_lan(args: argparse.Namespace, name: str) -> int:
     if (problem := terminal_problem()) is not None:
         return _refuse(problem)
     if args.serve:
+        from hanabi.protocol.lan import hosted_name
+
         return _run(None, name, bell=wants_bell(args), lan_name=hosted_name(name))
     chosen = _choose_server()
     return 0 if chosen is None else _join(chosen, name, args)
@@ -205,11 +207,6 @@ def _join(address: Address, name: str, args: argparse.Namespace) -> int:
     if (problem := resolve_problem(address) or terminal_problem()) is not None:
         return _refuse(problem)
     return _run(address, name, bell=wants_bell(args))
-
-
-def hosted_name(player: str) -> str:
-    """The name a ``--serve`` server is announced under: "<player>'s Hanabi server", cut to fit."""
-    return f"{player}'s Hanabi server".encode()[:60].decode(errors="ignore")
 
 
 def list_servers(as_json: bool, wait: float = LIST_WAIT) -> int:

@@ -500,7 +500,7 @@ def _handed(model: ClientModel, seat: int, previous: str, name: str, turn: int) 
 
 
 def _seat_handed(model: ClientModel, message: SeatHanded) -> ClientModel:
-    """The host gave a seat on (the server's ``lobby.hand_over``): to us, away from us while we were away, or between others."""
+    """The host gave a seat on (server/lobby.py): to us, away from us while we were away, or between others."""
     if message.turn is not None and model.table is not None and model.table.id == message.table:
         model = replace(model, holders=_handed(model, message.seat, message.previous, message.name, message.turn))
     seat = f"seat {message.seat + 1}"

@@ -16,6 +16,7 @@ from .version import PROTOCOL_VERSION, SERVER_PROGRAM
 
 SERVICE_TYPE = "_hanabi._tcp.local."
 TXT_VERSION = 1  # the layout of the TXT record (RFC 6763 §6.7), raised if a key changes meaning
+NAME_LIMIT = 60  # bytes of a server's name: a DNS label holds 63, and a clash renames "name" to "name-2"
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,22 @@ def txt_record(tables: int, players: int, *, protocol: int = PROTOCOL_VERSION,
     """The TXT record a server announces."""
     return {"txtvers": str(TXT_VERSION), "protocol": str(protocol), "program": program,
             "tables": str(tables), "players": str(players)}
+
+
+def hosted_name(owner: str) -> str:
+    """The name a server is announced under unless told otherwise: "<owner>'s Hanabi server", cut to fit."""
+    return f"{owner}'s Hanabi server".encode()[:NAME_LIMIT].decode(errors="ignore")
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a server's name on the LAN, or None."""
+    if not name.strip():
+        return "the name is empty: give a few words players will recognise"
+    if not name.isprintable():
+        return "the name has a control character: use letters, digits, spaces and punctuation"
+    if len(name.encode()) > NAME_LIMIT:
+        return f"the name is {len(name.encode())} bytes long; the most a LAN name can be is {NAME_LIMIT}"
+    return None
 
 
 def read_txt(properties: dict[bytes, bytes | None]) -> ServerTxt:

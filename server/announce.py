@@ -19,14 +19,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import trio
-from hanabi.protocol.lan import SERVICE_TYPE, txt_record
+from hanabi.protocol.lan import NAME_LIMIT, SERVICE_TYPE, hosted_name, txt_record
 
 if TYPE_CHECKING:
     from zeroconf import ServiceInfo
 
 log = logging.getLogger(__name__)
 
-NAME_LIMIT = 60  # bytes: a DNS label holds 63, and a clash renames "name" to "name-2"
 UPDATE_EVERY = 2.0  # seconds: the least time between two updates of the counts
 _LOOK_EVERY = 0.5  # seconds: how often the counts are read (reading them costs nothing)
 _GOODBYE_WITHIN = 2.0  # seconds given to saying goodbye when the server stops
@@ -47,19 +46,9 @@ def default_name() -> str:
         user = getpass.getuser()
     except (KeyError, OSError):
         user = ""
-    name = f"{user}'s Hanabi server" if user else socket.gethostname() or "Hanabi server"
-    return name.encode()[:NAME_LIMIT].decode(errors="ignore")
-
-
-def name_problem(name: str) -> str | None:
-    """Why ``name`` cannot be a server's name on the LAN, or None."""
-    if not name.strip():
-        return "the name is empty: give a few words players will recognise"
-    if not name.isprintable():
-        return "the name has a control character: use letters, digits, spaces and punctuation"
-    if len(name.encode()) > NAME_LIMIT:
-        return f"the name is {len(name.encode())} bytes long; the most a LAN name can be is {NAME_LIMIT}"
-    return None
+    if user:
+        return hosted_name(user)
+    return (socket.gethostname() or "Hanabi server").encode()[:NAME_LIMIT].decode(errors="ignore")
 
 
 def lan_address() -> str | None:

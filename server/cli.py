@@ -245,8 +245,9 @@ async def _run(host: str | None, port: int, db: str, config: ServerConfig, lan_n
 
 def _lan_name(args: argparse.Namespace) -> tuple[str | None, str | None]:
     """The name to announce (None: --no-announce), or why it cannot be."""
+    from hanabi.protocol.lan import name_problem
+
     from .announce import default_name as default_lan_name
-    from .announce import name_problem
 
     if args.no_announce:
         clash = "--name is the name announced on the LAN: it does not go with --no-announce"

@@ -200,6 +200,10 @@ class Game:
         """Every seat's notes, one frame each: for spectators, and for everyone once the game is over."""
         return b"".join(frame(self.notes_of(seat)) for seat in range(self.state.players))
 
+    def notes_seen(self, seat: int | None) -> bytes:
+        """The notes whoever sees the game as ``seat`` (None: every hand) may read: only its own while it runs."""
+        return frame(self.notes_of(seat)) if seat is not None and self.running else self.every_seat_notes()
+
     # --- pre-moves and pause: the checks of the requests, which the table carries out ----------------------------
 
     def queue(self, seat: int, request: QueueMove) -> str:

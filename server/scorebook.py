@@ -6,7 +6,7 @@ A game counts for every person who held one of its seats (``game_players``: thos
 those handed a seat while it ran), under the name the store knows them by (``players``; a forgotten player has
 none, and no record). A game is "with bots" when a house bot or a network bot held a seat of it at any time
 (``game_bots``). "With advice" reads the coach's mark: the store lists in ``game_advice`` each seat of a game
-that asked for advice (a store written before the coach has no such table, and counts 0). Nothing is stored
+that asked for advice (opening a store written before the coach adds the table, empty). Nothing is stored
 twice: the record is counted afresh on each request, from rows the games already write.
 """
 
@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from hanabi.engine import EndReason, Variant
 from hanabi.protocol import StatsLine
 
-_ADVICE_TABLE = "game_advice"
 _VARIANT_ORDER = {v: i for i, v in enumerate(Variant)}
 
 
@@ -48,11 +47,9 @@ class _Tally:
 
 def read_records(db: sqlite3.Connection, key: str | None = None) -> list[PlayerRecord]:
     """Every player's record, by name (case ignored); with ``key``, only the player of that token hash."""
-    has_advice = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
-                            (_ADVICE_TABLE,)).fetchone() is not None
-    advice = (f"EXISTS (SELECT 1 FROM {_ADVICE_TABLE} a WHERE a.game_id = g.id)" if has_advice else "0")
-    query = (f"SELECT gp.token_hash, p.name, g.config, g.score, g.end_reason,"
-             f" EXISTS (SELECT 1 FROM game_bots b WHERE b.game_id = g.id), {advice}"
+    query = ("SELECT gp.token_hash, p.name, g.config, g.score, g.end_reason,"
+             " EXISTS (SELECT 1 FROM game_bots b WHERE b.game_id = g.id),"
+             " EXISTS (SELECT 1 FROM game_advice a WHERE a.game_id = g.id)"
              " FROM game_players gp JOIN games g ON g.id = gp.game_id JOIN players p ON p.token_hash = gp.token_hash"
              " WHERE g.finished IS NOT NULL AND g.end_reason IS NOT NULL")
     rows = db.execute(query, ()) if key is None else db.execute(query + " AND gp.token_hash = ?", (key,))

@@ -423,10 +423,7 @@ class Table:
             player.send(game.time.message(game.id))
             if seat is not None and seat in game.premoves and player not in self.seen_as:
                 player.send(game.queued(seat, ""))
-            if seat is not None and game.running:
-                player.send(game.notes_of(seat))
-            else:
-                player.send_frame(game.every_seat_notes())
+            player.send_frame(game.notes_seen(seat))
         if self.review is not None:
             player.send_frame(self.review.frames(self.id))
         player.send(Watchers(table=self.id, names=self.watchers()))
@@ -609,10 +606,7 @@ class Table:
         if game is None:
             return
         player.send(game.view(seat))
-        if seat is not None and game.running:
-            player.send(game.notes_of(seat))
-        else:
-            player.send_frame(game.every_seat_notes())
+        player.send_frame(game.notes_seen(seat))
 
     def _chat(self, player: Player, text: str) -> None:
         refuse(rules.chat_refusal(self.info(), seated=self.place(player) is not None))

@@ -20,16 +20,16 @@ from pathlib import Path
 import pytest
 from hanabi.client.app import ClientApp
 from hanabi.client.arguments import LIST_WAIT
-from hanabi.client.cli import hosted_name, main
+from hanabi.client.cli import main
 from hanabi.client.discovery import Found, instance_name, ordered
 from hanabi.client.finder import ServerFinder
 from hanabi.client.runner import ModelStore
 from hanabi.client.session import Address
 from hanabi.client.snapshot import SizedOutput, screen_text
-from hanabi.protocol.lan import SERVICE_TYPE, read_txt, txt_record
+from hanabi.protocol.lan import SERVICE_TYPE, hosted_name, name_problem, read_txt, txt_record
 from hanabi.protocol.messages import Welcome
 from hanabi.protocol.version import PROTOCOL_VERSION
-from hanabi.server.announce import default_name, name_problem, where
+from hanabi.server.announce import default_name, where
 from hanabi.server.cli import main as server_main
 from prompt_toolkit.input import create_pipe_input
 
