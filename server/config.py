@@ -25,8 +25,10 @@ class ServerConfig:
     # Every connection from one address (one machine on a LAN) draws on one budget of messages: past it, the server
     # reads that address's connections more slowly (TCP makes them wait), refusing nothing and sending nothing. So a
     # crowd of connections from a few machines cannot fill the event loop's rounds ahead of everyone else's moves.
-    address_rate: float = 40.0  # messages per second from one address, sustained
-    address_burst: int = 80  # ... and at once
+    address_rate: float = 20.0  # messages per second from one address, sustained (a connection's own rate)
+    # ... and at once: a client's login is a handful. Every address's burst can land in one round of the event loop
+    # (a crowd's connections send on the same ticks), so it is kept small: 20 addresses, 200 messages at once.
+    address_burst: int = 10
     max_frame: int = DEFAULT_MAX_FRAME  # what the server sends
     # What a client sends: its longest request (a chat line of 500 characters) is under 2 KiB. Decoding is the
     # work a frame costs, so bytes have a rate of their own: the reader waits once a peer sent more.
