@@ -31,6 +31,7 @@ from prompt_toolkit.layout.menus import CompletionsMenu
 
 from .clockface import time_fragments
 from .glance import glance_fragments
+from .heldtext import HeldText
 from .history_list import HistoryUi, history_fragments
 from .model import ClientModel
 from .notes import panel_fragments
@@ -186,21 +187,21 @@ class ScreenLayout:
             return wrap_words(time_fragments(self.model(), time.monotonic()), self.width, 1)
 
         return HSplit([
-            Window(FormattedTextControl(tokens), height=1),
+            Window(HeldText(tokens), height=1),
             ConditionalContainer(Window(FormattedTextControl(clocks), dont_extend_height=True, wrap_lines=True),
                                  Condition(lambda: bool(time_fragments(self.model(), 0.0)))),
-            Window(FormattedTextControl(self._board), height=self._board_height),
-            Window(FormattedTextControl(lambda: self.once("discards", (self.width,),
+            Window(HeldText(self._board), height=self._board_height),
+            Window(HeldText(lambda: self.once("discards", (self.width,),
                                                           lambda model: discards(model, self.width))),
                    dont_extend_height=True, wrap_lines=True),
-            Window(FormattedTextControl(figures), height=1),
+            Window(HeldText(figures), height=1),
             ConditionalContainer(
                 Window(FormattedTextControl(lambda: watchers_fragments(self.model(), self.width)), height=1),
                 Condition(lambda: bool(self.model().watchers))),
             Window(height=1, char="─", style="class:rule"),
             middle,
             self._review_bar() if review else ConditionalContainer(
-                Window(FormattedTextControl(lambda: self.once("end", (self.width,), lambda model: wrap_words(
+                Window(HeldText(lambda: self.once("end", (self.width,), lambda model: wrap_words(
                     end_fragments(model, solo=self.app.solo), self.width, 1))),
                        dont_extend_height=True, wrap_lines=True),
                 Condition(self._game_over)),
@@ -279,5 +280,5 @@ class ScreenLayout:
             return self.once("log end", (text,), lambda model: _end_of(text))
 
         # Long lines (chat, the last card's notice) wrap rather than being cut at the edge.
-        return Window(FormattedTextControl(shown, get_cursor_position=cursor), wrap_lines=True,
+        return Window(HeldText(shown, get_cursor_position=cursor), wrap_lines=True,
                       height=Dimension(min=0, preferred=0) if yielding else None)

@@ -8,6 +8,7 @@ and log as a live game. No server, no network.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from hanabi.engine import GameState, action_of, game_from_deck, replay_steps, view_for
@@ -38,7 +39,8 @@ from prompt_toolkit.layout import (
 from prompt_toolkit.output import Output
 
 from .board import seat_name
-from .model import ClientModel, Link, log_new_events
+from .heldtext import HeldText
+from .model import ClientModel, Link, LogLine, log_new_events
 from .moments import Found, MomentsOf, jump, moment_at, moment_lines
 from .notes import panel_fragments
 from .screens import board, discards, end_fragments, join_lines, keys_line, title_fragments, tokens_line
@@ -107,8 +109,11 @@ class ReplayViewer:
         self.states = game_steps(replay)
         self.pos = Position(step=0, seat=None)
         self._shown: tuple[int, int | None, ClientModel] | None = None  # model()'s: the step, the seat, the model
+        self._told: dict[int | None, tuple[LogLine, ...]] = {}  # the whole game's log, by the seat seeing it
         self._hands: tuple[tuple[object, ...], StyleAndTextTuples, int] | None = None  # _board()'s
         self._log_text: tuple[tuple[object, ...], StyleAndTextTuples, Point] | None = None  # _log()'s
+        self._moment_text: tuple[tuple[object, ...], StyleAndTextTuples, int] | None = None  # _moment()'s
+        self._made: dict[str, tuple[ClientModel, int, StyleAndTextTuples]] = {}  # once()'s: by part, for a width
         self.show_help = False
         self.said = ""  # why the last m or M did not move, until the next step
         # Every seat is judged as a person's, at REPLAY_LEVEL: the file says neither who was a bot nor the level.
@@ -117,14 +122,13 @@ class ReplayViewer:
         help_window = Window(FormattedTextControl(replay_help_fragments), wrap_lines=True)
         self.application: Application[None] = Application(
             layout=Layout(HSplit([
-                Window(FormattedTextControl(lambda: title_fragments(self.model(), self.width)), height=1),
+                Window(HeldText(lambda: self.once("title", lambda model: title_fragments(model, self.width))),
+                       height=1),
                 DynamicContainer(lambda: help_window if self.show_help else game),
                 # Every line of the moment, the log giving way on a small screen: the bot's move and why is the
                 # moment's point.
-                ConditionalContainer(Window(FormattedTextControl(self._moment), wrap_lines=True,
-                                            height=lambda: Dimension.exact(
-                                                to_plain_text(self._moment()).count("\n") + 1 if self._moment()
-                                                else 0)),
+                ConditionalContainer(Window(HeldText(self._moment), wrap_lines=True,
+                                            height=lambda: Dimension.exact(self._moment_made()[1])),
                                      Condition(lambda: not self.show_help)),
                 Window(FormattedTextControl(self._where), height=1, style="class:keys"),
                 Window(FormattedTextControl(self._keys), height=1, style="class:keys"),
@@ -140,14 +144,14 @@ class ReplayViewer:
     def _game_body(self) -> HSplit:
         """The board and the log, as a live game shows them."""
         return HSplit([
-            Window(FormattedTextControl(self._tokens), height=1),
-            Window(FormattedTextControl(lambda: self._board()[0]), height=lambda: Dimension.exact(self._board()[1])),
-            Window(FormattedTextControl(lambda: discards(self.model(), self.width)), dont_extend_height=True,
-                   wrap_lines=True),
+            Window(HeldText(self._tokens), height=1),
+            Window(HeldText(lambda: self._board()[0]), height=lambda: Dimension.exact(self._board()[1])),
+            Window(HeldText(lambda: self.once("discards", lambda model: discards(model, self.width))),
+                   dont_extend_height=True, wrap_lines=True),
             Window(height=1, char="─", style="class:rule"),
-            Window(FormattedTextControl(self._log, get_cursor_position=self._log_end), wrap_lines=True),
-            Window(FormattedTextControl(lambda: end_fragments(self.model())[:2]), dont_extend_height=True,
-                   wrap_lines=True),
+            Window(HeldText(self._log, get_cursor_position=self._log_end), wrap_lines=True),
+            Window(HeldText(lambda: self.once("end", lambda model: end_fragments(model)[:2])),
+                   dont_extend_height=True, wrap_lines=True),
         ])
 
     @property
@@ -156,15 +160,38 @@ class ReplayViewer:
 
     def model(self) -> ClientModel:
         """The step shown, through the eyes chosen; built once for each (a redraw asks for it about ten times:
-        the title, the tokens, the board and its height, the log and its end, and each build replays the log)."""
+        the title, the tokens, the board and its height, the log and its end)."""
         step, seat = self.pos.step, self.pos.seat
         if self._shown is None or self._shown[:2] != (step, seat):
             state = self.states[step]
             view = view_for(state, seat)
             base = ClientModel(address=self.name, link=Link.REPLAY, seat_names=self.replay.players, seat=seat,
-                               card_notes=file_notes(self.replay, state, seat))
-            self._shown = (step, seat, log_new_events(replace(base, view=view), view))
+                               card_notes=file_notes(self.replay, state, seat), view=view)
+            told, events = self.told(seat), len(view.events)
+            # The log of a step is the first lines of the whole game's (one line per event), unless the log keeps
+            # fewer lines than the game has events: then it is told again from the deal.
+            model = replace(base, log=told[:events], logged_events=events) \
+                if len(told) == len(self.states[-1].events) else log_new_events(base, view)
+            self._shown = (step, seat, model)
         return self._shown[2]
+
+    def told(self, seat: int | None) -> tuple[LogLine, ...]:
+        """Every event of the game as the log tells it to ``seat``, told once per seat rather than again from the
+        deal at each step."""
+        if seat not in self._told:
+            view = view_for(self.states[-1], seat)
+            blank = ClientModel(address=self.name, link=Link.REPLAY, seat_names=self.replay.players, seat=seat)
+            self._told[seat] = log_new_events(replace(blank, view=view), view).log
+        return self._told[seat]
+
+    def once(self, part: str, make: Callable[[ClientModel], StyleAndTextTuples]) -> StyleAndTextTuples:
+        """``make(model)`` for the model shown, made again only when the model (the step, the seat) or the width
+        changes: a redraw asks for a part's text more than once (its height, its lines)."""
+        model, width = self.model(), self.width
+        held = self._made.get(part)
+        if held is None or held[0] is not model or held[1] != width:
+            held = self._made[part] = (model, width, make(model))
+        return held[2]
 
     def _board(self) -> tuple[StyleAndTextTuples, int]:
         """The hands at the step shown, and their height in lines: made once per step, seat, toggle and width (a
@@ -176,8 +203,7 @@ class ReplayViewer:
         return self._hands[1], self._hands[2]
 
     def _tokens(self) -> StyleAndTextTuples:
-        view = self.model().view
-        return tokens_line(view, self.width) if view is not None else []
+        return self.once("tokens", lambda model: tokens_line(model.view, self.width) if model.view is not None else [])
 
     def _log(self) -> StyleAndTextTuples:
         return self._log_and_end()[0]
@@ -228,8 +254,15 @@ class ReplayViewer:
             self.pos.step = step
 
     def _moment(self) -> StyleAndTextTuples:
-        """The moment whose board is the step shown (what was done, the bot's move), or why m or M stayed."""
+        return self._moment_made()[0]
+
+    def _moment_made(self) -> tuple[StyleAndTextTuples, int]:
+        """The moment whose board is the step shown (what was done, the bot's move), or why m or M stayed, and its
+        height in lines: made once per step, width and what the search found (a redraw asks for both)."""
         found = self.found()
+        key = (self.pos.step, self.said, self.width, found)
+        if self._moment_text is not None and self._moment_text[0] == key:
+            return self._moment_text[1], self._moment_text[2]
         moment = moment_at(found, self.pos.step)
         out: StyleAndTextTuples = []
         if found is not None and moment is not None:
@@ -237,7 +270,10 @@ class ReplayViewer:
             out.append(("class:status.prompt", f" {done}\n {suggested}"))
         if self.said:  # at the last moment, m says there is none after it
             out.append(("class:status", f"\n {self.said}" if out else f" {self.said}"))
-        return wrap_words(out, self.width, 1)  # at word boundaries: the moment's sentences are long
+        text = wrap_words(out, self.width, 1)  # at word boundaries: the moment's sentences are long
+        height = to_plain_text(text).count("\n") + 1 if text else 0
+        self._moment_text = (key, text, height)
+        return text, height
 
     def place(self) -> Place:
         return Place(self.pos.step, len(self.states) - 1, self.states[0].players)
