@@ -26,12 +26,7 @@ from hanabi.protocol import (
     ErrorCode,
     GetAdvice,
     GiveHost,
-    HypoAction,
-    HypoBack,
     HypoBot,
-    HypoEnd,
-    HypoReveal,
-    HypoStart,
     Join,
     Joined,
     Leave,
@@ -40,9 +35,6 @@ from hanabi.protocol import (
     QueueMove,
     RearrangeRequest,
     RemoveBot,
-    ReviewLead,
-    ReviewPoint,
-    ReviewStep,
     SeatHanded,
     SeatStatus,
     Spectate,
@@ -76,8 +68,6 @@ log = logging.getLogger(__name__)
 
 # The requests about the table's review: opening one, stepping, pointing, the lead, and its what if.
 ReviewRequest = OpenReview | reviews.ReviewMove | reviews.WhatIfMove | HypoBot
-REVIEW_REQUESTS = (OpenReview, ReviewStep, ReviewPoint, ReviewLead, HypoStart, HypoAction, HypoBack, HypoReveal,
-                   HypoEnd, HypoBot)
 
 
 @dataclass(slots=True)
@@ -259,7 +249,7 @@ class Table:
             await self._give_host(player, request.seat)
         elif isinstance(request, Chat):
             self._chat(player, request.text)
-        elif isinstance(request, REVIEW_REQUESTS):
+        elif isinstance(request, ReviewRequest):
             await self._review(player, request)
         elif isinstance(request, Handover):
             return await self._hand_seat(player, request)
@@ -658,7 +648,7 @@ class Table:
 
     async def _review(self, player: Player, request: ReviewRequest) -> None:
         seat = self.place(player)
-        if isinstance(request, (HypoStart, HypoAction, HypoBack, HypoReveal, HypoEnd)):
+        if isinstance(request, reviews.WhatIfMove):
             await self._show_what_if(reviews.hypothesised(self.review, self.info(), self.watchers(), player.name,
                                                           seat, request))
         elif isinstance(request, HypoBot):
