@@ -42,23 +42,14 @@ def dump(data: bytes, *, peer: Literal["client", "server"] | None, max_frame: in
     """Decode every frame of ``data`` into ``out`` lines; False if any was refused."""
     decoder = Decoder(max_frame, peer=peer)
     clean = True
-    try:
-        decoder.receive(data)
-    except ProtocolError as error:
-        out.append(f"refused ({error.code}): {error.message}")
-        return False
-    while True:
-        try:
-            message = decoder.next_message()
-        except ProtocolError as error:
+    for item in decoder.take(data):
+        if isinstance(item, ProtocolError):
             clean = False
-            out.append(f"refused ({error.code}): {error.message}")
-            if error.fatal:
+            out.append(f"refused ({item.code}): {item.message}")
+            if item.fatal:
                 return False
-            continue
-        if message is None:
-            break
-        out.append(json.dumps(to_wire(message), ensure_ascii=False))
+        else:
+            out.append(json.dumps(to_wire(item), ensure_ascii=False))
     if decoder.buffered:
         out.append(f"incomplete: {decoder.buffered} bytes at the end do not make a whole frame")
         clean = False

@@ -188,11 +188,12 @@ class Decoder:
     ``peer="client"`` and refuses server-only types such as "view"; None
     accepts every type (tools, tests).
 
-    Two ways to use it. ``feed(data)`` buffers the bytes and returns every
+    Three ways to use it. ``feed(data)`` buffers the bytes and returns every
     complete message; if a frame is bad it raises ProtocolError, whose
     ``messages`` holds the good ones decoded before it in the same call.
-    Or ``receive(data)`` then ``next_message()`` until it returns None,
-    which lets a server answer a bad request and go on. After a non-fatal
+    ``take(data)`` returns them with a ProtocolError in the place of each
+    bad frame, which lets a server answer a bad request and go on; so does
+    ``receive(data)`` then ``next_message()`` until it returns None. After a non-fatal
     error the bad frame is skipped; after a fatal one (``frame_too_large``,
     ``protocol_version``, ``history_gap``) the decoder refuses everything:
     close the connection.
@@ -280,6 +281,27 @@ class Decoder:
         if type(message) is ViewUpdate:
             self._history = (message.game, message.view.events)
         return message
+
+    def take(self, data: bytes) -> list[Message | ProtocolError]:
+        """Add bytes; every message now complete, and an error in the place of each bad frame (skipped: the next
+        ones may be fine). A fatal error comes last: nothing after it is read. An error keeps no traceback, which
+        would hold the bad frame's decoded tree."""
+        try:
+            self.receive(data)
+        except ProtocolError as e:
+            return [e.with_traceback(None)]  # fatal: a frame over the cap
+        items: list[Message | ProtocolError] = []
+        while True:
+            try:
+                message = self.next_message()
+            except ProtocolError as e:
+                items.append(e.with_traceback(None))
+                if e.fatal:
+                    return items
+                continue
+            if message is None:
+                return items
+            items.append(message)
 
     def feed(self, data: bytes) -> list[Message]:
         """Add bytes and return every message now complete (see the class docstring for errors)."""

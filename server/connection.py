@@ -77,10 +77,6 @@ class Connection:
     def unwelcomed(self) -> bool:
         return self.player is None  # has not said hello (yet)
 
-    @property
-    def why(self) -> str:
-        return self.life.why
-
     # --- the outside's handle -----------------------------------------------------------------------------------
 
     def send_frame(self, data: bytes) -> None:
@@ -146,7 +142,7 @@ class Connection:
             if self.player is not None:
                 self.lobby.disconnected(self.player, self, left=self.life.said_goodbye)
             name = self.player.name if self.player else "-"
-            log.info("%s (%s) disconnected: %s", self.peer, name, self.why or "closed")
+            log.info("%s (%s) disconnected: %s", self.peer, name, self.life.why or "closed")
             await trio.aclose_forcefully(self.stream)
 
     async def _writer(self) -> None:
@@ -232,28 +228,8 @@ class Connection:
                 self.close(GoodbyeReason.IDLE, self._too_late)
                 return
 
-    def _decode(self, data: bytes) -> list[Message | ProtocolError]:
-        """The messages in ``data``, and an error for each bad frame (skipped: the next ones may be fine). An
-        error keeps no traceback, which would hold the bad frame's decoded tree."""
-        items: list[Message | ProtocolError] = []
-        try:
-            self._decoder.receive(data)
-        except ProtocolError as e:
-            return [e.with_traceback(None)]  # fatal: a frame over the cap
-        while True:
-            try:
-                message = self._decoder.next_message()
-            except ProtocolError as e:
-                items.append(e.with_traceback(None))
-                if e.fatal:
-                    return items
-                continue
-            if message is None:
-                return items
-            items.append(message)
-
     async def _take(self, data: bytes) -> None:
-        for item in self._decode(data):
+        for item in self._decoder.take(data):
             if self._by_address is not None:
                 # Past its address's budget, a message waits its turn: the next read waits with it, so the bytes
                 # behind it wait in the peer's socket. Nothing is refused: an honest machine's few messages a

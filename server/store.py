@@ -90,7 +90,8 @@ class Store:
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute(f"PRAGMA busy_timeout = {self.LOCK_WAIT_MS}")
             db.execute("PRAGMA foreign_keys=ON")
-            _write_nothing(db)  # is it writable?
+            # Is it writable? A write that changes nothing (the schema's version, set to what it is) tells.
+            db.execute(f"PRAGMA user_version = {int(db.execute('PRAGMA user_version').fetchone()[0])}")
             problem = db.execute("PRAGMA quick_check(1)").fetchone()[0]
             if problem != "ok":
                 raise StoreError(f"{self.path} is damaged (SQLite's check found: {problem}): restore it from a "
@@ -379,11 +380,6 @@ class Store:
                    **kwargs: P.kwargs) -> T:
         """Read in the store's task, after every write queued before."""
         return await self._do(lambda db: reader(db, *args, **kwargs))
-
-
-def _write_nothing(db: sqlite3.Connection) -> None:
-    """A write that changes nothing (the schema's version, set to what it is): a transaction all the same."""
-    db.execute(f"PRAGMA user_version = {int(db.execute('PRAGMA user_version').fetchone()[0])}")
 
 
 def _set_clocks(db: sqlite3.Connection, game_id: int, clocks: tuple[float, ...]) -> None:
