@@ -93,9 +93,9 @@ class Lobby:
         (forgetting idle players, the lobby's news); returns how many games run again."""
         snap = await self.store.read(read_snapshot)
         for p in snap.players:  # every player the store knows, all away for now
-            self.players[p.token_hash] = Player(p.token_hash, p.name, network_bot=p.network_bot)
+            self.players[p.token_hash] = Player(p.token_hash, p.name, away_since=trio.current_time(),
+                                                network_bot=p.network_bot)
             self.names.add(p.name)
-            self.players[p.token_hash].away_since = trio.current_time()
         running = 0
         watched: list[tuple[Table, list[str]]] = []
         for damaged in snap.damaged:

@@ -174,15 +174,18 @@ def _read_review(db: sqlite3.Connection, table_id: int) -> StoredReview | None:
     return StoredReview(game, str(row[1]), int(row[2]), None if row[3] is None else int(row[3]))
 
 
+# The finished games, as the games list shows them, but those dealt from the seed text given (the parameter).
+_FINISHED = (" FROM games g LEFT JOIN seeded_games s ON s.game_id = g.id WHERE g.finished IS NOT NULL"
+             " AND g.end_reason IS NOT NULL AND (s.seed IS NULL OR s.seed IS NOT ?)")
+
+
 def read_games(db: sqlite3.Connection, limit: int = 100, key: str | None = None, seed: str | None = None,
                hidden: str | None = None) -> list[GameSummary]:
     """The latest finished games, newest first; with ``key``, the games of the player of that token hash first;
     with ``seed``, only those dealt from that seed text; with ``hidden``, none dealt from that seed text."""
     query = ("SELECT g.id, g.table_id, g.players, g.config, g.score, g.end_reason, g.finished,"
              " EXISTS (SELECT 1 FROM game_players p WHERE p.token_hash = ? AND p.game_id = g.id) AS yours, s.seed,"
-             " EXISTS (SELECT 1 FROM game_advice a WHERE a.game_id = g.id)"
-             " FROM games g LEFT JOIN seeded_games s ON s.game_id = g.id"
-             " WHERE g.finished IS NOT NULL AND g.end_reason IS NOT NULL AND (s.seed IS NULL OR s.seed IS NOT ?)")
+             " EXISTS (SELECT 1 FROM game_advice a WHERE a.game_id = g.id)" + _FINISHED)
     rows = (db.execute(query + " ORDER BY yours DESC, g.id DESC LIMIT ?", (key, hidden, limit)) if seed is None
             else db.execute(query + " AND s.seed = ? ORDER BY g.id DESC LIMIT ?", (key, hidden, seed, limit)))
     return [GameSummary(gid, tid, tuple(json.loads(players)), Variant(json.loads(config)["variant"]), score or 0,
@@ -203,9 +206,7 @@ def read_holders(db: sqlite3.Connection, game_ids: list[int]) -> dict[int, list[
 def count_finished(db: sqlite3.Connection, hidden: str | None = None) -> int:
     """How many finished games the store holds, counted as ``read_games`` lists them (which shows the latest),
     without those dealt from the seed text ``hidden``."""
-    query = ("SELECT COUNT(*) FROM games g LEFT JOIN seeded_games s ON s.game_id = g.id"
-             " WHERE g.finished IS NOT NULL AND g.end_reason IS NOT NULL AND (s.seed IS NULL OR s.seed IS NOT ?)")
-    return int(db.execute(query, (hidden,)).fetchone()[0])
+    return int(db.execute("SELECT COUNT(*)" + _FINISHED, (hidden,)).fetchone()[0])
 
 
 def fold_table_clocks(db: sqlite3.Connection) -> None:
