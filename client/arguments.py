@@ -8,8 +8,6 @@ Importing this module costs next to nothing: the commands' help is built from it
 
 from __future__ import annotations
 
-import math
-
 from hanabi.engine.names import NAME_MAX
 
 # The defaults the commands' help states. They are here, with nothing heavy imported, so that ``--help`` need not
@@ -46,10 +44,3 @@ def name_problem(name: str) -> str | None:
     except FieldError as e:
         return f"--name {e.problem}"
     return None
-
-
-def seconds_problem(flag: str, seconds: float, zero: str = "acts at once") -> str | None:
-    """Why ``seconds`` given to ``flag`` is not a span of time (``zero`` says what 0 does), or None when it is."""
-    if math.isfinite(seconds) and seconds >= 0:
-        return None
-    return f"{flag} {seconds} is not a span of time: give seconds, 0 or more (0 {zero})"

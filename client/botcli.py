@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import sys
 
-from hanabi.engine.commandline import CommandParser
+from hanabi.engine.commandline import CommandParser, seconds_problem
 from hanabi.protocol.transport import DEFAULT_PORT
 
-from .arguments import RECONNECT_FOR, name_problem, seconds_problem
+from .arguments import RECONNECT_FOR, name_problem
 
 
 def _speaks() -> str:

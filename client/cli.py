@@ -21,12 +21,12 @@ from typing import TYPE_CHECKING
 
 # Only what the command line itself needs is imported here, so that --help and --version answer at once; the
 # screen (prompt_toolkit), the network (Trio, msgpack) and the solo server are imported where they are used.
-from hanabi.engine.commandline import CommandParser
+from hanabi.engine.commandline import CommandParser, seconds_problem
 from hanabi.engine.options import MAX_PLAYERS, MIN_PLAYERS, TIME_BASE, TIME_PER_TURN
 from hanabi.engine.variants import Variant
 from hanabi.protocol.transport import DEFAULT_PORT
 
-from .arguments import LIST_WAIT, SOLO_BOT_DELAY, name_problem, parse_clock, seconds_problem
+from .arguments import LIST_WAIT, SOLO_BOT_DELAY, name_problem, parse_clock
 
 if TYPE_CHECKING:
     from .session import Address

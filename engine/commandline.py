@@ -1,4 +1,4 @@
-"""What the four commands' argument parsers share: a mistake said in one line, and ``--version``.
+"""What the four commands' argument parsers share: a mistake said in one line, ``--version``, a span of time.
 
 argparse answers a wrong argument with the whole usage block, the line that matters last; a player who typed
 ``--players 9`` needs that line and where to look next, so ``CommandParser.error`` prints only it, with a
@@ -9,6 +9,7 @@ import the engine and the engine imports nothing of ours.
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
@@ -23,6 +24,13 @@ def program_version() -> str:
         return metadata.version(DISTRIBUTION)
     except metadata.PackageNotFoundError:
         return "dev"
+
+
+def seconds_problem(flag: str, seconds: float, zero: str = "acts at once") -> str | None:
+    """Why ``seconds`` given to ``flag`` is not a span of time (``zero`` says what 0 does), or None when it is."""
+    if math.isfinite(seconds) and seconds >= 0:
+        return None
+    return f"{flag} {seconds} is not a span of time: give seconds, 0 or more (0 {zero})"
 
 
 class CommandParser(argparse.ArgumentParser):

@@ -11,7 +11,6 @@ import errno
 import functools
 import json
 import logging
-import math
 import os
 import signal
 import socket
@@ -21,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import platformdirs
-from hanabi.engine.commandline import CommandParser
+from hanabi.engine.commandline import CommandParser, seconds_problem
 from hanabi.protocol.transport import DEFAULT_PORT
 
 from .config import ServerConfig
@@ -132,8 +131,8 @@ def _main(argv: list[str] | None) -> int:
         return _read_store(args, db)
     if not 0 <= args.port <= 65535:
         return _fail(f"--port {args.port} is not a TCP port: choose one from 1 to 65535")
-    if not 0 <= args.bot_delay < math.inf:  # nan too
-        return _fail(f"--bot-delay {args.bot_delay} is not a span of time: give seconds, 0 or more (0 acts at once)")
+    if (problem := seconds_problem("--bot-delay", args.bot_delay)) is not None:  # nan too
+        return _fail(problem)
     if not args.abandon_after >= 0:
         return _fail("--abandon-after cannot be negative (0 never closes a table)")
     if args.max_connections is not None and args.max_connections < 1:
