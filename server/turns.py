@@ -190,16 +190,13 @@ def _publish(table: TableSide, event: Event | None, but: Player | None = None) -
 
 
 def _tell_withheld(table: TableSide, game: Game, but: Player | None = None) -> None:
-    """The game is over: each seat reads the bots' reasons that were kept from it while it ran."""
+    """The game is over: each seat (and who watched as it) reads the bots' reasons kept from it while it ran."""
+    seen = [(p, table.seen_seat(p)) for p in table.members() if p is not but]
     for message, named in game.reasons:
         data = frame(message)
-        for seat in named:
-            holder = table.player_at(seat)
-            if holder is not None and holder is not but:
-                holder.send_frame(data)
-            for p in table.spectators:  # who watched as that seat was kept from it too
-                if table.seen_seat(p) == seat:
-                    p.send_frame(data)
+        for p, seat in seen:
+            if seat in named:
+                p.send_frame(data)
 
 
 def _table_game(table: TableSide) -> Game:
