@@ -348,9 +348,77 @@ runpy.run_module("hanabi.server", run_name="__main__", alter_sys=True)
 """
 
 
+# Run as the server's ``-c`` program with ``--trace``: the server, with the path of each move made by a person
+# timed, one line per move in the file named by HANABI_TRACE_LOG: the wall-clock time its request was read, then
+# seconds from that read to: the table's task taking it up, the store given its action, the store's commit done,
+# the views built, queued and their writers woken (``Game.publish`` begun and done), the mover's writer starting
+# its write and done with it. Patches the server's own functions by name: a diagnosis, not a contract.
+_TRACER = """
+import os, runpy, sys, time
+from hanabi.server import connection, game, store, turns
+log = open(os.environ["HANABI_TRACE_LOG"], "w", buffering=1)
+clock = time.perf_counter
+moving = []  # [mover's connection, stamps] while the table's task carries out a move
+
+take, commit, add_action, publish, write = (connection.Connection._take, turns.commit, store.Store.add_action,
+                                            game.Game.publish, connection.Connection._write)
+
+async def traced_take(self, data):
+    self.traced_read = (time.time(), clock())
+    await take(self, data)
+
+async def traced_commit(table, game, seat, action, new, reason=None):
+    player = table.player_at(seat)
+    read = getattr(player.conn, "traced_read", None) if player is not None and player.conn is not None else None
+    if read is None:
+        return await commit(table, game, seat, action, new, reason)
+    player.conn.traced_read = None
+    moving[:] = [player.conn, [read[0], read[1], clock()]]
+    try:
+        await commit(table, game, seat, action, new, reason)
+    finally:
+        moving.clear()
+
+async def traced_add_action(self, *args, **kwargs):
+    stamps = moving[1] if moving else None
+    if stamps is not None:
+        stamps.append(clock())
+    await add_action(self, *args, **kwargs)
+    if stamps is not None:
+        stamps.append(clock())
+
+def traced_publish(self, *args, **kwargs):
+    began = clock()
+    publish(self, *args, **kwargs)
+    if moving and len(moving[1]) == 5:
+        moving[1] += [began, clock()]
+        moving[0].traced_stamps = moving[1]
+
+async def traced_write(self, data):
+    stamps = getattr(self, "traced_stamps", None)
+    self.traced_stamps = None
+    if stamps is not None:
+        stamps.append(clock())
+    await write(self, data)
+    if stamps is not None:
+        at, read, *rest = stamps
+        log.write(" ".join([f"{at:.6f}"] + [f"{t - read:.6f}" for t in rest + [clock()]]) + "\\n")
+
+connection.Connection._take, turns.commit, store.Store.add_action = traced_take, traced_commit, traced_add_action
+game.Game.publish, connection.Connection._write = traced_publish, traced_write
+sys.argv[0] = "hanabi-server"
+runpy.run_module("hanabi.server", run_name="__main__", alter_sys=True)
+"""
+# The parts of a move's path that ``--trace`` times, in order: each ends where the next begins.
+_PATH = ("read -> table", "table -> store", "store's commit", "commit -> views", "views built and queued",
+         "queued -> write", "write")
+
+
 def _start_server(db: str, profile: str | None = None, gc_log: str | None = None,
-                  count_log: str | None = None) -> tuple[subprocess.Popen[bytes], int]:
+                  count_log: str | None = None, trace_log: str | None = None) -> tuple[subprocess.Popen[bytes], int]:
     python = [sys.executable] + (["-m", "cProfile", "-o", profile] if profile else [])
+    if trace_log:
+        return started([*python, "-c", _TRACER], db, {**os.environ, "HANABI_TRACE_LOG": trace_log})
     if gc_log:
         return started([*python, "-c", _GC_LOGGER], db, {**os.environ, "HANABI_GC_LOG": gc_log})
     if count_log:
@@ -369,6 +437,24 @@ def _counts(count_log: str, window: tuple[float, float], actions: int) -> dict[s
         if float(at) <= window[1]:
             last = json.loads(counted)
     return {name: round((n - first.get(name, 0)) / max(1, actions), 2) for name, n in last.items()}
+
+
+def _path(trace_log: str, window: tuple[float, float]) -> dict[str, dict[str, float]]:
+    """The parts of the moves' path (``_TRACER``) read in the measured window: p50, p90 and p99 of each, in ms,
+    and of the whole (from the request read to the mover's view written)."""
+    parts: list[list[float]] = []
+    for line in Path(trace_log).read_text().splitlines():
+        at, *stamps = line.split()
+        if window[0] <= float(at) <= window[1]:
+            ends = [float(t) for t in stamps]
+            parts.append([b - a for a, b in zip([0.0, *ends], ends, strict=False)] + [ends[-1]])
+    summary = {}
+    for i, name in enumerate((*_PATH, "read -> written")):
+        values = sorted(p[i] * 1000 for p in parts)
+        if values:
+            summary[name] = {f"p{q}": round(values[min(len(values) - 1, int(q / 100 * len(values)))], 3)
+                             for q in (50, 90, 99)}
+    return summary
 
 
 def started(program: list[str], db: str, env: dict[str, str] | None) -> tuple[subprocess.Popen[bytes], int]:
@@ -451,7 +537,8 @@ def _play(clients: list[LoadClient], warmup: float, seconds: float, stats: Stats
 
 
 def run(tables: int, players: int, seconds: float, warmup: float, think: float = 0.0,
-        profile: str | None = None, gc_log: bool = False, count: bool = False) -> dict[str, Any]:
+        profile: str | None = None, gc_log: bool = False, count: bool = False,
+        trace: bool = False) -> dict[str, Any]:
     stats = Stats()
     clients: list[LoadClient] = []
     # The server's cycle collections while measured: generation, CPU ms, objects it had to look at.
@@ -459,7 +546,8 @@ def run(tables: int, players: int, seconds: float, warmup: float, think: float =
     with tempfile.TemporaryDirectory() as tmp:
         log_path = os.path.join(tmp, "gc.log") if gc_log else None
         count_path = os.path.join(tmp, "counts.log") if count else None
-        proc, port = _start_server(os.path.join(tmp, "load.sqlite3"), profile, log_path, count_path)
+        trace_path = os.path.join(tmp, "trace.log") if trace else None
+        proc, port = _start_server(os.path.join(tmp, "load.sqlite3"), profile, log_path, count_path, trace_path)
         try:
             rss_idle = _rss_kib(proc.pid)
             t0 = time.perf_counter()
@@ -487,6 +575,7 @@ def run(tables: int, players: int, seconds: float, warmup: float, think: float =
                 if stats.window[0] <= float(at) <= stats.window[1]:
                     collections.append((int(generation), float(ms), int(tracked)))
         counts = _counts(count_path, stats.window, stats.actions) if count_path is not None else None
+        path = _path(trace_path, stats.window) if trace_path is not None else None
     cpu = user + kernel
     lat = sorted(stats.latencies)
     read = sorted(stats.read_latencies)
@@ -513,6 +602,7 @@ def run(tables: int, players: int, seconds: float, warmup: float, think: float =
         "errors": len(stats.errors), "first_error": stats.errors[0] if stats.errors else None,
         **({"gc": _collections(collections)} if gc_log else {}),
         **({"per_action": counts} if counts is not None else {}),
+        **({"path_ms": path} if path is not None else {}),
     }
 
 
@@ -544,15 +634,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", action="store_true",
                         help="count the server's event loop rounds, task steps (by task), thread hops and stream "
                              "writes, and print them per action (not with --gc-log)")
+    parser.add_argument("--trace", action="store_true",
+                        help="time the parts of each move's path in the server (read, table, store, views, write) "
+                             "and print their p50/p90/p99 (one way of running the server: not with --count or "
+                             "--gc-log)")
     parser.add_argument("--json", action="store_true", help="end with the figures as one JSON object on one line")
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, writing stats to FILE")
     args = parser.parse_args(argv)
     if not MIN_PLAYERS <= args.players <= MAX_PLAYERS or args.tables < 1:
         parser.error(f"--players must be {MIN_PLAYERS}-{MAX_PLAYERS} and --tables at least 1")
-    if args.count and args.gc_log:
-        parser.error("--count and --gc-log each run the server their own way: choose one")
+    if args.count + args.gc_log + args.trace > 1:
+        parser.error("--count, --gc-log and --trace each run the server their own way: choose one")
     result = run(args.tables, args.players, args.seconds, args.warmup, args.think, args.profile, args.gc_log,
-                 args.count)
+                 args.count, args.trace)
     print(f"{result['tables']} tables x {result['players']} players = {result['connections']} connections "
           f"(seated in {result['setup_s']} s), think time {result['think']} s, measured for {result['seconds']} s")
     print(f"applied actions: {result['actions']} = {result['actions_per_second']} actions/s; "
@@ -578,6 +672,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"server per action: {counted.get('rounds', 0)} event loop rounds, {sum(n for n, _ in steps):.2f} task "
               f"steps ({', '.join(f'{name} {n}' for n, name in steps[:5])}), {counted.get('thread hops', 0)} "
               f"thread hops, {counted.get('stream writes', 0)} stream writes")
+    for name, figures in result.get("path_ms", {}).items():
+        print(f"a move's path, {name}: p50 {figures['p50']} ms, p90 {figures['p90']} ms, p99 {figures['p99']} ms")
     if result["errors"]:
         print(f"errors from the server: {result['errors']} (first: {result['first_error']})")
     if args.json:

@@ -56,6 +56,19 @@ def test_the_count_gives_the_servers_rounds_steps_and_writes_per_action() -> Non
     assert counted["steps Connection._writer"] > 0 and counted["steps Table.run"] > 0
 
 
+def test_the_trace_times_each_part_of_a_moves_path() -> None:
+    result = run(tables=2, players=2, seconds=1.0, warmup=0.2, think=0.03, trace=True)
+    assert result["errors"] == 0, result["first_error"]
+    path = result["path_ms"]
+    assert list(path) == ["read -> table", "table -> store", "store's commit", "commit -> views",
+                          "views built and queued", "queued -> write", "write", "read -> written"]
+    for figures in path.values():
+        assert 0 <= figures["p50"] <= figures["p90"] <= figures["p99"]
+    # The whole is the sum of its parts, move by move: its median is at least the largest part's.
+    assert path["read -> written"]["p50"] >= max(figures["p50"] for name, figures in path.items()
+                                                 if name != "read -> written")
+    assert path["store's commit"]["p50"] > 0 and path["views built and queued"]["p50"] > 0
+
 def _frames_of_a_game(players: int, seed: int) -> list[bytes]:
     """The frames one seat's connection gets in a whole game (event and view of each move)."""
     state = new_game(GameConfig(players=players), str(seed))
