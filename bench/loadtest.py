@@ -296,15 +296,20 @@ def _rss_kib(pid: int) -> int:
 
 # Run as the server's ``-c`` program with ``--gc-log``: the server, with every cycle collection written to the file
 # named by HANABI_GC_LOG (wall-clock start, generation, CPU ms, objects in the generations it looked at), one line
-# each, as it happens.
+# each, as it happens; before each collection of the oldest generation, a census of what it holds, by type.
 _GC_LOGGER = """
-import gc, os, runpy, sys, time
+import collections, gc, json, os, runpy, sys, time
 log = open(os.environ["HANABI_GC_LOG"], "w", buffering=1)
 began = [0.0, 0.0, 0]
 def watch(phase, info):
     if phase == "start":
+        now = time.time()
+        if info["generation"] == 2:
+            # What the oldest generation holds, by type (the 12 commonest), before the collection and its clock.
+            kinds = collections.Counter(type(o).__qualname__ for o in gc.get_objects(2))
+            log.write(f"{now:.6f} census {json.dumps(kinds.most_common(12))}\\n")
         tracked = sum(len(gc.get_objects(g)) for g in range(info["generation"] + 1))  # before the clock starts
-        began[:] = time.time(), time.thread_time(), tracked
+        began[:] = now, time.thread_time(), tracked
     else:
         log.write(f"{began[0]:.6f} {info['generation']} {(time.thread_time() - began[1]) * 1000:.3f} {began[2]}\\n")
 gc.callbacks.append(watch)
@@ -543,6 +548,7 @@ def run(tables: int, players: int, seconds: float, warmup: float, think: float =
     clients: list[LoadClient] = []
     # The server's cycle collections while measured: generation, CPU ms, objects it had to look at.
     collections: list[tuple[int, float, int]] = []
+    census: dict[str, int] = {}  # what the oldest generation held at its first collection while measured, by type
     with tempfile.TemporaryDirectory() as tmp:
         log_path = os.path.join(tmp, "gc.log") if gc_log else None
         count_path = os.path.join(tmp, "counts.log") if count else None
@@ -571,9 +577,14 @@ def run(tables: int, players: int, seconds: float, warmup: float, think: float =
                 proc.wait()
         if log_path is not None:
             for line in Path(log_path).read_text().splitlines():
-                at, generation, ms, tracked = line.split()
-                if stats.window[0] <= float(at) <= stats.window[1]:
-                    collections.append((int(generation), float(ms), int(tracked)))
+                at, generation, rest = line.split(" ", 2)
+                if not stats.window[0] <= float(at) <= stats.window[1]:
+                    continue
+                if generation == "census":
+                    census = census or {kind: n for kind, n in json.loads(rest)}  # the first in the window
+                    continue
+                ms, tracked = rest.split()
+                collections.append((int(generation), float(ms), int(tracked)))
         counts = _counts(count_path, stats.window, stats.actions) if count_path is not None else None
         path = _path(trace_path, stats.window) if trace_path is not None else None
     cpu = user + kernel
@@ -600,7 +611,7 @@ def run(tables: int, players: int, seconds: float, warmup: float, think: float =
         "kib_per_table_seated": round((rss_seated - rss_idle) / tables, 1),
         "kib_per_table_playing": round((rss_playing - rss_idle) / tables, 1),
         "errors": len(stats.errors), "first_error": stats.errors[0] if stats.errors else None,
-        **({"gc": _collections(collections)} if gc_log else {}),
+        **({"gc": _collections(collections), "oldest_generation": census} if gc_log else {}),
         **({"per_action": counts} if counts is not None else {}),
         **({"path_ms": path} if path is not None else {}),
     }
@@ -666,6 +677,9 @@ def main(argv: list[str] | None = None) -> int:
     for generation, figures in result.get("gc", {}).items():
         print(f"server's collections of generation {generation}: {figures['count']}, {figures['total_ms']} ms of "
               f"CPU in all, the longest {figures['max_ms']} ms, the most objects looked at {figures['max_objects']}")
+    if result.get("oldest_generation"):
+        print("the oldest generation's commonest objects at its first collection: "
+              + ", ".join(f"{kind} {n}" for kind, n in result["oldest_generation"].items()))
     if "per_action" in result:
         counted = result["per_action"]
         steps = sorted(((n, name[6:]) for name, n in counted.items() if name.startswith("steps ")), reverse=True)

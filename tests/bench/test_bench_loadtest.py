@@ -45,6 +45,10 @@ def test_the_gc_log_sums_up_the_servers_collections() -> None:
     for figures in result["gc"].values():
         assert figures["count"] >= 0 and figures["total_ms"] >= figures["max_ms"] >= 0
         assert (figures["max_objects"] > 0) == (figures["count"] > 0)
+    # A census of the oldest generation by type, taken at its first collection while measured, if there was one.
+    census = result["oldest_generation"]
+    assert (len(census) > 0) == (result["gc"]["2"]["count"] > 0)
+    assert all(n > 0 for n in census.values())
 
 
 def test_the_count_gives_the_servers_rounds_steps_and_writes_per_action() -> None:
