@@ -43,6 +43,9 @@ class ServerConfig:
     new_tables_per_second: float = 1.0  # tables opened from one address (4 at once)
     max_spectators: int = 50  # per table
     lobby_interval: float = 0.25  # table changes go to the players in the lobby in a batch this often
+    # ... and at most this many frames of it a second in all: a batch goes to everyone in the lobby, so with more
+    # than 100 there (at the defaults) the batches come less often, and tables churning cost a bounded news.
+    lobby_news_rate: float = 400.0
     # A table none of whose seated humans has been connected for this long is closed, its running game stopped
     # and kept as finished (``terminated``): nobody is coming back to it. None: tables wait for ever.
     abandon_after: float | None = 900.0

@@ -277,23 +277,27 @@ class Lobby:
         self._news[table.id] = table  # the lobby hears it in the next batch (the members were told already)
 
     async def _tell_lobby(self) -> None:
+        pause = self.config.lobby_interval
         while True:
-            await trio.sleep(self.config.lobby_interval)
-            await self.tell_lobby()
+            await trio.sleep(pause)
+            told = await self.tell_lobby()
+            # A write for each player told: with a crowd in the lobby the next batch waits longer, so that the
+            # news costs the server a bounded number of writes a second however many watch and tables churn.
+            pause = max(self.config.lobby_interval, told / self.config.lobby_news_rate)
 
-    async def tell_lobby(self) -> None:
+    async def tell_lobby(self) -> int:
         """What changed goes to every player who sees the lobby in one batch every ``lobby_interval`` (the latest
         state of each table changed, once), so the lobby's traffic grows with its people, not with churn. Those
         who see it are the players at no table and those at a table with no game running, whose screen lists the
         lobby's tables and who is online under their own; a game's players see only their game. It goes out
         NEWS_SLICE players at a time, letting the rest of the server run between: a player whose game starts
-        meanwhile is left out, one who comes to the lobby gets the next."""
+        meanwhile is left out, one who comes to the lobby gets the next. Returns how many players it went to."""
         news, self._news = self._news, {}
         data = b"".join(frame(TableGone(table=t.id)) if t.closed else frame(TableChanged(table=t.info()))
                         for t in news.values())
         data += self._online_news()
         if not data:
-            return
+            return 0
         lobby = [p for p in self.online if sees_the_lobby(p)]
         for start in range(0, len(lobby), NEWS_SLICE):
             if start:
@@ -301,6 +305,7 @@ class Lobby:
             for p in lobby[start:start + NEWS_SLICE]:
                 if sees_the_lobby(p):
                     p.send_frame(data)
+        return len(lobby)
 
     def _online_news(self) -> bytes:
         """The ``online`` frame when the list changed since the lobby last heard it (at most every ONLINE_EVERY)."""

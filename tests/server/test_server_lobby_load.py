@@ -55,6 +55,23 @@ async def test_many_changes_of_a_table_reach_the_lobby_as_one_update(connect: Co
     assert not lou.take(TableChanged)  # nothing new: nothing sent
 
 
+@pytest.mark.parametrize("fast_config", [config_with(lobby_interval=0.05, lobby_news_rate=20.0)])
+async def test_with_a_crowd_in_the_lobby_its_news_comes_less_often(connect: Connect) -> None:
+    lobby = [await connect(f"Lou{i}") for i in range(4)]
+    hal = await connect("Hal")
+    table = await table_of(hal, [], seats=3)  # Hal at a table with no game sees the lobby too: 5 told each batch
+    start = trio.current_time()
+    while trio.current_time() - start < 2.0:  # the table changes every 0.05 s of the server's clock, for 2 s
+        await hal.send(AddBot(seat=1))
+        await hal.send(RemoveBot(seat=1))
+        await hal.listen(0.05)
+    await settle(*lobby)
+    for lou in lobby:
+        batches = [m for m in lou.take(TableChanged) if m.table.id == table]
+        # 5 players told, 20 a second: a batch every 0.25 s (8 in 2 s), where every 0.05 s would make 40.
+        assert 6 <= len(batches) <= 10, len(batches)
+
+
 async def test_a_table_never_played_leaves_the_store_and_a_played_one_stays(connect: Connect,
                                                                           server: Server) -> None:
     ann, bob = await connect("Ann"), await connect("Bob")
