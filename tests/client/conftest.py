@@ -1,4 +1,6 @@
-"""Shared builders for the client tests: tables, games and the server messages about them.
+"""Shared builders for the client tests: tables, games and the server messages about them; ``wait_for``, a
+wait on the model for tests with a session running; and ``Line``, in-memory connections from sessions to a
+server (what lets a session's test run on virtual time).
 
 Tests reach them through the ``kit`` fixture (this module itself): with
 pytest's importlib mode a test file cannot import a sibling module.
@@ -7,17 +9,25 @@ pytest's importlib mode a test file cannot import a sibling module.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 import pytest
+import trio
+import trio.testing
 from hanabi.client.app import ClientApp
+from hanabi.client.model import ClientModel
 from hanabi.client.runner import ModelStore
 from hanabi.client.snapshot import SizedOutput, screen_text
 from hanabi.engine import ChatPolicy, Clue, GameConfig, GameState, Variant, apply, new_game, view_for
 from hanabi.protocol.messages import Message, SeatInfo, TableInfo, ViewUpdate
 from prompt_toolkit.input import PipeInput, create_pipe_input
+
+if TYPE_CHECKING:
+    from hanabi.client.session import Address
+    from hanabi.server import Server
 
 NAMES = ("alice", "bob", "cathy")
 CTRL_C = "\x03"
@@ -57,6 +67,50 @@ def one_set_of_default_key_bindings() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(application, "load_key_bindings", lambda: defaults)
         yield
+
+
+class Line:
+    """In-memory connections from sessions to a server of the test's: ``cut()`` closes the server's ends, as a
+    network blip would. A session on virtual time uses it, since a real socket's wait would let the clock jump."""
+
+    def __init__(self, server: Server, nursery: trio.Nursery) -> None:
+        self.server, self.nursery = server, nursery
+        self.opened: list[float] = []  # when each connection was made (the test's clock)
+        self.theirs: list[trio.abc.Stream] = []
+
+    async def open(self, address: Address) -> trio.abc.Stream:
+        ours, theirs = trio.testing.memory_stream_pair()
+        self.opened.append(trio.current_time())
+        self.theirs.append(theirs)
+        self.nursery.start_soon(self.server.handle, theirs, f"memory:{address}")
+        return ours
+
+    async def cut(self) -> None:
+        for stream in self.theirs:
+            await stream.aclose()
+        self.theirs.clear()
+
+
+async def wait_for(store: ModelStore, check: Callable[[ClientModel], bool], what: str, patience: float = 10.0) -> None:
+    """Wait until ``check`` holds of the store's model, woken by each update rather than polling; after
+    ``patience`` seconds of the test's clock (virtual or real), fail naming ``what`` and the status line then.
+    The model changes only through ``dispatch``, whose listeners run after each update, so no change is missed;
+    the wait ends at the update that makes ``check`` true, so ``check`` must name all a test goes on to assume."""
+    ready = trio.Event()
+
+    def look() -> None:
+        if check(store.model):
+            ready.set()
+
+    store.listeners.append(look)
+    try:
+        look()
+        with trio.move_on_after(patience):
+            await ready.wait()
+            return
+    finally:
+        store.listeners.remove(look)
+    raise AssertionError(f"waited {patience:g} s for {what}; status: {store.model.status!r}")
 
 
 @pytest.fixture

@@ -1370,7 +1370,8 @@ def test_level_is_a_solo_flag_with_known_values(argv: list[str], said: str,
     assert said in err and err.count("\n") == 1  # one line, no usage block
 
 
-async def test_a_solo_table_is_created_at_the_level_asked_for(nursery: trio.Nursery) -> None:
+@pytest.mark.virtual_time
+async def test_a_solo_table_is_created_at_the_level_asked_for(nursery: trio.Nursery, kit) -> None:
     from hanabi.client.session import Address, Session
     from hanabi.server import ServerConfig
 
@@ -1379,29 +1380,26 @@ async def test_a_solo_table_is_created_at_the_level_asked_for(nursery: trio.Nurs
                                                            task_status=task_status))
     store = ModelStore()
     session = Session(Address("127.0.0.1", server.port), "alice", store.get, store.dispatch,
-                      on_welcome=table_setup("alice", 2, Variant.NONE, level="h-group"))
+                      on_welcome=table_setup("alice", 2, Variant.NONE, level="h-group"),
+                      open_stream=kit.Line(server, nursery).open)
     nursery.start_soon(session.run)
-    with trio.move_on_after(5):
-        while store.model.table is None or store.model.view is None:
-            await trio.sleep(0.01)
-    assert store.model.table is not None and store.model.view is not None, "waited 5 s for the table and its game"
+    await kit.wait_for(store, lambda m: m.table is not None and m.view is not None, "the table and its game")
+    assert store.model.table is not None
     assert store.model.table.level == "h-group"
     assert store.model.table.advice  # a solo table gives advice (a)
     session.stop()
     nursery.cancel_scope.cancel()
 
 
-async def test_a_solo_game_calls_its_private_server_solo_in_the_title(nursery: trio.Nursery) -> None:
+async def test_a_solo_game_calls_its_private_server_solo_in_the_title(nursery: trio.Nursery, kit) -> None:
     from hanabi.client.model import Link
     from hanabi.client.screens import title_fragments
     from hanabi.client.solo import run_solo
 
     store = ModelStore()
+    # The real solo path, its own server on loopback TCP: on the real clock (a socket's wait is not virtual).
     nursery.start_soon(run_solo, "alice", 2, Variant.NONE, store, [], 0.0)
-    with trio.move_on_after(5):
-        while store.model.link is not Link.ONLINE or store.model.view is None:
-            await trio.sleep(0.01)
-    assert store.model.view is not None, "waited 5 s for the solo game"
+    await kit.wait_for(store, lambda m: m.link is Link.ONLINE and m.view is not None, "the solo game")
     title = "".join(text for _, text, *_ in title_fragments(store.model, 120))
     assert "alice@solo" in title and "127.0.0.1" not in title, title
     nursery.cancel_scope.cancel()

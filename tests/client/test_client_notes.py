@@ -258,7 +258,7 @@ def test_the_replay_viewer_shows_the_notes_of_the_file(kit) -> None:
     assert "drawn later" in shown and "bob's cm" in shown and "alice's f" not in shown
 
 
-async def test_a_note_written_by_the_client_comes_back_on_another_machine(nursery: trio.Nursery) -> None:
+async def test_a_note_written_by_the_client_comes_back_on_another_machine(nursery: trio.Nursery, kit) -> None:
     """Over loopback TCP, with the real server: the note's acknowledgement reaches the model, and a fresh
     client (nothing but the resume token, as on another machine) gets it back with its seat."""
     config = ServerConfig(bot_delay=0.0, ping_interval=0.5, idle_timeout=5.0, shutdown_grace=0.2)
@@ -266,28 +266,21 @@ async def test_a_note_written_by_the_client_comes_back_on_another_machine(nurser
                                                            task_status=task_status))
     address = Address("127.0.0.1", server.port)
 
-    async def until(store: ModelStore, check, what: str) -> None:
-        with trio.move_on_after(10):
-            while not check(store.model):
-                await trio.sleep(0.02)
-            return
-        raise AssertionError(f"waited 10 s for {what}; status: {store.model.status!r}")
-
     first = ModelStore()
     session = Session(address, "alice", first.get, first.dispatch, on_welcome=table_setup("alice", 2, Variant.NONE))
     nursery.start_soon(session.run)
-    await until(first, lambda m: m.view is not None and m.seat == 0, "the game")
+    await kit.wait_for(first, lambda m: m.view is not None and m.seat == 0, "the game")
     assert first.model.view is not None
     order = first.model.view.hands[1][0].order
     session.send(WriteNote(order=order, text="f"))
-    await until(first, lambda m: m.card_notes == ((0, order, "f"),), "the note's acknowledgement")
+    await kit.wait_for(first, lambda m: m.card_notes == ((0, order, "f"),), "the note's acknowledgement")
     token = first.model.resume
     session.stop()
 
     again = ModelStore(ClientModel(resume=token))
     elsewhere = Session(address, "alice", again.get, again.dispatch)
     nursery.start_soon(elsewhere.run)
-    await until(again, lambda m: m.card_notes == ((0, order, "f"),), "the note back on the new client")
+    await kit.wait_for(again, lambda m: m.card_notes == ((0, order, "f"),), "the note back on the new client")
     elsewhere.stop()
     nursery.cancel_scope.cancel()
 

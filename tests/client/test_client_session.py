@@ -19,7 +19,7 @@ from hanabi.client.session import Address, Session, parse_address
 from hanabi.client.solo import table_setup
 from hanabi.engine import Play, Variant
 from hanabi.protocol.messages import ActionRequest, Spectate
-from hanabi.server import Server, ServerConfig, serve
+from hanabi.server import ServerConfig, serve
 
 FAST = ServerConfig(bot_delay=0.0, ping_interval=0.5, idle_timeout=5.0, shutdown_grace=0.2)
 
@@ -54,15 +54,7 @@ class Proxy:
         self.scopes.clear()
 
 
-async def wait_until(store: ModelStore, check, what: str, timeout: float = 10.0) -> None:
-    with trio.move_on_after(timeout):
-        while not check(store.model):
-            await trio.sleep(0.02)
-        return
-    raise AssertionError(f"timed out waiting for {what}; status: {store.model.status!r}")
-
-
-async def test_session_sets_up_plays_and_reconnects(nursery: trio.Nursery) -> None:
+async def test_session_sets_up_plays_and_reconnects(nursery: trio.Nursery, kit) -> None:
     server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=FAST,
                                                            task_status=task_status))
     proxy = Proxy(server.port)
@@ -77,15 +69,15 @@ async def test_session_sets_up_plays_and_reconnects(nursery: trio.Nursery) -> No
                       on_welcome=table_setup("alice", 2, Variant.NONE))
     nursery.start_soon(session.run)
 
-    await wait_until(store, lambda m: m.view is not None and m.seat == 0, "the game to start")
+    await kit.wait_for(store, lambda m: m.view is not None and m.seat == 0, "the game to start")
     token = store.model.resume
     assert token and store.model.link is Link.ONLINE
     game = store.model.game
 
     proxy.cut()
-    await wait_until(store, lambda m: m.link is Link.RECONNECTING, "the client to notice the cut")
-    await wait_until(store, lambda m: m.link is Link.ONLINE, "the client to reconnect")
-    await wait_until(store, lambda m: m.view is not None, "the view to come back")
+    await kit.wait_for(store, lambda m: m.link is Link.RECONNECTING, "the client to notice the cut")
+    await kit.wait_for(store, lambda m: m.link is Link.ONLINE, "the client to reconnect")
+    await kit.wait_for(store, lambda m: m.view is not None, "the view to come back")
     model = store.model
     assert proxy.connections == 2
     assert model.resume == token
@@ -94,53 +86,31 @@ async def test_session_sets_up_plays_and_reconnects(nursery: trio.Nursery) -> No
     assert Link.RECONNECTING in links
 
     # The game goes on after the reconnection: on our turn, a play is answered with a new view.
-    await wait_until(store, lambda m: m.view is not None and m.view.current == 0, "our turn")
+    await kit.wait_for(store, lambda m: m.view is not None and m.view.current == 0, "our turn")
     view = store.model.view
     assert view is not None
     session.send(ActionRequest(Play(view.hands[0][0].order)))
-    await wait_until(store, lambda m: m.view is not None and m.view.turn > view.turn, "the play to be applied")
+    await kit.wait_for(store, lambda m: m.view is not None and m.view.turn > view.turn, "the play to be applied")
     session.stop()
     nursery.cancel_scope.cancel()
 
 
-class Line:
-    """In-memory connections from sessions to a server of the test's: ``cut()`` closes the server's ends, as a
-    network blip would. A session on virtual time uses it, since a real socket's wait would let the clock jump."""
-
-    def __init__(self, server: Server, nursery: trio.Nursery) -> None:
-        self.server, self.nursery = server, nursery
-        self.opened: list[float] = []  # when each connection was made (the test's clock)
-        self.theirs: list[trio.abc.Stream] = []
-
-    async def open(self, address: Address) -> trio.abc.Stream:
-        ours, theirs = trio.testing.memory_stream_pair()
-        self.opened.append(trio.current_time())
-        self.theirs.append(theirs)
-        self.nursery.start_soon(self.server.handle, theirs, f"memory:{address}")
-        return ours
-
-    async def cut(self) -> None:
-        for stream in self.theirs:
-            await stream.aclose()
-        self.theirs.clear()
-
-
 @pytest.mark.virtual_time
-async def test_a_cut_session_is_back_in_its_seat_half_a_second_later(nursery: trio.Nursery) -> None:
+async def test_a_cut_session_is_back_in_its_seat_half_a_second_later(nursery: trio.Nursery, kit) -> None:
     server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=FAST,
                                                            task_status=task_status))
-    line = Line(server, nursery)
+    line = kit.Line(server, nursery)
     store = ModelStore()
     session = Session(Address("127.0.0.1", 1), "alice", store.get, store.dispatch,
                       on_welcome=table_setup("alice", 2, Variant.NONE), open_stream=line.open)
     nursery.start_soon(session.run)
-    await wait_until(store, lambda m: m.view is not None and m.seat == 0, "the game to start")
+    await kit.wait_for(store, lambda m: m.view is not None and m.seat == 0, "the game to start")
     token, game = store.model.resume, store.model.game
     await line.cut()
     cut = trio.current_time()
-    await wait_until(store, lambda m: m.link is Link.RECONNECTING, "the client to notice the cut")
-    await wait_until(store, lambda m: m.link is Link.ONLINE, "the client to reconnect")
-    await wait_until(store, lambda m: m.view is not None, "the view to come back")
+    await kit.wait_for(store, lambda m: m.link is Link.RECONNECTING, "the client to notice the cut")
+    await kit.wait_for(store, lambda m: m.link is Link.ONLINE, "the client to reconnect")
+    await kit.wait_for(store, lambda m: m.view is not None, "the view to come back")
     assert len(line.opened) == 2 and line.opened[1] - cut == pytest.approx(0.5), "not back after the first delay"
     assert store.model.resume == token and store.model.seat == 0 and store.model.game == game
     session.stop()
@@ -170,14 +140,14 @@ async def test_a_session_no_server_answers_tries_again_ever_more_slowly_up_to_fi
     assert "Cannot reach 127.0.0.1:1" in store.model.status and store.model.link is Link.OFFLINE
 
 
-async def test_a_spectator_is_back_at_the_table_after_a_cut(nursery: trio.Nursery) -> None:
+async def test_a_spectator_is_back_at_the_table_after_a_cut(nursery: trio.Nursery, kit) -> None:
     server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=FAST,
                                                            task_status=task_status))
     host = ModelStore()
     alice = Session(Address("127.0.0.1", server.port), "alice", host.get, host.dispatch,
                     on_welcome=table_setup("alice", 2, Variant.NONE))
     nursery.start_soon(alice.run)
-    await wait_until(host, lambda m: m.view is not None and m.table is not None, "alice's game")
+    await kit.wait_for(host, lambda m: m.view is not None and m.table is not None, "alice's game")
     assert host.model.table is not None
     table = host.model.table.id
 
@@ -193,25 +163,25 @@ async def test_a_spectator_is_back_at_the_table_after_a_cut(nursery: trio.Nurser
     carol = Session(Address("127.0.0.1", listeners[0].socket.getsockname()[1]), "carol", store.get,
                     store.dispatch, on_welcome=watch)
     nursery.start_soon(carol.run)
-    await wait_until(store, lambda m: m.view is not None and m.seat is None, "carol watching")
+    await kit.wait_for(store, lambda m: m.view is not None and m.seat is None, "carol watching")
 
     proxy.cut()
-    await wait_until(store, lambda m: m.link is Link.RECONNECTING, "the client to notice the cut")
-    await wait_until(store, lambda m: m.link is Link.ONLINE and not m.rejoining, "the client to reconnect")
+    await kit.wait_for(store, lambda m: m.link is Link.RECONNECTING, "the client to notice the cut")
+    await kit.wait_for(store, lambda m: m.link is Link.ONLINE and not m.rejoining, "the client to reconnect")
     assert store.model.table is not None and store.model.table.id == table and store.model.seat is None
 
     # Still watching: alice's next move reaches carol's screen.
-    await wait_until(host, lambda m: m.view is not None and m.view.current == 0, "alice's turn")
+    await kit.wait_for(host, lambda m: m.view is not None and m.view.current == 0, "alice's turn")
     view = host.model.view
     assert view is not None
     alice.send(ActionRequest(Play(view.hands[0][0].order)))
-    await wait_until(store, lambda m: m.view is not None and m.view.turn > view.turn, "carol to see the play")
+    await kit.wait_for(store, lambda m: m.view is not None and m.view.turn > view.turn, "carol to see the play")
     alice.stop()
     carol.stop()
     nursery.cancel_scope.cancel()
 
 
-async def test_an_unreachable_server_is_said_on_screen() -> None:
+async def test_an_unreachable_server_is_said_on_screen(kit) -> None:
     with trio.socket.socket() as s:
         await s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # bound but not listening: connections are refused
@@ -219,7 +189,7 @@ async def test_an_unreachable_server_is_said_on_screen() -> None:
         session = Session(Address("127.0.0.1", port), "alice", store.get, store.dispatch)
         async with trio.open_nursery() as nursery:
             nursery.start_soon(session.run)
-            await wait_until(store, lambda m: "Cannot reach" in m.status, "the refusal")
+            await kit.wait_for(store, lambda m: "Cannot reach" in m.status, "the refusal")
             nursery.cancel_scope.cancel()
     assert store.model.link is Link.OFFLINE
     assert store.model.status_error
@@ -310,7 +280,7 @@ async def test_something_that_is_not_a_hanabi_server_is_said_once_and_left(nurse
     assert connections == [1]
 
 
-async def test_a_server_stopped_by_its_host_is_said_so_while_retrying() -> None:
+async def test_a_server_stopped_by_its_host_is_said_so_while_retrying(kit) -> None:
     from hanabi.protocol.framing import Decoder, encode
     from hanabi.protocol.messages import Goodbye, Hello, Welcome
     from hanabi.protocol.version import PROTOCOL_VERSION
@@ -339,9 +309,9 @@ async def test_a_server_stopped_by_its_host_is_said_so_while_retrying() -> None:
             async with trio.open_nursery() as server:
                 server.start_soon(trio.serve_listeners, stopping_server, listeners)
                 outer.start_soon(session.run)
-                await wait_until(store, lambda m: m.farewell is not None, "the goodbye")
+                await kit.wait_for(store, lambda m: m.farewell is not None, "the goodbye")
                 server.cancel_scope.cancel()  # the server is gone: nothing listens on the port any more
-            await wait_until(store, lambda m: "retrying" in m.status or "trying again" in m.status, "a retry")
+            await kit.wait_for(store, lambda m: "retrying" in m.status or "trying again" in m.status, "a retry")
         assert store.model.status.startswith(f"The host stopped the server at 127.0.0.1:{port}; trying again")
         assert store.model.link is Link.RECONNECTING
         outer.cancel_scope.cancel()
@@ -385,27 +355,29 @@ async def test_a_connection_reset_mid_game_is_a_reconnection_not_a_crash() -> No
 
 
 @pytest.mark.virtual_time
-async def test_a_refused_name_is_said_and_the_session_waits_for_another(nursery: trio.Nursery) -> None:
+async def test_a_refused_name_is_said_and_the_session_waits_for_another(nursery: trio.Nursery, kit) -> None:
     server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=FAST,
                                                            task_status=task_status))
     first = ModelStore()
-    alice = Session(Address("127.0.0.1", 1), "Alice", first.get, first.dispatch, open_stream=Line(server, nursery).open)
+    alice = Session(Address("127.0.0.1", 1), "Alice", first.get, first.dispatch,
+                    open_stream=kit.Line(server, nursery).open)
     nursery.start_soon(alice.run)
-    await wait_until(first, lambda m: m.link is Link.ONLINE, "Alice online")
+    await kit.wait_for(first, lambda m: m.link is Link.ONLINE, "Alice online")
 
-    line = Line(server, nursery)
+    line = kit.Line(server, nursery)
     store = ModelStore()
     lookalike = "\u0410lice"  # a Cyrillic capital A, then "lice"
     session = Session(Address("127.0.0.1", 1), lookalike, store.get, store.dispatch, open_stream=line.open)
     nursery.start_soon(session.run)
-    await wait_until(store, lambda m: m.name_refused != "", "the refusal of the name")
+    await kit.wait_for(store, lambda m: m.name_refused != "" and m.link is Link.OFFLINE,
+                       "the refusal of the name, the session off line")
     assert "looks too much like 'Alice'" in store.model.name_refused
     assert "Type another name" in store.model.status and store.model.link is Link.OFFLINE
     await trio.sleep(60)  # a minute of the test's clock: the session does not say hello again with that name
     assert len(line.opened) == 1 and store.model.link is Link.OFFLINE
 
     session.rename("Alicia")
-    await wait_until(store, lambda m: m.link is Link.ONLINE, "the session to come in under the new name")
+    await kit.wait_for(store, lambda m: m.link is Link.ONLINE, "the session to come in under the new name")
     assert store.model.player == "Alicia" and len(line.opened) == 2
     alice.stop()
     session.stop()
@@ -414,10 +386,10 @@ async def test_a_refused_name_is_said_and_the_session_waits_for_another(nursery:
 
 @pytest.mark.virtual_time
 async def test_a_player_who_quits_is_said_to_have_left_and_a_dropped_line_to_have_lost_it(
-        nursery: trio.Nursery) -> None:
+        nursery: trio.Nursery, kit) -> None:
     server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=FAST,
                                                            task_status=task_status))
-    line = Line(server, nursery)
+    line = kit.Line(server, nursery)
     host = ModelStore()
     alice = Session(Address("127.0.0.1", 1), "alice", host.get, host.dispatch,
                     on_welcome=table_setup("alice", 2, Variant.NONE), open_stream=line.open)
@@ -428,7 +400,7 @@ async def test_a_player_who_quits_is_said_to_have_left_and_a_dropped_line_to_hav
             await alice.run()
 
     nursery.start_soon(run_alice)
-    await wait_until(host, lambda m: m.view is not None and m.table is not None, "alice's game")
+    await kit.wait_for(host, lambda m: m.view is not None and m.table is not None, "alice's game")
     assert host.model.table is not None
     table = host.model.table.id
 
@@ -439,17 +411,21 @@ async def test_a_player_who_quits_is_said_to_have_left_and_a_dropped_line_to_hav
     carol = Session(Address("127.0.0.1", 1), "carol", store.get, store.dispatch, on_welcome=watch,
                     open_stream=line.open)
     nursery.start_soon(carol.run)
-    await wait_until(store, lambda m: m.view is not None and m.seat is None, "carol watching")
+    await kit.wait_for(store, lambda m: m.view is not None and m.seat is None, "carol watching")
 
     def told(m) -> str:
         return " ".join("".join(t for _, t in entry.fragments) for entry in m.log)
 
     await line.theirs[0].aclose()  # alice's line drops: she comes back by herself
-    await wait_until(store, lambda m: "alice lost their connection." in told(m), "the drop to be told")
-    await wait_until(store, lambda m: "alice is back." in told(m), "alice to be back")
+    await kit.wait_for(store, lambda m: "alice lost their connection." in told(m), "the drop to be told")
+    await kit.wait_for(store, lambda m: "alice is back." in told(m), "alice to be back")
+    # Her own session settled back at the table too: a quit in the middle of her resuming is a lost line.
+    await kit.wait_for(host, lambda m: m.link is Link.ONLINE and not m.rejoining and m.view is not None,
+                       "alice's session back at the table")
     assert "alice quit" not in told(store.model)
     alice_runs.cancel()  # alice quits, as the app cancels its network side on Ctrl-C: her seat waits for her
-    await wait_until(store, lambda m: "alice quit; the seat waits for them." in told(m), "alice's quitting to be told")
+    await kit.wait_for(store, lambda m: "alice quit; the seat waits for them." in told(m),
+                       "alice's quitting to be told")
     assert "alice left" not in told(store.model)
     carol.stop()
     nursery.cancel_scope.cancel()
