@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 import trio
 from hanabi.engine import ChatPolicy, Variant
 from hanabi.protocol.messages import (
@@ -74,6 +75,7 @@ def check_redaction(client: Client, seat: int) -> int:
     return views
 
 
+@pytest.mark.no_cover  # three whole games over TCP: untraced; the server's focused tests reach its branches
 async def test_whole_games_over_tcp_never_show_a_seat_its_own_cards(tcp_connect: Connect) -> None:
     for game, (variant, seats) in enumerate(((Variant.NONE, 2), (Variant.WILD_MULTICOLOR, 5), (Variant.SIX_SUITS, 6))):
         names = [f"P{i} of game {game + 1}" for i in range(seats)]  # those of the game before may still be here
