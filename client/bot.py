@@ -32,7 +32,7 @@ with ``--explain``, also each move it makes and the one-line reason for it.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import trio
 from hanabi.engine import PlayerView
@@ -279,16 +279,19 @@ class BotClient:
 
 async def run_bot(address: Address, name: str = "Bot", table: int | None = None, games: int | None = None,
                   delay: float = 0.5, report: Callable[[str], None] = say, explain: bool = False,
-                  reconnect_for: float = RECONNECT_FOR, password: str | None = None) -> int:
+                  reconnect_for: float = RECONNECT_FOR, password: str | None = None,
+                  open_stream: Callable[[Address], Awaitable[trio.abc.Stream]] | None = None) -> int:
     """Connect, sit down and play; returns the number of games played. ``report`` gets the progress lines.
     A link lost after the welcome is tried again for ``reconnect_for`` seconds (0: stop at once). ``password``
-    opens a table that has one."""
+    opens a table that has one. ``open_stream`` connects instead of TCP (as the session's does: a test's
+    in-memory line)."""
     client: BotClient | None = None
     give_up_at = pause = 0.0
     while True:
         try:
             with trio.fail_after(CONNECT_TIMEOUT):
-                stream = await trio.open_tcp_stream(address.host, address.port)
+                stream = await (open_stream(address) if open_stream is not None
+                                else trio.open_tcp_stream(address.host, address.port))
         except (OSError, trio.TooSlowError) as exc:
             if client is None or trio.current_time() >= give_up_at:
                 tried = "" if client is None else f" (tried for {reconnect_for:g} s)"

@@ -4,11 +4,12 @@ table's convention level, counting the seats the table shows as bots."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
 import trio
+import trio.testing
 from hanabi.client.bot import BotClient, BotError, run_bot
 from hanabi.client.botcli import main
 from hanabi.client.session import Address
@@ -43,14 +44,29 @@ FAST = ServerConfig(bot_delay=0.0, handshake_timeout=2.0, ping_interval=0.5, idl
 SEED = "netbot-1"  # a deal on which each test's bot would decide otherwise at another level (checked below)
 
 
+def _in_memory(server: Server, nursery: trio.Nursery) -> Callable[[Address], Awaitable[trio.abc.Stream]]:
+    """Connections to ``server`` over in-memory streams, for a test on virtual time (a socket's wait is real)."""
+
+    async def open_stream(address: Address) -> trio.abc.Stream:
+        ours, theirs = trio.testing.memory_stream_pair()
+        nursery.start_soon(server.handle, theirs, f"memory:{address}")
+        return ours
+
+    return open_stream
+
+
 async def _host_at_a_new_table(nursery: trio.Nursery, name: str, seats: int = 2, seed: str | None = None,
-                               network_bot: bool = False,
-                               password: str | None = None) -> tuple[Server, trio.SocketStream, BotClient, Joined]:
+                               network_bot: bool = False, password: str | None = None,
+                               in_memory: bool = False) -> tuple[Server, trio.abc.Stream, BotClient, Joined]:
     """A server, and Host logged in and seated at a new table ``name``: the server, Host's stream, Host,
-    and Host's ``joined``. With ``network_bot``, Host says in hello that it is a network bot."""
+    and Host's ``joined``. With ``network_bot``, Host says in hello that it is a network bot; with
+    ``in_memory``, Host's connection is an in-memory stream rather than loopback TCP."""
     server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=FAST,
                                                             task_status=task_status))
-    stream = await trio.open_tcp_stream("127.0.0.1", server.port)
+    if in_memory:
+        stream = await _in_memory(server, nursery)(Address("127.0.0.1", server.port))
+    else:
+        stream = await trio.open_tcp_stream("127.0.0.1", server.port)
     host = BotClient(stream, "Host", 0.0)
     await host.send(Hello(PROTOCOL_VERSION, CLIENT_PROGRAM, "Host", network_bot=network_bot))
     await host.expect(Welcome)
@@ -94,16 +110,23 @@ async def _host_plays_a_game(host: BotClient, policy: Callable[[PlayerView], Tur
             return view, message
 
 
+# On virtual time over in-memory connections: the server's handshake and send bounds and the test's own
+# count the test's clock, not the machine's. The bot waits a tenth of a second before each move (free on that
+# clock): with no wait, a fast machine played faster than the server's 20 requests a second, the server
+# dropped a move with "slow down", and the game waited for it until the test's bound.
+@pytest.mark.virtual_time
 @pytest.mark.parametrize("explain", [False, True])
 async def test_bot_client_joins_and_plays_a_game(capsys: pytest.CaptureFixture[str], explain: bool) -> None:
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
-            server, stream, host, joined = await _host_at_a_new_table(nursery, "bot night")
+            server, stream, host, joined = await _host_at_a_new_table(nursery, "bot night", in_memory=True)
             result: list[int] = []
+            done = trio.Event()
 
             async def bot() -> None:
-                result.append(await run_bot(Address("127.0.0.1", server.port), "Robo", joined.table.id, 1, 0.0,
-                                            explain=explain))
+                result.append(await run_bot(Address("127.0.0.1", server.port), "Robo", joined.table.id, 1, 0.1,
+                                            explain=explain, open_stream=_in_memory(server, nursery)))
+                done.set()
 
             nursery.start_soon(bot)
             await _until_every_seat_is_taken(host)
@@ -112,8 +135,7 @@ async def test_bot_client_joins_and_plays_a_game(capsys: pytest.CaptureFixture[s
             # bots' tests measure it): Host only has to play legal moves to the end
             _, over = await _host_plays_a_game(host, ConventionBot(search=False).choose)
             assert over.outcome.score >= 0
-            while not result:
-                await trio.sleep(0.01)
+            await done.wait()  # the bot's run ends by itself once its one game is over
             assert result == [1]
             await stream.aclose()
             nursery.cancel_scope.cancel()
