@@ -67,7 +67,6 @@ class TableSide(Protocol):
 
     id: int
     name: str
-    settings: TableSettings
     store: Store
     config: ServerConfig
     policy: Policy
