@@ -4,8 +4,8 @@ A table holds one ``TableReview`` (or None), a value: this module says what the 
 the table, in its task, stores it first and only then makes it its own and tells everyone, so a restart brings
 it back as last shown. It starts when the table's game ends (the host leads, from the end) or when the host
 opens a finished game of the store, and ends when the next game starts. Only a game whose end is stored (or
-just played) is ever reviewed: its hanab.live file (``Game.replay_json`` or ``game.replay_text``, with its
-notes) goes out before the first step.
+just played) is ever reviewed: its hanab.live file (``Game.replay_json``, with its notes) goes out before the
+first step.
 
 A review may hold a what if (``engine.whatif``): the leader plays on from the step shown with moves the game
 never had, for any seat, or has the house bot play a seat's turn. Every move goes through the engine's ``apply``;
@@ -37,7 +37,7 @@ from hanabi.protocol import (
 )
 from hanabi.protocol import table_rules as rules
 
-from .game import replay_text, replayed
+from .game import Game
 from .saved import StoredReview, read_game
 from .session import Refused, frame, refuse
 from .store import Store
@@ -91,8 +91,8 @@ def of_game(game: int, state: GameState, text: str, leader: str, step: int | Non
 
 def restored(stored: StoredReview) -> TableReview:
     """A review from the store, as it was last shown (or a stored game opened: a review at its first step)."""
-    game = stored.game
-    return of_game(game.id, replayed(game), replay_text(game), stored.leader, stored.step, stored.pointer)
+    game = Game.restore(stored.game)  # replayed once: its state and its file
+    return of_game(game.id, game.state, game.replay_json(), stored.leader, stored.step, stored.pointer)
 
 
 async def opened(store: Store, game_id: int, leader: str) -> TableReview:
