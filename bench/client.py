@@ -13,7 +13,9 @@ lays the screen out:
 and apart, what the board's card counting and marks (``Insight.of``), the glance line's figures (``glance``) and
 opening a rewind (``seat_history``, the whole game so far) cost. Prints the median and 99th percentile of each in
 milliseconds, of wall time and of the process's CPU time (the CPU time hardly moves with the machine's load; the
-wall time is what a player waits). A redraw well under a frame (16 ms) keeps typing snappy.
+wall time is what a player waits), and the CPU time of the drawing thread alone: the review and the replay viewer
+find the game's moments in a worker thread (``client/moments.py``) while their first steps are drawn, and the
+process's CPU time counts that search too. A redraw well under a frame (16 ms) keeps typing snappy.
 
 ``--runs N`` repeats the whole measure N times (a new game each time, same seed) and prints each run's figures.
 """
@@ -71,18 +73,21 @@ class Timings:
     def __init__(self) -> None:
         self.wall: dict[str, list[float]] = {}
         self.cpu: dict[str, list[float]] = {}
+        self.thread: dict[str, list[float]] = {}  # the CPU time of the measuring thread alone
 
     def time(self, name: str, work: Callable[[], object]) -> None:
-        wall, cpu = time.perf_counter(), time.process_time()
+        wall, cpu, thread = time.perf_counter(), time.process_time(), time.thread_time()
         work()
+        self.thread.setdefault(name, []).append((time.thread_time() - thread) * 1000)
         self.cpu.setdefault(name, []).append((time.process_time() - cpu) * 1000)
         self.wall.setdefault(name, []).append((time.perf_counter() - wall) * 1000)
 
     def report(self) -> None:
         for name, wall in self.wall.items():
-            cpu = self.cpu[name]
+            cpu, thread = self.cpu[name], self.thread[name]
             print(f"  {name:<44} wall median {statistics.median(wall):7.3f} p99 {_percentile(wall, 0.99):7.3f}"
                   f" · cpu median {statistics.median(cpu):7.3f} p99 {_percentile(cpu, 0.99):7.3f}"
+                  f" · its thread's {statistics.median(thread):7.3f} p99 {_percentile(thread, 0.99):7.3f}"
                   f"  ({len(wall)})")
 
 

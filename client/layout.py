@@ -113,7 +113,8 @@ class ScreenLayout:
 
     def _panes(self) -> AnyContainer:
         return HSplit([
-            Window(FormattedTextControl(lambda: title_fragments(self.model(), self.width)), height=1),
+            Window(HeldText(lambda: self.once("title", (self.width,),
+                                              lambda model: title_fragments(model, self.width))), height=1),
             DynamicContainer(self._screen),
             ConditionalContainer(self.app.command_window, Condition(lambda: self.app.application.layout.has_focus(
                 self.app.command))),
@@ -213,16 +214,18 @@ class ScreenLayout:
             review = self.app.review.current()
             if review is None:
                 return []
+            player, found = self.app.get_model().player, self.app.review.found()
             # At word boundaries: a moment's two sentences are the longest lines of the bar.
-            return wrap_words(review_fragments(review, self.app.get_model().player, self.app.review.found(),
-                                               narrow=self.width < 80), self.width, 1)
+            return self.once("review bar", (self.width, review, player, found), lambda model: wrap_words(
+                review_fragments(review, player, found, narrow=self.width < 80), self.width, 1))
 
         def rows() -> Dimension:
             # Every line of the bar, the log giving way on a small screen: a moment's move and why are its point.
             shown = text()
-            lines = to_plain_text(shown).count("\n") + 1 if shown else 0
+            lines = self.once("review bar rows", (shown,),
+                              lambda model: to_plain_text(shown).count("\n") + 1 if shown else 0)
             return Dimension(min=min(lines, 1), preferred=lines, max=lines)
-        return Window(FormattedTextControl(text), height=rows, wrap_lines=True)
+        return Window(HeldText(text), height=rows, wrap_lines=True)
 
     def _chat_width(self) -> int:
         """The chat's column on a wide screen (the log has the rest, less the rule between them)."""

@@ -62,7 +62,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from . import keys as shortcuts
 from .board import seat_name
-from .model import ClientModel, add_log, log_new_events
+from .model import ClientModel, LogLine, add_log, log_new_events
 from .moments import Found, MomentsOf, jump, moment_at, moment_lines
 from .replayer import file_notes, game_steps
 from .stepping import Move, Place
@@ -170,8 +170,9 @@ def table_what_if(text: str, hypo: Hypothetical) -> WhatIf | None:
         return None
 
 
-def display_model(model: ClientModel, review: Shown) -> ClientModel:
-    """The model the game screen draws for the step shown: every hand seen (the game is over), its log so far."""
+def display_model(model: ClientModel, review: Shown, told: tuple[LogLine, ...] = ()) -> ClientModel:
+    """The model the game screen draws for the step shown: every hand seen (the game is over), its log so far.
+    ``told``: the whole game's log (``game_log``), cut at the step rather than told again from the deal."""
     # Everyone's notes, from the file (the server writes them in it once the game is over), as a spectator's.
     base = ClientModel(address=model.address, link=model.link, player=model.player, seat_names=review.players,
                        seat=None, chat=model.chat, watchers=model.watchers,
@@ -179,8 +180,13 @@ def display_model(model: ClientModel, review: Shown) -> ClientModel:
                        holders=tuple((h.turn, h.seat, h.name) for h in review.replay.holders),
                        review=model.review if review.pointer is not None else None)  # its pointer: an arrow
     view = view_for(review.state, None)
-    stepped = log_new_events(replace(base, view=view), view)
     what = review.what_if
+    events = len(view.events)
+    # A what if goes on telling from where the step's log ends (its hands), so it tells the step's afresh.
+    if what is None and len(told) == len(review.states[-1].events):
+        stepped = replace(base, view=view, log=told[:events], logged_events=events)
+    else:
+        stepped = log_new_events(replace(base, view=view), view)
     if what is not None:  # its moves follow the game's, under a line that says they never happened
         view = what_if_view(what)
         marked = add_log(stepped, "notice", [("class:log.notice", f"— what if, from step {what.step} —")])
@@ -188,6 +194,12 @@ def display_model(model: ClientModel, review: Shown) -> ClientModel:
     # The table's latest words stay under the step's log: a review is talked over.
     talk = [line for line in model.log if line.kind == "chat"][-CHAT_KEPT:]
     return replace(stepped, log=(*stepped.log, *talk))
+
+
+def game_log(review: Shown) -> tuple[LogLine, ...]:
+    """Every event of the reviewed game as the step's log tells it (``display_model``), from the deal to the end."""
+    last = replace(review, step=review.last, what_if=None, pointer=None)
+    return display_model(ClientModel(), last).log
 
 
 def where_card_is(state: GameState, names: tuple[str, ...], order: int) -> str:
@@ -254,6 +266,7 @@ class ReviewActions:
         self._seen: Review | None = None  # the last Review message: a new one brings a follower's step along
         self.moments = MomentsOf(lambda: app.application.invalidate())  # a redraw, safe from the worker thread
         self._cache: tuple[ClientModel, tuple[object, ...], ClientModel] | None = None
+        self._told: tuple[Replay, tuple[LogLine, ...]] | None = None  # game_log of the file reviewed
         self._stayed = ""  # why the last m or M stayed, while the status line still says it
 
     def current(self) -> Shown | None:
@@ -268,9 +281,15 @@ class ReviewActions:
         if self._cache is not None and self._cache[0] is model and self._cache[1] == key:
             return self._cache[2]
         review = shown(model, self.ui)
-        drawn = display_model(model, review) if review is not None else model
+        drawn = display_model(model, review, self.told(review)) if review is not None else model
         self._cache = (model, key, drawn)
         return drawn
+
+    def told(self, review: Shown) -> tuple[LogLine, ...]:
+        """The whole game's log, told once per file reviewed rather than again from the deal at each step."""
+        if self._told is None or self._told[0] is not review.replay:
+            self._told = (review.replay, game_log(review))
+        return self._told[1]
 
     def on_model(self, model: ClientModel) -> None:
         """A new review (another game) starts by following its leader; a follower keeps the leader's step."""
