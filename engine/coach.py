@@ -39,6 +39,7 @@ _CONVENTIONS: tuple[tuple[str, str, str], ...] = (
     ("so that they keep", "save clue", "Play clue or save clue"),
     ("playable after the cards before it", "delayed play clue", "Delayed play clues"),
     ("can be played", "play clue", "Play clue or save clue"),
+    ("will prove it", "a clue read literally", "`beginner`: clues mean what they say"),
     ("worth keeping", "good touch", "`basic`: play clues, save clues, chop, focus, good touch"),
     ("our conventions say", "clue focus", "Focus"),
     ("the clues and the cards I see", "card counting", "What the bot works out from what it sees"),

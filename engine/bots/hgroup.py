@@ -568,7 +568,23 @@ class Turn:
             return f"cluing {who} {clue.value}: saving {what} on their chop"
         if fid is not None and reading.kind == "play":
             return f"cluing {who} {clue.value}: their {name(fid)} will be playable after the cards before it"
+        halfway = self.halfway_text(clue, touched, reading)
+        if halfway is not None:
+            return f"cluing {who} {clue.value}: {halfway}"
         return f"cluing {who} {clue.value}: marking cards worth keeping"
+
+    def halfway_text(self, clue: Clue, touched: tuple[int, ...], reading: Reading) -> str | None:
+        """For a literal reader, the playable card a clue brings halfway to proven (see SETUP), in words."""
+        t = self.t
+        if not self.literal(clue.target):
+            return None
+        hand = t.hands[clue.target]
+        for o in touched:
+            if t.playable(t.ids[o]) and self.belief(o, reading) != self.belief(o):
+                told, other = (f"is {clue.value}", "rank") if clue.rank is None else (f"is a {clue.rank}", "colour")
+                return (f"their {name(t.ids[o])} (slot {hand.index(o) + 1}) is playable: now they know it {told}, "
+                        f"and a clue on its {other} will prove it")
+        return None
 
     def holds_trash(self) -> bool:
         """Whether a card of ours is known trash, and a discard is allowed: a discard that risks nothing."""

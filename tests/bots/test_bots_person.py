@@ -171,3 +171,18 @@ def test_a_stall_beside_a_person_leaves_their_last_unclued_card_alone() -> None:
     stall = Turn(bot._table, view).harmless_clue()
     assert stall is not None and stall.target == 0
     assert stall.colour is not Suit.GREEN and stall.rank != 1, stall
+
+
+def test_a_clue_that_brings_a_persons_card_halfway_to_proven_says_so() -> None:
+    # The person's R1 (slot 3): red tells them its colour, a 1 clue later proves it playable. The reason says
+    # that, not "marking cards worth keeping".
+    state = deal("G3 B3 R1 W3 Y4  Y3 G4 B4 W4 R2")
+    bot = ConventionBot(bot_seats=BOT)
+    state = apply(state, Clue(1, rank=4))
+    view = view_for(state, 1)
+    bot.decide(view)
+    assert bot._table is not None
+    turn = Turn(bot._table, view)
+    assert turn.why_clue(Clue(0, colour=Suit.RED)) == ("cluing seat 1 red: their R1 (slot 3) is playable: now they "
+                                                       "know it is red, and a clue on its rank will prove it")
+    assert turn.why_clue(Clue(0, rank=1)).startswith("cluing seat 1 1: their R1 (slot 3) can be played")

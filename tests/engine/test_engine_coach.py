@@ -120,13 +120,16 @@ def test_every_convention_the_coach_names_has_its_section_in_the_bots_page() -> 
     reasons = ["cluing seat 2 5: saving the only R5 left on their chop", "a clue was a finesse on me: blind-playing",
                "cluing seat 2 3: a finesse on their own hand, leading to R3", "our conventions say my slot 1 is R1",
                "the clues and the cards I see say my slot 2 is B1: playable", "nothing to play or clue: discarding my "
-               "chop (slot 5)", "my slot 2 can only be a card no longer needed", "something new"]
+               "chop (slot 5)", "my slot 2 can only be a card no longer needed", "something new",
+               "cluing seat 1 red: their R1 (slot 3) is playable: now they know it is red, and a clue on its rank "
+               "will prove it"]
     for reason in reasons:
         section = convention_of(reason)[1]
         assert section in headings, (reason, section)
     assert convention_of(reasons[0])[0] == "save clue"
     assert convention_of(reasons[2])[0] == "self-finesse"
     assert convention_of(reasons[1])[0] == "finesse"
+    assert convention_of(reasons[-1])[0] == "a clue read literally"
 
 
 @pytest.mark.no_cover  # six whole games, every step judged: untraced
