@@ -12,7 +12,9 @@ process on loopback, with a throwaway SQLite file). Then, side by side:
 The server runs with a Trio instrument (``ROUND_TIMER``) that times each round of its event loop: from waking
 from its I/O wait to waiting again, every task that was ready run once. A long round holds every move that
 arrives meanwhile, so the longest round of the attack's time (in wall-clock time, which on a busy machine also
-counts the moments the kernel gave the CPU to another process, and in the server's CPU time) is printed.
+counts the moments the kernel gave the CPU to another process, and in the server's CPU time) is printed, with
+how many task steps the longest in CPU held (readers and writers of connections, tables: a count, which a busy
+machine changes less than it changes times).
 
 All of it runs on loopback only. The attacker and the honest clients share the machine's cores with the
 server (on a LAN the attacker's CPU would be its own), so the figures are, if anything, pessimistic.
@@ -203,14 +205,19 @@ log = open(os.environ["HANABI_ROUND_LOG"], "w", buffering=1)
 
 class Rounds(trio.abc.Instrument):
     began = (0.0, 0.0)
+    steps = 0
 
     def after_io_wait(self, timeout):
         self.began = (time.perf_counter(), time.thread_time())
+        self.steps = 0
+
+    def after_task_step(self, task):
+        self.steps += 1
 
     def before_io_wait(self, timeout):
         wall, cpu = time.perf_counter() - self.began[0], time.thread_time() - self.began[1]
         if self.began[0] and wall > 0.001:  # the shorter ones, most of them, cannot be the longest
-            log.write(f"{time.time():.6f} {wall * 1000:.3f} {cpu * 1000:.3f}\\n")
+            log.write(f"{time.time():.6f} {wall * 1000:.3f} {cpu * 1000:.3f} {self.steps}\\n")
 
 run = trio.run
 trio.run = lambda *args, **kwargs: run(*args, instruments=[Rounds()], **kwargs)
@@ -225,15 +232,19 @@ def _start_server(db: str, round_log: str) -> tuple[subprocess.Popen[bytes], int
     return loadtest.started([sys.executable, "-c", ROUND_TIMER], db, {**os.environ, "HANABI_ROUND_LOG": round_log})
 
 
-def _longest_round(round_log: str, since: float, until: float) -> tuple[float, float]:
+def _longest_round(round_log: str, since: float, until: float) -> tuple[float, float, int]:
     """The longest round that ended between ``since`` and ``until`` (time.time()): its wall-clock and (of all
-    of them) the longest CPU milliseconds."""
+    of them) the longest CPU milliseconds, and the task steps of that longest in CPU (a count, which a busy
+    machine does not change as it changes times: how many readers and writers one round held)."""
     wall = cpu = 0.0
+    steps = 0
     for line in Path(round_log).read_text().splitlines():
-        at, w, c = (float(x) for x in line.split())
+        at, w, c, n = (float(x) for x in line.split())
         if since <= at <= until:
-            wall, cpu = max(wall, w), max(cpu, c)
-    return wall, cpu
+            wall = max(wall, w)
+            if c > cpu:
+                cpu, steps = c, int(n)
+    return wall, cpu, steps
 
 
 # --- this process: logins, resumes, memory -------------------------------------------------------------------------
@@ -318,7 +329,7 @@ def run_attack(name: str, seconds: float, nice: int = 19) -> dict[str, Any]:
                 resumes += _hello(port, "127.0.3.2", "Returner", token, {"welcome", "joined"})
                 time.sleep(0.5)
             cpu = (sum(loadtest._cpu_seconds(proc.pid)) - cpu_before) / (time.monotonic() - started)
-            round_wall, round_cpu = _longest_round(round_log, began, time.time())
+            round_wall, round_cpu, round_steps = _longest_round(round_log, began, time.time())
             result = out.get(timeout=seconds + 60)
             done.set()
             sampler.join()
@@ -329,7 +340,8 @@ def run_attack(name: str, seconds: float, nice: int = 19) -> dict[str, Any]:
             proc.wait(10)
     return {"attack": name, **result, "logins": f"{logins}/{tries}", "resumes": f"{resumes}/{tries}",
             "logins_ok": logins == tries, "resumes_ok": resumes == tries, "rss_peak_mib": round(max(peak) / 1024, 1),
-            "server_cpu": round(cpu, 2), "round_ms": round(round_wall, 1), "round_cpu_ms": round(round_cpu, 1)}
+            "server_cpu": round(cpu, 2), "round_ms": round(round_wall, 1), "round_cpu_ms": round(round_cpu, 1),
+            "round_steps": round_steps}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -357,7 +369,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:<11} honest p50 {med('p50_ms')} ms, p99 {med('p99_ms')} ms ({med('actions')} actions); "
               f"logins {', '.join(r['logins'] for r in results)}; resumes {', '.join(r['resumes'] for r in results)}"
               f"; server peak {med('rss_peak_mib')} MiB, CPU {med('server_cpu')}; longest loop round "
-              f"{med('round_ms')} ms ({med('round_cpu_ms')} ms of CPU); load {os.getloadavg()[0]:.1f}"
+              f"{med('round_ms')} ms ({med('round_cpu_ms')} ms of CPU, {med('round_steps')} task steps); "
+              f"load {os.getloadavg()[0]:.1f}"
               + (f"; honest game broke: {failed}" if failed else "") + f"  [{ATTACKS[name][0]}]", flush=True)
     return 0
 
