@@ -18,6 +18,7 @@ from hanabi.engine.bots import Decision, Level
 from hanabi.protocol.framing import encode
 from hanabi.protocol.messages import (
     ActionRequest,
+    BotReason,
     Chat,
     CreateTable,
     ErrorReply,
@@ -331,6 +332,21 @@ async def test_a_bot_that_fails_still_makes_a_legal_move(connect: Connect, serve
         view = (await alice.expect(ViewUpdate)).view
     after = await alice.expect(ViewUpdate, where=lambda m: m.view.turn == view.turn + 1)
     assert after.view.current == 0
+
+
+async def test_a_bot_that_chooses_an_illegal_move_makes_its_first_legal_one(connect: Connect, server: Server) -> None:
+    def wrong_bot(view: PlayerView, bot_seats: frozenset[int], level: Level) -> Decision:
+        return Decision(Play(999), "I play a card no one holds")
+
+    server.lobby.policy = wrong_bot
+    alice, view = await alone_with_bots(connect)
+    if view.current == 0:
+        await alice.send(ActionRequest(view.legal_actions()[-1]))
+        view = (await alice.expect(ViewUpdate)).view
+    after = await alice.expect(ViewUpdate, where=lambda m: m.view.turn == view.turn + 1)
+    assert after.view.current == 0  # the bot moved all the same
+    said = await alice.expect(BotReason, where=lambda r: r.turn == view.turn)
+    assert said.reason == "my first choice was not allowed: I took my first legal move"
 
 
 async def test_a_second_hello_on_one_connection_is_refused(connect: Connect) -> None:
