@@ -186,9 +186,9 @@ def _everywhere(app: ClientApp, keymap: Keymap) -> None:
     """The keys every screen has; each screen's line says where they show."""
     kb, outside, free = keymap.everywhere, keymap.outside, keymap.free
 
-    def add(key: str | Keys, filter: Filter | bool = True) -> Callable[[Action], Action]:
+    def add(key: str | Keys, filter: Filter | bool = True, eager: bool = False) -> Callable[[Action], Action]:
         def register(action: Action) -> Action:
-            kb.add(key, filter=filter)(guarded(app, lambda event: action()))
+            kb.add(key, filter=filter, eager=eager)(guarded(app, lambda event: action()))
             return action
         return register
 
@@ -198,8 +198,10 @@ def _everywhere(app: ClientApp, keymap: Keymap) -> None:
     add("t", free)(app.open_chat)
     add("?", free)(app.open_help)
     add(handing.KEY, free)(app.start_handing)
-    add("escape", outside)(app.escape)
-    add("escape", keymap.typing)(app.leave_command)
+    # Eager: Esc acts at once. Otherwise prompt_toolkit waits up to a second for an Alt key (Esc then a letter),
+    # and a key typed in that second after Esc is taken with it (Esc c capitalises a word) instead of as itself.
+    add("escape", outside, eager=True)(app.escape)
+    add("escape", keymap.typing, eager=True)(app.leave_command)
     add("enter", outside)(app.enter)
     at_note_prompt = Condition(lambda: len(app.ui.note_keys) == 3)
     add("backspace", outside & at_note_prompt)(app.delete_note)

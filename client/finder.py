@@ -155,7 +155,7 @@ class ServerFinder:
             self.note = ""
             self.application.layout.focus(self.typed)
 
-        @kb.add("escape", filter=typing)
+        @kb.add("escape", filter=typing, eager=True)  # at once: a key typed just after Esc is not an Alt key
         def _back(event: KeyPressEvent) -> None:
             self.typed.reset()
             self.application.layout.focus(self.list_window)

@@ -177,6 +177,16 @@ def test_a_chat_line_over_the_limit_is_not_sent_and_stays_to_be_shortened(term: 
     assert "at most" not in term.store.model.status  # and the refusal no longer shows
 
 
+def test_a_key_typed_right_after_esc_is_a_key_of_the_game_not_an_alt_key_of_the_line(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    term.type("txx")
+    # Esc then c at once: without waiting to see whether Esc starts a longer key (Alt-c would capitalise a word),
+    # Esc leaves the line and c starts a clue.
+    term.type("\x1bc")
+    assert not term.app.application.layout.has_focus(term.app.command), term.app.command.text
+    assert term.app.ui.pending == ["c"]  # the clue asks whom
+
+
 def test_a_note_over_the_limit_stays_on_the_command_line(term: Terminal, kit) -> None:
     at_game(term, kit)
     line = "note 1 " + "y" * (NOTE_MAX + 1)
