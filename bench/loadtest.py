@@ -357,13 +357,14 @@ runpy.run_module("hanabi.server", run_name="__main__", alter_sys=True)
 # timed, one line per move in the file named by HANABI_TRACE_LOG: the wall-clock time its request was read, then
 # seconds from that read to: the table's task taking it up, the store given its action, the store's commit done,
 # the views built, queued and their writers woken (``Game.publish`` begun and done), the mover's writer starting
-# its write and done with it. Patches the server's own functions by name: a diagnosis, not a contract.
+# its write and done with it; and a line for each cycle collection (generation, start, end on the same clock as
+# the moves' reads). Patches the server's own functions by name: a diagnosis, not a contract.
 _TRACER = """
-import os, runpy, sys, time
+import gc, os, runpy, sys, time
 from hanabi.server import connection, game, store, turns
 log = open(os.environ["HANABI_TRACE_LOG"], "w", buffering=1)
 clock = time.perf_counter
-moving = []  # [mover's connection, stamps] while the table's task carries out a move
+moving = {}  # game id -> [mover's connection, stamps], while its table's task carries out a move
 
 take, commit, add_action, publish, write = (connection.Connection._take, turns.commit, store.Store.add_action,
                                             game.Game.publish, connection.Connection._write)
@@ -378,26 +379,27 @@ async def traced_commit(table, game, seat, action, new, reason=None):
     if read is None:
         return await commit(table, game, seat, action, new, reason)
     player.conn.traced_read = None
-    moving[:] = [player.conn, [read[0], read[1], clock()]]
+    moving[game.id] = [player.conn, [read[0], read[1], clock()]]
     try:
         await commit(table, game, seat, action, new, reason)
     finally:
-        moving.clear()
+        moving.pop(game.id, None)
 
-async def traced_add_action(self, *args, **kwargs):
-    stamps = moving[1] if moving else None
+async def traced_add_action(self, game_id, *args, **kwargs):
+    stamps = moving[game_id][1] if game_id in moving else None
     if stamps is not None:
         stamps.append(clock())
-    await add_action(self, *args, **kwargs)
+    await add_action(self, game_id, *args, **kwargs)
     if stamps is not None:
         stamps.append(clock())
 
 def traced_publish(self, *args, **kwargs):
     began = clock()
     publish(self, *args, **kwargs)
-    if moving and len(moving[1]) == 5:
-        moving[1] += [began, clock()]
-        moving[0].traced_stamps = moving[1]
+    if self.id in moving and len(moving[self.id][1]) == 5:
+        conn, stamps = moving[self.id]
+        stamps += [began, clock()]
+        conn.traced_stamps = stamps
 
 async def traced_write(self, data):
     stamps = getattr(self, "traced_stamps", None)
@@ -407,7 +409,15 @@ async def traced_write(self, data):
     await write(self, data)
     if stamps is not None:
         at, read, *rest = stamps
-        log.write(" ".join([f"{at:.6f}"] + [f"{t - read:.6f}" for t in rest + [clock()]]) + "\\n")
+        log.write(" ".join([f"{at:.6f}", f"{read:.6f}"] + [f"{t - read:.6f}" for t in rest + [clock()]]) + "\\n")
+
+began = [0.0]
+def collected(phase, info):
+    if phase == "start":
+        began[0] = clock()
+    else:
+        log.write(f"gc {info['generation']} {began[0]:.6f} {clock():.6f}\\n")
+gc.callbacks.append(collected)
 
 connection.Connection._take, turns.commit, store.Store.add_action = traced_take, traced_commit, traced_add_action
 game.Game.publish, connection.Connection._write = traced_publish, traced_write
@@ -446,19 +456,35 @@ def _counts(count_log: str, window: tuple[float, float], actions: int) -> dict[s
 
 def _path(trace_log: str, window: tuple[float, float]) -> dict[str, dict[str, float]]:
     """The parts of the moves' path (``_TRACER``) read in the measured window: p50, p90 and p99 of each, in ms,
-    and of the whole (from the request read to the mover's view written)."""
-    parts: list[list[float]] = []
+    and of the whole (from the request read to the mover's view written). Then, for the collections of each
+    generation (and of any): how many moves had one run during their path, and the p50, p90 and p99 of the
+    whole path of the moves that had none (what the path would be without them)."""
+    moves: list[tuple[float, list[float]]] = []  # (when read, on the server's clock; the parts' ends from then)
+    collections: list[tuple[int, float, float]] = []
     for line in Path(trace_log).read_text().splitlines():
-        at, *stamps = line.split()
-        if window[0] <= float(at) <= window[1]:
-            ends = [float(t) for t in stamps]
-            parts.append([b - a for a, b in zip([0.0, *ends], ends, strict=False)] + [ends[-1]])
+        first, *rest = line.split()
+        if first == "gc":
+            collections.append((int(rest[0]), float(rest[1]), float(rest[2])))
+        elif window[0] <= float(first) <= window[1]:
+            moves.append((float(rest[0]), [float(t) for t in rest[1:]]))
+
+    def percentiles(values: list[float]) -> dict[str, float]:
+        values = sorted(values)
+        return {f"p{q}": round(values[min(len(values) - 1, int(q / 100 * len(values)))], 3) for q in (50, 90, 99)}
+
     summary = {}
-    for i, name in enumerate((*_PATH, "read -> written")):
-        values = sorted(p[i] * 1000 for p in parts)
-        if values:
-            summary[name] = {f"p{q}": round(values[min(len(values) - 1, int(q / 100 * len(values)))], 3)
-                             for q in (50, 90, 99)}
+    for i, name in enumerate(_PATH):
+        if moves:
+            summary[name] = percentiles([(ends[i] - (ends[i - 1] if i else 0.0)) * 1000 for _, ends in moves])
+    if moves:
+        summary["read -> written"] = percentiles([ends[-1] * 1000 for _, ends in moves])
+    for label, generations in (("generation 0", {0}), ("generation 1", {1}), ("generation 2", {2}),
+                               ("any generation", {0, 1, 2})):
+        spans = [(start, end) for g, start, end in collections if g in generations]
+        clear = [ends[-1] * 1000 for read, ends in moves
+                 if not any(start <= read + ends[-1] and end >= read for start, end in spans)]
+        held = len(moves) - len(clear)
+        summary[f"without {label}"] = {"moves with one": held, **(percentiles(clear) if clear else {})}
     return summary
 
 
@@ -687,7 +713,11 @@ def main(argv: list[str] | None = None) -> int:
               f"steps ({', '.join(f'{name} {n}' for n, name in steps[:5])}), {counted.get('thread hops', 0)} "
               f"thread hops, {counted.get('stream writes', 0)} stream writes")
     for name, figures in result.get("path_ms", {}).items():
-        print(f"a move's path, {name}: p50 {figures['p50']} ms, p90 {figures['p90']} ms, p99 {figures['p99']} ms")
+        if name.startswith("without "):
+            print(f"a collection of {name[8:]} ran during {figures['moves with one']} moves' paths; the others' "
+                  f"whole path: p50 {figures.get('p50')} ms, p90 {figures.get('p90')} ms, p99 {figures.get('p99')} ms")
+        else:
+            print(f"a move's path, {name}: p50 {figures['p50']} ms, p90 {figures['p90']} ms, p99 {figures['p99']} ms")
     if result["errors"]:
         print(f"errors from the server: {result['errors']} (first: {result['first_error']})")
     if args.json:

@@ -64,14 +64,19 @@ def test_the_trace_times_each_part_of_a_moves_path() -> None:
     result = run(tables=2, players=2, seconds=1.0, warmup=0.2, think=0.03, trace=True)
     assert result["errors"] == 0, result["first_error"]
     path = result["path_ms"]
-    assert list(path) == ["read -> table", "table -> store", "store's commit", "commit -> views",
-                          "views built and queued", "queued -> write", "write", "read -> written"]
-    for figures in path.values():
-        assert 0 <= figures["p50"] <= figures["p90"] <= figures["p99"]
+    parts = ["read -> table", "table -> store", "store's commit", "commit -> views", "views built and queued",
+             "queued -> write", "write", "read -> written"]
+    assert list(path) == [*parts, "without generation 0", "without generation 1", "without generation 2",
+                          "without any generation"]
+    for name in parts:
+        assert 0 <= path[name]["p50"] <= path[name]["p90"] <= path[name]["p99"]
     # The whole is the sum of its parts, move by move: its median is at least the largest part's.
-    assert path["read -> written"]["p50"] >= max(figures["p50"] for name, figures in path.items()
-                                                 if name != "read -> written")
+    assert path["read -> written"]["p50"] >= max(path[name]["p50"] for name in parts)
     assert path["store's commit"]["p50"] > 0 and path["views built and queued"]["p50"] > 0
+    # The moves a collection ran during, by generation: those of any generation are those of each, or more.
+    held = {name: figures["moves with one"] for name, figures in path.items() if name.startswith("without ")}
+    assert held["without any generation"] >= max(held["without generation 0"], held["without generation 1"],
+                                                 held["without generation 2"]) >= 0
 
 def _frames_of_a_game(players: int, seed: int) -> list[bytes]:
     """The frames one seat's connection gets in a whole game (event and view of each move)."""
