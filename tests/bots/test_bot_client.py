@@ -176,16 +176,18 @@ async def _bot_plays_beside_host(host_is_a_network_bot: bool, host_policy: Calla
                                  ) -> tuple[TableInfo, PlayerView, GameOver, list[str]]:
     """Host at a new 3-seat table dealt from SEED, a house bot in seat 2 and ``hanabi-bot`` in seat 3; Host plays
     by ``host_policy``. The table when every seat is taken, Host's last view, the ``game_over`` and the bot's
-    progress lines."""
+    progress lines. On virtual time, in memory, the bot waiting 0.1 s before each move (see
+    ``test_bot_client_joins_and_plays_a_game``: under the server's rate, free on that clock)."""
     lines: list[str] = []
     with trio.fail_after(90):
         async with trio.open_nursery() as nursery:
             server, stream, host, joined = await _host_at_a_new_table(nursery, "three", seats=3, seed=SEED,
-                                                                      network_bot=host_is_a_network_bot)
+                                                                      network_bot=host_is_a_network_bot,
+                                                                      in_memory=True)
             await host.send(AddBot(seat=1))
             await _until_every_seat_is_taken(host, taken=2)  # before the bot looks for a free seat
-            nursery.start_soon(lambda: run_bot(Address("127.0.0.1", server.port), "Robo", joined.table.id, 1, 0.0,
-                                               report=lines.append))
+            nursery.start_soon(lambda: run_bot(Address("127.0.0.1", server.port), "Robo", joined.table.id, 1, 0.1,
+                                               report=lines.append, open_stream=_in_memory(server, nursery)))
             table = await _until_every_seat_is_taken(host)
             await host.send(Start())
             last, over = await _host_plays_a_game(host, host_policy)
@@ -194,6 +196,7 @@ async def _bot_plays_beside_host(host_is_a_network_bot: bool, host_policy: Calla
     return table, last, over, lines
 
 
+@pytest.mark.virtual_time
 async def test_beside_a_person_the_network_bot_plays_the_beginner_level_as_the_house_bot_does() -> None:
     table, last, over, lines = await _bot_plays_beside_host(False, make_bot("simple").choose)
     # What everyone is shown: a person in seat 1, a house bot in seat 2, the network bot in seat 3; the level
@@ -214,6 +217,7 @@ async def test_beside_a_person_the_network_bot_plays_the_beginner_level_as_the_h
     assert any(decide(view, level="beginner", bot_seats=frozenset({1})).action != action for view, action in network)
 
 
+@pytest.mark.virtual_time
 async def test_at_a_table_of_bots_only_the_network_bot_plays_the_strongest_level() -> None:
     # Host says it is a network bot (and plays as one): nobody at the table is a person.
     # One bot for Host's game: choose_action's moves (a bot's cache must not change its choice), without replaying
