@@ -294,9 +294,13 @@ async def test_serve_then_a_second_client_finds_it_and_plays(tmp_path: Path, bro
         games: list[int] = []
 
         async def guest() -> None:
-            games.append(await run_bot(found.address, "guest", games=1, delay=0.0, report=lambda line: None))
+            # A tenth of a second before each move keeps the guest under the server's 20 requests a second: a bot
+            # with no delay can outrun it on a fast machine, and a move dropped ("slow down") leaves the game waiting.
+            games.append(await run_bot(found.address, "guest", games=1, delay=0.1, report=lambda line: None))
 
-        with trio.fail_after(30):
+        # A bound against a hang, not a measure: a whole game of two bots' choices on the real clock took more
+        # than 30 s beside the whole suite at a load of 22-25 (the runner's own bound is 240 s).
+        with trio.fail_after(120):
             while store.model.table is None:
                 await trio.sleep(0.02)
             nursery.start_soon(guest)
