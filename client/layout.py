@@ -187,6 +187,11 @@ class ScreenLayout:
         def clocks() -> StyleAndTextTuples:
             return wrap_words(time_fragments(self.model(), time.monotonic()), self.width, 1)
 
+        # In a review on a short screen the discards, the glance line and the rule give their rows to the bar
+        # under the log (a moment's move and why) before it is cut; with room enough every line shows.
+        # (prompt_toolkit first grows every window to its preferred height, then shares out what is left: these
+        # prefer none, so the bar has its rows first.)
+        yields = Dimension(min=0, preferred=0, max=1) if review else Dimension.exact(1)
         return HSplit([
             Window(HeldText(tokens), height=1),
             ConditionalContainer(Window(FormattedTextControl(clocks), dont_extend_height=True, wrap_lines=True),
@@ -194,12 +199,12 @@ class ScreenLayout:
             Window(HeldText(self._board), height=self._board_height),
             Window(HeldText(lambda: self.once("discards", (self.width,),
                                                           lambda model: discards(model, self.width))),
-                   dont_extend_height=True, wrap_lines=True),
-            Window(HeldText(figures), height=1),
+                   dont_extend_height=True, wrap_lines=True, height=self._discards_height if review else None),
+            Window(HeldText(figures), height=yields),
             ConditionalContainer(
                 Window(FormattedTextControl(lambda: watchers_fragments(self.model(), self.width)), height=1),
                 Condition(lambda: bool(self.model().watchers))),
-            Window(height=1, char="─", style="class:rule"),
+            Window(height=yields, char="─", style="class:rule"),
             middle,
             self._review_bar() if review else ConditionalContainer(
                 Window(HeldText(lambda: self.once("end", (self.width,), lambda model: wrap_words(
@@ -226,6 +231,11 @@ class ScreenLayout:
                               lambda model: to_plain_text(shown).count("\n") + 1 if shown else 0)
             return Dimension(min=min(lines, 1), preferred=lines, max=lines)
         return Window(HeldText(text), height=rows, wrap_lines=True)
+
+    def _discards_height(self) -> Dimension:
+        """The discards' lines, none of them needed when the review's bar wants the rows."""
+        lines = to_plain_text(self.once("discards", (self.width,), lambda model: discards(model, self.width)))
+        return Dimension(min=0, preferred=0, max=lines.count("\n") + 1)
 
     def _chat_width(self) -> int:
         """The chat's column on a wide screen (the log has the rest, less the rule between them)."""

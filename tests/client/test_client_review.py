@@ -353,6 +353,8 @@ def test_at_60x15_a_moment_keeps_its_lines_and_the_log_gives_way(kit, tmp_path: 
         assert f"step {found.moments[0].step}/" in screen and "on your own" in screen
         assert f"Moment 1 of {len(found.moments)} · Turn {found.moments[0].turn}: " in screen
         assert "The house bot would " in screen  # the moment's point, with the log out of the way
+        words = set(screen.split())  # every word of the moment shows whole: the lines above give way to it
+        assert all(word in words for line in found.moments[0].lines() for word in line.split()), screen
         # The key that follows the leader again is left to the keys line when narrow: the head is one line.
         assert any(line.rstrip().endswith("· on your own") for line in screen.splitlines()), screen
 
