@@ -33,7 +33,7 @@ from functools import partial
 from hanabi.client.app import ClientApp
 from hanabi.client.knowledge import Insight
 from hanabi.client.replayer import ReplayViewer, game_steps
-from hanabi.client.runner import ModelStore
+from hanabi.client.runner import ModelStore, settle
 from hanabi.client.snapshot import SizedOutput, screen_text
 from hanabi.client.stepping import Place
 from hanabi.engine import (
@@ -105,6 +105,7 @@ def _app() -> tuple[ModelStore, ClientApp]:
     store.listeners.append(app.on_model)
     for opening in (Welcome(1, "bench", "Alice", "tok", ""), Joined(table, 0), GameStarted(1, 1)):
         store.dispatch(opening)
+    settle()  # as the client does once its screen is built
     return store, app
 
 
@@ -168,6 +169,7 @@ def replay(state: GameState, timings: Timings) -> None:
     """The replay viewer on ``state``, a redraw at each step, as a spectator and as seat 1."""
     viewer = ReplayViewer(from_json(json.loads(dumps(state, NAMES))), input=DummyInput(),
                           output=SizedOutput(COLUMNS, ROWS))
+    settle()  # as ``hanabi-client --replay`` does
     for seat in (None, 0):
         viewer.pos.seat = seat
         for step in range(len(viewer.states)):

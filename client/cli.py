@@ -245,6 +245,7 @@ def _replay(path: str) -> int:
     from hanabi.engine.replay import ReplayError, load
 
     from .replayer import ReplayViewer
+    from .runner import settle
 
     try:
         replay = load(path)
@@ -253,6 +254,7 @@ def _replay(path: str) -> int:
     if (problem := terminal_problem()) is not None:
         return _refuse(problem)
     viewer = ReplayViewer(replay, Path(path).name)
+    settle()
     viewer.application.run()
     return 0
 
@@ -264,7 +266,7 @@ def _run(address: Address | None, name: str, solo: Solo | None = None, bell: boo
 
     from .app import ClientApp
     from .model import Link
-    from .runner import ModelStore, run_with_trio
+    from .runner import ModelStore, run_with_trio, settle
     from .session import Session
     from .solo import HostingError, hosted_db, run_hosted, run_solo
     from .tokens import TokenStore
@@ -285,6 +287,7 @@ def _run(address: Address | None, name: str, solo: Solo | None = None, bell: boo
     store.listeners.append(app.on_model)
     hosted: list[int] = []  # the port of the server this client hosts (--serve), once it listens
     failed: list[str] = []  # why it could not be started
+    settle()
 
     async def network() -> None:
         if lan_name is not None:
