@@ -464,6 +464,10 @@ class ClientApp:
         return False  # clears the buffer
 
     def open_command(self, text: str = "") -> None:
+        # The window keeps its sideways scroll while hidden. Left scrolled by a line longer than the screen, it
+        # would scroll back only as far as the cursor (prompt_toolkit keeps no margin on the left), so a new line
+        # opened with its label and every letter before the cursor out of sight, and stayed so: it starts afresh.
+        self.command_window.reset()
         self.command.set_document(self.command.document.__class__(text, len(text)))
         self.application.layout.focus(self.command)
 
