@@ -13,9 +13,9 @@ from typing import Any
 
 from hanabi.protocol.messages import GameStarted, Joined, Welcome
 from prompt_toolkit.application.current import set_app
-from prompt_toolkit.input.vt100_parser import Vt100Parser
-from prompt_toolkit.key_binding.key_processor import KeyPress, _Flush
 from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.input.vt100_parser import Vt100Parser
+from prompt_toolkit.key_binding.key_processor import _Flush
 
 ESC = "\x1b"
 
