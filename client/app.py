@@ -439,11 +439,15 @@ class ClientApp:
         try:
             intent = parse(line, model.view, model.names)
         except CommandError as e:
+            if isinstance(e, TextRefused):
+                self.hint(str(e), True)  # about the line kept: Esc, closing it, takes this away too
+                return True
             self.note(str(e), True)
-            return isinstance(e, TextRefused)
+            return False
         # The command line is deliberate, so a play needs no confirmation here, unlike the one-key shortcut.
         self.act(intent)
-        return False
+        # Text typed while the server is away stays to be sent once back, as a line too long stays to be mended.
+        return isinstance(intent, (Say, NoteIntent)) and offline_problem(self.get_model()) is not None
 
     def _accept(self, buffer: Buffer) -> bool:
         line = buffer.text
@@ -523,6 +527,7 @@ class ClientApp:
         self.ui.prompt = ""
         self.command.reset()
         self.application.layout.focus(self.status_window)
+        self.drop_hint()  # what was said of the line closed (too long) no longer holds
 
     def start_handing(self) -> None:
         """``H``: the host hands an away player's seat on (handing.py)."""
@@ -689,6 +694,8 @@ class ClientApp:
         if self.ui.form is not None:
             self.ui.form = None
             self.drop_hint()
+        elif self.ui.show_notes and not self.ui.prompt:
+            self.ui.show_notes = False  # the notes panel closes as N does, the log again in its place
         elif not self.ui.prompt:
             self.back()
         self.cancel()

@@ -343,6 +343,10 @@ class ReplayViewer:
         def _notes(event: KeyPressEvent) -> None:
             self.pos.show_notes = not self.pos.show_notes
 
+        @kb.add("escape", filter=Condition(lambda: self.pos.show_notes))
+        def _close_notes(event: KeyPressEvent) -> None:
+            self.pos.show_notes = False
+
         @kb.add("q")
         def _quit(event: KeyPressEvent) -> None:
             event.app.exit()

@@ -365,3 +365,15 @@ def test_the_panel_names_an_own_card_the_clues_pinned_down_as_the_board_does(ter
     lines = term.screen().splitlines()
     assert "W3" in next(line for line in lines if "You (alice)" in line)
     assert "your slot 1 W3 keep" in [line.strip() for line in lines]
+
+
+def test_esc_closes_the_replay_viewer_s_notes_panel(kit) -> None:
+    replay = from_json(json.loads(dumps(kit.game(), kit.NAMES, ({}, {}, {}))))
+    with create_pipe_input() as pipe:
+        viewer = ReplayViewer(replay, "game.json", input=pipe, output=SizedOutput(80, 24))
+        pipe.send_text("N" + "q")
+        viewer.application.run()
+        assert "Notes: none yet" in screen_text(viewer.application)
+        pipe.send_text("\x1b" + "q")
+        viewer.application.run()
+        assert "Notes: none yet" not in screen_text(viewer.application)

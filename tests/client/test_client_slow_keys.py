@@ -11,7 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hanabi.protocol.messages import GameStarted, Joined, Welcome
+from hanabi.client.model import Link, LinkChanged, Note
+from hanabi.protocol import CHAT_MAX
+from hanabi.protocol.messages import Chat, GameStarted, Joined, Welcome
 from prompt_toolkit.application.current import set_app
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.input.vt100_parser import Vt100Parser
@@ -70,3 +72,55 @@ def test_the_command_line_keeps_its_label_after_a_line_longer_than_the_screen(ki
             assert command_row(press(term, "t")) == ": say"
 
         story(steps)
+
+
+def test_esc_takes_away_what_was_said_of_the_line_it_closed(kit, tmp_path: Path) -> None:
+    with create_pipe_input() as pipe:
+        term = kit.Terminal(pipe, tmp_path)
+        at_game(term, kit)
+
+        def steps() -> None:
+            press(term, "t" + "x" * (CHAT_MAX + 100) + "\r")
+            assert f"at most {CHAT_MAX} characters" in term.store.model.status  # the line stays to be shortened
+            assert f"at most {CHAT_MAX}" not in press(term, ESC)
+            assert term.store.model.status == ""
+
+        story(steps)
+
+
+def test_esc_leaves_a_newer_message_alone(kit, tmp_path: Path) -> None:
+    with create_pipe_input() as pipe:
+        term = kit.Terminal(pipe, tmp_path)
+        at_game(term, kit)
+
+        def steps() -> None:
+            press(term, "t" + "x" * (CHAT_MAX + 1) + "\r")
+            term.feed(Note("bob joined"))  # said since: not about the line
+            press(term, ESC)
+            assert term.store.model.status == "bob joined"
+
+        story(steps)
+
+
+def test_chat_typed_while_the_server_is_away_stays_on_the_line(kit, tmp_path: Path) -> None:
+    with create_pipe_input() as pipe:
+        term = kit.Terminal(pipe, tmp_path)
+        at_game(term, kit)
+        term.feed(LinkChanged(Link.RECONNECTING, "server:7777", "Lost the connection to server:7777; reconnecting…"))
+        assert term.type("thello all\r") == []
+        assert term.store.model.status == "not connected — reconnecting; try again once back"
+        assert term.app.command.text == "say hello all"
+        assert command_row(term.screen()) == ": say hello all"
+        term.feed(Welcome(1, "server", "alice", "tok", ""))  # back: Enter sends the same line
+        assert term.type("\r") == [Chat("hello all")]
+        assert term.app.command.text == ""
+
+
+def test_esc_closes_the_notes_panel(kit, tmp_path: Path) -> None:
+    with create_pipe_input() as pipe:
+        term = kit.Terminal(pipe, tmp_path)
+        at_game(term, kit)
+        term.type("N")
+        assert "Notes: none yet" in term.screen()
+        term.type(ESC)
+        assert "Notes: none yet" not in term.screen() and "a new game starts" in term.screen()
