@@ -933,8 +933,10 @@ def test_keys_pressed_while_reconnecting_say_so_and_send_nothing(term: Terminal,
     assert "not connected — reconnecting" in term.screen()
     assert term.type(":say hello\r") == []
     assert term.store.model.status_error
+    assert term.app.command.text == "say hello"  # the line stays, to be sent once back
     term.feed(Welcome(1, "server", "alice", "tok", ""))  # back: the same keys go through
-    assert term.type(f"c2{rank}") == [ActionRequest(Clue(1, rank=rank))]
+    assert term.type("\r") == [Chat("hello")]
+    assert term.type(f"c2{rank}") == [Chat("hello"), ActionRequest(Clue(1, rank=rank))]
 
 
 def test_the_new_table_form_is_kept_when_it_cannot_be_sent(term: Terminal, kit) -> None:
