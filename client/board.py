@@ -98,8 +98,8 @@ Row = tuple[Label, list[StyleAndTextTuples]]  # the name column, then one cell p
 AWAY = " (away)"
 
 
-def _slot_header(size: int) -> Row:
-    return ("", "", ""), [[("", " "), ("class:slot", f"{i + 1}")] for i in range(size)]
+def _slot_header(size: int, corner: str = "") -> Row:
+    return ("class:label", corner, ""), [[("", " "), ("class:slot", f"{i + 1}")] for i in range(size)]
 
 
 def _name_cell(label: str, style: str, mark: str = "") -> Label:
@@ -197,7 +197,7 @@ def _own_hand(view: PlayerView, names: Sequence[str], seat: int, marks: Marks = 
 
 def hands_fragments(view: PlayerView, names: Sequence[str], show_knowledge: bool = False,
                     away: Collection[int] = (), width: int = 80, marks: Marks = NO_MARKS,
-                    insight: Insight | None = None, yours: bool = True) -> StyleAndTextTuples:
+                    insight: Insight | None = None, yours: bool = True, corner: str = "") -> StyleAndTextTuples:
     """Every hand: the others in turn order, then the viewer's own, each by seat number; ``away`` seats are marked.
 
     Cells are ``CELL`` columns wide, or wider when a cell's text needs it, so every card of a slot stays in one
@@ -206,11 +206,12 @@ def hands_fragments(view: PlayerView, names: Sequence[str], show_knowledge: bool
     only a name that still does not fit is cut, with "…". ``marks`` (card order -> text) follow a card's cell:
     the notes' marks (client/notes.py). ``insight`` adds card
     counting and the marks of ``knowledge.py``. ``yours=False``: the view's seat is not the reader's (a
-    spectator watching as that player), so its hand is named, not "You".
+    spectator watching as that player), so its hand is named, not "You". ``corner``: a word in the name column
+    of the slots' row (which is otherwise blank).
     """
     size = max((len(h) for h in view.hands), default=0)
     one_row = len(view.hands) > TWO_ROW_HANDS
-    rows = [_slot_header(size)]
+    rows = [_slot_header(size, corner)]
     for seat in others_in_turn_order(view):
         rows += _other_hand(view, names, seat, show_knowledge, seat in away, marks, insight, one_row)
     if view.seat is not None:

@@ -38,7 +38,7 @@ from .notes import panel_fragments
 from .review import review_fragments
 from .screens import (
     WIDE,
-    board,
+    board_within,
     chat_fragments,
     discards,
     end_fragments,
@@ -246,13 +246,22 @@ class ScreenLayout:
         return view is not None and view.outcome is not None
 
     def _board(self) -> StyleAndTextTuples:
-        """The hands (a redraw asks for them twice: text and height)."""
-        knows = self.app.ui.show_knowledge
-        return self.once("board", (knows, self.width), lambda model: board(model, knows, self.width))
+        """The hands (a redraw asks for them twice: text and height); what each seat knows (k) when it fits."""
+        knows, most = self.app.ui.show_knowledge, self._board_most()
+        return self.once("board", (knows, self.width, most),
+                         lambda model: board_within(model, knows, self.width, most))
+
+    def _board_most(self) -> int:
+        """The most lines the board may take: the screen's, less one for each window under or over it that
+        needs one (title, tokens, figures, rule, a line of log, the command line shown or not, status, keys;
+        the watchers, a review's bar). Without the limit, k on a short screen left prompt_toolkit only its
+        "Window too small"."""
+        rest = 8 + bool(self.model().watchers) + (self.app.looking_back() is not None)
+        return self.app.application.output.get_size().rows - rest
 
     def _board_height(self) -> Dimension:
         """Exactly the hands' lines: the board never gives up a row to the log, the log takes what is left."""
-        rows = self.once("board rows", (self.app.ui.show_knowledge, self.width),
+        rows = self.once("board rows", (self.app.ui.show_knowledge, self.width, self._board_most()),
                          lambda model: to_plain_text(self._board()).count("\n") + 1)
         return Dimension.exact(rows)
 

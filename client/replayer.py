@@ -43,7 +43,7 @@ from .heldtext import HeldText
 from .model import ClientModel, Link, LogLine, log_new_events
 from .moments import Found, MomentsOf, jump, moment_at, moment_lines
 from .notes import panel_fragments
-from .screens import board, discards, end_fragments, join_lines, keys_line, title_fragments, tokens_line
+from .screens import board_within, discards, end_fragments, join_lines, keys_line, title_fragments, tokens_line
 from .stepping import Move, Place
 from .style import STYLE
 from .wrapping import wrap_words
@@ -196,9 +196,12 @@ class ReplayViewer:
     def _board(self) -> tuple[StyleAndTextTuples, int]:
         """The hands at the step shown, and their height in lines: made once per step, seat, toggle and width (a
         redraw asks for both)."""
-        key = (self.pos.step, self.pos.seat, self.pos.show_knowledge, self.width)
+        # At most the rows the others leave (title, tokens, rule, a line of log, the moment, where, keys): what
+        # each seat knows (k) is left out when it does not fit.
+        most = self.application.output.get_size().rows - 6 - self._moment_made()[1]
+        key = (self.pos.step, self.pos.seat, self.pos.show_knowledge, self.width, most)
         if self._hands is None or self._hands[0] != key:
-            hands = board(self.model(), self.pos.show_knowledge, self.width)
+            hands = board_within(self.model(), self.pos.show_knowledge, self.width, most)
             self._hands = (key, hands, to_plain_text(hands).count("\n") + 1)
         return self._hands[1], self._hands[2]
 

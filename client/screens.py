@@ -14,7 +14,7 @@ from dataclasses import replace
 from hanabi.engine import Event, PlayerView, Variant
 from hanabi.protocol import table_rules as rules
 from hanabi.protocol.messages import Stats, TableInfo
-from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.formatted_text import StyleAndTextTuples, to_plain_text
 
 from .board import (
     deck_reveal_fragments,
@@ -111,7 +111,7 @@ def tokens_line(view: PlayerView, width: int = 80) -> StyleAndTextTuples:
     return line
 
 
-def board(model: ClientModel, show_knowledge: bool, width: int = 80) -> StyleAndTextTuples:
+def board(model: ClientModel, show_knowledge: bool, width: int = 80, corner: str = "") -> StyleAndTextTuples:
     view = model.view
     if view is None:
         return []
@@ -122,7 +122,20 @@ def board(model: ClientModel, show_knowledge: bool, width: int = 80) -> StyleAnd
     if pointed is not None:  # the review's leader points at this card: an arrow beside it, on every screen
         marks[pointed] = [*marks.get(pointed, []), ("class:status.prompt", POINTER)]
     return hands_fragments(view, model.names, show_knowledge, away, width, marks, Insight.of(view),
-                           yours=model.watching_as is None)
+                           yours=model.watching_as is None, corner=corner)
+
+
+KNOWS_CUT = "k: more rows"  # the board's corner when what each seat knows (k) has no room on the screen
+
+
+def board_within(model: ClientModel, show_knowledge: bool, width: int, rows: int) -> StyleAndTextTuples:
+    """The hands in at most ``rows`` lines if they can: what each seat knows (k) only when it fits with them,
+    else left out, the board's corner saying so (a screen too short for every line is not a reason to show none)."""
+    if show_knowledge:
+        hands = board(model, True, width)
+        if to_plain_text(hands).count("\n") + 1 <= rows:
+            return hands
+    return board(model, False, width, KNOWS_CUT if show_knowledge else "")
 
 
 def discards(model: ClientModel, width: int = 80) -> StyleAndTextTuples:
