@@ -345,10 +345,11 @@ def _end(app: ClientApp, keymap: Keymap) -> None:
     _board(app, end, running=False)
 
 
-def _end_keys(app: ClientApp, screen: ScreenKeys, *, solo_leaves: bool = False) -> None:
-    """Another game, and leaving (at a game's end in --solo, l quits as q does, and the line leaves it out)."""
-    screen.add("a", what="again")(lambda: app.act(LobbyIntent("again")))
-    screen.add("l", what="leave", when=(lambda model: not app.solo) if solo_leaves else None)(
+def _end_keys(app: ClientApp, screen: ScreenKeys, *, solo_leaves: bool = False, shown: bool = True) -> None:
+    """Another game, and leaving (at a game's end in --solo, l quits as q does, and the line leaves it out);
+    ``shown=False``: bound only, the screen saying them in its own order."""
+    screen.add("a", what="again" if shown else None)(lambda: app.act(LobbyIntent("again")))
+    screen.add("l", what="leave" if shown else None, when=(lambda model: not app.solo) if solo_leaves else None)(
         lambda: app.act(LobbyIntent("leave")))
     screen.add("q")(app.ask_to_quit)
 
@@ -394,10 +395,13 @@ def _review(app: ClientApp, keymap: Keymap) -> None:
     review.show("←→", "step")
     review.show("m/M", "moments")
     review.show("f", "follow")
+    # Early on the line, which a narrow screen cuts from its end: l is the way out of the review.
+    review.show("l", "lobby")
     review.show("o", "point")
     review.show("h", "what if")
+    review.show("a", "again")
     review.show("s", "save")
-    _end_keys(app, review)
+    _end_keys(app, review, shown=False)
     review.show("t", "chat", chat_open)
     review.show("q", "quit")
     for screen in (review, alone):

@@ -26,8 +26,8 @@ def seated(term: Terminal, kit, state) -> None:
 
 def test_the_board_and_the_glance_are_made_once_per_view(term: Terminal, kit, monkeypatch) -> None:
     made: list[str] = []
-    board, glance = layout.board, layout.glance_fragments
-    monkeypatch.setattr(layout, "board", lambda *a: made.append("board") or board(*a))
+    board, glance = layout.board_within, layout.glance_fragments
+    monkeypatch.setattr(layout, "board_within", lambda *a: made.append("board") or board(*a))
     monkeypatch.setattr(layout, "glance_fragments", lambda *a: made.append("glance") or glance(*a))
     state = kit.game()
     seated(term, kit, state)

@@ -381,3 +381,13 @@ def test_everyone_is_told_who_leads_the_review_when_the_lead_changes(term, kit) 
     assert "Following alice" not in screen
     term.feed(Review(1, 1, kit.NAMES[2], 3, last))
     assert f"{kit.NAMES[2]} leads the review now" in " ".join(term.screen().split())
+
+
+def test_the_reviews_key_line_says_l_goes_back_to_the_lobby_at_80_and_60_columns(kit, tmp_path: Path) -> None:
+    for columns in (80, 60):
+        with create_pipe_input() as pipe:
+            term = kit.Terminal(pipe, tmp_path, columns=columns, rows=24)
+            in_review(term, kit)
+            keys = term.screen().splitlines()[-1]
+            assert " l lobby " in keys and keys.rstrip().endswith("q quit") and len(keys) <= columns, keys
+            assert " f follow " in keys and " m/M moments " in keys, keys  # less needed keys go first
