@@ -75,7 +75,7 @@ def start(key: str, view: PlayerView | None, names: Sequence[str]) -> Step:
             deck_play(view)
         except CommandError as e:
             return KeyRefused(str(e))
-        return Prompt("Play the deck's last card blind? y = yes, any other key = no")
+        return Prompt("Play the deck's last card blind? y = yes, other keys = no")
     if verb == "clue":
         # A clue that surely touches a card (the rank of the next player's first card), asked of the engine now:
         # what could still refuse it (no clue token left) is said at once, not after "whom?" and "with?".
@@ -105,11 +105,11 @@ def step(keys: Sequence[str], key: str, view: PlayerView, names: Sequence[str]) 
         order = hand[slot - 1].order
         clued = hand[slot - 1].knowledge.clued
         if verb == "play" and not clued:
-            return Prompt(f"No clue ever touched slot {slot}. Play it anyway? y = yes, any other key = no")
+            return Prompt(f"No clue on slot {slot}: play it anyway? y = yes, other keys = no")
         if verb == "discard" and clued and (view.current != view.seat or refusal(view, Discard(order)) is None):
             # Someone spent a clue on this card, often to save it: one slip of a finger must not throw it away, now
             # or queued for our turn (a pre-move: what refuses it now, the turn, may not hold then).
-            return Prompt(f"Slot {slot} has had a clue. Discard it anyway? y = yes, any other key = no")
+            return Prompt(f"Slot {slot} has had a clue: discard it? y = yes, other keys = no")
         return Done(Play(order) if verb == "play" else Discard(order))
     if verb in ("play", "discard") and len(keys) == 2:
         order = hand[int(keys[1]) - 1].order

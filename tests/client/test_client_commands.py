@@ -170,7 +170,7 @@ def test_shortcut_play_asks_before_a_blind_play(kit, view) -> None:
     step = keys.start("p", view, kit.NAMES)
     assert isinstance(step, keys.Prompt) and "which slot" in step.text
     step = keys.step(["p"], "3", view, kit.NAMES)
-    assert isinstance(step, keys.Prompt) and "No clue ever touched slot 3" in step.text
+    assert isinstance(step, keys.Prompt) and "No clue on slot 3: play it anyway?" in step.text
     assert keys.step(["p", "3"], "y", view, kit.NAMES) == keys.Done(Play(view.hands[0][2].order))
     assert isinstance(keys.step(["p", "3"], "n", view, kit.NAMES), keys.KeyRefused)
 
@@ -219,7 +219,7 @@ def test_a_clued_card_asks_before_a_discard_queued_out_of_turn_as_it_does_in_tur
     assert in_turn.current == 1 and out_of_turn.current == 2 and out_of_turn.hands[1][0].knowledge.clued
     for bob in (in_turn, out_of_turn):
         asked = keys.step(["d"], "1", bob, kit.NAMES)
-        assert isinstance(asked, keys.Prompt) and "Slot 1 has had a clue. Discard it anyway?" in asked.text
+        assert isinstance(asked, keys.Prompt) and "Slot 1 has had a clue: discard it?" in asked.text
         assert isinstance(keys.step(["d", "1"], "n", bob, kit.NAMES), keys.KeyRefused)
         done = keys.step(["d", "1"], "y", bob, kit.NAMES)
         assert isinstance(done, keys.Done) and done.intent == Discard(bob.hands[1][0].order)

@@ -48,3 +48,21 @@ def test_pgdn_and_pgup_scroll_a_help_page_taller_than_the_screen(small, kit) -> 
     for _ in range(10):
         small.type(PGUP)
     assert first in small.screen()
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_a_play_or_discard_that_asks_first_is_asked_whole_at_60x15(kit, tmp_path: Path, players: int) -> None:
+    state = kit.clue_something(kit.game(players, first_seat=players - 1))  # the last seat clued our slot 1
+    names = ("alice", "bob", "cathy", "dave", "emma", "fred")[:players]
+    touched = {o for o in state.hands[0] if state.knowledge[o].clued}
+    clued = next(slot for slot, card in enumerate(state.hands[0], 1) if card in touched)
+    bare = next(slot for slot, card in enumerate(state.hands[0], 1) if card not in touched)
+    for keys, asked in ((f"p{bare}", "play it anyway? y = yes, other keys = no"),
+                        (f"d{clued}", "discard it? y = yes, other keys = no")):
+        with create_pipe_input() as pipe:
+            small = kit.Terminal(pipe, tmp_path, columns=60, rows=15)
+            small.feed(Welcome(1, "server", "alice", "tok", ""), Joined(kit.table(names, running=True), 0),
+                       GameStarted(1, 1), kit.view_message(state, 0))
+            assert state.current == 0
+            small.type(keys)
+            assert asked in small.screen(), small.screen()
