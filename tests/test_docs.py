@@ -17,9 +17,10 @@ README = TOP / "README.md"
 PROSE_SUFFIXES = {".md", ".py", ".toml"}
 PROSE_FOLDERS = ("docs", "engine", "protocol", "server", "client", "tests", "bench", ".ci")
 
-# "issue 12", "issues 11 and 14", "the fifth session": history of the work, not of the program.
+# "issue 12", "issues 11 and 14", "the fifth session", "other engineers": history of the work, not of the program.
 HISTORY = re.compile(
-    r"\bissues? \d+|\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|this|last|previous|next) session\b",
+    r"\bissues? \d+|\b(?:first|second|third|fourth|fifth|sixth|seventh|eighth|this|last|previous|next) session\b"
+    r"|\bengineers?\b",
     re.IGNORECASE,
 )
 
