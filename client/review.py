@@ -266,11 +266,21 @@ class ReviewActions:
         self._seen: Review | None = None  # the last Review message: a new one brings a follower's step along
         self.moments = MomentsOf(lambda: app.application.invalidate())  # a redraw, safe from the worker thread
         self._cache: tuple[ClientModel, tuple[object, ...], ClientModel] | None = None
+        self._current: tuple[ClientModel, tuple[object, ...], Shown | None] | None = None
         self._told: tuple[Replay, tuple[LogLine, ...]] | None = None  # game_log of the file reviewed
         self._stayed = ""  # why the last m or M stayed, while the status line still says it
 
     def current(self) -> Shown | None:
-        return shown(self.app.get_model(), self.ui)
+        """What the review shows now. A redraw asks this dozens of times (every window's text and filter): it is
+        worked out once per model and per value of what it reads of the screen's state."""
+        model, ui = self.app.get_model(), self.ui
+        key = (ui.private, ui.step, ui.alone, ui.what_if)
+        held = self._current
+        if held is not None and held[0] is model and held[1] == key:
+            return held[2]
+        review = shown(model, ui)
+        self._current = (model, key, review)
+        return review
 
     def model(self) -> ClientModel:
         """The model to draw: the review's step when a review is shown, else the live one."""

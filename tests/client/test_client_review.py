@@ -359,6 +359,20 @@ def test_at_60x15_a_moment_keeps_its_lines_and_the_log_gives_way(kit, tmp_path: 
         assert any(line.rstrip().endswith("· on your own") for line in screen.splitlines()), screen
 
 
+def test_what_the_review_shows_follows_every_value_it_is_worked_out_from(term, kit) -> None:
+    in_review(term, kit, step=3)
+    review = term.app.review
+    assert review.current() is review.current()  # worked out once for the same model and screen state
+    assert (review.current().step, review.current().leader) == (3, "alice")
+    review.ui.alone, review.ui.step = True, 5
+    assert (review.current().step, review.current().alone) == (5, True)
+    review.ui.private = 1  # the same game, looked at alone from the history: nobody leads it
+    assert review.current().leader is None
+    review.ui.private, review.ui.alone = None, False
+    term.feed(Review(1, 1, "alice", 7, review.current().last, None))  # a new model: the leader's new step
+    assert review.current().step == 7
+
+
 def test_the_reviews_log_names_who_held_a_handed_seat_at_each_move(term, kit) -> None:
     """The file's ``seatHolders``: from turn 4 on a bot played the third seat, so its moves from then are the bot's."""
     state = finished(kit)
