@@ -107,6 +107,11 @@ def say(line: str) -> None:
     print(f"hanabi-bot: {line}", flush=True)
 
 
+# How long a move refused for the pace (``rate_limited``) waits before it is sent again: a few of the server's
+# default 20 messages a second.
+RATE_RETRY = 0.25
+
+
 class BotClient:
     def __init__(self, stream: trio.abc.Stream, name: str, delay: float,
                  report: Callable[[str], None] = say, explain: bool = False, password: str | None = None) -> None:
@@ -236,6 +241,7 @@ class BotClient:
     async def play(self, games: int | None) -> int:
         """Answer every view that shows our turn; return how many games ended (over every connection)."""
         acted: tuple[int, int] | None = None
+        sent: ActionRequest | None = None  # our last move, made again if the server refuses it for our pace
         latest: ViewUpdate | None = None
         paused = False  # a paused game refuses moves: the bot waits for it to go on, as the house bots do
         while games is None or self.games_done < games:
@@ -244,7 +250,7 @@ class BotClient:
                 await self.send(Pong(message.n))
             elif isinstance(message, (ViewUpdate, GameClock)):
                 if isinstance(message, ViewUpdate):
-                    latest = message
+                    latest, sent = message, None  # a new view: our last move went through (or was not ours)
                 else:
                     paused = message.paused
                 view: PlayerView | None = latest.view if latest is not None else None
@@ -256,7 +262,8 @@ class BotClient:
                     decision = await trio.to_thread.run_sync(self.bot.decide, view)
                     if self.explain:
                         self.report(f"turn {view.turn + 1}: {explained(decision, view, self.seat_names())}")
-                    await self.send(ActionRequest(decision.action))
+                    sent = ActionRequest(decision.action)
+                    await self.send(sent)
             elif isinstance(message, TableChanged) and self.table is not None and message.table.id == self.table.id:
                 self.table = message.table  # a seat taken, left or handed: who is a bot, and so the level
             elif isinstance(message, GameStarted):
@@ -269,6 +276,11 @@ class BotClient:
                     self.report("waiting for the host to start the next game...")
             elif isinstance(message, ErrorReply) and message.code == ErrorCode.GAME_PAUSED:
                 acted = None  # paused just before the move arrived: it is made again once the game goes on
+            elif isinstance(message, ErrorReply) and message.code == ErrorCode.RATE_LIMITED and sent is not None:
+                # Refused for our pace, not for the move: nothing else would make it again, and the game would
+                # wait for it. The same move, once the server's budget has had time to refill.
+                await trio.sleep(RATE_RETRY)
+                await self.send(sent)
             elif isinstance(message, ErrorReply):
                 print(f"hanabi-bot: the server refused a request: {message.message}", file=sys.stderr)
             elif isinstance(message, Goodbye):

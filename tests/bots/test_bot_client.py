@@ -13,14 +13,27 @@ import trio.testing
 from hanabi.client.bot import BotClient, BotError, run_bot
 from hanabi.client.botcli import main
 from hanabi.client.session import Address
-from hanabi.engine import PlayerView, TurnAction, TurnEvent, action_of, new_game, replay_steps, view_for
+from hanabi.client.wire import Wire
+from hanabi.engine import (
+    GameConfig,
+    PlayerView,
+    TurnAction,
+    TurnEvent,
+    action_of,
+    new_game,
+    replay_steps,
+    view_for,
+)
 from hanabi.engine.bots import choose_action, decide, make_bot
 from hanabi.engine.bots.decision import STRONGEST
 from hanabi.engine.bots.hgroup import ConventionBot
+from hanabi.protocol.errors import ErrorCode
+from hanabi.protocol.framing import Decoder
 from hanabi.protocol.messages import (
     ActionRequest,
     AddBot,
     CreateTable,
+    ErrorReply,
     GameOver,
     Hello,
     Joined,
@@ -480,3 +493,22 @@ def test_cli_refuses_a_reconnect_window_that_is_not_a_span_of_time(capsys: pytes
         main(["127.0.0.1:1", "--reconnect", "-5"])
     assert exc.value.code == 2
     assert "--reconnect -5.0 is not a span of time" in capsys.readouterr().err
+
+
+@pytest.mark.virtual_time
+async def test_a_move_refused_for_the_pace_is_made_again() -> None:
+    """The server refuses a move sent too fast (``rate_limited``) without a new view: the bot sends it again."""
+    ours, theirs = trio.testing.memory_stream_pair()
+    bot, server = BotClient(ours, "Robo", 0.0, report=lambda line: None), Wire(theirs)
+    server.decoder = Decoder(peer="client")  # this end is the server's: it reads what a client sends
+    state = new_game(GameConfig(players=2), "pace")
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(bot.play, 1)
+            await server.send(ViewUpdate(1, view_for(state, state.current)))
+            first = await server.receive()
+            assert isinstance(first, ActionRequest)
+            await server.send(ErrorReply("action", ErrorCode.RATE_LIMITED.value, "Slow down."))
+            again = await server.receive()
+            assert again == first
+            nursery.cancel_scope.cancel()
