@@ -265,7 +265,7 @@ class ReviewActions:
         self.ui = ReviewUi()
         self._seen: Review | None = None  # the last Review message: a new one brings a follower's step along
         self.moments = MomentsOf(lambda: app.application.invalidate())  # a redraw, safe from the worker thread
-        self._cache: tuple[ClientModel, tuple[object, ...], ClientModel] | None = None
+        self._cache: tuple[ClientModel, Shown | None, ClientModel] | None = None  # the model drawn, and from what
         self._current: tuple[ClientModel, tuple[object, ...], Shown | None] | None = None
         self._told: tuple[Replay, tuple[LogLine, ...]] | None = None  # game_log of the file reviewed
         self._stayed = ""  # why the last m or M stayed, while the status line still says it
@@ -284,15 +284,11 @@ class ReviewActions:
 
     def model(self) -> ClientModel:
         """The model to draw: the review's step when a review is shown, else the live one."""
-        model = self.app.get_model()
-        own = self.ui.what_if
-        key = (self.ui.alone, self.ui.step, self.ui.private,
-               None if own is None else (own.step, own.moves, own.revealed))
-        if self._cache is not None and self._cache[0] is model and self._cache[1] == key:
+        model, review = self.app.get_model(), self.current()  # the same Shown while nothing it reads changed
+        if self._cache is not None and self._cache[0] is model and self._cache[1] is review:
             return self._cache[2]
-        review = shown(model, self.ui)
         drawn = display_model(model, review, self.told(review)) if review is not None else model
-        self._cache = (model, key, drawn)
+        self._cache = (model, review, drawn)
         return drawn
 
     def told(self, review: Shown) -> tuple[LogLine, ...]:
