@@ -3,10 +3,10 @@
     python bench/bots.py [--players 2 3 4 5 6] [--games 500] [--tables bots beginners beginner careless novices
                          novice careless-novice]
                          [--level beginner|basic|h-group] [--bot NAME] [--variant none] [--all-or-nothing]
-                         [--losses] [--json]
+                         [--losses] [--first DEAL] [--json]
 
 Tables (each on the same deals: game ``g`` of an N-player run is dealt from
-seed ``g``):
+seed ``g``, from 0 or from ``--first``):
 
 * ``bots``: every seat a house bot (the strongest level: no person sits there);
 * ``beginners``: every seat the simulated beginner of ``people.py``;
@@ -187,15 +187,15 @@ def person_seat(table: str, players: int, game: int) -> set[int]:
 
 
 def run(config: GameConfig, games: int, table: str = "bots", bot: str = "hgroup",
-        level: str | None = None) -> BenchResult:
-    """Play ``games`` games on seeds 0..games-1 at a table of kind ``table`` and measure them."""
+        level: str | None = None, first: int = 0) -> BenchResult:
+    """Play ``games`` games on seeds first..first+games-1 at a table of kind ``table`` and measure them."""
     scores: list[int] = []
     perfect = strikeouts = 0
     misplays = {"person": 0, "bot": 0, "bot_deck": 0}
     times: list[float] = []
     cpu_slowest = 0.0
     losses = Losses()
-    for seed in range(games):
+    for seed in range(first, first + games):
         people = person_seat(table, config.players, seed)
         bot_seats = frozenset(s for s in range(config.players) if s not in people)
         careless, counting = table.startswith("careless"), "novice" in table
@@ -249,15 +249,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bot", default="hgroup", help=f"which bot: {', '.join(sorted(BOTS))}")
     parser.add_argument("--losses", action="store_true", help="also say where each table's points go")
     parser.add_argument("--empty-clues", action="store_true", help="allow clues that touch no card")
+    parser.add_argument("--first", type=int, default=0, metavar="DEAL",
+                        help="the first deal (default 0): choose a rule on other deals than the ones reported")
     args = parser.parse_args(argv)
     variant = checked_variant(parser, args)
+    if args.first < 0:
+        parser.error(f"--first must be 0 or more (the first deal's number), not {args.first}")
     if args.bot not in BOTS:
         parser.error(f"there is no bot named {args.bot!r}: choose one of {', '.join(sorted(BOTS))}")
     for players in args.players:
         config = GameConfig(players=players, variant=variant, all_or_nothing=args.all_or_nothing,
                             empty_clues=args.empty_clues)
         for table in args.tables:
-            result = run(config, args.games, table, args.bot, args.level)
+            result = run(config, args.games, table, args.bot, args.level, args.first)
             print(json.dumps(asdict(result)) if args.json else result.line(), flush=True)
             if args.losses and not args.json:
                 print(result.losses_line(), flush=True)

@@ -8,7 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bots import best_possible, critical
+import pytest
+from bots import best_possible, critical, run
 from hanabi.engine import Card, Clue, Discard, GameConfig, Play, Suit, apply, game_from_deck, view_for
 from people import Beginner  # bench/ is on the tests' path (pyproject): its scripts are not a package
 
@@ -34,6 +35,16 @@ def test_bench_refuses_bad_arguments_in_a_sentence() -> None:
     done = subprocess.run([sys.executable, str(BENCH / "bots.py"), "--games", "0"], capture_output=True, text=True,
                           timeout=60, env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)})
     assert done.returncode == 2 and "--games must be at least 1" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_bench_starts_at_the_deal_asked_for() -> None:
+    config = GameConfig(players=3)
+    first_five = run(config, 5, "novices").mean * 5
+    first_three = run(config, 3, "novices").mean * 3
+    assert run(config, 2, "novices", first=3).mean * 2 == pytest.approx(first_five - first_three)
+    done = subprocess.run([sys.executable, str(BENCH / "bots.py"), "--first", "-1"], capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)})
+    assert done.returncode == 2 and "--first must be 0 or more" in done.stderr and "Traceback" not in done.stderr
 
 
 def _deal(hands: str) -> list[Card]:
