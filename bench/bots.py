@@ -1,7 +1,7 @@
 """Benchmark: the house bots with copies of themselves and beside simulated people, on fixed deals.
 
     python bench/bots.py [--players 2 3 4 5 6] [--games 500] [--tables bots beginners beginner careless novices
-                         novice careless-novice]
+                         novice careless-novice eager-novice]
                          [--level beginner|basic|h-group] [--bot NAME] [--variant none] [--all-or-nothing]
                          [--losses] [--first DEAL] [--json]
 
@@ -16,7 +16,9 @@ seed ``g``, from 0 or from ``--first``):
 * ``careless``: the same with the careless beginner (every fourth clue random);
 * ``novices``, ``novice``, ``careless-novice``: the same three with the
   novice of ``people.py``, who also counts the cards it sees (a person model
-  the bots were never tuned to).
+  the bots were never tuned to);
+* ``eager-novice``: one novice who also plays on one clue (a card a clue most
+  likely meant, proven or not), the other seats bots.
 
 For each table it prints the mean score with its standard error, the share
 of perfect games and of strike-outs (which score 0), misplays per game split
@@ -126,7 +128,7 @@ def best_possible(state: GameState) -> int:
     return best
 
 
-TABLES = ("bots", "beginners", "beginner", "careless", "novices", "novice", "careless-novice")
+TABLES = ("bots", "beginners", "beginner", "careless", "novices", "novice", "careless-novice", "eager-novice")
 PEOPLE_ONLY = ("beginners", "novices")
 
 
@@ -198,8 +200,8 @@ def run(config: GameConfig, games: int, table: str = "bots", bot: str = "hgroup"
     for seed in range(first, first + games):
         people = person_seat(table, config.players, seed)
         bot_seats = frozenset(s for s in range(config.players) if s not in people)
-        careless, counting = table.startswith("careless"), "novice" in table
-        seats = [Beginner(seed * 10 + s, careless=careless, counting=counting) if s in people
+        careless, counting, eager = table.startswith("careless"), "novice" in table, table.startswith("eager")
+        seats = [Beginner(seed * 10 + s, careless=careless, counting=counting, eager=eager) if s in people
                  else make_bot(bot, level=level, bot_seats=bot_seats) for s in range(config.players)]
         state = new_game(config, seed)
         while state.outcome is None:

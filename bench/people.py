@@ -20,6 +20,11 @@ clues and counting (from what both see) do not already prove playable to its
 holder. No convention, no reading of intent, no saves: the bots were never
 tuned to it.
 
+The eager novice is the novice who also plays on one clue: when a clue given
+to it since its last turn leaves exactly one of the cards it touched able to be
+a card playable now (by the clues and the count), it plays that card, proven or
+not; what people most often take a clue to mean.
+
 The careless beginner (and novice) is the same player, except that every
 fourth clue it gives is a uniformly random legal clue (from a generator
 seeded per deal).
@@ -29,7 +34,18 @@ from __future__ import annotations
 
 import random
 
-from hanabi.engine import CLUE_TOKENS, Card, CardView, Clue, Discard, Play, PlayerView, TurnAction, possible_cards
+from hanabi.engine import (
+    CLUE_TOKENS,
+    Card,
+    CardView,
+    Clue,
+    Discard,
+    Play,
+    PlayerView,
+    TurnAction,
+    TurnEvent,
+    possible_cards,
+)
 
 
 def _playable(view: PlayerView, card: Card) -> bool:
@@ -61,13 +77,30 @@ def counted_playable(view: PlayerView, cards: tuple[Card, ...]) -> bool:
     return bool(cards) and all(_playable(view, card) for card in cards)
 
 
+def one_clue_play(view: PlayerView, counted: dict[int, tuple[Card, ...]]) -> int | None:
+    """The card a clue given to us since our last turn most likely meant us to play: the one touched card the
+    clue leaves able to be playable now (by ``counted``); None when no such clue leaves exactly one."""
+    for event in reversed(view.events):
+        if not isinstance(event, TurnEvent):
+            continue
+        if event.seat == view.seat:
+            return None
+        if isinstance(event.action, Clue) and event.action.target == view.seat:
+            able = [o for o in event.touched
+                    if o in counted and any(_playable(view, card) for card in counted[o])]
+            if len(able) == 1:
+                return able[0]
+    return None
+
+
 class Beginner:
     """A person who knows no conventions; ``careless``: every fourth clue is random; ``counting``: the novice,
-    who also counts the cards it sees."""
+    who also counts the cards it sees; ``eager``: the novice who also plays on one clue (``one_clue_play``)."""
 
-    def __init__(self, seed: int = 0, careless: bool = False, counting: bool = False) -> None:
+    def __init__(self, seed: int = 0, careless: bool = False, counting: bool = False, eager: bool = False) -> None:
         self.careless = careless
-        self.counting = counting
+        self.counting = counting or eager
+        self.eager = eager
         self.rng = random.Random(seed)
         self.clues_given = 0
 
@@ -78,6 +111,9 @@ class Beginner:
         for cv in hand:
             if proven_playable(view, cv) or (self.counting and counted_playable(view, counted[cv.order])):
                 return Play(cv.order)
+        quick = one_clue_play(view, counted) if self.eager else None
+        if quick is not None:
+            return Play(quick)
         clues = [a for a in legal if isinstance(a, Clue)]
         if view.clue_tokens > 0 and clues:
             clue = self.useful_clue(view, clues)

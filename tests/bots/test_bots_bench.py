@@ -23,7 +23,7 @@ def test_bench_prints_one_row_per_table_with_misplays_split_by_who() -> None:
     assert done.returncode == 0, done.stderr
     rows = [json.loads(line) for line in done.stdout.splitlines()]
     assert [r["table"] for r in rows] == ["bots", "beginners", "beginner", "careless", "novices", "novice",
-                                          "careless-novice"]
+                                          "careless-novice", "eager-novice"]
     for row in rows:
         assert row["players"] == 3 and row["games"] == 3 and 0 <= row["mean"] <= 25
         assert row["bot_misplays_deck"] <= row["bot_misplays"]
