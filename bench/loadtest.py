@@ -46,6 +46,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -301,6 +302,7 @@ _GC_LOGGER = """
 import collections, gc, json, os, runpy, sys, time
 log = open(os.environ["HANABI_GC_LOG"], "w", buffering=1)
 began = [0.0, 0.0, 0]
+young = {}  # before a collection of generation 1: the id of each object it looks at -> its type's name
 def watch(phase, info):
     if phase == "start":
         now = time.time()
@@ -308,10 +310,19 @@ def watch(phase, info):
             # What the oldest generation holds, by type (the 12 commonest), before the collection and its clock.
             kinds = collections.Counter(type(o).__qualname__ for o in gc.get_objects(2))
             log.write(f"{now:.6f} census {json.dumps(kinds.most_common(12))}\\n")
+        elif info["generation"] == 1:
+            young.clear()
+            young.update((id(o), type(o).__qualname__) for g in (0, 1) for o in gc.get_objects(g))
         tracked = sum(len(gc.get_objects(g)) for g in range(info["generation"] + 1))  # before the clock starts
         began[:] = now, time.thread_time(), tracked
     else:
-        log.write(f"{began[0]:.6f} {info['generation']} {(time.thread_time() - began[1]) * 1000:.3f} {began[2]}\\n")
+        log.write(f"{began[0]:.6f} {info['generation']} {(time.thread_time() - began[1]) * 1000:.3f} {began[2]} "
+                  f"{info['collected']}\\n")
+        if info["generation"] == 1:
+            # What survived it went to the oldest generation: by type, the 12 commonest.
+            kinds = collections.Counter(young[id(o)] for o in gc.get_objects(2) if id(o) in young)
+            young.clear()
+            log.write(f"{began[0]:.6f} promoted {json.dumps(kinds.most_common(12))}\\n")
 gc.callbacks.append(watch)
 sys.argv[0] = "hanabi-server"
 runpy.run_module("hanabi.server", run_name="__main__", alter_sys=True)
@@ -575,6 +586,7 @@ def run(tables: int, players: int, seconds: float, warmup: float, think: float =
     # The server's cycle collections while measured: generation, CPU ms, objects it had to look at.
     collections: list[tuple[int, float, int]] = []
     census: dict[str, int] = {}  # what the oldest generation held at its first collection while measured, by type
+    promoted: Counter[str] = Counter()  # what reached the oldest generation, by type
     with tempfile.TemporaryDirectory() as tmp:
         log_path = os.path.join(tmp, "gc.log") if gc_log else None
         count_path = os.path.join(tmp, "counts.log") if count else None
@@ -609,8 +621,13 @@ def run(tables: int, players: int, seconds: float, warmup: float, think: float =
                 if generation == "census":
                     census = census or {kind: n for kind, n in json.loads(rest)}  # the first in the window
                     continue
-                ms, tracked = rest.split()
+                if generation == "promoted":
+                    promoted.update({kind: n for kind, n in json.loads(rest)})
+                    continue
+                ms, tracked, collected = rest.split()
                 collections.append((int(generation), float(ms), int(tracked)))
+                if generation == "1":  # what a collection of generation 1 did not free went to the oldest
+                    promoted["(all)"] += int(tracked) - int(collected)
         counts = _counts(count_path, stats.window, stats.actions) if count_path is not None else None
         path = _path(trace_path, stats.window) if trace_path is not None else None
     cpu = user + kernel
@@ -637,7 +654,10 @@ def run(tables: int, players: int, seconds: float, warmup: float, think: float =
         "kib_per_table_seated": round((rss_seated - rss_idle) / tables, 1),
         "kib_per_table_playing": round((rss_playing - rss_idle) / tables, 1),
         "errors": len(stats.errors), "first_error": stats.errors[0] if stats.errors else None,
-        **({"gc": _collections(collections), "oldest_generation": census} if gc_log else {}),
+        **({"gc": _collections(collections), "oldest_generation": census,
+            "gen2_per_1000_actions": round(sum(g == 2 for g, _, _ in collections) * 1000 / max(1, stats.actions), 2),
+            "promoted_per_action": {kind: round(n / max(1, stats.actions), 2)
+                                    for kind, n in promoted.most_common(13)}} if gc_log else {}),
         **({"per_action": counts} if counts is not None else {}),
         **({"path_ms": path} if path is not None else {}),
     }

@@ -9,7 +9,14 @@ time: it pings a logged-in peer, and says goodbye to one silent past its
 deadline (no hello in time, or nothing heard for ``idle_timeout``), so the
 reader waits for bytes without a deadline of its own (a cancel scope per
 read). Nothing else ever waits on this peer: tables queue
-frames with ``send_frame``, which never blocks. A peer that lets its queue
+frames with ``send_frame``, which never blocks.
+
+What a task waits in lives until it wakes: a connection waits most of the
+time, so its waits, made again at each wake, would outlive the cycle
+collector's young generations and fill its oldest, whose full passes then
+hold up every move. So the writer waits on its queue with Trio's lowest
+wait (``wait_task_rescheduled``) and an abort made once, not on a memory
+channel, whose receive makes a closure and three coroutines each time. A peer that lets its queue
 fill up, stops talking, floods, or breaks the protocol is told why in a
 ``goodbye`` (when it can still hear one) and dropped; its player keeps the
 seat and can resume with the token.
@@ -19,6 +26,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections import deque
 
 import trio
 from hanabi.protocol import (
@@ -39,7 +47,6 @@ from .admission import PerAddress
 from .config import ServerConfig
 from .lifecycle import Answer, Close, Handle, Lifecycle, Login, Phase, RateLimit, refusal
 from .lobby import Lobby
-from .requests import waiting
 from .session import Player, Refused, frame, unsendable
 from .store import StoreFailure
 
@@ -59,7 +66,12 @@ class Connection:
         self._by_address = by_address  # the budget of messages of each address, shared by its connections
         self.player: Player | None = None
         self.life = Lifecycle(config, trio.current_time())
-        self._out, self._queued = trio.open_memory_channel[bytes](config.outbound_frames)
+        # Frames waiting for the writer (at most ``outbound_frames``); ``_ended`` once nothing more will come. The
+        # writer, while it waits for them, is ``_parked`` (``_unpark`` is its abort, made once: see the top).
+        self._frames: deque[bytes] = deque()
+        self._ended = False
+        self._parked: trio.lowlevel.Task | None = None
+        self._unpark = self._aborted
         self._decoder = Decoder(max_frame=config.max_inbound_frame, peer="client")
         self._read_size = HEADER.size + config.max_inbound_frame  # one read takes at most one frame at the cap
         # Sends each event of a game's history once on this connection (a view carries only what is new).
@@ -82,13 +94,35 @@ class Connection:
     def send_frame(self, data: bytes) -> None:
         """Queue a frame for the writer task without waiting; a peer whose queue is full is too slow and is
         dropped."""
-        if not self.life.reading:
+        if not self.life.reading or self._ended:
             return
-        try:
-            self._out.send_nowait(data)
-        except trio.WouldBlock:
+        if len(self._frames) >= self.config.outbound_frames:
             self.close(GoodbyeReason.TOO_SLOW, "you did not read what the server sent in time; reconnect to "
                                                "resume your seat", tell=False)
+            return
+        self._frames.append(data)
+        self._wake_writer()
+
+    def _wake_writer(self) -> None:
+        writer, self._parked = self._parked, None
+        if writer is not None:
+            trio.lowlevel.reschedule(writer)
+
+    def _aborted(self, _: object) -> trio.lowlevel.Abort:
+        self._parked = None  # cancelled while waiting for frames
+        return trio.lowlevel.Abort.SUCCEEDED
+
+    async def _queued(self) -> bytes | None:
+        """What is queued (up to 64 frames, for one write), once there is some; None once nothing more will come."""
+        while not self._frames:
+            if self._ended:
+                return None
+            self._parked = trio.lowlevel.current_task()
+            await trio.lowlevel.wait_task_rescheduled(self._unpark)
+        frames = self._frames
+        if len(frames) == 1:
+            return frames.popleft()
+        return b"".join(frames.popleft() for _ in range(min(64, len(frames))))
 
     def encode(self, message: Message) -> bytes:
         """The frame of ``message`` on this connection (a view sends only the events it has not sent yet); never
@@ -135,7 +169,8 @@ class Connection:
                     self.life.close(GoodbyeReason.CLIENT_QUIT, "", tell=False)
                     # Done reading: the writer sends what is queued, then the goodbye, then stops; a peer that
                     # does not take them within the grace is cut off.
-                    self._out.close()
+                    self._ended = True
+                    self._wake_writer()
                     nursery.cancel_scope.deadline = trio.current_time() + self.config.shutdown_grace
         finally:
             self.life.closed()
@@ -146,11 +181,10 @@ class Connection:
             await trio.aclose_forcefully(self.stream)
 
     async def _writer(self) -> None:
-        async for data in self._queued:
-            frames = [data, *waiting(self._queued, 63)]  # one write for what piled up, not one per frame
+        while (data := await self._queued()) is not None:  # one write for what piled up, not one per frame
             # A peer whose socket takes nothing for so long has stopped reading (its queue may not be full).
             with trio.move_on_after(self.config.send_timeout) as stuck:
-                await self._write(b"".join(frames))
+                await self._write(data)
             if stuck.cancelled_caught:
                 self.close(GoodbyeReason.TOO_SLOW, "you did not read what the server sent in time", tell=False)
                 return
