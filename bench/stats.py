@@ -31,7 +31,7 @@ from pathlib import Path
 import trio
 from hanabi.engine import MAX_PLAYERS, MIN_PLAYERS, GameConfig, GameState, Play, Variant, apply, legal_actions, new_game
 from hanabi.server.records import TableSettings
-from hanabi.server.scorebook import read_records
+from hanabi.server.saved import read_records
 from hanabi.server.store import Store
 
 

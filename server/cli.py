@@ -32,8 +32,7 @@ if TYPE_CHECKING:
     from hanabi.protocol.messages import GameSummary
 
     from .app import Server
-    from .saved import StoredGame
-    from .scorebook import PlayerRecord
+    from .saved import PlayerRecord, StoredGame
 
 _DEFAULTS = ServerConfig()
 
@@ -293,8 +292,7 @@ def _read_store(args: argparse.Namespace, db: str) -> int:
     """The commands that read the store: a store that cannot be opened is one sentence, not a traceback."""
     if db != ":memory:" and not Path(db).expanduser().exists():
         return _fail(f"there is no game store at {db}: start a server with --db {db} first")
-    from .saved import read_game, read_games, read_holders
-    from .scorebook import read_records
+    from .saved import read_game, read_games, read_holders, read_records
     from .store import Store, StoreError
 
     store = Store(str(Path(db).expanduser()) if db != ":memory:" else db)

@@ -46,8 +46,7 @@ from .game import replay_text
 from .names import NameBook, by_name, normalized, unique
 from .records import settings_of
 from .requests import CloseIfEmpty, Rewatch
-from .saved import StoredTable, count_finished, read_game, read_games, read_snapshot
-from .scorebook import read_records
+from .saved import StoredTable, count_finished, read_game, read_games, read_records, read_snapshot
 from .session import Outbox, Player, Refused, frame, refuse
 from .store import Store, StoreFailure, token_hash
 from .table import Handover, Table, hash_password

@@ -2,6 +2,13 @@
 
 The readers take an open ``sqlite3`` connection (``Store.read`` runs them). A malformed row costs its own
 table only: ``read_snapshot`` lists such tables apart (``damaged``).
+
+Each player's record (``read_records``) is counted afresh on each request from the finished games' rows: per
+player count and variant, the games, points, best score, perfect ones, strike-outs, those with a bot at the
+table and those with advice. A game counts for every person who held one of its seats (``game_players``: seated
+at its start, or handed a seat while it ran), under the name the store knows them by (a forgotten player has
+none, and no record); it is "with bots" when a house bot or a network bot held a seat at any time
+(``game_bots``), "with advice" when a seat asked the coach (``game_advice``).
 """
 
 from __future__ import annotations
@@ -13,7 +20,7 @@ from dataclasses import dataclass, field
 
 from hanabi.engine import Action, EndReason, GameConfig, Variant
 from hanabi.engine.replay import SeatHolder
-from hanabi.protocol import BotReason, GameSummary
+from hanabi.protocol import BotReason, GameSummary, StatsLine
 
 from .records import COLUMNS, TableSettings, action_from_text, config_from_text, settings_from_row
 
@@ -235,3 +242,60 @@ def fold_table_clocks(db: sqlite3.Connection) -> None:
         raise
 
 
+_VARIANT_ORDER = {v: i for i, v in enumerate(Variant)}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    """One player's record: a line per player count and variant they finished a game of."""
+
+    name: str
+    lines: tuple[StatsLine, ...]
+
+    @property
+    def games(self) -> int:
+        return sum(line.games for line in self.lines)
+
+
+@dataclass(slots=True)
+class _Tally:
+    games: int = 0
+    points: int = 0
+    best: int = 0
+    perfect: int = 0
+    strikeouts: int = 0
+    with_bots: int = 0
+    with_advice: int = 0
+
+
+def read_records(db: sqlite3.Connection, key: str | None = None) -> list[PlayerRecord]:
+    """Every player's record, by name (case ignored); with ``key``, only the player of that token hash."""
+    query = ("SELECT gp.token_hash, p.name, g.config, g.score, g.end_reason,"
+             " EXISTS (SELECT 1 FROM game_bots b WHERE b.game_id = g.id),"
+             " EXISTS (SELECT 1 FROM game_advice a WHERE a.game_id = g.id)"
+             " FROM game_players gp JOIN games g ON g.id = gp.game_id JOIN players p ON p.token_hash = gp.token_hash"
+             " WHERE g.finished IS NOT NULL AND g.end_reason IS NOT NULL")
+    rows = db.execute(query, ()) if key is None else db.execute(query + " AND gp.token_hash = ?", (key,))
+    names: dict[str, str] = {}
+    tallies: dict[str, dict[tuple[int, Variant], _Tally]] = {}
+    for token, name, config, score, end, bots, advised in rows:
+        try:
+            options = json.loads(config)
+            kind = (int(options["players"]), Variant(options["variant"]))
+        except (ValueError, KeyError, TypeError):
+            continue  # a malformed row counts for no one (it is not restored or listed either)
+        names[token] = name
+        tally = tallies.setdefault(token, {}).setdefault(kind, _Tally())
+        score = int(score or 0)
+        tally.games += 1
+        tally.points += score
+        tally.best = max(tally.best, score)
+        tally.perfect += score == kind[1].max_score
+        tally.strikeouts += end == EndReason.STRIKEOUT.value
+        tally.with_bots += bool(bots)
+        tally.with_advice += bool(advised)
+    records = [PlayerRecord(names[token], tuple(
+        StatsLine(players, variant, t.games, t.points, t.best, t.perfect, t.strikeouts, t.with_bots, t.with_advice)
+        for (players, variant), t in sorted(kinds.items(), key=lambda kv: (kv[0][0], _VARIANT_ORDER[kv[0][1]]))))
+        for token, kinds in tallies.items()]
+    return sorted(records, key=lambda r: (r.name.casefold(), r.name))

@@ -1,4 +1,4 @@
-"""Each player's record (``scorebook.py``): worked out from the store's finished games, shown by
+"""Each player's record (``saved.read_records``): worked out from the store's finished games, shown by
 ``hanabi-server stats`` and sent over the wire as ``stats``, where a handed seat counts for the people who played."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from hanabi.engine import ChatPolicy, EndReason, GameConfig, Variant
 from hanabi.protocol.messages import GameOver, GetStats, HandSeat, Joined, SeatHanded, Stats, StatsLine
 from hanabi.server.cli import main
 from hanabi.server.records import TableSettings
-from hanabi.server.scorebook import read_records
+from hanabi.server.saved import read_records
 from hanabi.server.store import Store
 
 from .conftest import Connect
