@@ -11,7 +11,7 @@ move's views together), so nothing a seat may not see can reach it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from hanabi.engine import (
@@ -258,20 +258,15 @@ class Game:
     def view(self, seat: int | None) -> ViewUpdate:
         return ViewUpdate(game=self.id, view=view_for(self.state, seat))
 
-    def publish(self, seats: Sequence[Player | None], spectators: Iterable[tuple[Player, int | None]],
-                event: Event | None) -> None:
-        """After a change: the event (public), each seated player's own view, and each spectator the view of the
-        seat it watches as (None: every hand)."""
+    def publish(self, viewers: Iterable[tuple[Player, int | None]], event: Event | None) -> None:
+        """After a change: the event (public), and each one connected the view of the seat they see (their own, the
+        one a spectator watches as, or None: every hand)."""
         event_frame = frame(GameEvent(game=self.id, event=event)) if event is not None else b""
-        receivers: list[tuple[int | None, Player]] = [(seat, p) for seat, p in enumerate(seats)
-                                                      if p is not None and p.online]
-        # A spectator is never someone who sits here too (the lobby should not let that happen).
-        seated = {p for _, p in receivers}
-        receivers += [(seat, p) for p, seat in spectators if p.online and p not in seated]
+        receivers = [(p, seat) for p, seat in viewers if p.online]
         # Built together, the views share the cards they all show (engine.views_for); one per seat seen.
-        wanted = list(dict.fromkeys(seat for seat, _ in receivers))
+        wanted = list(dict.fromkeys(seat for _, seat in receivers))
         views = dict(zip(wanted, views_for(self.state, wanted), strict=True))
-        for seat, player in receivers:
+        for player, seat in receivers:
             player.send(ViewUpdate(game=self.id, view=views[seat]), event_frame)
 
     def over_frames(self, replay: str) -> bytes:

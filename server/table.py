@@ -286,10 +286,6 @@ class Table:
 
     # --- who is here --------------------------------------------------------------------------------------------
 
-    def members(self) -> list[Player]:
-        seated = [s.player for s in self.seats if s is not None and s.player is not None]
-        return seated + list(self.spectators)
-
     @property
     def humans(self) -> int:
         return sum(1 for s in self.seats if s is not None and not s.bot)
@@ -315,6 +311,14 @@ class Table:
         """The seat whose view ``player`` is sent: their own, the one a spectator watches as, or None (every hand)."""
         seat = self.seat_of(player)
         return seat if seat is not None else self.seen_as.get(player)
+
+    def viewers(self, but: Player | None = None) -> list[tuple[Player, int | None]]:
+        """Everyone here (but ``but``), seated first, each with the seat they see (``seen_seat``); one who both sits
+        and watches here (the lobby should not let that happen) counts once, as seated."""
+        seated = [(s.player, i) for i, s in enumerate(self.seats) if s is not None and s.player is not None]
+        sitting = {p for p, _ in seated}
+        watching = [(p, self.seen_as.get(p)) for p in self.spectators if p not in sitting]
+        return [(p, seat) for p, seat in seated + watching if p is not but]
 
     def place(self, player: Player) -> int | None:
         """``player``'s seat here (None: watching), or ``Refused`` if they are at this table neither way."""
@@ -375,9 +379,8 @@ class Table:
     # --- telling people -----------------------------------------------------------------------------------------
 
     def to_members(self, data: bytes, but: Player | None = None) -> None:
-        for p in self.members():
-            if p is not but:
-                p.send_frame(data)
+        for p, _ in self.viewers(but):
+            p.send_frame(data)
 
     def changed(self) -> None:
         """Everyone at the table and in the lobby learns its new public state (and who watches, if that changed)."""
@@ -489,9 +492,7 @@ class Table:
             assert seat is not None
         await self.sit(seat, player)
         if player in self.spectators:  # a spectator of this table taking a seat
-            await self.store.set_watching(player.key, None)
-            self.spectators.discard(player)
-            self.seen_as.pop(player, None)
+            await self._stop_watching(player)
         self.watch_absence()
         if self.host is None:
             await self._set_host(seat)
@@ -515,9 +516,7 @@ class Table:
     async def _leave(self, player: Player) -> None:
         seat = self.place(player)
         if seat is None:
-            await self.store.set_watching(player.key, None)
-            self.spectators.discard(player)
-            self.seen_as.pop(player, None)
+            await self._stop_watching(player)
             await self._lead_left(player)
             self.changed()
             return
@@ -532,6 +531,11 @@ class Table:
             await self._set_host(next(i for i, s in enumerate(self.seats) if s is not None and not s.bot))
         await self._lead_left(player)
         self.changed()
+
+    async def _stop_watching(self, player: Player) -> None:
+        await self.store.set_watching(player.key, None)
+        self.spectators.discard(player)
+        self.seen_as.pop(player, None)
 
     async def _lead_left(self, player: Player) -> None:
         """The review's leader left the table: the host leads it now, and everyone here is told (their bar named
@@ -553,7 +557,7 @@ class Table:
             # a restart brings it back, as it was left.
             log.error("table %d: its closing was not saved: %s", self.id, e)
         log.info("table %d (%s) closed: %s", self.id, self.name, why)
-        members = self.members() + ([leaving] if leaving is not None else [])
+        members = [p for p, _ in self.viewers()] + ([leaving] if leaving is not None else [])
         gone = TableGone(table=self.id, reason=f"table {self.name!r} closed: {why}")
         for p in members:
             p.tell(gone)

@@ -71,7 +71,6 @@ class TableSide(Protocol):
     config: ServerConfig
     policy: Policy
     seats: list[Seat | None]
-    spectators: set[Player]
 
     @property
     def game(self) -> Game | None: ...
@@ -83,10 +82,9 @@ class TableSide(Protocol):
     def bot_seats(self) -> frozenset[int]: ...
     @property
     def level(self) -> Level: ...
-    def members(self) -> list[Player]: ...
+    def viewers(self, but: Player | None = None) -> list[tuple[Player, int | None]]: ...
     def player_at(self, seat: int) -> Player | None: ...
     def seat_of(self, player: Player) -> int | None: ...
-    def seen_seat(self, player: Player) -> int | None: ...
     def seated(self, player: Player) -> int: ...
     def to_members(self, data: bytes, but: Player | None = None) -> None: ...
     def changed(self) -> None: ...
@@ -184,16 +182,15 @@ async def end_game(table: TableSide, why: str, leaving: Player | None = None, ti
 
 def _publish(table: TableSide, event: Event | None, but: Player | None = None) -> None:
     assert table.game is not None
-    seated = [p if p is not but else None for p in map(table.player_at, range(len(table.seats)))]
-    table.game.publish(seated, [(p, table.seen_seat(p)) for p in table.spectators], event)
+    table.game.publish(table.viewers(but), event)
 
 
 def _tell_withheld(table: TableSide, game: Game, but: Player | None = None) -> None:
     """The game is over: each seat (and who watched as it) reads the bots' reasons kept from it while it ran."""
-    seen = [(p, table.seen_seat(p)) for p in table.members() if p is not but]
+    viewers = table.viewers(but)
     for message, named in game.reasons:
         data = frame(message)
-        for p, seat in seen:
+        for p, seat in viewers:
             if seat in named:
                 p.send_frame(data)
 
@@ -307,8 +304,8 @@ async def write_note(table: TableSide, player: Player, request: WriteNote) -> No
     game.write_note(seat, request.order, request.text)
     player.send(game.notes_of(seat, request.id))
     watching = frame(game.notes_of(seat))
-    for p in table.spectators:
-        if table.seen_seat(p) in (None, seat):
+    for p, seen in table.viewers(but=player):  # another seat sees its own
+        if seen in (None, seat):
             p.send_frame(watching)
 
 
@@ -360,8 +357,8 @@ def _tell_reason(table: TableSide, game: Game, reason: Withheld) -> None:
     spectators who watch as one of them)."""
     message, named = reason
     data = frame(message)
-    for p in table.members():
-        if table.seen_seat(p) not in named:
+    for p, seat in table.viewers():
+        if seat not in named:
             p.send_frame(data)
     game.reasons.append(reason)
 
