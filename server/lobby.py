@@ -139,9 +139,8 @@ class Lobby:
         """A table from the store, its seats given back to the players known (by token hash)."""
         table = Table.restore(stored, self.players, store=self.store, config=self.config, policy=self.policy,
                               lobby=self)
-        for seat, s in enumerate(table.seats):
-            if s is not None and s.player is not None:
-                s.player.table, s.player.seat = table, seat
+        for seat, player in table.people():
+            player.table, player.seat = table, seat
         return table
 
     # --- players coming and going -------------------------------------------------------------------------------

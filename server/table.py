@@ -286,14 +286,18 @@ class Table:
 
     # --- who is here --------------------------------------------------------------------------------------------
 
+    def people(self) -> list[tuple[int, Player]]:
+        """The persons seated here (bots are not), each with their seat, in seat order."""
+        return [(i, s.player) for i, s in enumerate(self.seats) if s is not None and s.player is not None]
+
     @property
     def humans(self) -> int:
-        return sum(1 for s in self.seats if s is not None and not s.bot)
+        return len(self.people())
 
     @property
     def someone_connected(self) -> bool:
         """Whether a person seated here is connected now."""
-        return any(s is not None and s.player is not None and s.player.online for s in self.seats)
+        return any(p.online for _, p in self.people())
 
     @property
     def running(self) -> bool:
@@ -305,7 +309,7 @@ class Table:
         return s.player if s is not None else None
 
     def seat_of(self, player: Player) -> int | None:
-        return next((i for i, s in enumerate(self.seats) if s is not None and s.player is player), None)
+        return next((i for i, p in self.people() if p is player), None)
 
     def seen_seat(self, player: Player) -> int | None:
         """The seat whose view ``player`` is sent: their own, the one a spectator watches as, or None (every hand)."""
@@ -315,7 +319,7 @@ class Table:
     def viewers(self, but: Player | None = None) -> list[tuple[Player, int | None]]:
         """Everyone here (but ``but``), seated first, each with the seat they see (``seen_seat``); one who both sits
         and watches here (the lobby should not let that happen) counts once, as seated."""
-        seated = [(s.player, i) for i, s in enumerate(self.seats) if s is not None and s.player is not None]
+        seated: list[tuple[Player, int | None]] = [(p, i) for i, p in self.people()]
         sitting = {p for p, _ in seated}
         watching = [(p, self.seen_as.get(p)) for p in self.spectators if p not in sitting]
         return [(p, seat) for p, seat in seated + watching if p is not but]
@@ -528,7 +532,7 @@ class Table:
             return
         self.watch_absence()  # the one who left may have been the only one connected
         if self.host == seat:
-            await self._set_host(next(i for i, s in enumerate(self.seats) if s is not None and not s.bot))
+            await self._set_host(self.people()[0][0])
         await self._lead_left(player)
         self.changed()
 

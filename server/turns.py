@@ -369,11 +369,8 @@ async def advise(table: TableSide, info: TableInfo, player: Player, request: Get
     nothing their screen does not already show. Whether a table gives advice at all is its host's choice
     (``table_rules.advice_refusal``). The game is marked as played with advice in the store before the answer
     leaves, so no advice is ever given unmarked."""
-    refuse(rules.advice_refusal(info, table.seat_of(player)))
-    seat = table.seated(player)
-    game = table.game
-    if game is None or not game.running:
-        raise Refused(ErrorCode.GAME_NOT_RUNNING, "no game is running at this table: advice is for your turn")
+    refuse(rules.advice_refusal(info, table.seat_of(player)))  # a seated player, while the game runs
+    seat, game = table.seated(player), _table_game(table)
     state = game.state
     if state.current != seat:
         raise Refused(ErrorCode.NOT_YOUR_TURN, f"advice is for your own turn: it is {game.names[state.current]}'s "
