@@ -1,8 +1,10 @@
 """The moments that mattered in a finished game, for the table's review, a private replay and ``--replay``.
 
-The engine finds them (``engine.coach.find_moments``: the moves of people
-where the house bot, from that seat's view, would have done otherwise, and it
-mattered). That takes up to a few seconds of CPU for a long game, so a
+The engine finds them from the game's replay file alone
+(``engine.coach.replay_moments``: the moves of the seats people held, where
+the house bot, from that seat's view, would have done otherwise, and it
+mattered), so the review of a table's game and the same file opened with
+``--replay`` show the same moments. That takes up to a few seconds of CPU for a long game, so a
 ``MomentsOf`` runs it once per game in a worker thread as soon as the game is
 shown, and the screen never waits for it: ``m`` / ``M`` say so until it is
 done, then jump to the next / previous moment. A moment's step is the board
@@ -13,11 +15,11 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from hanabi.engine import GameState
-from hanabi.engine.coach import Moment, find_moments
+from hanabi.engine.coach import Judged, Moment, judged, replay_moments
+from hanabi.engine.replay import Replay
 
 log = logging.getLogger(__name__)
 
@@ -27,10 +29,12 @@ NONE_FOUND = "no moment that mattered: where the house bot would have moved othe
 
 @dataclass(frozen=True, slots=True)
 class Found:
-    """The moments of one game, once found (``failed``: why none could be, a bug's sentence)."""
+    """The moments of one game, once found (``failed``: why none could be, a bug's sentence), and how they were
+    judged (``how``: None when that is not said)."""
 
     moments: tuple[Moment, ...]
     failed: str = ""
+    how: Judged | None = None
 
 
 class MomentsOf:
@@ -44,22 +48,19 @@ class MomentsOf:
         self._found: Found | None = None
         self._done = threading.Event()  # set once the moments of ``_key`` are found
 
-    def of(self, key: object, final: GameState, people: frozenset[int] | None = None, level: str | None = None,
-           names: Sequence[str] = ()) -> Found | None:
-        """The moments of the game ``key`` names (``final``: its last state), or None while they are being found:
-        the first ask starts the search, and asking again for another game starts that one's instead."""
+    def of(self, key: object, replay: Replay) -> Found | None:
+        """The moments of the game ``key`` names (``replay``: its file), or None while they are being found: the
+        first ask starts the search, and asking again for another game starts that one's instead."""
         with self._lock:
             if key == self._key:
                 return self._found
             self._key, self._found, self._done = key, None, threading.Event()
-        threading.Thread(target=self._find, args=(key, final, people, level, tuple(names)), daemon=True,
-                         name="moments").start()
+        threading.Thread(target=self._find, args=(key, replay), daemon=True, name="moments").start()
         return None
 
-    def _find(self, key: object, final: GameState, people: frozenset[int] | None, level: str | None,
-              names: tuple[str, ...]) -> None:
+    def _find(self, key: object, replay: Replay) -> None:
         try:
-            found = Found(tuple(find_moments(final, people=people, level=level, names=names)))
+            found = Found(tuple(replay_moments(replay)), how=judged(replay))
         except Exception as e:  # a bug of the search must cost the moments, not the screen
             log.exception("finding the moments of %r failed", key)
             found = Found((), f"the moments could not be found ({type(e).__name__}: {e})")
@@ -103,9 +104,10 @@ def moment_at(found: Found | None, step: int) -> Moment | None:
     return next((m for m in found.moments if m.step == step), None)
 
 
-def moment_lines(found: Found, moment: Moment, level: str = "") -> tuple[str, str]:
-    """A moment as the screen shows it: which of how many (and the convention level it was judged at, when
-    given), what was done and why it mattered; then the house bot's move and why."""
+def moment_lines(found: Found, moment: Moment) -> tuple[str, str]:
+    """A moment as the screen shows it: which of how many and how they were judged (at which level; every seat,
+    when the file does not say who the bots were), what was done and why it mattered; then the house bot's move
+    and why."""
     done, suggested = moment.lines()
-    judged = f", judged at {level} level" if level else ""
-    return f"Moment {found.moments.index(moment) + 1} of {len(found.moments)}{judged} · {done}", suggested
+    how = f", {found.how.words()}" if found.how is not None else ""
+    return f"Moment {found.moments.index(moment) + 1} of {len(found.moments)}{how} · {done}", suggested

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from hanabi.engine import GameState, action_of, game_from_deck, replay_steps, view_for
-from hanabi.engine.bots.decision import Level
 from hanabi.engine.replay import Replay
 from prompt_toolkit.application import Application
 from prompt_toolkit.data_structures import Point
@@ -48,10 +47,6 @@ from .stepping import Move, Place
 from .style import STYLE
 from .wrapping import wrap_words
 
-# The level a file's moments are judged at: a file does not say its table's, and beginner is what a table with a
-# person at it plays by default (``bots.decide``).
-REPLAY_LEVEL: Level = "beginner"
-
 
 def game_steps(replay: Replay) -> list[GameState]:
     """The game before any action, then after each action, ending with the game as the file left it."""
@@ -81,7 +76,7 @@ def replay_help_fragments() -> StyleAndTextTuples:
         "  v            whose eyes: a spectator (sees every hand), then each seat",
         "  k            show or hide what each player knows about their cards",
         "  N            the players' notes on cards (from the file), in place of the log",
-        "  m M          the next / previous moment that mattered (at beginner level)",
+        "  m M          the next / previous moment that mattered (a person's move)",
         "  ?            this help                q Ctrl-C        quit",
         "Reading the board",
         "  [R3] a card that got a clue, R3 one that got none · ▶ the player to act",
@@ -116,7 +111,7 @@ class ReplayViewer:
         self._made: dict[str, tuple[ClientModel, int, StyleAndTextTuples]] = {}  # once()'s: by part, for a width
         self.show_help = False
         self.said = ""  # why the last m or M did not move, until the next step
-        # Every seat is judged as a person's, at REPLAY_LEVEL: the file says neither who was a bot nor the level.
+        # The seats people held, at the table's level, as the file says them (every seat, when it does not).
         self.moments = MomentsOf(lambda: self.application.invalidate())  # a redraw, safe from the worker thread
         game = self._game_body()
         help_window = Window(FormattedTextControl(replay_help_fragments), wrap_lines=True)
@@ -248,7 +243,7 @@ class ReplayViewer:
 
     def found(self) -> Found | None:
         """The moments that mattered in the file's game; None while they are being found."""
-        return self.moments.of(self.name, self.replay.state, level=REPLAY_LEVEL, names=self.replay.players)
+        return self.moments.of(self.name, self.replay)
 
     def jump(self, forward: bool) -> None:
         """``m`` / ``M``: the next / previous moment, or why the step stays."""
@@ -269,7 +264,7 @@ class ReplayViewer:
         moment = moment_at(found, self.pos.step)
         out: StyleAndTextTuples = []
         if found is not None and moment is not None:
-            done, suggested = moment_lines(found, moment, REPLAY_LEVEL)
+            done, suggested = moment_lines(found, moment)
             out.append(("class:status.prompt", f" {done}\n {suggested}"))
         if self.said:  # at the last moment, m says there is none after it
             out.append(("class:status", f"\n {self.said}" if out else f" {self.said}"))

@@ -309,20 +309,13 @@ class ReviewActions:
             self.ui.step = review.step
 
     def found(self) -> Found | None:
-        """The moments that mattered in the game shown (None while they are being found, or with no review).
-
-        People are the seats our table does not give to bots (the review of our table's game); in a game of
-        another table, every seat (the replay file does not say who was a bot)."""
+        """The moments that mattered in the game shown (None while they are being found, or with no review),
+        from its replay file alone: the seats people held and the table's level are in it, so the file saved or
+        opened with ``--replay`` shows the same."""
         review = self.current()
         if review is None:
             return None
-        table = self.app.get_model().table
-        bots = {s.name for s in table.players if s is not None and s.plays_as_bot} if table is not None else set()
-        by_bot = {h.seat for h in review.replay.holders if h.bot or h.name in bots}  # a bot moved for it a while
-        people = frozenset(seat for seat, name in enumerate(review.players) if name not in bots and seat not in by_bot)
-        level = table.level if table is not None and review.leader is not None else None
-        return self.moments.of((review.game, len(review.states)), review.replay.state, people, level,
-                               review.players)
+        return self.moments.of((review.game, len(review.states)), review.replay)
 
     def jump(self, forward: bool) -> None:
         """``m`` / ``M``: to the next / previous moment that mattered, or the sentence that says why not."""

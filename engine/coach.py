@@ -12,18 +12,23 @@ house bot, deciding from that seat's view at that time, would have done
 otherwise and it mattered: a misplay, a critical card discarded, a save that
 was due and not given, a proven playable card not played, a clue that led to
 a misplay. It is pure: the same game gives the same moments.
+``replay_moments`` is the same for a replay file, from the file alone: the
+seats people held at each turn and the table's level are in it (``botLevel``
+and ``seatHolders``), so the review of a table's game and the file opened
+later show the same moments.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from .actions import Clue, Discard, Event, Play, TurnAction, TurnEvent
-from .bots.decision import Decision, reason_words, seat_called
+from .bots.decision import Decision, Level, reason_words, seat_called
 from .bots.registry import Bot, make_bot
 from .counting import possible_cards
 from .playback import action_of, replay_steps
+from .replay import Replay
 from .state import GameState, game_from_deck
 from .stats import Prospects
 from .views import PlayerView, view_for
@@ -242,26 +247,35 @@ def game_steps(final: GameState) -> Iterator[tuple[int, GameState]]:
 
 
 def find_moments(final: GameState, *, people: frozenset[int] | None = None, level: str | None = None,
-                 names: Sequence[str] = ()) -> list[Moment]:
+                 names: Sequence[str] = (), bots_at: Callable[[int], frozenset[int]] | None = None) -> list[Moment]:
     """The moments of a finished game that mattered, in the order they happened.
 
-    ``people``: the seats people sat in (None: every seat; a replay file does not say who was a bot); only
-    their moves are judged. ``level``: the table's convention level (None: as ``bots.decide`` picks it).
+    ``people``: the seats people sat in the whole game (None: every seat); only their moves are judged.
+    ``bots_at``: the seats bots held at a turn, when seats changed hands (it takes the place of ``people``): a
+    seat's moves are judged while a person held it, each from the table as it was then. ``level``: the table's
+    convention level (None: as ``bots.decide`` picks it).
     """
     players = final.config.players
-    people = frozenset(range(players)) if people is None else people
-    bot_seats = frozenset(range(players)) - people
-    bots: dict[int, Bot] = {}  # one bot per seat, so that each replays the history once (its cache)
+    fixed = frozenset(range(players)) - (frozenset(range(players)) if people is None else people)
+
+    def seats_of_bots(turn: int) -> frozenset[int]:
+        return fixed if bots_at is None else bots_at(turn)
+    # One bot per seat and set of bot seats, so that each replays the history once (its cache).
+    bots: dict[tuple[int, frozenset[int]], Bot] = {}
     moments: list[Moment] = []
     events = final.events
     for step, state in game_steps(final):
         event = events[step]
-        if not isinstance(event, TurnEvent) or event.seat not in people or state.outcome is not None:
+        if not isinstance(event, TurnEvent) or state.outcome is not None:
+            continue
+        bot_seats = seats_of_bots(state.turn)
+        if event.seat in bot_seats:
             continue
         view = view_for(state, event.seat)
-        if event.seat not in bots:
-            bots[event.seat] = make_bot(level=level, bot_seats=bot_seats)
-        decision = bots[event.seat].decide(view)
+        bot = bots.get((event.seat, bot_seats))
+        if bot is None:
+            bot = bots[event.seat, bot_seats] = make_bot(level=level, bot_seats=bot_seats)
+        decision = bot.decide(view)
         if decision.action == event.action:
             continue
         mattered = _why_it_mattered(state, view, step, event.action, decision.action, events, names)
@@ -270,3 +284,38 @@ def find_moments(final: GameState, *, people: frozenset[int] | None = None, leve
             moments.append(Moment(step, state.turn + 1, event.seat, kind, _done_words(event.action, state, names),
                                   why, _advice(decision, view, names)))
     return moments
+
+
+# The level a file's moments are judged at when it does not say its table's (no ``botLevel``): beginner, what a
+# table with a person at it plays by default (``bots.decide``).
+UNSAID_LEVEL: Level = "beginner"
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """How a replay file's moments are judged: at which level, and whether the file said who the bots were."""
+
+    level: Level
+    seats_known: bool  # False: every seat was judged as a person's, the file not saying who the bots were
+
+    def words(self) -> str:
+        """How the moments were judged, as a screen says it after "Moment 1 of 3"."""
+        if self.seats_known:
+            return f"judged at {self.level} level"
+        return (f"every seat judged, at {self.level} level: the file does not say who the bots were nor the "
+                "table's level")
+
+
+def judged(replay: Replay) -> Judged:
+    """How the moments of ``replay`` are judged (``replay_moments``)."""
+    if replay.bot_level is None:
+        return Judged(UNSAID_LEVEL, False)
+    return Judged(replay.bot_level, True)
+
+
+def replay_moments(replay: Replay) -> list[Moment]:
+    """The moments of a replay file's game, from the file alone: the moves of the seats people held (the file's
+    ``botLevel`` and ``seatHolders``), judged at the table's level. A file that does not say who the bots were
+    has every seat judged, at ``UNSAID_LEVEL``."""
+    return find_moments(replay.state, level=judged(replay).level, names=replay.players,
+                        bots_at=lambda turn: replay.bots_at(turn) or frozenset())

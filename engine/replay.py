@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 
 from .action_fields import ActionFieldError, action_fields, turn_action_from_fields
 from .actions import TurnAction, TurnEvent
+from .bots.decision import LEVELS, Level, known_level
 from .cards import RANKS, Card
 from .clocks import time_out
 from .names import NAME_MAX, name_problem
@@ -71,6 +72,11 @@ _RULELESS_OPTIONS: dict[str, type] = {"timed": bool, "timeBase": int, "timePerTu
 # (from ``turn`` on, ``seat`` was played by ``name``; ``bot``: a bot). ``players`` keeps each seat's holder at the
 # deal, as hanab.live expects one name a seat; hanab.live ignores the option.
 SEAT_HOLDERS = "seatHolders"
+# This program's own option: the convention level the house bots played at beside people, the one a person's moves
+# are judged at. A file that has it also says who the bots were: every seat a bot (a house bot, or a program playing
+# as one) held at the deal has a turn-0 entry in ``seatHolders`` with ``bot`` true, so a seat without one was a
+# person's until it was handed over. hanab.live ignores it.
+BOT_LEVEL = "botLevel"
 _HOLDERS_MAX = 1000  # more hand-overs than a file of ours ever holds: the rest is not read
 
 
@@ -94,6 +100,20 @@ class Replay:
     notes: tuple[dict[int, str], ...] = ()  # each player's notes (card order -> text); () when the file has none
     advice_used: bool = False  # someone asked the coach for advice during the game (the file's ``adviceUsed``)
     holders: tuple[SeatHolder, ...] = ()  # the seats that changed hands, in order (the file's ``seatHolders``)
+    # The level of the house bots beside people (the file's ``botLevel``); None: the file does not say it, nor
+    # which seats bots held at the deal (an older file of this program's, or hanab.live's own).
+    bot_level: Level | None = None
+
+    def bots_at(self, turn: int) -> frozenset[int] | None:
+        """The seats bots held at ``turn``: at the deal, then as the seats were handed on; None when the file
+        does not say who the bots were (no ``botLevel``)."""
+        if self.bot_level is None:
+            return None
+        bot = [False] * len(self.players)
+        for holder in self.holders:  # in the order they were handed: the last one begun by ``turn``
+            if holder.turn <= turn and 0 <= holder.seat < len(bot):
+                bot[holder.seat] = holder.bot
+        return frozenset(seat for seat, is_bot in enumerate(bot) if is_bot)
 
     def names_at(self, turn: int) -> tuple[str, ...]:
         """Who held each seat at ``turn``: its holder at the deal, or the latest who took it over by then."""
@@ -119,7 +139,7 @@ def action_to_json(variant: Variant, action: TurnAction) -> dict[str, int]:
 
 def to_json(state: GameState, players: Sequence[str] | None = None,
             notes: Sequence[SeatNotes] = (), advice_used: bool = False,
-            holders: Sequence[SeatHolder] = ()) -> dict[str, Any]:
+            holders: Sequence[SeatHolder] = (), bot_level: Level | None = None) -> dict[str, Any]:
     """The replay of a finished or running game. It holds the whole deck: never send it to a player mid-game.
 
     ``notes`` (one mapping per seat, card order -> text) go into hanab.live's ``notes`` field when any is
@@ -157,6 +177,8 @@ def to_json(state: GameState, players: Sequence[str] | None = None,
         options[ADVICE_USED] = True
     if holders:
         options[SEAT_HOLDERS] = [{"turn": h.turn, "seat": h.seat, "name": h.name, "bot": h.bot} for h in holders]
+    if bot_level is not None:
+        options[BOT_LEVEL] = bot_level
     # No "seed": hanab.live would ignore this deck and shuffle its own from it (a whole-number seed it would
     # even refuse without a word).
     out: dict[str, Any] = {
@@ -173,11 +195,11 @@ def to_json(state: GameState, players: Sequence[str] | None = None,
 
 
 def dumps(state: GameState, players: Sequence[str] | None = None, notes: Sequence[SeatNotes] = (),
-          advice_used: bool = False, holders: Sequence[SeatHolder] = ()) -> str:
+          advice_used: bool = False, holders: Sequence[SeatHolder] = (), bot_level: Level | None = None) -> str:
     """The replay as JSON text, indented one space a level (as hanab.live's own files are). Text other than
     ASCII is written as it is, not escaped (as hanab.live's exports do): an escaped emoji in a note would take
     twelve characters of the protocol's limit on a replay."""
-    return json.dumps(to_json(state, players, notes, advice_used, holders), indent=1, ensure_ascii=False)
+    return json.dumps(to_json(state, players, notes, advice_used, holders, bot_level), indent=1, ensure_ascii=False)
 
 
 def _int(value: object, what: str, low: int, high: int) -> int:
@@ -234,6 +256,17 @@ def _holders(options: dict[str, Any], seats: int) -> tuple[SeatHolder, ...]:
         out.append(SeatHolder(_int(item.get("turn"), f"{what}.turn", 0, 2**31 - 1),
                               _int(item.get("seat"), f"{what}.seat", 0, seats - 1), item["name"], bot))
     return tuple(out)
+
+
+def _bot_level(options: dict[str, Any]) -> Level | None:
+    """The file's ``botLevel``, checked (None: the file does not say who the bots were)."""
+    level = options.get(BOT_LEVEL)
+    if level is None:
+        return None
+    if isinstance(level, str) and level in LEVELS:
+        return known_level(level)
+    known = ", ".join(f'"{name}"' for name in LEVELS)
+    raise ReplayError(f"options.{BOT_LEVEL} is {json.dumps(level)}, not a convention level: it is one of {known}")
 
 
 def from_json(data: object) -> Replay:
@@ -302,13 +335,14 @@ def from_json(data: object) -> Replay:
         notes = read
     advised = _flag(options, ADVICE_USED)
     holders = _holders(options, len(players))
+    level = _bot_level(options)
     try:
-        return Replay(_play_out(state, actions, players), tuple(players), notes, advised, holders)
+        return Replay(_play_out(state, actions, players), tuple(players), notes, advised, holders, level)
     except _PlayedOn:
         # The moves go on where no more points could be scored: the server did not end games there (hanab.live
         # before mid-2020 did not always), so the game is replayed as it was played, without the early end.
         state = replace(state, config=replace(state.config, end_when_no_points=False))
-        return Replay(_play_out(state, actions, players), tuple(players), notes, advised, holders)
+        return Replay(_play_out(state, actions, players), tuple(players), notes, advised, holders, level)
 
 
 class _PlayedOn(Exception):

@@ -42,6 +42,7 @@ from hanabi.engine import (
     view_for,
     views_for,
 )
+from hanabi.engine.bots import Level
 from hanabi.engine.replay import SeatHolder
 from hanabi.protocol import (
     BotReason,
@@ -109,6 +110,10 @@ class Game:
     # holder at the deal), so that a log, the review and the file name who moved. Stored (``seat_holders``).
     holders: list[SeatHolder] = field(default_factory=list)
     advised: set[int] = field(default_factory=set)  # the seats that asked the coach for advice (stored first)
+    # The level of the house bots beside people, and the seats bots held at the deal: the file says them, so that
+    # it alone says whose moves were a person's (``replay.BOT_LEVEL``). None for a game stored before they were.
+    bot_level: Level | None = None
+    dealt_bots: frozenset[int] = frozenset()
     time: GameTime = field(init=False)  # the clocks and the pause (a restored game's: its stored banks)
 
     def __post_init__(self) -> None:
@@ -121,6 +126,7 @@ class Game:
         game.reasons = list(stored.reasons)
         game.advised = set(stored.advised)
         game.holders = list(stored.holders)
+        game.bot_level, game.dealt_bots = stored.bot_level, stored.dealt_bots
         game.time = GameTime(game.state.config, stored.clocks)
         return game
 
@@ -282,4 +288,14 @@ class Game:
         """The game as hanab.live JSON, with every seat's notes, whether anyone asked the coach for advice and who
         took over a seat from which turn: what the end of the game and its review show everyone."""
         notes = [self.notes.get(seat, {}) for seat in range(self.state.players)]
-        return replay.dumps(self.state, self.names, notes, bool(self.advised), self.holders)
+        return replay.dumps(self.state, self.names, notes, bool(self.advised), self.seat_holders(), self.bot_level)
+
+    def seat_holders(self) -> list[SeatHolder]:
+        """Who held which seat from which turn, as the file says it: with the bots' level kept, a turn-0 entry for
+        each seat a bot held at the deal and never handed on (a handed seat's first entry names its holder at the
+        deal already), then the seats handed on."""
+        if self.bot_level is None:
+            return list(self.holders)
+        handed = {h.seat for h in self.holders}
+        dealt = [SeatHolder(0, seat, self.names[seat], True) for seat in sorted(self.dealt_bots) if seat not in handed]
+        return dealt + self.holders

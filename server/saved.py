@@ -19,6 +19,7 @@ import sqlite3
 from dataclasses import dataclass, field
 
 from hanabi.engine import Action, EndReason, GameConfig, Variant
+from hanabi.engine.bots import Level, known_level
 from hanabi.engine.replay import SeatHolder
 from hanabi.protocol import BotReason, GameSummary, StatsLine
 
@@ -58,6 +59,8 @@ CREATE TABLE IF NOT EXISTS game_advice (game_id INTEGER NOT NULL REFERENCES game
 CREATE TABLE IF NOT EXISTS seat_holders (game_id INTEGER NOT NULL REFERENCES games(id), ord INTEGER NOT NULL,
     turn INTEGER NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, bot INTEGER NOT NULL,
     PRIMARY KEY (game_id, ord));
+CREATE TABLE IF NOT EXISTS game_seating (game_id INTEGER PRIMARY KEY REFERENCES games(id), level TEXT NOT NULL,
+    bots TEXT NOT NULL);
 """
 
 
@@ -86,6 +89,10 @@ class StoredGame:
     reasons: list[tuple[BotReason, frozenset[int]]] = field(default_factory=list)
     advised: set[int] = field(default_factory=set)  # the seats that asked the coach for advice (``game_advice``)
     holders: list[SeatHolder] = field(default_factory=list)  # the seats handed on, in order (as ``Game.holders``)
+    # The level of its house bots beside people and the seats bots held at the deal (``game_seating``); None for a
+    # game stored before they were kept.
+    bot_level: Level | None = None
+    dealt_bots: frozenset[int] = frozenset()
 
 
 @dataclass(slots=True)
@@ -169,6 +176,10 @@ def read_game(db: sqlite3.Connection, game_id: int) -> StoredGame | None:
                         (game_id,))]
     game.advised = {seat for (seat,) in db.execute("SELECT seat FROM game_advice WHERE game_id = ?", (game_id,))}
     game.holders = read_holders(db, [game_id]).get(game_id, [])
+    seating = db.execute("SELECT level, bots FROM game_seating WHERE game_id = ?", (game_id,)).fetchone()
+    if seating is not None:
+        game.bot_level = known_level(seating[0])
+        game.dealt_bots = frozenset(int(seat) for seat in json.loads(seating[1]))
     return game
 
 

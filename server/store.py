@@ -21,6 +21,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import trio
 from hanabi.engine import Action, GameConfig
+from hanabi.engine.bots import Level
 from hanabi.engine.replay import SeatHolder
 from hanabi.protocol import BotReason
 
@@ -277,10 +278,12 @@ class Store:
             await self._execute("INSERT OR REPLACE INTO watching (token_hash, table_id) VALUES (?, ?)", key, table_id)
 
     async def start_game(self, table_id: int, config: GameConfig, seed: str, players: tuple[str, ...],
-                         keys: tuple[str, ...] = (), seeded: bool = False, bots: bool = False) -> int:
+                         keys: tuple[str, ...] = (), seeded: bool = False, bots: bool = False,
+                         seating: tuple[Level, frozenset[int]] | None = None) -> int:
         """A new game; ``keys`` are the token hashes of the people playing it (their history lists it first);
         ``seeded``: its ``seed`` is a seed text its table was given (``read_games`` lists them by seed); ``bots``:
-        a bot holds one of its seats (the players' records count it as a game with bots)."""
+        a bot holds one of its seats (the players' records count it as a game with bots); ``seating``: the level
+        of its house bots beside people and the seats bots hold at the deal (its file says so)."""
         def job(db: sqlite3.Connection) -> int:
             cur = db.execute(
                 "INSERT INTO games (table_id, config, seed, players, started) VALUES (?, ?, ?, ?, ?)",
@@ -292,6 +295,9 @@ class Store:
                 db.execute("INSERT INTO seeded_games (game_id, seed) VALUES (?, ?)", (cur.lastrowid, seed))
             if bots:
                 db.execute("INSERT INTO game_bots (game_id) VALUES (?)", (cur.lastrowid,))
+            if seating is not None:
+                db.execute("INSERT INTO game_seating (game_id, level, bots) VALUES (?, ?, ?)",
+                           (cur.lastrowid, seating[0], json.dumps(sorted(seating[1]))))
             return cur.lastrowid
         return await self._do(job)
 

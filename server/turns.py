@@ -33,7 +33,7 @@ from hanabi.engine import (
     time_out,
     view_for,
 )
-from hanabi.engine.bots import Decision, Level, seats_named
+from hanabi.engine.bots import Decision, Level, seats_named, table_level
 from hanabi.engine.coach import advice_for
 from hanabi.protocol import (
     SENTENCE_MAX,
@@ -99,10 +99,16 @@ async def deal(store: Store, table: int, settings: TableSettings, seats: Sequenc
     seed = settings.seed if settings.seed is not None else secrets.token_hex(8)
     names = tuple(s.name for s in seats if s is not None)
     keys = tuple(s.player.key for s in seats if s is not None and s.player is not None)
-    bots = any(s is not None and (s.player is None or s.player.network_bot) for s in seats)
+    dealt = [s for s in seats if s is not None]
+    bots = frozenset(i for i, s in enumerate(dealt) if s.info().plays_as_bot)  # house bots and network bots
+    # The level the bots play at beside a person (``Table.level`` while one sits there): a person's moves are
+    # judged at it.
+    level = table_level(settings.level, len(dealt), frozenset())
     game_id = await store.start_game(table, settings.game, seed, names, keys, seeded=settings.seed is not None,
-                                     bots=bots)
-    return Game(game_id, seed, names, new_game(settings.game, seed))
+                                     bots=bool(bots), seating=(level, bots))
+    game = Game(game_id, seed, names, new_game(settings.game, seed))
+    game.bot_level, game.dealt_bots = level, bots
+    return game
 
 
 def started(table: TableSide) -> None:

@@ -223,7 +223,10 @@ def test_m_and_big_m_jump_between_the_moments_that_mattered_found_in_the_backgro
         viewer.application.run()
         text = screen_text(viewer.application)
     assert viewer.pos.step == first
-    assert f"Moment 1 of {len(found.moments)}, judged at beginner level · Turn {found.moments[0].turn}: " in text
+    # The file does not say who the bots were: every seat is judged, and the line says so.
+    said = (f"Moment 1 of {len(found.moments)}, every seat judged, at beginner level: the file does not say who the "
+            f"bots were nor the table's level · Turn {found.moments[0].turn}: ")
+    assert said in " ".join(text.split())
     assert "The house bot would " in text
     assert " m/M moments " in text  # the keys' line names them at 80 columns
     # Wrapped at word boundaries: every word of the moment shows whole.

@@ -53,7 +53,7 @@ def in_review(term, kit, me: int = 1, leader: str = "alice", step: int = 3, poin
               game: int = 1) -> tuple[GameState, int]:
     """``me`` (a seat) at table 1 whose game ``game`` is over and reviewed, ``leader`` showing ``step``."""
     state = finished(kit)
-    text = dumps(state, kit.NAMES)
+    text = dumps(state, kit.NAMES, bot_level="beginner")  # no bot at the table, as its file says
     last = last_of(text)
     term.feed(Welcome(3, "server", kit.NAMES[me], "tok", ""), Joined(kit.table(), me), GameStarted(1, game),
               kit.view_message(state, me, game), GameOver(game, state.outcome, state.deck, "7"),
@@ -318,7 +318,7 @@ def test_m_and_big_m_step_to_the_moments_that_mattered_found_in_the_background(t
     assert term.type("m") == []  # one's own steps: nothing goes to the server
     screen = term.screen()
     assert f"step {steps[0]}/{last} · on your own" in screen
-    assert f"Moment 1 of {len(steps)} · Turn {found.moments[0].turn}: " in screen
+    assert f"Moment 1 of {len(steps)}, judged at beginner level · Turn {found.moments[0].turn}: " in screen
     assert "The house bot would " in screen
     words = set(screen.split())  # wrapped at word boundaries: every word of the moment shows whole
     assert all(word in words for line in found.moments[0].lines() for word in line.split())
@@ -351,7 +351,8 @@ def test_at_60x15_a_moment_keeps_its_lines_and_the_log_gives_way(kit, tmp_path: 
         screen = small.screen()
         assert "Window too small" not in screen
         assert f"step {found.moments[0].step}/" in screen and "on your own" in screen
-        assert f"Moment 1 of {len(found.moments)} · Turn {found.moments[0].turn}: " in screen
+        said = f"Moment 1 of {len(found.moments)}, judged at beginner level · Turn {found.moments[0].turn}: "
+        assert said in " ".join(screen.split())
         assert "The house bot would " in screen  # the moment's point, with the log out of the way
         words = set(screen.split())  # every word of the moment shows whole: the lines above give way to it
         assert all(word in words for line in found.moments[0].lines() for word in line.split()), screen
