@@ -50,7 +50,7 @@ from . import keys as shortcuts
 from .arguments import name_problem
 from .bindings import key_bindings
 from .clockface import REDRAW_EVERY
-from .commands import CommandCompleter, CommandError, Intent, LobbyIntent, Local, NoteIntent, Say, TextRefused, parse
+from .commands import CommandCompleter, CommandError, Intent, LobbyIntent, Local, NoteIntent, Say, LineKept, parse
 from .form import TableForm
 from .history_list import HistoryActions
 from .judge import NO_GAME, SPECTATORS_CANNOT_ACT, refusal
@@ -439,7 +439,7 @@ class ClientApp:
         try:
             intent = parse(line, model.view, model.names)
         except CommandError as e:
-            if isinstance(e, TextRefused):
+            if isinstance(e, LineKept):
                 self.hint(str(e), True)  # about the line kept: Esc, closing it, takes this away too
                 return True
             self.note(str(e), True)

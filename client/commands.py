@@ -27,9 +27,10 @@ class CommandError(ValueError):
     """A line that is not a command we understand; the message says what to type."""
 
 
-class TextRefused(CommandError):
-    """A line whose text the server would refuse (too long, a control character in it): it is not sent, and the
-    command line opens again with it, so that nothing typed is lost."""
+class LineKept(CommandError):
+    """A line that is not sent as it is (no command of that name: "say " erased by Ctrl-U, say; a text the server
+    would refuse, too long or with a control character in it): the command line keeps it to be mended, so that
+    nothing typed is lost."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,11 +173,11 @@ def parse(line: str, view: PlayerView | None, names: Sequence[str]) -> Intent:
         if not text:
             raise CommandError("say what? type: say TEXT")
         if len(text) > CHAT_MAX:
-            raise TextRefused(f"a chat line is at most {CHAT_MAX} characters, this one is {len(text)}: shorten it")
+            raise LineKept(f"a chat line is at most {CHAT_MAX} characters, this one is {len(text)}: shorten it")
         try:
             Text(1, CHAT_MAX).decode(text, "chat")  # what ``chat.text`` accepts
         except FieldError as e:
-            raise TextRefused(f"not sent: the chat line {e.problem}") from None
+            raise LineKept(f"not sent: the chat line {e.problem}") from None
         return Say(text)
     if verb == "note":
         from .notes import parse_note  # notes.py builds on this module: imported when used, not at the top
@@ -187,7 +188,7 @@ def parse(line: str, view: PlayerView | None, names: Sequence[str]) -> Intent:
     if verb in LOBBY_VERBS:
         return _lobby(verb, args)
     if verb not in GAME_VERBS:
-        raise CommandError(f"unknown command {words[0]!r}: type help for the list")
+        raise LineKept(f"unknown command {words[0]!r}: type help for the list, or Esc to drop the line")
     if view is None:
         raise CommandError(f"{verb} is for a game in progress, and there is none")
     if view.seat is None:

@@ -36,7 +36,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from .board import seat_name
 from .cardtext import card_fragments, clue_marks
-from .commands import CommandError, NoteIntent, TextRefused, find_player
+from .commands import CommandError, NoteIntent, LineKept, find_player
 from .judge import NO_GAME
 from .keys import KeyRefused, Prompt
 from .model import ClientModel
@@ -275,7 +275,7 @@ def parse_note(line: str, view: PlayerView | None, names: Sequence[str]) -> Note
     text = " ".join(line.split(None, slot_at + 2)[slot_at + 2:]).strip() if len(words) > slot_at + 1 else ""
     problem = note_problem(text) or note_target_problem(view.deck_size, view.deck_left, hand[slot - 1].order)
     if problem is not None:
-        raise TextRefused(problem)
+        raise LineKept(problem)
     return NoteIntent(hand[slot - 1].order, text)
 
 

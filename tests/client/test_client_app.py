@@ -177,6 +177,15 @@ def test_a_chat_line_over_the_limit_is_not_sent_and_stays_to_be_shortened(term: 
     assert "at most" not in term.store.model.status  # and the refusal no longer shows
 
 
+def test_a_chat_line_whose_verb_was_erased_stays_to_be_mended(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    # Ctrl-U erases the whole line, "say " with it; what is typed next is no command, and is not lost.
+    assert term.type("tx\x15hello all\r") == []
+    assert "unknown command 'hello'" in term.store.model.status
+    assert term.app.command.text == "hello all"
+    assert term.type("\x01say \r") == [Chat("hello all")]  # Ctrl-A, then the verb typed again
+
+
 def test_a_key_typed_right_after_esc_is_a_key_of_the_game_not_an_alt_key_of_the_line(term: Terminal, kit) -> None:
     at_game(term, kit)
     term.type("txx")
