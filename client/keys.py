@@ -69,7 +69,7 @@ def start(key: str, view: PlayerView | None, names: Sequence[str]) -> Step:
             check_turn(view.current, view.seat)
         except NotYourTurn as e:
             turn = NotYourTurn.sentence(seat_name(names, e.current))
-            return KeyRefused(f"{turn} (m rearranges your hand at any time)")
+            return KeyRefused(f"{turn} (p or d queues a move for your turn; m rearranges your hand)")
     if verb == "deckplay":
         try:
             deck_play(view)

@@ -446,6 +446,13 @@ def _time(model: ClientModel, message: GameClock | ClockAt | Queued) -> ClientMo
     """A clock (stamped with its arrival, or not), or our pre-move as the server says it now."""
     if isinstance(message, Queued):
         out = replace(model, premove=message if message.kind is not None else None)
+        view = model.view
+        orders = [card.order for card in view.hands[view.seat]] if view is not None and view.seat is not None else []
+        if message.kind is not None and message.order in orders:
+            # The server's sentence, with what only the client knows: the slot as the player sees it, and the key.
+            slot = orders.index(message.order) + 1
+            return with_status(out, f"Queued: your {message.kind.value} of slot {slot} is made at the start of "
+                                    "your turn (u cancels it).")
         return with_status(out, message.note[:1].upper() + message.note[1:] + ".") if message.note else out
     clock, at = (message.clock, message.at) if isinstance(message, ClockAt) else (message, None)
     if model.table is None or (model.game is not None and clock.game != model.game):

@@ -227,7 +227,7 @@ class Game:
         if refusal is not None:
             raise Refused(ErrorCode.ILLEGAL_ACTION, refusal)
         self.premoves[seat] = move
-        return f"queued: your {request.kind.value} is made at the start of your turn (cancel it to change your mind)"
+        return f"queued: your {request.kind.value} is made at the start of your turn"
 
     def cancel_premoves(self, event: Event) -> list[tuple[int, str]]:
         """The pre-moves ``event`` cancels (the engine's rule), taken off: (seat, why) for each."""
@@ -258,8 +258,8 @@ class Game:
 
     def check_not_paused(self) -> None:
         if self.time.paused:
-            raise Refused(ErrorCode.GAME_PAUSED, f"the game is paused ({self.time.note()}): moves wait until it "
-                                                 "goes on (a player resumes it with :pause)")
+            raise Refused(ErrorCode.GAME_PAUSED, f"the game is paused ({self.time.note()}): moves wait until a "
+                                                 "player resumes it")
 
     def view(self, seat: int | None) -> ViewUpdate:
         return ViewUpdate(game=self.id, view=view_for(self.state, seat))

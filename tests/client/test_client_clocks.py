@@ -85,7 +85,8 @@ def test_a_queued_move_is_shown_by_slot_until_the_server_says_it_is_gone(kit) ->
     assert model.view is not None
     order = model.view.hands[1][2].order
     queued = reduce(model, Queued(1, PreMoveKind.DISCARD, order, "queued: your discard is made at the start"))
-    assert queued.premove is not None and queued.status.startswith("Queued: your discard")
+    assert queued.premove is not None and queued.status.startswith("Queued: your discard of slot 3")
+    assert "(u cancels it)" in queued.status
     assert "queued: discard slot 3 (u cancels)" in "".join(t for _, t in time_fragments(queued, 0.0))
     why = "a clue touched the card you queued to discard, so the pre-move was cancelled: choose again"
     cancelled = reduce(queued, Queued(1, note=why))

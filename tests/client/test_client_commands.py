@@ -201,6 +201,7 @@ def test_the_clue_key_says_at_once_when_it_is_not_your_turn_and_play_discard_que
     bob = view_for(kit.game(), 1)  # alice is to act
     step = keys.start("c", bob, kit.NAMES)
     assert isinstance(step, keys.KeyRefused) and "not your turn: alice is to act" in step.text
+    assert "p or d queues a move for your turn" in step.text  # what can be done now instead
     for key, verb in (("p", "play"), ("d", "discard")):
         step = keys.start(key, bob, kit.NAMES)
         assert isinstance(step, keys.Prompt) and f"Queue a {verb} for your next turn" in step.text
