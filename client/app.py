@@ -50,7 +50,7 @@ from . import keys as shortcuts
 from .arguments import name_problem
 from .bindings import key_bindings
 from .clockface import REDRAW_EVERY
-from .commands import CommandCompleter, CommandError, Intent, LobbyIntent, Local, NoteIntent, Say, LineKept, parse
+from .commands import CommandCompleter, CommandError, Intent, LineKept, LobbyIntent, Local, NoteIntent, Say, parse
 from .form import TableForm
 from .history_list import HistoryActions
 from .judge import NO_GAME, SPECTATORS_CANNOT_ACT, refusal

@@ -5,7 +5,8 @@ and, given the next one, answers with a prompt for the next key, a finished
 intent, or a refusal. It is plain state with no prompt_toolkit in it, so every
 path through it is tested directly. Playing a card nobody ever clued asks for
 a "y" first: that play is a gamble the player should take on purpose. So does
-discarding a card that has had a clue: a partner spent a clue on it, often to save it.
+discarding a card that has had a clue: a partner spent a clue on it, often to save it (unless counting shows
+it can never be played: then the clue has done its work).
 """
 
 from __future__ import annotations
@@ -13,7 +14,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hanabi.engine import RANKS, Clue, Discard, GameEnded, NotYourTurn, Play, PlayerView, Rearrange, check_turn
+from hanabi.engine import (
+    RANKS,
+    Clue,
+    Discard,
+    GameEnded,
+    NotYourTurn,
+    Play,
+    PlayerView,
+    Prospects,
+    Rearrange,
+    Worth,
+    check_turn,
+    possible_cards,
+)
 
 from .board import others_in_turn_order, seat_name
 from .commands import CommandError, LobbyIntent, clue_value, deck_play, other_player
@@ -106,7 +120,8 @@ def step(keys: Sequence[str], key: str, view: PlayerView, names: Sequence[str]) 
         clued = hand[slot - 1].knowledge.clued
         if verb == "play" and not clued:
             return Prompt(f"No clue on slot {slot}: play it anyway? y = yes, other keys = no")
-        if verb == "discard" and clued and (view.current != view.seat or refusal(view, Discard(order)) is None):
+        if verb == "discard" and clued and not _certain_trash(view, order) \
+                and (view.current != view.seat or refusal(view, Discard(order)) is None):
             # Someone spent a clue on this card, often to save it: one slip of a finger must not throw it away, now
             # or queued for our turn (a pre-move: what refuses it now, the turn, may not hold then).
             return Prompt(f"Slot {slot} has had a clue: discard it? y = yes, other keys = no")
@@ -151,6 +166,12 @@ def step(keys: Sequence[str], key: str, view: PlayerView, names: Sequence[str]) 
         orders.insert(slot - 1, moved)
         return Done(Rearrange(view.seat, tuple(orders)))
     return KeyRefused("that shortcut is complete")
+
+
+def _certain_trash(view: PlayerView, order: int) -> bool:
+    """Whether counting shows our card ``order`` can never be played (its ``x`` on the board)."""
+    assert view.seat is not None
+    return Worth.TRASH in Prospects.of_view(view).worth(possible_cards(view, view.seat)[order])
 
 
 def _slot(key: str, size: int) -> int | KeyRefused:

@@ -36,7 +36,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from .board import seat_name
 from .cardtext import card_fragments, clue_marks
-from .commands import CommandError, NoteIntent, LineKept, find_player
+from .commands import CommandError, LineKept, NoteIntent, find_player
 from .judge import NO_GAME
 from .keys import KeyRefused, Prompt
 from .model import ClientModel

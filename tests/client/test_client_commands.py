@@ -6,7 +6,7 @@ import pytest
 from hanabi.client import keys
 from hanabi.client.commands import CommandCompleter, CommandError, LobbyIntent, Local, Say, parse
 from hanabi.client.judge import refusal
-from hanabi.engine import CLUE_TOKENS, Clue, Discard, Play, Rearrange, Suit, view_for
+from hanabi.engine import CLUE_TOKENS, Clue, Discard, GameConfig, Play, Rearrange, Suit, apply, game_from_deck, view_for
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
@@ -224,6 +224,23 @@ def test_a_clued_card_asks_before_a_discard_queued_out_of_turn_as_it_does_in_tur
         assert isinstance(keys.step(["d", "1"], "n", bob, kit.NAMES), keys.KeyRefused)
         done = keys.step(["d", "1"], "y", bob, kit.NAMES)
         assert isinstance(done, keys.Done) and done.intent == Discard(bob.hands[1][0].order)
+
+
+def test_a_clued_card_counting_shows_as_trash_is_discarded_without_asking(kit) -> None:
+    config = GameConfig(players=3, first_seat=0)
+    red_ones = [c for c in config.variant.deck() if c.suit is Suit.RED and c.rank == 1]
+    rest = [c for c in config.variant.deck() if c not in red_ones]
+    state = game_from_deck(config, [red_ones[0], *rest[:4], red_ones[1], *rest[4:], red_ones[2]])
+    state = apply(state, Play(0))  # alice plays her R1
+    state = kit.clue_something(state)  # bob clues cathy
+    state = apply(apply(state, Clue(1, colour=Suit.RED)), Clue(1, rank=1))  # bob's card 5 is now a known R1
+    bob = view_for(state, 1)
+    slot = [cv.order for cv in bob.hands[1]].index(5) + 1
+    done = keys.step(["d"], str(slot), bob, kit.NAMES)  # shown as [R1]x: the clue has done its work
+    assert isinstance(done, keys.Done) and done.intent == Discard(5)
+    other = next(i for i, cv in enumerate(bob.hands[1], 1) if cv.knowledge.clued and cv.order != 5)
+    asked = keys.step(["d"], str(other), bob, kit.NAMES)  # a 1 that may still be played: asked as before
+    assert isinstance(asked, keys.Prompt) and "has had a clue" in asked.text
 
 
 def test_a_wrong_clue_key_names_the_keys_to_press(kit, view) -> None:
