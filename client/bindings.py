@@ -296,6 +296,7 @@ def _board(app: ClientApp, screen: ScreenKeys, *, running: bool) -> None:
             screen.add(key)(lambda key=key: app.start_shortcut(key))  # type: ignore[misc]
         # One stray key must not walk out of a game; say how to, and what it costs.
         screen.add("q")(lambda: app.note(
+            "q does not quit during a game: Ctrl-C quits (a solo game ends with it)" if app.solo else
             "q does not quit during a game: Ctrl-C quits (your seat waits for you to come back)"))
     screen.add("up")(lambda: app.scroll(1))
     screen.add("down")(lambda: app.scroll(-1))

@@ -313,6 +313,12 @@ def _run(address: Address | None, name: str, solo: Solo | None = None, bell: boo
         print(f"hanabi-client: the server you hosted ({lan_name!r}, port {hosted[0]}) has stopped; "
               f"its games are kept in {hosted_db()}")
         return 0
+    view = store.model.view
+    if solo is not None and view is not None and view.outcome is None:
+        # The solo server lived in this process: its game went with it, which the key line cannot say after.
+        print(f"hanabi-client: solo game ended at turn {view.turn + 1}, {sum(view.fireworks)} points "
+              "(solo games are not kept)")
+        return 0
     farewell = store.model.farewell
     if farewell:
         print(f"hanabi-client: the server said goodbye: {farewell}")

@@ -438,8 +438,11 @@ def test_a_solo_game_at_a_level_shows_it_and_tells_why_the_bot_moved(tmux: Tmux)
     shown = tmux.wait_for("alice", lambda s: "Bot Ada" in " ".join(s.splitlines()[-3:]), "the bot's reason")
     status = " ".join(shown.splitlines()[-3:])
     assert re.search(r"Bot Ada(, turn \d+: \w|'s reason for turn \d+ names your own cards)", status)
+    tmux.keys("alice", "q")  # a stray q says what quitting costs a solo game
+    tmux.wait_for("alice", lambda s: "Ctrl-C quits (a solo game ends with it)" in s, "what q says")
     tmux.keys("alice", "C-c")
-    tmux.wait_for("alice", lambda s: "CLIENT-EXIT=0" in s, "a clean exit")
+    left = tmux.wait_for("alice", lambda s: "CLIENT-EXIT=0" in s, "a clean exit")
+    assert re.search(r"solo game ended at turn \d+, 0 points \(solo games are not kept\)", left)
 
 
 def watch_as_each_seat(tmux: Tmux, port: int, name: str) -> None:
