@@ -17,15 +17,25 @@ wall time is what a player waits), and the CPU time of the drawing thread alone:
 find the game's moments in a worker thread (``client/moments.py``) while their first steps are drawn, and the
 process's CPU time counts that search too. A redraw well under a frame (16 ms) keeps typing snappy.
 
+The review is measured as a person meets it right after a game: its first steps are drawn while the moments'
+worker is still searching. Under each screen's line, ``beside it`` says in how many of its redraws that worker
+was running, how many of the collector's passes of each generation fell inside its redraws (per redraw, in the
+drawing thread), and the median CPU time of a fixed piece of plain Python (the ``yardstick``) timed just before
+each redraw: on a shared machine the same code's CPU time moves with what runs beside it (another process on the
+core's sibling, the host), and a screen whose redraws are slow in a run because the yardstick is slow in that
+run says so about the machine, not the code.
+
 ``--runs N`` repeats the whole measure N times (a new game each time, same seed) and prints each run's figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import random
 import statistics
+import threading
 import time
 from collections.abc import Callable
 from functools import partial
@@ -67,6 +77,31 @@ NAMES = ("Alice", "Bob", "Cathy", "Donald", "Emily")
 COLUMNS, ROWS = 80, 24
 
 
+def yardstick() -> None:
+    """A fixed piece of plain Python (dict and string work, about 0.3 ms of CPU on a quiet core)."""
+    counts: dict[int, int] = {}
+    for i in range(3000):
+        counts[i % 97] = counts.get(i % 97, 0) + i
+    sorted(str(v) for v in counts.values())
+
+
+class Beside:
+    """What happened beside one redraw: the collector's passes in the drawing thread, by generation."""
+
+    def __init__(self) -> None:
+        self.passes = [0, 0, 0]
+        self._thread = threading.current_thread()
+        gc.callbacks.append(self._on_pass)
+
+    def _on_pass(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and threading.current_thread() is self._thread:
+            self.passes[info["generation"]] += 1
+
+
+def _worker_running() -> bool:
+    return any(t.name == "moments" for t in threading.enumerate())
+
+
 class Timings:
     """Wall and CPU milliseconds of each measured part, by name, in the order first measured."""
 
@@ -74,13 +109,28 @@ class Timings:
         self.wall: dict[str, list[float]] = {}
         self.cpu: dict[str, list[float]] = {}
         self.thread: dict[str, list[float]] = {}  # the CPU time of the measuring thread alone
+        self.beside = Beside()
+        self.worker: dict[str, int] = {}  # redraws during which the moments' worker was running
+        self.passes: dict[str, list[int]] = {}  # the collector's passes inside the redraws, by generation
+        self.yardstick: dict[str, list[float]] = {}  # the yardstick's CPU ms, timed before each redraw
 
-    def time(self, name: str, work: Callable[[], object]) -> None:
+    def time(self, name: str, work: Callable[[], object], redraw: bool = False) -> None:
+        if redraw:
+            before = time.thread_time()
+            yardstick()
+            self.yardstick.setdefault(name, []).append((time.thread_time() - before) * 1000)
+            passes, running = list(self.beside.passes), _worker_running()
         wall, cpu, thread = time.perf_counter(), time.process_time(), time.thread_time()
         work()
         self.thread.setdefault(name, []).append((time.thread_time() - thread) * 1000)
         self.cpu.setdefault(name, []).append((time.process_time() - cpu) * 1000)
         self.wall.setdefault(name, []).append((time.perf_counter() - wall) * 1000)
+        if redraw:
+            running = running or _worker_running()
+            self.worker[name] = self.worker.get(name, 0) + running
+            total = self.passes.setdefault(name, [0, 0, 0])
+            for generation, count in enumerate(self.beside.passes):
+                total[generation] += count - passes[generation]
 
     def report(self) -> None:
         for name, wall in self.wall.items():
@@ -89,6 +139,11 @@ class Timings:
                   f" · cpu median {statistics.median(cpu):7.3f} p99 {_percentile(cpu, 0.99):7.3f}"
                   f" · its thread's {statistics.median(thread):7.3f} p99 {_percentile(thread, 0.99):7.3f}"
                   f"  ({len(wall)})")
+            if name in self.yardstick:
+                per = [count / len(wall) for count in self.passes[name]]
+                print(f"  {'':<44} beside it: the moments' worker in {self.worker[name]} of {len(wall)};"
+                      f" collector's passes per redraw gen0 {per[0]:.2f} gen1 {per[1]:.2f} gen2 {per[2]:.3f};"
+                      f" yardstick median {statistics.median(self.yardstick[name]):.3f}")
 
 
 def _percentile(values: list[float], share: float) -> float:
@@ -128,8 +183,8 @@ def play(timings: Timings) -> GameState:
         timings.time("take in a view (reduce + log)", partial(store.dispatch, message))
         if state.over:
             break
-        timings.time("game: redraw after a message", _draw(app))
-        timings.time("game: redraw after a key", _draw(app))
+        timings.time("game: redraw after a message", _draw(app), redraw=True)
+        timings.time("game: redraw after a key", _draw(app), redraw=True)
         for name, part in (("card counting and marks (Insight.of)", Insight.of), ("glance figures", glance),
                            ("seat_history (opening a rewind)", seat_history)):
             timings.time(name, partial(part, message.view))
@@ -145,7 +200,7 @@ def _rewind(app: ClientApp, timings: Timings) -> None:
     if rewind is None or view is None:
         return
     while True:
-        timings.time("rewind: redraw at each step", _draw(app))
+        timings.time("rewind: redraw at each step", _draw(app), redraw=True)
         if rewind.step == 0:
             break
         app.rewind_move(Place.back)
@@ -162,7 +217,7 @@ def review(state: GameState, timings: Timings) -> None:
     last = len(game_steps(from_json(json.loads(text)))) - 1
     for step in range(last + 1):
         store.dispatch(Review(1, 1, "Bob", step, last))
-        timings.time("review: redraw at each step", _draw(app))
+        timings.time("review: redraw at each step", _draw(app), redraw=True)
 
 
 def replay(state: GameState, timings: Timings) -> None:
@@ -174,7 +229,8 @@ def replay(state: GameState, timings: Timings) -> None:
         viewer.pos.seat = seat
         for step in range(len(viewer.states)):
             viewer.go(step)
-            timings.time("replay: redraw at each step", lambda: screen_text(viewer.application, COLUMNS, ROWS))
+            timings.time("replay: redraw at each step", lambda: screen_text(viewer.application, COLUMNS, ROWS),
+                         redraw=True)
 
 
 def main() -> None:
