@@ -150,7 +150,10 @@ def why_text(model: ClientModel, events: Sequence[Event] | None = None) -> str:
     why it cannot be shown yet."""
     last = last_bot_move(model, events)
     if last is None:
-        return "no bot has moved in this game yet" if events is None else "no bot had moved yet at this step"
+        # A hanabi-bot joins as any player does: the server cannot tell it from a person, nor has its reasons.
+        none = "no house bot has moved in this game yet" if events is None \
+            else "no house bot had moved yet at this step"
+        return f"{none} (w tells a house bot's reasons; a hanabi-bot tells its own with --explain)"
     turn, seat = last
     who = seat_name(model.names, seat)
     reason = next((r.reason for r in model.bot_reasons if r.turn == turn), None)

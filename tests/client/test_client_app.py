@@ -177,6 +177,13 @@ def test_a_chat_line_over_the_limit_is_not_sent_and_stays_to_be_shortened(term: 
     assert "at most" not in term.store.model.status  # and the refusal no longer shows
 
 
+def test_w_at_a_table_without_house_bots_says_whose_reasons_it_tells(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    term.type("w")  # a hanabi-bot at the table would be a player to the server: no reason of its own comes
+    assert term.store.model.status == ("no house bot has moved in this game yet (w tells a house bot's reasons; "
+                                       "a hanabi-bot tells its own with --explain)")
+
+
 def test_a_chat_line_whose_verb_was_erased_stays_to_be_mended(term: Terminal, kit) -> None:
     at_game(term, kit)
     # Ctrl-U erases the whole line, "say " with it; what is typed next is no command, and is not lost.
