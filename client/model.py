@@ -425,8 +425,9 @@ def reduce(model: ClientModel, message: Incoming) -> ClientModel:
 
 
 def last_bot_move(model: ClientModel, events: Sequence[Event] | None = None) -> tuple[int, int] | None:
-    """(turn, seat) of the latest turn a house bot took in this game, from ``events`` (the view's when None: the
-    game as it stands; a review's step gives the events up to it) and the table's seats."""
+    """(turn, seat) of the latest turn a bot (the server's or a ``hanabi-bot``) took in this game, from ``events``
+    (the view's when None: the game as it stands; a review's step gives the events up to it) and the table's
+    seats."""
     view, table = model.view, model.table
     if events is None:
         if view is None:
@@ -437,7 +438,7 @@ def last_bot_move(model: ClientModel, events: Sequence[Event] | None = None) -> 
     for event in reversed(events):
         if isinstance(event, TurnEvent):
             holder = table.players[event.seat] if 0 <= event.seat < len(table.players) else None
-            if holder is not None and holder.bot:
+            if holder is not None and holder.plays_as_bot:
                 return event.turn, event.seat
     return None
 

@@ -150,12 +150,13 @@ def why_text(model: ClientModel, events: Sequence[Event] | None = None) -> str:
     why it cannot be shown yet."""
     last = last_bot_move(model, events)
     if last is None:
-        # A hanabi-bot joins as any player does: the server cannot tell it from a person, nor has its reasons.
-        none = "no house bot has moved in this game yet" if events is None \
-            else "no house bot had moved yet at this step"
-        return f"{none} (w tells a house bot's reasons; a hanabi-bot tells its own with --explain)"
+        return "no bot has moved in this game yet" if events is None else "no bot had moved yet at this step"
     turn, seat = last
     who = seat_name(model.names, seat)
+    holder = model.table.players[seat] if model.table is not None else None
+    if holder is not None and holder.network_bot:
+        # A hanabi-bot decides on its own machine: the server never has its reasons to pass on.
+        return f"{who} is a hanabi-bot: its reasons show where it runs (hanabi-bot --explain)"
     reason = next((r.reason for r in model.bot_reasons if r.turn == turn), None)
     if reason is None:
         return f"{who}'s reason for turn {turn + 1} names your own cards: it shows when the game ends"

@@ -177,11 +177,18 @@ def test_a_chat_line_over_the_limit_is_not_sent_and_stays_to_be_shortened(term: 
     assert "at most" not in term.store.model.status  # and the refusal no longer shows
 
 
-def test_w_at_a_table_without_house_bots_says_whose_reasons_it_tells(term: Terminal, kit) -> None:
-    at_game(term, kit)
-    term.type("w")  # a hanabi-bot at the table would be a player to the server: no reason of its own comes
-    assert term.store.model.status == ("no house bot has moved in this game yet (w tells a house bot's reasons; "
-                                       "a hanabi-bot tells its own with --explain)")
+def test_w_after_a_hanabi_bot_moved_says_where_its_reasons_show(term: Terminal, kit) -> None:
+    state = kit.clue_something(kit.game())  # alice clues: bob, a hanabi-bot, is to move
+    table = kit.table(running=True)
+    robo = replace(table.players[1], network_bot=True)
+    term.feed(Welcome(1, "server", "alice", "tok", ""),
+              Joined(replace(table, players=(table.players[0], robo, table.players[2])), 0),
+              GameStarted(1, 1), kit.view_message(state, 0))
+    term.type("w")
+    assert term.store.model.status == "no bot has moved in this game yet"  # alice is no bot
+    term.feed(kit.view_message(kit.clue_something(state), 0))  # bob's move
+    term.type("w")
+    assert term.store.model.status == "bob is a hanabi-bot: its reasons show where it runs (hanabi-bot --explain)"
 
 
 def test_a_chat_line_whose_verb_was_erased_stays_to_be_mended(term: Terminal, kit) -> None:

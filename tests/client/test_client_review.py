@@ -306,7 +306,7 @@ def test_w_in_the_review_tells_the_bots_reason_of_the_step_on_screen(term, kit) 
     assert "cathy, turn 3: the reason of turn 3" in term.store.model.status
     term.feed(Review(1, 1, "alice", 1, last, None))  # alice's first turn only
     term.type("w")
-    assert "no house bot had moved yet at this step" in term.store.model.status
+    assert "no bot had moved yet at this step" in term.store.model.status
 
 
 def test_m_and_big_m_step_to_the_moments_that_mattered_found_in_the_background(term, kit) -> None:
