@@ -381,9 +381,11 @@ async def advise(table: TableSide, info: TableInfo, player: Player, request: Get
     if state.current != seat:
         raise Refused(ErrorCode.NOT_YOUR_TURN, f"advice is for your own turn: it is {game.names[state.current]}'s "
                                                "turn now")
+    # The names of who holds each seat now (a seat handed to a bot is the bot's), not of who was dealt it.
+    names = tuple(p.name if p is not None else dealt for p, dealt in zip(info.players, game.names, strict=True))
     # Off the event loop, as the bots' own turns are: the table waits for it, and nothing else changes the game.
     advice = await trio.to_thread.run_sync(functools.partial(
-        advice_for, state, seat, level=table.level, bot_seats=table.bot_seats, names=game.names))
+        advice_for, state, seat, level=table.level, bot_seats=table.bot_seats, names=names))
     if seat not in game.advised:
         await table.store.mark_advice(game.id, seat)
         game.advised.add(seat)

@@ -12,12 +12,15 @@ import pytest
 import trio
 import trio.testing
 from hanabi.engine import Discard, Play
+from hanabi.engine.coach import advise
 from hanabi.engine.replay import from_json
 from hanabi.protocol.messages import (
     ActionRequest,
+    AdviceReply,
     ErrorReply,
     GameClock,
     GameStarted,
+    GetAdvice,
     HandSeat,
     Joined,
     PreMoveKind,
@@ -84,6 +87,21 @@ async def _bobs_seat_to_a_bot(connect: Connect) -> tuple[Client, str, int, SeatH
     await _drop(bob, [alice], 1)
     await alice.send(HandSeat(seat=1))
     return alice, bob.token, table, await alice.expect(SeatHanded)  # type: ignore[attr-defined]
+
+
+async def test_the_coach_names_the_bot_that_holds_a_handed_seat(connect: Connect) -> None:
+    alice, bob = await connect("Alice"), await connect("Bob")
+    await table_of(alice, [bob], advice=True, seed="s10")  # a deal on which Alice's first advice is a clue to seat 1
+    await alice.send(Start())
+    await _drop(bob, [alice], 1)
+    await alice.send(HandSeat(seat=1))
+    handed = await alice.expect(SeatHanded)
+    view = (await alice.expect(ViewUpdate, where=lambda m: m.view.current == 0)).view  # her turn, the bot's seat
+    await alice.send(GetAdvice(id=5))
+    reply = await alice.expect(AdviceReply)
+    expected = advise(view, bot_seats=frozenset({1}), names=("Alice", handed.name))
+    assert (reply.move, reply.reason) == (expected.move, expected.reason)
+    assert reply.move == f"clue {handed.name}: 1"  # seat 1 is the bot's now
 
 
 @pytest.mark.no_cover  # a whole game of bot moves: untraced, as docs/developing.md says of such tests
