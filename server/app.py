@@ -18,7 +18,7 @@ from .admission import Door, PerAddress
 from .announce import Counts
 from .bots import Policy
 from .config import ServerConfig
-from .connection import Connection
+from .connection import Connection, Heartbeats
 from .lifecycle import RateLimit
 from .lobby import Lobby
 from .store import Store
@@ -51,6 +51,7 @@ class Server:
     _door: Door[Connection] = field(init=False)
     _bulk: RateLimit = field(init=False)
     _by_address: PerAddress = field(init=False)  # the messages read from each address (``Connection._take``)
+    _heartbeats: Heartbeats = field(default_factory=Heartbeats)  # every connection's pings and deadline
     _stop: trio.Event = field(default_factory=trio.Event)
     _stopped: trio.Event = field(default_factory=trio.Event)
     _all_left: trio.Event = field(default_factory=trio.Event)  # set when the last connection ends
@@ -66,7 +67,8 @@ class Server:
         if not self._door.knock(address or peer, trio.current_time()):
             await _turn_away(stream, _TOO_MANY)
             return
-        conn = Connection(self.lobby, stream, self.config, peer, address, self._bulk, self._by_address)
+        conn = Connection(self.lobby, stream, self.config, peer, address, self._bulk, self._by_address,
+                          heartbeats=self._heartbeats)
         for older in self._door.arrive(conn, conn.address):
             log.info("%s gave way to %s: it had not said hello", older.peer, peer)
             older.close(GoodbyeReason.SERVER_FULL, "the server takes only so many connections that have not said "
@@ -141,6 +143,7 @@ async def serve(host: str | None, port: int, db: str = ":memory:", *, config: Se
                     bound = listeners[0].socket.getsockname()[1]
                     server = Server(host or "*", bound, lobby, store, restored, config)
                     nursery.start_soon(server._wait_for_stop, nursery.cancel_scope)
+                    nursery.start_soon(server._heartbeats.run)
                     nursery.start_soon(trio.serve_listeners, server._handle_tcp, listeners)
                     task_status.started(server)
             finally:

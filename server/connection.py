@@ -1,30 +1,35 @@
-"""One client connection over a Trio stream: the reader, the writer and the heartbeat.
+"""One client connection over a Trio stream: the reader and the writer; and the heartbeats of them all.
 
-Three tasks per connection, as in trio's own examples. The reader decodes
+Two tasks per connection. The reader decodes
 what arrives, asks the ``Lifecycle`` (the connection's state machine) what
 each message calls for, and hands requests to the lobby one at a time, in
-order. The writer drains a bounded memory channel of frames into the
-stream, with a deadline per write. The heartbeat keeps the connection's
-time: it pings a logged-in peer, and says goodbye to one silent past its
-deadline (no hello in time, or nothing heard for ``idle_timeout``), so the
-reader waits for bytes without a deadline of its own (a cancel scope per
-read). Nothing else ever waits on this peer: tables queue
-frames with ``send_frame``, which never blocks.
+order. The writer drains a bounded queue of frames into the
+stream, with a deadline per write. ``Heartbeats``, one task for the whole
+server, keeps every connection's time: it pings a logged-in peer, and says
+goodbye to one silent past its deadline (no hello in time, or nothing heard
+for ``idle_timeout``), so the reader waits for bytes without a deadline of
+its own (a cancel scope per read). Nothing else ever waits on this peer:
+tables queue frames with ``send_frame``, which never blocks.
 
 What a task waits in lives until it wakes: a connection waits most of the
 time, so its waits, made again at each wake, would outlive the cycle
 collector's young generations and fill its oldest, whose full passes then
-hold up every move. So the writer waits on its queue with Trio's lowest
+hold up every move. Hence one task for every connection's heartbeat (a
+task each would wait ten seconds between pings, in a cancel scope made
+again each time), and the writer waiting on its queue with Trio's lowest
 wait (``wait_task_rescheduled``) and an abort made once, not on a memory
-channel, whose receive makes a closure and three coroutines each time. A peer that lets its queue
-fill up, stops talking, floods, or breaks the protocol is told why in a
+channel, whose receive makes a closure and three coroutines each time. A
+peer that lets its queue fill up, stops talking, floods, or breaks the protocol is told why in a
 ``goodbye`` (when it can still hear one) and dropped; its player keeps the
 seat and can resume with the token.
 """
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import logging
+import math
 import random
 from collections import deque
 
@@ -53,10 +58,43 @@ from .store import StoreFailure
 log = logging.getLogger(__name__)
 
 
+class Heartbeats:
+    """The time of every connection of a server, kept by one task (``run``): each connection is looked at when
+    its next ping or its deadline is due (``Connection.beat``), and says when to look again."""
+
+    def __init__(self) -> None:
+        self._due: list[tuple[float, int, Connection]] = []  # a heap: when, an order among equals, whose
+        self._order = itertools.count()
+        self._sleep: trio.CancelScope | None = None  # the task's wait, until the soonest time due
+
+    def watch(self, conn: Connection, at: float) -> None:
+        """Look at ``conn`` at ``at`` (trio time)."""
+        heapq.heappush(self._due, (at, next(self._order), conn))
+        if self._sleep is not None and at < self._sleep.deadline:
+            self._sleep.deadline = at
+
+    async def run(self) -> None:
+        while True:
+            with trio.CancelScope(deadline=self._due[0][0] if self._due else math.inf) as self._sleep:
+                await trio.sleep_forever()
+            self._sleep = None
+            now = trio.current_time()
+            while self._due and self._due[0][0] <= now:
+                _, _, conn = heapq.heappop(self._due)
+                try:
+                    at = conn.beat(now)
+                except Exception:  # a bug of ours must cost one connection, not every connection's heartbeat
+                    log.exception("the heartbeat of %s failed", conn.peer)
+                    conn.abort()
+                    continue
+                if at is not None:
+                    heapq.heappush(self._due, (at, next(self._order), conn))
+
+
 class Connection:
     def __init__(self, lobby: Lobby, stream: trio.abc.Stream, config: ServerConfig, peer: str = "?",
                  address: str | None = None, bulk: RateLimit | None = None,
-                 by_address: PerAddress | None = None) -> None:
+                 by_address: PerAddress | None = None, *, heartbeats: Heartbeats) -> None:
         self.lobby = lobby
         self.stream = stream
         self.config = config
@@ -77,11 +115,17 @@ class Connection:
         # Sends each event of a game's history once on this connection (a view carries only what is new).
         self._encoder = Encoder(max_frame=config.max_frame)
         # When the peer must have been heard by (trio time), and what to tell it if not (``_too_late``): kept by
-        # the reader, watched by the heartbeat; ``_busy`` while the reader carries out what came (which is not
+        # the reader, watched by ``beat``; ``_busy`` while the reader carries out what came (which is not
         # silence, however long).
         self._deadline = trio.current_time() + config.handshake_timeout
         self._too_late = f"no hello within {config.handshake_timeout:g} seconds"
         self._busy = False
+        self._heartbeats = heartbeats
+        self._beating = False  # while the reader runs: ``beat`` then pings and watches the deadline
+        # A random phase, so that connections opened together do not all ping in the same instant; still, the
+        # first ping comes within ``ping_interval`` of the hello, as docs/protocol.md says.
+        self._ping_at = trio.current_time() + config.ping_interval * random.uniform(0.5, 1.0)
+        self._pings = 0
         self._reader_scope = trio.CancelScope()  # cancelled by close(): stop reading, flush, say goodbye
         self._scope = trio.CancelScope()  # cancelled to stop at once (too slow, or the server's last resort)
 
@@ -160,11 +204,13 @@ class Connection:
             with self._scope:
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(self._writer)
-                    heartbeat = trio.CancelScope()
-                    nursery.start_soon(self._heartbeat, heartbeat)
-                    with self._reader_scope:
-                        await self._reader()
-                    heartbeat.cancel()
+                    self._beating = True
+                    self._heartbeats.watch(self, min(self._ping_at, self._deadline))
+                    try:
+                        with self._reader_scope:
+                            await self._reader()
+                    finally:
+                        self._beating = False
                     # The peer left (nothing to tell it); if the server was closing it already, its first reason stands.
                     self.life.close(GoodbyeReason.CLIENT_QUIT, "", tell=False)
                     # Done reading: the writer sends what is queued, then the goodbye, then stops; a peer that
@@ -200,35 +246,30 @@ class Connection:
             self.life.why = self.life.why or "connection lost"
             self._scope.cancel()  # the peer is gone: nothing more to read or write
 
-    async def _heartbeat(self, scope: trio.CancelScope) -> None:
-        """Pings a logged-in peer every ``ping_interval``, and closes the connection once the peer has been silent
-        past its deadline (``_deadline``, which the reader moves on as it hears from the peer).
+    def beat(self, now: float) -> float | None:
+        """What ``Heartbeats`` does at the time this connection asked for: ping a logged-in peer every
+        ``ping_interval``, and close the connection once the peer has been silent past its deadline
+        (``_deadline``, which the reader moves on as it hears from the peer). Returns when to look again, or None
+        once the reader has stopped.
 
         The reader used to wait for each read under a deadline of its own (``move_on_at``): a cancel scope
-        made, entered and closed for every request, in the path of every move. This task, which wakes only to
+        made, entered and closed for every request, in the path of every move. This, which runs only to
         ping or at the deadline, does the same work for less: a read cost about 20 µs of CPU more with the scope
         (``python bench/triocosts.py``, on the busy 2-core machine; a move reads about one request)."""
-        interval = self.config.ping_interval
-        with scope:
-            # A random phase, so that connections opened together do not all ping in the same instant; still,
-            # the first ping comes within ``interval`` of the hello, as docs/protocol.md says.
-            ping_at = trio.current_time() + interval * random.uniform(0.5, 1.0)
-            n = 0
-            while True:
-                now = trio.current_time()
-                # Past the deadline while the reader is busy: when done, it sets the next one, idle_timeout from then
-                # at the soonest (or, for a hello too late, closes the connection itself).
-                wake = self._deadline if self._deadline > now else now + self.config.idle_timeout
-                await trio.sleep_until(min(ping_at, wake))
-                now = trio.current_time()
-                if now >= self._deadline and not self._busy:
-                    self.close(GoodbyeReason.IDLE, self._too_late)
-                    return
-                if now >= ping_at:
-                    if self.life.phase is Phase.OPEN:
-                        n += 1
-                        self.send(Ping(n=n))
-                    ping_at = now + interval
+        if not self._beating:
+            return None
+        if now >= self._deadline and not self._busy:
+            self.close(GoodbyeReason.IDLE, self._too_late)
+            return None
+        if now >= self._ping_at:
+            if self.life.phase is Phase.OPEN:
+                self._pings += 1
+                self.send(Ping(n=self._pings))
+            self._ping_at = now + self.config.ping_interval
+        # Past the deadline while the reader is busy: when done, it sets the next one, idle_timeout from then at
+        # the soonest (or, for a hello too late, closes the connection itself). The deadline only ever moves
+        # later, so looking at it when it was due is enough.
+        return min(self._ping_at, self._deadline if self._deadline > now else now + self.config.idle_timeout)
 
     async def _reader(self) -> None:
         while self.life.reading:

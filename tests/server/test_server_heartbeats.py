@@ -1,0 +1,76 @@
+"""The heartbeats: one task pings every connection and closes the silent ones; a connection runs two tasks.
+
+A connection waits most of its life, and what its tasks wait in is made
+again at each wake and lives until the next: the fewer tasks a connection
+keeps, the less of it reaches the cycle collector's oldest generation.
+"""
+from __future__ import annotations
+
+import pytest
+import trio
+from hanabi.protocol.messages import Goodbye, Ping
+from hanabi.server import Server
+
+from .conftest import Client, Connect, config_with, settle
+
+pytestmark = pytest.mark.virtual_time
+
+
+def _tasks() -> int:
+    """Every task of the run, the root's descendants counted."""
+    count, nurseries = 0, list(trio.lowlevel.current_root_task().child_nurseries)
+    while nurseries:
+        nursery = nurseries.pop()
+        count += len(nursery.child_tasks)
+        for task in nursery.child_tasks:
+            nurseries.extend(task.child_nurseries)
+    return count
+
+
+async def test_a_connection_runs_its_reader_and_its_writer_only(connect: Connect, server: Server) -> None:
+    first = [await connect(f"p{i}") for i in range(2)]
+    for client in first:
+        await client.settle()
+    before = _tasks()
+    more = [await connect(f"q{i}") for i in range(10)]
+    for client in first + more:
+        await client.settle()
+    # Each connection: the task serving it (its reader) and its writer. The pings come from the server's one.
+    assert _tasks() - before == 2 * len(more)
+
+
+@pytest.mark.parametrize("fast_config", [config_with(ping_interval=2.0, idle_timeout=60.0)])
+async def test_every_connection_is_pinged_within_the_interval_and_then_every_interval(connect: Connect) -> None:
+    clients = [await connect(f"p{i}") for i in range(12)]
+    await clients[0].listen(2.0)  # the first ping comes within the interval of the hello, at a random phase
+    await settle(*clients)
+    for client in clients:
+        assert [m.n for m in client.seen if isinstance(m, Ping)] == [1], client.name
+    await clients[0].listen(2.0)  # then one every interval
+    await settle(*clients)
+    for client in clients:
+        assert [m.n for m in client.seen if isinstance(m, Ping)] == [1, 2], client.name
+
+
+@pytest.mark.parametrize("fast_config", [config_with(ping_interval=0.5, idle_timeout=3.0)])
+async def test_a_silent_connection_among_talking_ones_is_said_goodbye_at_its_deadline(connect: Connect) -> None:
+    talking: list[Client] = [await connect(f"p{i}") for i in range(5)]
+    silent = await connect("quiet")
+    silent.answer_pings = False
+    heard = trio.current_time()
+    closed_after: list[float] = []
+
+    async def quiet_listens() -> None:
+        await silent.expect_closed(timeout=10.0)
+        closed_after.append(trio.current_time() - heard)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(quiet_listens)
+        for client in talking:
+            nursery.start_soon(client.listen, 5.0)  # they answer their pings meanwhile: heard from, they stay
+    goodbye = [m for m in silent.seen if isinstance(m, Goodbye)]
+    assert [g.reason for g in goodbye] == ["idle"]
+    # Closed once nothing was heard for idle_timeout (its hello was the last), and not much later.
+    assert closed_after and 3.0 <= closed_after[0] < 3.1
+    for client in talking:
+        assert not client.closed and not any(isinstance(m, Goodbye) for m in client.seen), client.name
