@@ -383,3 +383,18 @@ async def test_the_game_file_names_who_held_a_handed_seat_from_which_turn(connec
     assert [(h.turn, h.seat, h.name, h.bot) for h in file.holders] == [
         (0, 1, "Bob", False), (to_bot.turn, 1, to_bot.name, True), (back.turn, 1, name, False)]
     assert file.names_at(1) == ("Alice", to_bot.name) and file.names_at(back.turn) == ("Alice", name)
+
+
+def test_a_bot_seat_handed_to_a_person_is_named_once_at_the_deal_in_the_file() -> None:
+    """A seat a bot held at the deal and handed on keeps one turn-0 entry (its first, as every handed seat's), not
+    a second one for being a bot's at the deal; an unhanded bot seat gets its turn-0 entry."""
+    from hanabi.engine import GameConfig, new_game
+    from hanabi.server.game import Game
+
+    game = Game(1, "s", ("Ann", "Bot Ben", "Bot Cleo"), new_game(GameConfig(players=3), "s"))
+    game.bot_level, game.dealt_bots = "beginner", frozenset({1, 2})
+    game.handed(1, "Dan", bot=False, was_bot=True)
+    file = from_json(json.loads(game.replay_json()))
+    assert [(h.turn, h.seat, h.name, h.bot) for h in file.holders] == [
+        (0, 2, "Bot Cleo", True), (0, 1, "Bot Ben", True), (0, 1, "Dan", False)]
+    assert file.bots_at(0) == {2}  # Dan holds the second seat from turn 0, the turn it is handed at

@@ -275,3 +275,36 @@ def test_a_store_that_cannot_open_lets_go_of_its_lock(tmp_path: Path) -> None:
     store = Store(str(path))
     store.open_sync(exclusive=True)  # the lock of the failed open would refuse this: "in use by another"
     store.close_sync()
+
+
+async def test_the_seating_at_the_deal_is_kept_and_its_file_says_it_and_an_older_game_says_nothing(
+        tmp_path: Path) -> None:
+    """The bots' level and the seats bots held at the deal survive a reopening, and the game's file says them (a
+    turn-0 ``seatHolders`` entry for a bot seat); a game stored without them (before they were kept) has a file
+    that does not say who the bots were."""
+    import json
+
+    from hanabi.engine.replay import from_json
+    from hanabi.server.game import replay_text
+
+    path = str(tmp_path / "games.sqlite3")
+    store = Store(path)
+    store.open_sync()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(store.run)
+        tid = await store.create_table("t", TableSettings(GameConfig(players=3)), None, 0)
+        seated = await store.start_game(tid, GameConfig(players=3), "s", ("Ann", "Ben", "Bot Cleo"), bots=True,
+                                        seating=("basic", frozenset({2})))
+        older = await store.start_game(tid, GameConfig(players=3), "s", ("Ann", "Ben", "Bot Cleo"), bots=True)
+        nursery.cancel_scope.cancel()
+    store.close_sync()
+    again = Store(path)
+    again.open_sync()
+    try:
+        games = [again.read_sync(read_game, gid) for gid in (seated, older)]
+    finally:
+        again.close_sync()
+    assert [(g.bot_level, g.dealt_bots) for g in games if g is not None] == [("basic", {2}), (None, frozenset())]
+    files = [from_json(json.loads(replay_text(g))) for g in games if g is not None]
+    assert [(f.bot_level, f.bots_at(0)) for f in files] == [("basic", {2}), (None, None)]
+    assert [(h.turn, h.seat, h.name, h.bot) for h in files[0].holders] == [(0, 2, "Bot Cleo", True)]
