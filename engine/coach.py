@@ -247,13 +247,15 @@ def game_steps(final: GameState) -> Iterator[tuple[int, GameState]]:
 
 
 def find_moments(final: GameState, *, people: frozenset[int] | None = None, level: str | None = None,
-                 names: Sequence[str] = (), bots_at: Callable[[int], frozenset[int]] | None = None) -> list[Moment]:
+                 names: Sequence[str] = (), bots_at: Callable[[int], frozenset[int]] | None = None,
+                 names_at: Callable[[int], Sequence[str]] | None = None) -> list[Moment]:
     """The moments of a finished game that mattered, in the order they happened.
 
     ``people``: the seats people sat in the whole game (None: every seat); only their moves are judged.
     ``bots_at``: the seats bots held at a turn, when seats changed hands (it takes the place of ``people``): a
     seat's moves are judged while a person held it, each from the table as it was then. ``level``: the table's
-    convention level (None: as ``bots.decide`` picks it).
+    convention level (None: as ``bots.decide`` picks it). ``names``: the players' names by seat, or
+    ``names_at`` those at a turn, when seats changed hands (each move is told with who held the seats then).
     """
     players = final.config.players
     fixed = frozenset(range(players)) - (frozenset(range(players)) if people is None else people)
@@ -278,11 +280,12 @@ def find_moments(final: GameState, *, people: frozenset[int] | None = None, leve
         decision = bot.decide(view)
         if decision.action == event.action:
             continue
-        mattered = _why_it_mattered(state, view, step, event.action, decision.action, events, names)
+        named = names if names_at is None else names_at(state.turn)
+        mattered = _why_it_mattered(state, view, step, event.action, decision.action, events, named)
         if mattered is not None:
             kind, why = mattered
-            moments.append(Moment(step, state.turn + 1, event.seat, kind, _done_words(event.action, state, names),
-                                  why, _advice(decision, view, names)))
+            moments.append(Moment(step, state.turn + 1, event.seat, kind, _done_words(event.action, state, named),
+                                  why, _advice(decision, view, named)))
     return moments
 
 
@@ -317,5 +320,5 @@ def replay_moments(replay: Replay) -> list[Moment]:
     """The moments of a replay file's game, from the file alone: the moves of the seats people held (the file's
     ``botLevel`` and ``seatHolders``), judged at the table's level. A file that does not say who the bots were
     has every seat judged, at ``UNSAID_LEVEL``."""
-    return find_moments(replay.state, level=judged(replay).level, names=replay.players,
+    return find_moments(replay.state, level=judged(replay).level, names_at=replay.names_at,
                         bots_at=lambda turn: replay.bots_at(turn) or frozenset())

@@ -53,10 +53,14 @@ def test_the_moments_of_a_file_judge_a_seat_while_a_person_held_it_at_the_files_
     moments = replay_moments(replay)
     assert any(m.seat == 1 for m in moments), moments  # ben's, before the hand-over
     assert all(m.seat != 2 and (m.seat != 1 or m.turn - 1 < 12) for m in moments), moments
-    assert moments != find_moments(state, level="basic", names=NAMES)  # every seat judged: a bot's move too
+    assert moments != find_moments(state, level="basic", names_at=replay.names_at)  # every seat: a bot's move too
+    # Told with who held the seats then: after the hand-over, ben's seat is Bot Dan's.
+    assert all(m.done.startswith(f"{replay.names_at(m.turn - 1)[m.seat]} ") for m in moments), moments
+    later = " ".join(" ".join(m.lines()) for m in moments if m.turn - 1 >= 12)
+    assert later and "ben" not in later.split() and "ben:" not in later, later
     # The same as judging the game itself, seat by seat and turn by turn, at the file's level.
     by_turn = lambda turn: frozenset({1, 2}) if turn >= 12 else frozenset({2})  # noqa: E731
-    assert moments == find_moments(state, level="basic", names=NAMES, bots_at=by_turn)
+    assert moments == find_moments(state, level="basic", names_at=replay.names_at, bots_at=by_turn)
     assert moments == replay_moments(from_json(json.loads(dumps(state, NAMES, holders=HOLDERS, bot_level="basic"))))
 
 
@@ -66,7 +70,7 @@ def test_a_file_that_does_not_say_who_the_bots_were_judges_every_seat_at_beginne
     assert replay.bot_level is None and replay.bots_at(0) is None
     how = judged(replay)
     assert how == Judged(UNSAID_LEVEL, False) and "does not say who the bots were" in how.words()
-    assert replay_moments(replay) == find_moments(state, level=UNSAID_LEVEL, names=NAMES)
+    assert replay_moments(replay) == find_moments(state, level=UNSAID_LEVEL, names_at=replay.names_at)
 
 
 @pytest.mark.parametrize("level", ["expert", 3, True, ""])
