@@ -72,6 +72,7 @@ async def person(kit, store: ModelStore, session: Session, seat: int, choose: Ch
         view = store.model.view
         if store.model.seat != seat or view is None or view.over:
             return
+        assert store.model.replay is None  # the file (who the bots were among it) comes once the game is over
         acted = view.turn
         session.send(ActionRequest(choose(view)))
 
