@@ -68,7 +68,7 @@ if TYPE_CHECKING:
     from .stats import Glance, Prospects, Worth, clues_usable, glance, pace, starting_efficiency
     from .variants import Variant
     from .views import CardView, PlayerView, Reveal, reveal, spectator_view, view_for, views_for
-    from .whatif import MOVES_MAX, WhatIf, game_at, played, seat_view, taken_back, what_if, what_if_view
+    from .whatif import MOVES_MAX, WhatIf, game_at, last_step, played, seat_view, taken_back, what_if, what_if_view
 
 # Where each name lives. A module is loaded when one of its names is first asked for, not when the package
 # is, so a command that needs little (``--help``, ``--version``) starts without loading the rest.
@@ -99,7 +99,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "stats": ("Glance", "Prospects", "Worth", "clues_usable", "glance", "pace", "starting_efficiency"),
     "variants": ("Variant",),
     "views": ("CardView", "PlayerView", "Reveal", "reveal", "spectator_view", "view_for", "views_for"),
-    "whatif": ("MOVES_MAX", "WhatIf", "game_at", "played", "seat_view", "taken_back", "what_if", "what_if_view"),
+    "whatif": ("MOVES_MAX", "WhatIf", "game_at", "last_step", "played", "seat_view", "taken_back", "what_if",
+               "what_if_view"),
 }
 if not TYPE_CHECKING:  # for mypy every name is imported above, with its type
     __getattr__ = loader(__name__, _EXPORTS, globals())
@@ -118,5 +119,5 @@ __all__ = [
     "note_target_problem", "SEAT_NOTES_MAX", "seat_notes_problem",
     "after_move", "cancelled_by", "Clocks", "MAX_TIME", "out_of_time", "PreMove", "premove_refusal", "spend",
     "starting_clocks", "TIME_BASE", "TIME_PER_TURN", "time_out",
-    "MOVES_MAX", "WhatIf", "game_at", "played", "seat_view", "taken_back", "what_if", "what_if_view",
+    "MOVES_MAX", "WhatIf", "game_at", "last_step", "played", "seat_view", "taken_back", "what_if", "what_if_view",
 ]

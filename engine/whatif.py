@@ -42,6 +42,12 @@ def turns_of(final: GameState) -> list[TurnAction]:
     return [e.action for e in final.events if isinstance(e, TurnEvent)]
 
 
+def last_step(final: GameState) -> int:
+    """The game's last step: one per turn taken, one more when it was stopped from outside (no turn ended it: a
+    host's stop, a clock run out), as every viewer of its replay counts them."""
+    return len(turns_of(final)) + (final.outcome is not None and final.outcome.stopped)
+
+
 def game_at(final: GameState, step: int) -> GameState:
     """The game ``final`` at ``step``: dealt again from its deck, then its first ``step`` turns. A step past its
     turns is the game's end as it was (a game stopped from outside has one more step than turns)."""

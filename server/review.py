@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 
-from hanabi.engine import GameState, IllegalAction, TurnAction, TurnEvent, WhatIf, played, taken_back, what_if
+from hanabi.engine import GameState, IllegalAction, TurnAction, WhatIf, last_step, played, taken_back, what_if
 from hanabi.engine.replay import ReplayError, from_json
 from hanabi.protocol import (
     ErrorCode,
@@ -44,13 +44,6 @@ from .store import Store
 
 ReviewMove = ReviewStep | ReviewPoint | ReviewLead  # what moves a review on (an open_review starts one)
 WhatIfMove = HypoStart | HypoAction | HypoBack | HypoReveal | HypoEnd  # what changes its what if (and HypoBot)
-
-
-def last_step(state: GameState) -> int:
-    """The game's last step: one per turn taken, one more when it was stopped from outside (no turn ended it: a
-    host's stop, a clock run out), as every viewer of its replay counts them."""
-    turns = sum(1 for e in state.events if isinstance(e, TurnEvent))
-    return turns + (state.outcome is not None and state.outcome.stopped)
 
 
 @dataclass(frozen=True, slots=True)

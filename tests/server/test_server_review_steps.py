@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import pytest
 from hanabi.client.review import game_of
-from hanabi.engine import Clue, GameConfig, GameState, apply, new_game, terminate, time_out
+from hanabi.engine import Clue, GameConfig, GameState, apply, last_step, new_game, terminate, time_out
 from hanabi.engine.replay import dumps
-from hanabi.server.review import last_step
 
 
 def two_clues() -> GameState:
