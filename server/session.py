@@ -37,7 +37,6 @@ class Place(Protocol):
     """The table a player is at, as the lobby and the connections reach it (``table.Table``): they ask it to do
     things (``call``) and tell it of a connection coming and going; they never change it."""
 
-    id: int
     name: str
     settings: TableSettings
 

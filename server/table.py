@@ -455,7 +455,7 @@ class Table:
         self.to_members(frame(SeatStatus(table=self.id, seat=seat, connected=connected, left=left)))
         self.active = trio.current_time()
         self.lobby.table_changed(self)
-        if self.game is not None and self.game.running and self.settings.game.timed:
+        if self.running and self.settings.game.timed:
             turns.retime(self)  # the player to act came or went: a timed game pauses itself while they are away
 
     def watch_absence(self) -> None:
@@ -632,7 +632,7 @@ class Table:
         turn = None
         if game is not None and game.running:
             bot = to is None or to.network_bot
-            added = game.handed(seat, name, bot, was_bot=old.bot or (old.player is not None and old.player.network_bot))
+            added = game.handed(seat, name, bot, was_bot=old.info().plays_as_bot)
             await self.store.seat_handed(game.id, None if to is None else to.key, bot, added)
             turn = game.state.turn
         if game is not None:
@@ -649,7 +649,7 @@ class Table:
         if previous is not None:  # away, so told when they come back (or now, if they came back meanwhile)
             previous.tell(handed)
         self.watch_absence()
-        if game is not None and game.running and self.settings.game.timed:
+        if self.running and self.settings.game.timed:
             turns.retime(self)  # a timed game paused itself while the player to act was away: the new holder is here
         turns.schedule_bot(self)
         return previous
