@@ -188,6 +188,12 @@ class Table:
             raise call.error
         return call.result
 
+    async def call_own(self, request: object) -> None:
+        """A request the table makes of itself from beside its task (a bot's move, an alarm): queued as everyone's
+        are, and dropped if the table has closed meanwhile."""
+        with contextlib.suppress(Refused):
+            await self.call(None, request)
+
     def _gone(self) -> Refused:
         return Refused(ErrorCode.NO_SUCH_TABLE, f"table {self.id} ({self.name}) has closed")
 
@@ -469,12 +475,8 @@ class Table:
         elif self._away_since is None:
             since = trio.current_time()
             nursery = None if self.closed else self.nursery
-            if self._absence.set(nursery, limit, functools.partial(self._given_up, since)):
+            if self._absence.set(nursery, limit, functools.partial(self.call_own, Abandoned(since))):
                 self._away_since = since
-
-    async def _given_up(self, since: float) -> None:
-        with contextlib.suppress(Refused):  # closed meanwhile
-            await self.call(None, Abandoned(since))
 
     async def _abandoned(self, request: Abandoned) -> None:
         if self._away_since != request.since:
@@ -711,8 +713,7 @@ class Table:
     async def _choose_for_what_if(self, game: int, what: WhatIf) -> None:
         seats = frozenset(s for s in self.bot_seats if s < what.state.players)
         decision = await decide(self.policy, seat_view(what), seats, self.level, 0.0)
-        with contextlib.suppress(Refused):  # the table closed meanwhile
-            await self.call(None, WhatIfBotMove(game, what, decision.action))
+        await self.call_own(WhatIfBotMove(game, what, decision.action))
 
     async def _bot_moved_in_what_if(self, move: WhatIfBotMove) -> None:
         review = self.review

@@ -10,12 +10,11 @@ store, and only then shown (``commit``).
 """
 from __future__ import annotations
 
-import contextlib
 import functools
 import logging
 import secrets
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 import trio
 from hanabi.engine import (
@@ -88,7 +87,7 @@ class TableSide(Protocol):
     def seated(self, player: Player) -> int: ...
     def to_members(self, data: bytes, but: Player | None = None) -> None: ...
     def changed(self) -> None: ...
-    async def call(self, player: Player | None, request: object) -> Any: ...
+    async def call_own(self, request: object) -> None: ...
     async def begin_review(self, game: Game, replay: str, leaving: Player | None = None) -> None: ...
 
 
@@ -226,12 +225,7 @@ def retime(table: TableSide, clocks: Clocks | None = None, tell: bool = True, re
     away = time.config.timed and seat is not None and seat.player is not None and not seat.player.online
     time.away = seat.name if away and seat is not None else None
     time.set(time.now() if clocks is None else clocks, state.current if game.running else None)
-    game_id, turn = game.id, state.turn
-
-    async def expired() -> None:
-        with contextlib.suppress(Refused):  # the table closed meanwhile
-            await table.call(None, OutOfTime(game_id, turn))
-    time.arm(None if table.closed else table.nursery, expired)
+    time.arm(None if table.closed else table.nursery, functools.partial(table.call_own, OutOfTime(game.id, state.turn)))
     if tell:
         table.to_members(frame(time.message(game.id, resumed_by)))
 
@@ -330,8 +324,7 @@ def schedule_bot(table: TableSide, pause: float = 0.0) -> None:
 
 async def _bot_turn(table: TableSide, game: int, turn: int, seat: int, view: PlayerView, delay: float) -> None:
     decision = await decide(table.policy, view, table.bot_seats, table.level, delay)
-    with contextlib.suppress(Refused):  # the table closed meanwhile
-        await table.call(None, BotMove(game, turn, seat, decision.action, decision.reason, decision.names_cards_of))
+    await table.call_own(BotMove(game, turn, seat, decision.action, decision.reason, decision.names_cards_of))
 
 
 async def bot_move(table: TableSide, move: BotMove) -> None:
