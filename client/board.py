@@ -197,7 +197,8 @@ def _own_hand(view: PlayerView, names: Sequence[str], seat: int, marks: Marks = 
 
 def hands_fragments(view: PlayerView, names: Sequence[str], show_knowledge: bool = False,
                     away: Collection[int] = (), width: int = 80, marks: Marks = NO_MARKS,
-                    insight: Insight | None = None, yours: bool = True, corner: str = "") -> StyleAndTextTuples:
+                    insight: Insight | None = None, yours: bool = True, corner: str = "",
+                    can_be: bool = True) -> StyleAndTextTuples:
     """Every hand: the others in turn order, then the viewer's own, each by seat number; ``away`` seats are marked.
 
     Cells are ``CELL`` columns wide, or wider when a cell's text needs it, so every card of a slot stays in one
@@ -207,7 +208,8 @@ def hands_fragments(view: PlayerView, names: Sequence[str], show_knowledge: bool
     the notes' marks (client/notes.py). ``insight`` adds card
     counting and the marks of ``knowledge.py``. ``yours=False``: the view's seat is not the reader's (a
     spectator watching as that player), so its hand is named, not "You". ``corner``: a word in the name column
-    of the slots' row (which is otherwise blank).
+    of the slots' row (which is otherwise blank). ``can_be=False``: without the rows of what your own cards can
+    be (a screen too short for them).
     """
     size = max((len(h) for h in view.hands), default=0)
     one_row = len(view.hands) > TWO_ROW_HANDS
@@ -215,7 +217,7 @@ def hands_fragments(view: PlayerView, names: Sequence[str], show_knowledge: bool
     for seat in others_in_turn_order(view):
         rows += _other_hand(view, names, seat, show_knowledge, seat in away, marks, insight, one_row)
     if view.seat is not None:
-        rows += _own_hand(view, names, view.seat, marks, insight, one_row, yours)
+        rows += _own_hand(view, names, view.seat, marks, insight, one_row, yours)[:None if can_be else 1]
     cell = max([CELL, *(fragments_width(c) + 1 for _, cells in rows for c in cells)])
     longest = max(columns(text) + columns(mark) + 1 for (_, text, mark), _ in rows)
     column = max(NAME_WIDTH, min(longest, width - size * cell))

@@ -253,10 +253,19 @@ class ScreenLayout:
 
     def _board_most(self) -> int:
         """The most lines the board may take: the screen's, less one for each window under or over it that
-        needs one (title, tokens, figures, rule, a line of log, the command line shown or not, status, keys;
-        the watchers, a review's bar). Without the limit, k on a short screen left prompt_toolkit only its
-        "Window too small"."""
-        rest = 8 + bool(self.model().watchers) + (self.app.looking_back() is not None)
+        needs one (title, tokens, figures, rule, a line of log, status, keys; the watchers, a review's bar), and
+        the lines of the clocks and, in a game, of the discards (a review's give way). The command line, when it
+        opens, takes the log's line. Without the limit, k on a short screen left prompt_toolkit only its "Window
+        too small", and a short screen with many hands no line of log."""
+        model = self.model()
+        looking_back = self.app.looking_back() is not None
+        rest = 7 + bool(model.watchers) + looking_back
+        if model.view is not None:
+            clocks = wrap_words(time_fragments(model, time.monotonic()), self.width, 1)
+            rest += to_plain_text(clocks).count("\n") + 1 if clocks else 0
+            if not looking_back:
+                shown = self.once("discards", (self.width,), lambda model: discards(model, self.width))
+                rest += to_plain_text(shown).count("\n") + 1
         return self.app.application.output.get_size().rows - rest
 
     def _board_height(self) -> Dimension:

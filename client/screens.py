@@ -111,7 +111,8 @@ def tokens_line(view: PlayerView, width: int = 80) -> StyleAndTextTuples:
     return line
 
 
-def board(model: ClientModel, show_knowledge: bool, width: int = 80, corner: str = "") -> StyleAndTextTuples:
+def board(model: ClientModel, show_knowledge: bool, width: int = 80, corner: str = "",
+          can_be: bool = True) -> StyleAndTextTuples:
     view = model.view
     if view is None:
         return []
@@ -122,20 +123,26 @@ def board(model: ClientModel, show_knowledge: bool, width: int = 80, corner: str
     if pointed is not None:  # the review's leader points at this card: an arrow beside it, on every screen
         marks[pointed] = [*marks.get(pointed, []), ("class:status.prompt", POINTER)]
     return hands_fragments(view, model.names, show_knowledge, away, width, marks, Insight.of(view),
-                           yours=model.watching_as is None, corner=corner)
+                           yours=model.watching_as is None, corner=corner, can_be=can_be)
 
 
 KNOWS_CUT = "k: more rows"  # the board's corner when what each seat knows (k) has no room on the screen
+CAN_BE_CUT = "can be: no room"  # the corner when even what your own cards can be has none
 
 
 def board_within(model: ClientModel, show_knowledge: bool, width: int, rows: int) -> StyleAndTextTuples:
     """The hands in at most ``rows`` lines if they can: what each seat knows (k) only when it fits with them,
-    else left out, the board's corner saying so (a screen too short for every line is not a reason to show none)."""
+    else left out, the board's corner saying so; on a screen shorter still, what your own cards can be left out
+    too (their clues still show in the hand's row), so that the log keeps a line (a screen too short for every
+    line is not a reason to show none)."""
     if show_knowledge:
         hands = board(model, True, width)
         if to_plain_text(hands).count("\n") + 1 <= rows:
             return hands
-    return board(model, False, width, KNOWS_CUT if show_knowledge else "")
+    hands = board(model, False, width, KNOWS_CUT if show_knowledge else "")
+    if to_plain_text(hands).count("\n") + 1 <= rows:
+        return hands
+    return board(model, False, width, KNOWS_CUT if show_knowledge else CAN_BE_CUT, can_be=False)
 
 
 def discards(model: ClientModel, width: int = 80) -> StyleAndTextTuples:

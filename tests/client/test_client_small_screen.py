@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hanabi.client.form import FIELDS, LABELS
 from hanabi.client.screens import HELP_PAGES
-from hanabi.protocol.messages import GameStarted, Joined, Welcome
+from hanabi.protocol.messages import GameStarted, Joined, Watchers, Welcome
 from prompt_toolkit.input import create_pipe_input
 
 DOWN, PGDN, PGUP = "\x1b[B", "\x1b[6~", "\x1b[5~"
@@ -66,3 +66,16 @@ def test_a_play_or_discard_that_asks_first_is_asked_whole_at_60x15(kit, tmp_path
             assert state.current == 0
             small.type(keys)
             assert asked in small.screen(), small.screen()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])  # six hands and their header leave 15 rows no line for a log
+def test_the_last_move_shows_at_60x15_with_a_spectator_and_every_hand(kit, tmp_path: Path, players: int) -> None:
+    state = kit.clue_something(kit.game(players))  # alice clues bob
+    names = ("alice", "bob", "cathy", "dave", "emma", "fred")[:players]
+    with create_pipe_input() as pipe:
+        small = kit.Terminal(pipe, tmp_path, columns=60, rows=15)
+        small.feed(Welcome(1, "server", "bob", "tok", ""), Joined(kit.table(names, running=True), 1),
+                   GameStarted(1, 1), Watchers(1, ("eve",)), kit.view_message(state, 1))
+        screen = small.screen()
+        assert "1 alice clues bob" in screen, screen  # the log keeps its line: what your cards can be gives way
+        assert all(name in screen for name in names[2:]), screen  # and no hand does
