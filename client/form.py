@@ -30,7 +30,7 @@ TOGGLES = ("empty_clues", "all_or_nothing", "end_when_no_points", "deck_plays", 
 EXPLAINED = {"end_when_no_points": ("the game ends once no more points can be scored",
                                     "the game ends as usual, even with no points left"),
              "deck_plays": ("the deck's last card may be played blind", "the deck's last card cannot be played blind"),
-             "advice": ("players may ask the coach on their turn (a), games marked", "no coach at this table")}
+             "advice": ("players may ask the coach (a), games marked", "no coach at this table")}
 VARIANTS = tuple(Variant)
 CHATS = tuple(ChatPolicy)
 LEVEL_CHOICES: tuple[Level | None, ...] = (None, *LEVELS)  # None: the server's default (beginner beside people)

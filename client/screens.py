@@ -346,12 +346,14 @@ def lobby_fragments(model: ClientModel, selected: int, width: int) -> StyleAndTe
         out.append(("class:label", "\n  No tables yet. Press n to create one.\n"))
     elif not model.tables and model.name_refused:
         # The server answered and refused our name: we are not in yet, but it is there.
-        out.append(("class:label", f"\n  {model.address or 'The server'} answered but did not take the name: type "
-                                   "another below to come in.\n"))
+        out += [("", "\n"), *wrap_words([("class:label", f"  {model.address or 'The server'} answered but did not "
+                                                         "take the name: type another below to come in.")], width, 2),
+                ("", "\n")]
     elif not model.tables:
         # Not connected (yet): the server's tables are unknown, and n could not create one.
-        out.append(("class:label", f"\n  Not connected to {model.address or 'the server'} yet: its tables show "
-                                   "here once it answers.\n"))
+        out += [("", "\n"), *wrap_words([("class:label", f"  Not connected to {model.address or 'the server'} yet: "
+                                                         "its tables show here once it answers.")], width, 2),
+                ("", "\n")]
     for i, table in enumerate(model.tables):
         state = "playing" if table.running else "waiting"
         # A locked table keeps a visible mark even when its name is cut to fit.

@@ -221,6 +221,7 @@ def test_a_note_over_the_limit_stays_on_the_command_line(term: Terminal, kit) ->
 def test_a_refused_name_opens_a_line_for_another(term: Terminal) -> None:
     chosen: list[str] = []
     term.app.rename = chosen.append
+    term.store.dispatch(LinkChanged(Link.CONNECTING, address="192.168.100.200:7777"))
     term.feed(ErrorReply("hello", "name_taken", "'\u0410lice' looks too much like 'Alice', who is here: choose a "
                                                 "name others can tell apart"))
     assert term.type("") == []
@@ -229,6 +230,7 @@ def test_a_refused_name_opens_a_line_for_another(term: Terminal) -> None:
     assert term.app.ui.naming  # the command line waits for a name ("name: ")
     # The server answered: not "not connected"; and the line offers what its keys do (Esc clears, no cancel).
     assert "Not connected" not in screen and "did not take the name" in screen
+    assert "type another below to come in." in " ".join(screen.split())  # whole, wrapped at 80 columns
     keys = screen.splitlines()[-1]
     assert "Esc clear" in keys and "Esc cancel" not in keys and "Tab" not in keys, keys
     term.type("Al" + "\x1b")

@@ -101,6 +101,7 @@ async def test_the_stats_command_prints_each_players_record(tmp_path: Path,
     text = capsys.readouterr().out
     assert "Ann: 4 games" in text
     assert "  3 players  no variant" in text and "mean 15.33  best 25  perfect 1  strike-outs 1  with bots 2" in text
+    assert " 1 game " in text and " 1 games" not in text  # Ann's one game at another size
     empty = tmp_path / "empty.sqlite3"
     await _store(empty, [])
     assert main(["stats", "--db", str(empty)]) == 0
