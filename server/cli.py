@@ -364,7 +364,8 @@ def _stats(db: str, records: list[PlayerRecord], as_json: bool) -> int:
             continue
         print(f"{record.name}: {record.games} game{'s' if record.games != 1 else ''}")
         for line in record.lines:
-            print(f"  {line.players} players  {line.variant.title:<18} {line.games:>4} game{'s' if line.games != 1 else ' '}  mean {line.mean:5.2f}"
+            games = f"{line.games:>4} game{'s' if line.games != 1 else ' '}"
+            print(f"  {line.players} players  {line.variant.title:<18} {games}  mean {line.mean:5.2f}"
                   f"  best {line.best:>2}  perfect {line.perfect}  strike-outs {line.strikeouts}"
                   f"  with bots {line.with_bots}  with advice {line.with_advice}")
     return 0
