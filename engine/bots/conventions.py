@@ -233,6 +233,8 @@ def interpret(table: Table, giver: int, clue: Clue, touched: tuple[int, ...]) ->
         if reading.style == "literal" and not table.is_bot(giver) and table.tokens < CLUE_TOKENS - 1:
             # (With every clue token in hand a person may not discard: their clue may be a filler.)
             note_intent(table, giver, reading, news)
+        if reading.style == "literal" and table.is_bot(giver) and not table.is_bot(clue.target):
+            note_offer(table, reading)
         return
     finesse_ok = False
     focus_id = table.ids.get(reading.focus) if reading.focus is not None else None
@@ -267,6 +269,26 @@ def note_rank_clue(table: Table, giver: int, reading: Reading) -> None:
         table.rank_giver[o] = giver
     if any((seen := table.visible_id(o)) is not None and table.playable(seen) for o in reading.touched):
         table.rank_plays[giver] += 1
+
+
+def able_to_play(table: Table, reading: Reading) -> list[int]:
+    """The touched cards a clue read literally leaves able to be a card playable now. When there is one, it
+    is the card the clue most likely meant to be played (a person who plays on one clue plays it)."""
+    playable = sum(1 << i for i in table.copies if table.playable(i))
+    return [o for o in reading.touched if reading.know[o] & playable]
+
+
+def note_offer(table: Table, reading: Reading) -> None:
+    """A bot's clue to a person that meant a card to be played they cannot prove playable: whether they
+    play it at their next turn tells whether they play on one clue or wait for proof (``Table.note_wait``)."""
+    able = able_to_play(table, reading)
+    if len(able) != 1:
+        return
+    order = able[0]
+    seen = table.visible_id(order)
+    target = reading.target
+    if seen is not None and table.playable(seen) and not table.provable(target, order, reading.know[order]):
+        table.offered[order] = target
 
 
 def note_intent(table: Table, giver: int, reading: Reading, news: bool = True) -> None:

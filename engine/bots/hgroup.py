@@ -39,7 +39,7 @@ from ..counting import possible_masks
 from ..options import CLUE_TOKENS, MAX_STRIKES
 from ..views import PlayerView
 from .cardmath import bits, ident, name, rank_of, single, suit_of
-from .conventions import Reading, clue_mask, covering, finesse_duty, read_clue, touched_by
+from .conventions import Reading, able_to_play, clue_mask, covering, finesse_duty, read_clue, touched_by
 from .decision import Decision, table_level
 from .endgame import Player, search
 from .memory import Table
@@ -553,16 +553,14 @@ class Turn:
         if fid is not None and reading.kind == "play" and reading.ext >> fid & 1 and not reading.base >> fid & 1:
             return (f"cluing {who} {clue.value}: a finesse: {name(fid - 1)} gets blind-played first, "
                     f"then their {name(fid)}")
+        quick = self.quick_card(clue.target, reading)
+        if quick is not None and quick >= 0 and quick not in plays:
+            return (f"{who} plays on one clue, so cluing {who} {clue.value}: their {name(t.ids[quick])} "
+                    f"(slot {hand.index(quick) + 1}) can be played")
+        if plays and self.literal(clue.target) and t.waited[clue.target] > t.one_clue[clue.target]:
+            return f"{who} waits for proof, so " + self.plays_text(clue, who, touched, plays)
         if plays:
-            # A card the clue does not touch is proven playable by what the clue says it is not (R3 or Y3 with
-            # a yellow clue elsewhere): the reason says so, else it reads as another clue's.
-            told = [f"{name(t.ids[o])} (slot {hand.index(o) + 1})" for o in plays if o in touched]
-            untold = [f"{name(t.ids[o])} (slot {hand.index(o) + 1})" for o in plays if o not in touched]
-            parts = [f"their {', '.join(told)} can be played"] if told else []
-            if untold:
-                parts.append(f"their {', '.join(untold)} is not {clue.value}, so it can be played" if len(untold) == 1
-                             else f"their {', '.join(untold)} are not {clue.value}, so they can be played")
-            return f"cluing {who} {clue.value}: " + "; ".join(parts)
+            return self.plays_text(clue, who, touched, plays)
         if fid is not None and focus is not None and focus == t.chop(clue.target) and not t.dead(fid):
             what = f"the only {name(fid)}" if t.critical(fid) else name(fid)
             return f"cluing {who} {clue.value}: saving {what} on their chop"
@@ -572,6 +570,20 @@ class Turn:
         if halfway is not None:
             return f"cluing {who} {clue.value}: {halfway}"
         return f"cluing {who} {clue.value}: marking cards worth keeping"
+
+    def plays_text(self, clue: Clue, who: str, touched: tuple[int, ...], plays: list[int]) -> str:
+        """A clue that proves cards playable, in words."""
+        t = self.t
+        hand = t.hands[clue.target]
+        # A card the clue does not touch is proven playable by what the clue says it is not (R3 or Y3 with
+        # a yellow clue elsewhere): the reason says so, else it reads as another clue's.
+        told = [f"{name(t.ids[o])} (slot {hand.index(o) + 1})" for o in plays if o in touched]
+        untold = [f"{name(t.ids[o])} (slot {hand.index(o) + 1})" for o in plays if o not in touched]
+        parts = [f"their {', '.join(told)} can be played"] if told else []
+        if untold:
+            parts.append(f"their {', '.join(untold)} is not {clue.value}, so it can be played" if len(untold) == 1
+                         else f"their {', '.join(untold)} are not {clue.value}, so they can be played")
+        return f"cluing {who} {clue.value}: " + "; ".join(parts)
 
     def halfway_text(self, clue: Clue, touched: tuple[int, ...], reading: Reading) -> str | None:
         """For a literal reader, the playable card a clue brings halfway to proven (see SETUP), in words."""
@@ -635,6 +647,8 @@ class Turn:
             true = t.ids[o]
             misreads += not after >> true & 1
             misplays += all(t.playable(j) for j in bits(after)) and not t.playable(true)
+        quick = self.quick_card(clue.target, reading)
+        misplays += quick is not None and (quick < 0 or not t.playable(t.ids[quick]))
         if reading.focus is not None:
             fid = t.ids[reading.focus]
             if not self.belief(reading.focus, reading) >> fid & 1 and not t.playable(fid) and not t.dead(fid):
@@ -1024,11 +1038,14 @@ class Turn:
         t = self.t
         newly_known = False
         literal = self.literal(target)
+        quick = self.quick_card(target, reading)
+        if quick is not None and (quick < 0 or not t.playable(t.ids[quick])):
+            return None  # they play on one clue: they would (or may) misplay the card it seems to mean
         for o in t.hands[target]:
             before = self.belief(o)
             after = self.belief(o, reading)
             i = t.ids[o]
-            now = all(t.playable(j) for j in bits(after))
+            now = all(t.playable(j) for j in bits(after)) or o == quick
             if now and not t.playable(i):
                 return None  # they would misplay it
             was = bool(before) and all(t.playable(j) for j in bits(before))
@@ -1052,6 +1069,21 @@ class Turn:
                 else:
                     value += CLOG  # a useful card, but it takes a slot out of the discard rotation
         return value, newly_known
+
+    def quick_card(self, target: int, reading: Reading) -> int | None:
+        """The card a person who plays on one clue (``Table.plays_on_one_clue``) plays after this clue of
+        ours: the one touched card it leaves able to be playable now, by the clues and the count they have
+        shown they make. -1 when it leaves several and one of them is not playable: their own count (they see
+        our hand) may leave only that one, and they would misplay it. None for anyone else, when the clue
+        leaves no such card, or several all playable."""
+        t = self.t
+        if not self.literal(target) or not t.plays_on_one_clue(target) or self.cautious:
+            return None
+        known = {o: self.literal_knows(target, k) for o, k in reading.know.items()}
+        able = able_to_play(t, Reading(target, reading.touched, known))
+        if len(able) == 1:
+            return able[0]
+        return -1 if any(not t.playable(t.ids[o]) for o in able) else None
 
     def false_finesse(self, clue: Clue, touched: tuple[int, ...], reading: Reading, fid: int) -> bool:
         """Whether a player between us and the target could take this clue for a finesse on them.

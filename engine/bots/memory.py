@@ -78,6 +78,12 @@ class Table:
     rank_giver: dict[int, int] = field(default_factory=dict)  # order -> the person whose rank clue touched it
     rank_plays: Counter[int] = field(default_factory=Counter)  # person -> their rank clues seen to mean "play"
     counters: set[int] = field(default_factory=set)  # people seen to play a card their clues alone did not prove
+    # A person's habits, as seen (``plays_on_one_clue``): cards they played that no count could prove (they
+    # play on one clue), turns they let a card a bot's clue meant them to play wait for proof, and the cards
+    # a bot's clue to a person meant to be played and that they could not prove (order -> their seat).
+    one_clue: Counter[int] = field(default_factory=Counter)
+    waited: Counter[int] = field(default_factory=Counter)
+    offered: dict[int, int] = field(default_factory=dict)
     assumed: dict[int, int] = field(default_factory=dict)  # hypotheses: order -> identity, even for our cards
     pending: list[Pending] = field(default_factory=list)
     events_done: int = 0
@@ -137,6 +143,8 @@ class Table:
                 continue
             self.resolve_before_turn(event.seat)
             action = event.action
+            if not self.is_bot(event.seat):
+                self.note_wait(event.seat, action)
             if isinstance(action, Clue):
                 self.tokens -= 1
                 interpret(self, event.seat, action, event.touched)
@@ -153,7 +161,8 @@ class Table:
         self.strikes = view.strikes
 
     def remove_card(self, seat: int, order: int, event: TurnEvent) -> None:
-        if order in self.hands[seat]:  # a deck play (the deck's last card, played blind) was in no hand
+        held = order in self.hands[seat]  # a deck play (the deck's last card, played blind) was in no hand
+        if held:
             self.hands[seat].remove(order)
         self.holder.pop(order, None)
         self._trash = None
@@ -165,6 +174,11 @@ class Table:
                 # Their clues left it unproven, yet they played it: they count the cards they see (or read
                 # more into a clue than it says): what they can prove is more than the clues say.
                 self.counters.add(seat)
+        if held and not self.is_bot(seat) and isinstance(event.action, Play) and (
+                not event.success or not self.provable(seat, order)):
+            # Misplayed, or played though counting the cards they see could not prove it: they play a card
+            # on one clue, taking it for what the clue most likely meant.
+            self.one_clue[seat] += 1
         if event.success:
             self.fireworks[card.suit.index] = card.rank
             if order not in self.good_touch and order not in self.play and (not self.is_bot(seat)
@@ -196,6 +210,43 @@ class Table:
             if p.focus in self.holder:
                 narrowed = p.mask & (1 << after) if after >= 0 else 0
                 self.conv[p.focus] = narrowed or (self.conv.get(p.focus, self.all) & ~p.mask) or self.all
+
+    def note_wait(self, seat: int, action: Clue | Play | Discard) -> None:
+        """A person's turn: if a bot's clue meant them to play a card they could not prove, and they play
+        nothing, they wait for proof. Each such clue is judged at their next turn only."""
+        offers = [o for o, s in self.offered.items() if s == seat]
+        if offers and not isinstance(action, Play):
+            self.waited[seat] += 1
+        for o in offers:
+            del self.offered[o]
+
+    def plays_on_one_clue(self, seat: int) -> bool:
+        """Whether ``seat`` (a person) has been seen to play a card on one clue more often than to wait for
+        proof of one a clue meant them to play (a person nobody has seen either way waits for proof)."""
+        return self.one_clue[seat] > self.waited[seat]
+
+    def provable(self, seat: int, order: int, known: int | None = None) -> bool:
+        """Whether ``seat`` may prove its card ``order`` playable, the clues saying ``known`` (default: what
+        they say now), by counting every card it sees.
+
+        Each unplayable identity the clues allow is ruled out only if every copy of it is in sight of that
+        seat. We see what it sees but our own hand, whose cards are taken to be none of those copies unless
+        our clues say so: most often they are not, and a person misjudged this way soon shows it
+        (``plays_on_one_clue`` weighs what they did against what they were expected to do).
+        """
+        known = self.knowledge(order) if known is None else known
+        for i in bits(known):
+            if self.playable(i):
+                continue
+            unplaced = self.copies[i] - self.gone[i] - (1 if self.played(i) else 0)
+            for s, hand in enumerate(self.hands):
+                if s == self.me:
+                    unplaced -= sum(1 for o in hand if self.knowledge(o) == 1 << i)
+                elif s != seat:
+                    unplaced -= sum(1 for o in hand if self.ids.get(o) == i)
+            if unplaced > 0:
+                return False
+        return True
 
     def resolve_before_turn(self, seat: int) -> None:
         """What a clue left open is settled when ``seat`` acts: its finesse chances are now or never."""
@@ -267,12 +318,13 @@ class Table:
         new = copy.copy(self)
         new.hands = [list(hand) for hand in self.hands]
         for attr in ("holder", "ids", "know", "conv", "trash_when_clued", "loose_at", "clued_at", "intent",
-                     "assumed", "rank_giver"):
+                     "assumed", "rank_giver", "offered"):
             setattr(new, attr, dict(getattr(self, attr)))
         for attr in ("clued", "play", "saved", "good_touch", "counters"):
             setattr(new, attr, set(getattr(self, attr)))
         new.fireworks = list(self.fireworks)
         new.gone, new.misled, new.rank_plays = Counter(self.gone), Counter(self.misled), Counter(self.rank_plays)
+        new.one_clue, new.waited = Counter(self.one_clue), Counter(self.waited)
         new.pending = [copy.copy(p) for p in self.pending]
         return new
 
