@@ -302,7 +302,10 @@ _GC_LOGGER = """
 import collections, gc, json, os, runpy, sys, time
 log = open(os.environ["HANABI_GC_LOG"], "w", buffering=1)
 began = [0.0, 0.0, 0]
-young = {}  # before a collection of generation 1: the id of each object it looks at -> its type's name
+young = {}  # before a collection of generation 1: the id of each object it looks at -> its kind (``kind``)
+def kind(o):  # the name of o's type; for a coroutine or a generator, also its function's (which wait it is in)
+    code = getattr(o, "cr_code", None) or getattr(o, "gi_code", None)
+    return type(o).__qualname__ + (" " + code.co_qualname if code is not None else "")
 def watch(phase, info):
     if phase == "start":
         now = time.time()
@@ -312,17 +315,17 @@ def watch(phase, info):
             log.write(f"{now:.6f} census {json.dumps(kinds.most_common(12))}\\n")
         elif info["generation"] == 1:
             young.clear()
-            young.update((id(o), type(o).__qualname__) for g in (0, 1) for o in gc.get_objects(g))
+            young.update((id(o), kind(o)) for g in (0, 1) for o in gc.get_objects(g))
         tracked = sum(len(gc.get_objects(g)) for g in range(info["generation"] + 1))  # before the clock starts
         began[:] = now, time.thread_time(), tracked
     else:
         log.write(f"{began[0]:.6f} {info['generation']} {(time.thread_time() - began[1]) * 1000:.3f} {began[2]} "
                   f"{info['collected']}\\n")
         if info["generation"] == 1:
-            # What survived it went to the oldest generation: by type, the 12 commonest.
+            # What survived it went to the oldest generation: by kind, the 40 commonest.
             kinds = collections.Counter(young[id(o)] for o in gc.get_objects(2) if id(o) in young)
             young.clear()
-            log.write(f"{began[0]:.6f} promoted {json.dumps(kinds.most_common(12))}\\n")
+            log.write(f"{began[0]:.6f} promoted {json.dumps(kinds.most_common(40))}\\n")
 gc.callbacks.append(watch)
 sys.argv[0] = "hanabi-server"
 runpy.run_module("hanabi.server", run_name="__main__", alter_sys=True)
@@ -657,7 +660,7 @@ def run(tables: int, players: int, seconds: float, warmup: float, think: float =
         **({"gc": _collections(collections), "oldest_generation": census,
             "gen2_per_1000_actions": round(sum(g == 2 for g, _, _ in collections) * 1000 / max(1, stats.actions), 2),
             "promoted_per_action": {kind: round(n / max(1, stats.actions), 2)
-                                    for kind, n in promoted.most_common(13)}} if gc_log else {}),
+                                    for kind, n in promoted.most_common(25)}} if gc_log else {}),
         **({"per_action": counts} if counts is not None else {}),
         **({"path_ms": path} if path is not None else {}),
     }

@@ -156,13 +156,8 @@ class Connection:
         self._parked = None  # cancelled while waiting for frames
         return trio.lowlevel.Abort.SUCCEEDED
 
-    async def _queued(self) -> bytes | None:
-        """What is queued (up to 64 frames, for one write), once there is some; None once nothing more will come."""
-        while not self._frames:
-            if self._ended:
-                return None
-            self._parked = trio.lowlevel.current_task()
-            await trio.lowlevel.wait_task_rescheduled(self._unpark)
+    def _queued(self) -> bytes:
+        """What is queued, up to 64 frames: one write for what piled up, not one per frame."""
         frames = self._frames
         if len(frames) == 1:
             return frames.popleft()
@@ -227,16 +222,25 @@ class Connection:
             await trio.aclose_forcefully(self.stream)
 
     async def _writer(self) -> None:
-        while (data := await self._queued()) is not None:  # one write for what piled up, not one per frame
-            # A peer whose socket takes nothing for so long has stopped reading (its queue may not be full).
-            with trio.move_on_after(self.config.send_timeout) as stuck:
-                await self._write(data)
-            if stuck.cancelled_caught:
+        while self._frames or not self._ended:
+            if not self._frames:
+                # Parked here, the writer holds nothing but this wait (see the top): no coroutine of ours below it,
+                # and the last write's cancel scope already let go (``_written``).
+                self._parked = trio.lowlevel.current_task()
+                await trio.lowlevel.wait_task_rescheduled(self._unpark)
+            elif not await self._written(self._queued()):
                 self.close(GoodbyeReason.TOO_SLOW, "you did not read what the server sent in time", tell=False)
                 return
         if self.life.farewell is not None:
             await self._write(frame(Goodbye(reason=str(self.life.farewell.reason),
                                             message=self.life.farewell.message)))
+
+    async def _written(self, data: bytes) -> bool:
+        """Write ``data``; False if the peer's socket took nothing for ``send_timeout``: it has stopped reading (its
+        queue may not be full)."""
+        with trio.move_on_after(self.config.send_timeout) as stuck:
+            await self._write(data)
+        return not stuck.cancelled_caught
 
     async def _write(self, data: bytes) -> None:
         try:
