@@ -513,14 +513,16 @@ def _seat_handed(model: ClientModel, message: SeatHanded) -> ClientModel:
         model = replace(model, holders=_handed(model, message.seat, message.previous, message.name, message.turn))
     seat = f"seat {message.seat + 1}"
     at = model.table is not None and model.table.id == message.table
-    table = next((t.name for t in model.tables if t.id == message.table), f"#{message.table}")
+    # By its name when the lobby's list holds it (it may not yet, just back from away), else by its number.
+    name = next((t.name for t in model.tables if t.id == message.table), None)
+    table = f"table {name!r}" if name is not None else f"table {message.table}"
     if message.name == model.player and not message.bot:
         # The ``joined`` of the seat came just before: we sit there now.
-        text = f"{message.by} handed you {seat} at table {table!r}, which was {message.previous}'s."
+        text = f"{message.by} handed you {seat} at {table}, which was {message.previous}'s."
         return with_status(_notice(model, text), f"{text} You play from here on.")
     if message.previous == model.player or (at and model.seat == message.seat):
         who = "a house bot" if message.bot else message.name
-        text = f"While you were away, {message.by} gave your {seat} at table {table!r} to {who}."
+        text = f"While you were away, {message.by} gave your {seat} at {table} to {who}."
         out = _leave(model) if at and model.seat == message.seat else model
         return with_status(_notice(replace(out, rejoining=False), text),
                            f"{text} You are in the lobby: ask {message.by} to hand it back.", True)

@@ -1251,6 +1251,11 @@ def test_the_player_whose_seat_was_handed_on_is_back_in_the_lobby(term: Terminal
     assert "ask alice to hand it back" in model.status
 
 
+def test_a_seat_handed_at_a_table_the_lobby_does_not_list_yet_is_told_by_its_number(term: Terminal) -> None:
+    term.feed(Welcome(1, "server", "bob", "tok", ""), SeatHanded(4, 1, "Bot Ada", True, "bob", "alice"))
+    assert "alice gave your seat 2 at table 4 to a house bot." in term.store.model.status
+
+
 def test_the_others_at_the_table_read_who_took_the_seat(term: Terminal, kit) -> None:
     at_game(term, kit)
     term.feed(SeatHanded(1, 1, "Bot Ada", True, "bob", "alice"))
