@@ -66,6 +66,7 @@ from .style import STYLE
 from .wrapping import wrap_words
 
 Send = Callable[[Message], None]
+HELP_KEYS = "? next page · PgUp/PgDn scroll · other keys close the help"
 
 
 @dataclass
@@ -504,9 +505,12 @@ class ClientApp:
         key closes the help, and does nothing else."""
         self.ui.help_page = self.ui.help_page % len(HELP_PAGES) + 1 if key == "?" else 0
         self.ui.help_from = 0
+        self.ui.prompt = HELP_KEYS if self.ui.help_page else ""
 
     def open_help(self) -> None:
         self.ui.help_page, self.ui.help_from = 1, 0
+        # Said on the status line too: a page taller than a small screen has its own last line out of sight.
+        self.ui.prompt = HELP_KEYS
 
     def open_chat(self) -> None:
         """``t``: the command line opens on ``say``."""
