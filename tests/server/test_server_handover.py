@@ -398,3 +398,25 @@ def test_a_bot_seat_handed_to_a_person_is_named_once_at_the_deal_in_the_file() -
     assert [(h.turn, h.seat, h.name, h.bot) for h in file.holders] == [
         (0, 2, "Bot Cleo", True), (0, 1, "Bot Ben", True), (0, 1, "Dan", False)]
     assert file.bots_at(0) == {2}  # Dan holds the second seat from turn 0, the turn it is handed at
+
+
+@pytest.mark.no_cover  # a whole game of bot moves: untraced, as docs/developing.md says of such tests
+async def test_the_file_says_a_network_bots_seat_and_a_house_bots_were_bots_at_the_deal(connect: Connect) -> None:
+    """A hanabi-bot (``network_bot``) plays as the house bots do: its seat is a bot's in the file, as a house bot's,
+    and the moments found from the file judge Alice's moves only, at the table's level."""
+    from hanabi.engine.coach import replay_moments
+    from hanabi.protocol import CLIENT_PROGRAM, PROTOCOL_VERSION
+    from hanabi.protocol.messages import AddBot, Hello, Welcome
+
+    alice = await connect("Alice")
+    robo = await connect("Robo", hello=False)
+    await robo.send(Hello(PROTOCOL_VERSION, CLIENT_PROGRAM, "Robo", network_bot=True))
+    await robo.expect(Welcome)
+    await table_of(alice, [robo], seats=3, level="basic")
+    await alice.send(AddBot(seat=2))
+    await alice.send(Start())
+    await alice.expect(GameStarted)
+    await play_out({0: alice, 1: robo})
+    file = from_json(json.loads((await alice.expect(ReplayFile)).json))
+    assert file.bot_level == "basic" and file.bots_at(0) == {1, 2} and file.bots_at(file.state.turn) == {1, 2}
+    assert {m.seat for m in replay_moments(file)} <= {0}  # Robo's moves are never judged
