@@ -89,7 +89,7 @@ def jump(found: Found | None, step: int, forward: bool) -> tuple[int | None, str
     if found.failed:
         return None, found.failed
     if not found.moments:
-        return None, NONE_FOUND
+        return None, NONE_FOUND + (f" ({found.how.words()})" if found.how is not None else "")
     steps = [m.step for m in found.moments]
     ahead = [s for s in steps if s > step] if forward else [s for s in steps if s < step][::-1]
     if ahead:

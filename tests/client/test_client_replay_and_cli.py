@@ -257,3 +257,12 @@ def test_a_replay_played_with_advice_says_so(kit) -> None:
     marked = from_json(json.loads(dumps(state, kit.NAMES, advice_used=True)))
     viewer = ReplayViewer(marked, "b.json", output=SizedOutput(80, 24))
     assert "step 0/" in screen_text(viewer.application) and "played with advice" in screen_text(viewer.application)
+
+
+def test_a_game_without_moments_says_so_and_how_it_was_judged() -> None:
+    from hanabi.client.moments import NONE_FOUND, Found, jump
+    from hanabi.engine.coach import Judged
+
+    assert jump(Found((), how=Judged("basic", True)), 0, True) == (None, f"{NONE_FOUND} (judged at basic level)")
+    step, said = jump(Found((), how=Judged("beginner", False)), 0, False)
+    assert step is None and said.startswith(NONE_FOUND) and "the file does not say who the bots were" in said
