@@ -500,9 +500,9 @@ class Turn:
             unclued = [o for o in hand if o not in t.clued and o not in t.play]
             safest = min(unclued, key=lambda o: (self.keep_value(o), -hand.index(o)))
             if safest != chop and self.keep_value(safest) < self.keep_value(chop):
-                return Discard(safest), (f"nothing to play or clue: discarding my {self.slot(safest)}, "
-                                         "the unclued card least likely to be needed")
-        return Discard(chop), f"nothing to play or clue: discarding my chop ({self.slot(chop)})"
+                return Discard(safest), (f"{self.save_habit()}nothing to play or clue: discarding my "
+                                         f"{self.slot(safest)}, the unclued card least likely to be needed")
+        return Discard(chop), f"{self.save_habit()}nothing to play or clue: discarding my chop ({self.slot(chop)})"
 
     def locked_hand(self, clue: tuple[float, Clue] | None) -> Choice:
         """Every card of ours is clued: stall with a clue rather than lose a card, else lose the least needed
@@ -928,8 +928,24 @@ class Turn:
         return self.trash & ~loose
 
     def unguarded(self) -> bool:
-        """Whether every other seat is a person who reads clues literally: nobody will save our chop."""
-        return all(self.literal(seat) for seat in range(self.t.config.players) if seat != self.me)
+        """Whether nobody will save our chop: every other seat is a person who does not (``Table.guards``:
+        as seen, else as the level expects)."""
+        t = self.t
+        return not any(t.is_bot(seat) or t.guards(seat) for seat in range(t.config.players) if seat != self.me)
+
+    def save_habit(self) -> str:
+        """Beside people only, when what they did (not the level) says whether they save a chop: that, in
+        words, to open the reason for a discard."""
+        t = self.t
+        others = [seat for seat in range(t.config.players) if seat != self.me]
+        if any(t.is_bot(seat) for seat in others):
+            return ""
+        seen = [seat for seat in others if t.saves[seat] or t.missed[seat]]
+        if not seen:
+            return ""
+        who = " and ".join(seat_name(seat) for seat in seen)
+        return f"{who} {'saves' if len(seen) == 1 else 'save'} a critical chop, so " if not self.unguarded() else (
+            f"{who} {'lets' if len(seen) == 1 else 'let'} a critical chop go, so ")
 
     def literal(self, seat: int) -> bool:
         """Whether ``seat`` is a person who reads clues literally (a beginner table): no convention, no count."""

@@ -84,6 +84,13 @@ class Table:
     one_clue: Counter[int] = field(default_factory=Counter)
     waited: Counter[int] = field(default_factory=Counter)
     offered: dict[int, int] = field(default_factory=dict)
+    # Whether a person saves a bot's chop: clues of theirs that kept a critical card on the next seat's chop,
+    # and critical chops that seat threw when they had a token and did not clue it (``guards``); and, per bot
+    # seat, the person before it who last let its chop go unclued: (person, chop, what that person threw).
+    saves: Counter[int] = field(default_factory=Counter)
+    missed: Counter[int] = field(default_factory=Counter)
+    save_watch: dict[int, tuple[int, int, int]] = field(default_factory=dict)
+    save_claims: dict[int, int] = field(default_factory=dict)  # our own chop a person clued -> that person
     assumed: dict[int, int] = field(default_factory=dict)  # hypotheses: order -> identity, even for our cards
     pending: list[Pending] = field(default_factory=list)
     events_done: int = 0
@@ -145,6 +152,9 @@ class Table:
             action = event.action
             if not self.is_bot(event.seat):
                 self.note_wait(event.seat, action)
+                self.note_save_duty(event)
+            else:
+                self.note_missed_save(event)
             if isinstance(action, Clue):
                 self.tokens -= 1
                 interpret(self, event.seat, action, event.touched)
@@ -168,6 +178,9 @@ class Table:
         self._trash = None
         card = event.card
         assert card is not None
+        claim = self.save_claims.pop(order, None)
+        if claim is not None and self.critical(card.identity):
+            self.saves[claim] += 1  # a person's clue kept this critical card of ours on our chop: a save
         if event.success and not self.is_bot(seat) and isinstance(event.action, Play):
             known = self.knowledge(order)
             if not all(self.playable(i) for i in bits(known)):
@@ -219,6 +232,45 @@ class Table:
             self.waited[seat] += 1
         for o in offers:
             del self.offered[o]
+
+    def note_save_duty(self, event: TurnEvent) -> None:
+        """A person's turn, with the next seat a house bot: a clue that keeps a critical card on its chop is a
+        save; leaving its chop unclued with a token in hand is watched until that bot's turn."""
+        seat = event.seat
+        after = (seat + 1) % self.config.players
+        if not self.is_bot(after):
+            return
+        self.save_watch.pop(after, None)
+        chop = self.chop(after)
+        if chop is None or self.tokens == 0:
+            return
+        action = event.action
+        if isinstance(action, Clue) and action.target == after and chop in event.touched:
+            seen = self.visible_id(chop)
+            if seen is None:
+                self.save_claims[chop] = seat  # our own card: judged once we see it (``remove_card``)
+            elif self.critical(seen):
+                self.saves[seat] += 1
+            return
+        thrown = event.card.identity if isinstance(action, Discard) and event.card is not None else -1
+        self.save_watch[after] = (seat, chop, thrown)
+
+    def note_missed_save(self, event: TurnEvent) -> None:
+        """A house bot's turn: if it throws the chop the person before it left unclued, and the card was
+        critical then, that person did not save where a save was due."""
+        watch = self.save_watch.pop(event.seat, None)
+        if watch is None or not isinstance(event.action, Discard) or event.action.order != watch[1]:
+            return
+        card = event.card
+        if card is not None and self.critical(card.identity) and card.identity != watch[2]:
+            self.missed[watch[0]] += 1
+
+    def guards(self, seat: int) -> bool:
+        """Whether a person can be counted on to save the next seat's chop: as seen (saves against saves
+        missed), else as the table's level expects (a person at a beginner table does not)."""
+        if self.saves[seat] or self.missed[seat]:
+            return self.saves[seat] > self.missed[seat]
+        return self.level != "beginner"
 
     def plays_on_one_clue(self, seat: int) -> bool:
         """Whether ``seat`` (a person) has been seen to play a card on one clue more often than to wait for
@@ -318,13 +370,14 @@ class Table:
         new = copy.copy(self)
         new.hands = [list(hand) for hand in self.hands]
         for attr in ("holder", "ids", "know", "conv", "trash_when_clued", "loose_at", "clued_at", "intent",
-                     "assumed", "rank_giver", "offered"):
+                     "assumed", "rank_giver", "offered", "save_watch", "save_claims"):
             setattr(new, attr, dict(getattr(self, attr)))
         for attr in ("clued", "play", "saved", "good_touch", "counters"):
             setattr(new, attr, set(getattr(self, attr)))
         new.fireworks = list(self.fireworks)
         new.gone, new.misled, new.rank_plays = Counter(self.gone), Counter(self.misled), Counter(self.rank_plays)
         new.one_clue, new.waited = Counter(self.one_clue), Counter(self.waited)
+        new.saves, new.missed = Counter(self.saves), Counter(self.missed)
         new.pending = [copy.copy(p) for p in self.pending]
         return new
 

@@ -1,11 +1,12 @@
 """Beside a person, a bot reads their habits from what its seat saw: do they play a card on one clue, or wait
 for proof? A person who plays on one clue gets the quick clue (one that leaves a single card able to be
 playable), and no clue that would have them play a card that is not; one who waits gets proving clues.
+And do they save? A bot beside a person seen to let a critical chop go guards its own chop.
 """
 
 from __future__ import annotations
 
-from hanabi.engine import Card, Clue, GameConfig, GameState, Play, Suit, apply, game_from_deck, view_for
+from hanabi.engine import Card, Clue, Discard, GameConfig, GameState, Play, Suit, apply, game_from_deck, view_for
 from hanabi.engine.bots import decide, explained
 from hanabi.engine.bots.hgroup import ConventionBot, Turn
 from hanabi.engine.bots.memory import Table
@@ -95,3 +96,48 @@ def test_no_clue_has_a_one_clue_player_play_a_card_that_is_not_playable() -> Non
     assert turn.harm(red)[0] == 1
     table.one_clue[0] = 0  # the same position, read as a person who waits for proof
     assert Turn(table, view_for(state, 1)).judge(red, touched) is not None
+
+
+def basic_table(person_discards: bool) -> tuple[Table, GameState]:
+    """2 players at the basic level, the person (seat 0) moving first: the bot's chop is the R5. The person,
+    with every token but one, throws a card (or clues the R5: a save); the bot then throws its chop."""
+    config = GameConfig(players=2, first_seat=0)
+    rest = config.variant.deck()
+    hands = "G3 B3 R1 W3 Y4  R5 G4 B4 W4 Y3"
+    top = [Card.parse(name) for name in hands.split()]
+    for card in top:
+        rest.remove(card)
+    state = game_from_deck(config, top + rest)
+    state = apply(state, Clue(1, rank=4))
+    state = apply(state, Clue(0, rank=3))
+    state = apply(state, Discard(0) if person_discards else Clue(1, rank=5))
+    state = apply(state, Discard(5) if person_discards else Clue(0, rank=3))
+    state = apply(state, Clue(1, rank=4))
+    bot = ConventionBot(level="basic", bot_seats=BOT)
+    bot.decide(view_for(state, 1))
+    assert bot._table is not None
+    return bot._table, state
+
+
+def test_a_person_who_let_a_critical_chop_go_is_not_counted_on_to_save_the_next() -> None:
+    # At the basic level a person is expected to save; this one had a token and threw a card while the bot's
+    # chop was the R5, which the bot then threw. From then on the bot guards its own chop: it throws the
+    # unclued card it can least need rather than its chop, and says why.
+    table, state = basic_table(person_discards=True)
+    assert table.missed[0] == 1 and not table.guards(0)
+    turn = Turn(table, view_for(state, 1))
+    assert turn.unguarded()
+    found = turn.discard(None)
+    assert found is not None and found[1].startswith("seat 1 lets a critical chop go, so nothing to play or clue")
+    table.missed[0] = 0  # the same position with nothing seen: the basic level's expectation holds
+    assert not Turn(table, view_for(state, 1)).unguarded()
+
+
+def test_a_person_who_saved_a_critical_chop_is_counted_on() -> None:
+    # The same table, but the person clued the bot's R5 on its chop: a save, seen once the bot plays it.
+    table, state = basic_table(person_discards=False)
+    assert table.saves[0] == 0 and table.missed[0] == 0 and table.guards(0)
+    state = apply(apply(state, Play(5)), Clue(1, rank=4))  # the bot plays its R5 (a misplay: it is seen)
+    bot = ConventionBot(level="basic", bot_seats=BOT)
+    bot.decide(view_for(state, 1))
+    assert bot._table is not None and bot._table.saves[0] == 1 and bot._table.guards(0)
