@@ -252,9 +252,9 @@ class Connection:
 
     def beat(self, now: float) -> float | None:
         """What ``Heartbeats`` does at the time this connection asked for: ping a logged-in peer every
-        ``ping_interval``, and close the connection once the peer has been silent past its deadline
-        (``_deadline``, which the reader moves on as it hears from the peer). Returns when to look again, or None
-        once the reader has stopped.
+        ``ping_interval`` unless it was heard from within it, and close the connection once the peer has been silent
+        past its deadline (``_deadline``, which the reader moves on as it hears from the peer). Returns when to look
+        again, or None once the reader has stopped.
 
         The reader used to wait for each read under a deadline of its own (``move_on_at``): a cancel scope
         made, entered and closed for every request, in the path of every move. This, which runs only to
@@ -266,10 +266,14 @@ class Connection:
             self.close(GoodbyeReason.IDLE, self._too_late)
             return None
         if now >= self._ping_at:
-            if self.life.phase is Phase.OPEN:
+            interval = self.config.ping_interval
+            # A peer heard from within the interval is alive, and a ping would cost a wake of its writer and of its
+            # reader for nothing; the first ping goes out anyway (docs/protocol.md promises it).
+            heard = self._deadline - self.config.idle_timeout  # when the reader last moved the deadline on
+            if self.life.phase is Phase.OPEN and (self._pings == 0 or now - heard >= interval):
                 self._pings += 1
                 self.send(Ping(n=self._pings))
-            self._ping_at = now + self.config.ping_interval
+            self._ping_at = now + interval
         # Past the deadline while the reader is busy: when done, it sets the next one, idle_timeout from then at
         # the soonest (or, for a hello too late, closes the connection itself). The deadline only ever moves
         # later, so looking at it when it was due is enough.

@@ -40,16 +40,30 @@ async def test_a_connection_runs_its_reader_and_its_writer_only(connect: Connect
 
 
 @pytest.mark.parametrize("fast_config", [config_with(ping_interval=2.0, idle_timeout=60.0)])
-async def test_every_connection_is_pinged_within_the_interval_and_then_every_interval(connect: Connect) -> None:
+async def test_every_connection_is_pinged_within_the_interval_of_its_hello(connect: Connect) -> None:
     clients = [await connect(f"p{i}") for i in range(12)]
-    await clients[0].listen(2.0)  # the first ping comes within the interval of the hello, at a random phase
+    await clients[0].listen(2.0)  # at a random phase, so that connections opened together are not pinged together
     await settle(*clients)
     for client in clients:
         assert [m.n for m in client.seen if isinstance(m, Ping)] == [1], client.name
-    await clients[0].listen(2.0)  # then one every interval
-    await settle(*clients)
-    for client in clients:
-        assert [m.n for m in client.seen if isinstance(m, Ping)] == [1, 2], client.name
+
+
+@pytest.mark.parametrize("fast_config", [config_with(ping_interval=2.0, idle_timeout=60.0)])
+async def test_a_quiet_connection_is_pinged_and_a_talking_one_only_once(connect: Connect) -> None:
+    """A ping is the server asking for a sign of life: a peer heard from within the interval has given one."""
+    quiet, talking = await connect("quiet"), await connect("talking")
+
+    async def talk() -> None:
+        for n in range(11):
+            await talking.send(Ping(n=n))  # what a client sends to know the server is there: a sign of life too
+            await talking.listen(1.0)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(talk)
+        nursery.start_soon(quiet.listen, 11.0)
+    assert [m.n for m in talking.seen if isinstance(m, Ping)] == [1]
+    # Its pong is a sign of life too, so a quiet peer answering is pinged every one or two intervals.
+    assert len([m for m in quiet.seen if isinstance(m, Ping)]) >= 3
 
 
 @pytest.mark.parametrize("fast_config", [config_with(ping_interval=0.5, idle_timeout=3.0)])
