@@ -19,6 +19,10 @@ The workers are told the same through their environment, so that it holds from t
 the modules of its plugins' packages too (all of hypothesis, imported before any conftest), which cost each
 worker about 1 s of CPU on every run when it could not cache them.
 
+Tests marked ``moments`` are the ones where the moments that mattered of a finished game shown are searched for
+(in a worker thread nothing else waits for); elsewhere they are left "still being found" (see
+``moments_searched_only_where_looked_at``).
+
 Tests marked ``no_cover`` (pytest-cov's marker: whole games played many times) run untraced in the workers too;
 see ``pytest_runtest_call`` for why that needs a hand.
 
@@ -81,6 +85,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "starts_first: a long test that mostly waits; run it before the others")
     config.addinivalue_line("markers", "virtual_time: the test runs on Trio's MockClock, autojumping, threads in place")
     config.addinivalue_line("markers", "real_time: in a virtual_time module, a test on the real clock (TCP, processes)")
+    config.addinivalue_line("markers", "moments: the test looks at the moments that mattered; their search runs")
 
 
 T = TypeVar("T")
@@ -120,6 +125,25 @@ def private_user_folders(tmp_path_factory: pytest.TempPathFactory) -> Iterator[N
     with pytest.MonkeyPatch.context() as patch:
         for variable in ("XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
             patch.setenv(variable, str(home / variable.lower()))
+        yield
+
+
+@pytest.fixture(autouse=True)
+def moments_searched_only_where_looked_at(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Outside the tests marked ``moments``, the moments of a finished game shown are never searched for: they stay
+    "still being found", as they are during the first moments of any review or replay.
+
+    The review and the replay viewer start that search in a worker thread as soon as a finished game is shown, and
+    nothing waits for it: in a test that does not look at the moments it ran on after the test's end, beside the
+    tests after it (a tenth to a third of a second of CPU each untraced, a hundred of them in the client's tests,
+    two to three times that traced). The tests marked ``moments`` wait for the real search and check what it found."""
+    if request.node.get_closest_marker("moments") is not None:
+        yield
+        return
+    from hanabi.client.moments import MomentsOf
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(MomentsOf, "of", lambda *_args, **_options: None)
         yield
 
 

@@ -32,6 +32,8 @@ from prompt_toolkit.input import create_pipe_input
 
 from tests.engine.hanablive_loader import problems
 
+pytestmark = pytest.mark.moments  # every test here waits for the moments found and compares them
+
 FAST = ServerConfig(bot_delay=0.0, ping_interval=0.5, idle_timeout=30.0, shutdown_grace=0.2)
 GAME = 120.0  # only stops a hung test: a game of bot moves takes seconds, more on a busy machine
 

@@ -200,6 +200,7 @@ def test_solo_bots_wait_the_bot_delay(argv: list[str], delay: float, monkeypatch
     assert [getattr(solo, "bot_delay", None) for solo in asked] == [delay]
 
 
+@pytest.mark.moments
 def test_m_and_big_m_jump_between_the_moments_that_mattered_found_in_the_background() -> None:
     from hanabi.client.moments import NONE_FOUND
     from hanabi.engine import GameConfig, Play, new_game, view_for

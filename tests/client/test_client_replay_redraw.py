@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+import pytest
 from hanabi.client.model import ClientModel, Link, log_new_events
 from hanabi.client.moments import Found
 from hanabi.client.replayer import ReplayViewer
@@ -44,6 +45,7 @@ def test_each_step_and_seat_tells_the_log_a_fresh_telling_tells(kit) -> None:
             assert shown.log == fresh.log and len(shown.log) == step and shown.logged_events == step
 
 
+@pytest.mark.moments
 def test_the_moment_line_follows_the_step_the_width_and_the_search(kit) -> None:
     viewer = viewer_of(kit, played(kit))
     found = viewer.moments.wait(30)

@@ -6,6 +6,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from hanabi.client.model import ClientModel, reduce
 from hanabi.client.replayer import game_steps
 from hanabi.engine import Discard, GameState, TurnEvent, Variant, apply, legal_actions
@@ -309,6 +310,7 @@ def test_w_in_the_review_tells_the_bots_reason_of_the_step_on_screen(term, kit) 
     assert "no bot had moved yet at this step" in term.store.model.status
 
 
+@pytest.mark.moments
 def test_m_and_big_m_step_to_the_moments_that_mattered_found_in_the_background(term, kit) -> None:
     _, last = in_review(term, kit, step=0)
     assert term.app.review.found() is None  # asking starts the search; the screen does not wait for it
@@ -340,6 +342,7 @@ def test_m_and_big_m_step_to_the_moments_that_mattered_found_in_the_background(t
     assert "no moment after this step" not in term.store.model.status
 
 
+@pytest.mark.moments
 def test_at_60x15_a_moment_keeps_its_lines_and_the_log_gives_way(kit, tmp_path: Path) -> None:
     with create_pipe_input() as pipe:
         small = kit.Terminal(pipe, tmp_path, columns=60, rows=15)
