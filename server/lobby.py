@@ -46,7 +46,7 @@ from .game import replay_text
 from .names import NameBook, by_name, normalized, unique
 from .records import settings_of
 from .requests import CloseIfEmpty, Rewatch
-from .saved import StoredTable, count_finished, read_game, read_games, read_records, read_snapshot
+from .saved import count_finished, read_game, read_games, read_records, read_snapshot
 from .session import Outbox, Player, Refused, frame, refuse
 from .store import Store, StoreFailure, token_hash
 from .table import Handover, Table, hash_password
@@ -100,8 +100,9 @@ class Lobby:
         for damaged in snap.damaged:
             await self._lose(*damaged)
         for stored in snap.tables:
-            try:
-                table = self._restored(stored)
+            try:  # its seats given back to the players known (by token hash), who are at it again
+                table = Table.restore(stored, self.players, store=self.store, config=self.config, policy=self.policy,
+                                      lobby=self)
             except Exception:  # one damaged table must not keep the others (or the server) down
                 log.exception("table %d could not be restored; it is closed", stored.id)
                 await self._lose(stored.id, stored.name, [s.token_hash for s in stored.seated if s.token_hash])
@@ -114,6 +115,8 @@ class Lobby:
                 assert outcome is not None
                 await self.store.finish_game(game.id, outcome.score, outcome.reason.value)
                 log.info("game %d: ended with its last saved action; marked finished now", game.id)
+            for seat, player in table.people():
+                player.table, player.seat = table, seat
             self.tables[table.id] = table
             await self._nursery.start(table.run)
             running += table.running
@@ -134,14 +137,6 @@ class Lobby:
         for key in keys:
             self._lost[key] = Refused(ErrorCode.NO_SUCH_TABLE, f"your table {name!r} could not be restored after "
                                       "the server restarted (its saved state is damaged): it is closed, sorry")
-
-    def _restored(self, stored: StoredTable) -> Table:
-        """A table from the store, its seats given back to the players known (by token hash)."""
-        table = Table.restore(stored, self.players, store=self.store, config=self.config, policy=self.policy,
-                              lobby=self)
-        for seat, player in table.people():
-            player.table, player.seat = table, seat
-        return table
 
     # --- players coming and going -------------------------------------------------------------------------------
 

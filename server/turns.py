@@ -20,7 +20,6 @@ import trio
 from hanabi.engine import (
     Action,
     Clocks,
-    Event,
     GameState,
     Play,
     PlayerView,
@@ -115,7 +114,7 @@ def started(table: TableSide) -> None:
     game = _table_game(table)
     log.info("table %d (%s): game %d started: %s", table.id, table.name, game.id, ", ".join(game.names))
     table.to_members(frame(GameStarted(table=table.id, game=game.id)))
-    _publish(table, None)
+    game.publish(table.viewers(), None)
     retime(table)
     table.changed()
     schedule_bot(table)
@@ -140,7 +139,7 @@ async def commit(table: TableSide, game: Game, seat: int, action: Action, new: G
     await table.store.add_action(game.id, game.seq, action, clocks, reason)
     game.record(seat, action, new)
     event = new.events[-1]
-    _publish(table, event)
+    game.publish(table.viewers(), event)
     if reason is not None:
         _tell_reason(table, game, reason)
     if takes_turn:
@@ -178,16 +177,11 @@ async def end_game(table: TableSide, why: str, leaving: Player | None = None, ti
     await table.store.finish_game(game.id, 0, ended.outcome.reason.value)
     game.state = ended
     retime(table, tell=game.time.config.timed)  # no bank runs any more
-    _publish(table, None, but=leaving)
+    game.publish(table.viewers(but=leaving), None)
     replay = game.replay_json()
     table.to_members(game.over_frames(replay), but=leaving)
     _tell_withheld(table, game, but=leaving)
     await table.begin_review(game, replay, leaving)
-
-
-def _publish(table: TableSide, event: Event | None, but: Player | None = None) -> None:
-    assert table.game is not None
-    table.game.publish(table.viewers(but), event)
 
 
 def _tell_withheld(table: TableSide, game: Game, but: Player | None = None) -> None:
