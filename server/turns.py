@@ -155,11 +155,8 @@ async def commit(table: TableSide, game: Game, seat: int, action: Action, new: G
             log.error("game %d: its end could not be saved (marked on the next start): %s", game.id, e)
         log.info("table %d (%s): game %d over: %d/%d, %s", table.id, table.name, game.id, new.outcome.score,
                  new.outcome.max_score, new.outcome.reason.value)
-        replay = game.replay_json()  # once: the game_over frames and the review carry the same file
-        table.to_members(game.over_frames(replay))
-        _tell_withheld(table, game)
+        await _over(table, game)
         table.changed()
-        await table.begin_review(game, replay)
     else:
         schedule_bot(table)
         if takes_turn:
@@ -178,20 +175,21 @@ async def end_game(table: TableSide, why: str, leaving: Player | None = None, ti
     game.state = ended
     retime(table, tell=game.time.config.timed)  # no bank runs any more
     game.publish(table.viewers(but=leaving), None)
+    await _over(table, game, leaving)
+
+
+async def _over(table: TableSide, game: Game, leaving: Player | None = None) -> None:
+    """The game is over: everyone here (but ``leaving``) gets the whole game and its file, each seat (and who
+    watched as it) the bots' reasons kept from it while it ran; then the review begins, from the same file."""
     replay = game.replay_json()
     table.to_members(game.over_frames(replay), but=leaving)
-    _tell_withheld(table, game, but=leaving)
-    await table.begin_review(game, replay, leaving)
-
-
-def _tell_withheld(table: TableSide, game: Game, but: Player | None = None) -> None:
-    """The game is over: each seat (and who watched as it) reads the bots' reasons kept from it while it ran."""
-    viewers = table.viewers(but)
+    viewers = table.viewers(leaving)
     for message, named in game.reasons:
         data = frame(message)
         for p, seat in viewers:
             if seat in named:
                 p.send_frame(data)
+    await table.begin_review(game, replay, leaving)
 
 
 def _table_game(table: TableSide) -> Game:
