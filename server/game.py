@@ -11,6 +11,7 @@ move's views together), so nothing a seat may not see can reach it.
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -98,8 +99,7 @@ class Game:
     names: tuple[str, ...]
     state: GameState
     seq: int = 0  # actions written to the store so far
-    rearranged: dict[int, int] = field(default_factory=dict)  # seat -> rearrangements during turn ``rearranged_turn``
-    rearranged_turn: int = -1
+    rearranged: Counter[int] = field(default_factory=Counter)  # seat -> rearrangements since the last turn taken
     notes: dict[int, dict[int, str]] = field(default_factory=dict)  # seat -> card order -> that seat's note
     premoves: dict[int, PreMove] = field(default_factory=dict)  # seat -> the move it queued for its next turn
     # The bots' reasons, each with the seats it was kept from while the game ran (it names their own cards): they
@@ -146,16 +146,13 @@ class Game:
 
     def check(self, seat: int, action: Action, rearranges_per_turn: int) -> GameState:
         """The state after ``seat`` makes ``action``, or ``Refused`` saying why it may not; changes nothing."""
-        state = self.state
-        if isinstance(action, Rearrange) and self.running:
-            # Each rearrangement adds an event to the history every view carries: a few per seat and turn.
-            done = self.rearranged.get(seat, 0) if self.rearranged_turn == state.turn else 0
-            if done >= rearranges_per_turn:
-                raise Refused(ErrorCode.RATE_LIMITED, f"you have rearranged your hand {rearranges_per_turn} times "
-                                                      "this turn, the most allowed: you can again once the next "
-                                                      "turn is taken")
+        # Each rearrangement adds an event to the history every view carries: a few per seat and turn.
+        if isinstance(action, Rearrange) and self.running and self.rearranged[seat] >= rearranges_per_turn:
+            raise Refused(ErrorCode.RATE_LIMITED, f"you have rearranged your hand {rearranges_per_turn} times "
+                                                  "this turn, the most allowed: you can again once the next "
+                                                  "turn is taken")
         try:
-            return apply(state, action, seat=seat)
+            return apply(self.state, action, seat=seat)
         except GameEnded:
             raise Refused(ErrorCode.GAME_NOT_RUNNING, NO_GAME) from None
         except NotYourTurn as e:
@@ -166,9 +163,9 @@ class Game:
     def record(self, seat: int, action: Action, new: GameState) -> None:
         """``action``, checked and stored, happened."""
         if isinstance(action, Rearrange):  # counted once saved: a refused one does not use up the limit
-            if self.rearranged_turn != self.state.turn:
-                self.rearranged_turn, self.rearranged = self.state.turn, {}
-            self.rearranged[seat] = self.rearranged.get(seat, 0) + 1
+            self.rearranged[seat] += 1
+        else:  # a turn taken: every seat may rearrange again
+            self.rearranged.clear()
         self.seq += 1
         self.state = new
 
