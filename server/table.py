@@ -662,7 +662,9 @@ class Table:
             await self._show_what_if(reviews.hypothesised(self.review, self.info(), self.watchers(), player.name,
                                                           seat, request))
         elif isinstance(request, HypoBot):
-            self._ask_bot_for_what_if(player, request)
+            what = reviews.bot_turn(self.review, self.info(), self.watchers(), player.name, seat, request)
+            assert self.review is not None and self.nursery is not None
+            self.nursery.start_soon(self._choose_for_what_if, self.review.game, what)
         elif isinstance(request, OpenReview):
             refuse(rules.open_review_refusal(self.info(), seat))
             await self._show_review(await reviews.opened(self.store, request.game, player.name), with_game=True)
@@ -703,14 +705,9 @@ class Table:
         self.review = review
         self.to_members((frame(review.message(self.id)) if led else b"") + frame(review.hypothetical(self.id)))
 
-    def _ask_bot_for_what_if(self, player: Player, request: HypoBot) -> None:
+    async def _choose_for_what_if(self, game: int, what: WhatIf) -> None:
         """The house bot chooses the what if's next move beside the table's task, from the view of the seat to
         act there; its move comes back through the queue (``WhatIfBotMove``)."""
-        what = reviews.bot_turn(self.review, self.info(), self.watchers(), player.name, self.place(player), request)
-        assert self.review is not None and self.nursery is not None
-        self.nursery.start_soon(self._choose_for_what_if, self.review.game, what)
-
-    async def _choose_for_what_if(self, game: int, what: WhatIf) -> None:
         seats = frozenset(s for s in self.bot_seats if s < what.state.players)
         decision = await decide(self.policy, seat_view(what), seats, self.level, 0.0)
         await self.call_own(WhatIfBotMove(game, what, decision.action))
