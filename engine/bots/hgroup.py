@@ -361,7 +361,45 @@ class Turn:
 
     def decide(self) -> Decision:
         action, reason = self.choose()
+        if not isinstance(action, Play):
+            held = self.held_text()
+            if held is not None:
+                reason = f"{reason}; {held}"
         return Decision(action, reason, self.names_cards_of(action))
+
+    def held(self) -> list[int]:
+        """Our clued cards that may be playable but may also be a copy of a card already played, with nothing
+        but a person's clue read literally to go by: we hold them until a clue or the count settles it."""
+        t = self.t
+        return [o for o in t.hands[self.me] if o in t.clued and o not in t.good_touch and o not in t.play
+                and self.counted[o] & self.played and not self.is_playable(o)
+                and any(t.playable(i) for i in bits(self.counted[o]))]
+
+    def held_text(self) -> str | None:
+        """Why we hold our clued cards that may be copies of played cards, and which clue would settle them."""
+        held = self.held()
+        if not held:
+            return None
+        t = self.t
+        ranks = {rank_of(i) for o in held for i in bits(self.counted[o])}
+        suits = {suit_of(i) for o in held for i in bits(self.counted[o])}
+        many = len(held) > 1
+        if len(ranks) == 1:
+            rank = ranks.pop()
+            what, helps = (f"my {rank}s" if many else f"my {rank} ({self.slot(held[0])})"), "a colour clue"
+        elif len(suits) == 1:
+            colour = t.config.variant.suits[suits.pop()].value
+            what = f"my {colour} cards" if many else f"my {colour} card ({self.slot(held[0])})"
+            helps = "a rank clue"
+        else:
+            what = "my clued cards" if many else f"my clued card ({self.slot(held[0])})"
+            helps = "another clue"
+        copies = 0
+        for o in held:
+            copies |= self.counted[o] & self.played
+        played = "which is already played" if single(copies) is not None else "which are already played"
+        which = "which to play" if many else "whether to play it"
+        return f"{what} could be {cards_text(copies)}, {played}: {helps} would tell me {which}"
 
     def names_cards_of(self, action: TurnAction) -> frozenset[int]:
         """The seats whose cards the reason for ``action`` speaks of (see ``Decision.names_cards_of``).
@@ -848,7 +886,7 @@ class Turn:
         t = self.t
         for o in t.hands[seat]:
             m = t.know_conv(o)
-            if o in t.clued:
+            if o in t.clued and not self.read_literally(o):
                 m &= ~self.trash
             if m and all(t.playable(i) for i in bits(m)):
                 return True
@@ -922,10 +960,20 @@ class Turn:
         """
         t = self.t
         if order not in t.good_touch:
-            return self.trash
+            # A clue read literally (a person's, beside a beginner) promised nothing: its holder rules out
+            # only what the count does, so a copy of a card already played stays possible for it.
+            return 0 if self.read_literally(order) else self.trash
         since = t.clued_at.get(order, -1)
         loose = sum(1 << i for i, when in t.loose_at.items() if when >= since)
         return self.trash & ~loose
+
+    def read_literally(self, order: int) -> bool:
+        """Whether a clued card of a house bot's was touched only by clues read literally (a person's, beside a
+        beginner): nothing rules out for its holder that it is a copy of a card already played."""
+        t = self.t
+        holder = t.holder.get(order)
+        return (holder is not None and t.is_bot(holder) and order in t.clued and order not in t.good_touch
+                and order not in t.play)
 
     def unguarded(self) -> bool:
         """Whether nobody will save our chop: every other seat is a person who does not (``Table.guards``:
