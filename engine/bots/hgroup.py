@@ -474,8 +474,11 @@ class Turn:
             return Play(order), (f"my {self.slot(order)} was clued and, from the cards I see and what a clue "
                                  f"is usually for, is playable {100 * chance:.0f} % of the time")
         if self.view.final_turns_left is not None and t.strikes < 2:
-            best = max(t.hands[self.me], key=self.chance_playable)
-            if self.chance_playable(best) > 0:
+            # Beside people, never a card we know may be worthless (a copy of a card already played, say): a
+            # strike thrown away on the last turn is a strike a person sees for nothing.
+            hand = [o for o in t.hands[self.me] if not (t.people and self.my_mask(o) & self.trash)]
+            best = max(hand, key=self.chance_playable, default=None)
+            if best is not None and self.chance_playable(best) > 0:
                 return Play(best), f"my last turn: playing my {self.slot(best)}, my likeliest playable card"
         return None
 

@@ -72,3 +72,41 @@ def test_the_coach_suggests_a_colour_clue_for_the_bots_1s() -> None:
     state = play_out(six_suit_position(), Discard(5))
     advice = advise(view_for(state, 0), bot_seats=BOT_2P)
     assert isinstance(advice.action, Clue) and advice.action.colour is not None, advice.lines()
+
+
+def to_the_bots_last_turn(state: GameState) -> GameState:
+    """Both seats pass the turns until the bot's last: a discard of the oldest unclued card (the oldest card
+    once every card is clued), or with every clue token in hand a rank clue on the other seat's newest card."""
+    while not (state.current == 1 and state.final_turns_left is not None):
+        seat = state.current
+        if state.clue_tokens == 8:
+            state = apply(state, Clue(1 - seat, rank=state.deck[state.hands[1 - seat][0]].rank))
+            continue
+        hand = state.hands[seat]
+        unclued = [o for o in hand if not state.knowledge[o].clued]
+        state = apply(state, Discard((unclued or hand)[-1]))
+    return state
+
+
+def test_on_its_last_turn_beside_a_person_the_bot_throws_no_strike_on_a_card_that_may_be_worthless() -> None:
+    # The person plays G1 and clues 1 to the bot, touching G1 W1 B1 R1; nobody proves them. On its last turn
+    # the count tells the bot its hand holds a G1, now worthless, but not which card it is: any card it
+    # plays may be that one.
+    state = dealt(GameConfig(players=2, first_seat=0), "G1 Y3 B3 W3 G3  B4 G1 W1 B1 R1")
+    state = to_the_bots_last_turn(play_out(state, Play(0), Clue(0, rank=3), Clue(1, rank=1)))
+    view = view_for(state, 1)
+    assert {6, 7, 8, 9} <= {cv.order for cv in view.hands[1] if cv.knowledge.clued} and state.strikes == 0
+    decision = decide(view, bot_seats=BOT_2P)
+    assert not isinstance(decision.action, Play), decision.reason
+
+
+def test_a_card_a_person_touched_by_rank_played_once_proven_shows_their_rank_clues_mean_play() -> None:
+    # The person clues 1 on the bot's R1 alone, after playing G1: it may be the G1 copy, so the bot holds it
+    # until the person's red clue proves it, and plays it. Their 1 clue got a card played: their next rank
+    # clue, a 2 on the bot's R2 (R2 or G2 by what a clue is usually for, 93 %), is played unproven.
+    state = dealt(GameConfig(players=2, first_seat=0), "G1 Y3 B3 W3 G4  B4 Y4 W4 B3 R1  Y2 R2")
+    state = play_out(state, Play(0), Clue(0, rank=3), Clue(1, rank=1), Clue(0, rank=4), Clue(1, colour=Suit.RED))
+    assert decide(view_for(state, 1), bot_seats=BOT_2P).action == Play(9)
+    state = play_out(state, Play(9), Clue(1, rank=2))
+    decision = decide(view_for(state, 1), bot_seats=BOT_2P)
+    assert decision.action == Play(11), decision.reason
