@@ -386,13 +386,13 @@ class Turn:
         many = len(held) > 1
         if len(ranks) == 1:
             rank = ranks.pop()
-            what, helps = (f"my {rank}s" if many else f"my {rank} ({self.slot(held[0])})"), "a colour clue"
+            what, helps = (f"my {rank}s" if many else f"my {rank} in {self.slot(held[0])}"), "a colour clue"
         elif len(suits) == 1:
             colour = t.config.variant.suits[suits.pop()].value
-            what = f"my {colour} cards" if many else f"my {colour} card ({self.slot(held[0])})"
+            what = f"my {colour} cards" if many else f"my {colour} card in {self.slot(held[0])}"
             helps = "a rank clue"
         else:
-            what = "my clued cards" if many else f"my clued card ({self.slot(held[0])})"
+            what = "my clued cards" if many else f"my clued card in {self.slot(held[0])}"
             helps = "another clue"
         copies = 0
         for o in held:

@@ -48,7 +48,11 @@ def test_a_teammate_proves_a_persons_1_that_its_holder_must_hold() -> None:
 
 def test_the_coach_suggests_the_clue_that_proves_it_to_the_person() -> None:
     # The two bots pass the turn by discarding; now the person is to move, and the G1 still waits.
-    state = play_out(solo_position(), Discard(5), Discard(10))
+    state = play_out(solo_position(), Discard(5))
+    held = decide(view_for(state, 2), bot_seats=BOTS_3P)
+    assert held.action == Discard(10) and held.reason.endswith(
+        "; my 1 in slot 3 could be R1, which is already played: a colour clue would tell me whether to play it")
+    state = apply(state, held.action)
     advice = advise(view_for(state, 0), bot_seats=BOTS_3P)
     assert advice.action == Clue(2, colour=Suit.GREEN), advice.lines()
 
