@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from hanabi.engine import Card, Clue, Discard, GameConfig, GameState, Play, Suit, apply, game_from_deck, view_for
 from hanabi.engine.bots import decide
+from hanabi.engine.bots.hgroup import ConventionBot, Turn
 from hanabi.engine.coach import advise
 from hanabi.engine.variants import Variant
 
@@ -79,29 +80,34 @@ def test_the_coach_suggests_a_colour_clue_for_the_bots_1s() -> None:
 
 
 def to_the_bots_last_turn(state: GameState) -> GameState:
-    """Both seats pass the turns until the bot's last: a discard of the oldest unclued card (the oldest card
-    once every card is clued), or with every clue token in hand a rank clue on the other seat's newest card."""
+    """Both seats pass the turns until the bot's last: the person discards its oldest card, the bot its newest
+    unclued card (its clued cards stay as they are); with every clue token in hand, and on the person's turns at the end
+    of the deck, a rank clue on the other seat's newest card instead."""
     while not (state.current == 1 and state.final_turns_left is not None):
         seat = state.current
-        if state.clue_tokens == 8:
-            state = apply(state, Clue(1 - seat, rank=state.deck[state.hands[1 - seat][0]].rank))
-            continue
         hand = state.hands[seat]
-        unclued = [o for o in hand if not state.knowledge[o].clued]
-        state = apply(state, Discard((unclued or hand)[-1]))
+        if state.clue_tokens == 8 or (seat == 0 and state.deck_left <= 2):
+            state = apply(state, Clue(1 - seat, rank=state.deck[state.hands[1 - seat][0]].rank))
+        else:
+            unclued = [o for o in hand if not state.knowledge[o].clued]
+            state = apply(state, Discard((unclued or hand)[0] if seat == 1 else hand[-1]))
     return state
 
 
-def test_on_its_last_turn_beside_a_person_the_bot_throws_no_strike_on_a_card_that_may_be_worthless() -> None:
+def test_on_its_last_turn_the_bot_throws_no_strike_on_a_persons_1_that_may_be_a_played_copy() -> None:
     # The person plays G1 and clues 1 to the bot, touching G1 W1 B1 R1; nobody proves them. On its last turn
-    # the count tells the bot its hand holds a G1, now worthless, but not which card it is: any card it
-    # plays may be that one.
+    # the count tells the bot its hand holds a G1, now worthless, but not which card it is: it does not
+    # gamble on those 1s, each of which may be that one.
     state = dealt(GameConfig(players=2, first_seat=0), "G1 Y3 B3 W3 G3  B4 G1 W1 B1 R1")
     state = to_the_bots_last_turn(play_out(state, Play(0), Clue(0, rank=3), Clue(1, rank=1)))
     view = view_for(state, 1)
-    assert {6, 7, 8, 9} <= {cv.order for cv in view.hands[1] if cv.knowledge.clued} and state.strikes == 0
-    decision = decide(view, bot_seats=BOT_2P)
-    assert not isinstance(decision.action, Play), decision.reason
+    ones = (6, 7, 8, 9)
+    assert set(ones) <= {cv.order for cv in view.hands[1] if cv.knowledge.clued} and state.strikes == 0
+    bot = ConventionBot(bot_seats=BOT_2P)
+    bot.decide(view)
+    assert bot._table is not None
+    gamble = Turn(bot._table, view).hopeful_play()  # the last turn's gamble, whatever comes before it
+    assert gamble is None or gamble[0] not in [Play(o) for o in ones], gamble
 
 
 def test_a_card_a_person_touched_by_rank_played_once_proven_shows_their_rank_clues_mean_play() -> None:
