@@ -892,8 +892,8 @@ class Turn:
         t = self.t
         for o in t.hands[seat]:
             m = t.know_conv(o)
-            if o in t.clued and not self.read_literally(o):
-                m &= ~self.trash
+            if o in t.clued:
+                m &= ~(self.team_trash(o) if o not in t.good_touch else self.trash)
             if m and all(t.playable(i) for i in bits(m)):
                 return True
             if o in t.clued and not t.know_conv(o) & ~self.trash:
@@ -966,20 +966,23 @@ class Turn:
         """
         t = self.t
         if order not in t.good_touch:
-            # A clue read literally (a person's, beside a beginner) promised nothing: its holder rules out
-            # only what the count does, so a copy of a card already played stays possible for it.
-            return 0 if self.read_literally(order) else self.trash
+            # A person's rank clue read literally (beside a beginner) promised nothing: its holder never plays
+            # the card unproven while the count leaves it a copy of a card already played
+            # (``Turn.rank_clue_trusted``), so those copies stay possible for it. (A colour clue's card it may
+            # play by what the clue most likely meant: taken as known, as before.)
+            return self.trash & ~self.played if self.read_literally(order) else self.trash
         since = t.clued_at.get(order, -1)
         loose = sum(1 << i for i, when in t.loose_at.items() if when >= since)
         return self.trash & ~loose
 
     def read_literally(self, order: int) -> bool:
-        """Whether a clued card of a house bot's was touched only by clues read literally (a person's, beside a
-        beginner): nothing rules out for its holder that it is a copy of a card already played."""
+        """Whether a clued card of a house bot's was touched by a person's rank clue and only by clues read
+        literally (beside a beginner): nothing rules out for its holder that it is a copy of a card already
+        played."""
         t = self.t
         holder = t.holder.get(order)
-        return (holder is not None and t.is_bot(holder) and order in t.clued and order not in t.good_touch
-                and order not in t.play)
+        return (holder is not None and t.is_bot(holder) and order in t.rank_giver and order in t.clued
+                and order not in t.good_touch and order not in t.play)
 
     def unguarded(self) -> bool:
         """Whether nobody will save our chop: every other seat is a person who does not (``Table.guards``:
