@@ -23,10 +23,13 @@ from .cards import Card
 from .variants import Variant
 from .views import PlayerView
 
+# Identity -> copies in the whole deck, per variant: counted once here, not again for every hand of every view.
+_COPIES = {v: {card.identity: v.copies(card) for card in set(v.deck())} for v in Variant}
+
 
 def unseen_copies(variant: Variant, seen: Iterable[Card]) -> Counter[int]:
     """Identity -> how many copies of it the deck holds that are not among ``seen``."""
-    left: Counter[int] = Counter({card.identity: variant.copies(card) for card in set(variant.deck())})
+    left: Counter[int] = Counter(_COPIES[variant])
     for card in seen:
         left[card.identity] -= 1
     return left
@@ -76,11 +79,19 @@ def possible_cards(view: PlayerView, seat: int | None = None) -> dict[int, tuple
     if not 0 <= seat < view.players:
         raise ValueError(f"there is no seat {seat + 1} at a {view.players}-player table")
     hand = view.hands[seat]
-    seen = view.visible_cards()
+    left = unseen_copies(view.config.variant, view.visible_cards())
     for cv in hand:  # a seat does not see its own cards (the viewer's show once the game is over)
         if cv.card is not None:
-            seen.remove(cv.card)
-    left = unseen_copies(view.config.variant, seen)
+            left[cv.card.identity] += 1  # counted by identity: no list of cards searched for each
     masks = possible_masks(view.config.variant, [cv.knowledge.possible for cv in hand], left)
-    return {cv.order: tuple(Card.from_identity(i) for i in range(m.bit_length()) if m >> i & 1)
-            for cv, m in zip(hand, masks, strict=True)}
+    return {cv.order: _cards(m) for cv, m in zip(hand, masks, strict=True)}
+
+
+def _cards(mask: int) -> tuple[Card, ...]:
+    """The cards of a mask's identities, lowest identity first (the set bits only, not every bit below the top)."""
+    cards = []
+    while mask:
+        low = mask & -mask
+        cards.append(Card.from_identity(low.bit_length() - 1))
+        mask ^= low
+    return tuple(cards)
