@@ -55,3 +55,37 @@ def test_a_window_of_a_held_text_shows_each_new_text_and_width() -> None:
     shown[0] = [("", "after, and long enough to wrap")]
     assert screen_text(app, 20, 3).splitlines()[:2] == ["after, and long enou", "gh to wrap"]
     assert screen_text(app, 10, 3).splitlines()[:3] == ["after, and", " long enou", "gh to wrap"]
+
+
+def test_the_rows_of_a_held_line_are_counted_once_and_again_for_another_width_or_text(monkeypatch) -> None:
+    counted: list[tuple[int, int]] = []
+    count = UIContent.get_height_for_line
+
+    def counting(self: UIContent, lineno: int, width: int, *rest: object) -> int:
+        counted.append((lineno, width))
+        return count(self, lineno, width, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(UIContent, "get_height_for_line", counting)
+    shown: list[StyleAndTextTuples] = [[("", "x" * 25)]]
+    control = HeldText(lambda: shown[0])
+    assert made(control, 10).get_height_for_line(0, 10, None) == 3
+    assert made(control, 10).get_height_for_line(0, 10, None) == 3  # a later frame: the same count, not again
+    assert counted == [(0, 10)]
+    assert made(control, 30).get_height_for_line(0, 30, None) == 1  # another width: counted for it
+    shown[0] = [("", "x" * 45)]
+    assert made(control, 30).get_height_for_line(0, 30, None) == 2  # another text: its own count
+    assert counted == [(0, 10), (0, 30), (0, 30)]
+
+
+def test_a_line_prefix_is_asked_again_in_each_frame() -> None:
+    prefix = ["> "]
+    content = made(HeldText(lambda: [("", "x" * 18)]), 10)
+
+    def rows() -> int:
+        APP.render_counter += 1  # a new frame
+        with set_app(APP):
+            return content.get_height_for_line(0, 10, lambda line, wrapped: prefix[0])
+
+    assert rows() == 3
+    prefix[0] = ""
+    assert rows() == 2
