@@ -107,17 +107,22 @@ class ScreenLayout:
         return self.app.width
 
     def root(self) -> AnyContainer:
-        # The completions of the command line float over the screen just above what is typed.
-        return FloatContainer(self._panes(), floats=[
-            Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8, scroll_offset=1))])
+        # The completions of the command line float over the screen just above what is typed. Asked only while
+        # the command line is open: the menu asks for the focused buffer's completions, and with the focus
+        # elsewhere prompt_toolkit makes a throwaway buffer for each ask (two per redraw).
+        menu = ConditionalContainer(CompletionsMenu(max_height=8, scroll_offset=1), self._typing)
+        return FloatContainer(self._panes(), floats=[Float(xcursor=True, ycursor=True, content=menu)])
+
+    @property
+    def _typing(self) -> Condition:
+        return Condition(lambda: self.app.application.layout.has_focus(self.app.command))
 
     def _panes(self) -> AnyContainer:
         return HSplit([
             Window(HeldText(lambda: self.once("title", (self.width,),
                                               lambda model: title_fragments(model, self.width))), height=1),
             DynamicContainer(self._screen),
-            ConditionalContainer(self.app.command_window, Condition(lambda: self.app.application.layout.has_focus(
-                self.app.command))),
+            ConditionalContainer(self.app.command_window, self._typing),
             self.app.status_window,
             Window(FormattedTextControl(
                 lambda: keys_line(self.app.keymap.line(self.model()), self.width)),

@@ -39,6 +39,17 @@ def test_the_board_and_the_glance_are_made_once_per_view(term: Terminal, kit, mo
     assert made == ["board", "glance", "board", "glance"]
 
 
+def test_a_redraw_makes_no_throwaway_buffer_while_the_command_line_is_closed(term: Terminal, kit, monkeypatch) -> None:
+    from prompt_toolkit.buffer import Buffer
+
+    made: list[Buffer] = []
+    init = Buffer.__init__
+    monkeypatch.setattr(Buffer, "__init__", lambda self, *a, **k: made.append(self) or init(self, *a, **k))
+    seated(term, kit, kit.game())
+    term.screen()
+    assert made == []  # the completions menu asks for the focused buffer only while the command line is open
+
+
 def test_the_log_shows_its_newest_lines_and_scrolls_back_through_the_whole_game(term: Terminal, kit) -> None:
     state = long_game(kit)
     seated(term, kit, state)
