@@ -4,11 +4,11 @@ The engine finds them from the game's replay file alone
 (``engine.coach.replay_moments``: the moves of the seats people held, where
 the house bot, from that seat's view, would have done otherwise, and it
 mattered), so the review of a table's game and the same file opened with
-``--replay`` show the same moments. That takes up to a few seconds of CPU for a long game, so a
-``MomentsOf`` runs it once per game in a worker thread as soon as the game is
-shown, and the screen never waits for it: ``m`` / ``M`` say so until it is
-done, then jump to the next / previous moment. A moment's step is the board
-the person faced, before their move.
+``--replay`` show the same moments. That takes up to a few seconds of CPU
+for a long game, so a ``MomentsOf`` runs it once per game in a worker thread
+as soon as the game is shown, and the screen never waits for it: ``m`` /
+``M`` say so until it is done, then jump to the next / previous moment. A
+moment's step is the board the person faced, before their move.
 """
 
 from __future__ import annotations

@@ -262,6 +262,7 @@ def find_moments(final: GameState, *, people: frozenset[int] | None = None, leve
 
     def seats_of_bots(turn: int) -> frozenset[int]:
         return fixed if bots_at is None else bots_at(turn)
+
     # One bot per seat and set of bot seats, so that each replays the history once (its cache).
     bots: dict[tuple[int, frozenset[int]], Bot] = {}
     moments: list[Moment] = []
