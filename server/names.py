@@ -7,6 +7,7 @@ What a name may be and when two names look the same (their *skeleton*) is the en
 from __future__ import annotations
 
 import unicodedata
+from collections import Counter
 from collections.abc import Callable, Iterable
 
 from hanabi.engine.names import passes_for_a_bot, skeleton, unseen
@@ -38,19 +39,17 @@ class NameBook:
     skeleton, so that a login is checked against all of them without going through them all."""
 
     def __init__(self) -> None:
-        self._shapes: dict[str, dict[str, int]] = {}  # skeleton -> name -> how many known players bear it
+        self._shapes: dict[str, Counter[str]] = {}  # skeleton -> name -> how many known players bear it
 
     def add(self, name: str) -> None:
-        names = self._shapes.setdefault(skeleton(name), {})
-        names[name] = names.get(name, 0) + 1
+        self._shapes.setdefault(skeleton(name), Counter())[name] += 1
 
     def discard(self, name: str) -> None:
         shape = skeleton(name)
-        names = self._shapes.get(shape, {})
-        if names.get(name, 0) > 1:
-            names[name] -= 1
-            return
-        names.pop(name, None)
+        names = self._shapes.get(shape, Counter())
+        names[name] -= 1
+        if names[name] <= 0:
+            del names[name]
         if not names:
             self._shapes.pop(shape, None)
 
