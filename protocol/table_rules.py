@@ -95,7 +95,7 @@ def takes_over_host(table: TableInfo, asker: int) -> bool:
     if asker == table.host:
         return False
     host = table.players[table.host] if table.host is not None else None
-    return host is None or host.bot or not host.connected
+    return host is None or host.plays_as_bot or not host.connected
 
 
 def between_games(table: TableInfo, what: str) -> Refusal | None:
@@ -153,7 +153,7 @@ def give_host_refusal(table: TableInfo, asker: int | None, seat: int) -> Refusal
     holder = _holder(table, asker, seat, "hand the host role on", "only a seated player can be host")
     if isinstance(holder, Refusal):
         return holder
-    if holder.bot:
+    if holder.plays_as_bot:
         return Refusal(ErrorCode.BAD_FIELD, f"{holder.name} is a bot: only a human player can be host")
     return None
 

@@ -293,17 +293,23 @@ class Table:
     # --- who is here --------------------------------------------------------------------------------------------
 
     def people(self) -> list[tuple[int, Player]]:
-        """The persons seated here (bots are not), each with their seat, in seat order."""
+        """The players seated here by a connection of their own (house bots are not; a ``hanabi-bot`` is), each
+        with their seat, in seat order."""
         return [(i, s.player) for i, s in enumerate(self.seats) if s is not None and s.player is not None]
+
+    def persons(self) -> list[tuple[int, Player]]:
+        """The persons seated here: ``people`` but the network bots. A table with none is nobody's: it closes, and
+        a bot is never its host (it would wait for itself to start the next game)."""
+        return [(i, p) for i, p in self.people() if not p.network_bot]
 
     @property
     def humans(self) -> int:
-        return len(self.people())
+        return len(self.persons())
 
     @property
     def someone_connected(self) -> bool:
         """Whether a person seated here is connected now."""
-        return any(p.online for _, p in self.people())
+        return any(p.online for _, p in self.persons())
 
     @property
     def running(self) -> bool:
@@ -500,7 +506,7 @@ class Table:
         if player in self.spectators:  # a spectator of this table taking a seat
             await self._stop_watching(player)
         self.watch_absence()
-        if self.host is None:
+        if self.host is None and not player.network_bot:
             await self._set_host(seat)
         self.send_table(player, request_id)
         self.changed()
@@ -534,7 +540,7 @@ class Table:
             return
         self.watch_absence()  # the one who left may have been the only one connected
         if self.host == seat:
-            await self._set_host(self.people()[0][0])
+            await self._set_host(self.persons()[0][0])
         await self._lead_left(player)
         self.changed()
 

@@ -40,6 +40,8 @@ def test_only_the_host_starts_unless_the_host_is_away_and_never_during_a_game() 
     away = table(SeatInfo(name="Ann", bot=False, connected=False), BEN)
     assert rules.start_refusal(away, 1) is None and rules.takes_over_host(away, 1)
     assert not rules.takes_over_host(full, 1) and not rules.takes_over_host(away, 0)
+    robo = SeatInfo(name="Robo", bot=False, connected=True, network_bot=True)
+    assert rules.takes_over_host(table(robo, BEN), 1)  # a hanabi-bot host (a stored table of old) gives way
     # Said about a running game, whoever asks: there is nothing to start.
     assert code(rules.start_refusal(table(ANN, BEN, running=True), 1)) == ErrorCode.GAME_RUNNING
     assert rules.start_refusal(table(ANN, None), 0) == rules.Refusal(

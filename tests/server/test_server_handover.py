@@ -420,3 +420,23 @@ async def test_the_file_says_a_network_bots_seat_and_a_house_bots_were_bots_at_t
     file = from_json(json.loads((await alice.expect(ReplayFile)).json))
     assert file.bot_level == "basic" and file.bots_at(0) == {1, 2} and file.bots_at(file.state.turn) == {1, 2}
     assert {m.seat for m in replay_moments(file)} <= {0}  # Robo's moves are never judged
+
+
+async def test_a_network_bot_never_becomes_host_and_a_table_left_to_it_closes(connect: Connect) -> None:
+    """The host leaves a table of a person and a hanabi-bot: the person is host, not the bot (which would wait for
+    itself to start the next game); once the last person leaves, the table closes though the bot is still there."""
+    from hanabi.protocol import CLIENT_PROGRAM, PROTOCOL_VERSION
+    from hanabi.protocol.messages import GiveHost, Hello, Leave, TableGone, Welcome
+
+    alice, bob = await connect("Alice"), await connect("Bob")
+    robo = await connect("Robo", hello=False)
+    await robo.send(Hello(PROTOCOL_VERSION, CLIENT_PROGRAM, "Robo", network_bot=True))
+    await robo.expect(Welcome)
+    table = await table_of(alice, [robo, bob])  # the bot sits before Bob: first in seat order after Alice
+    refused = await _refused(alice, GiveHost(seat=1))
+    assert refused.code == "bad_field" and "Robo is a bot" in refused.message
+    await alice.send(Leave())
+    changed = await bob.expect(TableChanged, where=lambda m: m.table.id == table and m.table.players[0] is None)
+    assert changed.table.host == 2  # Bob, not Robo
+    await bob.send(Leave())
+    await robo.expect(TableGone, where=lambda m: m.table == table)
