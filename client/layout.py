@@ -239,8 +239,13 @@ class ScreenLayout:
 
     def _discards_height(self) -> Dimension:
         """The discards' lines, none of them needed when the review's bar wants the rows."""
-        lines = to_plain_text(self.once("discards", (self.width,), lambda model: discards(model, self.width)))
-        return Dimension(min=0, preferred=0, max=lines.count("\n") + 1)
+        return Dimension(min=0, preferred=0, max=self._discards_rows())
+
+    def _discards_rows(self) -> int:
+        """The lines of the discards (and the table's line under them), counted once per model and width: the
+        board's budget asks for them several times a redraw."""
+        return self.once("discards rows", (self.width,), lambda model: to_plain_text(
+            self.once("discards", (self.width,), lambda model: discards(model, self.width))).count("\n") + 1)
 
     def _chat_width(self) -> int:
         """The chat's column on a wide screen (the log has the rest, less the rule between them)."""
@@ -269,8 +274,7 @@ class ScreenLayout:
             clocks = wrap_words(time_fragments(model, time.monotonic()), self.width, 1)
             rest += to_plain_text(clocks).count("\n") + 1 if clocks else 0
             if not looking_back:
-                shown = self.once("discards", (self.width,), lambda model: discards(model, self.width))
-                rest += to_plain_text(shown).count("\n") + 1
+                rest += self._discards_rows()
         return self.app.application.output.get_size().rows - rest
 
     def _board_height(self) -> Dimension:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from .cards import Card
 from .variants import Variant
@@ -87,8 +88,10 @@ def possible_cards(view: PlayerView, seat: int | None = None) -> dict[int, tuple
     return {cv.order: _cards(m) for cv, m in zip(hand, masks, strict=True)}
 
 
+@lru_cache(maxsize=4096)
 def _cards(mask: int) -> tuple[Card, ...]:
-    """The cards of a mask's identities, lowest identity first (the set bits only, not every bit below the top)."""
+    """The cards of a mask's identities, lowest identity first. The same few masks come back for every hand of
+    every view (a card clued red 1, an untouched card), so each is turned into cards once."""
     cards = []
     while mask:
         low = mask & -mask
