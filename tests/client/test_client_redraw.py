@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from hanabi.client import layout
 from hanabi.engine import Discard, apply
+from prompt_toolkit.data_structures import Size
 from prompt_toolkit.formatted_text import to_plain_text
 
 from .conftest import Terminal
@@ -48,6 +49,27 @@ def test_a_redraw_makes_no_throwaway_buffer_while_the_command_line_is_closed(ter
     seated(term, kit, kit.game())
     term.screen()
     assert made == []  # the completions menu asks for the focused buffer only while the command line is open
+
+
+def test_the_discards_lines_are_counted_again_for_each_view_and_width(term: Terminal, kit) -> None:
+    from hanabi.client.screens import discards
+
+    def counted() -> tuple[int, int]:
+        model, width = term.app.screen.model(), term.app.width
+        return term.app.screen._discards_rows(), to_plain_text(discards(model, width)).count("\n") + 1
+
+    term.app.application.output.size = Size(rows=24, columns=40)
+    seated(term, kit, kit.game())
+    term.screen()
+    first, truth = counted()
+    assert first == truth
+    seated(term, kit, long_game(kit))  # a new view, with a discard pile
+    term.screen()
+    again, truth = counted()
+    assert again == truth and again > first
+    term.app.application.output.size = Size(rows=24, columns=80)  # wider: the pile takes fewer lines
+    wide, truth = counted()
+    assert wide == truth and wide < again
 
 
 def test_the_log_shows_its_newest_lines_and_scrolls_back_through_the_whole_game(term: Terminal, kit) -> None:
