@@ -74,6 +74,7 @@ class UiState:
     """What only this screen knows: shortcuts in progress, toggles, scrolling, the form."""
 
     pending: list[str] = field(default_factory=list)  # keys of a shortcut in progress
+    line_head: str = ""  # the start the command line was opened with (say, note 3): Ctrl-U leaves it
     prompt: str = ""
     show_knowledge: bool = False
     log_back: int = 0  # lines scrolled back from the newest
@@ -468,13 +469,24 @@ class ClientApp:
             return True  # keeps the line
         return False  # clears the buffer
 
-    def open_command(self, text: str = "") -> None:
+    def open_command(self, text: str = "", head: str = "") -> None:
+        """Open the command line on ``text``; ``head``, the start of it the program typed (``say ``, ``note 3 ``),
+        is what Ctrl-U leaves (``clear_line``)."""
         # The window keeps its sideways scroll while hidden. Left scrolled by a line longer than the screen, it
         # would scroll back only as far as the cursor (prompt_toolkit keeps no margin on the left), so a new line
         # opened with its label and every letter before the cursor out of sight, and stayed so: it starts afresh.
         self.command_window.reset()
+        self.ui.line_head = head
         self.command.set_document(self.command.document.__class__(text, len(text)))
         self.application.layout.focus(self.command)
+
+    def clear_line(self) -> None:
+        """Ctrl-U on the command line: what was typed before the cursor goes, but not the start the line was
+        opened with (``say ``, ``note 3 ``), which the player did not type; Ctrl-U again clears that too."""
+        before = self.command.document.text_before_cursor
+        head = self.ui.line_head
+        keep = len(head) if head and before.startswith(head) and len(before) > len(head) else 0
+        self.command.delete_before_cursor(len(before) - keep)
 
     def quit(self) -> None:
         if self.application.is_running:
@@ -514,7 +526,7 @@ class ClientApp:
 
     def open_chat(self) -> None:
         """``t``: the command line opens on ``say``."""
-        self.open_command("say ")
+        self.open_command("say ", head="say ")
         closed = chat_closed(self.get_model())
         if closed is not None:
             # Said before a word is typed; the line still opens, so the letters typed next are not
@@ -662,7 +674,7 @@ class ClientApp:
         if isinstance(step, shortcuts.KeyRefused):
             self.note(step.text, True)
         elif isinstance(step, handing.TypeOn):
-            self.open_command(step.text)
+            self.open_command(step.text, head=step.text)
             self.ui.prompt = step.prompt
         else:
             self.act(step.intent)
@@ -676,7 +688,7 @@ class ClientApp:
         elif isinstance(step, NoteIntent):
             self.act(step)
         elif isinstance(step, notes.EditNote):
-            self.open_command(step.line)
+            self.open_command(step.line, head=step.head)
 
     def delete_note(self) -> None:
         """Backspace or Delete at the note's prompt: the note goes."""

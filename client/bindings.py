@@ -202,6 +202,7 @@ def _everywhere(app: ClientApp, keymap: Keymap) -> None:
     # and a key typed in that second after Esc is taken with it (Esc c capitalises a word) instead of as itself.
     add("escape", outside, eager=True)(app.escape)
     add("escape", keymap.typing, eager=True)(app.leave_command)
+    add("c-u", keymap.typing)(app.clear_line)
     add("enter", outside)(app.enter)
     at_note_prompt = Condition(lambda: len(app.ui.note_keys) == 3)
     add("backspace", outside & at_note_prompt)(app.delete_note)

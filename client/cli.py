@@ -316,7 +316,8 @@ def _run(address: Address | None, name: str, solo: Solo | None = None, bell: boo
     view = store.model.view
     if solo is not None and view is not None and view.outcome is None:
         # The solo server lived in this process: its game went with it, which the key line cannot say after.
-        print(f"hanabi-client: solo game ended at turn {view.turn + 1}, {sum(view.fireworks)} points "
+        points = sum(view.fireworks)
+        print(f"hanabi-client: solo game ended at turn {view.turn + 1}, {points} point{'s' if points != 1 else ''} "
               "(solo games are not kept)")
         return 0
     farewell = store.model.farewell

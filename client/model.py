@@ -414,7 +414,9 @@ def _error(model: ClientModel, message: ErrorReply) -> ClientModel:
         # The server no longer knows our seat (restarted without its store): we are in its lobby now,
         # and the old table must not stay on screen as if we could still play at it.
         out = _notice(_leave(model), "The server no longer knows this seat: back in the lobby.")
-    return with_status(out, f"Refused: {message.message}", True)
+    # The server's sentence, with the key that answers it here (the server names no client's keys).
+    key = " (z lets it go on)" if message.code == ErrorCode.GAME_PAUSED.value and model.seat is not None else ""
+    return with_status(out, f"Refused: {message.message}{key}", True)
 
 
 def reduce(model: ClientModel, message: Incoming) -> ClientModel:

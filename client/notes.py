@@ -57,9 +57,11 @@ LIKELY, CONTRADICTED = "?", "≠"
 
 @dataclass(frozen=True, slots=True)
 class EditNote:
-    """Open the command line with ``line`` typed, so the player writes the note's text."""
+    """Open the command line with ``line`` typed, so the player writes the note's text; ``head`` is the part of
+    it that names the card (``note 3 ``), which Ctrl-U leaves."""
 
     line: str
+    head: str = ""
 
 
 # A step of the n key: the same prompt and refusal as the other keys' (keys.py), or what ends it.
@@ -250,7 +252,7 @@ def edit(model: ClientModel, seat: int, slot: int, start: str | None = None) -> 
     assert model.view is not None
     now = start if start is not None else my_notes(model).get(model.view.hands[seat][slot - 1].order, "")
     where = f"{slot}" if seat == model.view.seat else f"{seat_name(model.names, seat)} {slot}"
-    return EditNote(f"note {where} {now}")
+    return EditNote(f"note {where} {now}", f"note {where} ")
 
 
 # -- :note ---------------------------------------------------------------------------------------------

@@ -191,10 +191,13 @@ def test_w_after_a_hanabi_bot_moved_says_where_its_reasons_show(term: Terminal, 
     assert term.store.model.status == "bob is a hanabi-bot: its reasons show where it runs (hanabi-bot --explain)"
 
 
-def test_a_chat_line_whose_verb_was_erased_stays_to_be_mended(term: Terminal, kit) -> None:
+def test_ctrl_u_on_a_chat_line_keeps_say_and_a_line_whose_verb_was_erased_stays_to_be_mended(term: Terminal,
+                                                                                           kit) -> None:
     at_game(term, kit)
-    # Ctrl-U erases the whole line, "say " with it; what is typed next is no command, and is not lost.
-    assert term.type("tx\x15hello all\r") == []
+    assert term.type("txx\x15hello all\r") == [Chat("hello all")]  # Ctrl-U takes what was typed, not "say "
+    term.sent.clear()
+    # Ctrl-U twice erases the whole line, "say " with it; what is typed next is no command, and is not lost.
+    assert term.type("tx\x15\x15hello all\r") == []
     assert "unknown command 'hello'" in term.store.model.status
     assert term.app.command.text == "hello all"
     assert term.type("\x01say \r") == [Chat("hello all")]  # Ctrl-A, then the verb typed again

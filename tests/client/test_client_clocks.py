@@ -13,6 +13,7 @@ from hanabi.client.model import ClientModel, ClockAt, reduce
 from hanabi.client.runner import ModelStore
 from hanabi.client.snapshot import SizedOutput, screen_text
 from hanabi.protocol.messages import (
+    ErrorReply,
     GameClock,
     GameStarted,
     Joined,
@@ -78,6 +79,12 @@ def test_a_pause_is_told_in_the_log_and_the_line_and_its_end_too(kit) -> None:
     # A game that paused itself for an absent player goes on with no one to name.
     back = reduce(paused, ClockAt(GameClock(1, (), None, False), 2.0))
     assert back.status == "The game goes on."
+
+
+def test_a_move_refused_while_paused_names_the_key_that_lets_the_game_go_on(kit) -> None:
+    refused = reduce(_at_game(kit), ErrorReply("action", "game_paused", "the game is paused (bob paused the game): "
+                                                                         "moves wait until a player resumes it"))
+    assert refused.status.endswith("moves wait until a player resumes it (z lets it go on)")
 
 
 def test_a_queued_move_is_shown_by_slot_until_the_server_says_it_is_gone(kit) -> None:

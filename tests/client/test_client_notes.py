@@ -77,6 +77,11 @@ def test_every_letter_typed_at_the_prompt_goes_into_the_note_none_runs_as_a_game
     assert app.ui.rewind is None and app.ui.note_keys == []
 
 
+def test_ctrl_u_on_a_note_line_clears_the_text_typed_not_the_card_it_is_for(term: Terminal, kit) -> None:
+    state = playing(term, kit)
+    assert term.type("n12oops\x15kt\r") == [WriteNote(state.hands[0][1], "kt")]
+
+
 @pytest.mark.parametrize("key", ["\x7f", "\x1b[3~"])  # Backspace, Delete
 def test_backspace_or_delete_at_the_prompt_deletes_the_note(term: Terminal, kit, key: str) -> None:
     state = playing(term, kit)
