@@ -56,7 +56,7 @@ from .history_list import HistoryActions
 from .judge import NO_GAME, SPECTATORS_CANNOT_ACT, refusal
 from .layout import ScreenLayout
 from .lobby import LobbyActions
-from .model import ClientModel, Incoming, Link, NameChosen, Note
+from .model import ClientModel, Incoming, NameChosen, Note, offline_problem
 from .review import ReviewActions
 from .rewind import Rewind, history_prompt, history_step
 from .saving import replay_folder, replay_stem, save_new_file
@@ -93,22 +93,6 @@ class UiState:
     show_notes: bool = False  # the notes panel in place of the log
     notes_from: int = 0  # notes of the panel scrolled past (PgDn)
     rewind: Rewind | None = None  # looking back through the game in progress (rewind.py)
-
-
-def offline_problem(model: ClientModel) -> str | None:
-    """Why a request cannot go to the server now, or None when it can.
-
-    Said on the key press: a request typed while the link is down would otherwise vanish without a word
-    (the session drops what was queued for a connection that broke, since it may no longer make sense).
-    """
-    link = model.link
-    if link is Link.RECONNECTING:
-        return "not connected — reconnecting; try again once back"
-    if link in (Link.CONNECTING, Link.OFFLINE):
-        return "not connected yet — still trying to reach the server; try again once connected"
-    if link is Link.CLOSED:
-        return "not connected — this connection is over: Ctrl-C quits, then start hanabi-client again"
-    return None
 
 
 class ClientApp:

@@ -33,7 +33,7 @@ from hanabi.protocol.messages import GiveHost as GiveHostMessage
 
 from .commands import HAND_USAGE, LobbyIntent
 from .form import CHATS, TIMERS, VARIANTS, TableForm
-from .model import ClientModel, LeftTable
+from .model import ClientModel, LeftTable, Link, offline_problem
 from .screens import chat_closed
 
 if TYPE_CHECKING:
@@ -185,6 +185,11 @@ class LobbyActions:
 
     def open_form(self, name: str | None = None) -> None:
         model = self.app.get_model()
+        if model.link in (Link.CONNECTING, Link.OFFLINE):
+            # No server has answered yet, so none said it has no tables: the form would be filled in for nothing.
+            # (While reconnecting it opens, and is kept until it can be sent.)
+            self.app.note(offline_problem(model) or "", True)
+            return
         refusal = rules.seated_refusal(model.table, model.seat, "create")
         if refusal is not None:  # said before the form is filled in, not after
             self.app.note(f"{refusal.message} (l leaves)", True)
@@ -245,7 +250,7 @@ class LobbyActions:
         tables = model.tables
         chosen = tables[self.app.ui.selected] if 0 <= self.app.ui.selected < len(tables) else None
         if chosen is None:
-            self.app.note("there is no table yet: press n to create one", True)
+            self.app.note(offline_problem(model) or "there is no table yet: press n to create one", True)
         else:
             self._enter(model, key, chosen.id)
 

@@ -419,6 +419,22 @@ def _error(model: ClientModel, message: ErrorReply) -> ClientModel:
     return with_status(out, f"Refused: {message.message}{key}", True)
 
 
+def offline_problem(model: ClientModel) -> str | None:
+    """Why a request cannot go to the server now, or None when it can.
+
+    Said on the key press: a request typed while the link is down would otherwise vanish without a word
+    (the session drops what was queued for a connection that broke, since it may no longer make sense).
+    """
+    link = model.link
+    if link is Link.RECONNECTING:
+        return "not connected — reconnecting; try again once back"
+    if link in (Link.CONNECTING, Link.OFFLINE):
+        return "not connected yet — still trying to reach the server; try again once connected"
+    if link is Link.CLOSED:
+        return "not connected — this connection is over: Ctrl-C quits, then start hanabi-client again"
+    return None
+
+
 def reduce(model: ClientModel, message: Incoming) -> ClientModel:
     """The model after ``message``. Pure: the same model and message always give the same result."""
     step = _REDUCERS.get(type(message))

@@ -967,6 +967,13 @@ def test_keys_pressed_while_reconnecting_say_so_and_send_nothing(term: Terminal,
     assert term.type(f"c2{rank}") == [Chat("hello"), ActionRequest(Clue(1, rank=rank))]
 
 
+def test_a_server_never_reached_has_no_tables_to_join_nor_a_form_to_fill(term: Terminal) -> None:
+    term.feed(LinkChanged(Link.CONNECTING, "server:7799"))
+    for key in ("j", "n"):
+        assert term.type(key) == []
+        assert term.store.model.status.startswith("not connected yet") and term.app.ui.form is None
+
+
 def test_the_new_table_form_is_kept_when_it_cannot_be_sent(term: Terminal, kit) -> None:
     term.feed(Welcome(1, "server", "dave", "tok", ""), LinkChanged(Link.RECONNECTING, "server:7777"))
     assert term.type("n\r") == []
