@@ -149,16 +149,19 @@ def _card_of(view: PlayerView, order: int) -> StyleAndTextTuples:
     return [("class:knowledge.none", "??")]
 
 
-def panel_fragments(model: ClientModel, skip: int = 0) -> StyleAndTextTuples:
+def panel_fragments(model: ClientModel, skip: int = 0, writing: bool = True) -> StyleAndTextTuples:
     """Every note we may see, one a line: whose note when there are several writers, where the card is, the
     card, the note in full; the cards in hands first, in seat and slot order. ``skip`` notes are scrolled
-    past (PgDn), when there are more than the screen holds."""
+    past (PgDn), when there are more than the screen holds. ``writing``: notes can be written here (not in a
+    replay file's viewer)."""
     view = model.view
     if view is None:
         return [("class:label", NO_GAME)]
     names = model.names
     writers = sorted({seat for seat, _, _ in model.card_notes})
     if not writers:
+        if not writing:
+            return [("class:label", "Notes: none in this file. N closes this panel.")]
         hint = "spectators read every player's notes here" if model.seat is None else "n writes a note on a card"
         return [("class:label", f"Notes: none yet ({hint}). N closes this panel.")]
     rows = []

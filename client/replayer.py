@@ -218,7 +218,7 @@ class ReplayViewer:
             return self._log_text[1], self._log_text[2]
         if self.pos.show_notes:
             # The notes panel keeps its start in sight: the cards in hands.
-            text, end = panel_fragments(self.model()), Point(0, 0)
+            text, end = panel_fragments(self.model(), writing=False), Point(0, 0)
         else:
             # Only the lines that can show: the window keeps its end in sight (so the step just taken shows),
             # and no line takes less than a row.

@@ -140,8 +140,8 @@ def board_within(model: ClientModel, show_knowledge: bool, width: int, rows: int
         if to_plain_text(hands).count("\n") + 1 <= rows:
             return hands
     hands = board(model, False, width, KNOWS_CUT if show_knowledge else "")
-    if to_plain_text(hands).count("\n") + 1 <= rows:
-        return hands
+    if to_plain_text(hands).count("\n") + 1 <= rows or model.view is None or model.view.seat is None:
+        return hands  # (a spectator watching every hand has no "can be" rows to leave out)
     return board(model, False, width, KNOWS_CUT if show_knowledge else CAN_BE_CUT, can_be=False)
 
 
@@ -411,8 +411,8 @@ HELP_PAGES: tuple[tuple[str, ...], ...] = (
         "  c P V  clue player P (the seat number on the board) with a colour or a rank",
         "  m A B  move a card from slot A to slot B (any time) · PgUp/PgDn scroll the log",
         "  p/d N out of turn: queue it for your next turn (u cancels) · z pause/resume",
-        "  k show or hide what each player knows · t talk · : command",
-        "  n P S  note on P's card in slot S (you too): f finessed, c chop moved… N notes",
+        "  k show or hide what each player knows · t talk · : command · N notes",
+        "  n P S  note on P's card in slot S (yours too): f finessed, cm chop moved…",
         "  r      rewind (← → [ ] Home End; r returns)   i S N  clues on seat S's slot N",
         "  w why the last bot moved · b blind-play the deck's last card (a table option)",
         "  a advice: what the house bot would do in your seat (if the host allows it)",

@@ -378,7 +378,7 @@ def test_esc_closes_the_replay_viewer_s_notes_panel(kit) -> None:
         viewer = ReplayViewer(replay, "game.json", input=pipe, output=SizedOutput(80, 24))
         pipe.send_text("N" + "q")
         viewer.application.run()
-        assert "Notes: none yet" in screen_text(viewer.application)
+        assert "Notes: none in this file" in screen_text(viewer.application)  # n is no note key here
         pipe.send_text("\x1b" + "q")
         viewer.application.run()
-        assert "Notes: none yet" not in screen_text(viewer.application)
+        assert "Notes: none in this file" not in screen_text(viewer.application)

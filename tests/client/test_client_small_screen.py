@@ -81,3 +81,13 @@ def test_the_last_move_shows_at_60x15_with_a_spectator_and_every_hand(kit, tmp_p
         screen = small.screen()
         assert "1 alice clues bob" in screen, screen  # the log keeps its line: what your cards can be gives way
         assert all(name in screen for name in names[2:]), screen  # and no hand does
+
+
+def test_a_spectator_watching_every_hand_at_60x15_is_not_told_of_can_be_rows(kit, tmp_path: Path) -> None:
+    names = ("alice", "bob", "cathy", "dave", "emma")
+    with create_pipe_input() as pipe:
+        small = kit.Terminal(pipe, tmp_path, columns=60, rows=15)
+        small.feed(Welcome(1, "server", "eve", "tok", ""), Joined(kit.table(names, running=True), None),
+                   GameStarted(1, 1), kit.view_message(kit.game(5), None))
+        screen = small.screen()
+        assert "alice" in screen and "can be" not in screen, screen  # no hand of her own: nothing left out
