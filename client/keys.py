@@ -14,24 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hanabi.engine import (
-    RANKS,
-    Clue,
-    Discard,
-    GameEnded,
-    NotYourTurn,
-    Play,
-    PlayerView,
-    Prospects,
-    Rearrange,
-    Worth,
-    check_turn,
-    possible_cards,
-)
+from hanabi.engine import RANKS, Clue, Discard, GameEnded, NotYourTurn, Play, PlayerView, Rearrange, Worth, check_turn
 
 from .board import others_in_turn_order, seat_name
 from .commands import CommandError, LobbyIntent, clue_value, deck_play, other_player
 from .judge import NO_GAME, SPECTATORS_CANNOT_ACT, refusal
+from .knowledge import Insight
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,9 +157,8 @@ def step(keys: Sequence[str], key: str, view: PlayerView, names: Sequence[str]) 
 
 
 def _certain_trash(view: PlayerView, order: int) -> bool:
-    """Whether counting shows our card ``order`` can never be played (its ``x`` on the board)."""
-    assert view.seat is not None
-    return Worth.TRASH in Prospects.of_view(view).worth(possible_cards(view, view.seat)[order])
+    """Whether counting shows our card ``order`` can never be played: its ``x`` on the board, by the same insight."""
+    return Worth.TRASH in Insight.of(view).worth[order]
 
 
 def _slot(key: str, size: int) -> int | KeyRefused:

@@ -11,19 +11,15 @@ from hanabi.engine.bots import decide, explained
 from hanabi.engine.bots.hgroup import ConventionBot, Turn
 from hanabi.engine.bots.memory import Table
 
+from .test_bots_person import deal as deal_from
+
 BOT = frozenset({1})  # 2 players: seat 0 is the person, seat 1 the house bot (beginner level)
 R2_DRAWN = 10  # the person's card drawn after they play their R1
 
 
 def deal(cards: str) -> GameState:
-    """``cards``: seat 0's hand (slot 5 first: orders 0-4), seat 1's (orders 5-9), then the cards drawn next;
-    the bot (seat 1) moves first."""
-    config = GameConfig(players=2, first_seat=1)
-    rest = config.variant.deck()
-    top = [Card.parse(name) for name in cards.split()]
-    for card in top:
-        rest.remove(card)
-    return game_from_deck(config, top + rest)
+    """As the person tests deal (seat 0's hand, seat 1's, then the cards drawn next), with the bot (seat 1) first."""
+    return deal_from(cards, first_seat=1)
 
 
 def last_token(first_clue: Clue) -> GameState:

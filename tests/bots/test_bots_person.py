@@ -16,9 +16,10 @@ from people import Beginner  # bench/ is on the tests' path (pyproject): its scr
 BOT = frozenset({1})  # 2 players: seat 0 is the person, seat 1 the house bot (beginner level)
 
 
-def deal(cards: str) -> GameState:
-    """``cards``: seat 0's hand (slot 5 first: orders 0-4), seat 1's (orders 5-9), then the cards drawn next."""
-    config = GameConfig(players=2, first_seat=0)
+def deal(cards: str, first_seat: int = 0) -> GameState:
+    """``cards``: seat 0's hand (slot 5 first: orders 0-4), seat 1's (orders 5-9), then the cards drawn next;
+    ``first_seat`` moves first."""
+    config = GameConfig(players=2, first_seat=first_seat)
     rest = config.variant.deck()
     top = [Card.parse(name) for name in cards.split()]
     for card in top:
