@@ -14,7 +14,8 @@ from its I/O wait to waiting again, every task that was ready run once. A long r
 arrives meanwhile, so the longest round of the attack's time (in wall-clock time, which on a busy machine also
 counts the moments the kernel gave the CPU to another process, and in the server's CPU time) is printed, with
 how many task steps the longest in CPU held (readers and writers of connections, tables: a count, which a busy
-machine changes less than it changes times).
+machine changes less than it changes times) and how much of its CPU went to Python's cycle collections; and the
+longest round's CPU with its collections taken out, which is the server's own work.
 
 All of it runs on loopback only. The attacker and the honest clients share the machine's cores with the
 server (on a LAN the attacker's CPU would be its own), so the figures are, if anything, pessimistic.
@@ -200,16 +201,19 @@ def _honest(port: int, server_pid: int, seconds: float, out: Any) -> None:
 # --- the server (its own process), its event loop's rounds timed ------------------------------------------------------
 
 ROUND_TIMER = """
-import os, runpy, sys, time, trio
+import gc, os, runpy, sys, time, trio
 log = open(os.environ["HANABI_ROUND_LOG"], "w", buffering=1)
 
 class Rounds(trio.abc.Instrument):
     began = (0.0, 0.0)
     steps = 0
+    collecting = 0.0  # CPU time when the running collection began
+    collected = 0.0  # CPU seconds of the round's collections
+    oldest = -1  # the oldest generation the round collected (-1: none)
 
     def after_io_wait(self, timeout):
         self.began = (time.perf_counter(), time.thread_time())
-        self.steps = 0
+        self.steps, self.collected, self.oldest = 0, 0.0, -1
 
     def after_task_step(self, task):
         self.steps += 1
@@ -217,10 +221,20 @@ class Rounds(trio.abc.Instrument):
     def before_io_wait(self, timeout):
         wall, cpu = time.perf_counter() - self.began[0], time.thread_time() - self.began[1]
         if self.began[0] and wall > 0.001:  # the shorter ones, most of them, cannot be the longest
-            log.write(f"{time.time():.6f} {wall * 1000:.3f} {cpu * 1000:.3f} {self.steps}\\n")
+            log.write(f"{time.time():.6f} {wall * 1000:.3f} {cpu * 1000:.3f} {self.steps} "
+                      f"{self.collected * 1000:.3f} {self.oldest}\\n")
 
+    def collection(self, phase, info):
+        if phase == "start":
+            self.collecting = time.thread_time()
+        else:
+            self.collected += time.thread_time() - self.collecting
+            self.oldest = max(self.oldest, info["generation"])
+
+rounds = Rounds()
+gc.callbacks.append(rounds.collection)
 run = trio.run
-trio.run = lambda *args, **kwargs: run(*args, instruments=[Rounds()], **kwargs)
+trio.run = lambda *args, **kwargs: run(*args, instruments=[rounds], **kwargs)
 sys.argv[0] = "hanabi-server"
 runpy.run_module("hanabi.server", run_name="__main__", alter_sys=True)
 """
@@ -228,23 +242,27 @@ runpy.run_module("hanabi.server", run_name="__main__", alter_sys=True)
 
 def _start_server(db: str, round_log: str) -> tuple[subprocess.Popen[bytes], int]:
     """A ``hanabi-server`` process as the load test starts one, its event loop's rounds logged to ``round_log``
-    (each over 1 ms: when it ended, its wall-clock and CPU milliseconds)."""
+    (each over 1 ms: when it ended, its wall-clock and CPU milliseconds, its task steps, and the CPU milliseconds
+    of the cycle collections that ran in it with the oldest generation they collected)."""
     return loadtest.started([sys.executable, "-c", ROUND_TIMER], db, {**os.environ, "HANABI_ROUND_LOG": round_log})
 
 
-def _longest_round(round_log: str, since: float, until: float) -> tuple[float, float, int]:
+def _longest_round(round_log: str, since: float, until: float) -> dict[str, Any]:
     """The longest round that ended between ``since`` and ``until`` (time.time()): its wall-clock and (of all
-    of them) the longest CPU milliseconds, and the task steps of that longest in CPU (a count, which a busy
-    machine does not change as it changes times: how many readers and writers one round held)."""
-    wall = cpu = 0.0
-    steps = 0
+    of them) the longest CPU milliseconds, with the task steps of that longest in CPU (a count, which a busy
+    machine does not change as it changes times: how many readers and writers one round held) and the CPU its
+    cycle collections took; and the longest CPU of a round with its collections' CPU taken out (what the
+    server's own work in one round came to)."""
+    wall = cpu = collected = own = 0.0
+    steps, oldest = 0, -1
     for line in Path(round_log).read_text().splitlines():
-        at, w, c, n = (float(x) for x in line.split())
+        at, w, c, n, g, generation = (float(x) for x in line.split())
         if since <= at <= until:
-            wall = max(wall, w)
+            wall, own = max(wall, w), max(own, c - g)
             if c > cpu:
-                cpu, steps = c, int(n)
-    return wall, cpu, steps
+                cpu, steps, collected, oldest = c, int(n), g, int(generation)
+    return {"round_ms": round(wall, 1), "round_cpu_ms": round(cpu, 1), "round_steps": steps,
+            "round_gc_ms": round(collected, 1), "round_gc_generation": oldest, "round_own_cpu_ms": round(own, 1)}
 
 
 # --- this process: logins, resumes, memory -------------------------------------------------------------------------
@@ -329,7 +347,7 @@ def run_attack(name: str, seconds: float, nice: int = 19) -> dict[str, Any]:
                 resumes += _hello(port, "127.0.3.2", "Returner", token, {"welcome", "joined"})
                 time.sleep(0.5)
             cpu = (sum(loadtest._cpu_seconds(proc.pid)) - cpu_before) / (time.monotonic() - started)
-            round_wall, round_cpu, round_steps = _longest_round(round_log, began, time.time())
+            rounds = _longest_round(round_log, began, time.time())
             result = out.get(timeout=seconds + 60)
             done.set()
             sampler.join()
@@ -340,8 +358,7 @@ def run_attack(name: str, seconds: float, nice: int = 19) -> dict[str, Any]:
             proc.wait(10)
     return {"attack": name, **result, "logins": f"{logins}/{tries}", "resumes": f"{resumes}/{tries}",
             "logins_ok": logins == tries, "resumes_ok": resumes == tries, "rss_peak_mib": round(max(peak) / 1024, 1),
-            "server_cpu": round(cpu, 2), "round_ms": round(round_wall, 1), "round_cpu_ms": round(round_cpu, 1),
-            "round_steps": round_steps}
+            "server_cpu": round(cpu, 2), **rounds}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -369,7 +386,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:<11} honest p50 {med('p50_ms')} ms, p99 {med('p99_ms')} ms ({med('actions')} actions); "
               f"logins {', '.join(r['logins'] for r in results)}; resumes {', '.join(r['resumes'] for r in results)}"
               f"; server peak {med('rss_peak_mib')} MiB, CPU {med('server_cpu')}; longest loop round "
-              f"{med('round_ms')} ms ({med('round_cpu_ms')} ms of CPU, {med('round_steps')} task steps); "
+              f"{med('round_ms')} ms ({med('round_cpu_ms')} ms of CPU, {med('round_steps')} task steps, "
+              f"{med('round_gc_ms')} ms collecting); without its collections {med('round_own_cpu_ms')} ms of CPU; "
               f"load {os.getloadavg()[0]:.1f}"
               + (f"; honest game broke: {failed}" if failed else "") + f"  [{ATTACKS[name][0]}]", flush=True)
     return 0

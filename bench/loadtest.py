@@ -299,12 +299,14 @@ def _rss_kib(pid: int) -> int:
 # named by HANABI_GC_LOG (wall-clock start, generation, CPU ms, objects in the generations it looked at), one line
 # each, as it happens; before each collection of the oldest generation, a census of what it holds, by type.
 _GC_LOGGER = """
-import collections, gc, json, os, runpy, sys, time
+import collections, gc, json, os, runpy, sys, time, types
 log = open(os.environ["HANABI_GC_LOG"], "w", buffering=1)
 began = [0.0, 0.0, 0]
 young = {}  # before a collection of generation 1: the id of each object it looks at -> its kind (``kind``)
 def kind(o):  # the name of o's type; for a coroutine or a generator, also its function's (which wait it is in)
-    code = getattr(o, "cr_code", None) or getattr(o, "gi_code", None)
+    # By type, not getattr: some objects make any attribute (ctypes' library loaders open a library of its name).
+    code = (o.cr_code if isinstance(o, types.CoroutineType) else o.gi_code if isinstance(o, types.GeneratorType)
+            else None)
     return type(o).__qualname__ + (" " + code.co_qualname if code is not None else "")
 def watch(phase, info):
     if phase == "start":
