@@ -201,6 +201,7 @@ class LinkChanged:
     link: Link
     address: str = ""
     detail: str = ""
+    at: float | None = None  # when it changed (time.monotonic), stamped by the store as it is dispatched
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,6 +261,15 @@ def _note(model: ClientModel, message: Note) -> ClientModel:
 
 def _link_changed(model: ClientModel, message: LinkChanged) -> ClientModel:
     out = replace(model, link=message.link, address=message.address or model.address)
+    clock = model.clock
+    if (model.link is Link.ONLINE and message.link is not Link.ONLINE and clock is not None
+            and clock.running is not None and clock.running < len(clock.remaining)
+            and model.clock_at is not None and message.at is not None):
+        # Cut off, we no longer know whether the bank runs (a server that went away keeps the banks it stored):
+        # stop counting it down where it stands; the next ``clock`` after the reconnection says how it stands.
+        remaining = list(clock.remaining)
+        remaining[clock.running] = max(0, remaining[clock.running] - int((message.at - model.clock_at) * 1000))
+        out = replace(out, clock=replace(clock, remaining=tuple(remaining)), clock_at=None)
     if message.detail:
         out = with_status(out, message.detail, message.link is not Link.ONLINE)
     return out

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import gc
 import signal
 import time
@@ -22,7 +23,7 @@ import trio
 from hanabi.protocol import GameClock
 
 from .app import ClientApp
-from .model import ClientModel, ClockAt, Incoming, Note, reduce
+from .model import ClientModel, ClockAt, Incoming, LinkChanged, Note, reduce
 
 
 def settle() -> None:
@@ -46,6 +47,8 @@ class ModelStore:
     def dispatch(self, message: Incoming) -> None:
         if isinstance(message, GameClock):  # stamped as it arrives, so the board counts the bank down from then
             message = ClockAt(message, time.monotonic())
+        elif isinstance(message, LinkChanged) and message.at is None:  # so a running bank stops where it stood
+            message = dataclasses.replace(message, at=time.monotonic())
         try:
             self.model = reduce(self.model, message)
         except Exception as e:  # a reducer bug must cost one message, not the connection

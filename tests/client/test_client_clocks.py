@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hanabi.client.app import ClientApp
 from hanabi.client.clockface import LOW, bank_left, clock_text, time_fragments
-from hanabi.client.model import ClientModel, ClockAt, reduce
+from hanabi.client.model import ClientModel, ClockAt, Link, LinkChanged, reduce
 from hanabi.client.runner import ModelStore
 from hanabi.client.snapshot import SizedOutput, screen_text
 from hanabi.protocol.messages import (
@@ -109,10 +109,22 @@ def test_a_new_game_forgets_the_last_ones_clock_and_premove(kit) -> None:
     assert reduce(again, ClockAt(GameClock(1, (5, 5, 5), 0, False), 0.0)).clock is None  # game 1's: not shown
 
 
+def test_a_running_bank_stops_where_it_stood_when_the_connection_drops_until_the_next_clock(kit) -> None:
+    model = reduce(_at_game(kit), ClockAt(GameClock(1, (90_000, 25_000, 120_000), 0, False), at=100.0))
+    model = reduce(model, LinkChanged(Link.ONLINE))
+    lost = reduce(model, LinkChanged(Link.RECONNECTING, at=110.0))
+    # Ten seconds counted before the link dropped; none after, however long the server stays away.
+    assert [bank_left(lost, seat, 500.0) for seat in range(3)] == [80.0, 25.0, 120.0]
+    back = reduce(lost, ClockAt(GameClock(1, (85_000, 25_000, 120_000), 0, False), at=600.0))
+    assert bank_left(back, 0, 610.0) == 75.0  # the server's figure, counted down again
+
+
 def test_the_store_stamps_a_clock_with_when_it_arrived(kit) -> None:
     store = ModelStore(_at_game(kit))
     store.dispatch(GameClock(1, (1_000, 1_000, 1_000), 0, False))
     assert store.model.clock is not None and store.model.clock_at is not None
+    store.dispatch(LinkChanged(Link.RECONNECTING))  # stamped too: the running bank stops counting
+    assert store.model.clock is not None and store.model.clock_at is None
 
 
 class _Terminal:
