@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from hanabi.engine import Event, Hands, PlayerView, TurnEvent, hands_after, opening_hands
 from hanabi.engine.coach import advice_lines
+from hanabi.engine.replay import handed_on
 from hanabi.protocol import ErrorCode
 from hanabi.protocol.messages import (
     AdviceReply,
@@ -527,12 +528,10 @@ def _seat_status(model: ClientModel, message: SeatStatus) -> ClientModel:
 
 
 def _handed(model: ClientModel, seat: int, previous: str, name: str, turn: int) -> tuple[tuple[int, int, str], ...]:
-    """The holders once ``seat`` went from ``previous`` to ``name`` at ``turn`` (the first hand-over of a seat
-    also records who held it before: its moves until then are theirs)."""
-    holders = model.holders
-    if not any(s == seat for _, s, _ in holders):
-        holders = (*holders, (0, seat, previous))
-    return (*holders, (turn, seat, name))
+    """The holders once ``seat`` went from ``previous`` to ``name`` at ``turn``, by the engine's rule
+    (``handed_on``)."""
+    added = handed_on((s for _, s, _ in model.holders), seat, turn, previous, name)
+    return (*model.holders, *((h.turn, h.seat, h.name) for h in added))
 
 
 def _seat_handed(model: ClientModel, message: SeatHanded) -> ClientModel:

@@ -23,7 +23,7 @@ its own deck from it and replay the actions against another deal.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -87,6 +87,15 @@ class SeatHolder(NamedTuple):
     seat: int
     name: str
     bot: bool = False
+
+
+def handed_on(handed: Iterable[int], seat: int, turn: int, previous: str, name: str, *, was_bot: bool = False,
+              bot: bool = False) -> list[SeatHolder]:
+    """The entries ``seat``, handed from ``previous`` to ``name`` at ``turn``, adds to the seat holders (``handed``:
+    the seats they name already). A seat's first hand-over also names who held it from the deal (``was_bot``: a
+    bot), since its moves until then are theirs."""
+    dealt = [] if seat in set(handed) else [SeatHolder(0, seat, previous, was_bot)]
+    return [*dealt, SeatHolder(turn, seat, name, bot)]
 
 
 class ReplayError(ValueError):

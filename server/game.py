@@ -44,7 +44,7 @@ from hanabi.engine import (
     views_for,
 )
 from hanabi.engine.bots import Level
-from hanabi.engine.replay import SeatHolder
+from hanabi.engine.replay import SeatHolder, handed_on
 from hanabi.protocol import (
     BotReason,
     CardNote,
@@ -137,10 +137,8 @@ class Game:
     def handed(self, seat: int, name: str, bot: bool, was_bot: bool) -> list[SeatHolder]:
         """``seat`` is ``name``'s from the turn to come on (``bot``: a bot's; ``was_bot``: a bot held it at the
         deal). Returns the entries added, for the store."""
-        added = []
-        if not any(h.seat == seat for h in self.holders):
-            added.append(SeatHolder(0, seat, self.names[seat], was_bot))
-        added.append(SeatHolder(self.state.turn, seat, name, bot))
+        added = handed_on((h.seat for h in self.holders), seat, self.state.turn, self.names[seat], name,
+                          was_bot=was_bot, bot=bot)
         self.holders.extend(added)
         return added
 

@@ -11,7 +11,16 @@ import pytest
 from hanabi.engine import Discard, GameConfig, GameState, Play, apply, new_game, view_for
 from hanabi.engine.bots import make_bot
 from hanabi.engine.coach import UNSAID_LEVEL, Judged, find_moments, judged, replay_moments
-from hanabi.engine.replay import BOT_LEVEL, SEAT_HOLDERS, ReplayError, SeatHolder, dumps, from_json, to_json
+from hanabi.engine.replay import (
+    BOT_LEVEL,
+    SEAT_HOLDERS,
+    ReplayError,
+    SeatHolder,
+    dumps,
+    from_json,
+    handed_on,
+    to_json,
+)
 
 from .hanablive_loader import problems
 
@@ -80,3 +89,11 @@ def test_a_level_that_is_none_of_the_tables_is_refused_in_a_sentence(level: obje
     with pytest.raises(ReplayError, match=r"options\.botLevel is .*, not a convention level: it is one of "
                                           r'"beginner", "basic", "h-group"'):
         from_json(data)
+
+
+def test_a_seats_first_hand_over_also_names_its_holder_from_the_deal_and_a_later_one_does_not() -> None:
+    first = handed_on([2], 1, 12, "ben", "Bot Dan", bot=True)
+    assert first == [SeatHolder(0, 1, "ben", False), SeatHolder(12, 1, "Bot Dan", True)]
+    again = handed_on([2, 1, 1], 1, 20, "Bot Dan", "ben 2")
+    assert again == [SeatHolder(20, 1, "ben 2", False)]
+    assert handed_on([], 0, 3, "Bot Ada", "ann", was_bot=True)[0] == SeatHolder(0, 0, "Bot Ada", True)
