@@ -13,6 +13,7 @@ import hashlib
 import hmac
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -394,9 +395,13 @@ class Table:
 
     # --- telling people -----------------------------------------------------------------------------------------
 
-    def to_members(self, data: bytes, but: Player | None = None) -> None:
-        for p, _ in self.viewers(but):
-            p.send_frame(data)
+    def to_members(self, data: bytes, but: Player | None = None,
+                   seeing: Callable[[int | None], bool] | None = None) -> None:
+        """``data`` to everyone here (but ``but``); with ``seeing``, only to those whose seat seen (``viewers``) it
+        takes."""
+        for p, seat in self.viewers(but):
+            if seeing is None or seeing(seat):
+                p.send_frame(data)
 
     def changed(self) -> None:
         """Everyone at the table and in the lobby learns its new public state (and who watches, if that changed)."""

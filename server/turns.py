@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 import trio
@@ -84,7 +84,8 @@ class TableSide(Protocol):
     def player_at(self, seat: int) -> Player | None: ...
     def seat_of(self, player: Player) -> int | None: ...
     def seated(self, player: Player) -> int: ...
-    def to_members(self, data: bytes, but: Player | None = None) -> None: ...
+    def to_members(self, data: bytes, but: Player | None = None,
+                   seeing: Callable[[int | None], bool] | None = None) -> None: ...
     def changed(self) -> None: ...
     async def call_own(self, request: object) -> None: ...
     async def begin_review(self, game: Game, replay: str, leaving: Player | None = None) -> None: ...
@@ -183,12 +184,8 @@ async def _over(table: TableSide, game: Game, leaving: Player | None = None) -> 
     watched as it) the bots' reasons kept from it while it ran; then the review begins, from the same file."""
     replay = game.replay_json()
     table.to_members(game.over_frames(replay), but=leaving)
-    viewers = table.viewers(leaving)
     for message, named in game.reasons:
-        data = frame(message)
-        for p, seat in viewers:
-            if seat in named:
-                p.send_frame(data)
+        table.to_members(frame(message), but=leaving, seeing=named.__contains__)  # to the seats it was kept from
     await table.begin_review(game, replay, leaving)
 
 
@@ -295,10 +292,8 @@ async def write_note(table: TableSide, player: Player, request: WriteNote) -> No
     await table.store.set_note(game.id, seat, request.order, request.text)
     game.write_note(seat, request.order, request.text)
     player.send(game.notes_of(seat, request.id))
-    watching = frame(game.notes_of(seat))
-    for p, seen in table.viewers(but=player):  # another seat sees its own
-        if seen in (None, seat):
-            p.send_frame(watching)
+    # Another seat sees its own notes only.
+    table.to_members(frame(game.notes_of(seat)), but=player, seeing=lambda seen: seen in (None, seat))
 
 
 def schedule_bot(table: TableSide, pause: float = 0.0) -> None:
@@ -347,10 +342,7 @@ def _tell_reason(table: TableSide, game: Game, reason: Withheld) -> None:
     """A bot's reason, with its move: to everyone at the table but the seats whose own cards it names (and the
     spectators who watch as one of them)."""
     message, named = reason
-    data = frame(message)
-    for p, seat in table.viewers():
-        if seat not in named:
-            p.send_frame(data)
+    table.to_members(frame(message), seeing=lambda seat: seat not in named)
     game.reasons.append(reason)
 
 
