@@ -16,12 +16,12 @@ from hanabi.protocol import Goodbye, GoodbyeReason, encode
 
 from .admission import Door, PerAddress
 from .announce import Counts
-from .bots import Policy
 from .config import ServerConfig
 from .connection import Connection, Heartbeats
 from .lifecycle import RateLimit
 from .lobby import Lobby
 from .store import Store
+from .turns import Policy
 
 log = logging.getLogger(__name__)
 

@@ -40,7 +40,6 @@ from hanabi.protocol import (
 from hanabi.protocol import table_rules as rules
 
 from .admission import PerAddress
-from .bots import Policy, house_policy
 from .config import ServerConfig
 from .game import replay_text
 from .names import NameBook, by_name, normalized, unique
@@ -50,6 +49,7 @@ from .saved import count_finished, read_game, read_games, read_records, read_sna
 from .session import Outbox, Player, Refused, frame, refuse
 from .store import Store, StoreFailure, token_hash
 from .table import Handover, Table, hash_password
+from .turns import Policy, house_policy
 
 log = logging.getLogger(__name__)
 

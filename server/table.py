@@ -53,7 +53,6 @@ from hanabi.protocol.messages import HOLDERS_MAX, Holder
 
 from . import review as reviews
 from . import turns
-from .bots import Policy, decide, free_bot_name
 from .config import ServerConfig
 from .game import Game
 from .names import by_name
@@ -63,6 +62,7 @@ from .saved import StoredTable
 from .session import Player, Refused, Seat, frame, refuse
 from .store import Store, StoreFailure
 from .timing import Alarm, duration
+from .turns import Policy, decide, free_bot_name
 
 log = logging.getLogger(__name__)
 

@@ -6,14 +6,17 @@ game is dealt, and reaches its table only through ``TableSide``: it reads
 the seats and asks the table to tell people; what it changes is the
 ``Game`` (a value the table holds). A move follows one path whoever makes
 it (a person, a bot, a pre-move): checked by the game, written to the
-store, and only then shown (``commit``).
+store, and only then shown (``commit``). A bot's choice is made after a
+delay (so people can follow), in a worker thread (so a slow bot never
+stalls the event loop), from its seat's redacted ``PlayerView`` alone (it
+cannot cheat), the seats house bots hold and the table's convention level.
 """
 from __future__ import annotations
 
 import functools
 import logging
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
 import trio
@@ -32,6 +35,7 @@ from hanabi.engine import (
     view_for,
 )
 from hanabi.engine.bots import Decision, Level, seats_named, table_level
+from hanabi.engine.bots import decide as house_decide
 from hanabi.engine.coach import advice_for
 from hanabi.protocol import (
     SENTENCE_MAX,
@@ -47,7 +51,6 @@ from hanabi.protocol import (
 )
 from hanabi.protocol import table_rules as rules
 
-from .bots import Policy, decide
 from .config import ServerConfig
 from .game import NO_GAME, Game, out_of_time_sentence
 from .records import TableSettings
@@ -58,7 +61,6 @@ from .store import Store, StoreFailure
 log = logging.getLogger("hanabi.server.table")  # one log for a table's work, whichever module does it
 
 Withheld = tuple[BotReason, frozenset[int]]  # a bot's reason, and the seats it is kept from while the game runs
-
 
 class TableSide(Protocol):
     """What the game-running part reads of its table (``table.Table``) and asks of it; it never changes it."""
@@ -294,6 +296,44 @@ async def write_note(table: TableSide, player: Player, request: WriteNote) -> No
     player.send(game.notes_of(seat, request.id))
     # Another seat sees its own notes only.
     table.to_members(frame(game.notes_of(seat)), but=player, seeing=lambda seen: seen in (None, seat))
+
+
+# (the bot's view, the seats of house bots, the table's convention level) -> the bot's decision
+Policy = Callable[[PlayerView, frozenset[int], Level], Decision]
+
+
+def house_policy(view: PlayerView, bot_seats: frozenset[int], level: Level) -> Decision:
+    """The house bot of ``hanabi.engine.bots``, at the table's level (a person's clues read literally at
+    "beginner"; with only bots, by its full conventions)."""
+    return house_decide(view, bot_seats=bot_seats, level=level)
+
+
+BOT_NAMES = ("Bot Ada", "Bot Basil", "Bot Cleo", "Bot Dex", "Bot Eve", "Bot Fay")
+
+
+def free_bot_name(taken: Iterable[str]) -> str:
+    """The first bot name no one at the table has (a table has at most 6 seats, so one is always free)."""
+    used = set(taken)
+    return next(n for n in (*BOT_NAMES, *(f"Bot {i}" for i in range(99))) if n not in used)
+
+
+async def decide(policy: Policy, view: PlayerView, bot_seats: frozenset[int], level: Level,
+                 delay: float) -> Decision:
+    """Wait ``delay`` seconds, then let the bot decide, off the event loop. A bot that fails or chooses an illegal
+    action (a bug of its own) takes its first legal action, so that the game goes on."""
+    if delay > 0:
+        await trio.sleep(delay)
+    legal = view.legal_actions()
+    try:
+        decision = await trio.to_thread.run_sync(policy, view, bot_seats, level)
+    except Exception:
+        log.exception("a bot failed to choose (seat %s, counted from 0); it takes its first legal action", view.seat)
+        return Decision(legal[0], "I was confused (a bug of mine): I took my first legal move")
+    if decision.action not in legal:
+        log.error("the bot in seat %s (counted from 0) chose an illegal action (%s); it takes its first legal action",
+                  view.seat, decision.action)
+        return Decision(legal[0], "my first choice was not allowed: I took my first legal move")
+    return decision
 
 
 def schedule_bot(table: TableSide, pause: float = 0.0) -> None:
