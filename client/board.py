@@ -218,16 +218,19 @@ def hands_fragments(view: PlayerView, names: Sequence[str], show_knowledge: bool
         rows += _other_hand(view, names, seat, show_knowledge, seat in away, marks, insight, one_row)
     if view.seat is not None:
         rows += _own_hand(view, names, view.seat, marks, insight, one_row, yours)[:None if can_be else 1]
-    cell = max([CELL, *(fragments_width(c) + 1 for _, cells in rows for c in cells)])
+    widest = max([0, *(fragments_width(c) for _, cells in rows for c in cells)])
+    cell = max(CELL, widest + 1)
     longest = max(columns(text) + columns(mark) + 1 for (_, text, mark), _ in rows)
-    column = max(NAME_WIDTH, min(longest, width - size * cell))
+    # The names get what the cards leave (the last card needs no gap after it): on a narrow screen a name is cut,
+    # never a card's cell, whose last letters may be what a player must know ("M": it can be multicolour).
+    column = max(1, min(max(NAME_WIDTH, longest), width - (size - 1) * cell - widest))
     out: StyleAndTextTuples = []
     for i, (name, cells) in enumerate(rows):
         if i:
             out.append(("", "\n"))
         out += _fit(name, column)
-        for c in cells:
-            out += pad(c, cell)
+        for k, c in enumerate(cells):
+            out += pad(c, cell) if k < len(cells) - 1 else c
     return out
 
 

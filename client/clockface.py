@@ -12,7 +12,7 @@ from hanabi.protocol import PreMoveKind
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from .board import seat_name
-from .model import ClientModel
+from .model import ClientModel, Link
 
 LOW = 20.0  # seconds: a bank below this is shown as a warning
 REDRAW_EVERY = 0.5  # seconds between redraws of the game screen, so a running clock is seen counting down
@@ -47,6 +47,8 @@ def time_fragments(model: ClientModel, now: float) -> StyleAndTextTuples:
             style = "class:clock.low" if left < LOW else "class:clock"
             mark = "▶" if clock.running == seat else " "
             out += [("class:label", f" {mark}{seat_name(model.names, seat)} "), (style, clock_text(left))]
+        if clock.running is not None and model.link is not Link.ONLINE:
+            out.append(("class:label", "  (stopped while not connected)"))  # bank_left stopped counting it
     if clock is not None and clock.paused and view is not None and view.outcome is None:
         # Only a seated player resumes a pause someone made (one made for an absent player ends on their return).
         resumes = " (z resumes)" if model.seat is not None and clock.paused_by is not None else ""

@@ -115,6 +115,8 @@ def test_a_running_bank_stops_where_it_stood_when_the_connection_drops_until_the
     lost = reduce(model, LinkChanged(Link.RECONNECTING, at=110.0))
     # Ten seconds counted before the link dropped; none after, however long the server stays away.
     assert [bank_left(lost, seat, 500.0) for seat in range(3)] == [80.0, 25.0, 120.0]
+    assert "stopped while not connected" in "".join(t for _, t in time_fragments(lost, 500.0))
+    assert "stopped" not in "".join(t for _, t in time_fragments(model, 105.0))
     back = reduce(lost, ClockAt(GameClock(1, (85_000, 25_000, 120_000), 0, False), at=600.0))
     assert bank_left(back, 0, 610.0) == 75.0  # the server's figure, counted down again
 

@@ -10,6 +10,7 @@ import pytest
 from hanabi.client.app import HELP_KEYS
 from hanabi.client.form import FIELDS, LABELS
 from hanabi.client.screens import HELP_PAGES
+from hanabi.engine import GameConfig, Variant, new_game
 from hanabi.protocol.messages import GameStarted, Joined, Watchers, Welcome
 from prompt_toolkit.input import create_pipe_input
 
@@ -91,3 +92,16 @@ def test_a_spectator_watching_every_hand_at_60x15_is_not_told_of_can_be_rows(kit
                    GameStarted(1, 1), kit.view_message(kit.game(5), None))
         screen = small.screen()
         assert "alice" in screen and "can be" not in screen, screen  # no hand of her own: nothing left out
+
+
+def test_at_60_columns_a_cards_last_letters_are_never_cut(kit, tmp_path: Path) -> None:
+    # Six suits, five cards: "RYGBWM" under the fifth card ran past the screen's edge and lost its M, which
+    # told a player the card could not be multicolour. The names' column gives way instead.
+    state = new_game(GameConfig(players=2, variant=Variant.WILD_MULTICOLOR), 7)
+    with create_pipe_input() as pipe:
+        small = kit.Terminal(pipe, tmp_path, columns=60, rows=15)
+        small.feed(Welcome(1, "server", "bob", "tok", ""), Joined(kit.table(("alice", "bob"), running=True), 1),
+                   GameStarted(1, 1), kit.view_message(state, 1))
+        small.type("k")  # what alice knows too
+        rows = [line for line in small.screen().splitlines() if line.startswith(("    knows", "    can be"))]
+        assert len(rows) == 2 and all(row.split()[-5:] == ["RYGBWM"] * 5 for row in rows), small.screen()
