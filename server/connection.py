@@ -40,6 +40,7 @@ from hanabi.protocol import (
     SERVER_PROGRAM,
     Decoder,
     Encoder,
+    ErrorCode,
     Goodbye,
     GoodbyeReason,
     Message,
@@ -52,7 +53,7 @@ from .admission import PerAddress
 from .config import ServerConfig
 from .lifecycle import Answer, Close, Handle, Lifecycle, Login, Phase, RateLimit, refusal
 from .lobby import Lobby
-from .session import Player, Refused, frame, unsendable
+from .session import SERVER_FAULT, Player, Refused, frame, unsendable
 from .store import StoreFailure
 
 log = logging.getLogger(__name__)
@@ -342,8 +343,8 @@ class Connection:
                 self.send(refusal(step.hello, refused.code, refused.message))
             return
         except StoreFailure:
-            self.send(refusal(step.hello, "internal", "the server could not save your login (its store failed, "
-                                                      "not your fault): connect again in a moment"))
+            self.send(refusal(step.hello, ErrorCode.INTERNAL, "the server could not save your login (its store "
+                                                               "failed, not your fault): connect again in a moment"))
             self.life.close(GoodbyeReason.SERVER_SHUTDOWN, "", tell=False)
             self.life.why = "login not saved: the store failed"
             return
@@ -369,5 +370,4 @@ class Connection:
             self.send(refusal(request, refused.code, refused.message))
         except Exception:  # a bug of ours must cost one request, not the connection or the server
             log.exception("request %r of %s failed", request, player.name)
-            self.send(refusal(request, "internal", "the server failed on this request (its fault, not yours); "
-                                                   "it has been logged"))
+            self.send(refusal(request, ErrorCode.INTERNAL, SERVER_FAULT))

@@ -66,6 +66,10 @@ class Seat:
                         network_bot=player is not None and player.network_bot)
 
 
+# What a request that failed on a bug of the server's is answered with (the bug itself is logged).
+SERVER_FAULT = "the server failed on this request (its fault, not yours); it has been logged"
+
+
 class Refused(Exception):
     """A request the server will not carry out: ``code`` for programs, the message for people."""
 

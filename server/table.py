@@ -59,7 +59,7 @@ from .names import by_name
 from .records import GAME_CHOICES, TableSettings
 from .requests import Abandoned, BotMove, Call, CloseIfEmpty, OutOfTime, Rewatch, WhatIfBotMove, handed, waiting
 from .saved import StoredTable
-from .session import Player, Refused, Seat, frame, refuse
+from .session import SERVER_FAULT, Player, Refused, Seat, frame, refuse
 from .store import Store, StoreFailure
 from .timing import Alarm, duration
 from .turns import Policy, decide, free_bot_name
@@ -221,8 +221,7 @@ class Table:
                 turns.schedule_bot(self, pause=1.0)
         except Exception:
             log.exception("table %d failed on %r", self.id, call.request)
-            call.error = Refused(ErrorCode.INTERNAL, "the server failed on this request (its fault, not yours); "
-                                                     "it has been logged")
+            call.error = Refused(ErrorCode.INTERNAL, SERVER_FAULT)
         except BaseException:  # cancelled: the server is stopping, and the request is not done
             call.error = self._gone()
             raise
