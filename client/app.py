@@ -69,6 +69,14 @@ Send = Callable[[Message], None]
 HELP_KEYS = "? next page · PgUp/PgDn scroll · other keys close the help"
 
 
+
+def home_as_tilde(path: Path) -> str:
+    """``path`` with the user's home folder written "~" (a shell expands it back), or whole when outside it."""
+    try:
+        return str(Path("~") / path.relative_to(Path.home()))
+    except (ValueError, RuntimeError):  # not under home; no home known
+        return str(path)
+
 @dataclass
 class UiState:
     """What only this screen knows: shortcuts in progress, toggles, scrolling, the form."""
@@ -415,8 +423,9 @@ class ClientApp:
             return
         self.ui.saved[game] = str(path)
         # The whole path, which is also what --replay takes (the file is in the data folder, not where the client
-        # was started, so its bare name would not open it); with a hint it passed the status bar's two lines.
-        self.note(f"Replay saved to {path}")
+        # was started, so its bare name would not open it); with a hint it passed the status bar's two lines, and
+        # the home folder as "~", as a shell takes it, so that a long one does not either.
+        self.note(f"Replay saved to {home_as_tilde(path)}")
 
     def run_command(self, line: str) -> bool:
         """Carry out one typed line; whether it stays on the command line to be mended (a text the server would

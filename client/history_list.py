@@ -20,6 +20,7 @@ from hanabi.protocol.table_rules import open_review_refusal
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from .model import ClientModel
+from .wrapping import cut
 
 if TYPE_CHECKING:
     from .app import ClientApp
@@ -50,9 +51,10 @@ def history_fragments(model: ClientModel, ui: HistoryUi, width: int) -> StyleAnd
         score = f"{g.score:>2}" + (" (ended early)" if g.end.value == "terminated" else "")
         # The coach helped: not a score played alone. Before the names, so that a narrow screen cuts names, not it.
         advised = "(advice) " if g.advice else ""
-        line = (f"{mark}{mine}{g.id:>4}  {when(g):<16} {g.variant.title[:18]:<18} {score:<5}  "
-                f"{advised}{', '.join(g.players)}")
-        out.append(("class:selected" if i == ui.selected else "", line[: max(20, width - 1)]))
+        head = f"{mark}{mine}{g.id:>4}  {when(g):<16} {cut(g.variant.title, 18):<18} {score:<5}  {advised}"
+        room = max(20, width - 1) - len(head)  # what the names have: cut with "…", or none on a narrow screen
+        line = head + cut(", ".join(g.players), room) if room >= 4 else head.rstrip()
+        out.append(("class:selected" if i == ui.selected else "", line))
         out.append(("", "\n"))
     if model.games_total is not None and model.games_total > len(games):
         out.append(("class:label", f"  (the latest {len(games)} of {model.games_total} games)\n"))
@@ -75,9 +77,9 @@ def record_fragments(stats: Stats | None, width: int) -> StyleAndTextTuples:
                                                f"{bots} with bots, {advice} with advice\n")]
     for line in stats.lines:
         games_word = "game " if line.games == 1 else "games"
-        text = (f"  {line.players}p {line.variant.title[:16]:<16} {line.games:>3} {games_word}  mean {line.mean:4.1f}  "
-                f"best {line.best:>2}  perfect {line.perfect}  struck out {line.strikeouts}")
-        out.append(("", text[: max(20, width - 1)] + "\n"))
+        text = (f"  {line.players}p {cut(line.variant.title, 16):<16} {line.games:>3} {games_word}  "
+                f"mean {line.mean:4.1f}  best {line.best:>2}  perfect {line.perfect}  struck out {line.strikeouts}")
+        out.append(("", cut(text, max(20, width - 1)) + "\n"))
     out.append(("", "\n"))
     return out
 

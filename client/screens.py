@@ -330,7 +330,7 @@ def variant_label(variant: Variant, width: int) -> str:
     title = variant.title
     if len(title) > width:
         title = title.rsplit(", ", 1)[-1]
-    return title[:width]
+    return cut(title, width)
 
 
 def lobby_fragments(model: ClientModel, selected: int, width: int) -> StyleAndTextTuples:

@@ -475,6 +475,19 @@ def test_replays_are_saved_in_the_data_folder_by_default(tmp_path: Path, monkeyp
     assert saved == folder / "hanabi-2026-11-24-1530-no-variant.json" and saved.read_text() == "{}"
 
 
+def test_a_replay_saved_under_home_is_named_with_a_tilde(term: Terminal, kit, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    term.app.replay_dir = tmp_path / "a-rather-long-data-folder" / "hanabi" / "replays"
+    term.app.clock = lambda: datetime(2026, 11, 24, 15, 30)
+    state = at_game_over(term, kit)
+    term.type("s")
+    term.feed(ReplayFile(1, dumps(state, kit.NAMES)))
+    shown = "~/a-rather-long-data-folder/hanabi/replays/hanabi-2026-11-24-1530-no-variant.json"
+    assert term.store.model.status == f"Replay saved to {shown}"
+    assert Path(shown).expanduser().is_file()  # what a shell makes of it is the file
+
+
 def test_a_saved_replay_never_overwrites_an_older_one(term: Terminal, kit, tmp_path: Path) -> None:
     older = tmp_path / "hanabi-2026-11-24-1530-no-variant.json"
     older.write_text("an earlier game of the same variant, saved in the same minute")

@@ -78,5 +78,11 @@ def test_the_history_shows_our_record_above_the_games(term: Terminal, kit) -> No
     narrow = to_plain_text(history_fragments(term.store.model, HistoryUi(), 60)).splitlines()
     game = next(line for line in narrow if "  8  " in line)
     assert "(advice)" in game and len(game) < 60, game
+    # Names that do not fit end in "…", so a cut list never reads as the whole table.
+    term.feed(Games((GameSummary(9, 2, ("alice", "bob", "carol", "Robo"), Variant.NONE, 17, EndReason.FINAL_ROUND,
+                                 1_790_000_000, True, advice=True),)))
+    narrow = to_plain_text(history_fragments(term.store.model, HistoryUi(), 70)).splitlines()
+    game = next(line for line in narrow if "  9  " in line)
+    assert game.endswith("…") and "(advice) alice" in game and len(game) <= 69, game
     term.feed(Stats("alice", ()))
     assert "Your record (alice): no finished game yet" in term.screen()
