@@ -191,8 +191,10 @@ def display_model(model: ClientModel, review: Shown, told: tuple[LogLine, ...] =
         view = what_if_view(what)
         marked = add_log(stepped, "notice", [("class:log.notice", f"— what if, from step {what.step} —")])
         stepped = log_new_events(replace(marked, view=view), view)
-    # The table's latest words stay under the step's log: a review is talked over.
-    talk = [line for line in model.log if line.kind == "chat"][-CHAT_KEPT:]
+    # The table's latest words since the game's last move stay under the step's log: a review is talked over.
+    # What was said before it (during the game, in the lobby) would push the moves off a small screen.
+    last_move = max((i for i, line in enumerate(model.log) if line.kind == "event"), default=-1)
+    talk = [line for line in model.log[last_move + 1:] if line.kind == "chat"][-CHAT_KEPT:]
     return replace(stepped, log=(*stepped.log, *talk))
 
 

@@ -230,6 +230,20 @@ def test_the_tables_chat_stays_under_the_reviews_log(term, kit) -> None:
     assert "<alice> look at turn 3!" in term.screen()
 
 
+def test_only_what_was_said_since_the_game_ended_stays_under_the_reviews_log(term, kit) -> None:
+    from hanabi.protocol.messages import Chat
+
+    state = finished(kit)
+    text = dumps(state, kit.NAMES, bot_level="beginner")
+    last = last_of(text)
+    term.feed(Welcome(3, "server", "bob", "tok", ""), Joined(kit.table(), 1), GameStarted(1, 1),
+              Chat("good luck, everyone", table=1, sender="cathy"), kit.view_message(state, 1),
+              GameOver(1, state.outcome, state.deck, "7"), Chat("well played", table=1, sender="alice"),
+              ReplayFile(1, text), Review(1, 1, "alice", 3, last))
+    screen = term.screen()
+    assert "<alice> well played" in screen and "good luck" not in screen, screen
+
+
 def test_a_five_player_review_with_a_pointer_and_watchers_fits_80x24(term, kit) -> None:
     names = ("alice", "bob", "cathy", "dave", "erin")
     state = kit.game(players=5)
