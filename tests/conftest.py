@@ -34,6 +34,12 @@ in-memory streams, and the work the server hands to a thread (SQLite's reads, a 
 on the event loop (``run_here``). A test of such a module that needs real TCP, a real process or a thread is
 marked ``real_time`` and runs on the ordinary clock.
 
+A screen drawn for a test (``SizedOutput``, a ``DummyOutput`` that only claims a size) is laid out as in a
+terminal, but the redraw's last step, working out which escape codes would turn the last frame into this one, is
+skipped (``terminal_diff_skipped_where_nothing_is_drawn``): it wrote nothing anywhere, yet it was about a quarter
+of the client's tests' CPU. The tests read the screen with ``screen_text``; the tmux tests run the real client
+in a real terminal, diff and all.
+
 Hypothesis's two clocks are off for every property (the ``house`` profile): its per-example deadline and its
 "input generation is slow" health check time the machine, not the code, and on a busy one they failed a
 property that holds (the notes' round trip, generating up to a hundred note texts an example).
@@ -125,6 +131,28 @@ def private_user_folders(tmp_path_factory: pytest.TempPathFactory) -> Iterator[N
     with pytest.MonkeyPatch.context() as patch:
         for variable in ("XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
             patch.setenv(variable, str(home / variable.lower()))
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def terminal_diff_skipped_where_nothing_is_drawn() -> Iterator[None]:
+    """prompt_toolkit's redraw, for an output that draws nothing, stops after laying the screen out.
+
+    The renderer compares each new frame with the last, character by character, and writes the escape codes
+    for what changed to the output; a ``DummyOutput`` drops them. What it returns (where the cursor is, the
+    last style written) only feeds the next diff. The layout, the part a test can see, is done as before."""
+    import prompt_toolkit.renderer
+    from prompt_toolkit.output import DummyOutput
+
+    diff = prompt_toolkit.renderer._output_screen_diff
+
+    def diff_if_drawn(app: Any, output: Any, screen: Any, *args: Any, **options: Any) -> Any:
+        if isinstance(output, DummyOutput):
+            return screen.get_cursor_position(app.layout.current_window), None
+        return diff(app, output, screen, *args, **options)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(prompt_toolkit.renderer, "_output_screen_diff", diff_if_drawn)  # raises if it is gone
         yield
 
 
