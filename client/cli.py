@@ -29,6 +29,7 @@ from hanabi.protocol.transport import DEFAULT_PORT
 from .arguments import LIST_WAIT, SOLO_BOT_DELAY, name_problem, parse_clock
 
 if TYPE_CHECKING:
+    from .model import ClientModel
     from .session import Address
     from .solo import Solo
 
@@ -265,7 +266,6 @@ def _run(address: Address | None, name: str, solo: Solo | None = None, bell: boo
     import contextlib
 
     from .app import ClientApp
-    from .model import Link
     from .runner import ModelStore, run_with_trio, settle
     from .session import Session
     from .solo import HostingError, hosted_db, run_hosted, run_solo
@@ -313,16 +313,31 @@ def _run(address: Address | None, name: str, solo: Solo | None = None, bell: boo
         print(f"hanabi-client: the server you hosted ({lan_name!r}, port {hosted[0]}) has stopped; "
               f"its games are kept in {hosted_db()}")
         return 0
-    view = store.model.view
-    if solo is not None and view is not None and view.outcome is None:
+    words = parting_words(store.model, solo is not None, address)
+    if words:
+        print(f"hanabi-client: {words}")
+    return 0
+
+
+def parting_words(model: ClientModel, solo: bool, address: Address | None) -> str | None:
+    """What the client says as it ends, once off the screen (None: nothing to say)."""
+    import shlex
+
+    from .model import Link
+
+    view = model.view
+    if solo and view is not None and view.outcome is None:
         # The solo server lived in this process: its game went with it, which the key line cannot say after.
         points = sum(view.fireworks)
-        print(f"hanabi-client: solo game ended at turn {view.turn + 1}, {points} point{'s' if points != 1 else ''} "
-              "(solo games are not kept)")
-        return 0
-    farewell = store.model.farewell
-    if farewell:
-        print(f"hanabi-client: the server said goodbye: {farewell}")
-    elif store.model.link is Link.CLOSED and store.model.status:
-        print(f"hanabi-client: {store.model.status}")  # why we stopped (a protocol mismatch), once off the screen
-    return 0
+        return f"solo game ended at turn {view.turn + 1}, {points} point{'s' if points != 1 else ''} " \
+               "(solo games are not kept)"
+    if model.farewell:
+        return f"the server said goodbye: {model.farewell}"
+    if model.link is Link.CLOSED and model.status:
+        return model.status  # why we stopped (a protocol mismatch)
+    if (not solo and address is not None and model.table is not None and model.seat is not None and view is not None
+            and view.outcome is None):
+        # Quitting (Ctrl-C) leaves the seat as a lost connection does: it waits, and this name takes it back.
+        return (f"your seat at table {model.table.name!r} waits for you: hanabi-client {address} "
+                f"--name {shlex.quote(model.player)} takes it back")
+    return None

@@ -267,3 +267,24 @@ def test_a_game_without_moments_says_so_and_how_it_was_judged() -> None:
     assert jump(Found((), how=Judged("basic", True)), 0, True) == (None, f"{NONE_FOUND} (judged at basic level)")
     step, said = jump(Found((), how=Judged("beginner", False)), 0, False)
     assert step is None and said.startswith(NONE_FOUND) and "the file does not say who the bots were" in said
+
+
+def test_quitting_a_game_says_the_seat_waits_and_how_to_take_it_back(kit) -> None:
+    from hanabi.client.cli import parting_words
+    from hanabi.client.model import ClientModel, Link, LinkChanged, reduce
+    from hanabi.client.session import Address
+    from hanabi.protocol.messages import GameStarted, Joined, Welcome
+
+    model = ClientModel()
+    for message in (Welcome(1, "server", "Ann Lee", "tok", ""), Joined(kit.table(("Ann Lee", "bob", "cathy"),
+                                                                             running=True), 0),
+                    GameStarted(1, 1), kit.view_message(kit.game(), 0)):
+        model = reduce(model, message)
+    address = Address("127.0.0.1", 7777)
+    assert parting_words(model, False, address) == (
+        "your seat at table 'table 1' waits for you: hanabi-client 127.0.0.1:7777 --name 'Ann Lee' takes it back")
+    assert parting_words(model, True, None) == "solo game ended at turn 1, 0 points (solo games are not kept)"
+    closed = reduce(model, LinkChanged(Link.CLOSED, detail="the server speaks protocol 2; this client speaks 3"))
+    assert parting_words(closed, False, address) == "the server speaks protocol 2; this client speaks 3"
+    lobby = reduce(ClientModel(), Welcome(1, "server", "Ann Lee", "tok", ""))
+    assert parting_words(lobby, False, address) is None  # nothing waits for a player in the lobby
