@@ -134,13 +134,11 @@ class Game:
     def running(self) -> bool:
         return not self.state.over
 
-    def handed(self, seat: int, name: str, bot: bool, was_bot: bool) -> list[SeatHolder]:
-        """``seat`` is ``name``'s from the turn to come on (``bot``: a bot's; ``was_bot``: a bot held it at the
-        deal). Returns the entries added, for the store."""
-        added = handed_on((h.seat for h in self.holders), seat, self.state.turn, self.names[seat], name,
-                          was_bot=was_bot, bot=bot)
-        self.holders.extend(added)
-        return added
+    def handing(self, seat: int, name: str, bot: bool, was_bot: bool) -> list[SeatHolder]:
+        """The entries of ``holders`` that make ``seat`` ``name``'s from the turn to come on (``bot``: a bot's;
+        ``was_bot``: a bot held it at the deal). Changes nothing: the table stores them first, then adds them."""
+        return handed_on((h.seat for h in self.holders), seat, self.state.turn, self.names[seat], name,
+                         was_bot=was_bot, bot=bot)
 
     def check(self, seat: int, action: Action, rearranges_per_turn: int) -> GameState:
         """The state after ``seat`` makes ``action``, or ``Refused`` saying why it may not; changes nothing."""

@@ -304,7 +304,7 @@ class Store:
     async def seat_handed(self, game_id: int, key: str | None, bot: bool, holders: Sequence[SeatHolder] = ()) -> None:
         """A seat of a running game went to the person whose token hashes to ``key`` (the game counts for them
         too; None: a house bot); ``bot``: to a house bot or a network bot (the game is one with bots);
-        ``holders``: the entries ``Game.handed`` added, kept so that the review and the file name who moved."""
+        ``holders``: the entries ``Game.handing`` gave, kept so that the review and the file name who moved."""
         def job(db: sqlite3.Connection) -> None:
             start = db.execute("SELECT COUNT(*) FROM seat_holders WHERE game_id = ?", (game_id,)).fetchone()[0]
             db.executemany("INSERT INTO seat_holders (game_id, ord, turn, seat, name, bot) VALUES (?, ?, ?, ?, ?, ?)",

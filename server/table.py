@@ -644,8 +644,9 @@ class Table:
         turn = None
         if game is not None and game.running:
             bot = to is None or to.network_bot
-            added = game.handed(seat, name, bot, was_bot=old.info().plays_as_bot)
+            added = game.handing(seat, name, bot, was_bot=old.info().plays_as_bot)
             await self.store.seat_handed(game.id, None if to is None else to.key, bot, added)
+            game.holders.extend(added)  # once stored: a failed write leaves the game's record as the store's
             turn = game.state.turn
         if game is not None:
             game.premoves.pop(seat, None)  # the move the one who lost the seat queued is not the new holder's choice

@@ -393,7 +393,7 @@ def test_a_bot_seat_handed_to_a_person_is_named_once_at_the_deal_in_the_file() -
 
     game = Game(1, "s", ("Ann", "Bot Ben", "Bot Cleo"), new_game(GameConfig(players=3), "s"))
     game.bot_level, game.dealt_bots = "beginner", frozenset({1, 2})
-    game.handed(1, "Dan", bot=False, was_bot=True)
+    game.holders.extend(game.handing(1, "Dan", bot=False, was_bot=True))
     file = from_json(json.loads(game.replay_json()))
     assert [(h.turn, h.seat, h.name, h.bot) for h in file.holders] == [
         (0, 2, "Bot Cleo", True), (0, 1, "Bot Ben", True), (0, 1, "Dan", False)]
@@ -440,3 +440,23 @@ async def test_a_network_bot_never_becomes_host_and_a_table_left_to_it_closes(co
     assert changed.table.host == 2  # Bob, not Robo
     await bob.send(Leave())
     await robo.expect(TableGone, where=lambda m: m.table == table)
+
+
+async def test_a_hand_over_the_store_could_not_keep_is_not_in_the_games_record(connect: Connect, server: Server,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store first, then the game: a failed write of the new holder leaves the game's list of who held each
+    seat (what its file and the review name) as the store has it, which is what a restart would bring back."""
+    alice, bob = await connect("Alice"), await connect("Bob")
+    table = await _started(alice, [bob])
+    await _drop(bob, [alice], 1)
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise OSError("disk I/O error")
+
+    game = server.lobby.tables[table].game
+    assert game is not None
+    before = list(game.holders)
+    monkeypatch.setattr(server.store, "seat_handed", broken)
+    refused = await _refused(alice, HandSeat(seat=1, id=4))
+    assert (refused.code, refused.id) == ("internal", 4)
+    assert game.holders == before
