@@ -14,6 +14,8 @@ from hanabi.engine.bots import LEVELS, Level
 from hanabi.protocol import NAME_MAX, PASSWORD_MAX, SEED_TEXT_MAX
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from .wrapping import columns, cut, wrap_words
+
 # The table options (the bots' level, a seed, hanab.live's rule options) are together, at the end.
 FIELDS = ("name", "variant", "seats", "empty_clues", "all_or_nothing", "chat", "password", "clock",
           "level", "seed", "end_when_no_points", "deck_plays", "advice")
@@ -137,19 +139,25 @@ class TableForm:
             return self.seed or "(none: a random deal each game)"
         return self.name or "(type a name)"
 
-    def fragments(self) -> StyleAndTextTuples:
+    def fragments(self, width: int = 80) -> StyleAndTextTuples:
+        """The form in ``width`` columns: a value too long for its line is cut with "…" (the one being typed
+        keeps its end in sight, where the typing is)."""
         out: StyleAndTextTuples = [("class:title", " New table "), ("", "\n\n")]
         for i, name in enumerate(FIELDS):
             here = i == self.field
-            marker = "▶ " if here else "  "
+            head = f"{'▶ ' if here else '  '}{LABELS[name]:<18}"
             value = self.value_text(name)
             if name not in TEXT_FIELDS:
                 value = f"◂ {value} ▸"
             elif here:
                 value += "▏"
-            out.append(("class:selected" if here else "", f"{marker}{LABELS[name]:<18}{value}"))
+            room = max(2, width - 1 - columns(head))
+            if here and name in TEXT_FIELDS and columns(value) > room:
+                value = "…" + value[len(value) - room + 1:]
+            out.append(("class:selected" if here else "", head + cut(value, room)))
             out.append(("", "\n"))
-        out.append(("class:label", "\n↑↓/Tab field · ←→/space change · type to edit · Enter create · Esc cancel\n"))
+        keys = "↑↓/Tab field · ←→/space change · type to edit · Enter create · Esc cancel"
+        out += [("", "\n"), *wrap_words([("class:label", keys)], width - 1), ("", "\n")]
         return out
 
     def variant_name(self) -> str:

@@ -157,7 +157,7 @@ class ScreenLayout:
         if kind == "form":
             # The field being filled in is kept on screen (with the line after it): a short screen scrolls the form.
             return Window(FormattedTextControl(
-                lambda: self.app.ui.form.fragments() if self.app.ui.form else [],
+                lambda: self.app.ui.form.fragments(self.width) if self.app.ui.form else [],
                 get_cursor_position=lambda: Point(0, FORM_TOP + (self.app.ui.form.field if self.app.ui.form else 0)),
                 show_cursor=False), scroll_offsets=ScrollOffsets(bottom=1))
         if kind.startswith("game"):

@@ -35,6 +35,21 @@ def test_the_form_scrolls_to_its_last_fields_on_a_short_screen(small) -> None:
     assert f"▶ {LABELS[FIELDS[0]]}" in small.screen()
 
 
+def test_the_forms_long_values_are_cut_with_an_ellipsis_and_the_typed_one_shows_its_end(small) -> None:
+    small.feed(Welcome(1, "server", "dave", "tok", ""))
+    small.type("n")
+    every = []
+    for _ in FIELDS:  # each field in turn on screen (15 rows scroll the form)
+        every += small.screen().splitlines()
+        small.type(DOWN)
+    fields = [line for line in every if line[2:].startswith(tuple(LABELS.values()))]
+    assert fields and all(len(line) <= 59 for line in fields), fields
+    assert any(line.endswith("…") for line in fields), fields  # a value that did not fit says so
+    small.type(DOWN * FIELDS.index("seed") + "the seed of friday night, typed at length to the end")
+    seed = next(line for line in small.screen().splitlines() if line.startswith(f"▶ {LABELS['seed']}"))
+    assert seed.startswith(f"▶ {LABELS['seed']:<18}…") and seed.endswith("to the end▏") and len(seed) <= 59, seed
+
+
 def test_pgdn_and_pgup_scroll_a_help_page_taller_than_the_screen(small, kit) -> None:
     small.feed(Welcome(1, "server", "alice", "tok", ""), Joined(kit.table(running=True), 0), GameStarted(1, 1),
                kit.view_message(kit.game(), 0))
