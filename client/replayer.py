@@ -213,7 +213,7 @@ class ReplayViewer:
         """The log up to the step shown (or the notes panel), and where its window's cursor goes: made once per
         step, seat and toggle (a redraw asks for both)."""
         rows = self.application.output.get_size().rows
-        key = (self.pos.step, self.pos.seat, self.pos.show_notes, rows)
+        key = (self.pos.step, self.pos.seat, self.pos.show_notes, rows, self.width)
         if self._log_text is not None and self._log_text[0] == key:
             return self._log_text[1], self._log_text[2]
         if self.pos.show_notes:
@@ -221,9 +221,10 @@ class ReplayViewer:
             text, end = panel_fragments(self.model(), writing=False), Point(0, 0)
         else:
             # Only the lines that can show: the window keeps its end in sight (so the step just taken shows),
-            # and no line takes less than a row.
+            # and no line takes less than a row. A long one goes on under its text, as in a game's log.
             lines = self.model().log[-rows:]
-            text = join_lines(list(lines)) if lines else [("class:label", "The start of the game: no action yet.")]
+            text = wrap_words(join_lines(list(lines)), self.width, 4) if lines else \
+                [("class:label", "The start of the game: no action yet.")]
             last = to_plain_text(text).split("\n")
             end = Point(len(last[-1]), len(last) - 1)
         self._log_text = (key, text, end)

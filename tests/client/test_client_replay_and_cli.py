@@ -288,3 +288,23 @@ def test_quitting_a_game_says_the_seat_waits_and_how_to_take_it_back(kit) -> Non
     assert parting_words(closed, False, address) == "the server speaks protocol 2; this client speaks 3"
     lobby = reduce(ClientModel(), Welcome(1, "server", "Ann Lee", "tok", ""))
     assert parting_words(lobby, False, address) is None  # nothing waits for a player in the lobby
+
+
+def test_a_long_line_of_the_replays_log_goes_on_under_its_text_at_60_columns(kit) -> None:
+    from hanabi.engine import Discard, apply, legal_actions
+
+    state = kit.game()
+    while not state.over:  # discards while there are any: the deck runs out, and its last card is told at length
+        actions = legal_actions(state)
+        state = apply(state, next((a for a in actions if isinstance(a, Discard)), actions[-1]))
+    replay = from_json(json.loads(dumps(state, kit.NAMES)))
+    viewer = ReplayViewer(replay, "game.json", output=SizedOutput(60, 24))
+    for step in range(1, 10_000):  # to the step whose log line is the longest: it needs a second row at 60
+        viewer.go(step)
+        if any(len(to_plain_text(line.fragments)) > 59 for line in viewer.model().log[-1:]) or viewer.pos.step < step:
+            break
+    rows = screen_text(viewer.application).splitlines()
+    log = rows[next(i for i, row in enumerate(rows) if row.startswith("──")) + 1:]
+    # The long line goes on under its text, clear of the turn numbers, and broken between words.
+    assert any(row.startswith("    ") and row.strip() for row in log), rows
+    assert all(not row or row.startswith(" ") for row in log), rows
