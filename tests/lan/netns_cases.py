@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 import trio
 from hanabi.client.bot import run_bot
+from hanabi.client.cli import main as client_main
 from hanabi.client.discovery import Browser, Found
 from hanabi.client.finder import ServerFinder
 from hanabi.client.model import ClientModel
@@ -116,11 +117,22 @@ def servers() -> Iterator[Callable[..., CliServer]]:
         server.stop()
 
 
-def client_list(*args: str) -> subprocess.CompletedProcess[str]:
+def client_list_command(*args: str) -> subprocess.CompletedProcess[str]:
+    """``hanabi-client --list ARGS``, the real command in a process of its own."""
     # A bound that stops a hung command, not a measure: --list listens 2.5 s, yet beside the whole suite at a load
-    # of 15-30 on 2 cores (its start, zeroconf's threads, the dozen cases running at once) it has taken over 30 s.
+    # of 15-30 on 2 cores (its start, zeroconf's threads, the other cases running at once) it has taken over 30 s.
     return subprocess.run([sys.executable, "-m", "hanabi.client", "--list", *args], capture_output=True, text=True,
                           timeout=120)
+
+
+def client_list(capsys: pytest.CaptureFixture[str], *args: str) -> subprocess.CompletedProcess[str]:
+    """``hanabi-client --list ARGS`` through the command's own ``main``, in this process: its output and exit
+    status as the command would give them, without a fresh interpreter importing it all (half a second of CPU
+    each). The command itself, as a process, is run by ``test_list_with_nothing_to_find_exits_0_and_says_so``."""
+    capsys.readouterr()  # what this test printed before is not the command's
+    code = client_main(["--list", *args])
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(["hanabi-client", "--list", *args], code, out, err)
 
 
 @pytest.fixture
@@ -158,17 +170,19 @@ def named(name: str) -> Callable[[list[Found]], bool]:
 # -- the tests --------------------------------------------------------------------------------------------------
 
 
-def test_a_server_is_found_with_its_name_address_and_counts(servers: Callable[..., CliServer],
-                                                            browser: Browser) -> None:
+def test_a_server_is_found_with_its_name_address_and_counts_and_one_with_no_announce_is_not(
+        servers: Callable[..., CliServer], browser: Browser, capsys: pytest.CaptureFixture[str]) -> None:
+    servers("--no-announce")
+    # Announced the same way: the browser does hear servers, so the one with --no-announce is not just missed.
     server = servers("--name", "Found me")
     wait_for(browser, named("Found me"), "the server")
-    done = client_list("--json")
+    done = client_list(capsys, "--json")
     assert done.returncode == 0, done.stderr
     rows = [json.loads(line) for line in done.stdout.splitlines()]
     assert rows == [{"name": "Found me", "host": "127.0.0.1", "port": server.port, "players": 0, "tables": 0,
                      "protocol": PROTOCOL_VERSION, "program": rows[0]["program"], "compatible": True}]
     assert rows[0]["program"].startswith("hanabi-server ")
-    plain = client_list()
+    plain = client_list(capsys)
     line = f"Found me  127.0.0.1:{server.port}  players 0  tables 0  protocol {PROTOCOL_VERSION}"
     assert plain.stdout.splitlines() == [line]
 
@@ -197,14 +211,6 @@ async def test_the_counts_follow_a_table_being_created(browser: Browser) -> None
         nursery.cancel_scope.cancel()
 
 
-def test_a_server_started_with_no_announce_is_not_found(servers: Callable[..., CliServer], browser: Browser) -> None:
-    servers("--no-announce")
-    servers("--name", "Announced")  # the control: announced the same way, so the browser does hear servers
-    wait_for(browser, named("Announced"), "the announced server")
-    done = client_list("--json")
-    assert [json.loads(line)["name"] for line in done.stdout.splitlines()] == ["Announced"]
-
-
 def test_two_servers_with_the_same_name_both_appear(servers: Callable[..., CliServer], browser: Browser) -> None:
     first = servers("--name", "Twin")
     wait_for(browser, named("Twin"), "the first twin")
@@ -216,16 +222,7 @@ def test_two_servers_with_the_same_name_both_appear(servers: Callable[..., CliSe
     assert sorted((s.name, s.port) for s in found) == [("Twin", first.port), ("Twin-2", second.port)]
 
 
-def test_a_server_that_stops_disappears(servers: Callable[..., CliServer], browser: Browser) -> None:
-    leaving = servers("--name", "Leaving")
-    servers("--name", "Staying")
-    wait_for(browser, lambda f: named("Leaving")(f) and named("Staying")(f), "both servers")
-    assert "stopped" in leaving.stop()
-    found = wait_for(browser, lambda f: not named("Leaving")(f), "the stopped server go", timeout=5.0)
-    assert [s.name for s in found] == ["Staying"]
-
-
-def test_a_server_of_another_protocol_version_is_marked(browser: Browser) -> None:
+def test_a_server_of_another_protocol_version_is_marked(browser: Browser, capsys: pytest.CaptureFixture[str]) -> None:
     from zeroconf import IPVersion, ServiceInfo, Zeroconf
 
     # An older server, as it would announce itself: protocol 1 in its TXT record.
@@ -237,7 +234,7 @@ def test_a_server_of_another_protocol_version_is_marked(browser: Browser) -> Non
         [server] = wait_for(browser, named("Old server"), "the old server")
         assert (server.protocol, server.tables, server.players) == (1, 2, 5)
         assert server.mismatch() is not None and "upgrade the server" in server.mismatch()  # type: ignore[operator]
-        line = client_list().stdout
+        line = client_list(capsys).stdout
         assert "Old server  127.0.0.1:7000" in line and "cannot join: another protocol version" in line
         with create_pipe_input() as pipe:
             finder = ServerFinder(browser.servers, input=pipe, output=SizedOutput(80, 24))
@@ -252,13 +249,14 @@ def test_a_server_of_another_protocol_version_is_marked(browser: Browser) -> Non
 
 
 def test_list_with_nothing_to_find_exits_0_and_says_so() -> None:
-    done = client_list()
+    done = client_list_command()
     assert done.returncode == 0
     assert done.stdout == ""
     assert "no server found on this network" in done.stderr and "HOST[:PORT]" in done.stderr
 
 
-def test_the_servers_screen_joins_the_one_chosen(servers: Callable[..., CliServer], browser: Browser) -> None:
+def test_the_servers_screen_joins_the_one_chosen_and_a_server_that_stops_disappears(
+        servers: Callable[..., CliServer], browser: Browser) -> None:
     first = servers("--name", "Alpha")
     second = servers("--name", "Beta")
     wait_for(browser, lambda f: named("Alpha")(f) and named("Beta")(f), "both servers")
@@ -271,6 +269,10 @@ def test_the_servers_screen_joins_the_one_chosen(servers: Callable[..., CliServe
     lines = text.splitlines()
     assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
     assert any(line.startswith("  Alpha") and f"127.0.0.1:{first.port}" in line for line in lines)
+    # The first one stops: it says goodbye on the LAN and leaves the list; the other stays.
+    assert "stopped" in first.stop()
+    found = wait_for(browser, lambda f: not named("Alpha")(f), "the stopped server go", timeout=5.0)
+    assert [s.name for s in found] == ["Beta"]
 
 
 async def test_serve_then_a_second_client_finds_it_and_plays(tmp_path: Path, browser: Browser) -> None:
@@ -431,8 +433,8 @@ def _run_in_a_private_network(case: str, output: Path) -> None:
 
 def main(folder: str, *cases: str) -> int:
     """Run each named test at once, each in a forked child of this process, which has already imported what
-    they all use (pytest, Trio, zeroconf, the program): a dozen fresh interpreters importing it all cost about
-    a second of CPU each. Each test's output goes to ``folder/<test>.out``; the exit statuses are printed as
+    they all use (pytest, Trio, zeroconf, the program): a fresh interpreter for each test, importing it all,
+    cost about a second of CPU each. Each test's output goes to ``folder/<test>.out``; the exit statuses are printed as
     one JSON object. A test still running after ``within`` seconds is killed."""
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"  # the cases use trio's plugin only (loaded by name)
     import hypothesis  # noqa: F401  (trio's plugin imports it; the plugin itself is left for pytest to load)
