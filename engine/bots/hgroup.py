@@ -1024,8 +1024,8 @@ class Turn:
 
     def literal_knows(self, seat: int, known: int) -> int:
         """What a person reading clues literally can prove a card of theirs is, the clues saying ``known``:
-        the clues alone, or, once they have shown they count (``Table.counters``), less the copies they see."""
-        if seat in self.t.counters:
+        less the copies they see, unless they have shown they do not count (``Table.counts``): then the clues alone."""
+        if self.t.counts(seat):
             return known & ~self.seen_by(seat) or known
         return known
 

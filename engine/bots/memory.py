@@ -78,6 +78,9 @@ class Table:
     rank_giver: dict[int, int] = field(default_factory=dict)  # order -> the person whose rank clue touched it
     rank_plays: Counter[int] = field(default_factory=Counter)  # person -> their rank clues seen to mean "play"
     counters: set[int] = field(default_factory=set)  # people seen to play a card their clues alone did not prove
+    # people seen not to count: they held a card the clues and the cards they see proved playable, and did not
+    # play (``note_count``)
+    uncounting: set[int] = field(default_factory=set)
     # A person's habits, as seen (``plays_on_one_clue``): cards they played that no count could prove (they
     # play on one clue), turns they let a card a bot's clue meant them to play wait for proof, and the cards
     # a bot's clue to a person meant to be played and that they could not prove (order -> their seat).
@@ -152,6 +155,7 @@ class Table:
             action = event.action
             if not self.is_bot(event.seat):
                 self.note_wait(event.seat, action)
+                self.note_count(event.seat, action)
                 self.note_save_duty(event)
             else:
                 self.note_missed_save(event)
@@ -232,6 +236,24 @@ class Table:
             self.waited[seat] += 1
         for o in offers:
             del self.offered[o]
+
+    def note_count(self, seat: int, action: Clue | Play | Discard) -> None:
+        """A person's turn: if they hold a card that counting the cards they see proves playable (the clues
+        alone do not) and play nothing, they do not count (``counts``)."""
+        if isinstance(action, Play):
+            return
+        for o in self.hands[seat]:
+            seen = self.ids.get(o)
+            known = self.knowledge(o)
+            if (seen is not None and self.playable(seen) and not all(self.playable(i) for i in bits(known))
+                    and self.provable(seat, o)):
+                self.uncounting.add(seat)
+                return
+
+    def counts(self, seat: int) -> bool:
+        """Whether a person is taken to count the cards they see: until they are seen not to, and again once
+        they play a card their clues alone did not prove."""
+        return seat in self.counters or seat not in self.uncounting
 
     def note_save_duty(self, event: TurnEvent) -> None:
         """A person's turn, with the next seat a house bot: a clue that keeps a critical card on its chop is a
@@ -372,7 +394,7 @@ class Table:
         for attr in ("holder", "ids", "know", "conv", "trash_when_clued", "loose_at", "clued_at", "intent",
                      "assumed", "rank_giver", "offered", "save_watch", "save_claims"):
             setattr(new, attr, dict(getattr(self, attr)))
-        for attr in ("clued", "play", "saved", "good_touch", "counters"):
+        for attr in ("clued", "play", "saved", "good_touch", "counters", "uncounting"):
             setattr(new, attr, set(getattr(self, attr)))
         new.fireworks = list(self.fireworks)
         new.gone, new.misled, new.rank_plays = Counter(self.gone), Counter(self.misled), Counter(self.rank_plays)

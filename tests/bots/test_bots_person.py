@@ -11,6 +11,7 @@ from __future__ import annotations
 from hanabi.engine import Card, Clue, GameConfig, GameState, Play, Suit, apply, game_from_deck, new_game, view_for
 from hanabi.engine.bots import Decision, decide, explained, make_bot
 from hanabi.engine.bots.hgroup import ConventionBot, Turn
+from hanabi.engine.bots.memory import Table
 from people import Beginner  # bench/ is on the tests' path (pyproject): its scripts are not a package
 
 BOT = frozenset({1})  # 2 players: seat 0 is the person, seat 1 the house bot (beginner level)
@@ -128,6 +129,30 @@ def test_a_person_seen_to_play_what_only_counting_proves_is_taken_to_count() -> 
 
     assert red_card_known(plays_first=True)
     assert not red_card_known(plays_first=False)
+
+
+def test_a_person_is_taken_to_count_until_seen_not_to() -> None:
+    # The same table: a bot clues the person's R1 red, with every other red card in sight of the person. Before
+    # the person has moved, seat 3 takes them to count (the red card is one they know is R1); once they hold
+    # it and clue instead of playing it, they are seen not to count, and the red card is any red card to them.
+    config = GameConfig(players=4, first_seat=1)
+    rest = config.variant.deck()
+    top = [Card.parse(name) for name in "R1 G3 B3 W3  R2 R2 R3 R3  R4 R4 R5 G4  B4 W4 G2 B2".split()]
+    for card in top:
+        rest.remove(card)
+    red = config.variant.colour_mask(Suit.RED)
+    r1 = 1 << Card.parse("R1").identity
+
+    def red_card_for_seat_3(*actions: Clue | Play) -> int:
+        state = play_out(game_from_deck(config, top + rest), Clue(0, colour=Suit.RED), Clue(1, rank=2),
+                         Clue(1, rank=3), *actions)
+        table = Table(config, 3, "beginner", frozenset({1, 2, 3}))
+        view = view_for(state, 3)
+        table.catch_up(view)
+        return Turn(table, view).literal_knows(0, red)
+
+    assert red_card_for_seat_3() == r1  # seat 0 to move: nothing seen yet
+    assert red_card_for_seat_3(Clue(2, rank=5), Clue(2, rank=4), Clue(1, colour=Suit.RED)) == red
 
 
 def test_beside_a_person_a_clue_that_gets_nothing_played_at_once_waits_for_three_tokens() -> None:
