@@ -137,7 +137,8 @@ def test_a_person_is_taken_to_count_until_seen_not_to() -> None:
     # it and clue instead of playing it, they are seen not to count, and the red card is any red card to them.
     config = GameConfig(players=4, first_seat=1)
     rest = config.variant.deck()
-    top = [Card.parse(name) for name in "R1 G3 B3 W3  R2 R2 R3 R3  R4 R4 R5 G4  B4 W4 G2 B2".split()]
+    hands = "R1 G3 B3 W3  R2 R2 R3 R3  R4 R4 R5 G4  B4 W4 G2 B2"
+    top = [Card.parse(name) for name in hands.split()]
     for card in top:
         rest.remove(card)
     red = config.variant.colour_mask(Suit.RED)
