@@ -8,6 +8,8 @@ card already played. And a clued card a bot cannot prove playable does not wait 
 
 from __future__ import annotations
 
+import dataclasses
+
 from hanabi.engine import Card, Clue, GameConfig, GameState, Play, Suit, apply, game_from_deck, new_game, view_for
 from hanabi.engine.bots import Decision, decide, explained, make_bot
 from hanabi.engine.bots.hgroup import ConventionBot, Turn
@@ -213,3 +215,18 @@ def test_a_clue_that_brings_a_persons_card_halfway_to_proven_says_so() -> None:
     assert turn.why_clue(Clue(0, colour=Suit.RED)) == ("cluing seat 1 red: their R1 (slot 3) is playable: now they "
                                                        "know it is red, and a clue on its rank will prove it")
     assert turn.why_clue(Clue(0, rank=1)).startswith("cluing seat 1 1: their R1 (slot 3) can be played")
+
+
+def test_with_the_deck_running_out_a_bot_clues_the_persons_cards_before_playing_its_own() -> None:
+    # 2 players: the person clues the bot's R1 (a 1: playable). The person's B1 and G1 are playable too, and a
+    # 1 clue proves them. With 10 cards left the bot clues first (its R1 keeps; a clue draws no card); with 30
+    # it plays.
+    def bot_decides(deck_left: int) -> Decision:
+        state = deal("R4 W4 B1 Y3 G1  W3 B3 G3 Y2 R1")
+        state = play_out(dataclasses.replace(state, next_draw=len(state.deck) - deck_left), Clue(1, rank=1))
+        return decide(view_for(state, 1), bot_seats=BOT)
+
+    early, late = bot_decides(30), bot_decides(10)
+    assert early.action == Play(9), early
+    assert late.action == Clue(0, rank=1), late
+    assert late.reason.endswith("can be played (the deck is running out: their card first, mine after)"), late
