@@ -8,11 +8,9 @@ are in memory (``/dev/shm``) where the system has one, so that the stores' syncs
 The tests marked ``starts_first`` spend most of their time waiting (on mDNS in a private network, on real
 clients in tmux): run first, their waits overlap with the other worker's tests instead of ending the run alone.
 
-``-n auto`` starts two workers more than the machine has cores: the tests of real clients, servers and
-networks spend much of their time waiting (the LAN test, the tmux tests, servers starting and being killed), a
-fixed amount whatever the cores, and the extra workers fill those waits. On two cores, shared with other work,
-four workers took no more CPU than three, and less wall in three of four alternating pairs (docs/performance.md
-"Suite"); beside other busy processes, more workers also get a larger share of the cores.
+``-n auto`` starts one worker more than the machine has cores: the tests of real clients, servers and
+networks spend much of their time waiting, and a third worker on two cores fills those waits (the README's
+command was about 15 % quicker with coverage, docs/performance.md "Suite"; four workers were no quicker).
 
 Where the environment sets ``PYTHONDONTWRITEBYTECODE``, the test modules pytest rewrites (for its asserts)
 are cached all the same, under the system's temporary folder rather than in the tree: otherwise each worker
@@ -86,7 +84,7 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None  # the user's own number, which xdist's hook reads
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return cores + 2
+    return cores + 1
 
 
 def pytest_configure(config: pytest.Config) -> None:
