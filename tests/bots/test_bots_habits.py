@@ -6,7 +6,7 @@ And do they save? A bot beside a person seen to let a critical chop go guards it
 
 from __future__ import annotations
 
-from hanabi.engine import Card, Clue, Discard, GameConfig, GameState, Play, Suit, apply, game_from_deck, view_for
+from hanabi.engine import Clue, Discard, GameState, Play, Suit, apply, view_for
 from hanabi.engine.bots import decide, explained
 from hanabi.engine.bots.hgroup import ConventionBot, Turn
 from hanabi.engine.bots.memory import Table
@@ -97,13 +97,7 @@ def test_no_clue_has_a_one_clue_player_play_a_card_that_is_not_playable() -> Non
 def basic_table(person_discards: bool) -> tuple[Table, GameState]:
     """2 players at the basic level, the person (seat 0) moving first: the bot's chop is the R5. The person,
     with every token but one, throws a card (or clues the R5: a save); the bot then throws its chop."""
-    config = GameConfig(players=2, first_seat=0)
-    rest = config.variant.deck()
-    hands = "G3 B3 R1 W3 Y4  R5 G4 B4 W4 Y3"
-    top = [Card.parse(name) for name in hands.split()]
-    for card in top:
-        rest.remove(card)
-    state = game_from_deck(config, top + rest)
+    state = deal_from("G3 B3 R1 W3 Y4  R5 G4 B4 W4 Y3")
     state = apply(state, Clue(1, rank=4))
     state = apply(state, Clue(0, rank=3))
     state = apply(state, Discard(0) if person_discards else Clue(1, rank=5))

@@ -19,10 +19,10 @@ from people import Beginner  # bench/ is on the tests' path (pyproject): its scr
 BOT = frozenset({1})  # 2 players: seat 0 is the person, seat 1 the house bot (beginner level)
 
 
-def deal(cards: str, first_seat: int = 0) -> GameState:
-    """``cards``: seat 0's hand (slot 5 first: orders 0-4), seat 1's (orders 5-9), then the cards drawn next;
-    ``first_seat`` moves first."""
-    config = GameConfig(players=2, first_seat=first_seat)
+def deal(cards: str, first_seat: int = 0, players: int = 2) -> GameState:
+    """``cards``: seat 0's hand (slot 5 first: orders 0-4), seat 1's (orders 5-9), and so on, then the cards drawn
+    next; ``first_seat`` moves first."""
+    config = GameConfig(players=players, first_seat=first_seat)
     rest = config.variant.deck()
     top = [Card.parse(name) for name in cards.split()]
     for card in top:
@@ -107,20 +107,18 @@ def test_a_decision_is_explained_with_seats_and_cards_as_players_see_them() -> N
     assert "#" not in line and "seat" not in line, line
 
 
+# 4 players, the person in seat 0: every red card but the R1s is in sight of the person and of bot seat 3.
+FOUR_SEATS = "R1 G3 B3 W3  R2 R2 R3 R3  R4 R4 R5 G4  B4 W4 G2 B2"
+
+
 def test_a_person_seen_to_play_what_only_counting_proves_is_taken_to_count() -> None:
-    # 4 players: every red card but the R1s is in sight of the person (seat 0) and of bot seat 3. A bot clues
-    # the person's R1 red; playing it shows they count what they see, and from then on seat 3 takes a red
-    # card of theirs, with every other red in sight, to be one they know is R1.
-    config = GameConfig(players=4, first_seat=1)
-    rest = config.variant.deck()
-    hands = "R1 G3 B3 W3  R2 R2 R3 R3  R4 R4 R5 G4  B4 W4 G2 B2"
-    top = [Card.parse(name) for name in hands.split()]
-    for card in top:
-        rest.remove(card)
-    red = config.variant.colour_mask(Suit.RED)
+    # A bot clues the person's R1 red; playing it shows they count what they see, and from then on seat 3 takes
+    # a red card of theirs, with every other red in sight, to be one they know is R1.
+    dealt = deal(FOUR_SEATS, first_seat=1, players=4)
+    red = dealt.config.variant.colour_mask(Suit.RED)
 
     def red_card_known(plays_first: bool) -> bool:
-        state = play_out(game_from_deck(config, top + rest), Clue(0, colour=Suit.RED), Clue(1, rank=2),
+        state = play_out(dealt, Clue(0, colour=Suit.RED), Clue(1, rank=2),
                          Clue(1, rank=3), Play(0) if plays_first else Clue(2, rank=5), Clue(2, rank=4),
                          Clue(1, colour=Suit.RED))
         bot = ConventionBot(bot_seats=frozenset({1, 2, 3}))
@@ -137,19 +135,13 @@ def test_a_person_is_taken_to_count_until_seen_not_to() -> None:
     # The same table: a bot clues the person's R1 red, with every other red card in sight of the person. Before
     # the person has moved, seat 3 takes them to count (the red card is one they know is R1); once they hold
     # it and clue instead of playing it, they are seen not to count, and the red card is any red card to them.
-    config = GameConfig(players=4, first_seat=1)
-    rest = config.variant.deck()
-    hands = "R1 G3 B3 W3  R2 R2 R3 R3  R4 R4 R5 G4  B4 W4 G2 B2"
-    top = [Card.parse(name) for name in hands.split()]
-    for card in top:
-        rest.remove(card)
-    red = config.variant.colour_mask(Suit.RED)
+    dealt = deal(FOUR_SEATS, first_seat=1, players=4)
+    red = dealt.config.variant.colour_mask(Suit.RED)
     r1 = 1 << Card.parse("R1").identity
 
     def red_card_for_seat_3(*actions: Clue | Play) -> int:
-        state = play_out(game_from_deck(config, top + rest), Clue(0, colour=Suit.RED), Clue(1, rank=2),
-                         Clue(1, rank=3), *actions)
-        table = Table(config, 3, "beginner", frozenset({1, 2, 3}))
+        state = play_out(dealt, Clue(0, colour=Suit.RED), Clue(1, rank=2), Clue(1, rank=3), *actions)
+        table = Table(dealt.config, 3, "beginner", frozenset({1, 2, 3}))
         view = view_for(state, 3)
         table.catch_up(view)
         return Turn(table, view).literal_knows(0, red)
@@ -165,12 +157,7 @@ def test_beside_a_person_a_clue_that_gets_nothing_played_at_once_waits_for_three
     hands = "R1 G3 B3 W3 Y4  R2 R2 R3 R3 R4  R4 R5 G4 B4 W4"
 
     def seat_2_to_move(clues: int) -> Turn:
-        config = GameConfig(players=3, first_seat=(2 - clues) % 3)
-        rest = config.variant.deck()
-        top = [Card.parse(name) for name in hands.split()]
-        for card in top:
-            rest.remove(card)
-        state = game_from_deck(config, top + rest)
+        state = deal(hands, first_seat=(2 - clues) % 3, players=3)
         for _ in range(clues):
             seat = state.current
             state = apply(state, Clue((seat + 1) % 3, rank=(3, 4, 3)[seat]))
