@@ -59,7 +59,7 @@ from .lobby import LobbyActions
 from .model import ClientModel, Incoming, NameChosen, Note, offline_problem
 from .review import ReviewActions
 from .rewind import Rewind, history_prompt, history_step
-from .saving import replay_folder, replay_stem, save_new_file
+from .saving import home_as_tilde, replay_folder, replay_stem, save_new_file
 from .screens import HELP_PAGES, chat_closed, why_text
 from .stepping import Move
 from .style import STYLE
@@ -68,14 +68,6 @@ from .wrapping import wrap_words
 Send = Callable[[Message], None]
 HELP_KEYS = "? next page · PgUp/PgDn scroll · other keys close the help"
 
-
-
-def home_as_tilde(path: Path) -> str:
-    """``path`` with the user's home folder written "~" (a shell expands it back), or whole when outside it."""
-    try:
-        return str(Path("~") / path.relative_to(Path.home()))
-    except (ValueError, RuntimeError):  # not under home; no home known
-        return str(path)
 
 @dataclass
 class UiState:

@@ -47,3 +47,11 @@ def save_new_file(folder: Path, stem: str, text: str) -> Path:
             continue
         return path.resolve()
     raise FileExistsError(0, f"{stem}.json to {stem}-9999.json all exist: tidy the folder")
+
+
+def home_as_tilde(path: Path) -> str:
+    """``path`` with the user's home folder written "~" (a shell expands it back), or whole when outside it."""
+    try:
+        return str(Path("~") / path.relative_to(Path.home()))
+    except (ValueError, RuntimeError):  # not under home; no home known
+        return str(path)
