@@ -50,7 +50,18 @@ from . import keys as shortcuts
 from .arguments import name_problem
 from .bindings import key_bindings
 from .clockface import REDRAW_EVERY
-from .commands import CommandCompleter, CommandError, Intent, LineKept, LobbyIntent, Local, NoteIntent, Say, parse
+from .commands import (
+    ALIASES,
+    CommandCompleter,
+    CommandError,
+    Intent,
+    LineKept,
+    LobbyIntent,
+    Local,
+    NoteIntent,
+    Say,
+    parse,
+)
 from .form import TableForm
 from .history_list import HistoryActions
 from .judge import NO_GAME, SPECTATORS_CANNOT_ACT, refusal
@@ -121,12 +132,14 @@ class ClientApp:
         self.screen = ScreenLayout(self)
         self.replay_dir = replay_dir or replay_folder()
         self.clock: Callable[[], datetime] = datetime.now  # the local time a saved replay is named after
+        self._line_problem = ""  # what the status says of the command line as typed (too long), while it holds
         self.command = Buffer(
             multiline=False,
             completer=CommandCompleter(lambda: self.get_model().view, lambda: self.get_model().names,
                                        self._not_seated_here),
             complete_while_typing=False,
             accept_handler=self._accept,
+            on_text_changed=self._typed,
         )
         asking = Condition(lambda: self.ui.secret is not None)
         # Masking first, then the label: a processor sees what the ones before it produced, so the other
@@ -290,6 +303,8 @@ class ClientApp:
             model = self.get_model()
             if model.review is None:
                 self.note("there is no review at your table to lead", True)
+            elif intent.text.casefold() == model.review.leader.casefold():
+                self.note(f"{model.review.leader} already leads the review")
             else:
                 self.send(ReviewLead(intent.text))
 
@@ -453,6 +468,27 @@ class ClientApp:
             self.application.layout.focus(self.command)
             return True  # keeps the line
         return False  # clears the buffer
+
+    def _typed(self, buffer: Buffer) -> None:
+        """A chat line or note the server would refuse (too long, a character it does not take) is said while it
+        is typed, not only on Enter; once mended, what was said goes."""
+        words = buffer.text.split(None, 1)
+        problem = None
+        if words and ALIASES.get(words[0].lower(), words[0].lower()) in ("say", "note"):
+            model = self.get_model()
+            try:
+                parse(buffer.text, model.view, model.names)
+            except LineKept as e:
+                problem = str(e)
+            except CommandError:
+                pass  # a line still being typed ("note bo"): said on Enter if it stays so
+        if problem is not None:
+            self.hint(problem, True)
+            self._line_problem = problem
+        elif self._line_problem:
+            if self.ui.hint == self._line_problem:
+                self.drop_hint()
+            self._line_problem = ""
 
     def open_command(self, text: str = "", head: str = "") -> None:
         """Open the command line on ``text``; ``head``, the start of it the program typed (``say ``, ``note 3 ``),

@@ -269,6 +269,11 @@ class CommandCompleter(Completer):
             if verb == "hand" and position >= 2:
                 yield from _receiver_completions(text, ["bot", *self._lobby()])
                 return
+            if verb == "hand" and position == 1 and current.isdigit():
+                # Tab right after the seat's number: offer who could take it, without a space typed first.
+                for name in ["bot", *self._lobby()]:
+                    yield Completion(f"{current} {name}", start_position=-len(current), display=name)
+                return
             if verb == "clue" and view is not None and view.seat is not None:
                 yield from _player_completions(text, view, names)
             options = _argument_options(verb, position, view, names)

@@ -450,6 +450,9 @@ class Table:
         seat = self.seat_of(player)
         if seat is None and player not in self.spectators:
             return  # their seat was handed on while they were away (``lobby.hand_over``): the lobby is where they are
+        if seat is not None and self.running and self.settings.game.timed:
+            # The clock they are sent runs again if it was waiting for them, rather than saying it waits for them.
+            turns.retime(self, tell=False)
         self.send_table(player)
         if seat is not None:
             self._seat_status(seat, True)

@@ -177,6 +177,17 @@ def test_a_chat_line_over_the_limit_is_not_sent_and_stays_to_be_shortened(term: 
     assert "at most" not in term.store.model.status  # and the refusal no longer shows
 
 
+def test_a_chat_line_over_the_limit_is_said_while_it_is_typed(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    term.type("t" + "x" * CHAT_MAX)
+    assert "at most" not in term.store.model.status
+    term.type("y")  # one letter over: said before Enter
+    assert f"at most {CHAT_MAX} characters, this one is {CHAT_MAX + 1}" in term.store.model.status
+    term.type("\x7f")  # mended: no longer said
+    assert "at most" not in term.store.model.status
+    assert term.type("\r") == [Chat("x" * CHAT_MAX)]
+
+
 def test_w_after_a_hanabi_bot_moved_says_where_its_reasons_show(term: Terminal, kit) -> None:
     state = kit.clue_something(kit.game())  # alice clues: bob, a hanabi-bot, is to move
     table = kit.table(running=True)

@@ -145,6 +145,9 @@ def test_tab_after_hand_seat_completes_the_names_of_those_who_could_take_it(kit,
     assert complete("hand 2 b") == ["bot", "Bob 2"]
     assert complete("hand 2 bob") == ["Bob 2"]
     assert complete("hand 2 🦊") == ["🦊 Zoë"]
+    # Tab straight after the seat's number, no space typed yet: the same names, the seat kept.
+    assert complete("hand 2") == ["2 bot", "2 Bob 2", "2 🦊 Zoë"]
+    assert complete("hand x") == []
 
 
 def test_the_engine_refuses_with_its_own_reason(kit, view) -> None:

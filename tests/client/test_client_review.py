@@ -138,6 +138,9 @@ def test_only_the_leader_points(term, kit) -> None:
 def test_the_lead_is_handed_on_by_command(term, kit) -> None:
     in_review(term, kit, me=0)
     assert term.type(":lead bob\r") == [ReviewLead("bob")]
+    term.sent.clear()
+    # Handing the lead to whoever has it already sends nothing and says so.
+    assert term.type(":lead Alice\r") == [] and "alice already leads the review" in term.screen()
 
 
 def test_s_saves_the_reviewed_game(term, kit, tmp_path: Path) -> None:

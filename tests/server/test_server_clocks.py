@@ -242,6 +242,9 @@ async def test_a_timed_game_pauses_itself_while_the_player_to_act_is_away(connec
     await back.expect(Joined, WAIT)
     going = await other.expect(GameClock, WAIT, lambda m: not m.paused)
     assert going.running == current
+    # The player back is not told the game waits for them: the first clock they get runs their bank.
+    first = await back.expect(GameClock, WAIT)
+    assert not first.paused and first.running == current, first
 
 
 @pytest.mark.real_time  # a server process, killed and started again
