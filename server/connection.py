@@ -128,7 +128,8 @@ class Connection:
         self._ping_at = trio.current_time() + config.ping_interval * random.uniform(0.5, 1.0)
         self._pings = 0
         self._reader_scope = trio.CancelScope()  # cancelled by close(): stop reading, flush, say goodbye
-        self._scope = trio.CancelScope()  # cancelled to stop at once (too slow, or the server's last resort)
+        # Cancelled to stop at once (too slow, or the server's last resort); in ``run``, the nursery's.
+        self._scope = trio.CancelScope()
 
     @property
     def unwelcomed(self) -> bool:
@@ -197,23 +198,27 @@ class Connection:
 
     async def run(self) -> None:
         try:
-            with self._scope:
-                async with trio.open_nursery() as nursery:
-                    nursery.start_soon(self._writer)
-                    self._beating = True
-                    self._heartbeats.watch(self, min(self._ping_at, self._deadline))
-                    try:
-                        with self._reader_scope:
-                            await self._reader()
-                    finally:
-                        self._beating = False
-                    # The peer left (nothing to tell it); if the server was closing it already, its first reason stands.
-                    self.life.close(GoodbyeReason.CLIENT_QUIT, "", tell=False)
-                    # Done reading: the writer sends what is queued, then the goodbye, then stops; a peer that
-                    # does not take them within the grace is cut off.
-                    self._ended = True
-                    self._wake_writer()
-                    nursery.cancel_scope.deadline = trio.current_time() + self.config.shutdown_grace
+            async with trio.open_nursery() as nursery:
+                # The nursery's scope is the connection's from now on: one scope less, kept for the connection's
+                # life (each is five tracked objects, see the top).
+                if self._scope.cancel_called:  # stopped before it ran
+                    nursery.cancel_scope.cancel()
+                self._scope = nursery.cancel_scope
+                nursery.start_soon(self._writer)
+                self._beating = True
+                self._heartbeats.watch(self, min(self._ping_at, self._deadline))
+                try:
+                    with self._reader_scope:
+                        await self._reader()
+                finally:
+                    self._beating = False
+                # The peer left (nothing to tell it); if the server was closing it already, its first reason stands.
+                self.life.close(GoodbyeReason.CLIENT_QUIT, "", tell=False)
+                # Done reading: the writer sends what is queued, then the goodbye, then stops; a peer that
+                # does not take them within the grace is cut off.
+                self._ended = True
+                self._wake_writer()
+                nursery.cancel_scope.deadline = trio.current_time() + self.config.shutdown_grace
         finally:
             self.life.closed()
             if self.player is not None:
@@ -283,6 +288,11 @@ class Connection:
     async def _reader(self) -> None:
         while self.life.reading:
             try:
+                if isinstance(self.stream, trio.SocketStream):
+                    # Parked here until the peer sends (most of a connection's life), the reader holds only the
+                    # wait for its socket: parked inside ``receive_some``, it kept six more objects (the stream's
+                    # and the socket's layers), made again at every read (see the top).
+                    await trio.lowlevel.wait_readable(self.stream.socket)
                 data = bytes(await self.stream.receive_some(self._read_size))
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 # A reset (the peer's process died, or closed with unread data): gone, like a clean close.

@@ -9,6 +9,7 @@ import struct
 
 import pytest
 import trio
+import trio.testing
 from hanabi.engine import ChatPolicy
 from hanabi.protocol.framing import encode
 from hanabi.protocol.messages import Chat, ErrorReply, Goodbye, ListTables, Ping, Pong, SeatStatus, Tables
@@ -78,3 +79,39 @@ async def test_a_peer_that_stops_reading_is_dropped_by_the_writers_deadline(conn
     status = await alice.expect(SeatStatus, where=lambda m: not m.connected)
     assert status.seat == 1
     assert trio.current_time() - said == pytest.approx(0.3), "not dropped at the writer's deadline"
+
+
+def _waits(task: trio.lowlevel.Task) -> list[str]:
+    """The functions ``task`` is parked in, outermost first (its coroutine, what that awaits, and so on down)."""
+    names: list[str] = []
+    coro: object = task.coro
+    while coro is not None:
+        code = getattr(coro, "cr_code", None) or getattr(coro, "gi_code", None)
+        if code is None:
+            break
+        names.append(code.co_qualname)
+        coro = getattr(coro, "cr_await", None) if hasattr(coro, "cr_await") else getattr(coro, "gi_yieldfrom", None)
+    return names
+
+
+def _every_task() -> list[trio.lowlevel.Task]:
+    tasks, nurseries = [], list(trio.lowlevel.current_root_task().child_nurseries)
+    while nurseries:
+        nursery = nurseries.pop()
+        tasks.extend(nursery.child_tasks)
+        for task in nursery.child_tasks:
+            nurseries.extend(task.child_nurseries)
+    return tasks
+
+
+async def test_an_idle_tcp_reader_waits_on_its_socket_alone(tcp_connect: Connect) -> None:
+    """A connection waits most of its life, and what its reader waits in is made again at each read: the less it
+    is, the less a thousand idle players put before the cycle collector."""
+    alice = await tcp_connect("Alice")
+    await alice.flush()
+    await trio.testing.wait_all_tasks_blocked()
+    readers = [waits for task in _every_task() if "Connection._reader" in (waits := _waits(task))]
+    assert len(readers) == 1
+    below = readers[0][readers[0].index("Connection._reader") + 1:]
+    assert "SocketStream.receive_some" not in below, below  # not inside the stream's and the socket's layers
+    assert len(below) <= 5, below  # Trio's wait for the socket to be readable, and its yield to the loop
