@@ -217,3 +217,20 @@ def test_with_the_deck_running_out_a_bot_clues_the_persons_cards_before_playing_
     assert early.action == Play(9), early
     assert late.action == Clue(0, rank=1), late
     assert late.reason.endswith("can be played (the deck is running out: their card first, mine after)"), late
+
+
+def test_with_three_cards_left_a_bot_beside_a_lone_person_stalls_rather_than_throw_a_card_blind() -> None:
+    # 2 players, nothing played: the person holds five red cards, all clued red, none playable; the bot's cards
+    # are unclued but for its 2s, so there is nothing to play and no clue worth a token. With 3 cards left in
+    # the deck a harmless clue keeps the deck (and the turns the person's cards need) rather than throw a card
+    # the bot cannot see; with 20 it discards.
+    def bot_decides(deck_left: int) -> Decision:
+        state = deal("R3 R4 R4 R3 R5  W3 B3 G4 Y2 B2", first_seat=1)
+        state = dataclasses.replace(state, next_draw=len(state.deck) - deck_left, clue_tokens=5)
+        state = play_out(state, Clue(0, colour=Suit.RED), Clue(1, rank=2))
+        return decide(view_for(state, 1), bot_seats=BOT)
+
+    early, late = bot_decides(20), bot_decides(3)
+    assert not isinstance(early.action, Clue), early
+    assert isinstance(late.action, Clue) and late.action.target == 0, late
+    assert late.reason.startswith("the deck is almost out: a harmless clue"), late
