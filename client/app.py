@@ -78,6 +78,7 @@ from .wrapping import wrap_words
 
 Send = Callable[[Message], None]
 HELP_KEYS = "? next page · PgUp/PgDn scroll · other keys close the help"
+HELP_LAST_KEYS = "? back to page 1 · PgUp/PgDn scroll · other keys close the help"  # on the help's last page
 
 
 @dataclass
@@ -538,7 +539,8 @@ class ClientApp:
         key closes the help, and does nothing else."""
         self.ui.help_page = self.ui.help_page % len(HELP_PAGES) + 1 if key == "?" else 0
         self.ui.help_from = 0
-        self.ui.prompt = HELP_KEYS if self.ui.help_page else ""
+        last = self.ui.help_page == len(HELP_PAGES)
+        self.ui.prompt = "" if not self.ui.help_page else HELP_LAST_KEYS if last else HELP_KEYS
 
     def open_help(self) -> None:
         self.ui.help_page, self.ui.help_from = 1, 0

@@ -21,7 +21,8 @@ When the connection drops, or the host stops the server, it keeps trying to
 reach the server again for ``--reconnect`` seconds (two minutes by default),
 then says hello with the resume token of its first welcome: the server puts it
 back in its seat (a restarted server too, from its store) and it plays on. A
-server that no longer knows the token gets it a new table, as at the start.
+server that no longer knows the token gets it a new table, as at the start, but waits for one to open if none
+has a free seat; so does a bot whose table closes (everyone else left).
 
 Whoever started it sees a line on stdout at each step (connected, joined,
 waiting for the host, game started with the level it plays at, game over with
@@ -32,7 +33,7 @@ with ``--explain``, also each move it makes and the one-line reason for it.
 from __future__ import annotations
 
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 
 import trio
 from hanabi.engine import PlayerView
@@ -53,6 +54,7 @@ from hanabi.protocol.messages import (
     Ping,
     Pong,
     TableChanged,
+    TableGone,
     TableInfo,
     Tables,
     ViewUpdate,
@@ -196,8 +198,13 @@ class BotClient:
             return self.seat
         if resumed:
             self.report("the server did not keep our seat: looking for a table again")
+        # Sent off to find a seat, the bot says so when there is none; back after playing, it waits for one.
+        return await self.sit(table, listing, wait=resumed)
+
+    async def sit(self, table: int | None, listing: Tables, wait: bool) -> int:
+        """Take a seat at ``table`` (None: the first free one in ``listing``, or with ``wait`` the first to open)."""
         if table is None:
-            table = self._free_table(listing)
+            table = await self._wait_for_table(listing) if wait else self._free_table(listing)
         await self.send(Join(table, password=self.password))
         joined = await self.expect(Joined)
         assert isinstance(joined, Joined)
@@ -213,16 +220,39 @@ class BotClient:
     def _free_table(self, listing: Tables) -> int:
         """The first table waiting with an empty seat that we may sit at: one with a password only when we have
         one to give (it is locked to everyone else)."""
+        free = self._free(listing.tables)
+        if free is not None:
+            return free
         waiting = [t for t in listing.tables if not t.running and None in t.players]
-        free = [t.id for t in waiting if self.password is not None or not t.has_password]
-        if free:
-            return free[0]
         locked = [f"{t.name} (#{t.id})" for t in waiting if t.has_password]
         if locked:
             raise BotError(f"no table has a free seat the bot may take: {', '.join(locked)} "
                            f"{'has' if len(locked) == 1 else 'have'} one but ask for a password; give it with "
                            "--password (and the table with --table)")
         raise BotError("no table has a free seat: open one in a client (or name it with --table)")
+
+    def _free(self, tables: Iterable[TableInfo]) -> int | None:
+        waiting = [t for t in tables if not t.running and None in t.players]
+        return next((t.id for t in waiting if self.password is not None or not t.has_password), None)
+
+    async def _wait_for_table(self, listing: Tables) -> int:
+        """The first table with a free seat for us, waiting for the lobby's news of one if none has one yet."""
+        tables = {t.id: t for t in listing.tables}
+        said = False
+        while (free := self._free(tables.values())) is None:
+            if not said:
+                self.report("no table has a free seat: waiting for one to open (Ctrl-C stops the bot)")
+                said = True
+            message = await self.receive()
+            if isinstance(message, TableChanged):
+                tables[message.table.id] = message.table
+            elif isinstance(message, TableGone):
+                tables.pop(message.table, None)
+            elif isinstance(message, Ping):
+                await self.send(Pong(message.n))
+            elif isinstance(message, Goodbye):
+                raise _goodbye(message)
+        return free
 
     async def tables_or_seat(self) -> Tables | tuple[int, TableInfo]:
         """After the welcome: the list of tables, or our seat and table if the server put us back in it first."""
@@ -266,6 +296,14 @@ class BotClient:
                     await self.send(sent)
             elif isinstance(message, TableChanged) and self.table is not None and message.table.id == self.table.id:
                 self.table = message.table  # a seat taken, left or handed: who is a bot, and so the level
+            elif isinstance(message, TableGone) and self.table is not None and message.table == self.table.id:
+                # Everyone else left: the bot plays on at the next table that has a seat for it.
+                self.report(f"{message.reason or 'our table closed'}: looking for another table")
+                self.table, latest = None, None
+                await self.send(ListTables())
+                listing = await self.expect(Tables)
+                assert isinstance(listing, Tables)
+                await self.sit(None, listing, wait=True)
             elif isinstance(message, GameStarted):
                 self.report(f"game started (game #{message.game}), playing at level {self.level_said()}")
             elif isinstance(message, GameOver):

@@ -39,22 +39,26 @@ def time_fragments(model: ClientModel, now: float) -> StyleAndTextTuples:
     """Each player's clock (the running one marked ▶, low ones in the warning style), the pause and our queued
     move; empty when there is nothing to say (an untimed game, going on, nothing queued)."""
     clock, view = model.clock, model.view
+    # Rewinding shows an earlier step (``Link.REPLAY``) with the live clocks: they go on running meanwhile.
+    rewinding = model.link is Link.REPLAY
     out: StyleAndTextTuples = []
     if clock is not None and clock.remaining and view is not None and view.outcome is None:
-        out.append(("class:label", "Clocks "))
+        out.append(("class:label", "Clocks now " if rewinding else "Clocks "))
         for seat in range(len(clock.remaining)):
             left = bank_left(model, seat, now)
             style = "class:clock.low" if left < LOW else "class:clock"
             mark = "▶" if clock.running == seat else " "
             out += [("class:label", f" {mark}{seat_name(model.names, seat)} "), (style, clock_text(left))]
-        if clock.running is not None and model.link is not Link.ONLINE:
+        if clock.running is not None and model.link not in (Link.ONLINE, Link.REPLAY):
             out.append(("class:label", "  (stopped while not connected)"))  # bank_left stopped counting it
     if clock is not None and clock.paused and view is not None and view.outcome is None:
         # Only a seated player resumes a pause someone made (one made for an absent player ends on their return).
         resumes = " (z resumes)" if model.seat is not None and clock.paused_by is not None else ""
         out += [("", "  " if out else ""), ("class:clock.paused", f"⏸ {clock.note}{resumes}")]
     queued = model.premove
-    if queued is not None and queued.order is not None and view is not None and view.seat is not None:
+    # Not while rewinding: the slot would be counted in the hand of the step shown, not the one held now.
+    if queued is not None and queued.order is not None and view is not None and view.seat is not None \
+            and not rewinding:
         hand = [cv.order for cv in view.hands[view.seat]]
         slot = f"slot {hand.index(queued.order) + 1}" if queued.order in hand else f"card #{queued.order}"
         verb = "play" if queued.kind is PreMoveKind.PLAY else "discard"

@@ -101,6 +101,7 @@ class ClientModel:
     chat: tuple[tuple[str, str], ...] = ()
     status: str = ""
     status_error: bool = False
+    status_turn: int | None = None  # the turn shown when the status was said (None: before any view)
     replay: tuple[int, str] | None = None  # (game, replay JSON) once the server sent it
     farewell: str | None = None  # why the server closed the connection
     seat_names: tuple[str, ...] = ()  # names when there is no table (an offline replay)
@@ -152,7 +153,8 @@ class ClientModel:
 
 
 def with_status(model: ClientModel, text: str, error: bool = False) -> ClientModel:
-    return replace(model, status=text, status_error=error)
+    return replace(model, status=text, status_error=error,
+                   status_turn=model.view.turn if model.view is not None else None)
 
 
 def log_new_events(model: ClientModel, view: PlayerView) -> ClientModel:
@@ -341,9 +343,13 @@ def _joined(model: ClientModel, message: Joined) -> ClientModel:
     out = replace(out, holders=tuple((h.turn, h.seat, h.name) for h in message.holders))
     # A seat sees its own view; a spectator every hand, unless ``watching_seat`` follows (a resume while watching
     # as a seat: the server says so right after ``joined``; after its restart it does not).
-    out = replace(out, watching_as=None)
+    # A pre-move is the server's to keep: one it still holds is sent again right after (``queued``); none after a
+    # restart, which keeps no pre-move.
+    out = replace(out, watching_as=None, premove=None)
     where = f"seat {message.seat + 1}" if message.seat is not None else "a spectator's chair"
-    return with_status(out, f"You are at table {table.name!r}, {where}.")
+    lost = f" Your queued {model.premove.kind.value} was not kept: queue it again if you still want it." \
+        if model.premove is not None and model.premove.kind is not None else ""
+    return with_status(out, f"You are at table {table.name!r}, {where}.{lost}")
 
 
 # -- the game at our table ------------------------------------------------------------------------
@@ -364,8 +370,11 @@ def _view_update(model: ClientModel, message: ViewUpdate) -> ClientModel:
     out = model
     if model.game != message.game:
         out = replace(_game_changed(out, message.game), replay=None)
-    if model.status_error and model.view is not None and message.view.turn != model.view.turn:
-        # A refusal was about an earlier turn; left on screen it reads like news about this one.
+    if model.status and model.view is not None and message.view.turn != model.view.turn and (
+            model.status_error or model.status_turn is None or message.view.turn >= model.status_turn + 2
+            or message.view.current == message.view.seat):
+        # A refusal was about an earlier turn; left on screen it reads like news about this one. News ("The game
+        # starts.", "Note written") stays through the next move, and goes by the one after or when our turn comes.
         out = with_status(out, "")
     return log_new_events(replace(out, view=message.view), message.view)
 

@@ -441,7 +441,7 @@ HELP_PAGES: tuple[tuple[str, ...], ...] = (
         "  [p] beside a table in the lobby: it asks for a password",
         "Host: H hands an away player's seat to a bot or a player · hand SEAT bot|NAME",
         "Esc cancels keys · Ctrl-C quits at any time.",
-        "? back to page 1 · PgUp/PgDn scroll · Press any key to close this help.",
+        "? back to page 1 · PgUp/PgDn scroll · other keys close this help.",
     ),
 )
 

@@ -129,7 +129,7 @@ def _main(argv: list[str] | None) -> int:
     if args.command in ("games", "export", "stats"):
         return _read_store(args, db)
     if not 0 <= args.port <= 65535:
-        return _fail(f"--port {args.port} is not a TCP port: choose one from 1 to 65535")
+        return _fail(f"--port {args.port} is not a TCP port: choose one from 1 to 65535 (or 0: any free one)")
     if (problem := seconds_problem("--bot-delay", args.bot_delay)) is not None:  # nan too
         return _fail(problem)
     if not args.abandon_after >= 0:

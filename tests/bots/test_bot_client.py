@@ -37,6 +37,7 @@ from hanabi.protocol.messages import (
     GameOver,
     Hello,
     Joined,
+    Leave,
     Message,
     PauseRequest,
     Ping,
@@ -170,6 +171,35 @@ async def test_bot_client_joins_and_plays_a_game(capsys: pytest.CaptureFixture[s
         f"hanabi-bot: game started (game #{over.game}), playing at level beginner",  # Host is a person
         f"hanabi-bot: game over: {over.outcome.score}/{over.outcome.max_score}, {over.outcome.rating}",
     ]
+
+
+@pytest.mark.virtual_time
+async def test_a_bot_whose_table_closes_waits_for_another_and_sits_there() -> None:
+    lines: list[str] = []
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            server, stream, host, joined = await _host_at_a_new_table(nursery, "first", in_memory=True)
+            nursery.start_soon(functools.partial(run_bot, Address("127.0.0.1", server.port), "Robo", None, None, 0.1,
+                                                 report=lines.append, open_stream=_in_memory(server, nursery)))
+            await _until_every_seat_is_taken(host)
+            await host.send(Leave())  # the last person leaves: the table closes under the bot
+            while not any(line.startswith("no table has a free seat") for line in lines):
+                await _next(host)  # the lobby's news, until the bot says it waits
+            await host.send(CreateTable("second", seats=2))
+            second = await host.expect(Joined)
+            assert isinstance(second, Joined)
+            table = await _until_every_seat_is_taken(host)
+            assert table.id == second.table.id and table.players[1] is not None
+            assert table.players[1].name == "Robo"
+            await stream.aclose()
+            nursery.cancel_scope.cancel()
+    assert lines[:2] == ["connected as Robo", f"joined first (#{joined.table.id}), seat 2 of 2"]
+    assert lines[3:] == [
+        "table 'first' closed: no one is left: looking for another table",
+        "no table has a free seat: waiting for one to open (Ctrl-C stops the bot)",
+        f"joined second (#{second.table.id}), seat 2 of 2",
+        "waiting for the host to start the game...",
+    ], lines
 
 
 def _moves_of(last: PlayerView, over: GameOver, seats: frozenset[int]) -> list[tuple[PlayerView, TurnAction]]:

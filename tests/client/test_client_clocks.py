@@ -211,3 +211,29 @@ def test_z_from_a_spectator_of_a_paused_game_says_only_a_seated_player_resumes_i
     term.store.model = reduce(_at_game(kit, seat=None), ClockAt(paused, 1.0))
     assert term.type("z") == []
     assert "only a seated player can resume a running game" in term.store.model.status
+
+
+def test_rewinding_shows_the_live_clocks_as_now_not_as_stopped(kit) -> None:
+    from hanabi.client.rewind import Rewind
+
+    model = reduce(_at_game(kit), ClockAt(GameClock(1, (90_000, 25_000, 120_000), 0, False), at=100.0))
+    model = reduce(reduce(model, LinkChanged(Link.ONLINE)), Queued(1, PreMoveKind.PLAY, 3))
+    model = reduce(model, kit.view_message(kit.clue_something(kit.game()), 1))
+    rewind = Rewind.open(model.view)
+    assert isinstance(rewind, Rewind)
+    text = "".join(t for _, t in time_fragments(rewind.shown(model), 110.0))
+    # Connected: the live banks, counting down, said to be now's; no slot counted in the hand of the step shown.
+    assert text.startswith("Clocks now") and "▶alice 1:20" in text, text
+    assert "stopped" not in text and "queued" not in text, text
+
+
+def test_a_premove_the_server_no_longer_holds_after_a_resume_is_dropped_and_said(kit) -> None:
+    model = _at_game(kit)
+    assert model.view is not None
+    order = model.view.hands[1][2].order
+    model = reduce(model, Queued(1, PreMoveKind.PLAY, order))
+    assert model.premove is not None
+    back = reduce(model, Joined(kit.table(running=True), 1))  # a resume: the table again
+    assert back.premove is None and "queued play was not kept" in back.status
+    kept = reduce(back, Queued(1, PreMoveKind.PLAY, order))  # an ordinary reconnect: the server still holds it
+    assert kept.premove is not None and "not kept" not in kept.status

@@ -31,7 +31,7 @@ def text_of(model: ClientModel) -> list[str]:
             else to_plain_text(line.fragments) for line in model.log]
 
 
-def seated(kit, seat: int = 0) -> ClientModel:
+def seated(kit, seat: int | None = 0) -> ClientModel:
     model = reduce(ClientModel(), Welcome(1, "test", "alice", "tok", "hello"))
     return reduce(model, Joined(kit.table(), seat))
 
@@ -184,8 +184,17 @@ def test_a_refusal_is_cleared_when_the_turn_moves_on(kit) -> None:
     model = reduce(model, kit.view_message(kit.clue_something(state), 0))
     assert not model.status_error and model.status == ""
     model = reduce(model, Note("Replay saved"))  # a plain notice is not an error: the next turn keeps it
-    model = reduce(model, kit.view_message(kit.clue_something(kit.clue_something(state)), 0))
+    later = kit.clue_something(kit.clue_something(state))
+    model = reduce(model, kit.view_message(later, 0))
     assert model.status == "Replay saved"
+    # ... but not for ever: it goes when our turn comes (three players: alice clued, bob, then cathy)
+    assert kit.clue_something(later).current == 0
+    assert reduce(model, kit.view_message(kit.clue_something(later), 0)).status == ""
+    # and, with no turn of ours (watching), two moves after it was said
+    eve = reduce(reduce(seated(kit, None), kit.view_message(state, None)), Note("You lead the review"))
+    eve = reduce(eve, kit.view_message(kit.clue_something(state), None))
+    assert eve.status == "You lead the review"
+    assert reduce(eve, kit.view_message(later, None)).status == ""
 
 
 def test_seat_status_marks_a_player_disconnected_and_back(kit) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hanabi.client.app import HELP_KEYS
+from hanabi.client.app import HELP_KEYS, HELP_LAST_KEYS
 from hanabi.client.form import FIELDS, LABELS
 from hanabi.client.screens import HELP_PAGES
 from hanabi.engine import GameConfig, Variant, new_game
@@ -66,6 +66,8 @@ def test_pgdn_and_pgup_scroll_a_help_page_taller_than_the_screen(small, kit) -> 
     for _ in range(10):
         small.type(PGUP)
     assert first in small.screen()
+    small.type("?")  # the last page: ? goes back to the first, and the status line says so
+    assert small.app.ui.prompt == HELP_LAST_KEYS and "other keys close the" in small.screen()
 
 
 @pytest.mark.parametrize("players", [3, 6])

@@ -110,7 +110,7 @@ def test_refusals_are_sentences(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main(["export", "1", "--db", str(tmp_path / "missing.sqlite3")]) == 2
     assert "there is no game store" in capsys.readouterr().err
     assert main(["--port", "70000", "--db", ":memory:"]) == 2
-    assert "not a TCP port" in capsys.readouterr().err
+    assert "not a TCP port: choose one from 1 to 65535 (or 0: any free one)" in capsys.readouterr().err
     # A message of the day that no welcome could carry is refused at start, not sent as an error to everyone.
     assert main(["--port", "0", "--db", ":memory:", "--motd", "x" * 2001]) == 2
     err = capsys.readouterr().err
