@@ -68,6 +68,8 @@ def title_fragments(model: ClientModel, width: int) -> StyleAndTextTuples:
         turn = f"{view.turn} turn{'s' if view.turn != 1 else ''}" if view.outcome is not None \
             else f"turn {view.turn + 1}"
         game = [turn, whose_turn(view, model.names, yours=model.link is not Link.REPLAY and model.watching_as is None)]
+        if model.clock is not None and model.clock.paused and view.outcome is None:
+            game.append("paused")  # the turn is someone's, but no one may move
     elif table is None:
         game = ["lobby"]
     right_style, right_text = link_fragments(model)[0][:2]

@@ -17,7 +17,7 @@ from .variants import Variant
 # How each end of a game reads (``summary``'s "end": an ``EndReason`` value, or "in_progress").
 ENDS = {
     "in_progress": "still in progress",
-    "strikeout": "lost to the third strike",
+    "strikeout": "lost",  # the detail says how: "the third strike: the fireworks exploded"
     "perfect": "every firework complete",
     "final_round": "ended after the final round",
     "no_more_points": "ended early: no more points could be scored",

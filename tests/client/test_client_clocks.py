@@ -167,7 +167,9 @@ def test_z_pauses_and_resumes_and_u_cancels_the_queued_move(term: _Terminal, kit
     assert ("z", "pause") in term.app.keymap.line(term.store.model)
     term.store.dispatch(GameClock(1, (), None, True, "alice paused the game", "alice"))
     assert term.type(":pause\r") == [PauseRequest(False)]
-    assert "alice paused the game" in screen_text(term.app.application, 80, 24)
+    screen = screen_text(term.app.application, 80, 24)
+    assert "alice paused the game" in screen
+    assert "turn · paused" in screen.splitlines()[0]  # the top bar says no one may move, whose turn it is
     keys = term.app.keymap.line(term.store.model)
     assert ("z", "resume") in keys and ("z", "pause") not in keys
     term.sent.clear()

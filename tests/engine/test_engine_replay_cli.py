@@ -41,7 +41,7 @@ def test_readable_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert "score 25/25 — legendary; every firework complete" in out
     assert "fireworks 5 5 5 5 5; strikes 0; clue tokens 8; 25 turns; 16 cards left in the deck" in out
     assert f"{STRIKEOUT}: no variant, 3 players (Alice, Bob, Cathy)" in out
-    assert "lost to the third strike" in out
+    assert "; lost (the third strike: the fireworks exploded)" in out  # said once, not twice
     assert out.index(str(PERFECT)) < out.index(str(STRIKEOUT))
 
 
