@@ -54,7 +54,11 @@ def time_fragments(model: ClientModel, now: float) -> StyleAndTextTuples:
     if clock is not None and clock.paused and view is not None and view.outcome is None:
         # Only a seated player resumes a pause someone made (one made for an absent player ends on their return).
         resumes = " (z resumes)" if model.seat is not None and clock.paused_by is not None else ""
-        out += [("", "  " if out else ""), ("class:clock.paused", f"⏸ {clock.note}{resumes}")]
+        # Paused for the absent player to act: said short, so the line fits beside the clocks (the log and the
+        # status said the server's whole sentence when it paused).
+        away = seat_name(model.names, view.current)
+        note = clock.note if clock.paused_by is not None else f"paused until {away} is back"
+        out += [("", "  " if out else ""), ("class:clock.paused", f"⏸ {note}{resumes}")]
     queued = model.premove
     # Not while rewinding: the slot would be counted in the hand of the step shown, not the one held now.
     if queued is not None and queued.order is not None and view is not None and view.seat is not None \

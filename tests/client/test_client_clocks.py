@@ -73,6 +73,12 @@ def test_a_pause_is_told_in_the_log_and_the_line_and_its_end_too(kit) -> None:
     assert "Paused: alice paused the game." in paused.status
     assert "alice paused the game" in "".join(t for _, t in paused.log[-1].fragments)
     assert "⏸ alice paused the game (z resumes)" in "".join(t for _, t in time_fragments(paused, 1.0))
+    # Paused by the server for the absent player to act: the whole sentence in the log, short on the line.
+    away = "the game paused itself: alice, whose turn it is, is disconnected"
+    absent = reduce(model, ClockAt(GameClock(1, (9_000, 9_000, 9_000), None, True, away), 1.0))
+    assert away in absent.status
+    line = "".join(t for _, t in time_fragments(absent, 1.0))
+    assert "⏸ paused until alice is back" in line and len(line) <= 80, line
     going = reduce(paused, ClockAt(GameClock(1, (), None, False, resumed_by="bob"), 2.0))
     assert going.status == "bob let the game go on." and time_fragments(going, 2.0) == []
     assert "bob let the game go on." in "".join(t for _, t in going.log[-1].fragments)
