@@ -88,3 +88,21 @@ async def test_a_silent_connection_among_talking_ones_is_said_goodbye_at_its_dea
     assert closed_after and 3.0 <= closed_after[0] < 3.1
     for client in talking:
         assert not client.closed and not any(isinstance(m, Goodbye) for m in client.seen), client.name
+
+
+@pytest.mark.parametrize("fast_config", [config_with(ping_interval=0.5, send_timeout=0.2)])
+async def test_writes_that_ask_the_heartbeat_to_look_sooner_leave_one_schedule_per_connection(
+        connect: Connect, server: Server) -> None:
+    """A write with less time than the next ping's asks the heartbeat to look at it sooner: the time asked for
+    before is let go when it comes, not kept as a second schedule of that connection's beats (each ping is a
+    write that asks again: two schedules would become four, and so on)."""
+    clients = [await connect(f"p{i}") for i in range(3)]
+    for _ in range(10):
+        for client in clients:
+            await client.send(Ping(n=7))  # each answer is a write
+        await settle(*clients)
+    async with trio.open_nursery() as nursery:
+        for client in clients:
+            nursery.start_soon(client.listen, 5.0)  # ten pings each, every one a write
+    # A connection's one time to be looked at, and at most one it let go of that has not come yet.
+    assert len(server._heartbeats._due) <= 2 * len(clients)
