@@ -40,6 +40,12 @@ skipped (``terminal_diff_skipped_where_nothing_is_drawn``): it wrote nothing any
 of the client's tests' CPU. The tests read the screen with ``screen_text``; the tmux tests run the real client
 in a real terminal, diff and all.
 
+What the collection built (every test module, the program's modules, pytest's and hypothesis's: about 127,000
+objects) lives until the worker ends, so it is frozen out of the cycle collector's full passes once collected
+(``pytest_collection_finish``). The client's tests leave much cyclic garbage (each app is a web of
+prompt_toolkit objects), and every full pass that freed it walked all of those objects too: about a fifth of
+their CPU went to the collector, half of it to walking what lives anyway (docs/performance.md, "Suite").
+
 Hypothesis's two clocks are off for every property (the ``house`` profile): its per-example deadline and its
 "input generation is slow" health check time the machine, not the code, and on a busy one they failed a
 property that holds (the notes' round trip, generating up to a hundred note texts an example).
@@ -47,6 +53,7 @@ property that holds (the notes' round trip, generating up to a hundred note text
 
 from __future__ import annotations
 
+import gc
 import inspect
 import os
 import sys
@@ -113,6 +120,11 @@ def run_on_virtual_time(fn: Callable[[], Any], *, clock: trio.abc.Clock | None =
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(trio.to_thread, "run_sync", run_here)
         return trio.run(fn, clock=clock or trio.testing.MockClock(autojump_threshold=0), instruments=instruments)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    gc.collect()  # what collecting left as garbage goes now, rather than frozen for the run
+    gc.freeze()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

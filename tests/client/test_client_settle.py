@@ -18,10 +18,15 @@ from .test_client_replay_and_cli import finished_game
 
 @pytest.fixture
 def thawed() -> Iterator[list[int]]:
-    """The objects frozen when the screen was run, if it was; everything thawed again after the test."""
+    """The objects frozen when the screen was run, if it was. Nothing is frozen during the test; afterwards what
+    lives is frozen again if the tests' process had frozen what it collected (tests/conftest.py), else thawed."""
+    frozen_before = gc.get_freeze_count() > 0
     gc.unfreeze()
     yield []
     gc.unfreeze()
+    if frozen_before:
+        gc.collect()
+        gc.freeze()
 
 
 def test_settle_leaves_what_is_built_out_of_the_collectors_passes(thawed: list[int]) -> None:
