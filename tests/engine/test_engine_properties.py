@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import itertools
 import json
 import pickle
@@ -110,6 +111,7 @@ def check_state(state: GameState) -> None:
 def check_step(before: GameState, action: TurnAction, after: GameState) -> None:
     event = after.events[-1]
     assert isinstance(event, TurnEvent) and event.action == action and event.seat == before.current
+    assert after.events[:-1] == before.events  # the history before it is kept as it was (check_event saw it)
     assert after.turn == before.turn + 1
     assert all(a >= b for a, b in zip(after.fireworks, before.fireworks, strict=True))  # never shrink
     assert after.discard[: len(before.discard)] == before.discard
@@ -143,22 +145,32 @@ def check_step(before: GameState, action: TurnAction, after: GameState) -> None:
 # ---- no view leaks ------------------------------------------------------------------------------
 
 
+# What walk does not look inside: a Card is a leaf (its parts are the card itself).
+LEAVES = (Card, enum.Enum, str, int, type(None))
+
+
+@functools.cache
+def field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
 def walk(value: object, path: tuple[object, ...] = ()) -> Iterator[tuple[tuple[object, ...], object]]:
-    """Every value inside a view, with where it sits (a Card is a leaf: its parts are the card itself)."""
-    yield path, value
-    if isinstance(value, (Card, enum.Enum, str, int, type(None))):
-        return
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for f in dataclasses.fields(value):
-            yield from walk(getattr(value, f.name), (*path, f.name))
-    elif isinstance(value, (tuple, list)):
-        for i, item in enumerate(value):
-            yield from walk(item, (*path, i))
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from walk(item, (*path, key))
-    else:
-        raise AssertionError(f"unexpected {type(value).__name__} at {path} in a view")
+    """Every value inside a view, with where it sits. A stack rather than recursion: the views are walked every
+    few turns of every game, and each level of nested generators cost every value below it a step."""
+    stack: list[tuple[tuple[object, ...], object]] = [(path, value)]
+    while stack:
+        path, value = stack.pop()
+        yield path, value
+        if isinstance(value, LEAVES):
+            continue
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            stack.extend(((*path, name), getattr(value, name)) for name in field_names(type(value)))
+        elif isinstance(value, (tuple, list)):
+            stack.extend(((*path, i), item) for i, item in enumerate(value))
+        elif isinstance(value, dict):
+            stack.extend(((*path, key), item) for key, item in value.items())
+        else:
+            raise AssertionError(f"unexpected {type(value).__name__} at {path} in a view")
 
 
 def check_views(state: GameState, secret: str, deep: bool) -> None:
@@ -176,7 +188,9 @@ def check_views(state: GameState, secret: str, deep: bool) -> None:
             assert view.legal_actions() == legal_actions(state)
         if not deep:
             continue
-        for path, value in walk(dataclasses.replace(view, events=())):
+        # Its events are the state's, each searched once as it was made (check_event), not again in every view.
+        lean = dataclasses.replace(view, events=())
+        for path, value in walk(lean):
             if isinstance(value, str):
                 assert secret not in value, path
             assert not isinstance(value, GameState), path
@@ -190,12 +204,12 @@ def check_views(state: GameState, secret: str, deep: bool) -> None:
                     assert i < len(state.discard) and value == deck[state.discard[i]], f"{path} of seat {seat}"
                 case _:
                     raise AssertionError(f"a card at {path} in the view of seat {seat}")
-        assert secret not in repr(view)
-        assert secret.encode() not in pickle.dumps(view)
+        assert secret not in repr(lean)
+        assert secret.encode() not in pickle.dumps(lean)
 
 
-def check_event(state: GameState) -> None:
-    """The newest event holds only public facts: the identity of a card that has left every hand."""
+def check_event(state: GameState, secret: str) -> None:
+    """The newest event holds only public facts: the identity of a card that has left every hand, never the seed."""
     event = state.events[-1]
     assert isinstance(event, TurnEvent)
     for path, value in walk(event):
@@ -208,6 +222,8 @@ def check_event(state: GameState) -> None:
             assert order in state.discard or order in state.played
     if event.drawn is not None:
         assert event.drawn == state.next_draw - 1
+    assert secret not in repr(event)
+    assert secret.encode() not in pickle.dumps(event)
 
 
 # ---- the properties -----------------------------------------------------------------------------
@@ -234,7 +250,7 @@ def test_random_legal_games(variant: Variant, players: int, empty_clues: bool, a
         actions.append(action)
         check_state(state)
         check_step(before, action, state)
-        check_event(state)
+        check_event(state, secret)
         check_views(state, secret, deep=state.turn % 8 == 0 or state.over)
         if midway is None and rng.random() < 0.05:
             midway = state
