@@ -86,6 +86,7 @@ class UiState:
     """What only this screen knows: shortcuts in progress, toggles, scrolling, the form."""
 
     pending: list[str] = field(default_factory=list)  # keys of a shortcut in progress
+    pending_turn: int | None = None  # the turn the shortcut's question was asked on
     line_head: str = ""  # the start the command line was opened with (say, note 3): Ctrl-U leaves it
     prompt: str = ""
     show_knowledge: bool = False
@@ -348,12 +349,21 @@ class ClientApp:
         if self.ui.rewind is not None and (model.view is None or model.view.outcome is not None):
             self.ui.rewind = None  # the rewind belongs to a game in progress; its end shows at once
         self.review.on_model(model)
+        self._drop_stale_question(model)
         self._ask_for_a_name(model)
         self._call_to_play(model)
         self._select_our_table(model)
         self._ask_who_else_played(model)
         self._ask_for_our_record(model)
         self.application.invalidate()
+
+    def _drop_stale_question(self, model: ClientModel) -> None:
+        """A shortcut's question ("No clue on slot 4: play it anyway?") was asked of the table as it stood: once
+        someone has moved, the card may have a clue, or be gone; the question goes, and the player is told."""
+        view = model.view
+        if self.ui.pending and self.ui.pending_turn is not None and (view is None or view.turn != self.ui.pending_turn):
+            self.cancel()
+            self.note("The table moved on while you were choosing: start the move again.")
 
     def _ask_for_a_name(self, model: ClientModel) -> None:
         """The server refused our name: the command line opens for another, the status line saying why."""
@@ -691,6 +701,8 @@ class ClientApp:
         if isinstance(step, shortcuts.Prompt):
             self.ui.pending = keys
             self.ui.prompt = step.text
+            view = self.get_model().view
+            self.ui.pending_turn = view.turn if view is not None else None
             return
         self.ui.pending = []
         self.ui.prompt = ""
@@ -720,7 +732,9 @@ class ClientApp:
     def enter(self) -> None:
         """Enter outside the command line (the form and the history have their own): a note's text, the lobby's
         join, or a command."""
-        if len(self.ui.note_keys) == 3:  # the note's prompt waits: its text goes on the command line
+        if self.ui.help_page:  # the help covers the screen: Enter closes it, as any other key, and does no more
+            self.help_key("\n")
+        elif len(self.ui.note_keys) == 3:  # the note's prompt waits: its text goes on the command line
             self._note_step(notes.step(self.ui.note_keys, notes.EDIT_KEY, self.get_model()), [])
         elif self.mode() == "lobby" and self.get_model().table is None:
             self.lobby.enter_chosen("j")
@@ -752,7 +766,7 @@ class ClientApp:
         self.ui.note_keys = []
         self.ui.rewind = None
         self.review.cancel()
-        self.ui.pending = []
+        self.ui.pending, self.ui.pending_turn = [], None
         self.ui.confirm = None
         self.ui.confirm_quit = False
         self.ui.prompt = ""

@@ -81,6 +81,8 @@ class ScreenKeys:
         self.app = app
         self.active = active
         self.free = free  # nothing under way takes printable keys
+        # The help covers the screen: the screen's other keys (arrows...) must not act on what is under it.
+        self.uncovered = Condition(lambda: not app.ui.help_page)
         self.bindings = KeyBindings()
         self.line: list[Shown] = []
 
@@ -90,7 +92,7 @@ class ScreenKeys:
         def register(action: Action) -> Action:
             for key in keys:
                 typed = isinstance(key, str) and len(key) == 1
-                self.bindings.add(key, filter=self.active & self.free if typed else self.active)(
+                self.bindings.add(key, filter=self.active & (self.free if typed else self.uncovered))(
                     guarded(self.app, lambda event: action()))
             if what is not None:
                 self.show(label or str(keys[0]), what, when)

@@ -149,10 +149,17 @@ class ScreenLayout:
         if kind == "help":
             # Scrolled by PgUp/PgDn on a screen too short for a page: the line ``help_from`` goes to the top (the
             # cursor kept there, or the window would scroll back to it), and the page's end stays at the bottom.
+            def page() -> StyleAndTextTuples:
+                return wrap_words(help_fragments(self.app.ui.help_page), self.width, 4)  # words whole when narrow
+
+            def top() -> int:
+                # Scrolled on a narrow screen, then widened: the page has fewer lines now, and a cursor past its
+                # last one is an error to prompt_toolkit.
+                return min(self.app.ui.help_from, to_plain_text(page()).count("\n"))
+
             self.help_window = Window(FormattedTextControl(
-                lambda: wrap_words(help_fragments(self.app.ui.help_page), self.width, 4),  # words whole when narrow
-                get_cursor_position=lambda: Point(0, self.app.ui.help_from),
-                show_cursor=False), get_vertical_scroll=lambda window: self.app.ui.help_from)
+                page, get_cursor_position=lambda: Point(0, top()), show_cursor=False),
+                get_vertical_scroll=lambda window: top())
             return self.help_window
         if kind == "form":
             # The field being filled in is kept on screen (with the line after it): a short screen scrolls the form.

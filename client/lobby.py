@@ -194,7 +194,12 @@ class LobbyActions:
         if refusal is not None:  # said before the form is filled in, not after
             self.app.note(f"{refusal.message} (l leaves)", True)
             return
-        self.app.ui.form = TableForm(name=name or (f"{model.player}'s table" if model.player else "my table"))
+        if not name:
+            # A name no table in the lobby has: two "alice's table" side by side could not be told apart.
+            base = f"{model.player}'s table" if model.player else "my table"
+            taken = {t.name for t in model.tables}
+            name = next(n for n in (base, *(f"{base} {i}" for i in range(2, len(taken) + 3))) if n not in taken)
+        self.app.ui.form = TableForm(name=name)
 
     def submit_form(self) -> None:
         form = self.app.ui.form

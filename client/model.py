@@ -111,6 +111,7 @@ class ClientModel:
     clock: GameClock | None = None  # the game's clocks and pause, as the server last said them
     clock_at: float | None = None  # when that clock arrived (time.monotonic), to count down from; None: unknown
     premove: Queued | None = None  # the move we queued for our next turn, if any
+    premove_unsure: Queued | None = None  # back at the table: the move we had queued, until the server says it holds it
     # The notes on cards of the current game that the server let us see: (writer's seat, card order, text),
     # in seat then card order. Our own while the game runs; a spectator's and everyone's at the end: all seats'.
     card_notes: tuple[tuple[int, int, str], ...] = ()
@@ -249,8 +250,8 @@ def _game_changed(model: ClientModel, game: int | None) -> ClientModel:
 def _game_reset(model: ClientModel, game: int | None) -> ClientModel:
     """As ``_game_changed``, and nothing shown of a game until the server sends it: no view, clock, pre-move or
     review."""
-    return replace(_game_changed(model, game), view=None, clock=None, clock_at=None, premove=None, review=None,
-                   hypothetical=None)
+    return replace(_game_changed(model, game), view=None, clock=None, clock_at=None, premove=None,
+                   premove_unsure=None, review=None, hypothetical=None)
 
 
 def _leave(model: ClientModel) -> ClientModel:
@@ -286,7 +287,9 @@ def _welcome(model: ClientModel, message: Welcome) -> ClientModel:
     out = replace(model, link=Link.ONLINE, player=message.player, resume=message.resume, motd=message.motd,
                   farewell=None, rejoining=model.table is not None)
     if model.link is Link.RECONNECTING:
-        return with_status(_notice(out, "Reconnected."), f"Reconnected as {message.player}: the game goes on.")
+        playing = model.view is not None and model.view.outcome is None
+        return with_status(_notice(out, "Reconnected."),
+                           f"Reconnected as {message.player}{': the game goes on' if playing else ''}.")
     return with_status(out, f"Connected as {message.player}.")
 
 
@@ -343,13 +346,11 @@ def _joined(model: ClientModel, message: Joined) -> ClientModel:
     out = replace(out, holders=tuple((h.turn, h.seat, h.name) for h in message.holders))
     # A seat sees its own view; a spectator every hand, unless ``watching_seat`` follows (a resume while watching
     # as a seat: the server says so right after ``joined``; after its restart it does not).
-    # A pre-move is the server's to keep: one it still holds is sent again right after (``queued``); none after a
-    # restart, which keeps no pre-move.
-    out = replace(out, watching_as=None, premove=None)
+    # A pre-move is the server's to keep: one it still holds is sent again right after (``queued``), before the
+    # seat's ``notes``; none after a restart, which keeps no pre-move (said when the notes come).
+    out = replace(out, watching_as=None, premove=None, premove_unsure=model.premove or model.premove_unsure)
     where = f"seat {message.seat + 1}" if message.seat is not None else "a spectator's chair"
-    lost = f" Your queued {model.premove.kind.value} was not kept: queue it again if you still want it." \
-        if model.premove is not None and model.premove.kind is not None else ""
-    return with_status(out, f"You are at table {table.name!r}, {where}.{lost}")
+    return with_status(out, f"You are at table {table.name!r}, {where}.")
 
 
 # -- the game at our table ------------------------------------------------------------------------
@@ -484,7 +485,7 @@ def last_bot_move(model: ClientModel, events: Sequence[Event] | None = None) -> 
 def _time(model: ClientModel, message: GameClock | ClockAt | Queued) -> ClientModel:
     """A clock (stamped with its arrival, or not), or our pre-move as the server says it now."""
     if isinstance(message, Queued):
-        out = replace(model, premove=message if message.kind is not None else None)
+        out = replace(model, premove=message if message.kind is not None else None, premove_unsure=None)
         view = model.view
         orders = [card.order for card in view.hands[view.seat]] if view is not None and view.seat is not None else []
         if message.kind is not None and message.order in orders:
@@ -511,6 +512,10 @@ def with_card_notes(model: ClientModel, message: CardNotes) -> ClientModel:
     we held for that seat); notes of a game other than ours are stale and dropped."""
     if message.game != model.game:
         return model
+    lost = model.premove_unsure
+    if lost is not None and lost.kind is not None:  # the notes came, and no ``queued`` before them
+        text = f"Your queued {lost.kind.value} was not kept (the server restarted): queue it again if you want it."
+        model = with_status(_notice(replace(model, premove_unsure=None), text), text)
     kept = [entry for entry in model.card_notes if entry[0] != message.seat]
     kept += [(message.seat, note.order, note.text) for note in message.notes]
     return replace(model, card_notes=tuple(sorted(kept)))

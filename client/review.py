@@ -246,7 +246,8 @@ def review_fragments(review: Shown, me: str, found: Found | None = None, narrow:
     out: StyleAndTextTuples = []
     outcome = review.state.outcome
     if outcome is not None:  # the end: its result, as the end of a game says it
-        out.append(("class:end", f" Game over: {outcome.score}/{outcome.max_score} — {outcome.rating}. "
+        why = outcome.detail[:1].upper() + outcome.detail[1:]  # a strike-out, the clock: else a 0 reads as a bug
+        out.append(("class:end", f" Game over: {outcome.score}/{outcome.max_score} — {outcome.rating}. {why}. "
                                  "s: save the replay.\n"))  # the step's line follows
     out.append(("class:keys", f"{head} · {who}"))
     if review.pointer is not None:
@@ -307,6 +308,8 @@ class ReviewActions:
         self._seen = review
         if review is None or seen is None or seen.game != review.game:
             self.ui.alone = False
+        elif review.leader == model.player and seen.leader != model.player:
+            self.ui.alone = False  # handed the lead: our steps are everyone's now, from the step they all see
         if review is not None and not self.ui.alone:
             self.ui.step = review.step
 

@@ -548,6 +548,30 @@ def test_help_screen(term: Terminal, kit) -> None:
     assert "Keys during a game" not in term.screen()
 
 
+def test_the_new_tables_name_is_one_no_table_has(term: Terminal, kit) -> None:
+    taken = replace(kit.table(), name="dave's table")
+    term.feed(Welcome(1, "server", "dave", "tok", ""), Tables((taken, replace(taken, id=2, name="dave's table 2"))))
+    term.type("n")
+    assert term.app.ui.form is not None and term.app.ui.form.name == "dave's table 3"
+
+
+def test_a_shortcuts_question_goes_once_the_table_moves_on(term: Terminal, kit) -> None:
+    state = at_game(term, kit)
+    assert term.type("p1") == [] and "play it anyway?" in term.screen()
+    term.feed(kit.view_message(kit.clue_something(state), 0))  # a move came in meanwhile (a bot's, the clock)
+    assert "play it anyway?" not in term.screen() and "moved on" in term.store.model.status
+    assert term.type("y") == []  # the old question's answer plays nothing
+
+
+def test_the_help_covers_the_lobby_keys_do_not_reach_under_it(term: Terminal, kit) -> None:
+    second = replace(kit.table(), id=2, name="second")
+    term.feed(Welcome(1, "server", "dave", "tok", ""), Tables((kit.table(), second)))
+    assert term.type("?\x1b[B") == [] and term.app.ui.selected == 0  # the arrow did not move the choice below
+    assert term.type("\r") == []  # Enter closes the help, and joins no table
+    assert not term.app.ui.help_page and "Keys" not in term.screen()
+    assert term.type("\r") == [Join(kit.table().id)]  # with the help closed, Enter joins as ever
+
+
 def test_every_help_page_fits_an_80x24_screen() -> None:
     for page in HELP_PAGES:
         assert len(page) <= 22 and all(len(line) <= 80 for line in page)

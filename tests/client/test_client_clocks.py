@@ -13,6 +13,7 @@ from hanabi.client.model import ClientModel, ClockAt, Link, LinkChanged, reduce
 from hanabi.client.runner import ModelStore
 from hanabi.client.snapshot import SizedOutput, screen_text
 from hanabi.protocol.messages import (
+    CardNotes,
     ErrorReply,
     GameClock,
     GameStarted,
@@ -241,7 +242,10 @@ def test_a_premove_the_server_no_longer_holds_after_a_resume_is_dropped_and_said
     order = model.view.hands[1][2].order
     model = reduce(model, Queued(1, PreMoveKind.PLAY, order))
     assert model.premove is not None
-    back = reduce(model, Joined(kit.table(running=True), 1))  # a resume: the table again
-    assert back.premove is None and "queued play was not kept" in back.status
-    kept = reduce(back, Queued(1, PreMoveKind.PLAY, order))  # an ordinary reconnect: the server still holds it
+    back = reduce(model, Joined(kit.table(running=True), 1))  # a resume: the table again, then the view...
+    back = reduce(back, kit.view_message(kit.game(), 1))
+    assert back.premove is None
+    lost = reduce(back, CardNotes(1, 1, ()))  # ...and the seat's notes, with no ``queued`` before them
+    assert "queued play was not kept" in lost.status and "not kept" in lost.log[-1].fragments[0][1]
+    kept = reduce(reduce(back, Queued(1, PreMoveKind.PLAY, order)), CardNotes(1, 1, ()))  # the server still has it
     assert kept.premove is not None and "not kept" not in kept.status

@@ -175,6 +175,13 @@ def test_after_a_reconnection_with_our_seat_the_table_stays(kit) -> None:
     assert model.table is not None and model.view is not None and model.seat == 0
 
 
+def test_reconnected_says_the_game_goes_on_only_at_a_game(kit) -> None:
+    at_game = reduce(reduce(seated(kit), kit.view_message(kit.game(), 0)), LinkChanged(Link.RECONNECTING))
+    assert reduce(at_game, Welcome(1, "test", "alice", "tok", "")).status == "Reconnected as alice: the game goes on."
+    lobby = reduce(reduce(ClientModel(), Welcome(1, "test", "alice", "tok", "")), LinkChanged(Link.RECONNECTING))
+    assert reduce(lobby, Welcome(1, "test", "alice", "tok", "")).status == "Reconnected as alice."
+
+
 def test_a_refusal_is_cleared_when_the_turn_moves_on(kit) -> None:
     state = kit.game()
     model = reduce(seated(kit), kit.view_message(state, 0))

@@ -67,6 +67,8 @@ def test_everyone_sees_the_leaders_step_and_the_end_of_the_game(term, kit) -> No
     _, last = in_review(term, kit, step=last_of(dumps(finished(kit), kit.NAMES)))
     screen = term.screen()
     assert f"step {last}/{last} · following alice" in screen and "Game over:" in screen
+    detail = finished(kit).outcome.detail  # why it ended, not only the score (a 0 on the clock reads as a bug)
+    assert detail[:1].upper() + detail[1:] in " ".join(line.strip() for line in screen.splitlines()), screen
     term.feed(Review(1, 1, "alice", 2, last))
     screen = term.screen()
     assert f"step 2/{last} · following alice" in screen and "Game over" not in screen
@@ -141,6 +143,15 @@ def test_the_lead_is_handed_on_by_command(term, kit) -> None:
     term.sent.clear()
     # Handing the lead to whoever has it already sends nothing and says so.
     assert term.type(":lead Alice\r") == [] and "alice already leads the review" in term.screen()
+
+
+def test_handed_the_lead_while_stepping_alone_one_leads(term, kit) -> None:
+    _, last = in_review(term, kit, me=1, step=2)  # bob follows alice
+    term.type(RIGHT)  # bob steps on his own
+    assert "on your own (f follows alice again)" in term.screen()
+    term.feed(Review(1, 1, "bob", 2, last, None))  # alice hands bob the lead
+    screen = term.screen()
+    assert "you lead: everyone sees your steps" in screen and "on your own" not in screen, screen
 
 
 def test_s_saves_the_reviewed_game(term, kit, tmp_path: Path) -> None:

@@ -10,8 +10,10 @@ import pytest
 from hanabi.client.app import HELP_KEYS, HELP_LAST_KEYS
 from hanabi.client.form import FIELDS, LABELS
 from hanabi.client.screens import HELP_PAGES
+from hanabi.client.snapshot import screen_text
 from hanabi.engine import GameConfig, Variant, new_game
 from hanabi.protocol.messages import GameStarted, Joined, Watchers, Welcome
+from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 
 DOWN, PGDN, PGUP = "\x1b[B", "\x1b[6~", "\x1b[5~"
@@ -66,6 +68,13 @@ def test_pgdn_and_pgup_scroll_a_help_page_taller_than_the_screen(small, kit) -> 
     for _ in range(10):
         small.type(PGUP)
     assert first in small.screen()
+    for _ in range(10):
+        small.type(PGDN)
+    # Scrolled to the end of the page, then the terminal widened: fewer lines, drawn from where they still reach.
+    small.app.application.output.size = Size(rows=24, columns=100)
+    wide = screen_text(small.app.application, 100, 24)
+    small.app.application.output.size = Size(rows=15, columns=60)
+    assert "keys close this help." in wide, wide
     small.type("?")  # the last page: ? goes back to the first, and the status line says so
     assert small.app.ui.prompt == HELP_LAST_KEYS and "other keys close the" in small.screen()
 
