@@ -326,7 +326,8 @@ class ClientApp:
             shown = self.review.current()
             # In the table's review, the reason of the step on screen, not the game's last one.
             events = shown.state.events if shown is not None and self.review.ui.private is None else None
-            self.note(why_text(self.get_model(), events))
+            # In the log too: the status line holds two lines, and a bot's reason may be longer.
+            self.dispatch(Note(why_text(self.get_model(), events), log=True))
 
     def save_replay(self) -> None:
         model = self.get_model()
