@@ -176,9 +176,11 @@ def test_beside_a_person_a_clue_that_gets_nothing_played_at_once_waits_for_three
 def test_a_stall_beside_a_person_leaves_their_last_unclued_card_alone() -> None:
     # The person holds R5 R4 Y5 Y4, clued, and the G1 already played, unclued: they throw the G1 next. A
     # clue on the G1 would touch one card and mislead nobody, but then every card of theirs is clued and
-    # they throw their oldest, the R5: the bot's stall touches other cards instead.
+    # they throw their oldest, the R5: the bot's stall touches other cards instead. (With 20 cards left: earlier,
+    # a 5 is not worth keeping for a literal reader.)
     state = deal("R5 Y5 R4 Y4 G1  B3 W3 B4 W4 G1")
-    state = play_out(state, Clue(1, rank=1), Clue(0, colour=Suit.RED), Clue(1, rank=3), Play(9),
+    state = play_out(dataclasses.replace(state, next_draw=len(state.deck) - 20),
+                     Clue(1, rank=1), Clue(0, colour=Suit.RED), Clue(1, rank=3), Play(9),
                      Clue(1, rank=4), Clue(0, colour=Suit.YELLOW), Clue(1, colour=Suit.WHITE))
     bot = ConventionBot(bot_seats=BOT)
     view = view_for(state, 1)
@@ -234,3 +236,19 @@ def test_with_three_cards_left_a_bot_beside_a_lone_person_stalls_rather_than_thr
     assert not isinstance(early.action, Clue), early
     assert isinstance(late.action, Clue) and late.action.target == 0, late
     assert late.reason.startswith("the deck is almost out: a harmless clue"), late
+
+
+def test_a_bot_saves_a_5_on_a_persons_chop_only_with_20_cards_or_fewer_left() -> None:
+    # The person's chop is the G5 (order 0), the last copy of a card. With 30 cards left in the deck it would
+    # sit in their hand most of the game, and a hand filled with kept cards throws one of them anyway: the bot
+    # does not spend a clue on it. With 20 cards left it saves it.
+    def saves_the_5(deck_left: int) -> tuple[bool, Decision]:
+        state = deal("G5 R3 W4 B4 Y3  W3 B3 G4 Y2 R2")
+        state = play_out(dataclasses.replace(state, next_draw=len(state.deck) - deck_left), Clue(1, rank=2))
+        decision = decide(view_for(state, 1), bot_seats=BOT)
+        after = apply(state, decision.action).events[-1]
+        return isinstance(decision.action, Clue) and 0 in after.touched, decision
+
+    early, late = saves_the_5(30), saves_the_5(20)
+    assert not early[0], early[1]
+    assert late[0] and "saving the only G5 left" in late[1].reason, late[1]
