@@ -262,7 +262,7 @@ def _clue_touches(state: GameState, clue: Clue, order: int) -> bool:
     return bool(mask >> state.deck[order].identity & 1)
 
 
-@pytest.mark.parametrize(("seed", "players"), [(22, 2), (2, 3), (5, 2)])
+@pytest.mark.parametrize(("seed", "players"), [(22, 2), (3, 3), (5, 2)])
 def test_a_clues_reason_speaks_of_that_clue_and_does_not_say_it_twice(seed: int, players: int) -> None:
     # In these games the house bot would give a clue that proves a card it does not touch playable, by what the
     # clue says the card is not; the reason names that card, so it must say how the clue shows it.
