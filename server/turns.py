@@ -35,8 +35,6 @@ from hanabi.engine import (
     view_for,
 )
 from hanabi.engine.bots import Decision, Level, seats_named, table_level
-from hanabi.engine.bots import decide as house_decide
-from hanabi.engine.coach import advice_for
 from hanabi.protocol import (
     SENTENCE_MAX,
     AdviceReply,
@@ -305,7 +303,9 @@ Policy = Callable[[PlayerView, frozenset[int], Level], Decision]
 def house_policy(view: PlayerView, bot_seats: frozenset[int], level: Level) -> Decision:
     """The house bot of ``hanabi.engine.bots``, at the table's level (a person's clues read literally at
     "beginner"; with only bots, by its full conventions)."""
-    return house_decide(view, bot_seats=bot_seats, level=level)
+    from hanabi.engine.bots import decide  # the bots' modules load with a table's first bot move, not at start
+
+    return decide(view, bot_seats=bot_seats, level=level)
 
 
 BOT_NAMES = ("Bot Ada", "Bot Basil", "Bot Cleo", "Bot Dex", "Bot Eve", "Bot Fay")
@@ -400,6 +400,8 @@ async def advise(table: TableSide, info: TableInfo, player: Player, request: Get
                                                "turn now")
     # The names of who holds each seat now (a seat handed to a bot is the bot's), not of who was dealt it.
     names = tuple(p.name if p is not None else dealt for p, dealt in zip(info.players, game.names, strict=True))
+    from hanabi.engine.coach import advice_for  # with the first advice asked for, not at start
+
     # Off the event loop, as the bots' own turns are: the table waits for it, and nothing else changes the game.
     advice = await trio.to_thread.run_sync(functools.partial(
         advice_for, state, seat, level=table.level, bot_seats=table.bot_seats, names=names))

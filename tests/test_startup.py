@@ -87,3 +87,15 @@ def test_a_lazy_package_gives_every_name_it_declares(package: str) -> None:
     assert not table & submodules
     with pytest.raises(AttributeError, match="no attribute 'nothing_by_that_name'"):
         module.nothing_by_that_name  # noqa: B018
+
+
+def test_a_server_loads_the_bots_and_the_coach_when_first_asked() -> None:
+    """The running server's modules leave the house bots and the coach to their first use (a table's first bot
+    move, the first advice asked): a server starts without them, about a seventh less CPU to import
+    (docs/performance.md, "Start-up")."""
+    bots_and_coach = ["hanabi.engine.bots.hgroup", "hanabi.engine.bots.simple", "hanabi.engine.coach"]
+    probe = ("import json, sys\nimport hanabi.server.app, hanabi.server.cli, hanabi.server.store\n"
+             f"print(json.dumps([m for m in {bots_and_coach!r} if m in sys.modules]))")
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout.splitlines()[-1]) == []
