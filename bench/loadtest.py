@@ -604,11 +604,18 @@ def run(tables: int, players: int, seconds: float, warmup: float, think: float =
                 clients += _seat_table(port, i, players, stats, think)
                 _answer_pings(clients)
             setup_s = time.perf_counter() - t0
-            # This process's own collector pauses would show up as server latency: keep them rare.
+            # This process's own collector pauses would show up as server latency: keep them rare (while it
+            # plays only: called from a test, the process goes on with its collector as it was).
+            threshold, frozen = gc.get_threshold(), gc.get_freeze_count()
             gc.freeze()
             gc.set_threshold(50_000, 20, 100)
             rss_seated = _rss_kib(proc.pid)
-            elapsed, user, kernel, load_cpu, rss_playing = _play(clients, warmup, seconds, stats, proc.pid)
+            try:
+                elapsed, user, kernel, load_cpu, rss_playing = _play(clients, warmup, seconds, stats, proc.pid)
+            finally:
+                gc.set_threshold(*threshold)
+                if not frozen:  # a caller's own freeze (the tests' conftest) stays as it was
+                    gc.unfreeze()
         finally:
             for c in clients:
                 c.sock.close()

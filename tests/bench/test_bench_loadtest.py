@@ -3,6 +3,7 @@ its clients read the protocol's frames as the messages' trees, however the bytes
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 import socket
@@ -19,7 +20,9 @@ from bench.loadtest import LoadClient, Stats, _answer_pings, main, run
 
 def test_a_small_load_plays_and_reports_without_errors() -> None:
     # Players think a little: a closed loop over so few tables would outrun the rate limit (20 requests a second).
+    threshold = gc.get_threshold()
     result = run(tables=3, players=3, seconds=1.0, warmup=0.3, think=0.03)
+    assert gc.get_threshold() == threshold  # its collector settings while it plays do not outlive it
     assert result["connections"] == 9 and result["errors"] == 0, result["first_error"]
     assert result["actions"] > 0 and result["actions_per_second"] > 0
     assert 0 < result["p50_ms"] <= result["p99_ms"]
