@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from hanabi.engine import Event, PlayerView, Variant
+from hanabi.engine.bots import reason_words
 from hanabi.protocol import table_rules as rules
 from hanabi.protocol.messages import Stats, TableInfo
 from prompt_toolkit.formatted_text import StyleAndTextTuples, to_plain_text
@@ -169,7 +170,8 @@ def why_text(model: ClientModel, events: Sequence[Event] | None = None) -> str:
     reason = next((r.reason for r in model.bot_reasons if r.turn == turn), None)
     if reason is None:
         return f"{who}'s reason for turn {turn + 1} names your own cards: it shows when the game ends"
-    return f"{who}, turn {turn + 1}: {reason}"
+    # Seats by who held them then, as the board names them ("cluing cathy red", not the server's "seat 3").
+    return f"{who}, turn {turn + 1}: {reason_words(reason, model.names_at(turn))}"
 
 
 def seed_fragments(model: ClientModel) -> StyleAndTextTuples:

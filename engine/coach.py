@@ -99,7 +99,7 @@ def move_words(action: TurnAction, view: PlayerView, names: Sequence[str] = ()) 
 
 def _advice(decision: Decision, view: PlayerView, names: Sequence[str]) -> Advice:
     convention, section = convention_of(decision.reason)
-    reason = reason_words(decision, names)
+    reason = reason_words(decision.reason, names)
     action = decision.action
     if isinstance(action, Clue):
         # A clue's reason opens with the clue ("cluing Ada 2: saving ..."), which the move already says.

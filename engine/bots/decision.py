@@ -105,12 +105,12 @@ def action_words(action: TurnAction, view: PlayerView, names: Sequence[str] = ()
     return f"{verb} a card not in my hand"
 
 
-def reason_words(decision: Decision, names: Sequence[str] = ()) -> str:
-    """A decision's reason with every seat called by ``names`` when given (else "seat 3", counted from 1)."""
-    return _SEAT_IN_REASON.sub(lambda m: seat_called(int(m.group(1)) - 1, names), decision.reason)
+def reason_words(reason: str, names: Sequence[str] = ()) -> str:
+    """A bot's reason with every seat called by ``names`` when given (else "seat 3", counted from 1)."""
+    return _SEAT_IN_REASON.sub(lambda m: seat_called(int(m.group(1)) - 1, names), reason)
 
 
 def explained(decision: Decision, view: PlayerView, names: Sequence[str] = ()) -> str:
     """A decision in one line for the player who watches a bot: the action, then why, every seat called
     the same way (by ``names`` when given, else "seat 3", counted from 1) and every card by its slot."""
-    return f"{action_words(decision.action, view, names)} - {reason_words(decision, names)}"
+    return f"{action_words(decision.action, view, names)} - {reason_words(decision.reason, names)}"

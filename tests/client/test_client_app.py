@@ -1435,7 +1435,8 @@ def test_w_tells_why_the_last_bot_moved_or_that_it_comes_at_the_end(term: Termin
     assert "Bot Ada's reason for turn 2 names your own cards" in term.store.model.status
     term.feed(BotReason(1, 1, 1, "cluing seat 3 red: their R1 (slot 2) can be played"))
     term.type("w")
-    assert term.store.model.status == "Bot Ada, turn 2: cluing seat 3 red: their R1 (slot 2) can be played"
+    # The server's "seat 3" (counted from 1) by the name the board shows.
+    assert term.store.model.status == "Bot Ada, turn 2: cluing Bot Basil red: their R1 (slot 2) can be played"
     # In the log as well, where a reason longer than the status line's two lines is read whole.
     assert "their R1 (slot 2) can be played" in "".join(t for _, t in term.store.model.log[-1].fragments)
     term.feed(BotReason(2, 1, 1, "a reason of another game"))
