@@ -606,15 +606,17 @@ def run(tables: int, players: int, seconds: float, warmup: float, think: float =
             setup_s = time.perf_counter() - t0
             # This process's own collector pauses would show up as server latency: keep them rare (while it
             # plays only: called from a test, the process goes on with its collector as it was).
-            threshold, frozen = gc.get_threshold(), gc.get_freeze_count()
-            gc.freeze()
+            # A caller that froze its own objects (the tests' conftest) is left as it was: nothing of ours frozen.
+            threshold, ours = gc.get_threshold(), not gc.get_freeze_count()
+            if ours:
+                gc.freeze()
             gc.set_threshold(50_000, 20, 100)
             rss_seated = _rss_kib(proc.pid)
             try:
                 elapsed, user, kernel, load_cpu, rss_playing = _play(clients, warmup, seconds, stats, proc.pid)
             finally:
                 gc.set_threshold(*threshold)
-                if not frozen:  # a caller's own freeze (the tests' conftest) stays as it was
+                if ours:
                     gc.unfreeze()
         finally:
             for c in clients:

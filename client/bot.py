@@ -223,8 +223,7 @@ class BotClient:
         free = self._free(listing.tables)
         if free is not None:
             return free
-        waiting = [t for t in listing.tables if not t.running and None in t.players]
-        locked = [f"{t.name} (#{t.id})" for t in waiting if t.has_password]
+        locked = [f"{t.name} (#{t.id})" for t in _waiting(listing.tables) if t.has_password]
         if locked:
             raise BotError(f"no table has a free seat the bot may take: {', '.join(locked)} "
                            f"{'has' if len(locked) == 1 else 'have'} one but ask for a password; give it with "
@@ -232,8 +231,8 @@ class BotClient:
         raise BotError("no table has a free seat: open one in a client (or name it with --table)")
 
     def _free(self, tables: Iterable[TableInfo]) -> int | None:
-        waiting = [t for t in tables if not t.running and None in t.players]
-        return next((t.id for t in waiting if self.password is not None or not t.has_password), None)
+        """The first of ``tables`` waiting with an empty seat we may take (a password only if we have one)."""
+        return next((t.id for t in _waiting(tables) if self.password is not None or not t.has_password), None)
 
     async def _wait_for_table(self, listing: Tables) -> int:
         """The first table with a free seat for us, waiting for the lobby's news of one if none has one yet."""
@@ -325,6 +324,11 @@ class BotClient:
                 raise _goodbye(message)
         await self.send(Goodbye("client_quit", "the bot played its games"))
         return self.games_done
+
+
+def _waiting(tables: Iterable[TableInfo]) -> list[TableInfo]:
+    """The tables with no game running and an empty seat."""
+    return [t for t in tables if not t.running and None in t.players]
 
 
 async def run_bot(address: Address, name: str = "Bot", table: int | None = None, games: int | None = None,
