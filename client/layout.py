@@ -66,6 +66,11 @@ def _end_of(fragments: StyleAndTextTuples) -> Point:
     return Point(len(lines[-1]), len(lines) - 1)
 
 
+def _with_last_line(fragments: StyleAndTextTuples) -> tuple[StyleAndTextTuples, int]:
+    """The text and the number of its last line (counted from 0)."""
+    return fragments, to_plain_text(fragments).count("\n")
+
+
 FORM_TOP = 2  # the form's first field is on its third line (under its title and a blank line)
 
 class ScreenLayout:
@@ -149,13 +154,19 @@ class ScreenLayout:
         if kind == "help":
             # Scrolled by PgUp/PgDn on a screen too short for a page: the line ``help_from`` goes to the top (the
             # cursor kept there, or the window would scroll back to it), and the page's end stays at the bottom.
+            # The page, wrapped with its words whole when narrow, and its last line's number: made once per page
+            # and width (a redraw asks for the text, the cursor and the scroll), not once per ask.
+            def wrapped() -> tuple[StyleAndTextTuples, int]:
+                return self.once("help", (self.app.ui.help_page, self.width), lambda model: _with_last_line(
+                    wrap_words(help_fragments(self.app.ui.help_page), self.width, 4)))
+
             def page() -> StyleAndTextTuples:
-                return wrap_words(help_fragments(self.app.ui.help_page), self.width, 4)  # words whole when narrow
+                return wrapped()[0]
 
             def top() -> int:
                 # Scrolled on a narrow screen, then widened: the page has fewer lines now, and a cursor past its
                 # last one is an error to prompt_toolkit.
-                return min(self.app.ui.help_from, to_plain_text(page()).count("\n"))
+                return min(self.app.ui.help_from, wrapped()[1])
 
             self.help_window = Window(FormattedTextControl(
                 page, get_cursor_position=lambda: Point(0, top()), show_cursor=False),

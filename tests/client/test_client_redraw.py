@@ -104,3 +104,18 @@ def test_each_rewind_step_tells_the_log_of_that_step(term: Terminal, kit) -> Non
                                      past)
         shown = rewind.shown(live)
         assert shown.log == told_afresh.log and shown.view == past and len(shown.log) == step
+
+
+def test_the_help_page_is_wrapped_once_per_page_and_width(term: Terminal, kit, monkeypatch) -> None:
+    made: list[int] = []
+    page = layout.help_fragments
+    monkeypatch.setattr(layout, "help_fragments", lambda number: made.append(number) or page(number))
+    seated(term, kit, kit.game())
+    term.app.open_help()
+    first = term.screen()
+    assert "help" in first.lower()
+    assert term.screen() == first
+    assert made == [1]  # the text, its cursor and its scroll all read the one wrapping
+    term.app.help_key("?")  # the next page: wrapped anew, once
+    term.screen()
+    assert made == [1, 2]
