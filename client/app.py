@@ -138,7 +138,7 @@ class ClientApp:
         self.command = Buffer(
             multiline=False,
             completer=CommandCompleter(lambda: self.get_model().view, lambda: self.get_model().names,
-                                       self._not_seated_here),
+                                       self._takers),
             complete_while_typing=False,
             accept_handler=self._accept,
             on_text_changed=self._typed,
@@ -226,11 +226,16 @@ class ClientApp:
         self._send(message)
         return True
 
-    def _not_seated_here(self) -> tuple[str, ...]:
-        """Who is online and not seated at our table (nor us): the players a host may hand a seat to."""
-        model = self.get_model()
-        seated = {p.name for p in model.table.players if p is not None} if model.table is not None else set()
-        return tuple(name for name in model.online if name not in seated and name != model.player)
+    def _takers(self, seat: int) -> tuple[str, ...]:
+        """Who could take seat ``seat`` (counted from 1) if the host handed it on: ``bot`` (a house bot) unless a bot
+        holds it already (the server would refuse it one), then who is online and not seated at our table (nor
+        us)."""
+        model, table = self.get_model(), self.get_model().table
+        seated = {p.name for p in table.players if p is not None} if table is not None else set()
+        people = tuple(name for name in model.online if name not in seated and name != model.player)
+        holder = table.players[seat - 1] if table is not None and 1 <= seat <= table.seats else None
+        bot = () if holder is not None and holder.bot else ("bot",)
+        return bot + people
 
     def note(self, text: str, error: bool = False) -> None:
         self.dispatch(Note(text, error))

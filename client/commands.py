@@ -245,15 +245,15 @@ def _lobby(verb: str, args: list[str]) -> LobbyIntent:
 
 
 class CommandCompleter(Completer):
-    """Completes verbs, then player names and clue values, from the live view; after ``hand SEAT`` the names of
-    the players who could take the seat (``lobby``) and ``bot``."""
+    """Completes verbs, then player names and clue values, from the live view; after ``hand SEAT`` who could take
+    that seat (``takers``, given the seat's number: ``bot`` among them when a house bot could)."""
 
     def __init__(self, view: Callable[[], PlayerView | None], names: Callable[[], Sequence[str]],
-                 lobby: Callable[[], Sequence[str]] = tuple) -> None:
+                 takers: Callable[[int], Sequence[str]] = lambda seat: ("bot",)) -> None:
         # Callables, so completion always sees the latest view and names.
         self._view = view
         self._names = names
-        self._lobby = lobby
+        self._takers = takers
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
         text = document.text_before_cursor
@@ -267,11 +267,12 @@ class CommandCompleter(Completer):
         else:
             verb = ALIASES.get(words[0].lower(), words[0].lower())
             if verb == "hand" and position >= 2:
-                yield from _receiver_completions(text, ["bot", *self._lobby()])
+                if words[1].isdigit():
+                    yield from _receiver_completions(text, self._takers(int(words[1])))
                 return
             if verb == "hand" and position == 1 and current.isdigit():
                 # Tab right after the seat's number: offer who could take it, without a space typed first.
-                for name in ["bot", *self._lobby()]:
+                for name in self._takers(int(current)):
                     yield Completion(f"{current} {name}", start_position=-len(current), display=name)
                 return
             if verb == "clue" and view is not None and view.seat is not None:

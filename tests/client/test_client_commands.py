@@ -136,7 +136,7 @@ def test_completion_offers_verbs_players_and_values(kit, view) -> None:
 
 
 def test_tab_after_hand_seat_completes_the_names_of_those_who_could_take_it(kit, view) -> None:
-    completer = CommandCompleter(lambda: view, lambda: kit.NAMES, lambda: ("Bob 2", "🦊 Zoë"))
+    completer = CommandCompleter(lambda: view, lambda: kit.NAMES, lambda seat: ("bot", "Bob 2", "🦊 Zoë"))
 
     def complete(text: str) -> list[str]:
         return [c.text for c in completer.get_completions(Document(text), CompleteEvent())]
@@ -148,6 +148,22 @@ def test_tab_after_hand_seat_completes_the_names_of_those_who_could_take_it(kit,
     # Tab straight after the seat's number, no space typed yet: the same names, the seat kept.
     assert complete("hand 2") == ["2 bot", "2 Bob 2", "2 🦊 Zoë"]
     assert complete("hand x") == []
+
+
+def test_tab_after_hand_seat_offers_no_bot_for_a_seat_a_bot_holds(term, kit) -> None:
+    from hanabi.protocol.messages import Joined, Online, Welcome
+
+    table = kit.table(("alice", "Bot Ada", "cathy"), running=True, bots=(1,))
+    term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(table, 0), Online(("alice", "dave")))
+
+    def complete(text: str) -> list[str]:
+        completer = term.app.command.completer
+        assert completer is not None
+        return [c.text for c in completer.get_completions(Document(text), CompleteEvent())]
+
+    assert complete("hand 2 ") == ["dave"]  # Bot Ada's seat: a person may take it, a house bot may not
+    assert complete("hand 2") == ["2 dave"]
+    assert complete("hand 3 ") == ["bot", "dave"]  # cathy's: a house bot too
 
 
 def test_the_engine_refuses_with_its_own_reason(kit, view) -> None:
