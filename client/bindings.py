@@ -244,19 +244,27 @@ def _lobby(app: ClientApp, keymap: Keymap) -> None:
     lobby = keymap.screen("lobby")
     lobby.add("up", what="choose", label="↑↓")(lambda: app.lobby.move(-1))
     lobby.add("down")(lambda: app.lobby.move(1))
+    # At a table the players talk and type commands (hand, host...) while they wait: chat and the command line
+    # come early, before the keys for the other tables, which a narrow line lets go first.
+    lobby.show("t", "chat", lambda model: at_table(model) and chat_open(model))
+    lobby.show(":", "cmd", at_table)
     lobby.add("j", what="join")(lambda: app.lobby.enter_chosen("j"))
     lobby.add("s", what="watch")(lambda: app.lobby.enter_chosen("s"))
     lobby.add("n", what="new")(app.lobby.open_form)
     lobby.add("h", what="history")(app.history.open)
     lobby.add("r", what="refresh")(app.lobby.refresh)
-    lobby.show("t", "chat", chat_open)
-    lobby.show(":", "cmd")
+    lobby.show("t", "chat", lambda model: not at_table(model) and chat_open(model))
+    lobby.show(":", "cmd", lambda model: not at_table(model))
     lobby.show("?", "help")
     lobby.add("q", what="quit")(app.ask_to_quit)
     lobby.add("b")(app.lobby.add_bot)
     lobby.add("x")(app.lobby.remove_bot)
     lobby.add("g")(lambda: app.lobby.act(LobbyIntent("start")))
     lobby.add("l")(lambda: app.act(LobbyIntent("leave")))
+
+
+def at_table(model: ClientModel) -> bool:
+    return model.table is not None
 
 
 def paused(model: ClientModel) -> bool:

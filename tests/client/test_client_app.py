@@ -1538,3 +1538,18 @@ def test_a_player_who_quit_is_said_to_have_quit_with_their_seat_waiting_not_to_h
     shown = " ".join(term.screen().split())
     assert f"{kit.NAMES[1]} quit; the seat waits for them (H hands it on)." in shown
     assert f"{kit.NAMES[1]} left" not in shown
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 15)])
+def test_the_lobby_key_line_of_a_player_at_a_table_shows_chat_and_commands(kit, tmp_path: Path, size) -> None:
+    from prompt_toolkit.input import create_pipe_input
+
+    with create_pipe_input() as pipe:
+        term = kit.Terminal(pipe, tmp_path, *size)
+        term.feed(Welcome(1, "server", "alice", "tok", ""), Tables((kit.table(("alice", None, None)),)))
+        alone = term.screen().splitlines()[-1]
+        assert " ? help " in alone and " q quit" in alone
+        term.feed(Joined(kit.table(("alice", None, None)), 0))
+        keys = term.screen().splitlines()[-1]
+        assert " t chat " in keys and " : cmd " in keys, keys
+        assert keys.rstrip().endswith("q quit") and len(keys) <= size[0]
