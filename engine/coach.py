@@ -43,6 +43,7 @@ _CONVENTIONS: tuple[tuple[str, str, str], ...] = (
     ("saving", "save clue", "Play clue or save clue"),
     ("so that they keep", "save clue", "Play clue or save clue"),
     ("playable after the cards before it", "delayed play clue", "Delayed play clues"),
+    ("a tempo clue", "tempo clue", "Focus"),
     ("can be played", "play clue", "Play clue or save clue"),
     ("will prove it", "a clue read literally", "`beginner`: clues mean what they say"),
     ("worth keeping", "good touch", "`basic`: play clues, save clues, chop, focus, good touch"),

@@ -639,6 +639,10 @@ class Turn:
         if untold:
             parts.append(f"their {', '.join(untold)} is not {clue.value}, so it can be played" if len(untold) == 1
                          else f"their {', '.join(untold)} are not {clue.value}, so they can be played")
+        if told and not untold and all(o in t.clued for o in touched):
+            # Every card it touches had a clue: to a newcomer it looks wasted, so say what it adds.
+            parts[-1] += (" (a tempo clue: it had a clue already, this one says to play it now)" if len(touched) == 1
+                          else " (a tempo clue: they had clues already, this one says to play them now)")
         return f"cluing {who} {clue.value}: " + "; ".join(parts)
 
     def halfway_text(self, clue: Clue, touched: tuple[int, ...], reading: Reading) -> str | None:

@@ -74,7 +74,8 @@ def test_a_person_who_waits_for_proof_is_read_so_and_told_so() -> None:
     assert table.waited[0] == 1 and not table.plays_on_one_clue(0)
     turn = Turn(table, view_for(state, 1))
     assert turn.why_clue(Clue(0, rank=1)) == ("seat 1 waits for proof, so cluing seat 1 1: their R1 (slot 3) can be "
-                                              "played")
+                                              "played (a tempo clue: it had a clue already, this one says to play it "
+                                              "now)")
 
 
 def test_no_clue_has_a_one_clue_player_play_a_card_that_is_not_playable() -> None:

@@ -252,3 +252,21 @@ def test_a_bot_saves_a_5_on_a_persons_chop_only_with_20_cards_or_fewer_left() ->
     early, late = saves_the_5(30), saves_the_5(20)
     assert not early[0], early[1]
     assert late[0] and "saving the only G5 left" in late[1].reason, late[1]
+
+
+def test_a_tempo_clue_says_why_a_card_with_a_clue_already_is_clued_again() -> None:
+    # The person's R1 (slot 3) was clued red; a 1 clue touches only it. To a beginner a second clue on a clued
+    # card looks wasted: the reason says what it adds (it tells them to play it now).
+    state = play_out(deal("G3 B3 R1 W3 Y4  Y3 G4 B4 W4 R2"), Clue(1, rank=4), Clue(0, colour=Suit.RED),
+                     Clue(1, rank=3))
+    bot = ConventionBot(bot_seats=BOT)
+    view = view_for(state, 1)
+    bot.decide(view)
+    assert bot._table is not None
+    turn = Turn(bot._table, view)
+    why = turn.why_clue(Clue(0, rank=1))
+    assert "cluing seat 1 1: their R1 (slot 3) can be played" in why, why
+    assert why.endswith("(a tempo clue: it had a clue already, this one says to play it now)"), why
+    assert "tempo" not in turn.why_clue(Clue(0, colour=Suit.YELLOW))  # Y4: a new card, no tempo
+    from hanabi.engine.coach import convention_of
+    assert convention_of(why) == ("tempo clue", "Focus")  # the coach points to where docs/bots.md explains it
