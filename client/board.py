@@ -10,7 +10,7 @@ app wraps these functions in windows whose text is recomputed on every redraw.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from types import MappingProxyType
 
 from hanabi.engine import CLUE_TOKENS, MAX_STRIKES, Card, CardView, PlayerView, Suit, Variant, Worth
@@ -38,6 +38,15 @@ TWO_ROW_HANDS = 5
 
 def seat_name(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) and names[seat] else f"seat {seat + 1}"
+
+
+def opening(text: str, names: Iterable[str]) -> str:
+    """``text`` as the start of a sentence: its first letter capitalised, unless it starts with one of ``names``.
+    A name is the player's own and keeps its case ("bob ran out of time" stays so); a line may start with it."""
+    for name in names:
+        if name and text.startswith(name) and not text[len(name):len(name) + 1].isalnum():
+            return text
+    return text[:1].upper() + text[1:]
 
 
 def others_in_turn_order(view: PlayerView) -> list[int]:

@@ -31,6 +31,7 @@ from hanabi.protocol.messages import (
 )
 from hanabi.protocol.messages import GiveHost as GiveHostMessage
 
+from .board import opening
 from .commands import HAND_USAGE, LobbyIntent
 from .form import CHATS, TIMERS, VARIANTS, TableForm
 from .model import ClientModel, LeftTable, Link, offline_problem
@@ -225,7 +226,7 @@ class LobbyActions:
             paused = clock is not None and clock.paused and view is not None and view.outcome is None
             self.app.note(f"only a seated player can {'resume' if paused else 'pause'} a running game", True)
         elif clock is not None and clock.paused and clock.paused_by is None:
-            self.app.note(f"{clock.note[:1].upper()}{clock.note[1:]}: it goes on once they are back", True)
+            self.app.note(f"{opening(clock.note, model.names)}: it goes on once they are back", True)
         else:
             self.app.send(PauseRequest(clock is None or not clock.paused))
 

@@ -53,7 +53,7 @@ from hanabi.protocol.messages import (
 )
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from .board import seat_name
+from .board import opening, seat_name
 from .history import describe
 
 _M = TypeVar("_M")
@@ -332,7 +332,7 @@ def _table_changed(model: ClientModel, message: TableChanged) -> ClientModel:
 def _table_gone(model: ClientModel, message: TableGone) -> ClientModel:
     out = replace(model, tables=tuple(t for t in model.tables if t.id != message.table))
     if model.table is not None and model.table.id == message.table:
-        out = with_status(_leave(out), f"{message.reason[:1].upper()}{message.reason[1:]}." if message.reason
+        out = with_status(_leave(out), f"{opening(message.reason, model.names)}." if message.reason
                           else "Your table was closed.", True)
     return out
 
@@ -493,7 +493,7 @@ def _time(model: ClientModel, message: GameClock | ClockAt | Queued) -> ClientMo
             slot = orders.index(message.order) + 1
             return with_status(out, f"Queued: your {message.kind.value} of slot {slot} is made at the start of "
                                     "your turn (u cancels it).")
-        return with_status(out, message.note[:1].upper() + message.note[1:] + ".") if message.note else out
+        return with_status(out, opening(message.note, model.names) + ".") if message.note else out
     clock, at = (message.clock, message.at) if isinstance(message, ClockAt) else (message, None)
     if model.table is None or (model.game is not None and clock.game != model.game):
         return model  # a clock of a game we no longer show (one from the table we just left: not in the lobby)

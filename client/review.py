@@ -61,7 +61,7 @@ from hanabi.protocol.table_rules import leads_review
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from . import keys as shortcuts
-from .board import seat_name
+from .board import opening, seat_name
 from .model import ClientModel, LogLine, add_log, log_new_events
 from .moments import Found, MomentsOf, jump, moment_at, moment_lines
 from .replayer import file_notes, game_steps
@@ -246,7 +246,7 @@ def review_fragments(review: Shown, me: str, found: Found | None = None, narrow:
     out: StyleAndTextTuples = []
     outcome = review.state.outcome
     if outcome is not None:  # the end: its result, as the end of a game says it
-        why = outcome.detail[:1].upper() + outcome.detail[1:]  # a strike-out, the clock: else a 0 reads as a bug
+        why = opening(outcome.detail, review.players)  # a strike-out, the clock: else a 0 reads as a bug
         out.append(("class:end", f" Game over: {outcome.score}/{outcome.max_score} — {outcome.rating}. {why}. "
                                  "s: save the replay.\n"))  # the step's line follows
     out.append(("class:keys", f"{head} · {who}"))

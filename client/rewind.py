@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 
 from hanabi.engine import PlayerView, TurnEvent, clue_history, possible_cards, seat_history
 
-from .board import seat_name
+from .board import opening, seat_name
 from .keys import KeyRefused, Prompt
 from .model import ClientModel, Link, LogLine, log_new_events
 from .stepping import Move, Place
@@ -164,4 +164,4 @@ def card_history_text(view: PlayerView, names: Sequence[str], seat: int, slot: i
     can_be = " ".join(map(str, counted)) if len(counted) <= 8 else f"any of {len(counted)} cards"
     told_text = " · ".join(clues) if clues else "no clue yet"
     whose = _whose(view, names, seat)
-    return f"{whose[:1].upper()}{whose[1:]} slot {slot}{card}: {told_text} · can be {can_be}"
+    return f"{opening(whose, names)} slot {slot}{card}: {told_text} · can be {can_be}"

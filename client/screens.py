@@ -22,6 +22,7 @@ from .board import (
     discard_fragments,
     fireworks_fragments,
     hands_fragments,
+    opening,
     score_text,
     seat_name,
     tokens_fragments,
@@ -245,7 +246,7 @@ def end_fragments(model: ClientModel, solo: bool = False) -> StyleAndTextTuples:
     out: StyleAndTextTuples = [
         (style, f" Game over: {outcome.score}/{outcome.max_score} — {outcome.rating}.\n"),
         # The reason on a line of its own: beside the rating it was cut mid-word at 80 columns.
-        ("class:label", " " + outcome.detail[:1].upper() + outcome.detail[1:] + ".\n"),
+        ("class:label", " " + opening(outcome.detail, model.names) + ".\n"),
     ]
     left = deck_reveal_fragments(over.deck, view.deck_size - view.deck_left) if over and view else []
     if left:

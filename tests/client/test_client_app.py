@@ -1553,3 +1553,16 @@ def test_the_lobby_key_line_of_a_player_at_a_table_shows_chat_and_commands(kit, 
         keys = term.screen().splitlines()[-1]
         assert " t chat " in keys and " : cmd " in keys, keys
         assert keys.rstrip().endswith("q quit") and len(keys) <= size[0]
+
+
+def test_a_reason_that_starts_with_a_players_name_keeps_the_names_case(term: Terminal, kit) -> None:
+    from hanabi.client.board import opening
+
+    state = kit.game()
+    outcome = Outcome(EndReason.TIMEOUT, 0, 25, "bob ran out of time: the table loses the game")
+    at_game(term, kit, seat=0, state=state)
+    term.feed(GameOver(1, outcome, state.deck, "7"), ViewUpdate(1, replace(view_for(state, 0), outcome=outcome)))
+    lines = term.screen().splitlines()
+    assert " bob ran out of time: the table loses the game." in lines, lines  # "bob" is not "Bob"
+    assert opening("the third strike", ("bob",)) == "The third strike"  # a sentence of words still starts big
+    assert opening("bobby left", ("bob",)) == "Bobby left"  # a longer word is not the name

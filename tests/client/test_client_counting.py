@@ -173,7 +173,7 @@ def test_i_tells_a_cards_clue_history(pipe: PipeInput, tmp_path: Path) -> None:
     text = " ".join(screen.split())
     assert "Your slot 5: turn 1 bob: red · turn 3 bob: not 2 · can be R1 R3 R5" in text
     screen = seated.keys("i25")  # bob's slot 5 (order 5, an R4): touched by alice's 4
-    assert "Bob's slot 5 (R4): turn 2 alice: 4" in " ".join(screen.split())
+    assert "bob's slot 5 (R4): turn 2 alice: 4" in " ".join(screen.split())
     screen = seated.keys("i9")
     assert "no seat '9'" in screen
     screen = seated.keys("i1" + ESC + "p")  # Esc drops the question; p starts a play as usual
@@ -240,7 +240,7 @@ def test_a_spectator_rewinds_too(pipe: PipeInput, tmp_path: Path) -> None:
     assert "REWIND: the deal" in screen and "live: bob to act" in screen
     assert "R1" in screen.splitlines()[line_of(screen, "1 alice")]  # a spectator saw every hand
     screen = seated.keys("r" + "i25")  # back to the game, then the clues on bob's slot 5
-    assert "Bob's slot 5 (Y5): no clue yet · can be any of 25 cards" in " ".join(screen.split())
+    assert "bob's slot 5 (Y5): no clue yet · can be any of 25 cards" in " ".join(screen.split())
 
 
 def test_the_end_of_the_game_ends_a_rewind(pipe: PipeInput, tmp_path: Path) -> None:
