@@ -268,17 +268,6 @@ class PlayerRecord:
         return sum(line.games for line in self.lines)
 
 
-@dataclass(slots=True)
-class _Tally:
-    games: int = 0
-    points: int = 0
-    best: int = 0
-    perfect: int = 0
-    strikeouts: int = 0
-    with_bots: int = 0
-    with_advice: int = 0
-
-
 def read_records(db: sqlite3.Connection, key: str | None = None) -> list[PlayerRecord]:
     """Every player's record, by name (case ignored); with ``key``, only the player of that token hash."""
     query = ("SELECT gp.token_hash, p.name, g.config, g.score, g.end_reason,"
@@ -288,7 +277,8 @@ def read_records(db: sqlite3.Connection, key: str | None = None) -> list[PlayerR
              " WHERE g.finished IS NOT NULL AND g.end_reason IS NOT NULL")
     rows = db.execute(query, ()) if key is None else db.execute(query + " AND gp.token_hash = ?", (key,))
     names: dict[str, str] = {}
-    tallies: dict[str, dict[tuple[int, Variant], _Tally]] = {}
+    # token -> (player count, variant) -> each game's (score, struck out, with bots, with advice)
+    played: dict[str, dict[tuple[int, Variant], list[tuple[int, bool, bool, bool]]]] = {}
     for token, name, config, score, end, bots, advised in rows:
         try:
             options = json.loads(config)
@@ -296,17 +286,16 @@ def read_records(db: sqlite3.Connection, key: str | None = None) -> list[PlayerR
         except (ValueError, KeyError, TypeError):
             continue  # a malformed row counts for no one (it is not restored or listed either)
         names[token] = name
-        tally = tallies.setdefault(token, {}).setdefault(kind, _Tally())
-        score = int(score or 0)
-        tally.games += 1
-        tally.points += score
-        tally.best = max(tally.best, score)
-        tally.perfect += score == kind[1].max_score
-        tally.strikeouts += end == EndReason.STRIKEOUT.value
-        tally.with_bots += bool(bots)
-        tally.with_advice += bool(advised)
+        played.setdefault(token, {}).setdefault(kind, []).append(
+            (int(score or 0), end == EndReason.STRIKEOUT.value, bool(bots), bool(advised)))
     records = [PlayerRecord(names[token], tuple(
-        StatsLine(players, variant, t.games, t.points, t.best, t.perfect, t.strikeouts, t.with_bots, t.with_advice)
-        for (players, variant), t in sorted(kinds.items(), key=lambda kv: (kv[0][0], _VARIANT_ORDER[kv[0][1]]))))
-        for token, kinds in tallies.items()]
+        _line(players, variant, games)
+        for (players, variant), games in sorted(kinds.items(), key=lambda kv: (kv[0][0], _VARIANT_ORDER[kv[0][1]]))))
+        for token, kinds in played.items()]
     return sorted(records, key=lambda r: (r.name.casefold(), r.name))
+
+
+def _line(players: int, variant: Variant, games: list[tuple[int, bool, bool, bool]]) -> StatsLine:
+    scores, struck_out, with_bots, with_advice = zip(*games, strict=True)
+    return StatsLine(players, variant, len(games), sum(scores), max(scores), scores.count(variant.max_score),
+                     sum(struck_out), sum(with_bots), sum(with_advice))
