@@ -51,7 +51,6 @@ class Door(Generic[C]):
         self._knocks = PerAddress(config.connects_per_second, int(2 * config.connects_per_second))
 
     def knock(self, address: str, now: float) -> bool:
-        """Whether a new connection from ``address`` may come in at ``now``."""
         return self._knocks.allow(address, now)
 
     def arrive(self, conn: C, address: str) -> list[C]:

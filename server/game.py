@@ -233,7 +233,6 @@ class Game:
         return cancelled
 
     def queued(self, seat: int, note: str) -> Queued:
-        """What ``seat`` has queued now, with ``note``."""
         move = self.premoves.get(seat)
         kind = None if move is None else PreMoveKind.PLAY if isinstance(move, Play) else PreMoveKind.DISCARD
         return Queued(game=self.id, kind=kind, order=None if move is None else move.order, note=note)

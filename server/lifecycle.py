@@ -155,7 +155,6 @@ class Lifecycle:
         return self._bytes.take(now, size)
 
     def receive(self, item: Message | ProtocolError, now: float) -> Step:
-        """What to do with ``item``, which the peer sent at time ``now``."""
         if isinstance(item, ProtocolError) and (item.fatal or item.code == ErrorCode.PROTOCOL_VERSION):
             return self._fatal(item)
         if not self._limit.allow(now):

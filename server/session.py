@@ -80,7 +80,6 @@ class Refused(Exception):
 
 
 def refuse(refusal: Refusal | None) -> None:
-    """Raise the refusal of a table rule, if any."""
     if refusal is not None:
         raise Refused(refusal.code, refusal.message)
 

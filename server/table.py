@@ -308,7 +308,6 @@ class Table:
 
     @property
     def someone_connected(self) -> bool:
-        """Whether a person seated here is connected now."""
         return any(p.online for _, p in self.persons())
 
     @property
