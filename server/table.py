@@ -322,14 +322,10 @@ class Table:
     def seat_of(self, player: Player) -> int | None:
         return next((i for i, p in self.people() if p is player), None)
 
-    def seen_seat(self, player: Player) -> int | None:
-        """The seat whose view ``player`` is sent: their own, the one a spectator watches as, or None (every hand)."""
-        seat = self.seat_of(player)
-        return seat if seat is not None else self.seen_as.get(player)
-
     def viewers(self, but: Player | None = None) -> list[tuple[Player, int | None]]:
-        """Everyone here (but ``but``), seated first, each with the seat they see (``seen_seat``); one who both sits
-        and watches here (the lobby should not let that happen) counts once, as seated."""
+        """Everyone here (but ``but``), seated first, each with the seat whose view they are sent (their own, the one
+        a spectator watches as, or None: every hand); one who both sits and watches here (the lobby should not let
+        that happen) counts once, as seated."""
         seated: list[tuple[Player, int | None]] = [(p, i) for i, p in self.people()]
         sitting = {p for p, _ in seated}
         watching = [(p, self.seen_as.get(p)) for p in self.spectators if p not in sitting]
@@ -420,11 +416,12 @@ class Table:
         """What someone arriving needs: ``joined`` (answering ``request_id``), the game's view, bots' reasons,
         clocks, pre-move and notes they may see (a seat only its own notes while the game runs), the review if
         any, and who watches."""
-        seat = self.seen_seat(player)
+        own = self.seat_of(player)
+        seat = own if own is not None else self.seen_as.get(player)  # whose view they are sent
         game = self.game
         holders = tuple(Holder(h.turn, h.seat, h.name) for h in game.holders[-HOLDERS_MAX:]) \
             if game is not None and game.running else ()
-        player.send(Joined(table=self.info(), seat=self.seat_of(player), id=request_id, holders=holders))
+        player.send(Joined(table=self.info(), seat=own, id=request_id, holders=holders))
         if player in self.seen_as:
             player.send(WatchingSeat(table=self.id, seat=seat))
         if game is not None:
