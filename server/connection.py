@@ -272,12 +272,8 @@ class Connection:
         """What ``Heartbeats`` does at the time this connection asked for: ping a logged-in peer every
         ``ping_interval`` unless it was heard from within it, close the connection once the peer has been silent
         past its deadline (``_deadline``, which the reader moves on as it hears from the peer), and drop it once a
-        write has taken ``send_timeout``. Returns when to look again, or None once the reader has stopped.
-
-        The reader used to wait for each read under a deadline of its own (``move_on_at``): a cancel scope
-        made, entered and closed for every request, in the path of every move. This, which runs only to
-        ping or at the deadline, does the same work for less: a read cost about 20 µs of CPU more with the scope
-        (``python bench/triocosts.py``, on the busy 2-core machine; a move reads about one request)."""
+        write has taken ``send_timeout``. Returns when to look again, or None once the reader has stopped (no
+        read has a deadline scope of its own: docs/performance.md, "The waits a connection keeps")."""
         if not self._beating:
             return None
         if now >= self._writing_since + self.config.send_timeout:
