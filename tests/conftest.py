@@ -49,6 +49,10 @@ their CPU went to the collector, half of it to walking what lives anyway (docs/p
 Hypothesis's two clocks are off for every property (the ``house`` profile): its per-example deadline and its
 "input generation is slow" health check time the machine, not the code, and on a busy one they failed a
 property that holds (the notes' round trip, generating up to a hundred note texts an example).
+``HYPOTHESIS_PROFILE=thorough`` loads the ``thorough`` profile instead (the same, by another name): the costliest
+properties (the random legal games, the protocol's fuzz and stream properties) read its name and run more
+examples under it, as many as they ran in every suite before the suite's counts were lowered to keep it within a
+minute (docs/developing.md, "Tests and checks").
 """
 
 from __future__ import annotations
@@ -83,7 +87,8 @@ if sys.dont_write_bytecode:
     os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix
 
 settings.register_profile("house", deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile("house")
+settings.register_profile("thorough", parent=settings.get_profile("house"))
+settings.load_profile("thorough" if os.environ.get("HYPOTHESIS_PROFILE") == "thorough" else "house")
 
 
 @pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: a run without it (-p no:xdist) must not fail

@@ -44,7 +44,9 @@ CONFIGS = [
     pytest.param(v, p, e, a, id=f"{v.name.lower()}-{p}p{'-empty' if e else ''}{'-aon' if a else ''}")
     for v, p, e, a in itertools.product(Variant, range(2, 7), (False, True), (False, True))
 ]
-PROFILE = settings(max_examples=3)
+# Two games of each configuration (80 of them), three under the thorough profile (HYPOTHESIS_PROFILE=thorough,
+# tests/conftest.py): each game's view checks cost about 40 ms, a quarter of this suite's hypothesis time.
+PROFILE = settings(max_examples=3 if settings.get_current_profile_name() == "thorough" else 2)
 
 
 def seed_text(n: int) -> str:

@@ -36,7 +36,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 SCALE = max(1, int(os.environ.get("HANABI_FUZZ", "1")))  # see test_protocol_fuzz.py
-PROPS = settings(max_examples=60 * SCALE)
+PROPS = settings(max_examples=(60 if settings.get_current_profile_name() == "thorough" else 40) * SCALE)
 
 
 def _games() -> list[Any]:
