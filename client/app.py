@@ -99,7 +99,8 @@ class UiState:
     naming: bool = False  # the command line waits for another name (the server refused ours)
     saved: dict[int, str] = field(default_factory=dict)
     confirm: LobbyIntent | None = None  # a request that waits for "y" (leaving a game in progress)
-    confirm_quit: bool = False  # quitting a client that hosts the server waits for "y" (--serve)
+    confirm_quit: bool = False  # quitting waits for "y": the client hosts the server (--serve), or a solo replay
+    # would be lost
     help_from: int = 0  # the help page's first line shown (PgUp/PgDn scroll a page taller than the screen)
     hint: str = ""  # a status line true only while something lasts (a screen, a mistake): cleared when it ends
     note_keys: list[str] = field(default_factory=list)  # keys of a note in progress (n, seat, slot)
@@ -535,18 +536,35 @@ class ClientApp:
         self.ui.prompt = ""
         if key.lower() == "y":
             self.quit()
-        else:
+        elif self.hosting:
             self.note("You stay; the server goes on.")
+        elif key == "s":
+            self.save_replay()  # the game's replay, kept in the replay folder: asked for, it is what was wanted
+        else:
+            self.note("You stay: s saves the replay, Ctrl-C quits.")
 
     def ask_to_quit(self) -> None:
-        """What a quit key does: quit, except that a hosting client first says it stops the server for everyone
-        (asked again while asking, as a second Ctrl-C, means yes)."""
-        if not self.hosting or self.ui.confirm_quit:
+        """What a quit key does: quit, except that a hosting client first says it stops the server for everyone,
+        and a solo game's end (its review) that its replay, not saved yet, goes with it (asked again while asking,
+        as a second Ctrl-C, means yes)."""
+        unsaved = self._solo_replay_unsaved()
+        if not (self.hosting or unsaved) or self.ui.confirm_quit:
             self.quit()
             return
         self.cancel()
         self.ui.confirm_quit = True
-        self.ui.prompt = "Quitting stops the server you host, for everyone on it. Quit? y quits, any other key stays"
+        self.ui.prompt = (
+            "Quitting stops the server you host, for everyone on it. Quit? y quits, any other key stays"
+            if self.hosting else
+            "This solo game's replay is not saved (solo games are not kept). Quit? y quits, s saves it, any "
+            "other key stays")
+
+    def _solo_replay_unsaved(self) -> bool:
+        """A solo game is over and its replay is not saved: quitting loses it (the solo server keeps nothing)."""
+        model = self.get_model()
+        view = model.view
+        return self.solo and view is not None and view.outcome is not None and model.game is not None \
+            and model.game not in self.ui.saved
 
     # -- what the keys do (bindings.py binds them, screen by screen) ---------------------------------
 

@@ -1566,3 +1566,19 @@ def test_a_reason_that_starts_with_a_players_name_keeps_the_names_case(term: Ter
     assert " bob ran out of time: the table loses the game." in lines, lines  # "bob" is not "Bob"
     assert opening("the third strike", ("bob",)) == "The third strike"  # a sentence of words still starts big
     assert opening("bobby left", ("bob",)) == "Bobby left"  # a longer word is not the name
+
+
+def test_ctrl_c_at_a_solo_games_end_asks_before_its_unsaved_replay_is_lost(term: Terminal, kit) -> None:
+    term.app.solo = True
+    at_game_over(term, kit)
+    term.app.ask_to_quit()  # Ctrl-C, in the game's review or at its end
+    assert term.app.application.is_running is False and term.app.ui.confirm_quit
+    assert "replay is not saved (solo games are not kept). Quit? y quits, s saves it" in " ".join(term.screen().split())
+    term.app.answer_quit("x")
+    assert "You stay: s saves the replay, Ctrl-C quits." in term.store.model.status
+    term.app.ask_to_quit()
+    term.app.answer_quit("s")  # saves instead: the replay is asked of the solo server
+    assert term.sent[-1] == GetReplay(1)
+    term.app.ui.saved[1] = "kept.json"
+    assert term.type("") == term.sent  # saved: Ctrl-C quits at once, as in a game
+    assert not term.app.ui.confirm_quit
