@@ -40,6 +40,17 @@ def seat_name(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) and names[seat] else f"seat {seat + 1}"
 
 
+def clock_text(seconds: float) -> str:
+    """``125.4`` as "2:06": minutes and seconds, rounded up, so "0:00" means the bank is empty."""
+    whole = int(-(-seconds // 1))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def bank_words(names: Sequence[str], seat: int, seconds: float) -> str:
+    """A player's bank wherever one is written: their name, then the time ("bob 1:58")."""
+    return f"{seat_name(names, seat)} {clock_text(seconds)}"
+
+
 def opening(text: str, names: Iterable[str]) -> str:
     """``text`` as the start of a sentence: its first letter capitalised, unless it starts with one of ``names``.
     A name is the player's own and keeps its case ("bob ran out of time" stays so); a line may start with it."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from hanabi.protocol import PreMoveKind
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from .board import seat_name
+from .board import clock_text, seat_name
 from .model import ClientModel, Link
 
 LOW = 20.0  # seconds: a bank below this is shown as a warning
@@ -27,12 +27,6 @@ def bank_left(model: ClientModel, seat: int, now: float) -> float:
     if clock.running == seat and model.clock_at is not None:
         left -= max(0.0, now - model.clock_at)
     return max(0.0, left)
-
-
-def clock_text(seconds: float) -> str:
-    """``125.4`` as "2:06": minutes and seconds, rounded up, so "0:00" means the bank is empty."""
-    whole = int(-(-seconds // 1))
-    return f"{whole // 60}:{whole % 60:02d}"
 
 
 def time_fragments(model: ClientModel, now: float) -> StyleAndTextTuples:

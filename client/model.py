@@ -53,7 +53,7 @@ from hanabi.protocol.messages import (
 )
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from .board import opening, seat_name
+from .board import bank_words, opening, seat_name
 from .history import describe
 
 _M = TypeVar("_M")
@@ -110,6 +110,9 @@ class ClientModel:
     bot_reasons: tuple[BotReason, ...] = ()  # why the bots of this game made their moves, as far as we may read
     clock: GameClock | None = None  # the game's clocks and pause, as the server last said them
     clock_at: float | None = None  # when that clock arrived (time.monotonic), to count down from; None: unknown
+    # Cut off while a bank ran: the banks where they were stopped and the turn then, until the next clock with
+    # banks says how they stand (a server restarted from its store gives back the time used since its last save).
+    clock_held: tuple[tuple[int, ...], int] | None = None
     premove: Queued | None = None  # the move we queued for our next turn, if any
     premove_unsure: Queued | None = None  # back at the table: the move we had queued, until the server says it holds it
     # The notes on cards of the current game that the server let us see: (writer's seat, card order, text),
@@ -273,7 +276,8 @@ def _link_changed(model: ClientModel, message: LinkChanged) -> ClientModel:
         # stop counting it down where it stands; the next ``clock`` after the reconnection says how it stands.
         remaining = list(clock.remaining)
         remaining[clock.running] = max(0, remaining[clock.running] - int((message.at - model.clock_at) * 1000))
-        out = replace(out, clock=replace(clock, remaining=tuple(remaining)), clock_at=None)
+        held = (tuple(remaining), model.view.turn) if model.view is not None else None
+        out = replace(out, clock=replace(clock, remaining=tuple(remaining)), clock_at=None, clock_held=held)
     if message.detail:
         out = with_status(out, message.detail, message.link is not Link.ONLINE)
     return out
@@ -498,6 +502,8 @@ def _time(model: ClientModel, message: GameClock | ClockAt | Queued) -> ClientMo
     if model.table is None or (model.game is not None and clock.game != model.game):
         return model  # a clock of a game we no longer show (one from the table we just left: not in the lobby)
     out = replace(model, clock=clock, clock_at=at)
+    if model.clock_held is not None and clock.remaining:
+        out = _restored(replace(out, clock_held=None), model.clock_held)
     was = model.clock
     if clock.paused and (was is None or not was.paused or was.note != clock.note):
         return _notice(with_status(out, f"Paused: {clock.note}."), f"Paused: {clock.note}.")
@@ -505,6 +511,26 @@ def _time(model: ClientModel, message: GameClock | ClockAt | Queued) -> ClientMo
         text = f"{clock.resumed_by} let the game go on." if clock.resumed_by else "The game goes on."
         return _notice(with_status(out, text), text)
     return out
+
+
+RESTORED_GRACE = 1000  # ms: a bank found higher than it stood by less than this is the two counts' rounding
+
+
+def _restored(model: ClientModel, held: tuple[tuple[int, ...], int]) -> ClientModel:
+    """Back after a cut: a bank higher than it stood when we were cut off, no move made since (no bonus earned),
+    is one the server took from its last save (it restarted): said once, in the log, or the time given back
+    would go unexplained."""
+    banks, turn = held
+    clock, view = model.clock, model.view
+    if clock is None or view is None or view.turn != turn or len(banks) != len(clock.remaining):
+        return model
+    back = [seat for seat, (was, now) in enumerate(zip(banks, clock.remaining, strict=True))
+            if now - was >= RESTORED_GRACE]
+    if not back:
+        return model
+    shown = ", ".join(bank_words(model.names, seat, clock.remaining[seat] / 1000) for seat in back)
+    return _notice(model, f"Clocks restored from the server's last save: {shown} (the time used since that save "
+                          "is given back).")
 
 
 def with_card_notes(model: ClientModel, message: CardNotes) -> ClientModel:

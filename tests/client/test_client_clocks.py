@@ -128,6 +128,33 @@ def test_a_running_bank_stops_where_it_stood_when_the_connection_drops_until_the
     assert bank_left(back, 0, 610.0) == 75.0  # the server's figure, counted down again
 
 
+def _log_text(model: ClientModel) -> str:
+    return "\n".join("".join(t for _, t in line.fragments) for line in model.log)
+
+
+def test_banks_given_back_by_a_restarted_server_are_said_once_in_the_log(kit) -> None:
+    model = reduce(_at_game(kit), ClockAt(GameClock(1, (90_000, 25_000, 120_000), 0, False), at=100.0))
+    model = reduce(model, LinkChanged(Link.ONLINE))
+    lost = reduce(model, LinkChanged(Link.RECONNECTING, at=130.0))  # alice's bank stopped at 1:00
+    back = reduce(reduce(lost, LinkChanged(Link.ONLINE)), kit.view_message(kit.game(), 1))  # no move since
+    # A restarted server: its last save had alice at 1:30, and the game paused itself until she is back.
+    paused = reduce(back, ClockAt(GameClock(1, (), None, True), at=200.0))
+    assert "restored" not in _log_text(paused)  # no banks in it: nothing to compare yet
+    restored = reduce(paused, ClockAt(GameClock(1, (90_000, 25_000, 120_000), 0, False), at=210.0))
+    said = [line for line in _log_text(restored).splitlines() if "restored" in line]
+    assert said == ["Clocks restored from the server's last save: alice 1:30 (the time used since that save is "
+                    "given back)."]
+    again = reduce(restored, ClockAt(GameClock(1, (88_000, 25_000, 120_000), 0, False), at=220.0))
+    assert _log_text(again).count("restored") == 1  # once
+    # The same server, still up: the bank stood where it was, or went on running; nothing to say.
+    kept = reduce(back, ClockAt(GameClock(1, (59_600, 25_000, 120_000), 0, False), at=210.0))
+    assert "restored" not in _log_text(kept)
+    # A move was made meanwhile: the mover's bonus raised a bank, which is no restore.
+    moved = reduce(reduce(lost, LinkChanged(Link.ONLINE)), kit.view_message(kit.clue_something(kit.game()), 1))
+    bonus = reduce(moved, ClockAt(GameClock(1, (80_000, 25_000, 120_000), 1, False), at=210.0))
+    assert "restored" not in _log_text(bonus)
+
+
 def test_the_store_stamps_a_clock_with_when_it_arrived(kit) -> None:
     store = ModelStore(_at_game(kit))
     store.dispatch(GameClock(1, (1_000, 1_000, 1_000), 0, False))
