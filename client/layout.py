@@ -17,8 +17,6 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples, to_plain_text
 from prompt_toolkit.layout import (
     ConditionalContainer,
     DynamicContainer,
-    Float,
-    FloatContainer,
     FormattedTextControl,
     HSplit,
     ScrollOffsets,
@@ -72,6 +70,7 @@ def _with_last_line(fragments: StyleAndTextTuples) -> tuple[StyleAndTextTuples, 
 
 
 FORM_TOP = 2  # the form's first field is on its third line (under its title and a blank line)
+MENU_ROWS = 6  # the most rows the completions' menu takes from the log (it scrolls through the rest)
 
 class ScreenLayout:
     """The containers of one ``ClientApp``'s screen; ``root()`` is the whole of it."""
@@ -112,11 +111,7 @@ class ScreenLayout:
         return self.app.width
 
     def root(self) -> AnyContainer:
-        # The completions of the command line float over the screen just above what is typed. Asked only while
-        # the command line is open: the menu asks for the focused buffer's completions, and with the focus
-        # elsewhere prompt_toolkit makes a throwaway buffer for each ask (two per redraw).
-        menu = ConditionalContainer(CompletionsMenu(max_height=8, scroll_offset=1), self._typing)
-        return FloatContainer(self._panes(), floats=[Float(xcursor=True, ycursor=True, content=menu)])
+        return self._panes()
 
     @property
     def _typing(self) -> Condition:
@@ -127,12 +122,25 @@ class ScreenLayout:
             Window(HeldText(lambda: self.once("title", (self.width,),
                                               lambda model: title_fragments(model, self.width))), height=1),
             DynamicContainer(self._screen),
+            # The completions of the command line, just above what is typed: rows taken from the log, never over
+            # the status and the key line under it (a menu floating at the cursor went down over them when it
+            # fitted there). Asked only while the command line is open: the menu asks for the focused buffer's
+            # completions, and with the focus elsewhere prompt_toolkit makes a throwaway buffer for each ask.
+            ConditionalContainer(HSplit([CompletionsMenu(max_height=MENU_ROWS, scroll_offset=1)],
+                                        height=self._menu_rows), self._typing),
             ConditionalContainer(self.app.command_window, self._typing),
             self.app.status_window,
             Window(FormattedTextControl(
                 lambda: keys_line(self.app.keymap.line(self.model()), self.width)),
                 height=1, style="class:keys"),
         ])
+
+    def _menu_rows(self) -> Dimension:
+        """As many rows as the completions (at most ``MENU_ROWS``), none while there are none: the menu never
+        stretches into empty rows between the log and the command line."""
+        state = self.app.command.complete_state
+        shown = min(MENU_ROWS, len(state.completions)) if state is not None else 0
+        return Dimension(min=min(shown, 1), preferred=shown, max=shown)
 
     def _screen(self) -> AnyContainer:
         """The middle of the screen; each kind is built once and reused, its text read live on every redraw."""

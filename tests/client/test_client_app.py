@@ -1582,3 +1582,23 @@ def test_ctrl_c_at_a_solo_games_end_asks_before_its_unsaved_replay_is_lost(term:
     term.app.ui.saved[1] = "kept.json"
     assert term.type("") == term.sent  # saved: Ctrl-C quits at once, as in a game
     assert not term.app.ui.confirm_quit
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 15)])
+def test_the_completions_menu_sits_above_the_command_line_over_neither_the_hands_nor_the_key_line(
+        kit, tmp_path: Path, size) -> None:
+    from prompt_toolkit.input import create_pipe_input
+
+    with create_pipe_input() as pipe:
+        term = kit.Terminal(pipe, tmp_path, *size)
+        at_game(term, kit)
+        term.type(":")
+        before = term.screen().splitlines()
+        term.type("d\t")  # two choices: discard, deckplay
+        lines = term.screen().splitlines()
+        command = lines.index(": d")
+        assert lines[command + 1:] == before[command + 1:]  # the status and the key line, as they were
+        assert lines[-1].startswith(" Enter send") and "Tab complete" in lines[-1]
+        assert lines[command - 1].strip() in ("discard", "deckplay"), lines
+        hands = [line for line in before if re.match(r"^[ ▶]\d ", line)]
+        assert hands and all(line in lines for line in hands)  # every hand in sight, none covered
