@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import json
 import multiprocessing
 import os
@@ -227,9 +228,17 @@ class Rounds(trio.abc.Instrument):
     def collection(self, phase, info):
         if phase == "start":
             self.collecting = time.thread_time()
-        else:
-            self.collected += time.thread_time() - self.collecting
-            self.oldest = max(self.oldest, info["generation"])
+            return
+        took = time.thread_time() - self.collecting
+        self.collected += took
+        self.oldest = max(self.oldest, info["generation"])
+        census = time.thread_time()
+        # After a full pass every survivor is in the oldest generation: how many the next one will walk at least.
+        kept = len(gc.get_objects(2)) if info["generation"] == 2 else 0
+        log.write(f"gc {time.time():.6f} {info['generation']} {took * 1000:.3f} {info['collected']} {kept}\\n")
+        # The census and the line are the bench's, not the server's: out of the round's CPU.
+        spent = time.thread_time() - census
+        self.began = (self.began[0] + spent, self.began[1] + spent)
 
 rounds = Rounds()
 gc.callbacks.append(rounds.collection)
@@ -256,6 +265,8 @@ def _longest_round(round_log: str, since: float, until: float) -> dict[str, Any]
     wall = cpu = collected = own = 0.0
     steps, oldest = 0, -1
     for line in Path(round_log).read_text().splitlines():
+        if line.startswith("gc "):
+            continue
         at, w, c, n, g, generation = (float(x) for x in line.split())
         if since <= at <= until:
             wall, own = max(wall, w), max(own, c - g)
@@ -263,6 +274,26 @@ def _longest_round(round_log: str, since: float, until: float) -> dict[str, Any]
                 cpu, steps, collected, oldest = c, int(n), g, int(generation)
     return {"round_ms": round(wall, 1), "round_cpu_ms": round(cpu, 1), "round_steps": steps,
             "round_gc_ms": round(collected, 1), "round_gc_generation": oldest, "round_own_cpu_ms": round(own, 1)}
+
+
+def _collections(round_log: str, since: float, until: float) -> dict[str, Any]:
+    """The cycle collections between ``since`` and ``until``: how many of each generation, the objects each
+    generation's passes found in cycles (garbage only the collector frees), and the full passes (of the oldest
+    generation): their CPU milliseconds, the objects they left (which the next one walks), and the seconds between
+    them (None for fewer than two), and when each came (seconds into the attack)."""
+    counts, freed, full = [0, 0, 0], [0, 0, 0], []
+    for line in Path(round_log).read_text().splitlines():
+        if line.startswith("gc "):
+            _, at, generation, ms, collected, kept = line.split()
+            if since <= float(at) <= until:
+                counts[int(generation)] += 1
+                freed[int(generation)] += int(collected)
+                if generation == "2":
+                    full.append((float(at), float(ms), int(kept)))
+    gaps = [b[0] - a[0] for a, b in itertools.pairwise(full)]
+    return {"gc_counts": counts, "gc_freed": freed, "full_at_s": [round(f[0] - since, 1) for f in full],
+            "full_ms": [round(f[1], 1) for f in full],
+            "full_kept": [f[2] for f in full], "full_every_s": round(statistics.median(gaps), 1) if gaps else None}
 
 
 # --- this process: logins, resumes, memory -------------------------------------------------------------------------
@@ -347,7 +378,8 @@ def run_attack(name: str, seconds: float, nice: int = 19) -> dict[str, Any]:
                 resumes += _hello(port, "127.0.3.2", "Returner", token, {"welcome", "joined"})
                 time.sleep(0.5)
             cpu = (sum(loadtest._cpu_seconds(proc.pid)) - cpu_before) / (time.monotonic() - started)
-            rounds = _longest_round(round_log, began, time.time())
+            rounds = {**_longest_round(round_log, began, time.time()),
+                      **_collections(round_log, began, time.time())}
             result = out.get(timeout=seconds + 60)
             done.set()
             sampler.join()
@@ -388,6 +420,9 @@ def main(argv: list[str] | None = None) -> int:
               f"; server peak {med('rss_peak_mib')} MiB, CPU {med('server_cpu')}; longest loop round "
               f"{med('round_ms')} ms ({med('round_cpu_ms')} ms of CPU, {med('round_steps')} task steps, "
               f"{med('round_gc_ms')} ms collecting); without its collections {med('round_own_cpu_ms')} ms of CPU; "
+              f"collections of generation 0/1/2 {', '.join('/'.join(map(str, r['gc_counts'])) for r in results)}, "
+              f"freed in cycles {', '.join('/'.join(map(str, r['gc_freed'])) for r in results)}; full passes "
+              f"{'; '.join(', '.join(f'{ms} ms' for ms in r['full_ms']) or 'none' for r in results)}; "
               f"load {os.getloadavg()[0]:.1f}"
               + (f"; honest game broke: {failed}" if failed else "") + f"  [{ATTACKS[name][0]}]", flush=True)
     return 0
