@@ -87,20 +87,24 @@ class Heartbeats:
             with trio.CancelScope(deadline=self._due[0][0] if self._due else math.inf) as self._sleep:
                 await trio.sleep_forever()
             self._sleep = None
-            now = trio.current_time()
-            while self._due and self._due[0][0] <= now:
-                at, order, conn = heapq.heappop(self._due)
-                if (at, order) != conn.due:
-                    continue  # it asked to be looked at sooner since (a write under way)
-                conn.due = NOT_DUE
-                try:
-                    again = conn.beat(now)
-                except Exception:  # a bug of ours must cost one connection, not every connection's heartbeat
-                    log.exception("the heartbeat of %s failed", conn.peer)
-                    conn.abort()
-                    continue
-                if again is not None:
-                    self._push(conn, again)
+            self._look(trio.current_time())
+
+    def _look(self, now: float) -> None:
+        """Look at every connection due by ``now``. A function of its own, so that the last connection looked at
+        is not kept by the task's wait until the next look (a closed one would outlive its use)."""
+        while self._due and self._due[0][0] <= now:
+            at, order, conn = heapq.heappop(self._due)
+            if (at, order) != conn.due:
+                continue  # it asked to be looked at sooner since (a write under way)
+            conn.due = NOT_DUE
+            try:
+                again = conn.beat(now)
+            except Exception:  # a bug of ours must cost one connection, not every connection's heartbeat
+                log.exception("the heartbeat of %s failed", conn.peer)
+                conn.abort()
+                continue
+            if again is not None:
+                self._push(conn, again)
 
 
 class Connection:
@@ -233,6 +237,9 @@ class Connection:
                 self._wake_writer()
                 nursery.cancel_scope.deadline = trio.current_time() + self.config.shutdown_grace
         finally:
+            # The writer's abort is a method of this connection kept on it, a cycle: let go of it now the writer
+            # has stopped, so that the connection is freed once the heartbeat lets go of it, not by a collection.
+            del self._unpark
             self.life.closed()
             if self.player is not None:
                 self.lobby.disconnected(self.player, self, left=self.life.said_goodbye)
