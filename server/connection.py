@@ -108,9 +108,8 @@ class Heartbeats:
 
 
 class Connection:
-    def __init__(self, lobby: Lobby, stream: trio.abc.Stream, config: ServerConfig, peer: str = "?",
-                 address: str | None = None, bulk: RateLimit | None = None,
-                 by_address: PerAddress | None = None, *, heartbeats: Heartbeats) -> None:
+    def __init__(self, lobby: Lobby, stream: trio.abc.Stream, config: ServerConfig, peer: str, address: str | None,
+                 bulk: RateLimit, by_address: PerAddress, *, heartbeats: Heartbeats) -> None:
         self.lobby = lobby
         self.stream = stream
         self.config = config
@@ -326,7 +325,7 @@ class Connection:
             # others waiting, while a move's frame is a few dozen bytes.
             now = trio.current_time()
             pause = self.life.read(len(data), now)
-            if self._bulk is not None and len(data) > self.config.bulk_read:
+            if len(data) > self.config.bulk_read:
                 pause = max(pause, self._bulk.take(now, len(data)))
             if pause:
                 await trio.sleep(pause)
@@ -343,13 +342,12 @@ class Connection:
 
     async def _take(self, data: bytes) -> None:
         for item in self._decoder.take(data):
-            if self._by_address is not None:
-                # Past its address's budget, a message waits its turn: the next read waits with it, so the bytes
-                # behind it wait in the peer's socket. Nothing is refused: an honest machine's few messages a
-                # second never wait, and a crowd of connections from one costs what one budget allows.
-                pause = self._by_address.wait(self.address, trio.current_time())
-                if pause:
-                    await trio.sleep(pause)
+            # Past its address's budget, a message waits its turn: the next read waits with it, so the bytes
+            # behind it wait in the peer's socket. Nothing is refused: an honest machine's few messages a
+            # second never wait, and a crowd of connections from one costs what one budget allows.
+            pause = self._by_address.wait(self.address, trio.current_time())
+            if pause:
+                await trio.sleep(pause)
             step = self.life.receive(item, trio.current_time())
             if isinstance(step, Answer):
                 self.send(step.message)
