@@ -80,9 +80,8 @@ class Store:
                 raise StoreError(f"cannot create the folder {folder} for the game store: {e.strerror}") from None
             if exclusive:
                 self._lock_sync()
-        db: sqlite3.Connection | None = None
         try:
-            db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            db = self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             db.execute("PRAGMA journal_mode=WAL")
             # A commit is in the WAL file before its callers hear back, which the process's death (kill -9) does
             # not undo; the WAL is synced to the disk when SQLite copies it into the database file (its
@@ -106,8 +105,6 @@ class Store:
             fold_table_clocks(db)
         except BaseException as error:
             # A store that could not open holds nothing: neither the file nor its lock (a caller may try again).
-            if db is not None:
-                db.close()
             self.close_sync()
             if not isinstance(error, sqlite3.DatabaseError):
                 raise
@@ -115,7 +112,6 @@ class Store:
                 raise StoreError(f"{self.path} is read-only: the server must write every move to it; make it "
                                  "writable (file and folder), or choose another with --db") from None
             raise StoreError(f"{self.path} cannot be used as a game store: {error}") from None
-        self._db = db
 
     def _lock_sync(self) -> None:
         try:
