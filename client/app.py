@@ -225,6 +225,7 @@ class ClientApp:
             self.note(problem, True)
             return False
         self._send(message)
+        self.drop_news()  # a request sent is newer than a mistake said before it (an earlier try, refused)
         return True
 
     def _takers(self, seat: int) -> tuple[str, ...]:
@@ -246,6 +247,12 @@ class ClientApp:
         now, and taken away by ``drop_hint`` when that ends, unless something else has been said since."""
         self.ui.hint = text
         self.note(text, error)
+
+    def drop_news(self) -> None:
+        """Something newer happens on this screen (a form opened, a request sent): news or a mistake on the status
+        line is no longer what is true now, and goes."""
+        if self.get_model().status_news:
+            self.note("")
 
     def drop_hint(self) -> None:
         if self.ui.hint and self.get_model().status == self.ui.hint:

@@ -201,6 +201,7 @@ class LobbyActions:
             taken = {t.name for t in model.tables}
             name = next(n for n in (base, *(f"{base} {i}" for i in range(2, len(taken) + 3))) if n not in taken)
         self.app.ui.form = TableForm(name=name)
+        self.app.drop_news()  # the form is newer than what the status said before it
 
     def submit_form(self) -> None:
         form = self.app.ui.form

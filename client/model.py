@@ -102,6 +102,10 @@ class ClientModel:
     status: str = ""
     status_error: bool = False
     status_turn: int | None = None  # the turn shown when the status was said (None: before any view)
+    # The status is news the log keeps, or a mistake: it goes once something newer happens (a line of the log
+    # other than chat, our turn, a form opened), so that it never reads as what is true now when it no longer is.
+    status_news: bool = False
+    turn_told: tuple[int | None, int] | None = None  # the (game, turn) whose start "Your turn." last said
     replay: tuple[int, str] | None = None  # (game, replay JSON) once the server sent it
     farewell: str | None = None  # why the server closed the connection
     seat_names: tuple[str, ...] = ()  # names when there is no table (an offline replay)
@@ -156,9 +160,15 @@ class ClientModel:
         return self.table is not None and self.seat is not None and self.table.host == self.seat
 
 
-def with_status(model: ClientModel, text: str, error: bool = False) -> ClientModel:
-    return replace(model, status=text, status_error=error,
+def with_status(model: ClientModel, text: str, error: bool = False, news: bool = False) -> ClientModel:
+    """The model saying ``text`` on its status line; ``news`` (as any ``error``): it goes with something newer."""
+    return replace(model, status=text, status_error=error, status_news=bool(text) and (news or error),
                    status_turn=model.view.turn if model.view is not None else None)
+
+
+def outdated(model: ClientModel) -> ClientModel:
+    """The model with its status taken away if it is news (or a mistake) that something newer has followed."""
+    return with_status(model, "") if model.status_news else model
 
 
 def log_new_events(model: ClientModel, view: PlayerView) -> ClientModel:
@@ -180,10 +190,14 @@ def log_new_events(model: ClientModel, view: PlayerView) -> ClientModel:
         lines.append(LogLine("event", [("class:log.turn", number), *describe(event, hands, names, view.deck_size)]))
         hands = hands_after(hands, event)
         turn += isinstance(event, TurnEvent)
+    if len(events) > start:
+        model = outdated(model)  # a newer line of the log
     return replace(model, log=tuple(lines[-LOG_LINES_KEPT:]), logged_events=len(events), hands=hands)
 
 
 def add_log(model: ClientModel, kind: str, fragments: StyleAndTextTuples) -> ClientModel:
+    """The model with one more line in its log; a line other than chat is newer than news on the status line."""
+    model = model if kind == "chat" else outdated(model)
     return replace(model, log=(*model.log, LogLine(kind, fragments))[-LOG_LINES_KEPT:])
 
 
@@ -262,8 +276,9 @@ def _leave(model: ClientModel) -> ClientModel:
 
 
 def _note(model: ClientModel, message: Note) -> ClientModel:
-    out = with_status(model, message.text, message.error)
-    return _notice(out, message.text) if message.log else out
+    if message.log:
+        return with_status(_notice(model, message.text), message.text, message.error, news=True)
+    return with_status(model, message.text, message.error)
 
 
 def _link_changed(model: ClientModel, message: LinkChanged) -> ClientModel:
@@ -293,7 +308,7 @@ def _welcome(model: ClientModel, message: Welcome) -> ClientModel:
     if model.link is Link.RECONNECTING:
         playing = model.view is not None and model.view.outcome is None
         return with_status(_notice(out, "Reconnected."),
-                           f"Reconnected as {message.player}{': the game goes on' if playing else ''}.")
+                           f"Reconnected as {message.player}{': the game goes on' if playing else ''}.", news=True)
     return with_status(out, f"Connected as {message.player}.")
 
 
@@ -347,7 +362,8 @@ def _joined(model: ClientModel, message: Joined) -> ClientModel:
     if model.table is None or model.table.id != table.id:
         # Another table: nothing of the last one (its log, its chat) may read as this one's.
         out = replace(_game_reset(out, None), chat=(), log=(), watchers=())
-    out = replace(out, holders=tuple((h.turn, h.seat, h.name) for h in message.holders))
+    # Back at a table (a reconnection): its next view says whose turn it is, even if it is the one last said.
+    out = replace(out, holders=tuple((h.turn, h.seat, h.name) for h in message.holders), turn_told=None)
     # A seat sees its own view; a spectator every hand, unless ``watching_seat`` follows (a resume while watching
     # as a seat: the server says so right after ``joined``; after its restart it does not).
     # A pre-move is the server's to keep: one it still holds is sent again right after (``queued``), before the
@@ -368,7 +384,7 @@ def _game_started(model: ClientModel, message: GameStarted) -> ClientModel:
         model = _notice(model, f"— the last game ended {done.score}/{done.max_score}: {done.rating} —")
     out = replace(_game_reset(model, message.game), replay=None, holders=())
     out = _notice(out, "— a new game starts —")
-    return with_status(out, "The game starts.")
+    return with_status(out, "The game starts.", news=True)
 
 
 def _view_update(model: ClientModel, message: ViewUpdate) -> ClientModel:
@@ -381,7 +397,17 @@ def _view_update(model: ClientModel, message: ViewUpdate) -> ClientModel:
         # A refusal was about an earlier turn; left on screen it reads like news about this one. News ("The game
         # starts.", "Note written") stays through the next move, and goes by the one after or when our turn comes.
         out = with_status(out, "")
-    return log_new_events(replace(out, view=message.view), message.view)
+    out = log_new_events(replace(out, view=message.view), message.view)
+    return _your_turn(out, message.game, message.view)
+
+
+def _your_turn(model: ClientModel, game: int, view: PlayerView) -> ClientModel:
+    """Said once at the start of each of our turns, and again when we come back to the table on our turn (a
+    reconnection, the server's restart): the board's header says it too, but a player looks at the status line."""
+    ours = model.seat is not None and model.watching_as is None and view.seat == model.seat
+    if not ours or view.outcome is not None or view.current != view.seat or model.turn_told == (game, view.turn):
+        return model
+    return replace(with_status(model, "Your turn.", news=True), turn_told=(game, view.turn))
 
 
 def _game_over(model: ClientModel, message: GameOver) -> ClientModel:
@@ -424,8 +450,8 @@ def _advice(model: ClientModel, message: AdviceReply) -> ClientModel:
         return model  # about a game no longer shown
     move, convention = advice_lines(message.move, message.reason, message.convention, message.section)
     # The move and why on the status line (two lines, wrapped at words): a small screen's log shows a fragment.
-    out = with_status(model, f"Coach: {message.move} — {message.reason}")
-    return _notice(_notice(out, f"Coach, turn {message.turn + 1}: {move}"), f"  {convention}")
+    out = _notice(_notice(model, f"Coach, turn {message.turn + 1}: {move}"), f"  {convention}")
+    return with_status(out, f"Coach: {message.move} — {message.reason}", news=True)
 
 
 def _error(model: ClientModel, message: ErrorReply) -> ClientModel:
@@ -434,11 +460,15 @@ def _error(model: ClientModel, message: ErrorReply) -> ClientModel:
         # (After the welcome, a hello's refusal is of its resume token: bad_resume, below.)
         return with_status(replace(model, name_refused=message.message),
                            f"{message.message}. Type another name (Ctrl-C quits)", True)
+    if message.code == ErrorCode.BAD_RESUME.value:
+        # Not a refusal of anything the player did: a token kept from another server (or from this one before its
+        # store was reset) found no seat, and the server let us in as new. If we were at a table, we are in its
+        # lobby now, and the old table must not stay on screen as if we could still play at it.
+        out = _notice(_leave(model), "The server no longer knows this seat: back in the lobby.") \
+            if model.table is not None else model
+        return with_status(out, "This server does not know your earlier seat (its store may have been reset): "
+                                "you are in the lobby.", news=True)
     out = model
-    if message.code == ErrorCode.BAD_RESUME.value and model.table is not None:
-        # The server no longer knows our seat (restarted without its store): we are in its lobby now,
-        # and the old table must not stay on screen as if we could still play at it.
-        out = _notice(_leave(model), "The server no longer knows this seat: back in the lobby.")
     # The server's sentence, with the key that answers it here (the server names no client's keys).
     key = " (z lets it go on)" if message.code == ErrorCode.GAME_PAUSED.value and model.seat is not None else ""
     return with_status(out, f"Refused: {message.message}{key}", True)
@@ -506,10 +536,11 @@ def _time(model: ClientModel, message: GameClock | ClockAt | Queued) -> ClientMo
         out = _restored(replace(out, clock_held=None), model.clock_held)
     was = model.clock
     if clock.paused and (was is None or not was.paused or was.note != clock.note):
-        return _notice(with_status(out, f"Paused: {clock.note}."), f"Paused: {clock.note}.")
+        # Told by the log's newest line and the clock's line: the status line under them would only repeat it.
+        return with_status(_notice(out, f"Paused: {clock.note}."), "")
     if not clock.paused and was is not None and was.paused:
         text = f"{clock.resumed_by} let the game go on." if clock.resumed_by else "The game goes on."
-        return _notice(with_status(out, text), text)
+        return with_status(_notice(out, text), "")
     return out
 
 
@@ -541,7 +572,7 @@ def with_card_notes(model: ClientModel, message: CardNotes) -> ClientModel:
     lost = model.premove_unsure
     if lost is not None and lost.kind is not None:  # the notes came, and no ``queued`` before them
         text = f"Your queued {lost.kind.value} was not kept (the server restarted): queue it again if you want it."
-        model = with_status(_notice(replace(model, premove_unsure=None), text), text)
+        model = with_status(_notice(replace(model, premove_unsure=None), text), text, news=True)
     kept = [entry for entry in model.card_notes if entry[0] != message.seat]
     kept += [(message.seat, note.order, note.text) for note in message.notes]
     return replace(model, card_notes=tuple(sorted(kept)))
@@ -586,7 +617,7 @@ def _seat_handed(model: ClientModel, message: SeatHanded) -> ClientModel:
     if message.name == model.player and not message.bot:
         # The ``joined`` of the seat came just before: we sit there now.
         text = f"{message.by} handed you {seat} at {table}, which was {message.previous}'s."
-        return with_status(_notice(model, text), f"{text} You play from here on.")
+        return with_status(_notice(model, text), f"{text} You play from here on.", news=True)
     if message.previous == model.player or (at and model.seat == message.seat):
         who = "a house bot" if message.bot else message.name
         text = f"While you were away, {message.by} gave your {seat} at {table} to {who}."

@@ -1602,3 +1602,52 @@ def test_the_completions_menu_sits_above_the_command_line_over_neither_the_hands
         assert lines[command - 1].strip() in ("discard", "deckplay"), lines
         hands = [line for line in before if re.match(r"^[ ▶]\d ", line)]
         assert hands and all(line in lines for line in hands)  # every hand in sight, none covered
+
+
+# -- the status line says what is true now ---------------------------------------------------------------------
+
+
+def test_a_seat_handed_on_replaces_the_refusal_of_an_earlier_try(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    assert term.type("H") == []
+    assert "every player is here" in term.store.model.status
+    term.feed(SeatStatus(1, 2, False))
+    assert term.type("H3b") == [HandSeat(2)]
+    term.feed(SeatHanded(1, 2, "Bot Ada", True, "cathy", "alice"))
+    assert "alice gave cathy's seat 3 to Bot Ada (a house bot)." in term.screen()
+    assert "every player is here" not in term.screen()
+    assert term.store.model.status == ""
+
+
+def test_a_seat_given_by_name_replaces_the_usage_said_of_an_empty_name(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    term.feed(SeatStatus(1, 2, False))
+    assert term.type("H3p\r") == []
+    assert term.store.model.status_error
+    assert term.type("H3pdave\r") == [HandSeat(2, "dave")]
+    term.feed(SeatHanded(1, 2, "dave", False, "cathy", "alice"))
+    assert "alice gave cathy's seat 3 to dave." in term.screen()
+    assert not term.store.model.status_error and term.store.model.status == ""
+
+
+def test_news_leaves_the_status_line_when_the_log_tells_something_newer(term: Terminal, kit) -> None:
+    at_game(term, kit, seat=1)  # alice's turn: bob waits
+    assert term.store.model.status == "The game starts."
+    term.feed(SeatStatus(1, 2, False, left=True))
+    assert "cathy quit; the seat waits for them." in term.screen()
+    assert term.store.model.status == ""
+
+
+def test_chat_does_not_take_a_refusal_away(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    term.feed(ErrorReply("action", "not_your_turn", "it is not your turn", None), Chat("hi", 1, "bob"))
+    assert "it is not your turn" in term.store.model.status
+
+
+def test_a_form_opened_takes_older_news_away(term: Terminal, kit) -> None:
+    term.feed(Welcome(1, "server", "alice", "tok", ""), Tables(()))
+    term.feed(ErrorReply("hello", "bad_resume", "that resume token is not known here", None))
+    assert term.store.model.status
+    assert term.type("n") == []
+    assert term.app.ui.form is not None
+    assert term.store.model.status == ""

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hanabi.client.app import ClientApp
 from hanabi.client.clockface import LOW, bank_left, clock_text, time_fragments
-from hanabi.client.model import ClientModel, ClockAt, Link, LinkChanged, reduce
+from hanabi.client.model import ClientModel, ClockAt, Link, LinkChanged, Note, reduce
 from hanabi.client.runner import ModelStore
 from hanabi.client.snapshot import SizedOutput, screen_text
 from hanabi.protocol.messages import (
@@ -70,22 +70,24 @@ def test_an_untimed_game_going_on_shows_no_clock_line(kit) -> None:
 
 def test_a_pause_is_told_in_the_log_and_the_line_and_its_end_too(kit) -> None:
     model = reduce(_at_game(kit), ClockAt(GameClock(1, (), None, False), 0.0))
+    model = reduce(model, Note("Note written", log=True))
     paused = reduce(model, ClockAt(GameClock(1, (), None, True, "alice paused the game", "alice"), 1.0))
-    assert "Paused: alice paused the game." in paused.status
+    # The log's newest line says it, right above the status line: the status does not repeat it (nor keep older news)
+    assert paused.status == ""
     assert "alice paused the game" in "".join(t for _, t in paused.log[-1].fragments)
     assert "⏸ alice paused the game (z resumes)" in "".join(t for _, t in time_fragments(paused, 1.0))
     # Paused by the server for the absent player to act: the whole sentence in the log, short on the line.
     away = "the game paused itself: alice, whose turn it is, is disconnected"
     absent = reduce(model, ClockAt(GameClock(1, (9_000, 9_000, 9_000), None, True, away), 1.0))
-    assert away in absent.status
+    assert away in "".join(t for _, t in absent.log[-1].fragments)
     line = "".join(t for _, t in time_fragments(absent, 1.0))
     assert "⏸ paused until alice is back" in line and len(line) <= 80, line
     going = reduce(paused, ClockAt(GameClock(1, (), None, False, resumed_by="bob"), 2.0))
-    assert going.status == "bob let the game go on." and time_fragments(going, 2.0) == []
+    assert going.status == "" and time_fragments(going, 2.0) == []
     assert "bob let the game go on." in "".join(t for _, t in going.log[-1].fragments)
     # A game that paused itself for an absent player goes on with no one to name.
     back = reduce(paused, ClockAt(GameClock(1, (), None, False), 2.0))
-    assert back.status == "The game goes on."
+    assert back.status == "" and "The game goes on." in "".join(t for _, t in back.log[-1].fragments)
 
 
 def test_a_move_refused_while_paused_names_the_key_that_lets_the_game_go_on(kit) -> None:

@@ -150,10 +150,18 @@ def test_an_unknown_resume_token_takes_us_back_to_the_lobby(kit) -> None:
     model = reduce(model, Welcome(1, "test", "alice", "new-token", ""))
     model = reduce(model, ErrorReply("hello", "bad_resume", "that resume token is not known here", None))
     assert model.table is None and model.view is None and model.seat is None
-    assert "not known here" in model.status
+    assert model.status == ("This server does not know your earlier seat (its store may have been reset): you are "
+                            "in the lobby.") and not model.status_error
     assert "back in the lobby" in text_of(model)[-1]
     # Tables arriving next do not bring the old table back as ours.
     assert reduce(model, Tables((kit.table(),))).table is None
+
+
+def test_a_first_connection_with_a_token_from_another_server_is_told_what_happened_not_refused(kit) -> None:
+    model = reduce(ClientModel(), Welcome(1, "test", "alice", "new-token", ""))
+    model = reduce(model, ErrorReply("hello", "bad_resume", "that resume token is not known here", None))
+    assert "Refused" not in model.status and not model.status_error
+    assert model.status.startswith("This server does not know your earlier seat")
 
 
 def test_after_a_reconnection_without_our_seat_the_table_is_left(kit) -> None:
@@ -194,9 +202,9 @@ def test_a_refusal_is_cleared_when_the_turn_moves_on(kit) -> None:
     later = kit.clue_something(kit.clue_something(state))
     model = reduce(model, kit.view_message(later, 0))
     assert model.status == "Replay saved"
-    # ... but not for ever: it goes when our turn comes (three players: alice clued, bob, then cathy)
+    # ... but not for ever: our turn, when it comes, is said in its place (three players: alice clued, bob, then cathy)
     assert kit.clue_something(later).current == 0
-    assert reduce(model, kit.view_message(kit.clue_something(later), 0)).status == ""
+    assert reduce(model, kit.view_message(kit.clue_something(later), 0)).status == "Your turn."
     # and, with no turn of ours (watching), two moves after it was said
     eve = reduce(reduce(seated(kit, None), kit.view_message(state, None)), Note("You lead the review"))
     eve = reduce(eve, kit.view_message(kit.clue_something(state), None))
@@ -301,3 +309,21 @@ def test_the_log_names_who_held_a_handed_seat_at_each_turn(kit) -> None:
     # Told live: a hand-over at turn 5 names the new holder from then on, and the old one before.
     handed = reduce(model, SeatHanded(1, 2, "Bot Basil", True, "cathy", "alice", turn=5))
     assert handed.names_at(4)[2] == "cathy" and handed.names_at(5)[2] == "Bot Basil"
+
+
+def test_our_turn_is_said_at_its_start_and_again_after_a_reconnection(kit) -> None:
+    state = kit.game()
+    assert state.current == 0
+    model = reduce(seated(kit), kit.view_message(state, 0))
+    assert model.status == "Your turn."
+    model = reduce(model, Note("Note written"))
+    assert reduce(model, kit.view_message(state, 0)).status == "Note written"  # the same turn: said once
+    model = reduce(model, LinkChanged(Link.RECONNECTING))
+    model = reduce(model, Welcome(1, "test", "alice", "tok", ""))
+    model = reduce(model, Joined(kit.table(), 0))
+    assert model.status == "You are at table 'table 1', seat 1."
+    model = reduce(model, kit.view_message(state, 0))
+    assert model.status == "Your turn."
+    # Once we moved, it is no longer true: the move, a newer line of the log, takes it away.
+    model = reduce(model, kit.view_message(kit.clue_something(state), 0))
+    assert model.status == ""
