@@ -119,8 +119,7 @@ class ScreenLayout:
 
     def _panes(self) -> AnyContainer:
         return HSplit([
-            Window(HeldText(lambda: self.once("title", (self.width,),
-                                              lambda model: title_fragments(model, self.width))), height=1),
+            Window(HeldText(self._title), height=1),
             DynamicContainer(self._screen),
             # The completions of the command line, just above what is typed: rows taken from the log, never over
             # the status and the key line under it (a menu floating at the cursor went down over them when it
@@ -134,6 +133,16 @@ class ScreenLayout:
                 lambda: keys_line(self.app.keymap.line(self.model()), self.width)),
                 height=1, style="class:keys"),
         ])
+
+    def _title(self) -> StyleAndTextTuples:
+        """The top bar of the model drawn, with our table and connection as they are live, and what a step looked
+        back at is (rewind, review, what if, a game of the history)."""
+        live = self.app.get_model()
+        back = self.app.looking_back()
+        looking = "rewind" if self.app.ui.rewind is not None else \
+            {"review": "review", "whatif": "what if", "alone": "history"}.get(back or "")
+        return self.once("title", (self.width, live.table, live.link, looking),
+                         lambda model: title_fragments(model, self.width, live, looking))
 
     def _menu_rows(self) -> Dimension:
         """As many rows as the completions (at most ``MENU_ROWS``), none while there are none: the menu never

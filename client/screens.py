@@ -54,27 +54,35 @@ def link_fragments(model: ClientModel) -> StyleAndTextTuples:
     return [(style, text)]
 
 
-def title_fragments(model: ClientModel, width: int) -> StyleAndTextTuples:
-    """The top bar: where we are, whose turn it is, who we are, and the connection.
+def title_fragments(model: ClientModel, width: int, live: ClientModel | None = None,
+                    looking: str | None = None) -> StyleAndTextTuples:
+    """The top bar, one shape on every screen: "Hanabi · table · variant · where we are", then who we are and
+    the connection. Where we are: "lobby"; at a table between games, "waiting"; in a game, its turn and whose
+    it is (and "paused"); a step looked back at says how first ("rewind", "review"). ``model`` is the model
+    drawn (a step's, when ``looking``); ``live``, the live one: our table and our connection, which a step
+    looked back at does not change.
 
     Our own name and whose turn it is always show; when the bar is too narrow, the server's address goes
     first, then the word "Hanabi", then the variant's long title gives way to its telling part ("short
     multicolor"), then the table's name is shortened, marked with "…" (it is whole in the lobby).
     """
+    live = live if live is not None else model
     view = model.view
-    table = model.table.name if model.table is not None else None
-    variant = view.config.variant if view is not None else None
+    # A game from the history looked at alone need not be our table's.
+    table = live.table.name if live.table is not None and looking != "history" else None
+    variant = view.config.variant if view is not None else live.table.variant if live.table is not None else None
     game: list[str] = []
     if view is not None:
         # Once over, the turns taken (the engine's count, as hanabi-replay gives it), not a turn to come.
         turn = f"{view.turn} turn{'s' if view.turn != 1 else ''}" if view.outcome is not None \
             else f"turn {view.turn + 1}"
-        game = [turn, whose_turn(view, model.names, yours=model.link is not Link.REPLAY and model.watching_as is None)]
+        yours = looking is None and model.link is not Link.REPLAY and model.watching_as is None
+        game = [*([looking] if looking else []), turn, whose_turn(view, model.names, yours=yours)]
         if model.clock is not None and model.clock.paused and view.outcome is None:
             game.append("paused")  # the turn is someone's, but no one may move
-    elif table is None:
-        game = ["lobby"]
-    right_style, right_text = link_fragments(model)[0][:2]
+    else:
+        game = ["lobby"] if table is None else ["waiting"]
+    right_style, right_text = link_fragments(live)[0][:2]
     named = f" {model.player} " if model.player else " "
 
     def bar(hanabi: bool, table_name: str | None, variant_text: str | None) -> str:
@@ -93,6 +101,7 @@ def title_fragments(model: ClientModel, width: int) -> StyleAndTextTuples:
         if spare >= 4:
             tries.append((bar(False, cut(table, spare), label), named))
         tries.append((bar(False, None, label), named))
+    tries.append((bar(False, None, None), named))  # last, the variant: where we are and whose turn stay whole
     left, who = next(((lt, w) for lt, w in tries if columns(lt) + columns(w) <= room), tries[-1])
     if columns(who) > room // 2:
         who = " " + cut(who.strip(), max(1, room // 2 - 2)) + " "  # a name too long for any bar: cut, not the bar

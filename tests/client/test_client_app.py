@@ -67,6 +67,7 @@ from hanabi.protocol.messages import (
     RearrangeRequest,
     RemoveBot,
     ReplayFile,
+    Review,
     SeatHanded,
     SeatInfo,
     SeatStatus,
@@ -1651,3 +1652,37 @@ def test_a_form_opened_takes_older_news_away(term: Terminal, kit) -> None:
     assert term.type("n") == []
     assert term.app.ui.form is not None
     assert term.store.model.status == ""
+
+
+def test_the_top_bar_has_one_shape_in_the_lobby_a_game_its_rewind_and_its_review(kit, tmp_path: Path) -> None:
+    """Every bar reads "Hanabi · table · variant · where we are", then who we are and the live connection."""
+    from prompt_toolkit.input import create_pipe_input
+
+    def parts(title: str) -> tuple[list[str], str]:
+        left, right = re.split(r"\s{2,}", title.strip(), maxsplit=1)
+        return left.split(" · "), right
+
+    bars: dict[str, str] = {}
+    with create_pipe_input() as pipe:
+        term = kit.Terminal(pipe, tmp_path)
+        term.feed(Welcome(1, "server", "alice", "tok", ""), Tables((kit.table(("bob", None, None)),)))
+        bars["lobby"] = term.screen().splitlines()[0]
+        term.feed(Joined(kit.table(("alice", None, None)), 0))
+        bars["waiting"] = term.screen().splitlines()[0]
+        state = at_game(term, kit)
+        bars["game"] = term.screen().splitlines()[0]
+        term.feed(kit.view_message(kit.clue_something(state), 0))
+        term.type("r" + "\x1b[D")  # rewind, a step back
+        bars["rewind"] = term.screen().splitlines()[0]
+    with create_pipe_input() as pipe:
+        term = kit.Terminal(pipe, tmp_path)
+        over = at_game_over(term, kit)
+        term.feed(ReplayFile(1, dumps(over, kit.NAMES)), Review(1, 1, "alice", 1, 5))
+        bars["review"] = term.screen().splitlines()[0]
+    assert parts(bars["lobby"]) == (["Hanabi", "lobby"], "alice@ ● online")
+    assert parts(bars["waiting"]) == (["Hanabi", "table 1", "no variant", "waiting"], "alice@ ● online")
+    assert parts(bars["game"]) == (["Hanabi", "table 1", "no variant", "turn 1", "your turn"], "alice@ ● online")
+    assert parts(bars["rewind"])[0][:4] == ["Hanabi", "table 1", "no variant", "rewind"], bars["rewind"]
+    assert parts(bars["rewind"])[1].endswith("● online"), bars["rewind"]  # rewinding, we are still online
+    assert parts(bars["review"])[0][:4] == ["Hanabi", "table 1", "no variant", "review"], bars["review"]
+    assert parts(bars["review"])[1].endswith("● online"), bars["review"]

@@ -419,7 +419,9 @@ def test_a_solo_game_shows_counting_the_glance_line_and_rewinds_in_tmux(tmux: Tm
     tmux.wait_for("alice", lambda s: "REWIND:" in s and "IT IS YOUR TURN" in s, "the rewind")
     tmux.keys("alice", "Home")
     screen = tmux.wait_for("alice", lambda s: "REWIND: the deal" in s, "the deal")
-    assert "Clues 8/8" in screen and "▶ replay" in screen
+    # The top bar keeps its shape: it says "rewind" where it says where we are, and the connection stays live.
+    title = screen.splitlines()[0]
+    assert "Clues 8/8" in screen and "rewind · turn 1 · " in title and title.rstrip().endswith("● online"), title
     tmux.keys("alice", "r")
     screen = tmux.wait_for("alice", lambda s: "REWIND" not in s and "your turn" in s, "the live game again")
     assert "Max " in screen
