@@ -46,9 +46,14 @@ def clock_text(seconds: float) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 
+def bank_parts(names: Sequence[str], seat: int, seconds: float) -> tuple[str, str]:
+    """A player's bank wherever one is written, in its one order: their name, then the time."""
+    return seat_name(names, seat), clock_text(seconds)
+
+
 def bank_words(names: Sequence[str], seat: int, seconds: float) -> str:
-    """A player's bank wherever one is written: their name, then the time ("bob 1:58")."""
-    return f"{seat_name(names, seat)} {clock_text(seconds)}"
+    """A player's bank in a sentence: "bob 1:58"."""
+    return " ".join(bank_parts(names, seat, seconds))
 
 
 def opening(text: str, names: Iterable[str]) -> str:

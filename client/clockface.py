@@ -11,7 +11,7 @@ from __future__ import annotations
 from hanabi.protocol import PreMoveKind
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from .board import clock_text, seat_name
+from .board import bank_parts, seat_name
 from .model import ClientModel, Link
 
 LOW = 20.0  # seconds: a bank below this is shown as a warning
@@ -42,7 +42,8 @@ def time_fragments(model: ClientModel, now: float) -> StyleAndTextTuples:
             left = bank_left(model, seat, now)
             style = "class:clock.low" if left < LOW else "class:clock"
             mark = "▶" if clock.running == seat else " "
-            out += [("class:label", f" {mark}{seat_name(model.names, seat)} "), (style, clock_text(left))]
+            name, time = bank_parts(model.names, seat, left)
+            out += [("class:label", f" {mark}{name} "), (style, time)]
         if clock.running is not None and model.link not in (Link.ONLINE, Link.REPLAY):
             out.append(("class:label", "  (stopped while not connected)"))  # bank_left stopped counting it
     if clock is not None and clock.paused and view is not None and view.outcome is None:

@@ -14,6 +14,7 @@ from hanabi.engine.bots import LEVELS, Level
 from hanabi.protocol import NAME_MAX, PASSWORD_MAX, SEED_TEXT_MAX
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from .board import clock_text
 from .wrapping import columns, cut, wrap_words
 
 # The table options (the bots' level, a seed, hanab.live's rule options) are together, at the end.
@@ -43,7 +44,7 @@ TIMERS: tuple[tuple[int, int] | None, ...] = (None, (TIME_BASE, TIME_PER_TURN), 
 
 def timer_text(base: int, per_turn: int) -> str:
     """A table's clock for people: "2:00 + 0:20 a move"."""
-    return f"{base // 60}:{base % 60:02d} + {per_turn // 60}:{per_turn % 60:02d} a move"
+    return f"{clock_text(base)} + {clock_text(per_turn)} a move"  # the banks' own form
 
 
 @dataclass

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 from hanabi.client.app import ClientApp
-from hanabi.client.clockface import LOW, bank_left, clock_text, time_fragments
+from hanabi.client.board import clock_text
+from hanabi.client.clockface import LOW, bank_left, time_fragments
 from hanabi.client.model import ClientModel, ClockAt, Link, LinkChanged, Note, reduce
 from hanabi.client.runner import ModelStore
 from hanabi.client.snapshot import SizedOutput, screen_text
@@ -51,6 +52,20 @@ def test_the_running_bank_counts_down_from_when_the_clock_arrived_and_no_other(k
 
 def test_clock_text_rounds_up_so_zero_means_empty() -> None:
     assert [clock_text(s) for s in (125.4, 120.0, 0.2, 0.0, 9.0)] == ["2:06", "2:00", "0:01", "0:00", "0:09"]
+
+
+def test_a_bank_is_written_in_one_form_wherever_it_shows(kit) -> None:
+    """Name then time, in the clock line, the note of banks restored and a table's clock ("2:00 + 0:20 a move")."""
+    from hanabi.client.board import bank_words
+    from hanabi.client.form import timer_text
+
+    model = reduce(_at_game(kit), ClockAt(GameClock(1, (90_000, 25_000, 600_000), 2, False), at=0.0))
+    line = "".join(t for _, t in time_fragments(model, 0.0))
+    for words in (bank_words(model.names, 0, 90.0), bank_words(model.names, 1, 25.0),
+                  bank_words(model.names, 2, 600.0)):
+        assert words in line, (words, line)
+    assert bank_words(model.names, 2, 600.0) == "cathy 10:00"
+    assert timer_text(600, 30) == f"{clock_text(600)} + {clock_text(30)} a move" == "10:00 + 0:30 a move"
 
 
 def test_the_clock_line_marks_the_running_bank_and_warns_when_one_runs_low(kit) -> None:
