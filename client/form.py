@@ -37,9 +37,9 @@ EXPLAINED = {"end_when_no_points": ("the game ends once no more points can be sc
 VARIANTS = tuple(Variant)
 CHATS = tuple(ChatPolicy)
 LEVEL_CHOICES: tuple[Level | None, ...] = (None, *LEVELS)  # None: the server's default (beginner beside people)
-# The clocks a table may have: off, or (seconds to start with, seconds added after each move); hanab.live's
-# default first.
-TIMERS: tuple[tuple[int, int] | None, ...] = (None, (TIME_BASE, TIME_PER_TURN), (60, 10), (300, 30), (30, 5))
+# The clocks a table may have: off, then (seconds to start with, seconds added after each move) from the shortest
+# to the longest, so that → always gives more time (hanab.live's default, 2:00 + 0:20, is one of them).
+TIMERS: tuple[tuple[int, int] | None, ...] = (None, (30, 5), (60, 10), (TIME_BASE, TIME_PER_TURN), (300, 30))
 
 
 def timer_text(base: int, per_turn: int) -> str:
