@@ -24,6 +24,7 @@ from hanabi.protocol.messages import (
     GetReplay,
     GetStats,
     ListGames,
+    ListOnline,
     Message,
     OpenReview,
     PreMoveKind,
@@ -107,6 +108,7 @@ class UiState:
     show_notes: bool = False  # the notes panel in place of the log
     notes_from: int = 0  # notes of the panel scrolled past (PgDn)
     rewind: Rewind | None = None  # looking back through the game in progress (rewind.py)
+    typing_on: handing.TypeOn | None = None  # the line the H key opened for a player's name, while it is open
 
 
 class ClientApp:
@@ -136,6 +138,7 @@ class ClientApp:
         self.replay_dir = replay_dir or replay_folder()
         self.clock: Callable[[], datetime] = datetime.now  # the local time a saved replay is named after
         self._line_problem = ""  # what the status says of the command line as typed (too long), while it holds
+        self._online_asked = False  # who is online was asked for since the command line opened
         self.command = Buffer(
             multiline=False,
             completer=CommandCompleter(lambda: self.get_model().view, lambda: self.get_model().names,
@@ -236,8 +239,21 @@ class ClientApp:
         seated = {p.name for p in table.players if p is not None} if table is not None else set()
         people = tuple(name for name in model.online if name not in seated and name != model.player)
         holder = table.players[seat - 1] if table is not None and 1 <= seat <= table.seats else None
-        bot = () if holder is not None and holder.bot else ("bot",)
+        bot = () if (holder is not None and holder.bot) or self._naming_a_person() else ("bot",)
         return bot + people
+
+    def _naming_a_person(self) -> bool:
+        """Whether the command line is the one ``H SEAT p`` opened, which asks for a player's name (not a bot)."""
+        typing_on = self.ui.typing_on
+        return typing_on is not None and self.application.layout.has_focus(self.command) \
+            and self.command.text.startswith(typing_on.text)
+
+    def _ask_who_is_online(self) -> None:
+        """Ask the server who is connected, for the names ``hand SEAT`` offers: at a table the lobby's news of who
+        comes and goes does not reach us, so the list we hold may be from when we sat down."""
+        if not self._online_asked and offline_problem(self.get_model()) is None:
+            self._online_asked = True
+            self._send(ListOnline())
 
     def note(self, text: str, error: bool = False) -> None:
         self.dispatch(Note(text, error))
@@ -478,6 +494,7 @@ class ClientApp:
 
     def _accept(self, buffer: Buffer) -> bool:
         line = buffer.text
+        typing_on = self.ui.typing_on if self._naming_a_person() else None
         self.application.layout.focus(self.status_window)
         secret, self.ui.secret = self.ui.secret, None
         self.ui.prompt = ""
@@ -489,6 +506,11 @@ class ClientApp:
         if secret is not None:
             verb, table, seat = secret
             self.lobby.enter_table(verb, table, seat, line)
+        elif typing_on is not None and line.strip() == typing_on.text.strip():
+            # Enter with no name typed: say what the line wants, not the command's usage, and keep it open.
+            self.hint("Type the name of a player in the lobby (Tab lists them), then Enter; Esc cancels", True)
+            self.application.layout.focus(self.command)
+            return True
         elif line.strip() and self.run_command(line):
             self.application.layout.focus(self.command)
             return True  # keeps the line
@@ -499,6 +521,8 @@ class ClientApp:
         is typed, not only on Enter; once mended, what was said goes."""
         words = buffer.text.split(None, 1)
         problem = None
+        if words and ALIASES.get(words[0].lower(), words[0].lower()) == "hand":
+            self._ask_who_is_online()
         if words and ALIASES.get(words[0].lower(), words[0].lower()) in ("say", "note"):
             model = self.get_model()
             try:
@@ -523,6 +547,8 @@ class ClientApp:
         # opened with its label and every letter before the cursor out of sight, and stayed so: it starts afresh.
         self.command_window.reset()
         self.ui.line_head = head
+        self.ui.typing_on = None
+        self._online_asked = False
         self.command.set_document(self.command.document.__class__(text, len(text)))
         self.application.layout.focus(self.command)
 
@@ -742,6 +768,7 @@ class ClientApp:
         elif isinstance(step, handing.TypeOn):
             self.open_command(step.text, head=step.text)
             self.ui.prompt = step.prompt
+            self.ui.typing_on = step
         else:
             self.act(step.intent)
 

@@ -64,6 +64,7 @@ from hanabi.protocol.messages import (
     ListOnline,
     ListTables,
     Message,
+    Online,
     RearrangeRequest,
     RemoveBot,
     ReplayFile,
@@ -1225,10 +1226,10 @@ def test_the_host_hands_an_away_players_seat_to_a_bot_with_three_keys(term: Term
 def test_the_host_hands_a_seat_to_a_player_in_the_lobby_by_name(term: Terminal, kit) -> None:
     at_game(term, kit)
     term.feed(SeatStatus(1, 2, False))
-    assert term.type("H3p") == []
+    assert term.type("H3p") == [ListOnline()]  # who is online now: the names Tab offers
     assert term.app.command.text == "hand 3 "
     assert "Type the name of the player in the lobby who takes seat 3 (now cathy)" in term.screen()
-    assert term.type("Cathy 2\r") == [HandSeat(2, "Cathy 2")]
+    assert term.type("Cathy 2\r") == [ListOnline(), HandSeat(2, "Cathy 2")]
 
 
 def test_a_bots_seat_takes_the_same_three_keys_as_an_away_players(term: Terminal, kit) -> None:
@@ -1238,9 +1239,9 @@ def test_a_bots_seat_takes_the_same_three_keys_as_an_away_players(term: Terminal
     assert "Give seat 3 (Bot Ada) to? p a player in the lobby" in term.screen()
     assert term.type("b") == []  # it is a bot's already
     assert "seat 3 is a bot's already: press p" in term.store.model.status
-    assert term.type("H3p") == []
+    assert term.type("H3p") == [ListOnline()]
     assert term.app.command.text == "hand 3 "  # the p chose, it is not the first letter of a name
-    assert term.type("Bob\r") == [HandSeat(2, "Bob")]
+    assert term.type("Bob\r") == [ListOnline(), HandSeat(2, "Bob")]
 
 
 @pytest.mark.parametrize(("keys", "words"), [
@@ -1286,7 +1287,7 @@ def test_the_hand_command_is_checked_before_it_is_sent(term: Terminal, kit, line
                                                         words: str) -> None:
     at_game(term, kit)
     term.feed(SeatStatus(1, 1, False))
-    assert term.type(f":{line}\r") == sent
+    assert term.type(f":{line}\r") == [ListOnline(), *sent]  # who is online, asked as "hand" is typed
     assert words in term.store.model.status
 
 
@@ -1623,9 +1624,10 @@ def test_a_seat_handed_on_replaces_the_refusal_of_an_earlier_try(term: Terminal,
 def test_a_seat_given_by_name_replaces_the_usage_said_of_an_empty_name(term: Terminal, kit) -> None:
     at_game(term, kit)
     term.feed(SeatStatus(1, 2, False))
-    assert term.type("H3p\r") == []
-    assert term.store.model.status_error
-    assert term.type("H3pdave\r") == [HandSeat(2, "dave")]
+    assert term.type(":hand 3\r") == [ListOnline()]
+    assert term.store.model.status_error and "type: hand SEAT bot" in term.store.model.status
+    term.sent.clear()
+    assert term.type("H3pdave\r") == [ListOnline(), HandSeat(2, "dave")]
     term.feed(SeatHanded(1, 2, "dave", False, "cathy", "alice"))
     assert "alice gave cathy's seat 3 to dave." in term.screen()
     assert not term.store.model.status_error and term.store.model.status == ""
@@ -1686,3 +1688,31 @@ def test_the_top_bar_has_one_shape_in_the_lobby_a_game_its_rewind_and_its_review
     assert parts(bars["rewind"])[1].endswith("● online"), bars["rewind"]  # rewinding, we are still online
     assert parts(bars["review"])[0][:4] == ["Hanabi", "table 1", "no variant", "review"], bars["review"]
     assert parts(bars["review"])[1].endswith("● online"), bars["review"]
+
+
+def test_the_line_for_a_players_name_offers_only_people_and_enter_on_no_name_says_what_to_type(term: Terminal,
+                                                                                                kit) -> None:
+    at_game(term, kit)
+    term.feed(SeatStatus(1, 2, False), Online(("alice", "bob", "cathy", "dave", "erin")))
+    term.type("H3p\t")
+    menu = term.screen()
+    assert "dave" in menu and "erin" in menu
+    assert not re.search(r"^\s*bot\s*$", menu, re.M), menu  # a house bot is b, not a name to type
+    term.app.command.text = "hand 3 "
+    term.sent.clear()
+    assert term.type("\r") == []
+    assert "Type the name of a player in the lobby (Tab lists them)" in term.store.model.status
+    assert "hand SEAT bot" not in term.store.model.status
+    assert term.app.command.text == "hand 3 "  # the line stays open for the name
+
+
+def test_hand_seat_tab_offers_the_players_online_now_not_those_known_when_we_sat_down(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    term.feed(SeatStatus(1, 1, False))
+    assert term.store.model.online == ()  # at a table, the lobby's news of who is online does not come
+    assert term.type(":hand 2") == [ListOnline()]
+    term.feed(Online(("alice", "bob", "cathy", "dave", "erin")))
+    term.type("\t")
+    assert term.app.command.text != "hand 2 bot"  # several choices: none taken for the player
+    menu = term.screen()
+    assert "dave" in menu and "erin" in menu and "bot" in menu
