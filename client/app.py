@@ -211,6 +211,8 @@ class ClientApp:
         return self.review.model() if self.looking_back() in ("review", "alone", "whatif") else self.get_model()
 
     def _status_text(self) -> StyleAndTextTuples:
+        if self.ui.help_page and self.ui.prompt in (HELP_KEYS, HELP_LAST_KEYS) and self.screen.help_end_in_sight():
+            return []  # the page's own last line, right above, says its keys
         if self.ui.prompt:
             return wrap_words([("class:status.prompt", " " + self.ui.prompt)], self.width, 1)
         model = self.get_model()

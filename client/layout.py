@@ -95,6 +95,18 @@ class ScreenLayout:
         self._made[part] = (model, settings, made)
         return made
 
+    def help_page(self) -> tuple[StyleAndTextTuples, int]:
+        """The help page shown, wrapped with its words whole when narrow, and its last line's number: made once per
+        page and width (a redraw asks for the text, the cursor and the scroll), not once per ask."""
+        return self.once("help", (self.app.ui.help_page, self.width), lambda model: _with_last_line(
+            wrap_words(help_fragments(self.app.ui.help_page), self.width, 4)))
+
+    def help_end_in_sight(self) -> bool:
+        """Whether the help page's last line (the keys that turn, scroll and close it) shows: the screen's rows
+        but the title, one status line and the key line hold the page from the line scrolled to on."""
+        rows = self.app.application.output.get_size().rows
+        return self.app.ui.help_from + rows - 3 > self.help_page()[1]
+
     def help_bottom(self) -> int:
         """The farthest the help can scroll: how many of the page's lines, as last drawn, the screen cannot hold."""
         info = self.help_window.render_info if self.help_window is not None else None
@@ -171,11 +183,7 @@ class ScreenLayout:
         if kind == "help":
             # Scrolled by PgUp/PgDn on a screen too short for a page: the line ``help_from`` goes to the top (the
             # cursor kept there, or the window would scroll back to it), and the page's end stays at the bottom.
-            # The page, wrapped with its words whole when narrow, and its last line's number: made once per page
-            # and width (a redraw asks for the text, the cursor and the scroll), not once per ask.
-            def wrapped() -> tuple[StyleAndTextTuples, int]:
-                return self.once("help", (self.app.ui.help_page, self.width), lambda model: _with_last_line(
-                    wrap_words(help_fragments(self.app.ui.help_page), self.width, 4)))
+            wrapped = self.help_page
 
             def page() -> StyleAndTextTuples:
                 return wrapped()[0]

@@ -544,6 +544,7 @@ def test_help_screen(term: Terminal, kit) -> None:
     assert "Keys during a game" not in term.screen() and any("help page 2 of 2" in line for line in lines)
     assert any("other keys close this help." in line for line in lines)
     assert any(line.rstrip().endswith("it asks for a password") for line in lines)
+    assert term.screen().count("PgUp/PgDn scroll") == 1  # the page's last line shows: the status does not repeat it
     term.type("?")  # and round to the first
     assert "help page 1 of 2" in term.screen()
     assert term.type("x") == []  # closing the help does nothing else

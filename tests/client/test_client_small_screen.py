@@ -131,3 +131,16 @@ def test_at_60_columns_a_cards_last_letters_are_never_cut(kit, tmp_path: Path) -
         small.type("k")  # what alice knows too
         rows = [line for line in small.screen().splitlines() if line.startswith(("    knows", "    can be"))]
         assert len(rows) == 2 and all(row.split()[-5:] == ["RYGBWM"] * 5 for row in rows), small.screen()
+
+
+def test_the_status_line_does_not_repeat_the_help_pages_last_line_when_it_shows(small, kit) -> None:
+    small.feed(Welcome(1, "server", "alice", "tok", ""), Joined(kit.table(running=True), 0), GameStarted(1, 1),
+               kit.view_message(kit.game(), 0))
+    small.type("??")  # the last page, taller than 60x15: its last line out of sight, the status says its keys
+    top = small.screen()
+    assert "other keys close the" in top and "close this help." not in top, top
+    for _ in range(10):
+        small.type(PGDN)
+    bottom = small.screen()
+    assert "other keys close this" in bottom  # the page's last line, in sight
+    assert bottom.count("PgUp/PgDn scroll") == 1, bottom  # said once, by the page itself
