@@ -267,7 +267,7 @@ def _game_changed(model: ClientModel, game: int | None) -> ClientModel:
 def _game_reset(model: ClientModel, game: int | None) -> ClientModel:
     """As ``_game_changed``, and nothing shown of a game until the server sends it: no view, clock, pre-move or
     review."""
-    return replace(_game_changed(model, game), view=None, clock=None, clock_at=None, premove=None,
+    return replace(_game_changed(model, game), view=None, clock=None, clock_at=None, clock_held=None, premove=None,
                    premove_unsure=None, review=None, hypothetical=None)
 
 

@@ -429,3 +429,47 @@ async def test_a_player_who_quits_is_said_to_have_left_and_a_dropped_line_to_hav
     assert "alice left" not in told(store.model)
     carol.stop()
     nursery.cancel_scope.cancel()
+
+
+@pytest.mark.virtual_time
+async def test_banks_a_restarted_server_takes_from_its_store_are_said_once(tmp_path, kit, monkeypatch) -> None:
+    """A timed solo game: alice thinks 30 s on her turn, the server stops and starts again on its store, whose
+    banks are those of her turn's start. Back at the table, the client says once that the clocks were restored."""
+    import types
+
+    from hanabi.client import runner
+    from hanabi.client.clockface import bank_left
+
+    # The store stamps what arrives with the test's clock, the server's too: the 30 s pass for both.
+    monkeypatch.setattr(runner, "time", types.SimpleNamespace(monotonic=trio.current_time))
+
+    db = str(tmp_path / "clocks.sqlite3")
+    store = ModelStore()
+
+    def told(model) -> list[str]:
+        return ["".join(t for _, t in line.fragments) for line in model.log
+                if "".join(t for _, t in line.fragments).startswith("Clocks restored")]
+
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, db, config=FAST,
+                                                               task_status=task_status))
+        line = kit.Line(server, nursery)
+        session = Session(Address("127.0.0.1", 1), "alice", store.get, store.dispatch,
+                          on_welcome=table_setup("alice", 2, Variant.NONE, timer=(120, 20)), open_stream=line.open)
+        nursery.start_soon(session.run)
+        await kit.wait_for(store, lambda m: m.view is not None and m.view.current == 0 and m.clock is not None
+                           and m.clock.running == 0 and not m.clock.paused, "alice's turn, her bank running")
+        turn, full = store.model.view.turn, store.model.clock.remaining[0]
+        await trio.sleep(30)  # alice thinks for 30 s of the virtual clock: her bank runs down
+        await server.stop()
+        await kit.wait_for(store, lambda m: m.link is not Link.ONLINE, "the client to notice the server gone")
+        assert bank_left(store.model, 0, 0.0) == pytest.approx(full / 1000 - 30, abs=0.5)
+        assert told(store.model) == []
+        line.server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, db, config=FAST,
+                                                                    task_status=task_status))
+        await kit.wait_for(store, lambda m: bool(told(m)), "the restored banks to be said")
+        assert store.model.view.turn == turn
+        assert told(store.model) == [f"Clocks restored from the server's last save: alice {full // 60000}:"
+                                     f"{full // 1000 % 60:02d} (the time used since that save is given back)."]
+        session.stop()
+        nursery.cancel_scope.cancel()
