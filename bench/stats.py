@@ -10,7 +10,8 @@ the median CPU time of the command's process (user + system: on a shared machine
 waiting for a core), with the time of the store read alone (``read_records``) in this process. The command runs
 as an installed program does, from compiled bytecode: the runs share a bytecode cache in a temporary folder
 (even where ``PYTHONDONTWRITEBYTECODE`` is set, which would compile every module at every start), filled by one
-run before those measured. Single-threaded: it uses one core.
+run before those measured; where ``PYTHONPYCACHEPREFIX`` names a cache already (the tests' own), that one is used
+and the run before only tops it up. Single-threaded: it uses one core.
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"{path} already exists: name a new file")
         actions = trio.run(build, path, args.games, args.people)
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        env["PYTHONPYCACHEPREFIX"] = str(Path(folder) / "bytecode")
+        env.setdefault("PYTHONPYCACHEPREFIX", str(Path(folder) / "bytecode"))
         command = [sys.executable, "-m", "hanabi.server", "stats", "--json", "--db", str(path)]
         subprocess.run(command, capture_output=True, check=True, env=env)  # fills the bytecode cache
         walls, cpus = [], []
