@@ -77,17 +77,16 @@ def _parser() -> argparse.ArgumentParser:
                         help="do not announce this server on the LAN; players connect by address")
     parser.add_version(_speaks)
     sub = parser.add_subparsers(dest="command", metavar="[COMMAND]", title="commands (optional)")
-    games = sub.add_parser("games", help="list the finished games in the store, newest first")
-    store_help = f"the game store (default {default_db()})"
-    games.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH", help=store_help)
+    reading = argparse.ArgumentParser(add_help=False)  # what every command that reads the store takes
+    reading.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH",
+                         help=f"the game store (default {default_db()})")
+    games = sub.add_parser("games", parents=[reading], help="list the finished games in the store, newest first")
     games.add_argument("--json", action="store_true", help="one JSON object per game, one per line")
-    stats = sub.add_parser("stats", help="each player's record over the finished games: games, mean and best "
-                                         "score by player count and variant, perfect games, strike-outs")
-    stats.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH", help=store_help)
+    stats = sub.add_parser("stats", parents=[reading], help="each player's record over the finished games: games, "
+                           "mean and best score by player count and variant, perfect games, strike-outs")
     stats.add_argument("--json", action="store_true", help="one JSON object per player, one per line")
-    export = sub.add_parser("export", help="write a game as a hanab.live JSON replay file")
+    export = sub.add_parser("export", parents=[reading], help="write a game as a hanab.live JSON replay file")
     export.add_argument("game", type=int, metavar="GAME_ID", help="the game's number (see 'hanabi-server games')")
-    export.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH", help=store_help)
     export.add_argument("-o", "--output", default=None, metavar="FILE",
                         help="write to FILE instead of the screen (never over an existing file, unless --force)")
     export.add_argument("--force", action="store_true", help="with -o: replace FILE if it exists")
