@@ -406,16 +406,18 @@ def _review(app: ClientApp, keymap: Keymap) -> None:
         screen.add("M")(lambda: app.review.jump(forward=False))
     review.show("←→", "step")
     review.show("m/M", "moments")
-    review.show("f", "follow")
+    # In --solo no one else is there to follow, and l quits (the table is the whole private server).
+    review.show("f", "follow", lambda model: not app.solo)
     # Early on the line, which a narrow screen cuts from its end: l is the way out of the review.
-    review.show("l", "lobby")
+    review.show("l", "lobby", lambda model: not app.solo)
+    review.show("l", "quit", lambda model: app.solo)
     review.show("o", "point")
     review.show("h", "what if")
     review.show("a", "again")
     review.show("s", "save")
     _end_keys(app, review, shown=False)
     review.show("t", "chat", chat_open)
-    review.show("q", "quit")
+    review.show("q", "quit", lambda model: not app.solo)  # said as l, early on the line
     for screen in (review, alone):
         screen.add("h")(app.review.start_what_if)
     for key, what in (("←→", "step"), ("m/M", "moments"), ("↑↓", "10 steps"), ("Home/End", "ends"), ("s", "save"),

@@ -270,7 +270,7 @@ class ScreenLayout:
             player, found = self.app.get_model().player, self.app.review.found()
             # At word boundaries: a moment's two sentences are the longest lines of the bar.
             return self.once("review bar", (self.width, review, player, found), lambda model: wrap_words(
-                review_fragments(review, player, found, narrow=self.width < 80), self.width, 1))
+                review_fragments(review, player, found, narrow=self.width < 80, solo=self.app.solo), self.width, 1))
 
         def rows() -> Dimension:
             # Every line of the bar, the log giving way on a small screen: a moment's move and why are its point.

@@ -228,14 +228,16 @@ def what_if_line(review: Shown) -> str:
             f" · h leaves")
 
 
-def review_fragments(review: Shown, me: str, found: Found | None = None, narrow: bool = False) -> StyleAndTextTuples:
+def review_fragments(review: Shown, me: str, found: Found | None = None, narrow: bool = False,
+                     solo: bool = False) -> StyleAndTextTuples:
     """The review's bar: the step, who leads and whether we follow, the card pointed at, and the moment that
     mattered whose board this step is (``found``: the game's moments, when found). ``narrow``: the key that
-    follows the leader again is left to the keys line, so that a moment keeps its lines on a small screen."""
+    follows the leader again is left to the keys line, so that a moment keeps its lines on a small screen.
+    ``solo``: no one else is there to see our steps or to be followed."""
     if review.what_if is not None:
         return [("class:status.prompt", what_if_line(review))]
     head = f" Review of game {review.game} · step {review.step}/{review.last}"
-    if review.leader is None:
+    if review.leader is None or solo:
         who = "on your own"
     elif review.alone:
         who = "on your own" if narrow else f"on your own (f follows {review.leader} again)"

@@ -437,3 +437,16 @@ def test_the_reviews_key_line_says_l_goes_back_to_the_lobby_at_80_and_60_columns
             keys = term.screen().splitlines()[-1]
             assert " l lobby " in keys and keys.rstrip().endswith("q quit") and len(keys) <= columns, keys
             assert " f follow " in keys and " m/M moments " in keys, keys  # less needed keys go first
+
+
+def test_a_solo_review_says_l_quits_and_no_one_follows_or_is_led(kit, tmp_path: Path) -> None:
+    with create_pipe_input() as pipe:
+        term = kit.Terminal(pipe, tmp_path)
+        term.app.solo = True  # hanabi-client --solo: the table is the whole private server
+        in_review(term, kit, me=0, leader="alice")
+        screen = term.screen()
+        keys = screen.splitlines()[-1]
+        assert " l quit " in keys and " l lobby " not in keys and " f follow " not in keys, keys
+        assert keys.count("quit") == 1, keys
+        assert "you lead" not in screen and "everyone sees" not in screen
+        assert "on your own" in screen
