@@ -32,7 +32,10 @@ with ``--explain``, also each move it makes and the one-line reason for it.
 
 from __future__ import annotations
 
+import contextlib
+import shutil
 import sys
+import textwrap
 from collections.abc import Awaitable, Callable, Iterable
 
 import trio
@@ -63,7 +66,7 @@ from hanabi.protocol.messages import (
 from hanabi.protocol.version import CLIENT_PROGRAM, PROTOCOL_VERSION
 
 from .arguments import RECONNECT_FOR
-from .session import CONNECT_TIMEOUT, HANDSHAKE_TIMEOUT, Address
+from .session import CONNECT_TIMEOUT, FAREWELL_GRACE, HANDSHAKE_TIMEOUT, LINK_BROKEN, Address
 from .wire import Wire
 
 # Goodbyes after which the same server may take us back: it stopped (and may start again), or it thought us gone.
@@ -77,6 +80,14 @@ class BotError(Exception):
 
 class LinkLost(BotError):
     """The connection ended in a way that trying again may mend (a drop, a reset, the server stopping)."""
+
+
+class Stopped(Exception):
+    """Ctrl-C: the bot left its seat as a player quitting does; ``games`` is how many games it played."""
+
+    def __init__(self, games: int) -> None:
+        super().__init__(f"stopped by Ctrl-C after {games} game(s): it left its seat")
+        self.games = games
 
 
 # What each goodbye means, for the person who started the bot, when the server gave no sentence of its own.
@@ -105,8 +116,27 @@ def conventions_at(table: TableInfo) -> tuple[Level, frozenset[int]]:
 
 
 def say(line: str) -> None:
-    """One progress line on stdout, flushed: a log or a pipe sees it at once, not when the bot exits."""
-    print(f"hanabi-bot: {line}", flush=True)
+    """One progress line on stdout, flushed: a log or a pipe sees it at once, not when the bot exits. In a
+    terminal it is wrapped at words to the terminal's width (the terminal would cut words in two)."""
+    width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+    print(wrapped(f"hanabi-bot: {line}", width), flush=True)
+
+
+def wrapped(line: str, width: int | None) -> str:
+    """``line`` in lines of at most ``width`` columns, broken at spaces, the later ones indented; whole when
+    ``width`` is None (a pipe or a log keeps one line a move, for grep)."""
+    if width is None or len(line) <= width:
+        return line
+    return textwrap.fill(line, width=max(width, 20), subsequent_indent="    ", break_long_words=False,
+                         break_on_hyphens=False)
+
+
+async def _farewell(client: BotClient) -> None:
+    """``goodbye`` ``client_quit``, so the table reads that the bot left rather than lost its connection; given a
+    moment, and dropped if the line is already broken."""
+    with trio.CancelScope(shield=True), trio.move_on_after(FAREWELL_GRACE), \
+            contextlib.suppress(*LINK_BROKEN, ProtocolError):
+        await client.send(Goodbye("client_quit", "the bot was stopped"))
 
 
 # How long a move refused for the pace (``rate_limited``) waits before it is sent again: a few of the server's
@@ -364,6 +394,10 @@ async def run_bot(address: Address, name: str = "Bot", table: int | None = None,
                     await client.join(table)
                     seated = True
                     return await client.play(games)
+                except KeyboardInterrupt:
+                    # Ctrl-C (trio raises it in this, the main task): leave the seat as a client quitting does.
+                    await _farewell(client)
+                    raise Stopped(client.games_done) from None
                 except trio.TooSlowError:
                     raise LinkLost(f"the server at {address} did not answer in time") from None
                 except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:

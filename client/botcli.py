@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(problem)
     import trio
 
-    from .bot import BotError, run_bot, say
+    from .bot import BotError, Stopped, run_bot, say
 
     try:
         played = trio.run(run_bot, address, args.name.strip(), args.table, args.games, args.delay, say, args.explain,
@@ -65,7 +65,13 @@ def main(argv: list[str] | None = None) -> int:
     except BotError as exc:
         print(f"hanabi-bot: {exc}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
+    except Stopped as stopped:
+        # 130, the shell's code for a program stopped by Ctrl-C: a script running the bot can tell it was
+        # stopped rather than done with its --games; the line says it left its seat cleanly.
+        print(f"hanabi-bot: {stopped}")
+        return 130
+    except KeyboardInterrupt:  # Ctrl-C before the bot was seated, or while it waited to reconnect
+        print("hanabi-bot: stopped by Ctrl-C")
         return 130
     print(f"hanabi-bot: played {played} game(s)")
     return 0

@@ -542,3 +542,89 @@ async def test_a_move_refused_for_the_pace_is_made_again() -> None:
             again = await server.receive()
             assert again == first
             nursery.cancel_scope.cancel()
+
+
+class _StoppedByCtrlC(trio.abc.Stream):
+    """A stream whose next receive, once ``stop`` is set, raises KeyboardInterrupt, as trio raises Ctrl-C in the
+    main task at its next checkpoint (the server's pings keep the bot receiving)."""
+
+    def __init__(self, inner: trio.abc.Stream) -> None:
+        self.inner, self.stop = inner, False
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        await self.inner.send_all(data)
+
+    async def wait_send_all_might_not_block(self) -> None:
+        await self.inner.wait_send_all_might_not_block()
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
+        data = await self.inner.receive_some(max_bytes)
+        if self.stop:
+            raise KeyboardInterrupt
+        return data
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+@pytest.mark.virtual_time
+async def test_ctrl_c_leaves_the_seat_as_a_player_quitting_does() -> None:
+    from hanabi.client.bot import Stopped
+    from hanabi.protocol.messages import SeatStatus
+
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            server, stream, host, joined = await _host_at_a_new_table(nursery, "ctrl-c night", in_memory=True)
+            streams: list[_StoppedByCtrlC] = []
+            inner = _in_memory(server, nursery)
+
+            async def open_stream(address: Address) -> trio.abc.Stream:
+                streams.append(_StoppedByCtrlC(await inner(address)))
+                return streams[-1]
+
+            stopped: list[BaseException] = []
+
+            async def bot() -> None:
+                try:
+                    await run_bot(Address("127.0.0.1", server.port), "Robo", joined.table.id, None, 0.1,
+                                  report=lambda _: None, open_stream=open_stream)
+                except Stopped as exc:
+                    stopped.append(exc)
+
+            nursery.start_soon(bot)
+            await _until_every_seat_is_taken(host)
+            await host.send(Start())
+            streams[-1].stop = True
+            while True:
+                message = await _next(host)
+                if isinstance(message, SeatStatus) and message.seat == 1 and not message.connected:
+                    break
+            assert message.left, "the table was told the bot lost its connection, not that it left"
+            assert len(stopped) == 1 and "left its seat" in str(stopped[0])
+            await stream.aclose()
+            nursery.cancel_scope.cancel()
+
+
+def test_cli_says_in_one_line_that_ctrl_c_stopped_the_bot(monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    from hanabi.client import bot
+    from hanabi.client.bot import Stopped
+
+    async def stopped(*args: object) -> int:
+        raise Stopped(2)
+
+    monkeypatch.setattr(bot, "run_bot", stopped)
+    assert main(["127.0.0.1:1"]) == 130
+    out = capsys.readouterr()
+    assert out.out == "hanabi-bot: stopped by Ctrl-C after 2 game(s): it left its seat\n" and out.err == ""
+
+
+def test_explain_lines_wrap_at_words_in_a_terminal_and_stay_whole_in_a_pipe() -> None:
+    from hanabi.client.bot import wrapped
+
+    line = ("hanabi-bot: turn 12: clue Bob red — touches R3 in slot 2 and R4 in slot 5, the red cards he has; a "
+            "play clue: R3 is playable now")
+    assert wrapped(line, None) == line
+    lines = wrapped(line, 80).split("\n")
+    assert len(lines) == 2 and all(len(text) <= 80 for text in lines)
+    assert " ".join(text.strip() for text in lines) == line  # broken at spaces only: no word cut in two
