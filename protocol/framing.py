@@ -15,7 +15,7 @@ after decoding); then the message layer checks every field.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Literal, NoReturn
 
 import msgpack
@@ -282,26 +282,32 @@ class Decoder:
             self._history = (message.game, message.view.events)
         return message
 
-    def take(self, data: bytes) -> list[Message | ProtocolError]:
-        """Add bytes; every message now complete, and an error in the place of each bad frame (skipped: the next
-        ones may be fine). A fatal error comes last: nothing after it is read. An error keeps no traceback, which
-        would hold the bad frame's decoded tree."""
+    def take(self, data: bytes) -> Iterator[Message | ProtocolError]:
+        """Add bytes; then every message now complete, and an error in the place of each bad frame (skipped: the
+        next ones may be fine). A fatal error comes last: nothing after it is read. An error keeps no traceback,
+        which would hold the bad frame's decoded tree.
+
+        Each message is decoded when the caller asks for the next, not all at once: a server that carries out a
+        peer's messages at its own pace (a budget per address) keeps the rest as bytes, rather than a decoded
+        object each, alive for as long as they wait."""
         try:
             self.receive(data)
         except ProtocolError as e:
-            return [e.with_traceback(None)]  # fatal: a frame over the cap
-        items: list[Message | ProtocolError] = []
+            return iter([e.with_traceback(None)])  # fatal: a frame over the cap
+        return self._taken()
+
+    def _taken(self) -> Iterator[Message | ProtocolError]:
         while True:
             try:
                 message = self.next_message()
             except ProtocolError as e:
-                items.append(e.with_traceback(None))
+                yield e.with_traceback(None)
                 if e.fatal:
-                    return items
+                    return
                 continue
             if message is None:
-                return items
-            items.append(message)
+                return
+            yield message
 
     def feed(self, data: bytes) -> list[Message]:
         """Add bytes and return every message now complete (see the class docstring for errors)."""

@@ -1,6 +1,7 @@
-"""What a connection and a table leave behind when they end, over loopback TCP: nothing that only Python's cycle
-collector can free. Whatever ends in a reference cycle waits for a collection, fills the collector's generations
-on the way and makes its passes, which stop the event loop, longer (docs/performance.md, "Server load").
+"""What a connection and a table leave behind when they end: nothing that only Python's cycle collector can free.
+Whatever ends in a reference cycle waits for a collection, fills the collector's generations on the way and makes
+its passes, which stop the event loop, longer (docs/performance.md, "Server load"). And what a connection keeps
+while its messages wait their turn: what lives that long reaches the collector's oldest generation.
 
 Each test runs with the collector off (restored after) and keeps what it finds in cycles (``DEBUG_SAVEALL``), so
 it can name the server's objects among them rather than only count them.
@@ -13,7 +14,9 @@ import weakref
 from collections.abc import Iterator
 
 import pytest
-from hanabi.protocol.messages import CreateTable, ErrorReply, Joined, Leave, TableGone
+import trio.testing
+from hanabi.protocol.framing import encode
+from hanabi.protocol.messages import CreateTable, ErrorReply, Joined, Leave, ListTables, TableGone, Tables
 from hanabi.server import Server
 
 from .conftest import Connect, config_with, eventually
@@ -90,3 +93,15 @@ async def test_refused_requests_leave_no_cycles(tcp_connect: Connect, cycles_kep
     refused = sorted({m.code for m in alice.take(ErrorReply)})
     assert refused == ["not_seated", "rate_limited"]
     assert servers_own_in_cycles(cycles_kept) == []
+
+
+# One message of the address's budget left after the hello, and the next a thousand seconds away.
+@pytest.mark.parametrize("fast_config", [config_with(address_rate=0.001, address_burst=2)])
+async def test_messages_waiting_for_their_addresss_budget_wait_as_bytes(tcp_connect: Connect) -> None:
+    alice = await tcp_connect("Alice")
+    await alice.send_raw(b"".join(encode(ListTables(id=n)) for n in range(1, 21)))  # one read for the server
+    assert (await alice.expect(Tables)).id == 1
+    await trio.testing.wait_all_tasks_blocked()  # the reader waits with the second request
+    waiting = [o for o in gc.get_objects() if type(o) is ListTables and o.id is not None and 1 <= o.id <= 20]
+    # The one waiting, and the one carried out last (the reader's last step still names it); the rest are bytes.
+    assert len(waiting) <= 2, f"{len(waiting)} requests decoded and kept while they wait their turn"
