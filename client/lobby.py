@@ -104,7 +104,7 @@ class LobbyActions:
                 return
             self.app.ui.confirm = None
             if self.app.solo:
-                self.app.quit()
+                self.app.ask_to_quit()  # quits, unless the game's replay would be lost unsaved: then it asks
             elif self.app.send(Leave()):
                 self.app.dispatch(LeftTable())
         elif verb in ("start", "again"):

@@ -15,6 +15,7 @@ import pytest
 import trio
 from hanabi.client.app import ClientApp
 from hanabi.client.cli import main
+from hanabi.client.commands import LobbyIntent
 from hanabi.client.model import ClientModel, Link, LinkChanged
 from hanabi.client.runner import ModelStore
 from hanabi.client.saving import save_new_file
@@ -1579,6 +1580,9 @@ def test_ctrl_c_at_a_solo_games_end_asks_before_its_unsaved_replay_is_lost(term:
     assert "replay is not saved (solo games are not kept). Quit? y quits, s saves it" in " ".join(term.screen().split())
     term.app.answer_quit("x")
     assert "You stay: s saves the replay, Ctrl-C quits." in term.store.model.status
+    term.app.lobby.act(LobbyIntent("leave"))  # l: leaving is quitting, in solo
+    assert term.app.ui.confirm_quit  # asked too, as Ctrl-C and q are
+    term.app.answer_quit("x")
     term.app.ask_to_quit()
     term.app.answer_quit("s")  # saves instead: the replay is asked of the solo server
     assert term.sent[-1] == GetReplay(1)
