@@ -77,7 +77,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="do not announce this server on the LAN; players connect by address")
     parser.add_version(_speaks)
     sub = parser.add_subparsers(dest="command", metavar="[COMMAND]", title="commands (optional)")
-    reading = argparse.ArgumentParser(add_help=False)  # what every command that reads the store takes
+    reading = CommandParser(add_help=False)  # what every command that reads the store takes
     reading.add_argument("--db", default=argparse.SUPPRESS, metavar="PATH",
                          help=f"the game store (default {default_db()})")
     games = sub.add_parser("games", parents=[reading], help="list the finished games in the store, newest first")
