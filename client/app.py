@@ -758,6 +758,8 @@ class ClientApp:
 
     def _follow(self, keys: list[str], step: shortcuts.Step | handing.Step) -> None:
         if isinstance(step, shortcuts.Prompt):
+            if not self.ui.pending:
+                self.drop_news()  # a shortcut begun is newer: its end (Esc) must not bring back an older mistake
             self.ui.pending = keys
             self.ui.prompt = step.text
             view = self.get_model().view

@@ -1721,3 +1721,11 @@ def test_hand_seat_tab_offers_the_players_online_now_not_those_known_when_we_sat
     assert term.app.command.text != "hand 2 bot"  # several choices: none taken for the player
     menu = term.screen()
     assert "dave" in menu and "erin" in menu and "bot" in menu
+
+
+def test_a_shortcut_begun_then_cancelled_does_not_bring_back_an_older_refusal(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    term.feed(ErrorReply("action", "game_paused", "the game is paused", None))
+    assert "the game is paused" in term.store.model.status
+    assert term.type("c\x1b") == []  # a clue begun (whom?), then Esc
+    assert "the game is paused" not in term.screen()
