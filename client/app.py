@@ -34,7 +34,7 @@ from hanabi.protocol.messages import (
     WatchSeat,
     WriteNote,
 )
-from hanabi.protocol.table_rules import advice_refusal
+from hanabi.protocol.table_rules import advice_refusal, hand_seat_refusal
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
@@ -234,15 +234,17 @@ class ClientApp:
         return True
 
     def _takers(self, seat: int) -> tuple[str, ...]:
-        """Who could take seat ``seat`` (counted from 1) if the host handed it on: ``bot`` (a house bot) unless a bot
-        holds it already (the server would refuse it one), then who is online and not seated at our table (nor
-        us)."""
+        """Who could take seat ``seat`` (counted from 1) if we handed it on, by the table's own rule
+        (``protocol.table_rules``): ``bot`` (a house bot) where one may take it, then who is online and not seated
+        at our table (nor us); no one for a seat its player, here, keeps."""
         model, table = self.get_model(), self.get_model().table
-        seated = {p.name for p in table.players if p is not None} if table is not None else set()
+        if table is None or not 1 <= seat <= table.seats \
+                or hand_seat_refusal(table, model.seat, seat - 1, to_bot=False) is not None:
+            return ()
+        seated = {p.name for p in table.players if p is not None}
         people = tuple(name for name in model.online if name not in seated and name != model.player)
-        holder = table.players[seat - 1] if table is not None and 1 <= seat <= table.seats else None
-        bot = () if (holder is not None and holder.bot) or self._naming_a_person() else ("bot",)
-        return bot + people
+        bot_may = hand_seat_refusal(table, model.seat, seat - 1, to_bot=True) is None
+        return ("bot",) + people if bot_may and not self._naming_a_person() else people
 
     def _naming_a_person(self) -> bool:
         """Whether the command line is the one ``H SEAT p`` opened, which asks for a player's name (not a bot)."""

@@ -60,7 +60,7 @@ def start(model: ClientModel) -> Step:
         return KeyRefused(refusal.message)
     seats = handable(table, model.seat)
     if not seats:
-        return KeyRefused("every player is here: only the seat of a player who is away (or a bot's) can be "
+        return KeyRefused("every player is here: only the seat of a player who is away (or of a house bot) can be "
                           "handed on")
     return Prompt("Hand which seat on? " + "  ".join(_label(table, s) for s in seats) + " · Esc cancels")
 

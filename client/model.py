@@ -167,8 +167,11 @@ def with_status(model: ClientModel, text: str, error: bool = False, news: bool =
 
 
 def outdated(model: ClientModel) -> ClientModel:
-    """The model with its status taken away if it is news (or a mistake) that something newer has followed."""
-    return with_status(model, "") if model.status_news else model
+    """The model with its status taken away if it is news (or a mistake) that something newer has followed; on
+    our turn the status goes back to saying so (a clock's note after a reconnection must not take it away)."""
+    if not model.status_news:
+        return model
+    return with_status(model, "Your turn.", news=True) if _our_turn(model, model.view) else with_status(model, "")
 
 
 def log_new_events(model: ClientModel, view: PlayerView) -> ClientModel:
@@ -404,10 +407,15 @@ def _view_update(model: ClientModel, message: ViewUpdate) -> ClientModel:
 def _your_turn(model: ClientModel, game: int, view: PlayerView) -> ClientModel:
     """Said once at the start of each of our turns, and again when we come back to the table on our turn (a
     reconnection, the server's restart): the board's header says it too, but a player looks at the status line."""
-    ours = model.seat is not None and model.watching_as is None and view.seat == model.seat
-    if not ours or view.outcome is not None or view.current != view.seat or model.turn_told == (game, view.turn):
+    if not _our_turn(model, view) or model.turn_told == (game, view.turn):
         return model
     return replace(with_status(model, "Your turn.", news=True), turn_told=(game, view.turn))
+
+
+def _our_turn(model: ClientModel, view: PlayerView | None) -> bool:
+    """It is our own seat's turn in a game still running (not a seat we only watch as)."""
+    return (view is not None and model.seat is not None and model.watching_as is None and view.seat == model.seat
+            and view.outcome is None and view.current == view.seat)
 
 
 def _game_over(model: ClientModel, message: GameOver) -> ClientModel:

@@ -563,7 +563,7 @@ class ListOnline:
 @_message("client")
 @dataclasses.dataclass(frozen=True, slots=True)
 class HandSeat:
-    """Host only: give the seat of a player who is away (or of a bot) to ``to``, a player in the lobby, by name;
+    """Host only: give the seat of a player who is away (or of a house bot) to ``to``, a player in the lobby, by name;
     ``to`` None gives it to a house bot."""
 
     TYPE: ClassVar[str] = "hand_seat"

@@ -171,7 +171,7 @@ def hand_seat_refusal(table: TableInfo, asker: int | None, seat: int, to_bot: bo
                                             "to a player in the lobby instead (hand SEAT NAME)")
     if not holder.bot and holder.connected:
         return Refusal(ErrorCode.SEAT_TAKEN, f"{holder.name} is here: only the seat of a player who is away (or "
-                                             "of a bot) can be handed on")
+                                             "of a house bot) can be handed on")
     return None
 
 

@@ -172,6 +172,17 @@ def test_banks_given_back_by_a_restarted_server_are_said_once_in_the_log(kit) ->
     assert "restored" not in _log_text(bonus)
 
 
+def test_on_our_turn_the_restored_banks_note_leaves_your_turn_on_the_status_line(kit) -> None:
+    model = reduce(_at_game(kit, seat=0), ClockAt(GameClock(1, (90_000, 25_000, 120_000), 0, False), at=100.0))
+    assert model.status == "Your turn."
+    lost = reduce(reduce(model, LinkChanged(Link.ONLINE)), LinkChanged(Link.RECONNECTING, at=130.0))
+    back = reduce(reduce(lost, LinkChanged(Link.ONLINE)), kit.view_message(kit.game(), 0))
+    assert back.status == "Your turn."  # back at the table on our turn: said again
+    restored = reduce(back, ClockAt(GameClock(1, (90_000, 25_000, 120_000), 0, False), at=210.0))
+    assert "restored" in _log_text(restored)  # a newer line of the log...
+    assert restored.status == "Your turn."  # ...which does not make our turn any less true
+
+
 def test_the_store_stamps_a_clock_with_when_it_arrived(kit) -> None:
     store = ModelStore(_at_game(kit))
     store.dispatch(GameClock(1, (1_000, 1_000, 1_000), 0, False))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hanabi.client import keys
 from hanabi.client.commands import CommandCompleter, CommandError, LobbyIntent, Local, Say, parse
@@ -153,8 +155,12 @@ def test_tab_after_hand_seat_completes_the_names_of_those_who_could_take_it(kit,
 def test_tab_after_hand_seat_offers_no_bot_for_a_seat_a_bot_holds(term, kit) -> None:
     from hanabi.protocol.messages import Joined, Online, Welcome
 
-    table = kit.table(("alice", "Bot Ada", "cathy"), running=True, bots=(1,))
-    term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(table, 0), Online(("alice", "dave")))
+    table = kit.table(("alice", "Bot Ada", "cathy", "Robo"), running=True, bots=(1,))
+    seats = list(table.players)
+    seats[2] = replace(seats[2], connected=False)  # cathy is away; Robo, a network bot, is here
+    seats[3] = replace(seats[3], network_bot=True)
+    table = replace(table, players=tuple(seats))
+    term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(table, 0), Online(("alice", "dave", "Robo")))
 
     def complete(text: str) -> list[str]:
         completer = term.app.command.completer
@@ -163,7 +169,9 @@ def test_tab_after_hand_seat_offers_no_bot_for_a_seat_a_bot_holds(term, kit) -> 
 
     assert complete("hand 2 ") == ["dave"]  # Bot Ada's seat: a person may take it, a house bot may not
     assert complete("hand 2") == ["2 dave"]
-    assert complete("hand 3 ") == ["bot", "dave"]  # cathy's: a house bot too
+    assert complete("hand 3 ") == ["bot", "dave"]  # cathy's, who is away: a house bot too
+    # A seat whose player is here (alice's own, Robo's) is theirs to keep: no one to offer, as the server refuses.
+    assert complete("hand 1 ") == [] and complete("hand 4 ") == [] and complete("hand 4") == []
 
 
 def test_the_engine_refuses_with_its_own_reason(kit, view) -> None:

@@ -88,7 +88,7 @@ def test_only_an_away_players_seat_or_a_bots_is_handed_on() -> None:
     assert code(rules.hand_seat_refusal(t, None, 1, to_bot=True)) == ErrorCode.NOT_SEATED
     here = table(ANN, BEN)
     assert rules.hand_seat_refusal(here, 0, 1, to_bot=True) == rules.Refusal(
-        ErrorCode.SEAT_TAKEN, "Ben is here: only the seat of a player who is away (or of a bot) can be handed on")
+        ErrorCode.SEAT_TAKEN, "Ben is here: only the seat of a player who is away (or of a house bot) can be handed on")
     assert code(rules.hand_seat_refusal(t, 0, 3, to_bot=True)) == ErrorCode.BAD_FIELD  # empty
     assert code(rules.hand_seat_refusal(t, 0, 7, to_bot=True)) == ErrorCode.BAD_FIELD  # no such seat
 
