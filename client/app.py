@@ -521,11 +521,14 @@ class ClientApp:
         return False  # clears the buffer
 
     def _typed(self, buffer: Buffer) -> None:
-        """A chat line or note the server would refuse (too long, a character it does not take) is said while it
-        is typed, not only on Enter; once mended, what was said goes."""
+        """A chat line, note or name the server would refuse (too long, a character it does not take) is said while
+        it is typed, not only on Enter; once mended, what was said goes."""
         words = buffer.text.split(None, 1)
         problem = None
-        if words and ALIASES.get(words[0].lower(), words[0].lower()) == "hand":
+        if self.ui.naming and buffer.text.strip():  # an empty line is only one not typed yet: said on Enter
+            found = name_problem(buffer.text.strip())
+            problem = None if found is None else f"the name {found.removeprefix('--name ')}"
+        elif words and ALIASES.get(words[0].lower(), words[0].lower()) == "hand":
             self._ask_who_is_online()
         if words and ALIASES.get(words[0].lower(), words[0].lower()) in ("say", "note"):
             model = self.get_model()
@@ -632,6 +635,7 @@ class ClientApp:
         nothing else to do, and the status line says Ctrl-C quits)."""
         if self.ui.naming:
             self.command.reset()
+            self._typed(self.command)  # a reset is no typing: what was said of the name typed goes by hand
             return
         self.ui.secret = None
         self.ui.prompt = ""

@@ -254,6 +254,10 @@ def test_a_refused_name_opens_a_line_for_another(term: Terminal) -> None:
     assert term.app.command.text == "" and term.app.ui.naming
     assert term.type("\r") == [] and chosen == []  # an empty name is no name
     assert "the name must be 1 to" in term.store.model.status
+    term.type("A" * 40)  # over the limit: said while it is typed, as for a chat line
+    assert "the name must be 1 to 32 characters, not 40" in term.store.model.status
+    term.type("\x1b")
+    assert "the name must be" not in term.store.model.status  # mended (cleared): what was said goes
     assert term.type("Alicia\r") == [] and chosen == ["Alicia"]
     assert term.store.model.name_refused == "" and "Connecting as Alicia" in term.store.model.status
 
