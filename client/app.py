@@ -408,9 +408,9 @@ class ClientApp:
     def _choose_name(self, line: str) -> bool:
         """Enter on the name line: hand a name the server could take to the session; whether the line stays."""
         name = line.strip()
-        problem = name_problem(name)
+        problem = _name_problem(name)
         if problem is not None:
-            self.note(f"the name {problem.removeprefix('--name ')}: type another name", True)
+            self.note(f"{problem}: type another name", True)
             return True
         self.ui.naming = False
         self.dispatch(NameChosen(name))
@@ -524,13 +524,14 @@ class ClientApp:
         """A chat line, note or name the server would refuse (too long, a character it does not take) is said while
         it is typed, not only on Enter; once mended, what was said goes."""
         words = buffer.text.split(None, 1)
+        verb = ALIASES.get(words[0].lower(), words[0].lower()) if words else ""
         problem = None
-        if self.ui.naming and buffer.text.strip():  # an empty line is only one not typed yet: said on Enter
-            found = name_problem(buffer.text.strip())
-            problem = None if found is None else f"the name {found.removeprefix('--name ')}"
-        elif words and ALIASES.get(words[0].lower(), words[0].lower()) == "hand":
+        if self.ui.naming:  # the line is a name, whatever its first word
+            # An empty line is only one not typed yet: said on Enter.
+            problem = _name_problem(buffer.text.strip()) if buffer.text.strip() else None
+        elif verb == "hand":
             self._ask_who_is_online()
-        if words and ALIASES.get(words[0].lower(), words[0].lower()) in ("say", "note"):
+        elif verb in ("say", "note"):
             model = self.get_model()
             try:
                 parse(buffer.text, model.view, model.names)
@@ -862,3 +863,9 @@ class ClientApp:
             return
         total = len(self.get_model().log)
         self.ui.log_back = max(0, min(total - 1, self.ui.log_back + lines))
+
+
+def _name_problem(name: str) -> str | None:
+    """Why the name line's ``name`` cannot be a player's name ("the name must be 1 to 32 characters, not 40")."""
+    problem = name_problem(name)
+    return None if problem is None else f"the name {problem.removeprefix('--name ')}"

@@ -397,8 +397,9 @@ def _view_update(model: ClientModel, message: ViewUpdate) -> ClientModel:
     if model.status and model.view is not None and message.view.turn != model.view.turn and (
             model.status_error or model.status_turn is None or message.view.turn >= model.status_turn + 2
             or message.view.current == message.view.seat):
-        # A refusal was about an earlier turn; left on screen it reads like news about this one. News ("The game
-        # starts.", "Note written") stays through the next move, and goes by the one after or when our turn comes.
+        # A refusal was about an earlier turn; left on screen it reads like news about this one. News and refusals
+        # also go with the log's next line (``outdated``); any other status ("Note written", "You are at table…")
+        # stays through the next move, and goes by the one after or when our turn comes.
         out = with_status(out, "")
     out = log_new_events(replace(out, view=message.view), message.view)
     return _your_turn(out, message.game, message.view)
