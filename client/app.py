@@ -88,6 +88,8 @@ class UiState:
 
     pending: list[str] = field(default_factory=list)  # keys of a shortcut in progress
     pending_turn: int | None = None  # the turn the shortcut's question was asked on
+    pending_hand: tuple[int, ...] = ()  # our hand (cards by order) when it was asked: its slots mean those cards
+    pending_early: bool = False  # it was asked while it was not our turn: it is for our next turn (a pre-move)
     line_head: str = ""  # the start the command line was opened with (say, note 3): Ctrl-U leaves it
     prompt: str = ""
     show_knowledge: bool = False
@@ -392,12 +394,43 @@ class ClientApp:
         self.application.invalidate()
 
     def _drop_stale_question(self, model: ClientModel) -> None:
-        """A shortcut's question ("No clue on slot 4: play it anyway?") was asked of the table as it stood: once
-        someone has moved, the card may have a clue, or be gone; the question goes, and the player is told."""
+        """A shortcut's question ("No clue on slot 4: play it anyway?") was asked of the table as it stood. Once
+        someone has moved, the same keys are asked again of the table as it is now: a question that still holds
+        stays (a pre-move's "play it anyway?" is still there when our turn comes, and the answer then plays); one
+        that no longer does goes, and the player is told why."""
         view = model.view
-        if self.ui.pending and self.ui.pending_turn is not None and (view is None or view.turn != self.ui.pending_turn):
+        if not self.ui.pending or self.ui.pending_turn is None or (view is not None
+                                                                   and view.turn == self.ui.pending_turn):
+            return
+        why = self._question_gone(model)
+        if why is not None:
             self.cancel()
-            self.note("The table moved on while you were choosing: start the move again.")
+            self.note(why)
+
+    def _question_gone(self, model: ClientModel) -> str | None:
+        """Why the shortcut under way cannot go on now that the table has moved (None: it goes on, asked again)."""
+        view, keys = model.view, self.ui.pending
+        if view is None or view.seat is None or keys[0] not in shortcuts.STARTERS or not self.ui.pending_early:
+            # Asked on our turn, now gone by: what was to be done now must not turn into a pre-move unasked.
+            return "The table moved on while you were choosing: start the move again."
+        if len(keys) > 1 and tuple(card.order for card in view.hands[view.seat]) != self.ui.pending_hand:
+            return "Your hand changed while you were choosing: start the move again."
+        now = shortcuts.replay(keys, view, model.names)
+        if isinstance(now, shortcuts.Prompt):
+            ours = view.current == view.seat and view.outcome is None
+            self.ui.prompt = ("Your turn now. " if ours else "") + now.text
+            self.ui.pending_turn = view.turn
+            self.ui.pending_early = not ours
+            return None
+        slot = f"slot {keys[1]}" if len(keys) > 1 else "the card"
+        if isinstance(now, shortcuts.KeyRefused):
+            return f"The move you were choosing was not made: {now.text}."
+        if not isinstance(now.intent, Discard):  # a play asked about (no clue on its card) that needs no asking now
+            return f"Not played: a clue touched {slot} while you were asked: choose again."
+        reason = refusal(view, now.intent, model.names)
+        if reason is not None:
+            return f"Not discarded: {reason}."
+        return f"Not discarded yet: counting now shows {slot} can never be played, so d {keys[-1]} discards it at once."
 
     def _ask_for_a_name(self, model: ClientModel) -> None:
         """The server refused our name: the command line opens for another, the status line saying why."""
@@ -771,6 +804,11 @@ class ClientApp:
             self.ui.prompt = step.text
             view = self.get_model().view
             self.ui.pending_turn = view.turn if view is not None else None
+            seat = view.seat if view is not None else None
+            self.ui.pending_hand = tuple(c.order for c in view.hands[seat]) if view is not None and seat is not None \
+                else ()
+            if len(keys) == 1:
+                self.ui.pending_early = view is not None and view.current != seat
             return
         self.ui.pending = []
         self.ui.prompt = ""
@@ -835,7 +873,7 @@ class ClientApp:
         self.ui.note_keys = []
         self.ui.rewind = None
         self.review.cancel()
-        self.ui.pending, self.ui.pending_turn = [], None
+        self.ui.pending, self.ui.pending_turn, self.ui.pending_hand, self.ui.pending_early = [], None, (), False
         self.ui.confirm = None
         self.ui.confirm_quit = False
         self.ui.prompt = ""

@@ -156,6 +156,17 @@ def step(keys: Sequence[str], key: str, view: PlayerView, names: Sequence[str]) 
     return KeyRefused("that shortcut is complete")
 
 
+def replay(keys: Sequence[str], view: PlayerView, names: Sequence[str]) -> Step:
+    """The keys of a shortcut under way (without its next key) asked again of ``view``: where the same keys lead on
+    the table as it stands now (the prompt they reach, or what refuses them, or the move they now make at once)."""
+    done: Step = start(keys[0], view, names)
+    for i, key in enumerate(keys[1:], 1):
+        if not isinstance(done, Prompt):
+            break
+        done = step(keys[:i], key, view, names)
+    return done
+
+
 def _certain_trash(view: PlayerView, order: int) -> bool:
     """Whether counting shows our card ``order`` can never be played: its ``x`` on the board, by the same insight."""
     return Worth.TRASH in Insight.of(view).worth[order]

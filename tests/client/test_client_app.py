@@ -571,6 +571,34 @@ def test_a_shortcuts_question_goes_once_the_table_moves_on(term: Terminal, kit) 
     assert term.type("y") == []  # the old question's answer plays nothing
 
 
+def test_a_premoves_question_is_asked_again_when_the_turn_comes_and_its_answer_plays(term: Terminal, kit) -> None:
+    state = at_game(term, kit, seat=1)  # bob, alice to act
+    assert term.type("p1") == [] and "play it anyway?" in term.screen()  # a play queued out of turn, asked first
+    cathy = state.deck[state.hands[2][0]]
+    term.feed(kit.view_message(apply(state, Clue(2, rank=cathy.rank)), 1))  # alice clues cathy: bob's turn
+    assert "Your turn now. No clue on slot 1: play it anyway?" in " ".join(term.screen().split())
+    assert term.type("y") == [ActionRequest(Play(state.hands[1][0]))]  # played now, as the player asked
+
+
+def test_a_premoves_question_a_clue_answered_is_dropped_saying_why(term: Terminal, kit) -> None:
+    state = at_game(term, kit, seat=1)
+    assert term.type("p1") == [] and "play it anyway?" in term.screen()
+    term.feed(kit.view_message(kit.clue_something(state), 1))  # alice's clue touches bob's slot 1
+    assert "play it anyway?" not in term.screen()
+    assert term.store.model.status == "Not played: a clue touched slot 1 while you were asked: choose again."
+    assert term.type("y") == []
+
+
+def test_a_premoves_question_about_a_slot_whose_card_went_is_dropped(term: Terminal, kit) -> None:
+    state = at_game(term, kit, seat=1)
+    assert term.type("p1") == [] and "play it anyway?" in term.screen()
+    cathy = state.deck[state.hands[2][0]]
+    moved = apply(apply(state, Clue(2, rank=cathy.rank)), Discard(state.hands[1][0]))  # a move queued before, made
+    term.feed(kit.view_message(moved, 1))
+    assert "play it anyway?" not in term.screen() and "Your hand changed" in term.store.model.status
+    assert term.type("y") == []
+
+
 def test_the_help_covers_the_lobby_keys_do_not_reach_under_it(term: Terminal, kit) -> None:
     second = replace(kit.table(), id=2, name="second")
     term.feed(Welcome(1, "server", "dave", "tok", ""), Tables((kit.table(), second)))
