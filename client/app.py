@@ -62,6 +62,7 @@ from .commands import (
     NoteIntent,
     Say,
     parse,
+    verbs_on,
 )
 from .form import TableForm
 from .history_list import HistoryActions
@@ -144,7 +145,7 @@ class ClientApp:
         self.command = Buffer(
             multiline=False,
             completer=CommandCompleter(lambda: self.get_model().view, lambda: self.get_model().names,
-                                       self._takers),
+                                       self._takers, self._verbs_offered),
             complete_while_typing=False,
             accept_handler=self._accept,
             on_text_changed=self._typed,
@@ -178,9 +179,13 @@ class ClientApp:
         return self.application.output.get_size().columns
 
     def mode(self) -> str:
-        model = self.get_model()
         if self.application.layout.has_focus(self.command):
             return "command"
+        return self.screen_mode()
+
+    def screen_mode(self) -> str:
+        """The screen up (as ``mode`` names it), whether or not the command line is open over it."""
+        model = self.get_model()
         if self.ui.form is not None:
             return "form"
         looking_back = self.looking_back()
@@ -234,6 +239,11 @@ class ClientApp:
         self._send(message)
         self.drop_news()  # a request sent is newer than a mistake said before it (an earlier try, refused)
         return True
+
+    def _verbs_offered(self) -> tuple[str, ...]:
+        """The verbs the command line's completion offers: those that act on the screen under it."""
+        model = self.get_model()
+        return verbs_on(self.screen_mode(), model.seat is not None and model.watching_as is None)
 
     def _takers(self, seat: int) -> tuple[str, ...]:
         """Who could take seat ``seat`` (counted from 1) if we handed it on, by the table's own rule

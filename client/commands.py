@@ -65,13 +65,28 @@ class NoteIntent:
 Intent = Play | Discard | Clue | Rearrange | Say | LobbyIntent | Local | NoteIntent
 
 GAME_VERBS = ("play", "discard", "clue", "move", "deckplay")
-LOBBY_VERBS = ("join", "spectate", "leave", "start", "bot", "unbot", "host", "new", "refresh", "again", "hand",
-               "pause", "unqueue", "lead", "history", "review")
+# The lobby's requests: those that act between games only (another table, a new one, the start, a bot in a seat,
+# the review), and those about our table that act while its game runs too. The completion offers each where it acts
+# (``verbs_on``).
+BETWEEN_GAMES_VERBS = ("join", "spectate", "start", "bot", "unbot", "new", "refresh", "again", "lead", "history",
+                       "review")
+TABLE_VERBS = ("leave", "host", "hand", "pause", "unqueue")
+LOBBY_VERBS = BETWEEN_GAMES_VERBS + TABLE_VERBS
 LOCAL_VERBS = ("help", "quit", "knowledge", "save", "why")
 ALIASES = {"p": "play", "d": "discard", "c": "clue", "m": "move", "chat": "say", "/say": "say", "h": "help",
            "?": "help", "exit": "quit", "q": "quit", "k": "knowledge", "create": "new", "watch": "spectate",
            "addbot": "bot", "removebot": "unbot", "rearrange": "move", "deck": "deckplay", "w": "why"}
 VERBS = GAME_VERBS + ("say", "note") + LOBBY_VERBS + LOCAL_VERBS
+PLAYING_SCREENS = ("game", "rewind")  # ``ClientApp.mode``'s names for a game in progress
+
+
+def verbs_on(screen: str, seated: bool) -> tuple[str, ...]:
+    """The verbs the command line offers under ``screen`` (a ``ClientApp.mode``): during a game, a seat's moves
+    (none for a spectator), chat, notes, what acts on the table while it plays and the client's own; elsewhere all
+    but the moves."""
+    if screen in PLAYING_SCREENS:
+        return (GAME_VERBS if seated else ()) + ("say", "note") + TABLE_VERBS + LOCAL_VERBS
+    return tuple(v for v in VERBS if v not in GAME_VERBS)
 
 
 
@@ -249,11 +264,13 @@ class CommandCompleter(Completer):
     that seat (``takers``, given the seat's number: ``bot`` among them when a house bot could)."""
 
     def __init__(self, view: Callable[[], PlayerView | None], names: Callable[[], Sequence[str]],
-                 takers: Callable[[int], Sequence[str]] = lambda seat: ("bot",)) -> None:
-        # Callables, so completion always sees the latest view and names.
+                 takers: Callable[[int], Sequence[str]] = lambda seat: ("bot",),
+                 verbs: Callable[[], Sequence[str]] = lambda: VERBS) -> None:
+        # Callables, so completion always sees the latest view, names and screen (``verbs``: the verbs it offers).
         self._view = view
         self._names = names
         self._takers = takers
+        self._verbs = verbs
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
         text = document.text_before_cursor
@@ -263,7 +280,7 @@ class CommandCompleter(Completer):
         view = self._view()
         names = self._names()
         if position == 0:
-            options: Sequence[str] = VERBS
+            options: Sequence[str] = self._verbs()
         else:
             verb = ALIASES.get(words[0].lower(), words[0].lower())
             if verb == "hand" and position >= 2:

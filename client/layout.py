@@ -23,7 +23,7 @@ from prompt_toolkit.layout import (
     VSplit,
     Window,
 )
-from prompt_toolkit.layout.containers import AnyContainer
+from prompt_toolkit.layout.containers import AnyContainer, to_container
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.menus import CompletionsMenu
 
@@ -137,7 +137,9 @@ class ScreenLayout:
             # the status and the key line under it (a menu floating at the cursor went down over them when it
             # fitted there). Asked only while the command line is open: the menu asks for the focused buffer's
             # completions, and with the focus elsewhere prompt_toolkit makes a throwaway buffer for each ask.
-            ConditionalContainer(HSplit([CompletionsMenu(max_height=MENU_ROWS, scroll_offset=1)],
+            # Arrows at its side say that it holds more than it shows (Tab and the arrow keys scroll).
+            ConditionalContainer(HSplit([CompletionsMenu(max_height=MENU_ROWS, scroll_offset=1,
+                                                         display_arrows=Condition(self._menu_cut))],
                                         height=self._menu_rows), self._typing),
             ConditionalContainer(self.app.command_window, self._typing),
             self.app.status_window,
@@ -158,10 +160,31 @@ class ScreenLayout:
 
     def _menu_rows(self) -> Dimension:
         """As many rows as the completions (at most ``MENU_ROWS``), none while there are none: the menu never
-        stretches into empty rows between the log and the command line."""
+        stretches into empty rows between the log and the command line. On a short screen it has first call on
+        the rows the screen above can spare (those of the log, the discards and the figures under the hands: the
+        hands stay in sight), the status and the key line below staying whole."""
+        wanted = self._menu_wanted()
+        if not wanted:
+            return Dimension.exact(0)
+        width, rows = self.width, self.app.application.output.get_size().rows
+        # The top bar, the command line and the key line are a row each.
+        below = self.app.status_window.preferred_height(width, rows).preferred
+        above = to_container(self._screen()).preferred_height(width, rows).min
+        fits = max(1, min(wanted, rows - 3 - below - above))
+        return Dimension(min=fits, preferred=wanted, max=wanted)
+
+    def _menu_wanted(self) -> int:
         state = self.app.command.complete_state
-        shown = min(MENU_ROWS, len(state.completions)) if state is not None else 0
-        return Dimension(min=min(shown, 1), preferred=shown, max=shown)
+        return min(MENU_ROWS, len(state.completions)) if state is not None else 0
+
+    def menu_open(self) -> bool:
+        """Whether the command line's completions show: the screen's lines under the hands give it their rows."""
+        return self.app.application.layout.has_focus(self.app.command) and self._menu_wanted() > 0
+
+    def _menu_cut(self) -> bool:
+        """Whether the menu holds more completions than it has rows for."""
+        state = self.app.command.complete_state
+        return state is not None and len(state.completions) > self._menu_rows().min
 
     def _screen(self) -> AnyContainer:
         """The middle of the screen; each kind is built once and reused, its text read live on every redraw."""
@@ -239,7 +262,12 @@ class ScreenLayout:
         # under the log (a moment's move and why) before it is cut; with room enough every line shows.
         # (prompt_toolkit first grows every window to its preferred height, then shares out what is left: these
         # prefer none, so the bar has its rows first.)
-        yields = Dimension(min=0, preferred=0, max=1) if review else Dimension.exact(1)
+        # Under the command line's completions they give way too, the menu taking what rows they leave.
+        def yields() -> Dimension:
+            if review:
+                return Dimension(min=0, preferred=0, max=1)
+            return Dimension(min=0, preferred=1, max=1) if self.menu_open() else Dimension.exact(1)
+
         return HSplit([
             Window(HeldText(tokens), height=1),
             ConditionalContainer(Window(FormattedTextControl(clocks), dont_extend_height=True, wrap_lines=True),

@@ -809,7 +809,9 @@ def test_tab_shows_the_completions_in_a_menu(term: Terminal, kit) -> None:
     term.type(":clue bob \t")
     text = term.screen()
     assert term.app.command.text == "clue bob "  # several choices: nothing inserted yet
-    menu = [line for line in text.splitlines() if line.strip() in ("red", "yellow", "green", "blue", "white")]
+    # (a menu holding more than it shows has ^ and v at its side)
+    menu = [line for line in text.splitlines()
+            if line.strip().rstrip("^v").strip() in ("red", "yellow", "green", "blue", "white")]
     assert len(menu) >= 5, text
 
 
@@ -1641,6 +1643,37 @@ def test_the_completions_menu_sits_above_the_command_line_over_neither_the_hands
         assert lines[command - 1].strip() in ("discard", "deckplay"), lines
         hands = [line for line in before if re.match(r"^[ ▶]\d ", line)]
         assert hands and all(line in lines for line in hands)  # every hand in sight, none covered
+
+
+def test_tab_in_a_game_offers_what_acts_in_a_game_and_no_lobby_only_command(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    term.type(":\t")
+    state = term.app.command.complete_state
+    assert state is not None
+    offered = {c.text for c in state.completions}
+    assert {"play", "clue", "say", "note", "pause", "unqueue", "leave", "hand", "help", "quit"} <= offered, offered
+    assert not offered & {"join", "spectate", "new", "start", "bot", "unbot", "refresh", "again", "review"}, offered
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 15)])
+def test_the_completions_menu_takes_the_rows_under_the_hands_and_shows_when_it_holds_more(
+        kit, tmp_path: Path, size) -> None:
+    from prompt_toolkit.input import create_pipe_input
+
+    with create_pipe_input() as pipe:
+        term = kit.Terminal(pipe, tmp_path, *size)
+        at_game(term, kit)
+        term.type(":")
+        before = term.screen().splitlines()
+        term.type("\t")  # every verb a game takes: more than a short screen has rows for
+        lines = term.screen().splitlines()
+        command = lines.index(":")
+        assert lines[command + 1:] == before[command + 1:]  # the status and the key line, as they were
+        hands = [line for line in before if re.match(r"^[ ▶]\d ", line)]
+        assert hands and all(line in lines for line in hands)  # every hand in sight
+        menu = lines[lines.index(next(line for line in lines if line.startswith(" play"))):command]
+        assert len(menu) >= 4, lines  # not one row: the discards, the figures and the rule give theirs
+        assert menu[0].rstrip().endswith("^") and menu[-1].rstrip().endswith("v"), menu  # more than it shows
 
 
 # -- the status line says what is true now ---------------------------------------------------------------------

@@ -273,3 +273,14 @@ def test_a_clued_card_counting_shows_as_trash_is_discarded_without_asking(kit) -
 def test_a_wrong_clue_key_names_the_keys_to_press(kit, view) -> None:
     step = keys.step(["c", "1"], "x", view, kit.NAMES)
     assert isinstance(step, keys.KeyRefused) and "press r y g b w, or 1-5" in step.text
+
+
+def test_each_screen_offers_verbs_of_the_one_command_table() -> None:
+    from hanabi.client.commands import GAME_VERBS, LOBBY_VERBS, VERBS, verbs_on
+
+    playing, lobby = verbs_on("game", seated=True), verbs_on("lobby", seated=False)
+    assert set(playing) <= set(VERBS) and set(lobby) <= set(VERBS)
+    assert not set(lobby) & set(GAME_VERBS) and set(GAME_VERBS) <= set(playing)
+    assert not set(verbs_on("game", seated=False)) & set(GAME_VERBS)  # a spectator makes no move
+    assert {"join", "new", "start", "bot"} <= set(lobby) and not {"join", "new", "start", "bot"} & set(playing)
+    assert set(LOBBY_VERBS) <= set(lobby)
