@@ -156,27 +156,39 @@ async def test_output_cut_short_by_a_pipe_stops_quietly(tmp_path: Path) -> None:
         assert done.returncode == 141
 
 
-def _cli(args: list[str]) -> subprocess.CompletedProcess[str]:
-    """``hanabi-server ARGS`` in its own process, so a server that starts after all cannot hang the test."""
-    return subprocess.run([sys.executable, "-m", "hanabi.server", *args], capture_output=True, text=True,
-                          timeout=20, env=os.environ.copy())
+class _Started(Exception):
+    """The server these refusals expect never to start began to listen."""
 
 
-def test_a_host_name_that_does_not_resolve_is_named_as_such() -> None:
-    done = _cli(["--host", "nosuchhost.invalid", "--port", "0", "--db", ":memory:"])
-    assert done.returncode == 2
-    assert "nosuchhost.invalid" in done.stderr and "cannot be resolved" in done.stderr
-    assert "not an address" not in done.stderr
+@pytest.fixture
+def refused_before_listening(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``main`` runs in the test's process: a server that started after all would serve until stopped, so the
+    moment it listens (its first words) ends the test with a failure instead."""
+    import hanabi.server.cli
+
+    def listening(*_args: object) -> None:
+        raise _Started("the server started listening instead of refusing")
+
+    monkeypatch.setattr(hanabi.server.cli, "_say_where", listening)
 
 
-def test_an_explicit_store_in_a_missing_folder_is_refused(tmp_path: Path) -> None:
+@pytest.mark.usefixtures("refused_before_listening")
+def test_a_host_name_that_does_not_resolve_is_named_as_such(capsys: pytest.CaptureFixture[str]) -> None:
+    # --no-announce: should the name ever resolve, the server started here must not announce itself on a LAN.
+    assert main(["--host", "nosuchhost.invalid", "--port", "0", "--db", ":memory:", "--no-announce"]) == 2
+    err = capsys.readouterr().err
+    assert "nosuchhost.invalid" in err and "cannot be resolved" in err
+    assert "not an address" not in err
+
+
+@pytest.mark.usefixtures("refused_before_listening")
+def test_an_explicit_store_in_a_missing_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = tmp_path / "no" / "such" / "dir"
-    done = _cli(["--port", "0", "--db", str(missing / "x.sqlite3")])
-    assert done.returncode == 2
-    assert f"the folder {missing} does not exist" in done.stderr
+    assert main(["--port", "0", "--db", str(missing / "x.sqlite3")]) == 2
+    assert f"the folder {missing} does not exist" in capsys.readouterr().err
     assert not (tmp_path / "no").exists()
-    done = _cli(["--port", "0", "--db", ":memory:", "--abandon-after", "-1"])
-    assert done.returncode == 2 and "--abandon-after cannot be negative" in done.stderr
+    assert main(["--port", "0", "--db", ":memory:", "--abandon-after", "-1"]) == 2
+    assert "--abandon-after cannot be negative" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("delay", ["-1", "nan", "inf"])
