@@ -147,15 +147,42 @@ def test_a_server_name_that_does_not_resolve_is_refused_at_once(capsys: pytest.C
     assert "cannot find the server 'nosuchhost.invalid'" in err and len(err.splitlines()) == 1
 
 
+class _Drawn(Exception):
+    """A screen began to be drawn where no terminal was."""
+
+
 @pytest.mark.parametrize("mode", ["server", "solo", "replay"])
-def test_without_a_terminal_one_line_and_exit_2(mode: str, kit, tmp_path: Path) -> None:
-    import subprocess
+def test_without_a_terminal_one_line_and_exit_2(mode: str, kit, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
     import sys
 
+    import hanabi.client.cli
+    import hanabi.client.replayer
+
+    def drawn(*_args: object, **_options: object) -> None:
+        raise _Drawn("a screen was started without a terminal")
+
+    # main runs here, its input a file (as a redirected stdin is); a screen started all the same fails the test
+    # at once rather than waiting on input that never comes.
+    monkeypatch.setattr(sys, "stdin", io.StringIO())
+    monkeypatch.setattr(hanabi.client.cli, "_run", drawn)
+    monkeypatch.setattr(hanabi.client.replayer, "ReplayViewer", drawn)
     replay = tmp_path / "game.json"
     replay.write_text(dumps(finished_game(kit), kit.NAMES))
     argv = {"server": ["127.0.0.1:1"], "solo": ["--solo"], "replay": ["--replay", str(replay)]}[mode]
-    done = subprocess.run([sys.executable, "-m", "hanabi.client", *argv], stdin=subprocess.DEVNULL,
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert err.startswith("hanabi-client needs a terminal") and len(err.splitlines()) == 1
+    assert out == ""
+
+
+def test_the_command_without_a_terminal_says_so_in_one_line_and_exits_2() -> None:
+    """The real command, its input from /dev/null: one line, exit status 2, no traceback from anywhere."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "hanabi.client", "--solo"], stdin=subprocess.DEVNULL,
                           capture_output=True, text=True, timeout=30)
     assert done.returncode == 2
     assert done.stderr.startswith("hanabi-client needs a terminal") and len(done.stderr.splitlines()) == 1
