@@ -69,7 +69,7 @@ from .history_list import HistoryActions
 from .judge import NO_GAME, SPECTATORS_CANNOT_ACT, refusal
 from .layout import ScreenLayout
 from .lobby import LobbyActions
-from .model import ClientModel, Incoming, NameChosen, Note, offline_problem
+from .model import ClientModel, Incoming, NameChosen, Newer, Note, offline_problem
 from .review import ReviewActions
 from .rewind import Rewind, history_prompt, history_step
 from .saving import home_as_tilde, replay_folder, replay_stem, save_new_file
@@ -284,7 +284,7 @@ class ClientApp:
         """Something newer happens on this screen (a form opened, a request sent): news or a mistake on the status
         line is no longer what is true now, and goes."""
         if self.get_model().status_news:
-            self.note("")
+            self.dispatch(Newer())  # on our turn, the status says so again
 
     def drop_hint(self) -> None:
         if self.ui.hint and self.get_model().status == self.ui.hint:
@@ -589,6 +589,10 @@ class ClientApp:
             if self.ui.hint == self._line_problem:
                 self.drop_hint()
             self._line_problem = ""
+        elif self.application.layout.has_focus(self.command):
+            # Typed by the player (not the line opened on a start): a refusal or news on the status line was about
+            # what came before, a line sent or a key pressed, and goes as a news line does once something is newer.
+            self.drop_news()
 
     def open_command(self, text: str = "", head: str = "") -> None:
         """Open the command line on ``text``; ``head``, the start of it the program typed (``say ``, ``note 3 ``),

@@ -248,7 +248,13 @@ class NameChosen:
     name: str
 
 
-Local = Note | LinkChanged | LeftTable | ClockAt | NameChosen
+@dataclass(frozen=True, slots=True)
+class Newer:
+    """Something newer happened on the screen (a line typed, a form opened, a request sent): news or a mistake on
+    the status line goes, as it does with the log's next line (``outdated``)."""
+
+
+Local = Note | LinkChanged | LeftTable | ClockAt | NameChosen | Newer
 Incoming = Message | Local
 
 
@@ -689,6 +695,7 @@ def _hypothetical(model: ClientModel, message: Hypothetical) -> ClientModel:
 # One function per kind of message; what the model makes of each is in that function alone.
 _REDUCERS: dict[type, Callable[[ClientModel, Any], ClientModel]] = {
     Note: _note,
+    Newer: lambda model, _: outdated(model),
     LinkChanged: _link_changed,
     NameChosen: _name_chosen,
     LeftTable: _left_table,

@@ -1679,6 +1679,18 @@ def test_the_completions_menu_takes_the_rows_under_the_hands_and_shows_when_it_h
 # -- the status line says what is true now ---------------------------------------------------------------------
 
 
+def test_a_refusal_goes_once_the_player_types_a_new_line(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    assert term.type(":play 9\r") == []
+    refused = term.store.model.status
+    assert "no slot 9" in refused
+    term.type(":")
+    assert refused in " ".join(term.screen().split())  # read while the next line is begun
+    term.type("pl")
+    assert "no slot 9" not in term.screen()  # it was about the line sent, not this one
+    assert term.store.model.status == "Your turn."  # what the status says when nothing newer is to be said
+
+
 def test_a_seat_handed_on_replaces_the_refusal_of_an_earlier_try(term: Terminal, kit) -> None:
     at_game(term, kit)
     assert term.type("H") == []
@@ -1688,7 +1700,7 @@ def test_a_seat_handed_on_replaces_the_refusal_of_an_earlier_try(term: Terminal,
     term.feed(SeatHanded(1, 2, "Bot Ada", True, "cathy", "alice"))
     assert "alice gave cathy's seat 3 to Bot Ada (a house bot)." in term.screen()
     assert "every player is here" not in term.screen()
-    assert term.store.model.status == ""
+    assert term.store.model.status == "Your turn."  # alice's: what the status says once the refusal goes
 
 
 def test_a_seat_given_by_name_replaces_the_usage_said_of_an_empty_name(term: Terminal, kit) -> None:
@@ -1700,7 +1712,7 @@ def test_a_seat_given_by_name_replaces_the_usage_said_of_an_empty_name(term: Ter
     assert term.type("H3pdave\r") == [ListOnline(), HandSeat(2, "dave")]
     term.feed(SeatHanded(1, 2, "dave", False, "cathy", "alice"))
     assert "alice gave cathy's seat 3 to dave." in term.screen()
-    assert not term.store.model.status_error and term.store.model.status == ""
+    assert not term.store.model.status_error and term.store.model.status == "Your turn."  # as a newer log line
 
 
 def test_news_leaves_the_status_line_when_the_log_tells_something_newer(term: Terminal, kit) -> None:
