@@ -13,6 +13,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from .board import bank_parts, seat_name
 from .model import ClientModel, Link
+from .wrapping import columns
 
 LOW = 20.0  # seconds: a bank below this is shown as a warning
 REDRAW_EVERY = 0.5  # seconds between redraws of the game screen, so a running clock is seen counting down
@@ -29,9 +30,10 @@ def bank_left(model: ClientModel, seat: int, now: float) -> float:
     return max(0.0, left)
 
 
-def time_fragments(model: ClientModel, now: float) -> StyleAndTextTuples:
+def time_fragments(model: ClientModel, now: float, width: int | None = None) -> StyleAndTextTuples:
     """Each player's clock (the running one marked ▶, low ones in the warning style), the pause and our queued
-    move; empty when there is nothing to say (an untimed game, going on, nothing queued)."""
+    move; empty when there is nothing to say (an untimed game, going on, nothing queued). Given the screen's
+    ``width``, the pause is said in as few words as make it fit on its line."""
     clock, view = model.clock, model.view
     # Rewinding shows an earlier step (``Link.REPLAY``) with the live clocks: they go on running meanwhile.
     rewinding = model.link is Link.REPLAY
@@ -52,8 +54,9 @@ def time_fragments(model: ClientModel, now: float) -> StyleAndTextTuples:
         # Paused for the absent player to act: said short, so the line fits beside the clocks (the log and the
         # status said the server's whole sentence when it paused).
         away = seat_name(model.names, view.current)
-        note = clock.note if clock.paused_by is not None else f"paused until {away} is back"
-        out += [("", "  " if out else ""), ("class:clock.paused", f"⏸ {note}{resumes}")]
+        said = (clock.note, f"paused by {clock.paused_by}") if clock.paused_by is not None \
+            else (f"paused until {away} is back",)
+        out += _pause_fragments((*said, "paused"), resumes, out, width)
     queued = model.premove
     # Not while rewinding: the slot would be counted in the hand of the step shown, not the one held now.
     if queued is not None and queued.order is not None and view is not None and view.seat is not None \
@@ -63,3 +66,17 @@ def time_fragments(model: ClientModel, now: float) -> StyleAndTextTuples:
         verb = "play" if queued.kind is PreMoveKind.PLAY else "discard"
         out += [("", "  " if out else ""), ("class:clock.queued", f"queued: {verb} {slot} (u cancels)")]
     return out
+
+
+def _pause_fragments(sentences: tuple[str, ...], resumes: str, before: StyleAndTextTuples,
+                     width: int | None) -> StyleAndTextTuples:
+    """The pause, after the clocks (``before``): the first of ``sentences`` (longest first) that fits the line
+    with the key that resumes it, which is never the part cut (four players' clocks fill most of 80 columns);
+    on a line of its own when not even the shortest fits beside them."""
+    used = sum(columns(text) for _, text in before) + (2 if before else 0)
+    for room, gap in ((None if width is None else width - used, "  " if before else ""), (width, "\n")):
+        for sentence in sentences:
+            said = f"⏸ {sentence}{resumes}"
+            if room is None or columns(said) <= room:
+                return [("", gap), ("class:clock.paused", said)]
+    return [("", "\n" if before else ""), ("class:clock.paused", f"⏸ {sentences[-1]}{resumes}")]

@@ -256,7 +256,7 @@ class ScreenLayout:
             middle = VSplit([log_window, Window(width=1, char="│", style="class:rule"),
                              Window(chat, width=self._chat_width, wrap_lines=True)])
         def clocks() -> StyleAndTextTuples:
-            return wrap_words(time_fragments(self.model(), time.monotonic()), self.width, 1)
+            return wrap_words(time_fragments(self.model(), time.monotonic(), self.width), self.width, 1)
 
         # In a review on a short screen the discards, the glance line and the rule give their rows to the bar
         # under the log (a moment's move and why) before it is cut; with room enough every line shows.
@@ -342,7 +342,7 @@ class ScreenLayout:
         looking_back = self.app.looking_back() is not None
         rest = 7 + bool(model.watchers) + looking_back
         if model.view is not None:
-            clocks = wrap_words(time_fragments(model, time.monotonic()), self.width, 1)
+            clocks = wrap_words(time_fragments(model, time.monotonic(), self.width), self.width, 1)
             rest += to_plain_text(clocks).count("\n") + 1 if clocks else 0
             if not looking_back:
                 rest += self._discards_rows()

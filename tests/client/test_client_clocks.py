@@ -304,3 +304,20 @@ def test_a_premove_the_server_no_longer_holds_after_a_resume_is_dropped_and_said
     assert "queued play was not kept" in lost.status and "not kept" in lost.log[-1].fragments[0][1]
     kept = reduce(reduce(back, Queued(1, PreMoveKind.PLAY, order)), CardNotes(1, 1, ()))  # the server still has it
     assert kept.premove is not None and "not kept" not in kept.status
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 15)])
+def test_a_pause_says_how_to_resume_on_a_line_that_fits_with_four_players_clocks(kit, tmp_path: Path, size) -> None:
+    names = ("alice", "bob", "cathy", "dave")
+    with create_pipe_input() as pipe:
+        term = kit.Terminal(pipe, tmp_path, *size)
+        term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(kit.table(names, running=True), 0),
+                  GameStarted(1, 1), kit.view_message(kit.game(players=4), 0),
+                  ClockAt(GameClock(1, (120_000, 95_000, 30_000, 118_000), None, True, "bob paused the game", "bob"),
+                          0.0))
+        term.type("")
+        paused = [line for line in term.screen().splitlines() if "⏸" in line]
+    # The sentence said shorter beside the clocks, or whole on a line of its own: never the key cut or wrapped.
+    assert len(paused) == 1 and paused[0].rstrip().endswith("(z resumes)"), term.screen()
+    assert "⏸ paused (z resumes)" in paused[0] or "⏸ bob paused the game (z resumes)" in paused[0]
+    assert "⏸ bob paused the game (z resumes)" in "".join(t for _, t in time_fragments(term.store.model, 0.0))
