@@ -73,7 +73,7 @@ def _pause_fragments(sentences: tuple[str, ...], resumes: str, before: StyleAndT
     """The pause, after the clocks (``before``): the first of ``sentences`` (longest first) that fits the line
     with the key that resumes it, which is never the part cut (four players' clocks fill most of 80 columns);
     on a line of its own when not even the shortest fits beside them."""
-    used = sum(columns(text) for _, text in before) + (2 if before else 0)
+    used = sum(columns(fragment[1]) for fragment in before) + (2 if before else 0)
     for room, gap in ((None if width is None else width - used, "  " if before else ""), (width, "\n")):
         for sentence in sentences:
             said = f"⏸ {sentence}{resumes}"
