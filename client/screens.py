@@ -62,8 +62,8 @@ def title_fragments(model: ClientModel, width: int, live: ClientModel | None = N
     drawn (a step's, when ``looking``); ``live``, the live one: our table and our connection, which a step
     looked back at does not change.
 
-    Our own name and whose turn it is always show; when the bar is too narrow, the server's address goes
-    first, then the word "Hanabi", then the variant's long title gives way to its telling part ("short
+    Our own name and whose turn it is always show; when the bar is too narrow, the word "Hanabi" goes first,
+    then the server's address, then the variant's long title gives way to its telling part ("short
     multicolor"), then the table's name is shortened, marked with "…" (it is whole in the lobby).
     """
     live = live if live is not None else model
@@ -92,7 +92,10 @@ def title_fragments(model: ClientModel, width: int, live: ClientModel | None = N
     title = variant.title if variant is not None else None
     label = variant_label(variant, VARIANT_COLUMN) if variant is not None else None
     address = f" {model.player}@{model.address} " if model.player else f" {model.address} "
-    tries = [(bar(True, table, title), address), (bar(True, table, title), named),
+    # Dropped on purpose, least useful first: the word "Hanabi" names the program the player is already in; the
+    # server's address is what a friend needs to join, so it stays longer.
+    tries = [(bar(True, table, title), address),
+             (bar(False, table, title), address) if model.address else (bar(True, table, title), named),
              (bar(False, table, title), named), (bar(False, table, label), named)]
     room = width - columns(right_text) - 1
     if table is not None:

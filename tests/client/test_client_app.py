@@ -1772,6 +1772,18 @@ def test_the_top_bar_has_one_shape_in_the_lobby_a_game_its_rewind_and_its_review
     assert parts(bars["review"])[1].endswith("● online"), bars["review"]
 
 
+def test_a_narrow_top_bar_lets_the_word_hanabi_go_before_the_servers_address(term: Terminal, kit) -> None:
+    from hanabi.client.screens import title_fragments
+
+    at_game(term, kit)
+    term.feed(LinkChanged(Link.ONLINE, "192.168.1.20:7777"))
+    bar = "".join(text for _, text, *_ in title_fragments(term.store.model, 80))
+    assert len(bar) <= 80 and "alice@192.168.1.20:7777" in bar and "Hanabi" not in bar, bar
+    assert "table 1 · no variant · turn 1 · your turn" in bar
+    wide = "".join(text for _, text, *_ in title_fragments(term.store.model, 100))
+    assert wide.startswith(" Hanabi · table 1") and "alice@192.168.1.20:7777" in wide, wide  # with room, both
+
+
 def test_the_line_for_a_players_name_offers_only_people_and_enter_on_no_name_says_what_to_type(term: Terminal,
                                                                                                 kit) -> None:
     at_game(term, kit)
