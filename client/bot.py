@@ -35,7 +35,6 @@ from __future__ import annotations
 import contextlib
 import shutil
 import sys
-import textwrap
 from collections.abc import Awaitable, Callable, Iterable
 
 import trio
@@ -64,10 +63,12 @@ from hanabi.protocol.messages import (
     Welcome,
 )
 from hanabi.protocol.version import CLIENT_PROGRAM, PROTOCOL_VERSION
+from prompt_toolkit.formatted_text import to_plain_text
 
 from .arguments import RECONNECT_FOR
 from .session import CONNECT_TIMEOUT, FAREWELL_GRACE, HANDSHAKE_TIMEOUT, LINK_BROKEN, Address
 from .wire import Wire
+from .wrapping import columns, wrap_words
 
 # Goodbyes after which the same server may take us back: it stopped (and may start again), or it thought us gone.
 # The others (replaced, version, flood, full...) would say the same again.
@@ -123,12 +124,12 @@ def say(line: str) -> None:
 
 
 def wrapped(line: str, width: int | None) -> str:
-    """``line`` in lines of at most ``width`` columns, broken at spaces, the later ones indented; whole when
-    ``width`` is None (a pipe or a log keeps one line a move, for grep)."""
-    if width is None or len(line) <= width:
+    """``line`` in lines of at most ``width`` terminal columns (an emoji or a CJK letter in a name takes two),
+    broken at spaces, the later ones indented, as the client's screen wraps; whole when ``width`` is None (a pipe
+    or a log keeps one line a move, for grep)."""
+    if width is None or columns(line) <= width:
         return line
-    return textwrap.fill(line, width=max(width, 20), subsequent_indent="    ", break_long_words=False,
-                         break_on_hyphens=False)
+    return to_plain_text(wrap_words([("", line)], max(width, 20), 4))
 
 
 async def _farewell(client: BotClient) -> None:

@@ -628,3 +628,17 @@ def test_explain_lines_wrap_at_words_in_a_terminal_and_stay_whole_in_a_pipe() ->
     lines = wrapped(line, 80).split("\n")
     assert len(lines) == 2 and all(len(text) <= 80 for text in lines)
     assert " ".join(text.strip() for text in lines) == line  # broken at spaces only: no word cut in two
+
+
+def test_explain_lines_wrap_at_terminal_columns_so_wide_names_do_not_overflow() -> None:
+    from hanabi.client.bot import wrapped
+    from prompt_toolkit.utils import get_cwidth
+
+    # Each of these names takes twice the columns it has characters: counted in characters, the lines overflow.
+    line = ("hanabi-bot: turn 12: clue 🎉🎉🎉🎉🎉🎉 red — touches R3 in slot 2 and R4 in slot 5, as 名前名前名前名前 "
+            "saw; a play clue: R3 is playable now")
+    assert len(line) <= 130 < get_cwidth(line)
+    assert wrapped(line, 130) != line  # too wide for 130 columns, though it has fewer characters
+    lines = wrapped(line, 60).split("\n")
+    assert all(get_cwidth(text) <= 60 for text in lines), lines
+    assert " ".join(text.strip() for text in lines) == line
