@@ -1,6 +1,8 @@
 """End to end in a real terminal: the real server and two real clients in tmux, driven by keystrokes.
 
-Alice creates a table, Bob joins, Alice seats a bot and starts; then each
+Alice creates a table, Bob joins, Alice seats a bot and starts; Alice writes
+a note on Bob's card (his screen never shows it), quits and starts again, and
+the note comes back with her seat; then each
 human plays when the screen says it is their turn (slot 1, confirming the
 blind play), until the game ends. The screens are read with capture-pane.
 Alice then saves the replay, which must load in the engine, and quits; the
@@ -289,33 +291,53 @@ def quit_cleanly(tmux: Tmux, *names: str) -> None:
         tmux.wait_for(name, lambda s: "CLIENT-EXIT=0" in s, "a clean exit")
 
 
-def test_two_clients_and_a_bot_play_a_game_in_tmux(server: int, tmux: Tmux) -> None:
-    open_table_with_a_bot(tmux, server)
-    play(tmux, ("alice", "bob"), all_over, "the end of the game", {})
+def keep_a_private_note_over_a_restart(tmux: Tmux, port: int, name: str, window: str) -> None:
+    """``name`` writes a note on bob's card with keys; her board marks it and her panel says it in full, bob's
+    screen shows nothing of it; her client quits and starts again in ``window``, and the note is back with her
+    seat."""
+    write_note(tmux, name, seat=2, slot=1, text="f")
+    assert "Note written: f (finessed)" in tmux.screen(name)
+    tmux.keys(name, "N")
+    tmux.wait_for(name, lambda s: "Notes (N closes" in s and "f (finessed)" in s, "the notes panel")
+    assert "*" not in tmux.screen("bob") and "finessed" not in tmux.screen("bob")
 
-    final = tmux.screen("alice")
+    quit_cleanly(tmux, name)
+    tmux.start(window, f"{client_command(port)} --name {name}")  # the same state folder: her token
+    tmux.wait_for(window, lambda s: "Fireworks" in s and "*" in row_of(s, 2), "her seat and her note")
+    assert "*" not in tmux.screen("bob")
+
+
+def test_two_clients_and_a_bot_play_a_game_in_tmux(server: int, tmux: Tmux) -> None:
+    """alice's note stays hers and comes back after her client restarts; the game is played to its end, its
+    replay saved and loaded, and bob's screen follows alice's through the review together. One game for both
+    stories: each client's start is most of a second of CPU."""
+    open_table_with_a_bot(tmux, server)
+    keep_a_private_note_over_a_restart(tmux, server, "alice", window="alice-again")
+    play(tmux, ("alice-again", "bob"), all_over, "the end of the game", {})
+
+    final = tmux.screen("alice-again")
     assert re.search(r"Game over: \d+/25 — ", final)
     assert "save the replay" in final
-    tmux.keys("alice", "s")
-    saved = tmux.wait_for("alice", lambda s: "Replay saved to" in s, "the saved replay")
+    tmux.keys("alice-again", "s")
+    saved = tmux.wait_for("alice-again", lambda s: "Replay saved to" in s, "the saved replay")
     assert "hanabi-" in saved
     [path] = (tmux.cwd / "data" / "hanabi" / "replays").glob("hanabi-*-no-variant.json")
     replay = load(path)
     assert replay.state.over and replay.players[:2] == ("alice", "bob")
 
     # The review together: alice (the host) leads, bob's screen follows her steps; bob steps alone, f follows.
-    last = re.search(r"step (\d+)/\1 · you lead", tmux.screen("alice"))
-    assert last is not None, tmux.screen("alice")
-    tmux.keys("alice", "Home")
+    last = re.search(r"step (\d+)/\1 · you lead", tmux.screen("alice-again"))
+    assert last is not None, tmux.screen("alice-again")
+    tmux.keys("alice-again", "Home")
     tmux.wait_for("bob", lambda s: f"step 0/{last.group(1)} · following alice" in s, "bob following alice")
     tmux.keys("bob", "Right")
     tmux.wait_for("bob", lambda s: f"step 1/{last.group(1)} · on your own" in s, "bob on his own")
-    tmux.keys("alice", "Right", "Right")
+    tmux.keys("alice-again", "Right", "Right")
     tmux.keys("bob", "f")
     tmux.wait_for("bob", lambda s: f"step 2/{last.group(1)} · following alice" in s, "bob following again")
 
-    tmux.keys("alice", "q")
-    tmux.wait_for("alice", lambda s: "CLIENT-EXIT=0" in s, "a clean exit")
+    tmux.keys("alice-again", "q")
+    tmux.wait_for("alice-again", lambda s: "CLIENT-EXIT=0" in s, "a clean exit")
     quit_cleanly(tmux, "bob")
 
 
@@ -373,28 +395,6 @@ def test_a_seat_survives_a_lost_laptop_in_tmux(server: int, tmux: Tmux) -> None:
         assert re.search(r"Game over: \d+/25 — ", screen)
     follow_the_leader_through_the_review(tmux, "alice", "bob-again")
     quit_cleanly(tmux, "alice", "bob-again")
-
-
-def test_a_note_in_tmux_stays_private_and_comes_back_after_a_restart(server: int, tmux: Tmux) -> None:
-    """Alice writes a note on Bob's card with keys; her board marks it and her panel says it in full, Bob's
-    screen shows nothing of it; her client quits and starts again, and the note is back with her seat."""
-    client = client_command(server)
-    open_table_with_a_bot(tmux, server)
-
-    def bobs_row(screen: str) -> str:
-        return row_of(screen, 2)
-
-    write_note(tmux, "alice", seat=2, slot=1, text="f")
-    assert "Note written: f (finessed)" in tmux.screen("alice")
-    tmux.keys("alice", "N")
-    tmux.wait_for("alice", lambda s: "Notes (N closes" in s and "f (finessed)" in s, "the notes panel")
-    assert "*" not in tmux.screen("bob") and "finessed" not in tmux.screen("bob")
-
-    quit_cleanly(tmux, "alice")
-    tmux.start("alice-again", f"{client} --name alice")  # the same state folder: her token
-    tmux.wait_for("alice-again", lambda s: "Fireworks" in s and "*" in bobs_row(s), "her seat and her note")
-    assert "*" not in tmux.screen("bob")
-    quit_cleanly(tmux, "bob", "alice-again")
 
 
 def test_a_solo_game_shows_counting_the_glance_line_and_rewinds_in_tmux(tmux: Tmux) -> None:
