@@ -321,3 +321,23 @@ def test_a_pause_says_how_to_resume_on_a_line_that_fits_with_four_players_clocks
     assert len(paused) == 1 and paused[0].rstrip().endswith("(z resumes)"), term.screen()
     assert "⏸ paused (z resumes)" in paused[0] or "⏸ bob paused the game (z resumes)" in paused[0]
     assert "⏸ bob paused the game (z resumes)" in "".join(t for _, t in time_fragments(term.store.model, 0.0))
+
+
+def test_a_queued_move_not_made_at_the_turn_is_said_once_on_the_status_line_not_in_the_log(kit) -> None:
+    from hanabi.engine import Play, apply
+
+    model = _at_game(kit)  # bob, alice to act
+    assert model.view is not None
+    order = model.view.hands[1][-1].order
+    model = reduce(model, Queued(1, PreMoveKind.DISCARD, order, "queued: your discard is made at the start"))
+    state = kit.game()
+    played = apply(state, Play(state.hands[0][0]))  # alice plays: all 8 clue tokens are still there on bob's turn
+    # What the server sends bob then, in its order (seen over the wire): the move's view, then the queue's end.
+    model = reduce(model, kit.view_message(played, 1))
+    why = ("your queued discard was not made, it is your turn now: cannot discard with all 8 clue tokens "
+           "available: clue or play instead")
+    model = reduce(model, Queued(1, note=why))
+    assert model.status == ("Your queued discard was not made, it is your turn now: cannot discard with all 8 clue "
+                            "tokens available: clue or play instead.")
+    assert not any("not made" in "".join(t for _, t, *_ in line.fragments) for line in model.log)
+    assert model.premove is None and time_fragments(model, 0.0) == []
