@@ -9,10 +9,11 @@ given time. Then it prints:
 * applied actions per second (every turn the server checked, stored and sent);
 * round-trip latency, p50 and p99: from sending an action to receiving one's
   own updated view (the server's ack);
-* the server's CPU time per applied action (and how much of it the kernel
-  spent) and its share of one core, the same for the load generator (this
-  process: both run on the same machine), and the server's memory (resident
-  set) per table, from /proc (so Linux only).
+* the server's CPU time per applied action (how much of it the kernel
+  spent, and how much its event loop's thread and its other threads, the
+  store's commits) and its share of one core, the same for the load
+  generator (this process: both run on the same machine), and the server's
+  memory (resident set) per table, from /proc (so Linux only).
 
 The clients cost little on purpose, so that the server, not the load, is what
 is measured (they share the machine's cores with it): they all run on one
@@ -283,6 +284,18 @@ def _cpu_seconds(pid: int) -> tuple[float, float]:
     return user, kernel
 
 
+def _threads_cpu(pid: int) -> dict[int, float] | None:
+    """The CPU seconds each thread of the server has used so far, from its schedstat (nanoseconds); None where the
+    kernel keeps none. The process's first thread runs the event loop; the others are the store's commits'."""
+    used = {}
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            used[int(task.name)] = int((task / "schedstat").read_text().split()[0]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return None
+    return used
+
+
 def _rss_kib(pid: int) -> int:
     """Resident memory of the server's processes, summed."""
     total = 0
@@ -520,10 +533,11 @@ def started(program: list[str], db: str, env: dict[str, str] | None) -> tuple[su
 
 
 def _play(clients: list[LoadClient], warmup: float, seconds: float, stats: Stats,
-          pid: int) -> tuple[float, float, float, float, int]:
+          pid: int) -> tuple[float, float, float, float, int, tuple[float, float] | None]:
     """Every client plays until the time is up, on one epoll loop (no task per connection: the load generator
     shares the machine with the server, so it must cost as little as it can). Returns the measured seconds,
-    the server's user and kernel CPU seconds and this process's CPU seconds over them, and the server's RSS."""
+    the server's user and kernel CPU seconds and this process's CPU seconds over them, the server's RSS, and
+    the CPU seconds of the server's event loop's thread and of its other threads over them (``_threads_cpu``)."""
     poller = select.epoll()
     by_fd: dict[int, LoadClient] = {}
     for c in clients:
@@ -542,6 +556,7 @@ def _play(clients: list[LoadClient], warmup: float, seconds: float, stats: Stats
     starts = sorted((now + random.uniform(0, warmup), id(c), c) for c in clients if c.host)
     measure_at, stop_at = now + warmup, now + warmup + seconds
     before: tuple[float, float] = (0.0, 0.0)
+    threads_before: dict[int, float] | None = None
     load_before = started = 0.0
     try:
         while True:
@@ -549,6 +564,7 @@ def _play(clients: list[LoadClient], warmup: float, seconds: float, stats: Stats
             if not stats.measuring and started == 0.0 and now >= measure_at:
                 stats.measuring = True
                 started, before, load_before = now, _cpu_seconds(pid), time.process_time()
+                threads_before = _threads_cpu(pid)
                 stats.window = (time.time(), 0.0)
             if now >= stop_at:
                 break
@@ -579,8 +595,13 @@ def _play(clients: list[LoadClient], warmup: float, seconds: float, stats: Stats
         stats.window = (stats.window[0], time.time())
         poller.close()
     elapsed = time.perf_counter() - started
-    after = _cpu_seconds(pid)
-    return elapsed, after[0] - before[0], after[1] - before[1], time.process_time() - load_before, _rss_kib(pid)
+    after, threads_after = _cpu_seconds(pid), _threads_cpu(pid)
+    threads = None
+    if threads_before is not None and threads_after is not None:  # a thread that ended meanwhile is left out
+        spent = {tid: used - threads_before.get(tid, 0.0) for tid, used in threads_after.items()}
+        threads = (spent.pop(pid, 0.0), sum(spent.values()))
+    return (elapsed, after[0] - before[0], after[1] - before[1], time.process_time() - load_before, _rss_kib(pid),
+            threads)
 
 
 def run(tables: int, players: int, seconds: float, warmup: float, think: float = 0.0,
@@ -613,7 +634,8 @@ def run(tables: int, players: int, seconds: float, warmup: float, think: float =
             gc.set_threshold(50_000, 20, 100)
             rss_seated = _rss_kib(proc.pid)
             try:
-                elapsed, user, kernel, load_cpu, rss_playing = _play(clients, warmup, seconds, stats, proc.pid)
+                elapsed, user, kernel, load_cpu, rss_playing, threads = _play(clients, warmup, seconds, stats,
+                                                                              proc.pid)
             finally:
                 gc.set_threshold(*threshold)
                 if ours:
@@ -662,6 +684,9 @@ def run(tables: int, players: int, seconds: float, warmup: float, think: float =
         "server_cpu_share": round(cpu / elapsed, 2),
         "cpu_us_per_action": round(cpu / stats.actions * 1e6) if stats.actions else None,
         "server_kernel_us_per_action": round(kernel / stats.actions * 1e6) if stats.actions else None,
+        # The same split by thread: the event loop's (every task) and the others' (the store's commits).
+        "loop_thread_us_per_action": round(threads[0] / stats.actions * 1e6) if threads and stats.actions else None,
+        "other_threads_us_per_action": round(threads[1] / stats.actions * 1e6) if threads and stats.actions else None,
         "clients_cpu_us_per_action": round(load_cpu / stats.actions * 1e6) if stats.actions else None,
         "clients_cpu_share": round(load_cpu / elapsed, 2),
         "rss_mib": round(rss_playing / 1024, 1),
@@ -729,6 +754,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"server CPU: {result['cpu_us_per_action']} µs per action, of which "
           f"{result['server_kernel_us_per_action']} µs in the kernel (it used {result['server_cpu_share']:.0%} "
           "of one core)")
+    if result["loop_thread_us_per_action"] is not None:
+        print(f"  ... by thread: the event loop's {result['loop_thread_us_per_action']} µs, the others' (the store's "
+              f"commits) {result['other_threads_us_per_action']} µs")
     print(f"load generator ({result['connections']} clients, one process): "
           f"{result['clients_cpu_us_per_action']} µs of CPU per action (it used {result['clients_cpu_share']:.0%} "
           "of one core)")

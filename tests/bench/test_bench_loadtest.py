@@ -27,6 +27,8 @@ def test_a_small_load_plays_and_reports_without_errors() -> None:
     assert result["actions"] > 0 and result["actions_per_second"] > 0
     assert 0 < result["p50_ms"] <= result["p99_ms"]
     assert result["cpu_us_per_action"] > 0 and result["clients_cpu_us_per_action"] > 0
+    # Split by thread: the event loop's, and the store's commits' in their worker thread.
+    assert result["loop_thread_us_per_action"] > 0 and result["other_threads_us_per_action"] > 0
 
 
 def test_thinking_players_and_the_printed_report(capsys: pytest.CaptureFixture[str]) -> None:
