@@ -81,11 +81,11 @@ PLAYING_SCREENS = ("game", "rewind")  # ``ClientApp.mode``'s names for a game in
 
 
 def verbs_on(screen: str, seated: bool) -> tuple[str, ...]:
-    """The verbs the command line offers under ``screen`` (a ``ClientApp.mode``): during a game, a seat's moves
-    (none for a spectator), chat, notes, what acts on the table while it plays and the client's own; elsewhere all
-    but the moves."""
+    """The verbs the command line offers under ``screen`` (a ``ClientApp.mode``): during a game, for a seated
+    player the moves, chat, notes and what acts on the table while it plays, for a spectator chat and leaving,
+    and the client's own for both; elsewhere all but the moves."""
     if screen in PLAYING_SCREENS:
-        return (GAME_VERBS if seated else ()) + ("say", "note") + TABLE_VERBS + LOCAL_VERBS
+        return (GAME_VERBS + ("say", "note") + TABLE_VERBS if seated else ("say", "leave")) + LOCAL_VERBS
     return tuple(v for v in VERBS if v not in GAME_VERBS)
 
 
