@@ -322,7 +322,7 @@ class ClientApp:
                 self.note(f"Not sent: {closed}", True)
                 return
             if self.send(Chat(intent.text)):
-                self.note("")  # what the status said of an earlier line (too long, chat closed) no longer holds
+                self.drop_news()  # what the status said of an earlier line (too long, chat closed) no longer holds
             return
         if isinstance(intent, Local):
             self._local(intent.verb)

@@ -263,6 +263,7 @@ class ScreenLayout:
         # (prompt_toolkit first grows every window to its preferred height, then shares out what is left: these
         # prefer none, so the bar has its rows first.)
         # Under the command line's completions they give way too, the menu taking what rows they leave.
+        # (A review's discards may grow past their preferred none: dont_extend_height would hold them at it.)
         def yields() -> Dimension:
             if review:
                 return Dimension(min=0, preferred=0, max=1)
@@ -275,7 +276,7 @@ class ScreenLayout:
             Window(HeldText(self._board), height=self._board_height),
             Window(HeldText(lambda: self.once("discards", (self.width,),
                                                           lambda model: discards(model, self.width))),
-                   dont_extend_height=True, wrap_lines=True, height=self._discards_height if review else None),
+                   dont_extend_height=not review, wrap_lines=True, height=self._discards_height if review else None),
             Window(HeldText(figures), height=yields),
             ConditionalContainer(
                 Window(FormattedTextControl(lambda: watchers_fragments(self.model(), self.width)), height=1),

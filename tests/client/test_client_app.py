@@ -1691,6 +1691,13 @@ def test_a_refusal_goes_once_the_player_types_a_new_line(term: Terminal, kit) ->
     assert term.store.model.status == "Your turn."  # what the status says when nothing newer is to be said
 
 
+def test_a_chat_line_sent_on_our_turn_leaves_your_turn_on_the_status_line(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    assert term.store.model.status == "Your turn."
+    assert term.type(":say hi\r") == [Chat("hi")]
+    assert term.store.model.status == "Your turn."  # saying something does not make it less our turn
+
+
 def test_a_seat_handed_on_replaces_the_refusal_of_an_earlier_try(term: Terminal, kit) -> None:
     at_game(term, kit)
     assert term.type("H") == []

@@ -450,3 +450,10 @@ def test_a_solo_review_says_l_quits_and_no_one_follows_or_is_led(kit, tmp_path: 
         assert keys.count("quit") == 1, keys
         assert "you lead" not in screen and "everyone sees" not in screen
         assert "on your own" in screen
+
+
+def test_a_reviews_discards_show_where_the_screen_has_room(term, kit) -> None:
+    # The discards give their rows to the review's bar on a short screen; at 80x24 there is room for them.
+    in_review(term, kit, step=12)
+    screen = term.screen()
+    assert "Discards " in screen and "Review of game 1" in screen, screen
