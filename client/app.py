@@ -680,7 +680,11 @@ class ClientApp:
 
     def leave_command(self) -> None:
         """Esc on the command line: close it, forgetting what was typed (not the name line: without a name there is
-        nothing else to do, and the status line says Ctrl-C quits)."""
+        nothing else to do, and the status line says Ctrl-C quits). With the completions menu open, Esc closes the
+        menu only: the line as it reads stays."""
+        if self.command.complete_state is not None:
+            self.command.complete_state = None
+            return
         if self.ui.naming:
             self.command.reset()
             self._typed(self.command)  # a reset is no typing: what was said of the name typed goes by hand

@@ -1655,6 +1655,19 @@ def test_tab_in_a_game_offers_what_acts_in_a_game_and_no_lobby_only_command(term
     assert not offered & {"join", "spectate", "new", "start", "bot", "unbot", "refresh", "again", "review"}, offered
 
 
+def test_esc_in_the_completions_menu_closes_the_menu_and_keeps_the_line(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    term.type(":clue bob \t")
+    term.type("\t")  # the menu, then its first entry chosen
+    chosen = term.app.command.text
+    assert term.app.command.complete_state is not None and chosen.startswith("clue bob ") and chosen[9:], chosen
+    term.type("\x1b")
+    assert term.app.command.complete_state is None
+    assert term.app.command.text == chosen and ": " + chosen.strip() in term.screen()  # the line, still open
+    term.type("\x1b")  # a second Esc closes the line, as ever
+    assert term.app.command.text == "" and ": clue" not in term.screen()
+
+
 @pytest.mark.parametrize("size", [(80, 24), (60, 15)])
 def test_the_completions_menu_takes_the_rows_under_the_hands_and_shows_when_it_holds_more(
         kit, tmp_path: Path, size) -> None:
