@@ -811,8 +811,11 @@ class ClientApp:
         if view is None or view.seat is None:
             self.cancel()
             return
+        asked = shortcuts.asks_yes_or_no(self.ui.pending)
         step = shortcuts.step(self.ui.pending, key, view, model.names)
         self._follow([*self.ui.pending, key], step)
+        if asked and key in shortcuts.STARTERS:  # p, d, c... answers no, and begins the move it names
+            self.start_shortcut(key)
 
     def _follow(self, keys: list[str], step: shortcuts.Step | handing.Step) -> None:
         if isinstance(step, shortcuts.Prompt):

@@ -94,6 +94,13 @@ def _players_hint(view: PlayerView, names: Sequence[str]) -> str:
     return "  ".join(f"{s + 1} {seat_name(names, s)}" for s in others_in_turn_order(view))
 
 
+def asks_yes_or_no(keys: Sequence[str]) -> bool:
+    """Whether the shortcut's keys so far stand at a y-or-n question (a card with no clue played, a clued card
+    discarded, the deck's last card played blind)."""
+    verb = STARTERS.get(keys[0]) if keys else None
+    return (verb in ("play", "discard") and len(keys) == 2) or (verb == "deckplay" and len(keys) == 1)
+
+
 def step(keys: Sequence[str], key: str, view: PlayerView, names: Sequence[str]) -> Step:
     """Given the shortcut's keys so far (starting with p, d, c or m) and the next key, the next step."""
     verb = STARTERS[keys[0]]

@@ -542,7 +542,8 @@ def _time(model: ClientModel, message: GameClock | ClockAt | Queued) -> ClientMo
             slot = orders.index(message.order) + 1
             return with_status(out, f"Queued: your {message.kind.value} of slot {slot} is made at the start of "
                                     "your turn (u cancels it).")
-        return with_status(out, opening(message.note, model.names) + ".") if message.note else out
+        # Why it went (made, cancelled, refused at the turn) is news: it goes when something newer happens.
+        return with_status(out, opening(message.note, model.names) + ".", news=True) if message.note else out
     clock, at = (message.clock, message.at) if isinstance(message, ClockAt) else (message, None)
     if model.table is None or (model.game is not None and clock.game != model.game):
         return model  # a clock of a game we no longer show (one from the table we just left: not in the lobby)

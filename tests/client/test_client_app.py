@@ -580,6 +580,12 @@ def test_a_premoves_question_is_asked_again_when_the_turn_comes_and_its_answer_p
     assert term.type("y") == [ActionRequest(Play(state.hands[1][0]))]  # played now, as the player asked
 
 
+def test_a_move_key_answers_a_question_no_and_begins_that_move(term: Terminal, kit) -> None:
+    state = at_game(term, kit)  # alice's turn
+    assert term.type("p1") == [] and "play it anyway?" in term.screen()
+    assert term.type("p4y") == [ActionRequest(Play(state.hands[0][3]))]  # p: no to slot 1, then slot 4's play
+
+
 def test_a_premoves_question_a_clue_answered_is_dropped_saying_why(term: Terminal, kit) -> None:
     state = at_game(term, kit, seat=1)
     assert term.type("p1") == [] and "play it anyway?" in term.screen()

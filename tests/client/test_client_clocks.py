@@ -10,7 +10,7 @@ import pytest
 from hanabi.client.app import ClientApp
 from hanabi.client.board import clock_text
 from hanabi.client.clockface import LOW, bank_left, time_fragments
-from hanabi.client.model import ClientModel, ClockAt, Link, LinkChanged, Note, reduce
+from hanabi.client.model import ClientModel, ClockAt, Link, LinkChanged, Newer, Note, reduce
 from hanabi.client.runner import ModelStore
 from hanabi.client.snapshot import SizedOutput, screen_text
 from hanabi.protocol.messages import (
@@ -123,6 +123,14 @@ def test_a_queued_move_is_shown_by_slot_until_the_server_says_it_is_gone(kit) ->
     cancelled = reduce(queued, Queued(1, note=why))
     assert cancelled.premove is None and "cancelled" in cancelled.status
     assert time_fragments(cancelled, 0.0) == []
+
+
+def test_why_a_queued_move_went_is_news_that_something_newer_takes_away(kit) -> None:
+    model = _at_game(kit)
+    why = "your queued discard was not made, it is your turn now: cannot discard with all 8 clue tokens available"
+    told = reduce(model, Queued(1, note=why))
+    assert told.status.startswith("Your queued discard was not made")
+    assert not reduce(told, Newer()).status.startswith("Your queued")  # a line typed, a form opened: it goes
 
 
 def test_a_new_game_forgets_the_last_ones_clock_and_premove(kit) -> None:
