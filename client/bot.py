@@ -22,7 +22,9 @@ reach the server again for ``--reconnect`` seconds (two minutes by default),
 then says hello with the resume token of its first welcome: the server puts it
 back in its seat (a restarted server too, from its store) and it plays on. A
 server that no longer knows the token gets it a new table, as at the start, but waits for one to open if none
-has a free seat; so does a bot whose table closes (everyone else left).
+has a free seat; so does a bot whose table closes (everyone else left). The token is kept on disk as the
+client keeps a person's (``tokens.py``, under ``bot:NAME@HOST:PORT``), so a bot stopped (Ctrl-C, a crash) and
+started again with the same name takes its seat back too.
 
 Whoever started it sees a line on stdout at each step (connected, joined,
 waiting for the host, game started with the level it plays at, game over with
@@ -67,6 +69,7 @@ from prompt_toolkit.formatted_text import to_plain_text
 
 from .arguments import RECONNECT_FOR
 from .session import CONNECT_TIMEOUT, FAREWELL_GRACE, HANDSHAKE_TIMEOUT, LINK_BROKEN, Address
+from .tokens import TokenStore
 from .wire import Wire
 from .wrapping import columns, wrap_words
 
@@ -147,7 +150,8 @@ RATE_RETRY = 0.25
 
 class BotClient:
     def __init__(self, stream: trio.abc.Stream, name: str, delay: float,
-                 report: Callable[[str], None] = say, explain: bool = False, password: str | None = None) -> None:
+                 report: Callable[[str], None] = say, explain: bool = False, password: str | None = None,
+                 tokens: TokenStore | None = None) -> None:
         self.wire = Wire(stream)
         self.name = name
         self.password = password  # the table's, when it has one (``--password``)
@@ -157,6 +161,8 @@ class BotClient:
         self.table: TableInfo | None = None  # our table as the server last showed it (from ``joined``)
         self.seat: int | None = None
         self.resume: str | None = None  # the token of our first welcome: a new connection takes our seat back with it
+        self.tokens = tokens  # where the token is kept for the next run of the same name (None: nowhere)
+        self.earlier_run = False  # ``resume`` is an earlier run's token (from ``tokens``), not this run's
         self.games_done = 0  # across reconnections
         self._conventions: tuple[Level, frozenset[int]] | None = None
         self._bot: Bot = make_bot()
@@ -217,8 +223,10 @@ class BotClient:
         await self.send(Hello(PROTOCOL_VERSION, CLIENT_PROGRAM, self.name, self.resume, network_bot=True))
         welcome = await self.expect(Welcome)
         assert isinstance(welcome, Welcome)
-        resumed = self.resume is not None
-        self.resume = welcome.resume
+        resumed, earlier_run = self.resume is not None, self.earlier_run
+        self.resume, self.earlier_run = welcome.resume, False
+        if self.tokens is not None:
+            self.tokens.save(welcome.resume)
         self.report(f"connected as {welcome.player}")
         await self.send(ListTables())
         listing = await self.tables_or_seat()
@@ -230,7 +238,7 @@ class BotClient:
         if resumed:
             self.report("the server did not keep our seat: looking for a table again")
         # Sent off to find a seat, the bot says so when there is none; back after playing, it waits for one.
-        return await self.sit(table, listing, wait=resumed)
+        return await self.sit(table, listing, wait=resumed and not earlier_run)
 
     async def sit(self, table: int | None, listing: Tables, wait: bool) -> int:
         """Take a seat at ``table`` (None: the first free one in ``listing``, or with ``wait`` the first to open)."""
@@ -365,11 +373,12 @@ def _waiting(tables: Iterable[TableInfo]) -> list[TableInfo]:
 async def run_bot(address: Address, name: str = "Bot", table: int | None = None, games: int | None = None,
                   delay: float = 0.5, report: Callable[[str], None] = say, explain: bool = False,
                   reconnect_for: float = RECONNECT_FOR, password: str | None = None,
-                  open_stream: Callable[[Address], Awaitable[trio.abc.Stream]] | None = None) -> int:
+                  open_stream: Callable[[Address], Awaitable[trio.abc.Stream]] | None = None,
+                  tokens: TokenStore | None = None) -> int:
     """Connect, sit down and play; returns the number of games played. ``report`` gets the progress lines.
     A link lost after the welcome is tried again for ``reconnect_for`` seconds (0: stop at once). ``password``
     opens a table that has one. ``open_stream`` connects instead of TCP (as the session's does: a test's
-    in-memory line)."""
+    in-memory line). ``tokens``: where an earlier run left its seat's token, and where this run keeps its own."""
     client: BotClient | None = None
     give_up_at = pause = 0.0
     while True:
@@ -386,7 +395,10 @@ async def run_bot(address: Address, name: str = "Bot", table: int | None = None,
             continue
         async with stream:
             if client is None:
-                client = BotClient(stream, name, delay, report, explain, password)
+                client = BotClient(stream, name, delay, report, explain, password, tokens)
+                if tokens is not None:
+                    client.resume = await tokens.wait_for()  # an earlier run of this name may have left its seat
+                    client.earlier_run = client.resume is not None
             else:
                 client.reconnected(stream)
             seated = False

@@ -6,6 +6,7 @@ Trio, msgpack and the engine's bots.
 
 from __future__ import annotations
 
+import functools
 import sys
 
 from hanabi.engine.commandline import CommandParser, seconds_problem
@@ -58,10 +59,14 @@ def main(argv: list[str] | None = None) -> int:
     import trio
 
     from .bot import BotError, Stopped, run_bot, say
+    from .tokens import TokenStore
 
+    name = args.name.strip()
+    # Its own key: a person's client of the same name keeps its token apart from the bot's.
+    tokens = TokenStore(f"bot:{name}@{address}")
     try:
-        played = trio.run(run_bot, address, args.name.strip(), args.table, args.games, args.delay, say, args.explain,
-                          args.reconnect, args.password)
+        played = trio.run(functools.partial(run_bot, address, name, args.table, args.games, args.delay, say,
+                                            args.explain, args.reconnect, args.password, tokens=tokens))
     except BotError as exc:
         print(f"hanabi-bot: {exc}", file=sys.stderr)
         return 1

@@ -13,6 +13,7 @@ import trio.testing
 from hanabi.client.bot import BotClient, BotError, run_bot
 from hanabi.client.botcli import main
 from hanabi.client.session import Address
+from hanabi.client.tokens import TokenStore
 from hanabi.client.wire import Wire
 from hanabi.engine import (
     GameConfig,
@@ -42,6 +43,7 @@ from hanabi.protocol.messages import (
     PauseRequest,
     Ping,
     Pong,
+    SeatStatus,
     Start,
     TableChanged,
     TableInfo,
@@ -202,6 +204,43 @@ async def test_a_bot_whose_table_closes_waits_for_another_and_sits_there() -> No
     ], lines
 
 
+@pytest.mark.virtual_time
+async def test_a_bot_stopped_and_started_again_takes_its_seat_back(tmp_path: Path) -> None:
+    lines: list[str] = []
+    tokens = tmp_path / "resume.json"
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            server, stream, host, joined = await _host_at_a_new_table(nursery, "again", in_memory=True)
+            first = trio.CancelScope()
+
+            async def first_run() -> None:
+                with first:
+                    await run_bot(Address("127.0.0.1", server.port), "Robo", None, None, 0.1, report=lines.append,
+                                  open_stream=_in_memory(server, nursery), tokens=TokenStore("bot:Robo", tokens))
+
+            nursery.start_soon(first_run)
+            await _until_every_seat_is_taken(host)
+            await host.send(Start())
+            first.cancel()  # the bot's process ends however it ends: its seat waits for it
+            while not ((m := await _next(host)) and isinstance(m, SeatStatus) and m.seat == 1 and not m.connected):
+                pass  # the table's news, until Host is told the bot's seat is away
+            back = trio.Event()
+
+            def told(line: str) -> None:
+                lines.append(line)
+                if line.startswith(("back in seat", "joined")):
+                    back.set()
+
+            nursery.start_soon(functools.partial(
+                run_bot, Address("127.0.0.1", server.port), "Robo", None, None, 0.1, report=told,
+                open_stream=_in_memory(server, nursery), tokens=TokenStore("bot:Robo", tokens)))
+            await back.wait()  # seated again, one way or the other
+            await stream.aclose()
+            nursery.cancel_scope.cancel()
+    assert lines.count("connected as Robo") == 2, lines  # the same player, not "Robo 2"
+    assert f"back in seat 2 at again (#{joined.table.id})" in lines, lines
+
+
 def _moves_of(last: PlayerView, over: GameOver, seats: frozenset[int]) -> list[tuple[PlayerView, TurnAction]]:
     """Each move of ``seats`` in the game, with the view it was made from: the game dealt again from the seed
     ``game_over`` reveals and replayed from the public history of Host's last view."""
@@ -317,13 +356,16 @@ async def test_a_table_with_a_password_is_free_to_the_bot_only_with_it(nursery: 
 def test_cli_takes_a_tables_password(monkeypatch: pytest.MonkeyPatch) -> None:
     given: list[object] = []
 
-    async def fake_run_bot(*args: object) -> int:
+    async def fake_run_bot(*args: object, **keywords: object) -> int:
         given.extend(args)
+        given.append(keywords)
         return 0
 
     monkeypatch.setattr("hanabi.client.bot.run_bot", fake_run_bot)
     assert main(["127.0.0.1:7777", "--password", "s3cret"]) == 0
-    assert given[-1] == "s3cret"
+    assert given[-2] == "s3cret"
+    tokens = given[-1]
+    assert isinstance(tokens, dict) and tokens["tokens"].key == "bot:Bot@127.0.0.1:7777"  # not a person's key
 
 
 async def test_unreachable_server_is_a_clear_error() -> None:
@@ -610,7 +652,7 @@ def test_cli_says_in_one_line_that_ctrl_c_stopped_the_bot(monkeypatch: pytest.Mo
     from hanabi.client import bot
     from hanabi.client.bot import Stopped
 
-    async def stopped(*args: object) -> int:
+    async def stopped(*args: object, **keywords: object) -> int:
         raise Stopped(2)
 
     monkeypatch.setattr(bot, "run_bot", stopped)
