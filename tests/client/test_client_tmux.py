@@ -348,10 +348,16 @@ def _bank(screen: str, name: str) -> int:
     return int(match.group(1)) * 60 + int(match.group(2))
 
 
-def test_a_timed_solo_game_counts_down_and_pauses_in_tmux(tmux: Tmux) -> None:
-    client = f"{shlex.quote(sys.executable)} -m hanabi.client --solo --players 2 --name Alice"
+def test_a_timed_solo_game_at_a_level_counts_down_pauses_and_tells_why_the_bot_moved_in_tmux(tmux: Tmux) -> None:
+    """``--solo --level basic --clock 600+20``: the table line says the level; her bank counts down on screen and
+    stands still while the game is paused, where a move is refused; her move adds 20 seconds; after the bot's
+    move, w tells its reason (or, when the reason names her own cards, that it comes at the end); a stray q says
+    what quitting costs a solo game. One game for the clock's story and the level's: each client's start is most
+    of a second of CPU."""
+    client = f"{shlex.quote(sys.executable)} -m hanabi.client --solo --players 2 --level basic --name Alice"
     tmux.start("alice", f"{client} --clock 600+20 --bot-delay 0.3")
     first = tmux.wait_for("alice", lambda s: "Clocks" in s and "▶Alice" in s, "her clock running")
+    assert "Table: bots play basic" in first
     # The bank counts down on screen between the server's messages.
     tmux.wait_for("alice", lambda s: "▶Alice" in s and _bank(s, "Alice") < _bank(first, "Alice"),
                   "her clock counting down")
@@ -367,11 +373,19 @@ def test_a_timed_solo_game_counts_down_and_pauses_in_tmux(tmux: Tmux) -> None:
     tmux.wait_for("alice", lambda s: "Alice let the game go on" in s and "▶Alice" in s, "the game going on")
     turn = turn_of(tmux.screen("alice"))
     tmux.keys("alice", "p", "1", "y")
-    # The bot answers at once, and it is her turn again, with her move's 20 seconds in her bank.
+    # The bot answers, and it is her turn again, with her move's 20 seconds in her bank.
     again = tmux.wait_for("alice", lambda s: (turn_of(s) or 0) > (turn or 0) and "▶Alice" in s, "her next turn")
     assert _bank(again, "Alice") > _bank(refused, "Alice")
+
+    tmux.keys("alice", "w")
+    shown = tmux.wait_for("alice", lambda s: "Bot Ada" in " ".join(s.splitlines()[-3:]), "the bot's reason")
+    status = " ".join(shown.splitlines()[-3:])
+    assert re.search(r"Bot Ada(, turn \d+: \w|'s reason for turn \d+ names your own cards)", status)
+    tmux.keys("alice", "q")  # a stray q says what quitting costs a solo game
+    tmux.wait_for("alice", lambda s: "Ctrl-C quits (a solo game ends with it)" in s, "what q says")
     tmux.keys("alice", "C-c")
-    tmux.wait_for("alice", lambda s: "CLIENT-EXIT=0" in s, "a clean exit")
+    left = tmux.wait_for("alice", lambda s: "CLIENT-EXIT=0" in s, "a clean exit")
+    assert re.search(r"solo game ended at turn \d+, \d+ points? \(solo games are not kept\)", left)
 
 
 def test_a_seat_survives_a_lost_laptop_in_tmux(server: int, tmux: Tmux) -> None:
@@ -426,27 +440,6 @@ def test_a_solo_game_shows_counting_the_glance_line_and_rewinds_in_tmux(tmux: Tm
     screen = tmux.wait_for("alice", lambda s: "REWIND" not in s and "your turn" in s, "the live game again")
     assert "Max " in screen
     quit_cleanly(tmux, "alice")
-
-
-def test_a_solo_game_at_a_level_shows_it_and_tells_why_the_bot_moved(tmux: Tmux) -> None:
-    """``--solo --level basic``: the table line says the level; after the bot's first move, w tells its reason
-    (or, when the reason names alice's own cards, that it comes at the end)."""
-    tmux.start("alice", f"{shlex.quote(sys.executable)} -m hanabi.client --solo --players 2 --level basic "
-                        "--bot-delay 0 --name alice")
-    screen = tmux.wait_for("alice", lambda s: "Fireworks" in s and "can be" in s, "the game")
-    assert "Table: bots play basic" in screen
-    if turn_of(screen) == 1:  # alice first: her move, then the bot's
-        tmux.keys("alice", "p", "1", "y")
-    tmux.wait_for("alice", lambda s: (turn_of(s) or 0) >= 2, "the bot's move")
-    tmux.keys("alice", "w")
-    shown = tmux.wait_for("alice", lambda s: "Bot Ada" in " ".join(s.splitlines()[-3:]), "the bot's reason")
-    status = " ".join(shown.splitlines()[-3:])
-    assert re.search(r"Bot Ada(, turn \d+: \w|'s reason for turn \d+ names your own cards)", status)
-    tmux.keys("alice", "q")  # a stray q says what quitting costs a solo game
-    tmux.wait_for("alice", lambda s: "Ctrl-C quits (a solo game ends with it)" in s, "what q says")
-    tmux.keys("alice", "C-c")
-    left = tmux.wait_for("alice", lambda s: "CLIENT-EXIT=0" in s, "a clean exit")
-    assert re.search(r"solo game ended at turn \d+, \d+ points? \(solo games are not kept\)", left)
 
 
 def watch_as_each_seat(tmux: Tmux, port: int, name: str) -> None:
