@@ -243,7 +243,8 @@ class ClientApp:
     def _verbs_offered(self) -> tuple[str, ...]:
         """The verbs the command line's completion offers: those that act on the screen under it."""
         model = self.get_model()
-        return verbs_on(self.screen_mode(), model.seat is not None and model.watching_as is None)
+        return verbs_on(self.screen_mode(), model.seat is not None and model.watching_as is None,
+                        model.view.config if model.view is not None else None)
 
     def _takers(self, seat: int) -> tuple[str, ...]:
         """Who could take seat ``seat`` (counted from 1) if we handed it on, by the table's own rule

@@ -14,7 +14,18 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from hanabi.engine import RANKS, Clue, Discard, Play, PlayerView, Rearrange, Suit, Variant, deck_play_order
+from hanabi.engine import (
+    RANKS,
+    Clue,
+    Discard,
+    GameConfig,
+    Play,
+    PlayerView,
+    Rearrange,
+    Suit,
+    Variant,
+    deck_play_order,
+)
 from hanabi.protocol import CHAT_MAX
 from hanabi.protocol.fields import FieldError, Text
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
@@ -80,13 +91,23 @@ VERBS = GAME_VERBS + ("say", "note") + LOBBY_VERBS + LOCAL_VERBS
 PLAYING_SCREENS = ("game", "rewind")  # ``ClientApp.mode``'s names for a game in progress
 
 
-def verbs_on(screen: str, seated: bool) -> tuple[str, ...]:
+def verbs_on(screen: str, seated: bool, config: GameConfig | None = None) -> tuple[str, ...]:
     """The verbs the command line offers under ``screen`` (a ``ClientApp.mode``): during a game, for a seated
-    player the moves, chat, notes and what acts on the table while it plays, for a spectator chat and leaving,
-    and the client's own for both; elsewhere all but the moves."""
+    player the moves the table's options allow (``config``, the game's), chat, notes and what acts on the table
+    while it plays, for a spectator chat and leaving, and the client's own for both; elsewhere all but the moves
+    and the notes, which are written during a game only."""
     if screen in PLAYING_SCREENS:
-        return (GAME_VERBS + ("say", "note") + TABLE_VERBS if seated else ("say", "leave")) + LOCAL_VERBS
-    return tuple(v for v in VERBS if v not in GAME_VERBS)
+        offered = (GAME_VERBS + ("say", "note") + TABLE_VERBS if seated else ("say", "leave")) + LOCAL_VERBS
+        return tuple(v for v in offered if config is None or table_refusal(v, config) is None)
+    return tuple(v for v in VERBS if v not in GAME_VERBS + ("note",))
+
+
+def table_refusal(verb: str, config: GameConfig) -> str | None:
+    """Why the table's options refuse ``verb`` at every moment of its game, or None: what ``parse`` says to
+    refuse it, and what keeps the completion from offering it."""
+    if verb == "deckplay" and not config.deck_plays:
+        return "this table does not let the deck's last card be played blind (a table option)"
+    return None
 
 
 
@@ -107,8 +128,9 @@ def deck_play(view: PlayerView) -> Play:
     order = deck_play_order(view.config, view.deck_left, view.deck_size)
     if order is not None:
         return Play(order)
-    if not view.config.deck_plays:
-        raise CommandError("this table does not let the deck's last card be played blind (a table option)")
+    refused = table_refusal("deckplay", view.config)
+    if refused is not None:
+        raise CommandError(refused)
     raise CommandError(f"the deck's last card can be played blind only when it is the last one left: "
                        f"{view.deck_left} cards are")
 

@@ -1638,10 +1638,10 @@ def test_the_completions_menu_sits_above_the_command_line_over_neither_the_hands
 
     with create_pipe_input() as pipe:
         term = kit.Terminal(pipe, tmp_path, *size)
-        at_game(term, kit)
+        at_game(term, kit, state=new_game(GameConfig(players=3, first_seat=0, deck_plays=True), 7))
         term.type(":")
         before = term.screen().splitlines()
-        term.type("d\t")  # two choices: discard, deckplay
+        term.type("d\t")  # two choices at a table that lets the deck's last card be played blind: discard, deckplay
         lines = term.screen().splitlines()
         command = lines.index(": d")
         assert lines[command + 1:] == before[command + 1:]  # the status and the key line, as they were
@@ -1672,6 +1672,32 @@ def test_esc_in_the_completions_menu_closes_the_menu_and_keeps_the_line(term: Te
     assert term.app.command.text == chosen and ": " + chosen.strip() in term.screen()  # the line, still open
     term.type("\x1b")  # a second Esc closes the line, as ever
     assert term.app.command.text == "" and ": clue" not in term.screen()
+
+
+def offered_on_tab(term: Terminal) -> set[str]:
+    """What Tab after ``:`` offers on the screen up."""
+    term.type(":\t")
+    state = term.app.command.complete_state
+    assert state is not None
+    return {c.text for c in state.completions}
+
+
+@pytest.mark.parametrize("deck_plays", [False, True])
+def test_tab_offers_deckplay_only_at_a_table_that_lets_the_deck_last_card_be_played_blind(
+        term: Terminal, kit, deck_plays: bool) -> None:
+    at_game(term, kit, state=new_game(GameConfig(players=3, first_seat=0, deck_plays=deck_plays), 7))
+    term.type(":deckplay\r")
+    refused = "does not let the deck's last card be played blind" in term.store.model.status
+    assert refused is not deck_plays  # what the completion keeps back is what the command line refuses
+    assert ("deckplay" in offered_on_tab(term)) is deck_plays
+
+
+def test_tab_in_the_lobby_offers_no_note(term: Terminal, kit) -> None:
+    term.feed(Welcome(1, "server", "alice", "tok", ""), Tables((kit.table(),)))
+    term.type(":note 1 x\r")
+    assert "notes are written during a game" in term.store.model.status  # what the completion keeps back
+    offered = offered_on_tab(term)
+    assert "note" not in offered and {"join", "new", "say", "help"} <= offered, offered
 
 
 @pytest.mark.parametrize("size", [(80, 24), (60, 15)])
