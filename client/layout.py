@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar, cast
 
 from prompt_toolkit.data_structures import Point
-from prompt_toolkit.filters import Condition
+from prompt_toolkit.filters import Condition, FilterOrBool, has_completions, is_done
 from prompt_toolkit.formatted_text import StyleAndTextTuples, to_plain_text
 from prompt_toolkit.layout import (
     ConditionalContainer,
@@ -22,10 +22,12 @@ from prompt_toolkit.layout import (
     ScrollOffsets,
     VSplit,
     Window,
+    WindowRenderInfo,
 )
 from prompt_toolkit.layout.containers import AnyContainer, to_container
 from prompt_toolkit.layout.dimension import Dimension
-from prompt_toolkit.layout.menus import CompletionsMenu
+from prompt_toolkit.layout.margins import ScrollbarMargin
+from prompt_toolkit.layout.menus import CompletionsMenuControl
 
 from .clockface import time_fragments
 from .glance import glance_fragments
@@ -71,6 +73,34 @@ def _with_last_line(fragments: StyleAndTextTuples) -> tuple[StyleAndTextTuples, 
 
 FORM_TOP = 2  # the form's first field is on its third line (under its title and a blank line)
 MENU_ROWS = 6  # the most rows the completions' menu takes from the log (it scrolls through the rest)
+
+
+class ScrollMarks(ScrollbarMargin):
+    """prompt_toolkit's scrollbar, whose arrows say where the rows shown are in the whole list: ``^`` on the
+    first row only while completions are above them, ``v`` on the last only while some are below (the library
+    draws both whenever it draws either, so they said nothing of where the list was)."""
+
+    def create_margin(self, window_render_info: WindowRenderInfo, width: int, height: int) -> StyleAndTextTuples:
+        info = window_render_info
+        above = info.vertical_scroll > 0
+        below = info.vertical_scroll + len(info.displayed_lines) < info.content_height
+        fragments = super().create_margin(info, width, height)
+        arrows = [i for i, fragment in enumerate(fragments) if fragment[0] == "class:scrollbar.arrow"]
+        for i, shown in zip(arrows, (above, below), strict=False):  # the up arrow first, then the down one
+            if not shown:
+                fragments[i] = ("class:scrollbar", " ")
+        return fragments
+
+
+def completions_menu(display_arrows: FilterOrBool) -> ConditionalContainer:
+    """prompt_toolkit's ``CompletionsMenu`` at most ``MENU_ROWS`` tall, a row kept in sight on either side of the
+    completion chosen, with ``ScrollMarks`` for its scrollbar."""
+    return ConditionalContainer(
+        Window(CompletionsMenuControl(), width=Dimension(min=8), height=Dimension(min=1, max=MENU_ROWS),
+               scroll_offsets=ScrollOffsets(top=1, bottom=1), right_margins=[ScrollMarks(display_arrows)],
+               dont_extend_width=True, style="class:completion-menu"),
+        filter=has_completions & ~is_done)
+
 
 class ScreenLayout:
     """The containers of one ``ClientApp``'s screen; ``root()`` is the whole of it."""
@@ -137,9 +167,9 @@ class ScreenLayout:
             # the status and the key line under it (a menu floating at the cursor went down over them when it
             # fitted there). Asked only while the command line is open: the menu asks for the focused buffer's
             # completions, and with the focus elsewhere prompt_toolkit makes a throwaway buffer for each ask.
-            # Arrows at its side say that it holds more than it shows (Tab and the arrow keys scroll).
-            ConditionalContainer(HSplit([CompletionsMenu(max_height=MENU_ROWS, scroll_offset=1,
-                                                         display_arrows=Condition(self._menu_cut))],
+            # Marks at its side say that it holds more than it shows, above (^) or below (v) (Tab and the arrow keys
+            # scroll).
+            ConditionalContainer(HSplit([completions_menu(display_arrows=Condition(self._menu_cut))],
                                         height=self._menu_rows), self._typing),
             ConditionalContainer(self.app.command_window, self._typing),
             self.app.status_window,

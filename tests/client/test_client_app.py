@@ -1718,7 +1718,41 @@ def test_the_completions_menu_takes_the_rows_under_the_hands_and_shows_when_it_h
         assert hands and all(line in lines for line in hands)  # every hand in sight
         menu = lines[lines.index(next(line for line in lines if line.startswith(" play"))):command]
         assert len(menu) >= 4, lines  # not one row: the discards, the figures and the rule give theirs
-        assert menu[0].rstrip().endswith("^") and menu[-1].rstrip().endswith("v"), menu  # more than it shows
+        assert menu[-1].rstrip().endswith("v"), menu  # more than it shows, below
+        assert not menu[0].rstrip().endswith("^"), menu  # and nothing above: the list starts here
+
+
+def menu_marks(term: Terminal) -> tuple[str, ...]:
+    """The completions menu's rows as (the first row's mark, the last row's mark), "" where there is none."""
+    lines = term.screen().splitlines()
+    command = next(i for i, line in enumerate(lines) if line.startswith(":"))
+    offered = {c.text for c in term.app.command.complete_state.completions}
+    top = command
+    while lines[top - 1].split() and lines[top - 1].split()[0] in offered:  # the menu's rows, a completion each
+        top -= 1
+    menu = [line.rstrip() for line in lines[top:command]]
+    assert len(menu) >= 3, lines
+    return tuple(row[-1] if row[-1] in "^v" and row[-2] == " " else "" for row in (menu[0], menu[-1]))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 15)])
+def test_the_completions_menu_marks_more_above_and_more_below_only_when_there_is(
+        kit, tmp_path: Path, size) -> None:
+    from prompt_toolkit.input import create_pipe_input
+
+    up = "\x1b[A"
+    with create_pipe_input() as pipe:
+        term = kit.Terminal(pipe, tmp_path, *size)
+        at_game(term, kit)
+        term.type(":\t")
+        verbs = [c.text for c in term.app.command.complete_state.completions]
+        assert len(verbs) > 6 + 2  # more than the menu's rows, with some to spare on both sides of a middle
+        assert menu_marks(term) == ("", "v")  # the list's start: more below only
+        term.type(up)  # Up from the typed line goes round to the list's end
+        assert term.app.command.text == verbs[-1]
+        assert menu_marks(term) == ("^", "")  # the end: more above only
+        term.type(up * 6)
+        assert menu_marks(term) == ("^", "v")  # the middle: more both ways
 
 
 # -- the status line says what is true now ---------------------------------------------------------------------
