@@ -314,21 +314,51 @@ def test_a_premove_the_server_no_longer_holds_after_a_resume_is_dropped_and_said
     assert kept.premove is not None and "not kept" not in kept.status
 
 
+# Short names fit four clocks on one line at 60 columns, leaving the pause its own; a name of wide characters
+# (two columns each) and the house bots' two-word names do not, and a bot's clock went to a line of its own.
+PLAYERS = {"short names": (("alice", "bob", "cathy", "dave"), ()),
+           "wide name and bots": (("ソロ🎉player", "Bot Ada", "Bot Bea", "Bot Cleo"), (1, 2, 3))}
+
+
+@pytest.mark.parametrize("players", PLAYERS)
 @pytest.mark.parametrize("size", [(80, 24), (60, 15)])
-def test_a_pause_says_how_to_resume_on_a_line_that_fits_with_four_players_clocks(kit, tmp_path: Path, size) -> None:
-    names = ("alice", "bob", "cathy", "dave")
+def test_a_pause_says_how_to_resume_on_a_line_that_fits_with_four_players_clocks(kit, tmp_path: Path, size,
+                                                                                   players: str) -> None:
+    names, bots = PLAYERS[players]
+    who = names[0] if bots else names[1]  # a person pauses: a house bot never does
     with create_pipe_input() as pipe:
         term = kit.Terminal(pipe, tmp_path, *size)
-        term.feed(Welcome(1, "server", "alice", "tok", ""), Joined(kit.table(names, running=True), 0),
+        term.feed(Welcome(1, "server", names[0], "tok", ""), Joined(kit.table(names, running=True, bots=bots), 0),
                   GameStarted(1, 1), kit.view_message(kit.game(players=4), 0),
-                  ClockAt(GameClock(1, (120_000, 95_000, 30_000, 118_000), None, True, "bob paused the game", "bob"),
-                          0.0))
+                  ClockAt(GameClock(1, (120_000, 95_000, 30_000, 118_000), None, True, f"{who} paused the game",
+                                    who), 0.0))
         term.type("")
-        paused = [line for line in term.screen().splitlines() if "⏸" in line]
-    # The sentence said shorter beside the clocks, or whole on a line of its own: never the key cut or wrapped.
-    assert len(paused) == 1 and paused[0].rstrip().endswith("(z resumes)"), term.screen()
-    assert "⏸ paused (z resumes)" in paused[0] or "⏸ bob paused the game (z resumes)" in paused[0]
-    assert "⏸ bob paused the game (z resumes)" in "".join(t for _, t in time_fragments(term.store.model, 0.0))
+        lines = term.screen().splitlines()
+    paused = [line for line in lines if "⏸" in line]
+    # The sentence said shorter, at the end of the clocks' one line or first on their first: never the key cut or
+    # wrapped, never on a line of its own that a short screen has no row for.
+    assert len(paused) == 1 and "(z resumes)" in paused[0], "\n".join(lines)
+    assert paused[0].rstrip().endswith("(z resumes)") or paused[0].startswith("⏸"), "\n".join(lines)
+    assert "⏸ paused (z resumes)" in paused[0] or f"⏸ {who} paused the game (z resumes)" in paused[0]
+    assert f"⏸ {who} paused the game (z resumes)" in "".join(t for _, t in time_fragments(term.store.model, 0.0))
+    # Every player's clock whole on one line, none split between two.
+    for name, time in zip(names, ("2:00", "1:35", "0:30", "1:58"), strict=True):
+        assert any(f"{name} {time}" in line for line in lines), "\n".join(lines)
+
+
+def test_a_pause_says_how_to_resume_where_a_short_screen_leaves_the_clocks_one_line(kit, tmp_path: Path) -> None:
+    names = ("ソロ🎉player", "Bot Ada", "Bot Bea", "Bot Cleo", "Bot Dee")
+    with create_pipe_input() as pipe:
+        term = kit.Terminal(pipe, tmp_path, 60, 15)  # five hands under the clocks: one row is all they get
+        term.feed(Welcome(1, "server", names[0], "tok", ""),
+                  Joined(kit.table(names, running=True, bots=(1, 2, 3, 4)), 0), GameStarted(1, 1),
+                  kit.view_message(kit.game(players=5), 0),
+                  ClockAt(GameClock(1, (120_000, 95_000, 30_000, 118_000, 60_000), None, True,
+                                    f"{names[0]} paused the game", names[0]), 0.0))
+        term.type("")
+        lines = term.screen().splitlines()
+    paused = [line for line in lines if "⏸" in line]
+    assert len(paused) == 1 and "(z resumes)" in paused[0] and "Clocks" in paused[0], "\n".join(lines)
 
 
 def test_a_queued_move_not_made_at_the_turn_is_said_once_on_the_status_line_not_in_the_log(kit) -> None:
