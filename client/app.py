@@ -79,6 +79,7 @@ from .style import STYLE
 from .wrapping import wrap_words
 
 Send = Callable[[Message], None]
+REVIEW_SAVES = ("review", "alone")  # the screens where ``save`` saves the game reviewed (review.py), not the table's
 HELP_KEYS = "? next page · PgUp/PgDn scroll · other keys close the help"
 HELP_LAST_KEYS = "? back to page 1 · PgUp/PgDn scroll · other keys close the help"  # on the help's last page
 
@@ -243,8 +244,11 @@ class ClientApp:
     def _verbs_offered(self) -> tuple[str, ...]:
         """The verbs the command line's completion offers: those that act on the screen under it."""
         model = self.get_model()
-        return verbs_on(self.screen_mode(), model.seat is not None and model.watching_as is None,
-                        model.view.config if model.view is not None else None)
+        offered = verbs_on(self.screen_mode(), model.seat is not None and model.watching_as is None,
+                           model.view.config if model.view is not None else None)
+        # ``save``: a review's own game, or the game just ended, not one still running nor none at all.
+        saves = self.screen_mode() in REVIEW_SAVES or replay_refusal(model) is None
+        return tuple(verb for verb in offered if verb != "save" or saves)
 
     def _takers(self, seat: int) -> tuple[str, ...]:
         """Who could take seat ``seat`` (counted from 1) if we handed it on, by the table's own rule
@@ -364,7 +368,7 @@ class ClientApp:
         elif verb == "knowledge":
             self.ui.show_knowledge = not self.ui.show_knowledge
         elif verb == "save":
-            if self.mode() in ("review", "alone"):
+            if self.mode() in REVIEW_SAVES:
                 self.review.save()
             else:
                 self.save_replay()
@@ -377,9 +381,11 @@ class ClientApp:
 
     def save_replay(self) -> None:
         model = self.get_model()
-        if model.game is None or model.view is None or model.view.outcome is None:
-            self.note("a replay can be saved once the game is over", True)
+        refused = replay_refusal(model)
+        if refused is not None:
+            self.note(refused, True)
             return
+        assert model.game is not None  # what ``replay_refusal`` found
         if model.replay is not None and model.replay[0] == model.game:
             self.write_replay(model.game, model.replay[1])
             return
@@ -923,6 +929,13 @@ class ClientApp:
             return
         total = len(self.get_model().log)
         self.ui.log_back = max(0, min(total - 1, self.ui.log_back + lines))
+
+
+def replay_refusal(model: ClientModel) -> str | None:
+    """Why the game's replay cannot be saved now, or None: only once its game is over."""
+    if model.game is None or model.view is None or model.view.outcome is None:
+        return "a replay can be saved once the game is over"
+    return None
 
 
 def _name_problem(name: str) -> str | None:

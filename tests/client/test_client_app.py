@@ -1692,6 +1692,19 @@ def test_tab_offers_deckplay_only_at_a_table_that_lets_the_deck_last_card_be_pla
     assert ("deckplay" in offered_on_tab(term)) is deck_plays
 
 
+def test_tab_offers_save_once_the_game_is_over_not_while_it_runs(term: Terminal, kit) -> None:
+    at_game(term, kit)
+    term.type(":save\r")
+    assert "a replay can be saved once the game is over" in term.store.model.status  # what the completion keeps back
+    assert "save" not in offered_on_tab(term)
+    term.type("\x1b\x1b")
+    state = kit.game()
+    while not state.over:
+        state = apply(state, next(a for a in legal_actions(state) if isinstance(a, Play)))
+    term.feed(kit.view_message(state, 0), GameOver(1, state.outcome, state.deck, "7"))
+    assert "save" in offered_on_tab(term)
+
+
 def test_tab_in_the_lobby_offers_no_note(term: Terminal, kit) -> None:
     term.feed(Welcome(1, "server", "alice", "tok", ""), Tables((kit.table(),)))
     term.type(":note 1 x\r")
