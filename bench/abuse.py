@@ -211,6 +211,9 @@ class Rounds(trio.abc.Instrument):
     collecting = 0.0  # CPU time when the running collection began
     collected = 0.0  # CPU seconds of the round's collections
     oldest = -1  # the oldest generation the round collected (-1: none)
+    # The collections' lines, written out between rounds: a collection can come inside a write to the log, and
+    # writing from inside that write fails ("reentrant call"), losing the line.
+    collections = []
 
     def after_io_wait(self, timeout):
         self.began = (time.perf_counter(), time.thread_time())
@@ -224,6 +227,9 @@ class Rounds(trio.abc.Instrument):
         if self.began[0] and wall > 0.001:  # the shorter ones, most of them, cannot be the longest
             log.write(f"{time.time():.6f} {wall * 1000:.3f} {cpu * 1000:.3f} {self.steps} "
                       f"{self.collected * 1000:.3f} {self.oldest}\\n")
+        if self.collections:
+            told, self.collections = self.collections, []  # a collection in another thread adds to the new list
+            log.write("".join(told))
 
     def collection(self, phase, info):
         if phase == "start":
@@ -235,7 +241,8 @@ class Rounds(trio.abc.Instrument):
         census = time.thread_time()
         # After a full pass every survivor is in the oldest generation: how many the next one will walk at least.
         kept = len(gc.get_objects(2)) if info["generation"] == 2 else 0
-        log.write(f"gc {time.time():.6f} {info['generation']} {took * 1000:.3f} {info['collected']} {kept}\\n")
+        self.collections.append(f"gc {time.time():.6f} {info['generation']} {took * 1000:.3f} {info['collected']} "
+                                f"{kept}\\n")
         # The census and the line are the bench's, not the server's: out of the round's CPU.
         spent = time.thread_time() - census
         self.began = (self.began[0] + spent, self.began[1] + spent)
