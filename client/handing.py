@@ -60,8 +60,7 @@ def start(model: ClientModel) -> Step:
         return KeyRefused(refusal.message)
     seats = handable(table, model.seat)
     if not seats:
-        return KeyRefused("every player is here: only the seat of a player who is away (or of a house bot) can be "
-                          "handed on")
+        return KeyRefused(f"every player is here: {rules.HANDABLE_SEATS}")
     return Prompt("Hand which seat on? " + "  ".join(_label(table, s) for s in seats) + " · Esc cancels")
 
 

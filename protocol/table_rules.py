@@ -158,6 +158,10 @@ def give_host_refusal(table: TableInfo, asker: int | None, seat: int) -> Refusal
     return None
 
 
+# Which seats can be given on, as the refusals say it (the server's, and the client's when none is).
+HANDABLE_SEATS = "only the seat of a player who is away (or of a house bot) can be handed on"
+
+
 def hand_seat_refusal(table: TableInfo, asker: int | None, seat: int, to_bot: bool) -> Refusal | None:
     """Whether seat ``asker`` may give ``seat`` to a house bot (``to_bot``) or to a player in the lobby.
 
@@ -170,8 +174,7 @@ def hand_seat_refusal(table: TableInfo, asker: int | None, seat: int, to_bot: bo
         return Refusal(ErrorCode.BAD_FIELD, f"{holder.name} in {seat_label(seat)} is a bot already: hand the seat "
                                             "to a player in the lobby instead (hand SEAT NAME)")
     if not holder.bot and holder.connected:
-        return Refusal(ErrorCode.SEAT_TAKEN, f"{holder.name} is here: only the seat of a player who is away (or "
-                                             "of a house bot) can be handed on")
+        return Refusal(ErrorCode.SEAT_TAKEN, f"{holder.name} is here: {HANDABLE_SEATS}")
     return None
 
 
