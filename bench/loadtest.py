@@ -390,27 +390,27 @@ runpy.run_module("hanabi.server", run_name="__main__", alter_sys=True)
 # the moves' reads). Patches the server's own functions by name: a diagnosis, not a contract.
 _TRACER = """
 import gc, os, runpy, sys, time
-from hanabi.server import connection, game, store, turns
+from hanabi.server import connection, game, store, table
 log = open(os.environ["HANABI_TRACE_LOG"], "w", buffering=1)
 clock = time.perf_counter
 moving = {}  # game id -> [mover's connection, stamps], while its table's task carries out a move
 
-take, commit, add_action, publish, write = (connection.Connection._take, turns.commit, store.Store.add_action,
+take, commit, add_action, publish, write = (connection.Connection._take, table.Table._commit, store.Store.add_action,
                                             game.Game.publish, connection.Connection._write)
 
 async def traced_take(self, data):
     self.traced_read = (time.time(), clock())
     await take(self, data)
 
-async def traced_commit(table, game, seat, action, new, reason=None):
-    player = table.player_at(seat)
+async def traced_commit(self, game, seat, action, new, reason=None):
+    player = self.player_at(seat)
     read = getattr(player.conn, "traced_read", None) if player is not None and player.conn is not None else None
     if read is None:
-        return await commit(table, game, seat, action, new, reason)
+        return await commit(self, game, seat, action, new, reason)
     player.conn.traced_read = None
     moving[game.id] = [player.conn, [read[0], read[1], clock()]]
     try:
-        await commit(table, game, seat, action, new, reason)
+        await commit(self, game, seat, action, new, reason)
     finally:
         moving.pop(game.id, None)
 
@@ -448,7 +448,7 @@ def collected(phase, info):
         log.write(f"gc {info['generation']} {began[0]:.6f} {clock():.6f}\\n")
 gc.callbacks.append(collected)
 
-connection.Connection._take, turns.commit, store.Store.add_action = traced_take, traced_commit, traced_add_action
+connection.Connection._take, table.Table._commit, store.Store.add_action = traced_take, traced_commit, traced_add_action
 game.Game.publish, connection.Connection._write = traced_publish, traced_write
 sys.argv[0] = "hanabi-server"
 runpy.run_module("hanabi.server", run_name="__main__", alter_sys=True)

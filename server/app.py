@@ -21,7 +21,7 @@ from .connection import Connection, Heartbeats
 from .lifecycle import RateLimit
 from .lobby import Lobby
 from .store import Store
-from .turns import Policy
+from .table import Policy
 
 log = logging.getLogger(__name__)
 

@@ -48,8 +48,7 @@ from .requests import CloseIfEmpty, Rewatch
 from .saved import count_finished, read_game, read_games, read_records, read_snapshot
 from .session import Outbox, Player, Refused, frame, refuse
 from .store import Store, StoreFailure, token_hash
-from .table import Handover, Table, hash_password
-from .turns import Policy, house_policy
+from .table import Handover, Policy, Table, hash_password, house_policy
 
 log = logging.getLogger(__name__)
 

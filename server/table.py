@@ -1,9 +1,12 @@
 """One table: its seats, host, spectators and game, owned by one task that carries out requests in order.
 
-This module keeps the task, seating, the host's powers and who is told what, and it alone changes a table: what
-happens once a game is dealt is in ``turns.py`` (which changes only the ``Game``), what a review's next step is
-in ``review.py``. docs/design.md ("A table's task") says how requests, bots and alarms reach the task, and which
-task owns what.
+This module keeps the task, seating, the host's powers, who is told what, and the game once it is dealt (moves,
+the bots' turns, clocks, pause, pre-moves, notes, advice); it alone changes a table. A move follows one path
+whoever makes it (a person, a bot, a pre-move): checked by the ``Game``, written to the store, and only then
+shown (``_commit``). A bot's choice is made after a delay (so people can follow), in a worker thread (so a slow
+bot never stalls the event loop), from its seat's redacted ``PlayerView`` alone (it cannot cheat). What a
+review's next step is lives in ``review.py``. docs/design.md ("A table's task") says how requests, bots and
+alarms reach the task, and which task owns what.
 """
 from __future__ import annotations
 
@@ -13,18 +16,38 @@ import hashlib
 import hmac
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import trio
-from hanabi.engine import Rearrange, WhatIf, legal_actions, seat_view
-from hanabi.engine.bots import Level, table_level
+from hanabi.engine import (
+    Action,
+    Clocks,
+    GameState,
+    Play,
+    PlayerView,
+    Rearrange,
+    WhatIf,
+    apply,
+    legal_actions,
+    new_game,
+    out_of_time,
+    seat_view,
+    terminate,
+    time_out,
+    view_for,
+)
+from hanabi.engine.bots import Decision, Level, seats_named, table_level
 from hanabi.protocol import (
+    SENTENCE_MAX,
     ActionRequest,
     AddBot,
+    AdviceReply,
+    BotReason,
     Chat,
     ErrorCode,
+    GameStarted,
     GetAdvice,
     GiveHost,
     HypoBot,
@@ -33,6 +56,7 @@ from hanabi.protocol import (
     Leave,
     OpenReview,
     PauseRequest,
+    Queued,
     QueueMove,
     RearrangeRequest,
     RemoveBot,
@@ -52,9 +76,8 @@ from hanabi.protocol import table_rules as rules
 from hanabi.protocol.messages import HOLDERS_MAX, Holder
 
 from . import review as reviews
-from . import turns
 from .config import ServerConfig
-from .game import Game
+from .game import NO_GAME, Game, out_of_time_sentence
 from .names import by_name
 from .records import GAME_CHOICES, TableSettings
 from .requests import Abandoned, BotMove, Call, CloseIfEmpty, OutOfTime, Rewatch, WhatIfBotMove, handed, waiting
@@ -62,9 +85,10 @@ from .saved import StoredTable
 from .session import SERVER_FAULT, Player, Refused, Seat, frame, refuse
 from .store import Store, StoreFailure
 from .timing import Alarm, duration
-from .turns import Policy, decide, free_bot_name
 
 log = logging.getLogger(__name__)
+
+Withheld = tuple[BotReason, frozenset[int]]  # a bot's reason, and the seats it is kept from while the game runs
 
 
 # The requests about the table's review: opening one, stepping, pointing, the lead, and its what if.
@@ -95,6 +119,74 @@ def check_password(stored: str | None, given: str | None, table: str) -> None:
         raise Refused(ErrorCode.WRONG_PASSWORD, f"table {table!r} has a password: give it to join or watch")
     if not hmac.compare_digest(stored, hash_password(given, salt=stored.partition("$")[0])):
         raise Refused(ErrorCode.WRONG_PASSWORD, f"that is not the password of table {table!r}")
+
+
+async def deal(store: Store, table: int, settings: TableSettings, seats: Sequence[Seat | None]) -> Game:
+    """A new game for the table ``table``'s ``seats``, written to the store (``started`` shows it)."""
+    # A seed text deals every game of the table alike, and like every table given that text (with as many
+    # players and the same variant): the engine shuffles from the text itself.
+    seed = settings.seed if settings.seed is not None else secrets.token_hex(8)
+    names = tuple(s.name for s in seats if s is not None)
+    keys = tuple(s.player.key for s in seats if s is not None and s.player is not None)
+    dealt = [s for s in seats if s is not None]
+    bots = frozenset(i for i, s in enumerate(dealt) if s.info().plays_as_bot)  # house bots and network bots
+    # The level the bots play at beside a person (``Table.level`` while one sits there): a person's moves are
+    # judged at it.
+    level = table_level(settings.level, len(dealt), frozenset())
+    game_id = await store.start_game(table, settings.game, seed, names, keys, seeded=settings.seed is not None,
+                                     bots=bool(bots), seating=(level, bots))
+    game = Game(game_id, seed, names, new_game(settings.game, seed))
+    game.bot_level, game.dealt_bots = level, bots
+    return game
+
+
+# (the bot's view, the seats of house bots, the table's convention level) -> the bot's decision
+Policy = Callable[[PlayerView, frozenset[int], Level], Decision]
+
+
+def house_policy(view: PlayerView, bot_seats: frozenset[int], level: Level) -> Decision:
+    """The house bot of ``hanabi.engine.bots``, at the table's level (a person's clues read literally at
+    "beginner"; with only bots, by its full conventions)."""
+    from hanabi.engine.bots import decide  # the bots' modules load with a table's first bot move, not at start
+
+    return decide(view, bot_seats=bot_seats, level=level)
+
+
+BOT_NAMES = ("Bot Ada", "Bot Basil", "Bot Cleo", "Bot Dex", "Bot Eve", "Bot Fay")
+
+
+def free_bot_name(taken: Iterable[str]) -> str:
+    """The first bot name no one at the table has (a table has at most 6 seats, so one is always free)."""
+    used = set(taken)
+    return next(n for n in (*BOT_NAMES, *(f"Bot {i}" for i in range(99))) if n not in used)
+
+
+async def decide(policy: Policy, view: PlayerView, bot_seats: frozenset[int], level: Level,
+                 delay: float) -> Decision:
+    """Wait ``delay`` seconds, then let the bot decide, off the event loop. A bot that fails or chooses an illegal
+    action (a bug of its own) takes its first legal action, so that the game goes on."""
+    if delay > 0:
+        await trio.sleep(delay)
+    legal = view.legal_actions()
+    try:
+        decision = await trio.to_thread.run_sync(policy, view, bot_seats, level)
+    except Exception:
+        log.exception("a bot failed to choose (seat %s, counted from 0); it takes its first legal action", view.seat)
+        return Decision(legal[0], "I was confused (a bug of mine): I took my first legal move")
+    if decision.action not in legal:
+        log.error("the bot in seat %s (counted from 0) chose an illegal action (%s); it takes its first legal action",
+                  view.seat, decision.action)
+        return Decision(legal[0], "my first choice was not allowed: I took my first legal move")
+    return decision
+
+
+def _reason(game: int, turn: int, seat: int, decision: Decision, new: GameState) -> Withheld:
+    """Why the bot of ``seat`` made its move of ``turn`` (``new`` the state after it), and the seats it is kept
+    from: those whose own cards it names, while the game runs; none once the move ended it."""
+    # One line, as the protocol wants it, whatever a bot wrote.
+    reason = " ".join(decision.reason.split())[:SENTENCE_MAX] or "no reason given"
+    named = frozenset() if new.outcome is not None else seats_named(decision, seat, new.players)
+    return BotReason(game=game, turn=turn, seat=seat, reason=reason), named
 
 
 class LobbySide(Protocol):
@@ -159,8 +251,8 @@ class Table:
             async with trio.open_nursery() as nursery:
                 self.nursery = nursery
                 task_status.started()
-                turns.retime(self)  # a restored timed game: its clock runs again (or it waits, paused, for its player)
-                turns.schedule_bot(self)
+                self._retime()  # a restored timed game: its clock runs again (or it waits, paused, for its player)
+                self._schedule_bot()
                 self.watch_absence()  # a restored table starts with everyone away
                 async for call in self._requests:
                     await self._process(call)
@@ -218,7 +310,7 @@ class Table:
                                                      "try again in a moment")
             if isinstance(call.request, BotMove) and self.game is not None:
                 self.game.bot_turn = None  # it chooses again in a moment, or the game would wait for ever
-                turns.schedule_bot(self, pause=1.0)
+                self._schedule_bot(pause=1.0)
         except Exception:
             log.exception("table %d failed on %r", self.id, call.request)
             call.error = Refused(ErrorCode.INTERNAL, SERVER_FAULT)
@@ -232,9 +324,9 @@ class Table:
         if player is None:
             return await self._own(request)
         if isinstance(request, ActionRequest):
-            await turns.act(self, player, request.action)
+            await self._act(player, request.action)
         elif isinstance(request, RearrangeRequest):
-            await turns.act(self, player, Rearrange(self.seated(player), tuple(request.hand)))
+            await self._act(player, Rearrange(self.seated(player), tuple(request.hand)))
         elif isinstance(request, Join):
             return await self._join(player, request.seat, request.password, request.id)
         elif isinstance(request, Spectate):
@@ -260,13 +352,13 @@ class Table:
         elif isinstance(request, Handover):
             return await self._hand_seat(player, request)
         elif isinstance(request, WriteNote):
-            await turns.write_note(self, player, request)
+            await self._write_note(player, request)
         elif isinstance(request, PauseRequest):
-            await turns.set_paused(self, player, request.paused)
+            await self._set_paused(player, request.paused)
         elif isinstance(request, QueueMove):
-            turns.queue_move(self, player, request)
+            self._queue_move(player, request)
         elif isinstance(request, GetAdvice):
-            await turns.advise(self, self.info(), player, request)
+            await self._advise(player, request)
         else:
             raise Refused(ErrorCode.UNKNOWN_TYPE, f"a table does not handle {getattr(request, 'TYPE', 'such')} "
                                                   "requests")
@@ -275,11 +367,11 @@ class Table:
     async def _own(self, request: object) -> None:
         """The requests a table makes of itself (bots, clocks), which come in the same queue as everyone's."""
         if isinstance(request, BotMove):
-            await turns.bot_move(self, request)
+            await self._bot_move(request)
         elif isinstance(request, Abandoned):
             await self._abandoned(request)
         elif isinstance(request, OutOfTime):
-            await turns.check_clock(self, request)
+            await self._check_clock(request)
         elif isinstance(request, WhatIfBotMove):
             await self._bot_moved_in_what_if(request)
         elif isinstance(request, CloseIfEmpty) and self.humans == 0 and not self.closed:
@@ -448,7 +540,7 @@ class Table:
             return  # their seat was handed on while they were away (``lobby.hand_over``): the lobby is where they are
         if seat is not None and self.running and self.settings.game.timed:
             # The clock they are sent runs again if it was waiting for them, rather than saying it waits for them.
-            turns.retime(self, tell=False)
+            self._retime(tell=False)
         self.send_table(player)
         if seat is not None:
             self._seat_status(seat, True)
@@ -471,7 +563,7 @@ class Table:
         self.active = trio.current_time()
         self.lobby.table_changed(self)
         if self.running and self.settings.game.timed:
-            turns.retime(self)  # the player to act came or went: a timed game pauses itself while they are away
+            self._retime()  # the player to act came or went: a timed game pauses itself while they are away
 
     def watch_absence(self) -> None:
         """A dropped connection keeps its seat, so a table whose people all went home would wait for ever: once
@@ -492,7 +584,7 @@ class Table:
             return  # someone came back while this was queued
         why = f"every player was away for {duration(self.config.abandon_after or 0)}"
         if self.running:
-            await turns.end_game(self, why)
+            await self._end_game(why)
         await self.close(why)
 
     # --- requests -----------------------------------------------------------------------------------------------
@@ -536,7 +628,7 @@ class Table:
             self.changed()
             return
         if self.running:
-            await turns.end_game(self, f"{player.name} left the table", leaving=player)
+            await self._end_game(f"{player.name} left the table", leaving=player)
         await self._unseat(seat)
         if self.humans == 0:
             await self.close(leaving=player)
@@ -628,8 +720,8 @@ class Table:
         if self.review is not None:  # a new game: the review is over
             await self.store.clear_review(self.id)
             self.review = None
-        self.game = await turns.deal(self.store, self.id, self.settings, self.seats)
-        turns.started(self)
+        self.game = await deal(self.store, self.id, self.settings, self.seats)
+        self._started()
 
     async def _hand_seat(self, host: Player, request: Handover) -> Player | None:
         """Give the seat (the lobby found ``to``), store it, tell everyone. Returns who lost it (None: a bot)."""
@@ -650,7 +742,7 @@ class Table:
         if game is not None:
             game.premoves.pop(seat, None)  # the move the one who lost the seat queued is not the new holder's choice
             if old.bot and game.state.current == seat:
-                game.bot_turn = None  # its choice, if it is still thinking, is refused (turns.bot_move)
+                game.bot_turn = None  # its choice, if it is still thinking, is refused (``_bot_move``)
         handed = SeatHanded(table=self.id, seat=seat, name=name, bot=to is None, previous=old.name, by=host.name,
                             turn=turn)
         if to is not None:
@@ -662,8 +754,8 @@ class Table:
             previous.tell(handed)
         self.watch_absence()
         if self.running and self.settings.game.timed:
-            turns.retime(self)  # a timed game paused itself while the player to act was away: the new holder is here
-        turns.schedule_bot(self)
+            self._retime()  # a timed game paused itself while the player to act was away: the new holder is here
+        self._schedule_bot()
         return previous
 
     async def _review(self, player: Player, request: ReviewRequest) -> None:
@@ -734,3 +826,245 @@ class Table:
         except Refused:  # a bug of the bot's: its first legal move, as in a game
             moved = reviews.with_move(review, review.leader, now, legal_actions(now.state)[0])
         await self._show_what_if(moved)
+
+    # --- the game: its moves, clocks, pause, pre-moves, notes and advice ------------------------------------------
+
+    def _started(self) -> None:
+        """The table's new game (``deal``) is its own now: everyone sees it, its clock runs, a bot may begin."""
+        game = self._table_game()
+        log.info("table %d (%s): game %d started: %s", self.id, self.name, game.id, ", ".join(game.names))
+        self.to_members(frame(GameStarted(table=self.id, game=game.id)))
+        game.publish(self.viewers(), None)
+        self._retime()
+        self.changed()
+        self._schedule_bot()
+
+    async def _act(self, player: Player, action: Action) -> None:
+        seat = self.seated(player)
+        game = self._table_game()
+        if not isinstance(action, Rearrange):
+            game.check_not_paused()
+        new = game.check(seat, action, self.config.rearranges_per_turn)
+        await self._commit(game, seat, action, new)
+
+    async def _commit(self, game: Game, seat: int, action: Action, new: GameState,
+                      reason: Withheld | None = None) -> None:
+        """Write the action (with the clocks after it, and a bot's ``reason`` for it), then show it: nobody sees a
+        move the store does not hold, and a bot's reason comes with its move (a restart keeps it, from the same
+        seats)."""
+        takes_turn = not isinstance(action, Rearrange)  # rearranging one's hand is no turn
+        clocks = game.time.after_move(seat) if takes_turn else ()
+        await self.store.add_action(game.id, game.seq, action, clocks, reason)
+        game.record(seat, action, new)
+        event = new.events[-1]
+        game.publish(self.viewers(), event)
+        if reason is not None:
+            self._tell_reason(game, reason)
+        if takes_turn:
+            for cancelled, why in game.cancel_premoves(event):
+                self._tell(cancelled, game.queued(cancelled, why))
+            self._retime(clocks, tell=game.time.config.timed)  # an untimed game's clock does not change with moves
+        if new.outcome is not None:
+            try:
+                await self.store.finish_game(game.id, new.outcome.score, new.outcome.reason.value)
+            except StoreFailure as e:
+                # The last action is saved, so the game is over all the same: everyone is told so now, and a
+                # restart marks it finished from its actions (Lobby.restore).
+                log.error("game %d: its end could not be saved (marked on the next start): %s", game.id, e)
+            log.info("table %d (%s): game %d over: %d/%d, %s", self.id, self.name, game.id, new.outcome.score,
+                     new.outcome.max_score, new.outcome.reason.value)
+            await self._over(game)
+            self.changed()
+        else:
+            self._schedule_bot()
+            if takes_turn:
+                await self._premove_turn(game)
+
+    async def _end_game(self, why: str, leaving: Player | None = None, timed_out: bool = False) -> None:
+        """Stop the running game (``timed_out``: the player to act ran out of time); everyone's last view shows it
+        over, as after a last move (but the one ``leaving``, who goes back to the lobby and wants no more of this
+        table)."""
+        game = self.game
+        assert game is not None
+        ended = time_out(game.state, why) if timed_out else terminate(game.state, why)
+        assert ended.outcome is not None
+        await self.store.finish_game(game.id, 0, ended.outcome.reason.value)
+        game.state = ended
+        self._retime(tell=game.time.config.timed)  # no bank runs any more
+        game.publish(self.viewers(but=leaving), None)
+        await self._over(game, leaving)
+
+    async def _over(self, game: Game, leaving: Player | None = None) -> None:
+        """The game is over: everyone here (but ``leaving``) gets the whole game and its file, each seat (and who
+        watched as it) the bots' reasons kept from it while it ran; then the review begins, from the same file."""
+        replay = game.replay_json()
+        self.to_members(game.over_frames(replay), but=leaving)
+        for message, named in game.reasons:
+            self.to_members(frame(message), but=leaving, seeing=named.__contains__)  # to the seats it was kept from
+        await self.begin_review(game, replay, leaving)
+
+    def _table_game(self) -> Game:
+        """The table's game (running, or the last one), or the refusal that there is none."""
+        if self.game is None:
+            raise Refused(ErrorCode.GAME_NOT_RUNNING, NO_GAME)
+        return self.game
+
+    def _tell(self, seat: int, message: Queued) -> None:
+        player = self.player_at(seat)
+        if player is not None:
+            player.send(message)
+
+    def _retime(self, clocks: Clocks | None = None, tell: bool = True, resumed_by: str | None = None) -> None:
+        """After a move, a pause, the end, or the player to act coming or going: which bank runs now (from
+        ``clocks``, or the banks as they stand), the timer that ends the game when it is empty, and (``tell``)
+        everyone told (``resumed_by``: who let the game go on, when that is why)."""
+        game = self.game
+        if game is None:
+            return
+        time, state = game.time, game.state
+        seat = self.seats[state.current] if game.running else None
+        away = time.config.timed and seat is not None and seat.player is not None and not seat.player.online
+        time.away = seat.name if away and seat is not None else None
+        time.set(time.now() if clocks is None else clocks, state.current if game.running else None)
+        expired = functools.partial(self.call_own, OutOfTime(game.id, state.turn))
+        time.arm(None if self.closed else self.nursery, expired)
+        if tell:
+            self.to_members(frame(time.message(game.id, resumed_by)))
+
+    async def _check_clock(self, request: OutOfTime) -> None:
+        game = self.game
+        if game is None or game.id != request.game or game.state.turn != request.turn or not game.running:
+            return  # a move came in (or the game ended) while this was queued
+        time = game.time
+        if time.ticking is None:
+            return  # paused meanwhile
+        if not out_of_time(time.clocks, time.ticking, time.used()):
+            self._retime()  # woken a hair early: sleep the rest
+            return
+        name = game.names[game.state.current]
+        log.info("table %d (%s): game %d: %s ran out of time", self.id, self.name, game.id, name)
+        await self._end_game(out_of_time_sentence(name), timed_out=True)
+        self.changed()
+
+    async def _set_paused(self, player: Player, paused: bool) -> None:
+        """``player`` pauses the game, or lets it go on; bots and pre-moves wait while it is paused."""
+        self.seated(player)
+        game = self._table_game()
+        game.check_pause(paused)
+        clocks = game.time.now()
+        if clocks:
+            await self.store.set_clocks(game.id, clocks)  # a restart finds the banks where the pause left them
+        game.time.paused_by = player.name if paused else None
+        log.info("table %d (%s): %s %s the game", self.id, self.name, player.name, "paused" if paused else "resumed")
+        self._retime(clocks, resumed_by=None if paused else player.name)
+        if not paused:
+            self._schedule_bot()
+            await self._premove_turn(game)
+
+    async def _premove_turn(self, game: Game) -> None:
+        """At the start of a turn: the move its player queued, made now (unless the game is paused)."""
+        if game is not self.game or not game.running or game.time.paused:
+            return
+        seat = game.state.current
+        move = game.premoves.pop(seat, None)
+        if move is None:
+            return
+        verb = "play" if isinstance(move, Play) else "discard"
+        try:
+            new = game.check(seat, move, self.config.rearranges_per_turn)
+        except Refused as e:
+            self._tell(seat, game.queued(seat, f"your queued {verb} was not made, it is your turn now: {e.message}"))
+            return
+        try:
+            await self._commit(game, seat, move, new)
+        except StoreFailure as e:
+            # The move before this one is saved and shown; this one is not made, and its player plays by hand.
+            log.error("game %d: a queued move was not saved: %s", game.id, e)
+            self._tell(seat, game.queued(seat, f"your queued {verb} was not made (the server could not save it): "
+                                               "it is your turn now"))
+            return
+        self._tell(seat, game.queued(seat, f"your queued {verb} was made"))
+
+    def _queue_move(self, player: Player, request: QueueMove) -> None:
+        """A seat's pre-move for its next turn (or none): kept, and its player told what is queued now."""
+        game = self._table_game()
+        seat = self.seated(player)
+        player.send(game.queued(seat, game.queue(seat, request)))
+
+    async def _write_note(self, player: Player, request: WriteNote) -> None:
+        """A seat's note on a card: stored, then its writer's whole set goes back to the writer and to the
+        spectators who see everyone's notes or watch as that seat; never to another seat while the game runs."""
+        seat = self.seated(player)
+        game = self._table_game()
+        game.check_note(seat, request.order, request.text)
+        await self.store.set_note(game.id, seat, request.order, request.text)
+        game.write_note(seat, request.order, request.text)
+        player.send(game.notes_of(seat, request.id))
+        # Another seat sees its own notes only.
+        self.to_members(frame(game.notes_of(seat)), but=player, seeing=lambda seen: seen in (None, seat))
+
+    # --- the bots' turns ---------------------------------------------------------------------------------------
+
+    def _schedule_bot(self, pause: float = 0.0) -> None:
+        game = self.game
+        if game is None or not game.running or self.nursery is None or game.time.paused:
+            return  # bots wait while a game is paused
+        state = game.state
+        seat = self.seats[state.current]
+        if seat is None or not seat.bot or game.bot_turn == state.turn:
+            return
+        game.bot_turn = state.turn
+        self.nursery.start_soon(self._bot_turn, game.id, state.turn, state.current, view_for(state, state.current),
+                                self.config.bot_delay + pause)
+
+    async def _bot_turn(self, game: int, turn: int, seat: int, view: PlayerView, delay: float) -> None:
+        decision = await decide(self.policy, view, self.bot_seats, self.level, delay)
+        await self.call_own(BotMove(game, turn, seat, decision.action, decision.reason, decision.names_cards_of))
+
+    async def _bot_move(self, move: BotMove) -> None:
+        game = self.game
+        seat = self.seats[move.seat]
+        if game is None or game.id != move.game or game.state.turn != move.turn or not game.running \
+                or seat is None or not seat.bot:
+            return  # the game moved on (ended, or restarted), or the seat was handed to a person, while it thought
+        if game.time.paused:
+            game.bot_turn = None  # paused while it was thinking: it thinks again once the game goes on
+            return
+        new = apply(game.state, move.action, seat=move.seat)  # legal: ``decide`` saw to it, at this very turn
+        decision = Decision(move.action, move.reason, move.names_cards_of)
+        # The next seat's pre-move may be made in it too.
+        await self._commit(game, move.seat, move.action, new, _reason(game.id, move.turn, move.seat, decision, new))
+
+    def _tell_reason(self, game: Game, reason: Withheld) -> None:
+        """A bot's reason, with its move: to everyone at the table but the seats whose own cards it names (and the
+        spectators who watch as one of them)."""
+        message, named = reason
+        self.to_members(frame(message), seeing=lambda seat: seat not in named)
+        game.reasons.append(reason)
+
+    async def _advise(self, player: Player, request: GetAdvice) -> None:
+        """Answer ``player``'s ``get_advice``, or refuse it. The advice is
+        the engine's: the house bot at the table's level decides from the asker's own redacted view, so it tells them
+        nothing their screen does not already show. Whether a table gives advice at all is its host's choice
+        (``table_rules.advice_refusal``). The game is marked as played with advice in the store before the answer
+        leaves, so no advice is ever given unmarked."""
+        info = self.info()
+        refuse(rules.advice_refusal(info, self.seat_of(player)))  # a seated player, while the game runs
+        seat, game = self.seated(player), self._table_game()
+        state = game.state
+        if state.current != seat:
+            raise Refused(ErrorCode.NOT_YOUR_TURN, f"advice is for your own turn: it is {game.names[state.current]}'s "
+                                                   "turn now")
+        # The names of who holds each seat now (a seat handed to a bot is the bot's), not of who was dealt it.
+        names = tuple(p.name if p is not None else dealt for p, dealt in zip(info.players, game.names, strict=True))
+        from hanabi.engine.coach import advice_for  # with the first advice asked for, not at start
+
+        # Off the event loop, as the bots' own turns are: the table waits for it, and nothing else changes the game.
+        advice = await trio.to_thread.run_sync(functools.partial(
+            advice_for, state, seat, level=self.level, bot_seats=self.bot_seats, names=names))
+        if seat not in game.advised:
+            await self.store.mark_advice(game.id, seat)
+            game.advised.add(seat)
+        player.send(AdviceReply(game=game.id, turn=state.turn, move=advice.move[:SENTENCE_MAX],
+                                reason=advice.reason[:SENTENCE_MAX], convention=advice.convention,
+                                section=advice.section, id=request.id))
