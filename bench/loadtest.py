@@ -310,17 +310,36 @@ def _rss_kib(pid: int) -> int:
 
 # Run as the server's ``-c`` program with ``--gc-log``: the server, with every cycle collection written to the file
 # named by HANABI_GC_LOG (wall-clock start, generation, CPU ms, objects in the generations it looked at), one line
-# each, as it happens; before each collection of the oldest generation, a census of what it holds, by type.
+# each, as it happens; before each collection of the oldest generation, a census of what it holds, by kind. Before
+# each collection of generation 1, a census of the two young generations by kind ("young"), and after it what it
+# passed on to the oldest ("promoted"); before every fourth, for the commonest young kinds, the kinds of the objects
+# that refer to them ("held": who keeps them alive).
 _GC_LOGGER = """
 import collections, gc, json, os, runpy, sys, time, types
 log = open(os.environ["HANABI_GC_LOG"], "w", buffering=1)
 began = [0.0, 0.0, 0]
 young = {}  # before a collection of generation 1: the id of each object it looks at -> its kind (``kind``)
-def kind(o):  # the name of o's type; for a coroutine or a generator, also its function's (which wait it is in)
-    # By type, not getattr: some objects make any attribute (ctypes' library loaders open a library of its name).
+middle = [0]  # collections of generation 1 so far
+def kind(o):
+    # The name of o's type; for a coroutine, a generator, a function, a method or a frame, also its code's (which
+    # wait it is in, whose closure); by type, not getattr: some objects make any attribute (ctypes' loaders).
     code = (o.cr_code if isinstance(o, types.CoroutineType) else o.gi_code if isinstance(o, types.GeneratorType)
+            else o.__code__ if isinstance(o, types.FunctionType) else o.f_code if isinstance(o, types.FrameType)
+            else o.__func__.__code__ if isinstance(o, types.MethodType) and isinstance(o.__func__, types.FunctionType)
             else None)
     return type(o).__qualname__ + (" " + code.co_qualname if code is not None else "")
+def holders():
+    # For the 15 commonest young kinds: the kinds of what refers to them, from every tracked object's referents.
+    common = {k for k, _ in collections.Counter(young.values()).most_common(15)}
+    held = collections.Counter()
+    for r in gc.get_objects():
+        owner = None
+        for x in gc.get_referents(r):
+            k = young.get(id(x))
+            if k in common:
+                owner = owner or kind(r)
+                held[k + " <- " + owner] += 1
+    return held.most_common(60)
 def watch(phase, info):
     if phase == "start":
         now = time.time()
@@ -330,7 +349,17 @@ def watch(phase, info):
             log.write(f"{now:.6f} census {json.dumps(kinds.most_common(40))}\\n")
         elif info["generation"] == 1:
             young.clear()
-            young.update((id(o), kind(o)) for g in (0, 1) for o in gc.get_objects(g))
+            census = []
+            for g in (0, 1):
+                kinds = collections.Counter()
+                for o in gc.get_objects(g):
+                    young[id(o)] = k = kind(o)
+                    kinds[k] += 1
+                census.append(kinds.most_common(40) + [["(all)", sum(kinds.values())]])
+            log.write(f"{now:.6f} young {json.dumps(census)}\\n")
+            middle[0] += 1
+            if middle[0] % 4 == 0:
+                log.write(f"{now:.6f} held {json.dumps(holders())}\\n")
         tracked = sum(len(gc.get_objects(g)) for g in range(info["generation"] + 1))  # before the clock starts
         began[:] = now, time.thread_time(), tracked
     else:
@@ -609,10 +638,12 @@ def run(tables: int, players: int, seconds: float, warmup: float, think: float =
         trace: bool = False) -> dict[str, Any]:
     stats = Stats()
     clients: list[LoadClient] = []
-    # The server's cycle collections while measured: generation, CPU ms, objects it had to look at.
-    collections: list[tuple[int, float, int]] = []
+    # The server's cycle collections while measured: generation, CPU ms, objects it had to look at, objects freed.
+    collections: list[tuple[int, float, int, int]] = []
     census: dict[str, int] = {}  # what the oldest generation held at its first collection while measured, by type
     promoted: Counter[str] = Counter()  # what reached the oldest generation, by type
+    young: list[list[dict[str, int]]] = []  # each collection of generation 1: generations 0 and 1 by kind
+    held: Counter[str] = Counter()  # "kind <- kind of what refers to it", over the young censuses that count them
     with tempfile.TemporaryDirectory() as tmp:
         log_path = os.path.join(tmp, "gc.log") if gc_log else None
         count_path = os.path.join(tmp, "counts.log") if count else None
@@ -660,8 +691,14 @@ def run(tables: int, players: int, seconds: float, warmup: float, think: float =
                 if generation == "promoted":
                     promoted.update({kind: n for kind, n in json.loads(rest)})
                     continue
+                if generation == "young":
+                    young.append([{kind: n for kind, n in g} for g in json.loads(rest)])
+                    continue
+                if generation == "held":
+                    held.update({pair: n for pair, n in json.loads(rest)})
+                    continue
                 ms, tracked, collected = rest.split()
-                collections.append((int(generation), float(ms), int(tracked)))
+                collections.append((int(generation), float(ms), int(tracked), int(collected)))
                 if generation == "1":  # what a collection of generation 1 did not free went to the oldest
                     promoted["(all)"] += int(tracked) - int(collected)
         counts = _counts(count_path, stats.window, stats.actions) if count_path is not None else None
@@ -694,22 +731,44 @@ def run(tables: int, players: int, seconds: float, warmup: float, think: float =
         "kib_per_table_playing": round((rss_playing - rss_idle) / tables, 1),
         "errors": len(stats.errors), "first_error": stats.errors[0] if stats.errors else None,
         **({"gc": _collections(collections), "oldest_generation": census,
-            "gen2_per_1000_actions": round(sum(g == 2 for g, _, _ in collections) * 1000 / max(1, stats.actions), 2),
+            "gen2_per_1000_actions": round(sum(c[0] == 2 for c in collections) * 1000 / max(1, stats.actions), 2),
             "promoted_per_action": {kind: round(n / max(1, stats.actions), 2)
-                                    for kind, n in promoted.most_common(25)}} if gc_log else {}),
+                                    for kind, n in promoted.most_common(25)},
+            "young": _young(young), "young_held_by": dict(held.most_common(40))} if gc_log else {}),
         **({"per_action": counts} if counts is not None else {}),
         **({"path_ms": path} if path is not None else {}),
     }
 
 
-def _collections(collections: list[tuple[int, float, int]]) -> dict[str, dict[str, float]]:
-    """Per generation: how many collections, their CPU ms in all and at most, and the most objects one looked at."""
+def _young(censuses: list[list[dict[str, int]]]) -> dict[str, Any]:
+    """What the two young generations held when each collection of generation 1 began: the median of their sizes
+    (each, and together), and each kind's median count in them together (the 30 commonest)."""
+    if not censuses:
+        return {}
+    kinds: dict[str, list[int]] = {}
+    for i, (gen0, gen1) in enumerate(censuses):
+        for kind in set(gen0) | set(gen1):
+            if kind != "(all)":
+                kinds.setdefault(kind, [0] * len(censuses))[i] = gen0.get(kind, 0) + gen1.get(kind, 0)
+    medians = {kind: statistics.median(ns) for kind, ns in kinds.items()}
+    return {"generation 0": statistics.median(g[0].get("(all)", 0) for g in censuses),
+            "generation 1": statistics.median(g[1].get("(all)", 0) for g in censuses),
+            "together": statistics.median(g[0].get("(all)", 0) + g[1].get("(all)", 0) for g in censuses),
+            "by kind": dict(sorted(medians.items(), key=lambda item: -item[1])[:30])}
+
+
+def _collections(collections: list[tuple[int, float, int, int]]) -> dict[str, dict[str, float]]:
+    """Per generation: how many collections, their CPU ms in all, at most and their median, the most objects one
+    looked at, and how many objects they freed in all."""
     summary = {}
     for generation in range(3):
-        ms = [m for g, m, _ in collections if g == generation]
+        ms = [m for g, m, _, _ in collections if g == generation]
         summary[str(generation)] = {"count": len(ms), "total_ms": round(sum(ms), 1),
                                     "max_ms": round(max(ms, default=0.0), 1),
-                                    "max_objects": max((n for g, _, n in collections if g == generation), default=0)}
+                                    "median_ms": round(statistics.median(ms), 1) if ms else 0.0,
+                                    "max_objects": max((n for g, _, n, _ in collections if g == generation), default=0),
+                                    # Garbage found: objects in reference cycles, which only a collection frees.
+                                    "freed": sum(f for g, _, _, f in collections if g == generation)}
     return summary
 
 
@@ -764,11 +823,19 @@ def main(argv: list[str] | None = None) -> int:
           f"{result['kib_per_table_seated']} KiB seated, {result['kib_per_table_playing']} KiB playing")
     for generation, figures in result.get("gc", {}).items():
         print(f"server's collections of generation {generation}: {figures['count']}, {figures['total_ms']} ms of "
-              f"CPU in all, the longest {figures['max_ms']} ms, the most objects looked at {figures['max_objects']}")
+              f"CPU in all, the median {figures['median_ms']} ms, the longest {figures['max_ms']} ms, the most objects "
+              f"looked at {figures['max_objects']}, freed {figures['freed']}")
     if result.get("oldest_generation"):
         held = list(result["oldest_generation"].items())  # the 40 commonest in the JSON, the first 15 here
         print("the oldest generation's commonest objects at its first collection: "
               + ", ".join(f"{kind} {n}" for kind, n in held[:15]))
+    if result.get("young"):
+        young = result["young"]
+        print(f"the young generations when a collection of generation 1 began (medians): {young['together']} objects "
+              f"({young['generation 0']} + {young['generation 1']}); by kind: "
+              + ", ".join(f"{kind} {n}" for kind, n in list(young["by kind"].items())[:15]))
+    if result.get("young_held_by"):
+        print("held by: " + ", ".join(f"{pair} {n}" for pair, n in list(result["young_held_by"].items())[:15]))
     if "per_action" in result:
         counted = result["per_action"]
         steps = sorted(((n, name[6:]) for name, n in counted.items() if name.startswith("steps ")), reverse=True)

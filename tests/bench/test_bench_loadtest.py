@@ -15,7 +15,7 @@ from hanabi.protocol import HEADER, Decoder, Encoder, GameEvent, Ping, Pong, Vie
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bench.loadtest import LoadClient, Stats, _answer_pings, main, run
+from bench.loadtest import LoadClient, Stats, _answer_pings, _young, main, run
 
 
 def test_a_small_load_plays_and_reports_without_errors() -> None:
@@ -54,6 +54,19 @@ def test_the_gc_log_sums_up_the_servers_collections() -> None:
     census = result["oldest_generation"]
     assert (len(census) > 0) == (result["gc"]["2"]["count"] > 0)
     assert all(n > 0 for n in census.values())
+    # And one of the young generations at each collection of generation 1, if there was one.
+    assert (len(result["young"]) > 0) == (result["gc"]["1"]["count"] > 0)
+
+
+def test_the_young_census_gives_the_medians_of_the_collections_of_generation_1() -> None:
+    censuses = [[{"cell": 3, "(all)": 5}, {"cell": 1, "tuple": 4, "(all)": 9}],
+                [{"(all)": 0}, {"tuple": 2, "(all)": 2}],
+                [{"cell": 10, "(all)": 11}, {"tuple": 6, "(all)": 8}]]
+    young = _young(censuses)
+    assert (young["generation 0"], young["generation 1"], young["together"]) == (5, 8, 14)
+    # A kind missing from a census counts 0 there: cell 4, 0, 10; tuple 4, 2, 6.
+    assert young["by kind"] == {"cell": 4, "tuple": 4}
+    assert _young([]) == {}
 
 
 def test_the_count_gives_the_servers_rounds_steps_and_writes_per_action() -> None:
