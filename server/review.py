@@ -97,39 +97,35 @@ async def opened(store: Store, game_id: int, leader: str) -> TableReview:
     return restored(StoredReview(stored, leader, 0, None))
 
 
-def moved(review: TableReview | None, info: TableInfo, watchers: tuple[str, ...], name: str, seat: int | None,
-          request: ReviewMove) -> TableReview:
-    """The review once the player called ``name`` (in ``seat``, None: watching) makes ``request`` at the table
-    ``info``, or ``Refused`` saying why they may not."""
-    review = _reviewed(review, info)
+def led(review: TableReview | None, info: TableInfo, watchers: tuple[str, ...], name: str, seat: int | None,
+        request: ReviewMove | WhatIfMove | HypoBot) -> TableReview:
+    """The table's review, which the player called ``name`` (in ``seat``, None: watching) may move on by
+    ``request`` at the table ``info``; else ``Refused`` saying why not. The leader steps, points and plays a what
+    if for everyone, and so does the host, taking the lead back from a leader away; the lead itself is handed on
+    by the table rule of ``review_lead``."""
+    if review is None:
+        why = "a game is being played" if info.running else "no game has been played or opened here yet"
+        raise Refused(ErrorCode.NO_REVIEW, f"there is no review at this table ({why})")
     if isinstance(request, ReviewLead):
         refuse(rules.review_lead_refusal(info, watchers, review.leader, name, seat, request.name))
+    elif not rules.leads_review(info, watchers, review.leader, name, seat):
+        raise Refused(ErrorCode.NOT_LEADER, f"{review.leader} leads the review: only they can step, point or play "
+                                            "a what if for everyone (step on your own instead, then come back to "
+                                            "them)")
+    return review
+
+
+def moved(review: TableReview, name: str, request: ReviewMove) -> TableReview:
+    """The review (``led``) once the player called ``name`` makes ``request``, or ``Refused`` saying why not."""
+    if isinstance(request, ReviewLead):
         # The arrow is dropped: the bar says the leader points at it, and the new leader has not.
         return replace(review, leader=request.name, pointer=None)
-    _check_leads(review, info, watchers, name, seat)
     if isinstance(request, ReviewStep):  # back to the real game: a what if ends with the step
         return replace(review, leader=name, step=min(request.step, review.last), pointer=None, what_if=None)
     if request.order is not None and request.order >= review.deck_size:
         raise Refused(ErrorCode.BAD_FIELD, f"review_point.order: {request.order} is not a card of this game "
                                            f"(its deck has {review.deck_size} cards, 0 to {review.deck_size - 1})")
     return replace(review, leader=name, pointer=request.order)
-
-
-def _check_leads(review: TableReview, info: TableInfo, watchers: tuple[str, ...], name: str,
-                 seat: int | None) -> None:
-    """``Refused`` unless the player called ``name`` leads once they act: the leader; or the host, taking the
-    lead back from a leader away."""
-    if not rules.leads_review(info, watchers, review.leader, name, seat):
-        raise Refused(ErrorCode.NOT_LEADER, f"{review.leader} leads the review: only they can step, point or play "
-                                            "a what if for everyone (step on your own instead, then come back to "
-                                            "them)")
-
-
-def _reviewed(review: TableReview | None, info: TableInfo) -> TableReview:
-    if review is None:
-        why = "a game is being played" if info.running else "no game has been played or opened here yet"
-        raise Refused(ErrorCode.NO_REVIEW, f"there is no review at this table ({why})")
-    return review
 
 
 def _under_way(review: TableReview) -> WhatIf:
@@ -147,12 +143,9 @@ def _final(review: TableReview) -> GameState:
                                           "not yours") from None
 
 
-def hypothesised(review: TableReview | None, info: TableInfo, watchers: tuple[str, ...], name: str,
-                 seat: int | None, request: WhatIfMove) -> TableReview:
-    """The review once the player called ``name`` (in ``seat``) changes its what if by ``request``, or
-    ``Refused`` saying why not. The moves go through the engine's ``apply``."""
-    review = _reviewed(review, info)
-    _check_leads(review, info, watchers, name, seat)
+def hypothesised(review: TableReview, name: str, request: WhatIfMove) -> TableReview:
+    """The review (``led``) once the player called ``name`` changes its what if by ``request``, or ``Refused``
+    saying why not. The moves go through the engine's ``apply``."""
     if isinstance(request, HypoStart):
         return replace(review, leader=name, what_if=what_if(_final(review), review.step))
     what = _under_way(review)
@@ -173,11 +166,8 @@ def with_move(review: TableReview, name: str, what: WhatIf, action: TurnAction) 
         raise Refused(ErrorCode.ILLEGAL_ACTION, f"not in this what if: {e}") from None
 
 
-def bot_turn(review: TableReview | None, info: TableInfo, watchers: tuple[str, ...], name: str,
-             seat: int | None, request: HypoBot) -> WhatIf:
-    """The what if whose next move the house bot is to choose (``request`` by ``name``), or ``Refused``."""
-    review = _reviewed(review, info)
-    _check_leads(review, info, watchers, name, seat)
+def bot_turn(review: TableReview) -> WhatIf:
+    """The what if of the review (``led``) whose next move the house bot is to choose, or ``Refused``."""
     what = _under_way(review)
     if what.state.over:
         raise Refused(ErrorCode.ILLEGAL_ACTION, "the game of this what if is over: take a move back, or leave it")

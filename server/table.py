@@ -760,19 +760,18 @@ class Table:
 
     async def _review(self, player: Player, request: ReviewRequest) -> None:
         seat = self.place(player)
-        if isinstance(request, reviews.WhatIfMove):
-            await self._show_what_if(reviews.hypothesised(self.review, self.info(), self.watchers(), player.name,
-                                                          seat, request))
-        elif isinstance(request, HypoBot):
-            what = reviews.bot_turn(self.review, self.info(), self.watchers(), player.name, seat, request)
-            assert self.review is not None and self.nursery is not None
-            self.nursery.start_soon(self._choose_for_what_if, self.review.game, what)
-        elif isinstance(request, OpenReview):
+        if isinstance(request, OpenReview):
             refuse(rules.open_review_refusal(self.info(), seat))
             await self._show_review(await reviews.opened(self.store, request.game, player.name), with_game=True)
+            return
+        review = reviews.led(self.review, self.info(), self.watchers(), player.name, seat, request)
+        if isinstance(request, HypoBot):
+            assert self.nursery is not None
+            self.nursery.start_soon(self._choose_for_what_if, review.game, reviews.bot_turn(review))
+        elif isinstance(request, reviews.WhatIfMove):
+            await self._show_what_if(reviews.hypothesised(review, player.name, request))
         else:
-            await self._show_review(reviews.moved(self.review, self.info(), self.watchers(), player.name, seat,
-                                                  request))
+            await self._show_review(reviews.moved(review, player.name, request))
 
     async def begin_review(self, game: Game, replay: str, leaving: Player | None = None) -> None:
         """The table's game has just ended (``replay``: its file): the host leads its review, from the end
