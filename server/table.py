@@ -16,7 +16,7 @@ import hashlib
 import hmac
 import logging
 import secrets
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -119,25 +119,6 @@ def check_password(stored: str | None, given: str | None, table: str) -> None:
         raise Refused(ErrorCode.WRONG_PASSWORD, f"table {table!r} has a password: give it to join or watch")
     if not hmac.compare_digest(stored, hash_password(given, salt=stored.partition("$")[0])):
         raise Refused(ErrorCode.WRONG_PASSWORD, f"that is not the password of table {table!r}")
-
-
-async def deal(store: Store, table: int, settings: TableSettings, seats: Sequence[Seat | None]) -> Game:
-    """A new game for the table ``table``'s ``seats``, written to the store (``started`` shows it)."""
-    # A seed text deals every game of the table alike, and like every table given that text (with as many
-    # players and the same variant): the engine shuffles from the text itself.
-    seed = settings.seed if settings.seed is not None else secrets.token_hex(8)
-    names = tuple(s.name for s in seats if s is not None)
-    keys = tuple(s.player.key for s in seats if s is not None and s.player is not None)
-    dealt = [s for s in seats if s is not None]
-    bots = frozenset(i for i, s in enumerate(dealt) if s.info().plays_as_bot)  # house bots and network bots
-    # The level the bots play at beside a person (``Table.level`` while one sits there): a person's moves are
-    # judged at it.
-    level = table_level(settings.level, len(dealt), frozenset())
-    game_id = await store.start_game(table, settings.game, seed, names, keys, seeded=settings.seed is not None,
-                                     bots=bool(bots), seating=(level, bots))
-    game = Game(game_id, seed, names, new_game(settings.game, seed))
-    game.bot_level, game.dealt_bots = level, bots
-    return game
 
 
 # (the bot's view, the seats of house bots, the table's convention level) -> the bot's decision
@@ -716,12 +697,32 @@ class Table:
     # --- a game's start, handing a seat on, reviews ---------------------------------------------------------------
 
     async def _start(self, player: Player) -> None:
+        """The host deals a new game: written to the store, then everyone sees it, its clock runs, a bot may begin."""
         await self.may_use_host_powers(player, rules.start_refusal(self.info(), self.seat_of(player)))
         if self.review is not None:  # a new game: the review is over
             await self.store.clear_review(self.id)
             self.review = None
-        self.game = await deal(self.store, self.id, self.settings, self.seats)
-        self._started()
+        settings = self.settings
+        # A seed text deals every game of the table alike, and like every table given that text (with as many
+        # players and the same variant): the engine shuffles from the text itself.
+        seed = settings.seed if settings.seed is not None else secrets.token_hex(8)
+        dealt = [s for s in self.seats if s is not None]
+        names = tuple(s.name for s in dealt)
+        keys = tuple(s.player.key for s in dealt if s.player is not None)
+        bots = frozenset(i for i, s in enumerate(dealt) if s.info().plays_as_bot)  # house bots and network bots
+        # The level the bots play at beside a person (``Table.level`` while one sits there): a person's moves are
+        # judged at it.
+        level = table_level(settings.level, len(dealt), frozenset())
+        game_id = await self.store.start_game(self.id, settings.game, seed, names, keys, bots=bool(bots),
+                                              seeded=settings.seed is not None, seating=(level, bots))
+        game = self.game = Game(game_id, seed, names, new_game(settings.game, seed))
+        game.bot_level, game.dealt_bots = level, bots
+        log.info("table %d (%s): game %d started: %s", self.id, self.name, game.id, ", ".join(names))
+        self.to_members(frame(GameStarted(table=self.id, game=game.id)))
+        game.publish(self.viewers(), None)
+        self._retime()
+        self.changed()
+        self._schedule_bot()
 
     async def _hand_seat(self, host: Player, request: Handover) -> Player | None:
         """Give the seat (the lobby found ``to``), store it, tell everyone. Returns who lost it (None: a bot)."""
@@ -827,16 +828,6 @@ class Table:
         await self._show_what_if(moved)
 
     # --- the game: its moves, clocks, pause, pre-moves, notes and advice ------------------------------------------
-
-    def _started(self) -> None:
-        """The table's new game (``deal``) is its own now: everyone sees it, its clock runs, a bot may begin."""
-        game = self._table_game()
-        log.info("table %d (%s): game %d started: %s", self.id, self.name, game.id, ", ".join(game.names))
-        self.to_members(frame(GameStarted(table=self.id, game=game.id)))
-        game.publish(self.viewers(), None)
-        self._retime()
-        self.changed()
-        self._schedule_bot()
 
     async def _act(self, player: Player, action: Action) -> None:
         seat = self.seated(player)
