@@ -148,16 +148,22 @@ def action_to_json(variant: Variant, action: TurnAction) -> dict[str, int]:
 
 def to_json(state: GameState, players: Sequence[str] | None = None,
             notes: Sequence[SeatNotes] = (), advice_used: bool = False,
-            holders: Sequence[SeatHolder] = (), bot_level: Level | None = None) -> dict[str, Any]:
+            holders: Sequence[SeatHolder] = (), bot_level: Level | None = None,
+            dealt_bots: Iterable[int] = ()) -> dict[str, Any]:
     """The replay of a finished or running game. It holds the whole deck: never send it to a player mid-game.
 
     ``notes`` (one mapping per seat, card order -> text) go into hanab.live's ``notes`` field when any is
     written; they too are for the end of the game, since they are each player's private notes. A game in which
     someone asked the coach for advice says so in its options (``adviceUsed``), so that its score is not taken
-    for one played alone."""
+    for one played alone. ``holders``: the seats handed on, in order; with ``bot_level``, each seat of
+    ``dealt_bots`` (bots held it at the deal) never handed on gets its turn-0 entry first (``BOT_LEVEL``)."""
     names = list(players) if players is not None else list(DEFAULT_NAMES[: state.players])
     if len(names) != state.players:
         raise ValueError(f"{len(names)} names for {state.players} players")
+    if bot_level is not None:  # a seat handed on names its holder at the deal in its first entry already
+        handed = {h.seat for h in holders}
+        holders = [*(SeatHolder(0, seat, names[seat], True) for seat in sorted(dealt_bots) if seat not in handed),
+                   *holders]
     config = state.config
     variant = config.variant
     suits = variant.suits
@@ -204,11 +210,13 @@ def to_json(state: GameState, players: Sequence[str] | None = None,
 
 
 def dumps(state: GameState, players: Sequence[str] | None = None, notes: Sequence[SeatNotes] = (),
-          advice_used: bool = False, holders: Sequence[SeatHolder] = (), bot_level: Level | None = None) -> str:
+          advice_used: bool = False, holders: Sequence[SeatHolder] = (), bot_level: Level | None = None,
+          dealt_bots: Iterable[int] = ()) -> str:
     """The replay as JSON text, indented one space a level (as hanab.live's own files are). Text other than
     ASCII is written as it is, not escaped (as hanab.live's exports do): an escaped emoji in a note would take
     twelve characters of the protocol's limit on a replay."""
-    return json.dumps(to_json(state, players, notes, advice_used, holders, bot_level), indent=1, ensure_ascii=False)
+    return json.dumps(to_json(state, players, notes, advice_used, holders, bot_level, dealt_bots), indent=1,
+                      ensure_ascii=False)
 
 
 def _int(value: object, what: str, low: int, high: int) -> int:

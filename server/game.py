@@ -280,14 +280,5 @@ class Game:
         """The game as hanab.live JSON, with every seat's notes, whether anyone asked the coach for advice and who
         took over a seat from which turn: what the end of the game and its review show everyone."""
         notes = [self.notes.get(seat, {}) for seat in range(self.state.players)]
-        return replay.dumps(self.state, self.names, notes, bool(self.advised), self.seat_holders(), self.bot_level)
-
-    def seat_holders(self) -> list[SeatHolder]:
-        """Who held which seat from which turn, as the file says it: with the bots' level kept, a turn-0 entry for
-        each seat a bot held at the deal and never handed on (a handed seat's first entry names its holder at the
-        deal already), then the seats handed on."""
-        if self.bot_level is None:
-            return list(self.holders)
-        handed = {h.seat for h in self.holders}
-        dealt = [SeatHolder(0, seat, self.names[seat], True) for seat in sorted(self.dealt_bots) if seat not in handed]
-        return dealt + self.holders
+        return replay.dumps(self.state, self.names, notes, bool(self.advised), self.holders, self.bot_level,
+                            self.dealt_bots)

@@ -56,6 +56,15 @@ def test_the_file_says_who_held_each_seat_and_the_level_and_hanablive_still_take
     assert judged(replay) == Judged("basic", True)
 
 
+def test_a_seat_a_bot_held_at_the_deal_gets_its_turn_0_entry_once_and_only_with_the_level() -> None:
+    handed = [SeatHolder(0, 1, "ben", False), SeatHolder(12, 1, "Bot Dan", True)]  # ben's seat, handed on
+    data = to_json(bot_game(), NAMES, holders=handed, bot_level="basic", dealt_bots={2, 1})
+    # Seat 2, the bot's from the deal, first; seat 1's first entry already names its holder at the deal.
+    assert from_json(json.loads(json.dumps(data))).holders == (SeatHolder(0, 2, "Bot Cleo", True), *handed)
+    without_level = to_json(bot_game(), NAMES, holders=handed, dealt_bots={2})
+    assert from_json(json.loads(json.dumps(without_level))).holders == tuple(handed)
+
+
 def test_the_moments_of_a_file_judge_a_seat_while_a_person_held_it_at_the_files_level() -> None:
     state = bot_game()
     replay = from_json(json.loads(dumps(state, NAMES, holders=HOLDERS, bot_level="basic")))
