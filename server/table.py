@@ -525,7 +525,6 @@ class Table:
         self.send_table(player)
         if seat is not None:
             self._seat_status(seat, True)
-            self.watch_absence()
         else:
             self.changed()  # one more spectator watching
 
@@ -537,7 +536,6 @@ class Table:
             self.changed()  # one spectator fewer watching (the count is of those connected)
         else:
             self._seat_status(seat, False, left)
-            self.watch_absence()
 
     def _seat_status(self, seat: int, connected: bool, left: bool = False) -> None:
         self.to_members(frame(SeatStatus(table=self.id, seat=seat, connected=connected, left=left)))
@@ -545,6 +543,7 @@ class Table:
         self.lobby.table_changed(self)
         if self.running and self.settings.game.timed:
             self._retime()  # the player to act came or went: a timed game pauses itself while they are away
+        self.watch_absence()
 
     def watch_absence(self) -> None:
         """A dropped connection keeps its seat, so a table whose people all went home would wait for ever: once
