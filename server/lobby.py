@@ -403,7 +403,8 @@ class Lobby:
         if len(self.tables) >= self.config.max_tables:
             raise Refused(ErrorCode.TABLE_FULL, f"this server holds at most {self.config.max_tables} tables")
         address = player.conn.address if player.conn else ""
-        empty = sum(1 for t in self.tables.values() if t.address == address and t.game is None and t.humans <= 1)
+        empty = sum(1 for t in self.tables.values()
+                    if t.address == address and t.game is None and len(t.persons()) <= 1)
         if empty >= self.config.max_empty_tables_per_address:
             raise Refused(ErrorCode.TABLE_FULL, f"{empty} tables opened from your address wait for players: join "
                                                 "one of them, or wait until they fill up")

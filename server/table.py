@@ -355,7 +355,7 @@ class Table:
             await self._check_clock(request)
         elif isinstance(request, WhatIfBotMove):
             await self._bot_moved_in_what_if(request)
-        elif isinstance(request, CloseIfEmpty) and self.humans == 0 and not self.closed:
+        elif isinstance(request, CloseIfEmpty) and not self.persons() and not self.closed:
             await self.close(request.why)
 
     def watched_by(self, player: Player) -> None:
@@ -374,10 +374,6 @@ class Table:
         """The persons seated here: ``people`` but the network bots. A table with none is nobody's: it closes, and
         a bot is never its host (it would wait for itself to start the next game)."""
         return [(i, p) for i, p in self.people() if not p.network_bot]
-
-    @property
-    def humans(self) -> int:
-        return len(self.persons())
 
     @property
     def someone_connected(self) -> bool:
@@ -548,7 +544,7 @@ class Table:
     def watch_absence(self) -> None:
         """A dropped connection keeps its seat, so a table whose people all went home would wait for ever: once
         no seated human is connected, an alarm starts that closes it after ``abandon_after``; one back stops it."""
-        away = self.humans > 0 and not self.someone_connected
+        away = bool(self.persons()) and not self.someone_connected
         limit = self.config.abandon_after
         if not away or limit is None:
             self._away_since = None
@@ -610,7 +606,7 @@ class Table:
         if self.running:
             await self._end_game(f"{player.name} left the table", leaving=player)
         await self._unseat(seat)
-        if self.humans == 0:
+        if not self.persons():
             await self.close(leaving=player)
             return
         self.watch_absence()  # the one who left may have been the only one connected
