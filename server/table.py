@@ -235,10 +235,11 @@ class Table:
                 self._retime()  # a restored timed game: its clock runs again (or it waits, paused, for its player)
                 self._schedule_bot()
                 self.watch_absence()  # a restored table starts with everyone away
-                async for call in self._requests:
-                    await self._process(call)
-                    if self.closed:
-                        break
+                while not self.closed:
+                    # A call is let go once carried out, not kept while the table waits for the next (nor does the
+                    # wait go through ``async for``'s layer): what a waiting task keeps reaches the collector's
+                    # oldest generation (docs/performance.md, "What the young generations hold").
+                    await self._process(await self._requests.receive())
                 nursery.cancel_scope.cancel()
         finally:
             # Requests that arrived after the table closed (or while the server stops) are answered, not left

@@ -1,6 +1,7 @@
 """A TCP connection's own read path (wait until readable, then read) and the writer's deadline, over real
 loopback sockets and in-memory streams: requests split or bunched any way arrive whole and in order, a reset
-is a dropped connection, silence is still noticed, a peer that stops reading is still dropped."""
+is a dropped connection, silence is still noticed, a peer that stops reading is still dropped; and what a waiting
+reader and a waiting table keep."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from hanabi.engine import ChatPolicy
 from hanabi.protocol.framing import encode
 from hanabi.protocol.messages import Chat, ErrorReply, Goodbye, ListTables, Ping, Pong, SeatStatus, Tables
 from hanabi.server import ServerConfig
+from hanabi.server.requests import Call
 
 from .conftest import Connect, config_with
 from .test_server_tables import table_of
@@ -117,3 +119,20 @@ async def test_an_idle_tcp_reader_waits_on_its_socket_alone(tcp_connect: Connect
     below = readers[0][readers[0].index("Connection._reader") + 1:]
     assert "SocketStream.receive_some" not in below, below  # not inside the stream's and the socket's layers
     assert len(below) <= 5, below  # Trio's wait for the socket to be readable, and its yield to the loop
+
+
+async def test_a_waiting_table_keeps_no_call_it_has_carried_out(connect: Connect) -> None:
+    """Between moves a table's task waits for the next call: the one it carried out (the request, its event, the
+    outcome) is let go, and the wait is the channel's receive alone, no ``async for`` layer above it."""
+    alice, bob = await connect("Alice"), await connect("Bob")
+    await table_of(alice, [bob], chat=ChatPolicy.ALWAYS)
+    await alice.send(Chat(text="hello"))
+    assert (await alice.expect(Chat)).text == "hello"
+    await trio.testing.wait_all_tasks_blocked()
+    tables = [task for task in _every_task() if _waits(task)[:1] == ["Table.run"]]
+    assert len(tables) == 1
+    waits = _waits(tables[0])
+    assert waits[1] == "MemoryReceiveChannel.receive", waits
+    frame = tables[0].coro.cr_frame
+    assert frame is not None
+    assert not [value for value in frame.f_locals.values() if isinstance(value, Call)]
