@@ -134,6 +134,10 @@ class Game:
     def running(self) -> bool:
         return not self.state.over
 
+    def holder(self, seat: int) -> str:
+        """Who plays ``seat`` now: whoever it was last handed on to, or else who was dealt it."""
+        return next((h.name for h in reversed(self.holders) if h.seat == seat), self.names[seat])
+
     def handing(self, seat: int, name: str, bot: bool, was_bot: bool) -> list[SeatHolder]:
         """The entries of ``holders`` that make ``seat`` ``name``'s from the turn to come on (``bot``: a bot's;
         ``was_bot``: a bot held it at the deal). Changes nothing: the table stores them first, then adds them."""
@@ -152,7 +156,7 @@ class Game:
         except GameEnded:
             raise Refused(ErrorCode.GAME_NOT_RUNNING, NO_GAME) from None
         except NotYourTurn as e:
-            raise Refused(ErrorCode.NOT_YOUR_TURN, NotYourTurn.sentence(self.names[e.current])) from None
+            raise Refused(ErrorCode.NOT_YOUR_TURN, NotYourTurn.sentence(self.holder(e.current))) from None
         except IllegalAction as e:
             raise Refused(ErrorCode.ILLEGAL_ACTION, str(e)) from None
 

@@ -19,6 +19,7 @@ from hanabi.protocol.messages import (
     AdviceReply,
     ErrorReply,
     GameClock,
+    GameOver,
     GameStarted,
     GetAdvice,
     HandSeat,
@@ -289,6 +290,28 @@ async def test_a_timed_game_paused_for_the_away_player_goes_on_once_a_bot_has_th
     assert going.running == 1
     moved = await alice.expect(ViewUpdate, where=lambda m: m.view.turn == view.turn + 1)
     assert moved.view.events[-1].seat == 1  # type: ignore[union-attr]
+
+
+async def test_whose_turn_it_is_is_said_with_the_name_of_who_holds_the_seat_now(connect: Connect) -> None:
+    """After a hand-over the seat's new holder is named, not who was dealt it: in a move refused for not being
+    one's turn, in the coach's refusal, and when the seat's clock runs out."""
+    alice, bob = await connect("Alice"), await connect("Bob")
+    await table_of(alice, [bob], advice=True, timed=True, time_base=600, time_per_turn=0)
+    await alice.send(Start())
+    await _bobs_turn(alice, bob)
+    await _drop(bob, [alice], 1)
+    again = await connect("Bob")  # another machine, so another player: "Bob 2"
+    await alice.send(HandSeat(seat=1, to="Bob 2"))
+    await again.expect(Joined)
+    await alice.expect(SeatHanded)
+    refused = await _refused(alice, ActionRequest(Discard(0)))
+    assert (refused.code, refused.message) == ("not_your_turn", "it is not your turn: Bob 2 is to act")
+    refused = await _refused(alice, GetAdvice(id=5))
+    assert refused.code == "not_your_turn" and "it is Bob 2's turn" in refused.message, refused.message
+    async with trio.open_nursery() as nursery:  # Bob 2 reads on (a peer that stops reading is dropped) but waits
+        nursery.start_soon(functools.partial(again.expect, GameOver, 700))
+        over = await alice.expect(GameOver, 700)  # until his 600 s bank runs out, on the virtual clock
+    assert over.outcome.detail.startswith("Bob 2 ran out of time"), over.outcome.detail
 
 
 async def test_the_move_the_old_holder_queued_is_not_made_for_the_new_one(connect: Connect) -> None:
