@@ -543,6 +543,20 @@ def _path(trace_log: str, window: tuple[float, float]) -> dict[str, dict[str, fl
                  if not any(start <= read + ends[-1] and end >= read for start, end in spans)]
         held = len(moves) - len(clear)
         summary[f"without {label}"] = {"moves with one": held, **(percentiles(clear) if clear else {})}
+    # The slowest 1 % (what the p99 is made of): how many had a collection of each generation run during their path
+    # (of none), and each part's median among them.
+    slowest = sorted(moves, key=lambda move: move[1][-1])[-max(1, len(moves) // 100):] if moves else []
+    tail: dict[str, float] = {"moves": len(slowest)}
+    for label, generations in (("generation 0", {0}), ("generation 1", {1}), ("generation 2", {2}),
+                               ("none", set())):
+        spans = [(start, end) for g, start, end in collections if g in (generations or {0, 1, 2})]
+        with_one = sum(any(start <= read + ends[-1] and end >= read for start, end in spans) for read, ends in slowest)
+        tail[f"with {label}"] = with_one if generations else len(slowest) - with_one
+    for i, name in enumerate(_PATH):
+        if slowest:
+            tail[name] = round(statistics.median((ends[i] - (ends[i - 1] if i else 0.0)) * 1000
+                                                 for _, ends in slowest), 3)
+    summary["slowest 1 %"] = tail
     return summary
 
 
@@ -843,7 +857,12 @@ def main(argv: list[str] | None = None) -> int:
               f"steps ({', '.join(f'{name} {n}' for n, name in steps[:5])}), {counted.get('thread hops', 0)} "
               f"thread hops, {counted.get('stream writes', 0)} stream writes")
     for name, figures in result.get("path_ms", {}).items():
-        if name.startswith("without "):
+        if name == "slowest 1 %":
+            print(f"the slowest 1 % of the moves ({figures['moves']}): a collection ran during the path of "
+                  + ", ".join(f"{figures[f'with generation {g}']} (generation {g})" for g in range(3))
+                  + f", none during {figures['with none']}; their parts' medians: "
+                  + ", ".join(f"{part} {figures[part]} ms" for part in _PATH if part in figures))
+        elif name.startswith("without "):
             print(f"a collection of {name[8:]} ran during {figures['moves with one']} moves' paths; the others' "
                   f"whole path: p50 {figures.get('p50')} ms, p90 {figures.get('p90')} ms, p99 {figures.get('p99')} ms")
         else:

@@ -85,7 +85,12 @@ def test_the_trace_times_each_part_of_a_moves_path() -> None:
     parts = ["read -> table", "table -> store", "store's commit", "commit -> views", "views built and queued",
              "queued -> write", "write", "read -> written"]
     assert list(path) == [*parts, "without generation 0", "without generation 1", "without generation 2",
-                          "without any generation"]
+                          "without any generation", "slowest 1 %"]
+    # The slowest 1 %: each had a collection of some generation during its path, or none did.
+    tail = path["slowest 1 %"]
+    assert tail["moves"] >= 1 and 0 <= tail["with none"] <= tail["moves"]
+    assert all(0 <= tail[f"with generation {g}"] <= tail["moves"] - tail["with none"] for g in range(3))
+    assert all(tail[name] >= 0 for name in parts[:-1])
     for name in parts:
         assert 0 <= path[name]["p50"] <= path[name]["p90"] <= path[name]["p99"]
     # The whole is the sum of its parts, move by move: its median is at least the largest part's.
