@@ -107,7 +107,7 @@ class Game:
     reasons: list[tuple[BotReason, frozenset[int]]] = field(default_factory=list)
     bot_turn: int | None = None  # the turn a bot is thinking about (its choice is taken only for that turn)
     # The seats handed on while the game ran: who played the seat from which turn on (a seat's first entry names its
-    # holder at the deal), so that a log, the review and the file name who moved. Stored (``seat_holders``).
+    # holder at the deal), so that a log, the review and the file name who moved. Kept in the store's ``seat_holders``.
     holders: list[SeatHolder] = field(default_factory=list)
     advised: set[int] = field(default_factory=set)  # the seats that asked the coach for advice (stored first)
     # The level of the house bots beside people, and the seats bots held at the deal: the file says them, so that

@@ -2,11 +2,12 @@
 
 This module keeps the task, seating, the host's powers, who is told what, and the game once it is dealt (moves,
 the bots' turns, clocks, pause, pre-moves, notes, advice); it alone changes a table. A move follows one path
-whoever makes it (a person, a bot, a pre-move): checked by the ``Game``, written to the store, and only then
-shown (``_commit``). A bot's choice is made after a delay (so people can follow), in a worker thread (so a slow
-bot never stalls the event loop), from its seat's redacted ``PlayerView`` alone (it cannot cheat). What a
-review's next step is lives in ``review.py``. docs/design.md ("A table's task") says how requests, bots and
-alarms reach the task, and which task owns what.
+whoever makes it (a person, a bot, a pre-move): checked (a person's and a pre-move by the ``Game``; a bot
+chooses from the legal moves of that very turn), written to the store, and only then shown (``_commit``). A
+bot's choice is made after a delay (so people can follow), in a worker thread (so a slow bot never stalls the
+event loop), from its seat's redacted ``PlayerView`` alone (it cannot cheat). What a review's next step is lives
+in ``review.py``. docs/design.md ("A table's task") says how requests, bots and alarms reach the task, and which
+task owns what.
 """
 from __future__ import annotations
 
@@ -121,7 +122,7 @@ def check_password(stored: str | None, given: str | None, table: str) -> None:
         raise Refused(ErrorCode.WRONG_PASSWORD, f"that is not the password of table {table!r}")
 
 
-# (the bot's view, the seats of house bots, the table's convention level) -> the bot's decision
+# (the bot's view, the seats bots hold, the table's convention level) -> the bot's decision
 Policy = Callable[[PlayerView, frozenset[int], Level], Decision]
 
 
@@ -461,8 +462,9 @@ class Table:
 
     def to_members(self, data: bytes, but: Player | None = None,
                    seeing: Callable[[int | None], bool] | None = None) -> None:
-        """``data`` to everyone here (but ``but``); with ``seeing``, only to those whose seat seen (``viewers``) it
-        takes."""
+        """The frame ``data``, the same for all, to everyone here (but ``but``); with ``seeing``, only to those
+        the seat whose view they are sent (``viewers``) lets see it. A view is not such a frame: it goes through
+        ``Player.send``, whose connection sends each peer only the game's events it has not had yet."""
         for p, seat in self.viewers(but):
             if seeing is None or seeing(seat):
                 p.send_frame(data)
@@ -487,7 +489,7 @@ class Table:
         clocks, pre-move and notes they may see (a seat only its own notes while the game runs), the review if
         any, and who watches."""
         own = self.seat_of(player)
-        seat = own if own is not None else self.seen_as.get(player)  # whose view they are sent
+        seat = dict(self.viewers()).get(player)  # whose view they are sent, as every frame to them is
         game = self.game
         holders = tuple(Holder(h.turn, h.seat, h.name) for h in game.holders[-HOLDERS_MAX:]) \
             if game is not None and game.running else ()
