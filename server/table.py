@@ -876,7 +876,7 @@ class Table:
         assert game is not None
         ended = time_out(game.state, why) if timed_out else terminate(game.state, why)
         assert ended.outcome is not None
-        await self.store.finish_game(game.id, 0, ended.outcome.reason.value)
+        await self.store.finish_game(game.id, ended.outcome.score, ended.outcome.reason.value)
         game.state = ended
         self._retime(tell=game.time.config.timed)  # no bank runs any more
         game.publish(self.viewers(but=leaving), None)
