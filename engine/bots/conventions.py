@@ -86,10 +86,9 @@ def covering(table: Table, hidden: tuple[int, ...], exclude: int | None, know: d
 
 def save_identities(table: Table, clue: Clue) -> int:
     """What a save clue on the chop may be saving: a critical card, or (2 clue) any 2 still needed."""
-    mask = 0
-    for i in table.copies:
-        if table.critical(i) or (clue.rank == 2 and rank_of(i) == 2 and not table.dead(i)):
-            mask |= 1 << i
+    mask = table.critical_mask()
+    if clue.rank == 2:
+        mask |= sum(1 << i for i in table.copies if rank_of(i) == 2) & ~table.trash_mask()
     return mask
 
 
@@ -304,7 +303,7 @@ def note_intent(table: Table, giver: int, reading: Reading, news: bool = True) -
     tells nothing new (``news`` False) meant neither.
     """
     playable = sum(1 << i for i in table.copies if table.playable(i))
-    keep = sum(1 << i for i in table.copies if table.critical(i))
+    keep = table.critical_mask()
     chop = table.chop(reading.target)
     meant: list[tuple[int, int]] = []
     for o in reading.touched:

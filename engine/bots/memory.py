@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from ..actions import Clue, Discard, Play, RearrangeEvent, TurnEvent
+from ..cards import MAX_RANK
 from ..options import GameConfig
 from ..views import PlayerView
 from .cardmath import bits, copies_table, ident, rank_of, suit_of
@@ -99,8 +100,10 @@ class Table:
     events_done: int = 0
     tokens: int = 8
     strikes: int = 0
-    # ``trash_mask``, kept until a card leaves a hand (nothing else changes it): the bots ask for it often.
+    # ``trash_mask`` and ``critical_mask``, kept until a card leaves a hand (nothing else changes the fireworks or
+    # the discards they come from): the bots ask for them often.
     _trash: int | None = field(default=None, init=False, repr=False, compare=False)
+    _critical: int = field(default=0, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         variant = self.config.variant
@@ -376,16 +379,33 @@ class Table:
         """Can never be played: already played, or an earlier card of its suit is all gone."""
         return bool(self.trash_mask() >> identity & 1)
 
-    def _dead(self, identity: int) -> bool:
-        s, r = suit_of(identity), rank_of(identity)
-        if self.fireworks[s] >= r:
-            return True
-        return any(self.gone[ident(s, q)] >= self.copies[ident(s, q)] for q in range(self.fireworks[s] + 1, r))
-
     def trash_mask(self) -> int:
+        """Every identity that is ``dead``."""
         if self._trash is None:
-            self._trash = sum(1 << i for i in self.copies if self._dead(i))
+            self._trash, self._critical = self._suit_masks()
         return self._trash
+
+    def critical_mask(self) -> int:
+        """Every identity that is ``critical``."""
+        if self._trash is None:
+            self._trash, self._critical = self._suit_masks()
+        return self._critical
+
+    def _suit_masks(self) -> tuple[int, int]:
+        """The dead and the critical identities, each suit walked up from the bottom: up to its firework every card
+        is played; above it, a rank with every copy gone leaves the ranks over it dead too."""
+        trash = critical = 0
+        for s, height in enumerate(self.fireworks):
+            lost = False
+            for r in range(1, MAX_RANK + 1):
+                i = ident(s, r)
+                if r <= height or lost:
+                    trash |= 1 << i
+                    continue
+                if self.gone[i] >= self.copies[i] - 1:
+                    critical |= 1 << i
+                lost = self.gone[i] >= self.copies[i]
+        return trash, critical
 
     def fork(self) -> Table:
         """A copy to replay on without touching this one (the endgame's rollouts): every container copied."""
@@ -405,7 +425,7 @@ class Table:
 
     def critical(self, identity: int) -> bool:
         """Not yet played, still possible, and every other copy is discarded."""
-        return not self.dead(identity) and self.gone[identity] >= self.copies[identity] - 1
+        return bool(self.critical_mask() >> identity & 1)
 
     def chop(self, seat: int) -> int | None:
         """The oldest card with no clue on it and no play expected of it."""

@@ -60,7 +60,7 @@ def is_signal(t: Table, seat: int, order: int) -> bool:
 
 def keep_mask(t: Table) -> int:
     """What a card kept by a signal may be: a critical card."""
-    return sum(1 << i for i in t.copies if t.critical(i))
+    return t.critical_mask()
 
 
 def read_discard(t: Table, seat: int, order: int) -> None:
