@@ -413,10 +413,11 @@ runpy.run_module("hanabi.server", run_name="__main__", alter_sys=True)
 
 # Run as the server's ``-c`` program with ``--trace``: the server, with the path of each move made by a person
 # timed, one line per move in the file named by HANABI_TRACE_LOG: the wall-clock time its request was read, then
-# seconds from that read to: the table's task taking it up, the store given its action, the store's commit done,
-# the views built, queued and their writers woken (``Game.publish`` begun and done), the mover's writer starting
-# its write and done with it; and a line for each cycle collection (generation, start, end on the same clock as
-# the moves' reads). Patches the server's own functions by name: a diagnosis, not a contract.
+# seconds from that read to: the table's task taking it up, the store given its action, its batch begun and done in
+# the store's thread, the table's task back from the store, the views built, queued and their writers woken
+# (``Game.publish`` begun and done), the mover's writer starting its write and done with it; and a line for each
+# cycle collection (generation, start, end on the same clock as the moves' reads). Patches the server's own
+# functions by name: a diagnosis, not a contract.
 _TRACER = """
 import gc, os, runpy, sys, time
 from hanabi.server import connection, game, store, table
@@ -426,6 +427,8 @@ moving = {}  # game id -> [mover's connection, stamps], while its table's task c
 
 take, commit, add_action, publish, write = (connection.Connection._take, table.Table._commit, store.Store.add_action,
                                             game.Game.publish, connection.Connection._write)
+batch = store.Store._commit
+batches = []  # (start, end) of each batch committed in the store's thread, in order (one thread commits them all)
 
 async def traced_take(self, data):
     self.traced_read = (time.time(), clock())
@@ -443,18 +446,28 @@ async def traced_commit(self, game, seat, action, new, reason=None):
     finally:
         moving.pop(game.id, None)
 
+def timed_batch(self, jobs):
+    began = clock()
+    try:
+        return batch(self, jobs)
+    finally:
+        batches.append((began, clock()))
+        del batches[:-64]
+
 async def traced_add_action(self, game_id, *args, **kwargs):
     stamps = moving[game_id][1] if game_id in moving else None
     if stamps is not None:
         stamps.append(clock())
     await add_action(self, game_id, *args, **kwargs)
     if stamps is not None:
-        stamps.append(clock())
+        # The action's batch: the first begun after it was queued (a batch takes what is queued when it begins).
+        span = next((span for span in tuple(batches) if span[0] >= stamps[-1]), None)
+        stamps += [*(span or (stamps[-1], stamps[-1])), clock()]
 
 def traced_publish(self, *args, **kwargs):
     began = clock()
     publish(self, *args, **kwargs)
-    if self.id in moving and len(moving[self.id][1]) == 5:
+    if self.id in moving and len(moving[self.id][1]) == 7:
         conn, stamps = moving[self.id]
         stamps += [began, clock()]
         conn.traced_stamps = stamps
@@ -478,13 +491,14 @@ def collected(phase, info):
 gc.callbacks.append(collected)
 
 connection.Connection._take, table.Table._commit, store.Store.add_action = traced_take, traced_commit, traced_add_action
+store.Store._commit = timed_batch
 game.Game.publish, connection.Connection._write = traced_publish, traced_write
 sys.argv[0] = "hanabi-server"
 runpy.run_module("hanabi.server", run_name="__main__", alter_sys=True)
 """
 # The parts of a move's path that ``--trace`` times, in order: each ends where the next begins.
-_PATH = ("read -> table", "table -> store", "store's commit", "commit -> views", "views built and queued",
-         "queued -> write", "write")
+_PATH = ("read -> table", "table -> store", "to the store's thread", "in the store's thread",
+         "back from the store's thread", "commit -> views", "views built and queued", "queued -> write", "write")
 
 
 def _start_server(db: str, profile: str | None = None, gc_log: str | None = None,

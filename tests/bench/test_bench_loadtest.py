@@ -82,8 +82,9 @@ def test_the_trace_times_each_part_of_a_moves_path() -> None:
     result = run(tables=2, players=2, seconds=1.0, warmup=0.2, think=0.03, trace=True)
     assert result["errors"] == 0, result["first_error"]
     path = result["path_ms"]
-    parts = ["read -> table", "table -> store", "store's commit", "commit -> views", "views built and queued",
-             "queued -> write", "write", "read -> written"]
+    parts = ["read -> table", "table -> store", "to the store's thread", "in the store's thread",
+             "back from the store's thread", "commit -> views", "views built and queued", "queued -> write", "write",
+             "read -> written"]
     assert list(path) == [*parts, "without generation 0", "without generation 1", "without generation 2",
                           "without any generation", "slowest 1 %"]
     # The slowest 1 %: each had a collection of some generation during its path, or none did.
@@ -95,7 +96,7 @@ def test_the_trace_times_each_part_of_a_moves_path() -> None:
         assert 0 <= path[name]["p50"] <= path[name]["p90"] <= path[name]["p99"]
     # The whole is the sum of its parts, move by move: its median is at least the largest part's.
     assert path["read -> written"]["p50"] >= max(path[name]["p50"] for name in parts)
-    assert path["store's commit"]["p50"] > 0 and path["views built and queued"]["p50"] > 0
+    assert path["in the store's thread"]["p50"] > 0 and path["views built and queued"]["p50"] > 0
     # The moves a collection ran during, by generation: those of any generation are those of each, or more.
     held = {name: figures["moves with one"] for name, figures in path.items() if name.startswith("without ")}
     assert held["without any generation"] >= max(held["without generation 0"], held["without generation 1"],
