@@ -179,6 +179,8 @@ class LobbySide(Protocol):
 
 
 class Table:
+    # --- making and restoring a table ---------------------------------------------------------------------------------
+
     def __init__(self, id: int, name: str, settings: TableSettings, password: str | None, *, store: Store,
                  config: ServerConfig, policy: Policy, lobby: LobbySide, address: str | None = None,
                  host: int | None = None, game: Game | None = None,
@@ -226,7 +228,12 @@ class Table:
             table.seats[s.seat] = Seat(s.name if player is None else player.name, player)
         return table
 
-    # --- the task ---------------------------------------------------------------------------------------------
+    def watched_by(self, player: Player) -> None:
+        """A restored table's spectator (the store keeps them as it keeps seats), back before the task starts
+        or while it waits: they resume watching."""
+        self.spectators.add(player)
+
+    # --- the task: requests one at a time -----------------------------------------------------------------------------
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         try:
@@ -360,91 +367,343 @@ class Table:
         elif isinstance(request, CloseIfEmpty) and not self.persons() and not self.closed:
             await self.close(request.why)
 
-    def watched_by(self, player: Player) -> None:
-        """A restored table's spectator (the store keeps them as it keeps seats), back before the task starts
-        or while it waits: they resume watching."""
-        self.spectators.add(player)
+    # --- the game: its start, moves, pre-moves, notes, advice and end -------------------------------------------------
 
-    # --- who is here --------------------------------------------------------------------------------------------
+    async def _start(self, player: Player) -> None:
+        """The host deals a new game: written to the store, then everyone sees it, its clock runs, a bot may begin."""
+        await self.may_use_host_powers(player, rules.start_refusal(self.info(), self.seat_of(player)))
+        if self.review is not None:  # a new game: the review is over
+            await self.store.clear_review(self.id)
+            self.review = None
+        settings = self.settings
+        # A seed text deals every game of the table alike, and like every table given that text (with as many
+        # players and the same variant): the engine shuffles from the text itself.
+        seed = settings.seed if settings.seed is not None else secrets.token_hex(8)
+        dealt = [s for s in self.seats if s is not None]
+        names = tuple(s.name for s in dealt)
+        keys = tuple(s.player.key for s in dealt if s.player is not None)
+        bots = frozenset(i for i, s in enumerate(dealt) if s.info().plays_as_bot)  # house bots and network bots
+        # The level the bots play at beside a person (``Table.level`` while one sits there): a person's moves are
+        # judged at it.
+        level = table_level(settings.level, len(dealt), frozenset())
+        game_id = await self.store.start_game(self.id, settings.game, seed, names, keys, bots=bool(bots),
+                                              seeded=settings.seed is not None, seating=(level, bots))
+        game = self.game = Game(game_id, seed, names, new_game(settings.game, seed))
+        game.bot_level, game.dealt_bots = level, bots
+        log.info("table %d (%s): game %d started: %s", self.id, self.name, game.id, ", ".join(names))
+        self.to_members(frame(GameStarted(table=self.id, game=game.id)))
+        game.publish(self.viewers(), None)
+        self._retime()
+        self.changed()
+        self._schedule_bot()
 
-    def people(self) -> list[tuple[int, Player]]:
-        """The players seated here by a connection of their own (house bots are not; a ``hanabi-bot`` is), each
-        with their seat, in seat order."""
-        return [(i, s.player) for i, s in enumerate(self.seats) if s is not None and s.player is not None]
+    def _table_game(self) -> Game:
+        """The table's game (running, or the last one), or the refusal that there is none."""
+        if self.game is None:
+            raise Refused(ErrorCode.GAME_NOT_RUNNING, NO_GAME)
+        return self.game
 
-    def persons(self) -> list[tuple[int, Player]]:
-        """The persons seated here: ``people`` but the network bots. A table with none is nobody's: it closes, and
-        a bot is never its host (it would wait for itself to start the next game)."""
-        return [(i, p) for i, p in self.people() if not p.network_bot]
-
-    @property
-    def someone_connected(self) -> bool:
-        return any(p.online for _, p in self.persons())
-
-    @property
-    def running(self) -> bool:
-        return self.game is not None and self.game.running
-
-    def player_at(self, seat: int) -> Player | None:
-        """The person in ``seat`` (None for an empty seat or a bot's)."""
-        s = self.seats[seat]
-        return s.player if s is not None else None
-
-    def seat_of(self, player: Player) -> int | None:
-        return next((i for i, p in self.people() if p is player), None)
-
-    def viewers(self, but: Player | None = None) -> list[tuple[Player, int | None]]:
-        """Everyone here (but ``but``), seated first, each with the seat whose view they are sent (their own, the one
-        a spectator watches as, or None: every hand); one who both sits and watches here (the lobby should not let
-        that happen) counts once, as seated."""
-        seated: list[tuple[Player, int | None]] = [(p, i) for i, p in self.people()]
-        sitting = {p for p, _ in seated}
-        watching = [(p, self.seen_as.get(p)) for p in self.spectators if p not in sitting]
-        return [(p, seat) for p, seat in seated + watching if p is not but]
-
-    def place(self, player: Player) -> int | None:
-        """``player``'s seat here (None: watching), or ``Refused`` if they are at this table neither way."""
-        seat = self.seat_of(player)
-        if seat is None and player not in self.spectators:
-            raise Refused(ErrorCode.NOT_SEATED, "you are not at this table")
-        return seat
-
-    def seated(self, player: Player) -> int:
-        seat = self.seat_of(player)
-        if seat is None:
-            raise Refused(ErrorCode.NOT_SEATED, "only players seated at this table can do that")
-        return seat
-
-    def info(self) -> TableInfo:
-        return TableInfo(
-            id=self.id, name=self.name, seats=len(self.seats),
-            players=tuple(None if s is None else s.info() for s in self.seats),
-            has_password=self.password is not None, running=self.running,
-            spectators=sum(1 for p in self.spectators if p.online), host=self.host, level=self.level,
-            seeded=self.settings.seed is not None, advice=self.settings.advice,
-            **{k: getattr(self.settings.game, k) for k in GAME_CHOICES})
-
-    @property
-    def bot_seats(self) -> frozenset[int]:
-        """The seats that play by the house bots' conventions: theirs, and network bots'."""
-        return frozenset(i for i, s in enumerate(self.seats) if s is not None and s.info().plays_as_bot)
-
-    @property
-    def level(self) -> Level:
-        """The level the bots play at: the one chosen, else beginner beside a person, the strongest among bots."""
-        return table_level(self.settings.level, len(self.seats), self.bot_seats)
-
-    async def may_use_host_powers(self, player: Player, refusal: rules.Refusal | None) -> None:
-        """Refuse with ``refusal`` (from a table rule), or go ahead, the asker becoming host if the host is away."""
-        refuse(refusal)
+    async def _act(self, player: Player, action: Action) -> None:
         seat = self.seated(player)
-        if rules.takes_over_host(self.info(), seat):
-            await self._set_host(seat)
-            self.changed()
+        game = self._table_game()
+        if not isinstance(action, Rearrange):
+            game.check_not_paused()
+        new = game.check(seat, action, self.config.rearranges_per_turn)
+        await self._commit(game, seat, action, new)
 
-    async def _set_host(self, seat: int) -> None:
-        await self.store.set_host(self.id, seat)
-        self.host = seat
+    async def _commit(self, game: Game, seat: int, action: Action, new: GameState,
+                      reason: Withheld | None = None) -> None:
+        """Write the action (with the clocks after it, and a bot's ``reason`` for it), then show it: nobody sees a
+        move the store does not hold, and a bot's reason comes with its move (a restart keeps it, from the same
+        seats)."""
+        takes_turn = not isinstance(action, Rearrange)  # rearranging one's hand is no turn
+        clocks = game.time.after_move(seat) if takes_turn else ()
+        await self.store.add_action(game.id, game.seq, action, clocks, reason)
+        game.record(seat, action, new)
+        event = new.events[-1]
+        game.publish(self.viewers(), event)
+        if reason is not None:
+            self._tell_reason(game, reason)
+        if takes_turn:
+            for cancelled, why in game.cancel_premoves(event):
+                self._tell(cancelled, game.queued(cancelled, why))
+            self._retime(clocks, tell=game.time.config.timed)  # an untimed game's clock does not change with moves
+        if new.outcome is not None:
+            try:
+                await self.store.finish_game(game.id, new.outcome.score, new.outcome.reason.value)
+            except StoreFailure as e:
+                # The last action is saved, so the game is over all the same: everyone is told so now, and a
+                # restart marks it finished from its actions (Lobby.restore).
+                log.error("game %d: its end could not be saved (marked on the next start): %s", game.id, e)
+            log.info("table %d (%s): game %d over: %d/%d, %s", self.id, self.name, game.id, new.outcome.score,
+                     new.outcome.max_score, new.outcome.reason.value)
+            await self._over(game)
+            self.changed()
+        else:
+            self._schedule_bot()
+            if takes_turn:
+                await self._premove_turn(game)
+
+    async def _premove_turn(self, game: Game) -> None:
+        """At the start of a turn: the move its player queued, made now (unless the game is paused)."""
+        if game is not self.game or not game.running or game.time.paused:
+            return
+        seat = game.state.current
+        move = game.premoves.pop(seat, None)
+        if move is None:
+            return
+        verb = "play" if isinstance(move, Play) else "discard"
+        try:
+            new = game.check(seat, move, self.config.rearranges_per_turn)
+        except Refused as e:
+            self._tell(seat, game.queued(seat, f"your queued {verb} was not made, it is your turn now: {e.message}"))
+            return
+        try:
+            await self._commit(game, seat, move, new)
+        except StoreFailure as e:
+            # The move before this one is saved and shown; this one is not made, and its player plays by hand.
+            log.error("game %d: a queued move was not saved: %s", game.id, e)
+            self._tell(seat, game.queued(seat, f"your queued {verb} was not made (the server could not save it): "
+                                               "it is your turn now"))
+            return
+        self._tell(seat, game.queued(seat, f"your queued {verb} was made"))
+
+    def _queue_move(self, player: Player, request: QueueMove) -> None:
+        """A seat's pre-move for its next turn (or none): kept, and its player told what is queued now."""
+        game = self._table_game()
+        seat = self.seated(player)
+        player.send(game.queued(seat, game.queue(seat, request)))
+
+    async def _write_note(self, player: Player, request: WriteNote) -> None:
+        """A seat's note on a card: stored, then its writer's whole set goes back to the writer and to the
+        spectators who see everyone's notes or watch as that seat; never to another seat while the game runs."""
+        seat = self.seated(player)
+        game = self._table_game()
+        game.check_note(seat, request.order, request.text)
+        await self.store.set_note(game.id, seat, request.order, request.text)
+        game.write_note(seat, request.order, request.text)
+        player.send(game.notes_of(seat, request.id))
+        # Another seat sees its own notes only.
+        self.to_members(frame(game.notes_of(seat)), but=player, seeing=lambda seen: seen in (None, seat))
+
+    async def _advise(self, player: Player, request: GetAdvice) -> None:
+        """Answer ``player``'s ``get_advice``, or refuse it. The advice is
+        the engine's: the house bot at the table's level decides from the asker's own redacted view, so it tells them
+        nothing their screen does not already show. Whether a table gives advice at all is its host's choice
+        (``table_rules.advice_refusal``). The game is marked as played with advice in the store before the answer
+        leaves, so no advice is ever given unmarked."""
+        info = self.info()
+        refuse(rules.advice_refusal(info, self.seat_of(player)))  # a seated player, while the game runs
+        seat, game = self.seated(player), self._table_game()
+        state = game.state
+        if state.current != seat:
+            raise Refused(ErrorCode.NOT_YOUR_TURN, f"advice is for your own turn: it is {game.holder(state.current)}'s "
+                                                   "turn now")
+        # The names of who holds each seat now (a seat handed to a bot is the bot's), not of who was dealt it.
+        names = tuple(map(game.holder, range(len(game.names))))
+        from hanabi.engine.coach import advice_for  # with the first advice asked for, not at start
+
+        # Off the event loop, as the bots' own turns are: the table waits for it, and nothing else changes the game.
+        advice = await trio.to_thread.run_sync(functools.partial(
+            advice_for, state, seat, level=self.level, bot_seats=self.bot_seats, names=names))
+        if seat not in game.advised:
+            await self.store.mark_advice(game.id, seat)
+            game.advised.add(seat)
+        player.send(AdviceReply(game=game.id, turn=state.turn, move=advice.move[:SENTENCE_MAX],
+                                reason=advice.reason[:SENTENCE_MAX], convention=advice.convention,
+                                section=advice.section, id=request.id))
+
+    async def _end_game(self, why: str, leaving: Player | None = None, timed_out: bool = False) -> None:
+        """Stop the running game (``timed_out``: the player to act ran out of time); everyone's last view shows it
+        over, as after a last move (but the one ``leaving``, who goes back to the lobby and wants no more of this
+        table)."""
+        game = self.game
+        assert game is not None
+        ended = time_out(game.state, why) if timed_out else terminate(game.state, why)
+        assert ended.outcome is not None
+        await self.store.finish_game(game.id, ended.outcome.score, ended.outcome.reason.value)
+        game.state = ended
+        self._retime(tell=game.time.config.timed)  # no bank runs any more
+        game.publish(self.viewers(but=leaving), None)
+        await self._over(game, leaving)
+
+    async def _over(self, game: Game, leaving: Player | None = None) -> None:
+        """The game is over: everyone here (but ``leaving``) gets the whole game and its file, each seat (and who
+        watched as it) the bots' reasons kept from it while it ran; then the review begins, from the same file."""
+        replay = game.replay_json()
+        self.to_members(game.over_frames(replay), but=leaving)
+        for message, named in game.reasons:
+            self.to_members(frame(message), but=leaving, seeing=named.__contains__)  # to the seats it was kept from
+        await self.begin_review(game, replay, leaving)
+
+    # --- clocks and pause ---------------------------------------------------------------------------------------------
+
+    def _retime(self, clocks: Clocks | None = None, tell: bool = True, resumed_by: str | None = None) -> None:
+        """After a move, a pause, the end, or the player to act coming or going: which bank runs now (from
+        ``clocks``, or the banks as they stand), the timer that ends the game when it is empty, and (``tell``)
+        everyone told (``resumed_by``: who let the game go on, when that is why)."""
+        game = self.game
+        if game is None:
+            return
+        time, state = game.time, game.state
+        seat = self.seats[state.current] if game.running else None
+        away = time.config.timed and seat is not None and seat.player is not None and not seat.player.online
+        time.away = seat.name if away and seat is not None else None
+        time.set(time.now() if clocks is None else clocks, state.current if game.running else None)
+        expired = functools.partial(self.call_own, OutOfTime(game.id, state.turn))
+        time.arm(None if self.closed else self.nursery, expired)
+        if tell:
+            self.to_members(frame(time.message(game.id, resumed_by)))
+
+    async def _check_clock(self, request: OutOfTime) -> None:
+        game = self.game
+        if game is None or game.id != request.game or game.state.turn != request.turn or not game.running:
+            return  # a move came in (or the game ended) while this was queued
+        time = game.time
+        if time.ticking is None:
+            return  # paused meanwhile
+        if not out_of_time(time.clocks, time.ticking, time.used()):
+            self._retime()  # woken a hair early: sleep the rest
+            return
+        name = game.holder(game.state.current)
+        log.info("table %d (%s): game %d: %s ran out of time", self.id, self.name, game.id, name)
+        await self._end_game(out_of_time_sentence(name), timed_out=True)
+        self.changed()
+
+    async def _set_paused(self, player: Player, paused: bool) -> None:
+        """``player`` pauses the game, or lets it go on; bots and pre-moves wait while it is paused."""
+        self.seated(player)
+        game = self._table_game()
+        game.check_pause(paused)
+        clocks = game.time.now()
+        if clocks:
+            await self.store.set_clocks(game.id, clocks)  # a restart finds the banks where the pause left them
+        game.time.paused_by = player.name if paused else None
+        log.info("table %d (%s): %s %s the game", self.id, self.name, player.name, "paused" if paused else "resumed")
+        self._retime(clocks, resumed_by=None if paused else player.name)
+        if not paused:
+            self._schedule_bot()
+            await self._premove_turn(game)
+
+    # --- the bots' turns ----------------------------------------------------------------------------------------------
+
+    def _schedule_bot(self, pause: float = 0.0) -> None:
+        game = self.game
+        if game is None or not game.running or self.nursery is None or game.time.paused:
+            return  # bots wait while a game is paused
+        state = game.state
+        seat = self.seats[state.current]
+        if seat is None or not seat.bot or game.bot_turn == state.turn:
+            return
+        game.bot_turn = state.turn
+        self.nursery.start_soon(self._bot_turn, game.id, state.turn, state.current, view_for(state, state.current),
+                                self.config.bot_delay + pause)
+
+    async def _bot_turn(self, game: int, turn: int, seat: int, view: PlayerView, delay: float) -> None:
+        decision = await decide(self.policy, view, self.bot_seats, self.level, delay)
+        await self.call_own(BotMove(game, turn, seat, decision.action, decision.reason, decision.names_cards_of))
+
+    async def _bot_move(self, move: BotMove) -> None:
+        game = self.game
+        seat = self.seats[move.seat]
+        if game is None or game.id != move.game or game.state.turn != move.turn or not game.running \
+                or seat is None or not seat.bot:
+            return  # the game moved on (ended, or restarted), or the seat was handed to a person, while it thought
+        if game.time.paused:
+            game.bot_turn = None  # paused while it was thinking: it thinks again once the game goes on
+            return
+        new = apply(game.state, move.action, seat=move.seat)  # legal: ``decide`` saw to it, at this very turn
+        decision = Decision(move.action, move.reason, move.names_cards_of)
+        # The next seat's pre-move may be made in it too.
+        await self._commit(game, move.seat, move.action, new, _reason(game.id, move.turn, move.seat, decision, new))
+
+    def _tell_reason(self, game: Game, reason: Withheld) -> None:
+        """A bot's reason, with its move: to everyone at the table but the seats whose own cards it names (and the
+        spectators who watch as one of them)."""
+        message, named = reason
+        self.to_members(frame(message), seeing=lambda seat: seat not in named)
+        game.reasons.append(reason)
+
+    # --- reviews ------------------------------------------------------------------------------------------------------
+
+    async def begin_review(self, game: Game, replay: str, leaving: Player | None = None) -> None:
+        """The table's game has just ended (``replay``: its file): the host leads its review, from the end
+        (``leaving``, who ended it by leaving the table, is not told). A review not saved is no review: the host can
+        open it again."""
+        host = self.player_at(self.host) if self.host is not None else None
+        if host is None:
+            return
+        try:  # everyone has just had its replay with game_over
+            await self._show_review(reviews.of_game(game.id, game.state, replay, host.name), but=leaving)
+        except StoreFailure as e:
+            log.error("table %d: the review of game %d could not be saved: %s", self.id, game.id, e)
+
+    async def _review(self, player: Player, request: ReviewRequest) -> None:
+        seat = self.place(player)
+        if isinstance(request, OpenReview):
+            refuse(rules.open_review_refusal(self.info(), seat))
+            await self._show_review(await reviews.opened(self.store, request.game, player.name), with_game=True)
+            return
+        review = reviews.led(self.review, self.info(), self.watchers(), player.name, seat, request)
+        if isinstance(request, HypoBot):
+            assert self.nursery is not None
+            self.nursery.start_soon(self._choose_for_what_if, review.game, reviews.bot_turn(review))
+        elif isinstance(request, reviews.WhatIfMove):
+            await self._show_what_if(reviews.hypothesised(review, player.name, request))
+        else:
+            await self._show_review(reviews.moved(review, player.name, request))
+
+    async def _lead_left(self, player: Player) -> None:
+        """The review's leader left the table: the host leads it now, and everyone here is told (their bar named
+        the one who left, and the host's first step would have taken the lead without a word)."""
+        review = self.review
+        host = self.player_at(self.host) if self.host is not None else None
+        if review is None or review.leader != player.name or host is None or host is player:
+            return
+        await self._show_review(replace(review, leader=host.name, pointer=None))
+
+    async def _show_review(self, review: reviews.TableReview, with_game: bool = False,
+                           but: Player | None = None) -> None:
+        """Store the review's new state, then make it the table's and show it to everyone here (but ``but``)."""
+        await self.store.set_review(self.id, review.game, review.leader, review.step, review.pointer)
+        ended = self.review is not None and self.review.what_if is not None and review.what_if is None
+        self.review = review
+        data = review.frames(self.id) if with_game else frame(review.message(self.id))
+        if ended:  # a step back to the real game (or the game opened again) ends the what if, for everyone
+            data += frame(review.hypothetical(self.id))
+        self.to_members(data, but=but)
+
+    async def _show_what_if(self, review: reviews.TableReview) -> None:
+        """The review's what if changed: everyone here is shown it. Only the review's own state is stored (the
+        host taking the lead is); the what if never is."""
+        old = self.review
+        led = old is None or old.leader != review.leader
+        if led or old is None or (old.step, old.pointer) != (review.step, review.pointer):
+            await self.store.set_review(self.id, review.game, review.leader, review.step, review.pointer)
+        self.review = review
+        self.to_members((frame(review.message(self.id)) if led else b"") + frame(review.hypothetical(self.id)))
+
+    async def _choose_for_what_if(self, game: int, what: WhatIf) -> None:
+        """The house bot chooses the what if's next move beside the table's task, from the view of the seat to
+        act there; its move comes back through the queue (``WhatIfBotMove``)."""
+        seats = frozenset(s for s in self.bot_seats if s < what.state.players)
+        decision = await decide(self.policy, seat_view(what), seats, self.level, 0.0)
+        await self.call_own(WhatIfBotMove(game, what, decision.action))
+
+    async def _bot_moved_in_what_if(self, move: WhatIfBotMove) -> None:
+        review = self.review
+        asked = move.what_if
+        now = review.what_if if review is not None else None
+        if review is None or review.game != move.game or now is None or (now.step, now.moves) != (asked.step,
+                                                                                                   asked.moves):
+            return  # the what if moved on (or ended) while the bot thought
+        try:
+            moved = reviews.with_move(review, review.leader, now, move.action)
+        except Refused:  # a bug of the bot's: its first legal move, as in a game
+            moved = reviews.with_move(review, review.leader, now, legal_actions(now.state)[0])
+        await self._show_what_if(moved)
+
+    # --- seats, the host's powers, chat -------------------------------------------------------------------------------
 
     async def sit(self, seat: int, player: Player | None) -> str:
         """``player`` (None: a house bot) takes ``seat``, in the store first; returns the name the seat shows."""
@@ -458,60 +717,169 @@ class Table:
         await self.store.clear_seat(self.id, seat)
         self.seats[seat] = None
 
-    # --- telling people -----------------------------------------------------------------------------------------
+    async def _set_host(self, seat: int) -> None:
+        await self.store.set_host(self.id, seat)
+        self.host = seat
 
-    def to_members(self, data: bytes, but: Player | None = None,
-                   seeing: Callable[[int | None], bool] | None = None) -> None:
-        """The frame ``data``, the same for all, to everyone here (but ``but``); with ``seeing``, only to those
-        the seat whose view they are sent (``viewers``) lets see it. A view is not such a frame: it goes through
-        ``Player.send``, whose connection sends each peer only the game's events it has not had yet."""
-        for p, seat in self.viewers(but):
-            if seeing is None or seeing(seat):
-                p.send_frame(data)
+    async def may_use_host_powers(self, player: Player, refusal: rules.Refusal | None) -> None:
+        """Refuse with ``refusal`` (from a table rule), or go ahead, the asker becoming host if the host is away."""
+        refuse(refusal)
+        seat = self.seated(player)
+        if rules.takes_over_host(self.info(), seat):
+            await self._set_host(seat)
+            self.changed()
 
-    def changed(self) -> None:
-        """Everyone at the table and in the lobby learns its new public state (and who watches, if that changed)."""
-        data = frame(TableChanged(table=self.info()))
-        watchers = self.watchers()
-        if watchers != self._watchers:
-            self._watchers = watchers
-            data += frame(Watchers(table=self.id, names=watchers))
-        self.to_members(data)
-        self.active = trio.current_time()
-        self.lobby.table_changed(self)
+    async def _join(self, player: Player, seat: int | None, password: str | None, request_id: int | None) -> int:
+        """Seat ``player`` (whom the lobby has checked sits nowhere); returns the seat."""
+        check_password(self.password, password, self.name)
+        info = self.info()
+        refuse(rules.join_refusal(info, seat))
+        if seat is None:
+            seat = rules.free_seat(info)
+            assert seat is not None
+        await self.sit(seat, player)
+        if player in self.spectators:  # a spectator of this table taking a seat
+            await self._stop_watching(player)
+        self.watch_absence()
+        if self.host is None and not player.network_bot:
+            await self._set_host(seat)
+        self.send_table(player, request_id)
+        self.changed()
+        return seat
 
-    def watchers(self) -> tuple[str, ...]:
-        """The names of the spectators connected now, sorted."""
-        return by_name(p.name for p in self.spectators if p.online)
+    async def _spectate(self, player: Player, password: str | None, request_id: int | None,
+                        let_in: bool = False) -> None:
+        if not let_in:
+            check_password(self.password, password, self.name)
+            if len(self.spectators) >= self.config.max_spectators and player not in self.spectators:
+                raise Refused(ErrorCode.TABLE_FULL, f"table {self.name!r} has {len(self.spectators)} spectators, "
+                                                    "the most it takes: watch another, or try again later")
+        # Stored as a seat is: a spectator who resumes after a restart is taken back here (Lobby.restore).
+        await self.store.set_watching(player.key, self.id)
+        self.spectators.add(player)
+        self.send_table(player, request_id)
+        self.changed()
 
-    def send_table(self, player: Player, request_id: int | None = None) -> None:
-        """What someone arriving needs: ``joined`` (answering ``request_id``), the game's view, bots' reasons,
-        clocks, pre-move and notes they may see (a seat only its own notes while the game runs), the review if
-        any, and who watches."""
-        own = self.seat_of(player)
-        seat = dict(self.viewers()).get(player)  # whose view they are sent, as every frame to them is
+    async def _stop_watching(self, player: Player) -> None:
+        await self.store.set_watching(player.key, None)
+        self.spectators.discard(player)
+        self.seen_as.pop(player, None)
+
+    async def _leave(self, player: Player) -> None:
+        seat = self.place(player)
+        if seat is None:
+            await self._stop_watching(player)
+            await self._lead_left(player)
+            self.changed()
+            return
+        if self.running:
+            await self._end_game(f"{player.name} left the table", leaving=player)
+        await self._unseat(seat)
+        if not self.persons():
+            await self.close(leaving=player)
+            return
+        self.watch_absence()  # the one who left may have been the only one connected
+        if self.host == seat:
+            await self._set_host(self.persons()[0][0])
+        await self._lead_left(player)
+        self.changed()
+
+    async def close(self, why: str = "no one is left", leaving: Player | None = None) -> None:
+        """The last human left (``leaving``), or all were away too long: the table goes away (its games stay in
+        the store), and everyone who was at it is told."""
+        self.closed = True
+        try:
+            await self.store.close_table(self.id, played=self.game is not None)
+        except StoreFailure as e:
+            # It closes all the same (it takes no more requests): its players must not be held at it. Unsaved,
+            # a restart brings it back, as it was left.
+            log.error("table %d: its closing was not saved: %s", self.id, e)
+        log.info("table %d (%s) closed: %s", self.id, self.name, why)
+        members = [p for p, _ in self.viewers()] + ([leaving] if leaving is not None else [])
+        gone = TableGone(table=self.id, reason=f"table {self.name!r} closed: {why}")
+        for p in members:
+            p.tell(gone)
+        self.spectators.clear()
+        self.seen_as.clear()
+        self.lobby.table_closed(self, members)
+
+    async def _add_bot(self, player: Player, seat: int) -> None:
+        await self.may_use_host_powers(player, rules.add_bot_refusal(self.info(), self.seat_of(player), seat))
+        await self.sit(seat, None)
+        self.changed()
+
+    async def _remove_bot(self, player: Player, seat: int) -> None:
+        await self.may_use_host_powers(player, rules.remove_bot_refusal(self.info(), self.seat_of(player), seat))
+        await self._unseat(seat)
+        self.changed()
+
+    async def _give_host(self, player: Player, seat: int) -> None:
+        refuse(rules.give_host_refusal(self.info(), self.seat_of(player), seat))
+        await self._set_host(seat)
+        self.changed()
+
+    async def _hand_seat(self, host: Player, request: Handover) -> Player | None:
+        """Give the seat (the lobby found ``to``), store it, tell everyone. Returns who lost it (None: a bot)."""
+        seat, to = request.seat, request.to
+        await self.may_use_host_powers(host, rules.hand_seat_refusal(self.info(), self.seat_of(host), seat,
+                                                                     to_bot=to is None))
+        old = self.seats[seat]
+        assert old is not None  # the rule refuses an empty seat
+        name = await self.sit(seat, to)
         game = self.game
-        holders = tuple(Holder(h.turn, h.seat, h.name) for h in game.holders[-HOLDERS_MAX:]) \
-            if game is not None and game.running else ()
-        player.send(Joined(table=self.info(), seat=own, id=request_id, holders=holders))
-        if player in self.seen_as:
-            player.send(WatchingSeat(table=self.id, seat=seat))
+        turn = None
+        if game is not None and game.running:
+            bot = to is None or to.network_bot
+            added = game.handing(seat, name, bot, was_bot=old.info().plays_as_bot)
+            await self.store.seat_handed(game.id, None if to is None else to.key, bot, added)
+            game.holders.extend(added)  # once stored: a failed write leaves the game's record as the store's
+            turn = game.state.turn
         if game is not None:
-            player.send(game.view(seat))
-            for message, named in game.reasons:  # the bots' reasons they may read (all, once the game is over)
-                if not game.running or seat not in named:
-                    player.send(message)
-            player.send(game.time.message(game.id))
-            if seat is not None and seat in game.premoves and player not in self.seen_as:
-                player.send(game.queued(seat, ""))
-            player.send_frame(game.notes_seen(seat))
-        if self.review is not None:
-            player.send_frame(self.review.frames(self.id))
-        player.send(Watchers(table=self.id, names=self.watchers()))
+            game.premoves.pop(seat, None)  # the move the one who lost the seat queued is not the new holder's choice
+            if old.bot and game.state.current == seat:
+                game.bot_turn = None  # its choice, if it is still thinking, is refused (``_bot_move``)
+        handed = SeatHanded(table=self.id, seat=seat, name=name, bot=to is None, previous=old.name, by=host.name,
+                            turn=turn)
+        if to is not None:
+            self.send_table(to)
+        self.changed()
+        self.to_members(frame(handed))
+        previous = old.player
+        if previous is not None:  # away, so told when they come back (or now, if they came back meanwhile)
+            previous.tell(handed)
+        self.watch_absence()
+        if self.running and self.settings.game.timed:
+            self._retime()  # a timed game paused itself while the player to act was away: the new holder is here
+        self._schedule_bot()
+        return previous
 
-    # --- connections coming and going ---------------------------------------------------------------------------
-    # These two run in the connection's task, not the table's: each is one step with no await in it, so the
-    # table's task never sees it half done.
+    def _watch_seat(self, player: Player, request: WatchSeat) -> None:
+        """A spectator sees the game as ``request.seat`` does from now on (None: every hand): told so, then sent
+        that seat's view and the notes it may read. Nothing is stored: it is a way of looking, not a place."""
+        if self.place(player) is not None:
+            raise Refused(ErrorCode.ALREADY_SEATED, "you sit at this table and see your own seat's view: watching "
+                                                    "as a seat is for spectators")
+        seat = request.seat
+        if seat is not None and seat >= len(self.seats):
+            raise Refused(ErrorCode.BAD_FIELD, f"watch_seat.seat: this table has seats 0 to {len(self.seats) - 1}")
+        if seat is None:
+            self.seen_as.pop(player, None)
+        else:
+            self.seen_as[player] = seat
+        player.send(WatchingSeat(table=self.id, seat=seat, id=request.id))
+        game = self.game
+        if game is None:
+            return
+        player.send(game.view(seat))
+        player.send_frame(game.notes_seen(seat))
+
+    def _chat(self, player: Player, text: str) -> None:
+        refuse(rules.chat_refusal(self.info(), seated=self.place(player) is not None))
+        self.to_members(frame(Chat(table=self.id, sender=player.name, text=text)))
+
+    # --- connections coming and going, and absence --------------------------------------------------------------------
+    # welcome_back and connection_lost run in the connection's task, not the table's: each is one step with no
+    # await in it, so the table's task never sees it half done.
 
     def welcome_back(self, player: Player) -> None:
         """``player`` reconnected: their seat (or spectator place) and the current view, at once."""
@@ -566,493 +934,127 @@ class Table:
             await self._end_game(why)
         await self.close(why)
 
-    # --- requests -----------------------------------------------------------------------------------------------
+    # --- telling people -----------------------------------------------------------------------------------------------
 
-    async def _join(self, player: Player, seat: int | None, password: str | None, request_id: int | None) -> int:
-        """Seat ``player`` (whom the lobby has checked sits nowhere); returns the seat."""
-        check_password(self.password, password, self.name)
-        info = self.info()
-        refuse(rules.join_refusal(info, seat))
-        if seat is None:
-            seat = rules.free_seat(info)
-            assert seat is not None
-        await self.sit(seat, player)
-        if player in self.spectators:  # a spectator of this table taking a seat
-            await self._stop_watching(player)
-        self.watch_absence()
-        if self.host is None and not player.network_bot:
-            await self._set_host(seat)
-        self.send_table(player, request_id)
-        self.changed()
-        return seat
-
-    async def _spectate(self, player: Player, password: str | None, request_id: int | None,
-                        let_in: bool = False) -> None:
-        if not let_in:
-            check_password(self.password, password, self.name)
-            if len(self.spectators) >= self.config.max_spectators and player not in self.spectators:
-                raise Refused(ErrorCode.TABLE_FULL, f"table {self.name!r} has {len(self.spectators)} spectators, "
-                                                    "the most it takes: watch another, or try again later")
-        # Stored as a seat is: a spectator who resumes after a restart is taken back here (Lobby.restore).
-        await self.store.set_watching(player.key, self.id)
-        self.spectators.add(player)
-        self.send_table(player, request_id)
-        self.changed()
-
-    async def _leave(self, player: Player) -> None:
-        seat = self.place(player)
-        if seat is None:
-            await self._stop_watching(player)
-            await self._lead_left(player)
-            self.changed()
-            return
-        if self.running:
-            await self._end_game(f"{player.name} left the table", leaving=player)
-        await self._unseat(seat)
-        if not self.persons():
-            await self.close(leaving=player)
-            return
-        self.watch_absence()  # the one who left may have been the only one connected
-        if self.host == seat:
-            await self._set_host(self.persons()[0][0])
-        await self._lead_left(player)
-        self.changed()
-
-    async def _stop_watching(self, player: Player) -> None:
-        await self.store.set_watching(player.key, None)
-        self.spectators.discard(player)
-        self.seen_as.pop(player, None)
-
-    async def _lead_left(self, player: Player) -> None:
-        """The review's leader left the table: the host leads it now, and everyone here is told (their bar named
-        the one who left, and the host's first step would have taken the lead without a word)."""
-        review = self.review
-        host = self.player_at(self.host) if self.host is not None else None
-        if review is None or review.leader != player.name or host is None or host is player:
-            return
-        await self._show_review(replace(review, leader=host.name, pointer=None))
-
-    async def close(self, why: str = "no one is left", leaving: Player | None = None) -> None:
-        """The last human left (``leaving``), or all were away too long: the table goes away (its games stay in
-        the store), and everyone who was at it is told."""
-        self.closed = True
-        try:
-            await self.store.close_table(self.id, played=self.game is not None)
-        except StoreFailure as e:
-            # It closes all the same (it takes no more requests): its players must not be held at it. Unsaved,
-            # a restart brings it back, as it was left.
-            log.error("table %d: its closing was not saved: %s", self.id, e)
-        log.info("table %d (%s) closed: %s", self.id, self.name, why)
-        members = [p for p, _ in self.viewers()] + ([leaving] if leaving is not None else [])
-        gone = TableGone(table=self.id, reason=f"table {self.name!r} closed: {why}")
-        for p in members:
-            p.tell(gone)
-        self.spectators.clear()
-        self.seen_as.clear()
-        self.lobby.table_closed(self, members)
-
-    # --- host powers, chat -----------------------------------------------------------------------------------------
-
-    async def _add_bot(self, player: Player, seat: int) -> None:
-        await self.may_use_host_powers(player, rules.add_bot_refusal(self.info(), self.seat_of(player), seat))
-        await self.sit(seat, None)
-        self.changed()
-
-    async def _remove_bot(self, player: Player, seat: int) -> None:
-        await self.may_use_host_powers(player, rules.remove_bot_refusal(self.info(), self.seat_of(player), seat))
-        await self._unseat(seat)
-        self.changed()
-
-    async def _give_host(self, player: Player, seat: int) -> None:
-        refuse(rules.give_host_refusal(self.info(), self.seat_of(player), seat))
-        await self._set_host(seat)
-        self.changed()
-
-    def _watch_seat(self, player: Player, request: WatchSeat) -> None:
-        """A spectator sees the game as ``request.seat`` does from now on (None: every hand): told so, then sent
-        that seat's view and the notes it may read. Nothing is stored: it is a way of looking, not a place."""
-        if self.place(player) is not None:
-            raise Refused(ErrorCode.ALREADY_SEATED, "you sit at this table and see your own seat's view: watching "
-                                                    "as a seat is for spectators")
-        seat = request.seat
-        if seat is not None and seat >= len(self.seats):
-            raise Refused(ErrorCode.BAD_FIELD, f"watch_seat.seat: this table has seats 0 to {len(self.seats) - 1}")
-        if seat is None:
-            self.seen_as.pop(player, None)
-        else:
-            self.seen_as[player] = seat
-        player.send(WatchingSeat(table=self.id, seat=seat, id=request.id))
-        game = self.game
-        if game is None:
-            return
-        player.send(game.view(seat))
-        player.send_frame(game.notes_seen(seat))
-
-    def _chat(self, player: Player, text: str) -> None:
-        refuse(rules.chat_refusal(self.info(), seated=self.place(player) is not None))
-        self.to_members(frame(Chat(table=self.id, sender=player.name, text=text)))
-
-    # --- a game's start, handing a seat on, reviews ---------------------------------------------------------------
-
-    async def _start(self, player: Player) -> None:
-        """The host deals a new game: written to the store, then everyone sees it, its clock runs, a bot may begin."""
-        await self.may_use_host_powers(player, rules.start_refusal(self.info(), self.seat_of(player)))
-        if self.review is not None:  # a new game: the review is over
-            await self.store.clear_review(self.id)
-            self.review = None
-        settings = self.settings
-        # A seed text deals every game of the table alike, and like every table given that text (with as many
-        # players and the same variant): the engine shuffles from the text itself.
-        seed = settings.seed if settings.seed is not None else secrets.token_hex(8)
-        dealt = [s for s in self.seats if s is not None]
-        names = tuple(s.name for s in dealt)
-        keys = tuple(s.player.key for s in dealt if s.player is not None)
-        bots = frozenset(i for i, s in enumerate(dealt) if s.info().plays_as_bot)  # house bots and network bots
-        # The level the bots play at beside a person (``Table.level`` while one sits there): a person's moves are
-        # judged at it.
-        level = table_level(settings.level, len(dealt), frozenset())
-        game_id = await self.store.start_game(self.id, settings.game, seed, names, keys, bots=bool(bots),
-                                              seeded=settings.seed is not None, seating=(level, bots))
-        game = self.game = Game(game_id, seed, names, new_game(settings.game, seed))
-        game.bot_level, game.dealt_bots = level, bots
-        log.info("table %d (%s): game %d started: %s", self.id, self.name, game.id, ", ".join(names))
-        self.to_members(frame(GameStarted(table=self.id, game=game.id)))
-        game.publish(self.viewers(), None)
-        self._retime()
-        self.changed()
-        self._schedule_bot()
-
-    async def _hand_seat(self, host: Player, request: Handover) -> Player | None:
-        """Give the seat (the lobby found ``to``), store it, tell everyone. Returns who lost it (None: a bot)."""
-        seat, to = request.seat, request.to
-        await self.may_use_host_powers(host, rules.hand_seat_refusal(self.info(), self.seat_of(host), seat,
-                                                                     to_bot=to is None))
-        old = self.seats[seat]
-        assert old is not None  # the rule refuses an empty seat
-        name = await self.sit(seat, to)
-        game = self.game
-        turn = None
-        if game is not None and game.running:
-            bot = to is None or to.network_bot
-            added = game.handing(seat, name, bot, was_bot=old.info().plays_as_bot)
-            await self.store.seat_handed(game.id, None if to is None else to.key, bot, added)
-            game.holders.extend(added)  # once stored: a failed write leaves the game's record as the store's
-            turn = game.state.turn
-        if game is not None:
-            game.premoves.pop(seat, None)  # the move the one who lost the seat queued is not the new holder's choice
-            if old.bot and game.state.current == seat:
-                game.bot_turn = None  # its choice, if it is still thinking, is refused (``_bot_move``)
-        handed = SeatHanded(table=self.id, seat=seat, name=name, bot=to is None, previous=old.name, by=host.name,
-                            turn=turn)
-        if to is not None:
-            self.send_table(to)
-        self.changed()
-        self.to_members(frame(handed))
-        previous = old.player
-        if previous is not None:  # away, so told when they come back (or now, if they came back meanwhile)
-            previous.tell(handed)
-        self.watch_absence()
-        if self.running and self.settings.game.timed:
-            self._retime()  # a timed game paused itself while the player to act was away: the new holder is here
-        self._schedule_bot()
-        return previous
-
-    async def _review(self, player: Player, request: ReviewRequest) -> None:
-        seat = self.place(player)
-        if isinstance(request, OpenReview):
-            refuse(rules.open_review_refusal(self.info(), seat))
-            await self._show_review(await reviews.opened(self.store, request.game, player.name), with_game=True)
-            return
-        review = reviews.led(self.review, self.info(), self.watchers(), player.name, seat, request)
-        if isinstance(request, HypoBot):
-            assert self.nursery is not None
-            self.nursery.start_soon(self._choose_for_what_if, review.game, reviews.bot_turn(review))
-        elif isinstance(request, reviews.WhatIfMove):
-            await self._show_what_if(reviews.hypothesised(review, player.name, request))
-        else:
-            await self._show_review(reviews.moved(review, player.name, request))
-
-    async def begin_review(self, game: Game, replay: str, leaving: Player | None = None) -> None:
-        """The table's game has just ended (``replay``: its file): the host leads its review, from the end
-        (``leaving``, who ended it by leaving the table, is not told). A review not saved is no review: the host can
-        open it again."""
-        host = self.player_at(self.host) if self.host is not None else None
-        if host is None:
-            return
-        try:  # everyone has just had its replay with game_over
-            await self._show_review(reviews.of_game(game.id, game.state, replay, host.name), but=leaving)
-        except StoreFailure as e:
-            log.error("table %d: the review of game %d could not be saved: %s", self.id, game.id, e)
-
-    async def _show_review(self, review: reviews.TableReview, with_game: bool = False,
-                           but: Player | None = None) -> None:
-        """Store the review's new state, then make it the table's and show it to everyone here (but ``but``)."""
-        await self.store.set_review(self.id, review.game, review.leader, review.step, review.pointer)
-        ended = self.review is not None and self.review.what_if is not None and review.what_if is None
-        self.review = review
-        data = review.frames(self.id) if with_game else frame(review.message(self.id))
-        if ended:  # a step back to the real game (or the game opened again) ends the what if, for everyone
-            data += frame(review.hypothetical(self.id))
-        self.to_members(data, but=but)
-
-    async def _show_what_if(self, review: reviews.TableReview) -> None:
-        """The review's what if changed: everyone here is shown it. Only the review's own state is stored (the
-        host taking the lead is); the what if never is."""
-        old = self.review
-        led = old is None or old.leader != review.leader
-        if led or old is None or (old.step, old.pointer) != (review.step, review.pointer):
-            await self.store.set_review(self.id, review.game, review.leader, review.step, review.pointer)
-        self.review = review
-        self.to_members((frame(review.message(self.id)) if led else b"") + frame(review.hypothetical(self.id)))
-
-    async def _choose_for_what_if(self, game: int, what: WhatIf) -> None:
-        """The house bot chooses the what if's next move beside the table's task, from the view of the seat to
-        act there; its move comes back through the queue (``WhatIfBotMove``)."""
-        seats = frozenset(s for s in self.bot_seats if s < what.state.players)
-        decision = await decide(self.policy, seat_view(what), seats, self.level, 0.0)
-        await self.call_own(WhatIfBotMove(game, what, decision.action))
-
-    async def _bot_moved_in_what_if(self, move: WhatIfBotMove) -> None:
-        review = self.review
-        asked = move.what_if
-        now = review.what_if if review is not None else None
-        if review is None or review.game != move.game or now is None or (now.step, now.moves) != (asked.step,
-                                                                                                   asked.moves):
-            return  # the what if moved on (or ended) while the bot thought
-        try:
-            moved = reviews.with_move(review, review.leader, now, move.action)
-        except Refused:  # a bug of the bot's: its first legal move, as in a game
-            moved = reviews.with_move(review, review.leader, now, legal_actions(now.state)[0])
-        await self._show_what_if(moved)
-
-    # --- the game: its moves, clocks, pause, pre-moves, notes and advice ------------------------------------------
-
-    async def _act(self, player: Player, action: Action) -> None:
-        seat = self.seated(player)
-        game = self._table_game()
-        if not isinstance(action, Rearrange):
-            game.check_not_paused()
-        new = game.check(seat, action, self.config.rearranges_per_turn)
-        await self._commit(game, seat, action, new)
-
-    async def _commit(self, game: Game, seat: int, action: Action, new: GameState,
-                      reason: Withheld | None = None) -> None:
-        """Write the action (with the clocks after it, and a bot's ``reason`` for it), then show it: nobody sees a
-        move the store does not hold, and a bot's reason comes with its move (a restart keeps it, from the same
-        seats)."""
-        takes_turn = not isinstance(action, Rearrange)  # rearranging one's hand is no turn
-        clocks = game.time.after_move(seat) if takes_turn else ()
-        await self.store.add_action(game.id, game.seq, action, clocks, reason)
-        game.record(seat, action, new)
-        event = new.events[-1]
-        game.publish(self.viewers(), event)
-        if reason is not None:
-            self._tell_reason(game, reason)
-        if takes_turn:
-            for cancelled, why in game.cancel_premoves(event):
-                self._tell(cancelled, game.queued(cancelled, why))
-            self._retime(clocks, tell=game.time.config.timed)  # an untimed game's clock does not change with moves
-        if new.outcome is not None:
-            try:
-                await self.store.finish_game(game.id, new.outcome.score, new.outcome.reason.value)
-            except StoreFailure as e:
-                # The last action is saved, so the game is over all the same: everyone is told so now, and a
-                # restart marks it finished from its actions (Lobby.restore).
-                log.error("game %d: its end could not be saved (marked on the next start): %s", game.id, e)
-            log.info("table %d (%s): game %d over: %d/%d, %s", self.id, self.name, game.id, new.outcome.score,
-                     new.outcome.max_score, new.outcome.reason.value)
-            await self._over(game)
-            self.changed()
-        else:
-            self._schedule_bot()
-            if takes_turn:
-                await self._premove_turn(game)
-
-    async def _end_game(self, why: str, leaving: Player | None = None, timed_out: bool = False) -> None:
-        """Stop the running game (``timed_out``: the player to act ran out of time); everyone's last view shows it
-        over, as after a last move (but the one ``leaving``, who goes back to the lobby and wants no more of this
-        table)."""
-        game = self.game
-        assert game is not None
-        ended = time_out(game.state, why) if timed_out else terminate(game.state, why)
-        assert ended.outcome is not None
-        await self.store.finish_game(game.id, ended.outcome.score, ended.outcome.reason.value)
-        game.state = ended
-        self._retime(tell=game.time.config.timed)  # no bank runs any more
-        game.publish(self.viewers(but=leaving), None)
-        await self._over(game, leaving)
-
-    async def _over(self, game: Game, leaving: Player | None = None) -> None:
-        """The game is over: everyone here (but ``leaving``) gets the whole game and its file, each seat (and who
-        watched as it) the bots' reasons kept from it while it ran; then the review begins, from the same file."""
-        replay = game.replay_json()
-        self.to_members(game.over_frames(replay), but=leaving)
-        for message, named in game.reasons:
-            self.to_members(frame(message), but=leaving, seeing=named.__contains__)  # to the seats it was kept from
-        await self.begin_review(game, replay, leaving)
-
-    def _table_game(self) -> Game:
-        """The table's game (running, or the last one), or the refusal that there is none."""
-        if self.game is None:
-            raise Refused(ErrorCode.GAME_NOT_RUNNING, NO_GAME)
-        return self.game
+    def to_members(self, data: bytes, but: Player | None = None,
+                   seeing: Callable[[int | None], bool] | None = None) -> None:
+        """The frame ``data``, the same for all, to everyone here (but ``but``); with ``seeing``, only to those
+        the seat whose view they are sent (``viewers``) lets see it. A view is not such a frame: it goes through
+        ``Player.send``, whose connection sends each peer only the game's events it has not had yet."""
+        for p, seat in self.viewers(but):
+            if seeing is None or seeing(seat):
+                p.send_frame(data)
 
     def _tell(self, seat: int, message: Queued) -> None:
         player = self.player_at(seat)
         if player is not None:
             player.send(message)
 
-    def _retime(self, clocks: Clocks | None = None, tell: bool = True, resumed_by: str | None = None) -> None:
-        """After a move, a pause, the end, or the player to act coming or going: which bank runs now (from
-        ``clocks``, or the banks as they stand), the timer that ends the game when it is empty, and (``tell``)
-        everyone told (``resumed_by``: who let the game go on, when that is why)."""
+    def changed(self) -> None:
+        """Everyone at the table and in the lobby learns its new public state (and who watches, if that changed)."""
+        data = frame(TableChanged(table=self.info()))
+        watchers = self.watchers()
+        if watchers != self._watchers:
+            self._watchers = watchers
+            data += frame(Watchers(table=self.id, names=watchers))
+        self.to_members(data)
+        self.active = trio.current_time()
+        self.lobby.table_changed(self)
+
+    def send_table(self, player: Player, request_id: int | None = None) -> None:
+        """What someone arriving needs: ``joined`` (answering ``request_id``), the game's view, bots' reasons,
+        clocks, pre-move and notes they may see (a seat only its own notes while the game runs), the review if
+        any, and who watches."""
+        own = self.seat_of(player)
+        seat = dict(self.viewers()).get(player)  # whose view they are sent, as every frame to them is
         game = self.game
-        if game is None:
-            return
-        time, state = game.time, game.state
-        seat = self.seats[state.current] if game.running else None
-        away = time.config.timed and seat is not None and seat.player is not None and not seat.player.online
-        time.away = seat.name if away and seat is not None else None
-        time.set(time.now() if clocks is None else clocks, state.current if game.running else None)
-        expired = functools.partial(self.call_own, OutOfTime(game.id, state.turn))
-        time.arm(None if self.closed else self.nursery, expired)
-        if tell:
-            self.to_members(frame(time.message(game.id, resumed_by)))
+        holders = tuple(Holder(h.turn, h.seat, h.name) for h in game.holders[-HOLDERS_MAX:]) \
+            if game is not None and game.running else ()
+        player.send(Joined(table=self.info(), seat=own, id=request_id, holders=holders))
+        if player in self.seen_as:
+            player.send(WatchingSeat(table=self.id, seat=seat))
+        if game is not None:
+            player.send(game.view(seat))
+            for message, named in game.reasons:  # the bots' reasons they may read (all, once the game is over)
+                if not game.running or seat not in named:
+                    player.send(message)
+            player.send(game.time.message(game.id))
+            if seat is not None and seat in game.premoves and player not in self.seen_as:
+                player.send(game.queued(seat, ""))
+            player.send_frame(game.notes_seen(seat))
+        if self.review is not None:
+            player.send_frame(self.review.frames(self.id))
+        player.send(Watchers(table=self.id, names=self.watchers()))
 
-    async def _check_clock(self, request: OutOfTime) -> None:
-        game = self.game
-        if game is None or game.id != request.game or game.state.turn != request.turn or not game.running:
-            return  # a move came in (or the game ended) while this was queued
-        time = game.time
-        if time.ticking is None:
-            return  # paused meanwhile
-        if not out_of_time(time.clocks, time.ticking, time.used()):
-            self._retime()  # woken a hair early: sleep the rest
-            return
-        name = game.holder(game.state.current)
-        log.info("table %d (%s): game %d: %s ran out of time", self.id, self.name, game.id, name)
-        await self._end_game(out_of_time_sentence(name), timed_out=True)
-        self.changed()
+    # --- who is here (reading only) -----------------------------------------------------------------------------------
 
-    async def _set_paused(self, player: Player, paused: bool) -> None:
-        """``player`` pauses the game, or lets it go on; bots and pre-moves wait while it is paused."""
-        self.seated(player)
-        game = self._table_game()
-        game.check_pause(paused)
-        clocks = game.time.now()
-        if clocks:
-            await self.store.set_clocks(game.id, clocks)  # a restart finds the banks where the pause left them
-        game.time.paused_by = player.name if paused else None
-        log.info("table %d (%s): %s %s the game", self.id, self.name, player.name, "paused" if paused else "resumed")
-        self._retime(clocks, resumed_by=None if paused else player.name)
-        if not paused:
-            self._schedule_bot()
-            await self._premove_turn(game)
+    def people(self) -> list[tuple[int, Player]]:
+        """The players seated here by a connection of their own (house bots are not; a ``hanabi-bot`` is), each
+        with their seat, in seat order."""
+        return [(i, s.player) for i, s in enumerate(self.seats) if s is not None and s.player is not None]
 
-    async def _premove_turn(self, game: Game) -> None:
-        """At the start of a turn: the move its player queued, made now (unless the game is paused)."""
-        if game is not self.game or not game.running or game.time.paused:
-            return
-        seat = game.state.current
-        move = game.premoves.pop(seat, None)
-        if move is None:
-            return
-        verb = "play" if isinstance(move, Play) else "discard"
-        try:
-            new = game.check(seat, move, self.config.rearranges_per_turn)
-        except Refused as e:
-            self._tell(seat, game.queued(seat, f"your queued {verb} was not made, it is your turn now: {e.message}"))
-            return
-        try:
-            await self._commit(game, seat, move, new)
-        except StoreFailure as e:
-            # The move before this one is saved and shown; this one is not made, and its player plays by hand.
-            log.error("game %d: a queued move was not saved: %s", game.id, e)
-            self._tell(seat, game.queued(seat, f"your queued {verb} was not made (the server could not save it): "
-                                               "it is your turn now"))
-            return
-        self._tell(seat, game.queued(seat, f"your queued {verb} was made"))
+    def persons(self) -> list[tuple[int, Player]]:
+        """The persons seated here: ``people`` but the network bots. A table with none is nobody's: it closes, and
+        a bot is never its host (it would wait for itself to start the next game)."""
+        return [(i, p) for i, p in self.people() if not p.network_bot]
 
-    def _queue_move(self, player: Player, request: QueueMove) -> None:
-        """A seat's pre-move for its next turn (or none): kept, and its player told what is queued now."""
-        game = self._table_game()
-        seat = self.seated(player)
-        player.send(game.queued(seat, game.queue(seat, request)))
+    @property
+    def someone_connected(self) -> bool:
+        return any(p.online for _, p in self.persons())
 
-    async def _write_note(self, player: Player, request: WriteNote) -> None:
-        """A seat's note on a card: stored, then its writer's whole set goes back to the writer and to the
-        spectators who see everyone's notes or watch as that seat; never to another seat while the game runs."""
-        seat = self.seated(player)
-        game = self._table_game()
-        game.check_note(seat, request.order, request.text)
-        await self.store.set_note(game.id, seat, request.order, request.text)
-        game.write_note(seat, request.order, request.text)
-        player.send(game.notes_of(seat, request.id))
-        # Another seat sees its own notes only.
-        self.to_members(frame(game.notes_of(seat)), but=player, seeing=lambda seen: seen in (None, seat))
+    @property
+    def running(self) -> bool:
+        return self.game is not None and self.game.running
 
-    # --- the bots' turns ---------------------------------------------------------------------------------------
+    def player_at(self, seat: int) -> Player | None:
+        """The person in ``seat`` (None for an empty seat or a bot's)."""
+        s = self.seats[seat]
+        return s.player if s is not None else None
 
-    def _schedule_bot(self, pause: float = 0.0) -> None:
-        game = self.game
-        if game is None or not game.running or self.nursery is None or game.time.paused:
-            return  # bots wait while a game is paused
-        state = game.state
-        seat = self.seats[state.current]
-        if seat is None or not seat.bot or game.bot_turn == state.turn:
-            return
-        game.bot_turn = state.turn
-        self.nursery.start_soon(self._bot_turn, game.id, state.turn, state.current, view_for(state, state.current),
-                                self.config.bot_delay + pause)
+    def seat_of(self, player: Player) -> int | None:
+        return next((i for i, p in self.people() if p is player), None)
 
-    async def _bot_turn(self, game: int, turn: int, seat: int, view: PlayerView, delay: float) -> None:
-        decision = await decide(self.policy, view, self.bot_seats, self.level, delay)
-        await self.call_own(BotMove(game, turn, seat, decision.action, decision.reason, decision.names_cards_of))
+    def place(self, player: Player) -> int | None:
+        """``player``'s seat here (None: watching), or ``Refused`` if they are at this table neither way."""
+        seat = self.seat_of(player)
+        if seat is None and player not in self.spectators:
+            raise Refused(ErrorCode.NOT_SEATED, "you are not at this table")
+        return seat
 
-    async def _bot_move(self, move: BotMove) -> None:
-        game = self.game
-        seat = self.seats[move.seat]
-        if game is None or game.id != move.game or game.state.turn != move.turn or not game.running \
-                or seat is None or not seat.bot:
-            return  # the game moved on (ended, or restarted), or the seat was handed to a person, while it thought
-        if game.time.paused:
-            game.bot_turn = None  # paused while it was thinking: it thinks again once the game goes on
-            return
-        new = apply(game.state, move.action, seat=move.seat)  # legal: ``decide`` saw to it, at this very turn
-        decision = Decision(move.action, move.reason, move.names_cards_of)
-        # The next seat's pre-move may be made in it too.
-        await self._commit(game, move.seat, move.action, new, _reason(game.id, move.turn, move.seat, decision, new))
+    def seated(self, player: Player) -> int:
+        seat = self.seat_of(player)
+        if seat is None:
+            raise Refused(ErrorCode.NOT_SEATED, "only players seated at this table can do that")
+        return seat
 
-    def _tell_reason(self, game: Game, reason: Withheld) -> None:
-        """A bot's reason, with its move: to everyone at the table but the seats whose own cards it names (and the
-        spectators who watch as one of them)."""
-        message, named = reason
-        self.to_members(frame(message), seeing=lambda seat: seat not in named)
-        game.reasons.append(reason)
+    def viewers(self, but: Player | None = None) -> list[tuple[Player, int | None]]:
+        """Everyone here (but ``but``), seated first, each with the seat whose view they are sent (their own, the one
+        a spectator watches as, or None: every hand); one who both sits and watches here (the lobby should not let
+        that happen) counts once, as seated."""
+        seated: list[tuple[Player, int | None]] = [(p, i) for i, p in self.people()]
+        sitting = {p for p, _ in seated}
+        watching = [(p, self.seen_as.get(p)) for p in self.spectators if p not in sitting]
+        return [(p, seat) for p, seat in seated + watching if p is not but]
 
-    async def _advise(self, player: Player, request: GetAdvice) -> None:
-        """Answer ``player``'s ``get_advice``, or refuse it. The advice is
-        the engine's: the house bot at the table's level decides from the asker's own redacted view, so it tells them
-        nothing their screen does not already show. Whether a table gives advice at all is its host's choice
-        (``table_rules.advice_refusal``). The game is marked as played with advice in the store before the answer
-        leaves, so no advice is ever given unmarked."""
-        info = self.info()
-        refuse(rules.advice_refusal(info, self.seat_of(player)))  # a seated player, while the game runs
-        seat, game = self.seated(player), self._table_game()
-        state = game.state
-        if state.current != seat:
-            raise Refused(ErrorCode.NOT_YOUR_TURN, f"advice is for your own turn: it is {game.holder(state.current)}'s "
-                                                   "turn now")
-        # The names of who holds each seat now (a seat handed to a bot is the bot's), not of who was dealt it.
-        names = tuple(map(game.holder, range(len(game.names))))
-        from hanabi.engine.coach import advice_for  # with the first advice asked for, not at start
+    def info(self) -> TableInfo:
+        return TableInfo(
+            id=self.id, name=self.name, seats=len(self.seats),
+            players=tuple(None if s is None else s.info() for s in self.seats),
+            has_password=self.password is not None, running=self.running,
+            spectators=sum(1 for p in self.spectators if p.online), host=self.host, level=self.level,
+            seeded=self.settings.seed is not None, advice=self.settings.advice,
+            **{k: getattr(self.settings.game, k) for k in GAME_CHOICES})
 
-        # Off the event loop, as the bots' own turns are: the table waits for it, and nothing else changes the game.
-        advice = await trio.to_thread.run_sync(functools.partial(
-            advice_for, state, seat, level=self.level, bot_seats=self.bot_seats, names=names))
-        if seat not in game.advised:
-            await self.store.mark_advice(game.id, seat)
-            game.advised.add(seat)
-        player.send(AdviceReply(game=game.id, turn=state.turn, move=advice.move[:SENTENCE_MAX],
-                                reason=advice.reason[:SENTENCE_MAX], convention=advice.convention,
-                                section=advice.section, id=request.id))
+    @property
+    def bot_seats(self) -> frozenset[int]:
+        """The seats that play by the house bots' conventions: theirs, and network bots'."""
+        return frozenset(i for i, s in enumerate(self.seats) if s is not None and s.info().plays_as_bot)
+
+    @property
+    def level(self) -> Level:
+        """The level the bots play at: the one chosen, else beginner beside a person, the strongest among bots."""
+        return table_level(self.settings.level, len(self.seats), self.bot_seats)
+
+    def watchers(self) -> tuple[str, ...]:
+        """The names of the spectators connected now, sorted."""
+        return by_name(p.name for p in self.spectators if p.online)
