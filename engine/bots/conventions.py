@@ -273,7 +273,7 @@ def note_rank_clue(table: Table, giver: int, reading: Reading) -> None:
 def able_to_play(table: Table, reading: Reading) -> list[int]:
     """The touched cards a clue read literally leaves able to be a card playable now. When there is one, it
     is the card the clue most likely meant to be played (a person who plays on one clue plays it)."""
-    playable = sum(1 << i for i in table.copies if table.playable(i))
+    playable = table.playable_mask()
     return [o for o in reading.touched if reading.know[o] & playable]
 
 
@@ -302,7 +302,7 @@ def note_intent(table: Table, giver: int, reading: Reading, news: bool = True) -
     weighs them against the others (``Turn.intended_chance``). A clue that
     tells nothing new (``news`` False) meant neither.
     """
-    playable = sum(1 << i for i in table.copies if table.playable(i))
+    playable = table.playable_mask()
     keep = table.critical_mask()
     chop = table.chop(reading.target)
     meant: list[tuple[int, int]] = []

@@ -253,7 +253,7 @@ class Turn:
 
     def is_playable(self, order: int) -> bool:
         m = self.certain_mask(order) if self.cautious else self.my_mask(order)
-        return bool(m) and all(self.t.playable(i) for i in bits(m))
+        return bool(m) and self.t.all_playable(m)
 
     def is_trash(self, order: int) -> bool:
         m = self.my_mask(order)
@@ -364,7 +364,7 @@ class Turn:
         certain = self.certain_mask(order)
         mask = self.my_mask(order)
         where = self.slot(order)
-        if certain and all(t.playable(i) for i in bits(certain)):
+        if certain and t.all_playable(certain):
             if single(certain) is not None:
                 return f"the clues and the cards I see say my {where} is {cards_text(certain)}: playable"
             return f"the clues and the cards I see say my {where} is {cards_text(certain)}: any of them is playable"
@@ -591,7 +591,7 @@ class Turn:
         return fallback, "8 clue tokens and no clue to give: playing my likeliest card"
 
     def known_playable(self, mask: int) -> bool:
-        return bool(mask) and all(self.t.playable(i) for i in bits(mask))
+        return bool(mask) and self.t.all_playable(mask)
 
     def why_clue(self, clue: Clue) -> str:
         """What a clue of ours tells its target, in a player's words."""
@@ -707,7 +707,7 @@ class Turn:
             after = self.belief(o, reading)
             true = t.ids[o]
             misreads += not after >> true & 1
-            misplays += all(t.playable(j) for j in bits(after)) and not t.playable(true)
+            misplays += t.all_playable(after) and not t.playable(true)
         quick = self.quick_card(clue.target, reading)
         misplays += quick is not None and (quick < 0 or not t.playable(t.ids[quick]))
         if reading.focus is not None:
@@ -922,7 +922,7 @@ class Turn:
             m = t.know_conv(o)
             if o in t.clued:
                 m &= ~(self.team_trash(o) if o not in t.good_touch else self.trash)
-            if m and all(t.playable(i) for i in bits(m)):
+            if m and t.all_playable(m):
                 return True
             if o in t.clued and not t.know_conv(o) & ~self.trash:
                 return True  # known trash to discard instead
@@ -1146,16 +1146,16 @@ class Turn:
             before = self.belief(o)
             after = self.belief(o, reading)
             i = t.ids[o]
-            now = all(t.playable(j) for j in bits(after)) or o == quick
+            now = t.all_playable(after) or o == quick
             if now and not t.playable(i):
                 return None  # they would misplay it
-            was = bool(before) and all(t.playable(j) for j in bits(before))
+            was = bool(before) and t.all_playable(before)
             if self.cautious:
                 # At two strikes they play only what the clues prove: count only that as a play.
                 after = self.certain_belief(o, reading)
-                now = bool(after) and all(t.playable(j) for j in bits(after))
+                now = bool(after) and t.all_playable(after)
                 before = self.certain_belief(o)
-                was = bool(before) and all(t.playable(j) for j in bits(before))
+                was = bool(before) and t.all_playable(before)
             if now and not was and self.read_literally(o):
                 # A card its holder keeps because a person's rank clue left it maybe a copy of a card already
                 # played: proving it gets it played, but the count or the person often proves it soon anyway.

@@ -100,10 +100,11 @@ class Table:
     events_done: int = 0
     tokens: int = 8
     strikes: int = 0
-    # ``trash_mask`` and ``critical_mask``, kept until a card leaves a hand (nothing else changes the fireworks or
-    # the discards they come from): the bots ask for them often.
+    # ``trash_mask``, ``critical_mask`` and ``playable_mask``, kept until a card leaves a hand (nothing else changes
+    # the fireworks or the discards they come from): the bots ask for them often.
     _trash: int | None = field(default=None, init=False, repr=False, compare=False)
     _critical: int = field(default=0, init=False, repr=False, compare=False)
+    _playable: int = field(default=0, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         variant = self.config.variant
@@ -182,7 +183,6 @@ class Table:
         if held:
             self.hands[seat].remove(order)
         self.holder.pop(order, None)
-        self._trash = None
         card = event.card
         assert card is not None
         claim = self.save_claims.pop(order, None)
@@ -190,7 +190,7 @@ class Table:
             self.saves[claim] += 1  # a person's clue kept this critical card of ours on our chop: a save
         if event.success and not self.is_bot(seat) and isinstance(event.action, Play):
             known = self.knowledge(order)
-            if not all(self.playable(i) for i in bits(known)):
+            if not self.all_playable(known):
                 # Their clues left it unproven, yet they played it: they count the cards they see (or read
                 # more into a clue than it says): what they can prove is more than the clues say.
                 self.counters.add(seat)
@@ -214,6 +214,7 @@ class Table:
                 self.strikes += 1
             else:
                 self.tokens += 1
+        self._trash = None  # the fireworks or the discards changed: the masks are worked out again when asked
         meant = self.intent.pop(order, None)
         ranked = self.rank_giver.pop(order, None)
         if ranked is not None and event.success:
@@ -248,7 +249,7 @@ class Table:
         for o in self.hands[seat]:
             seen = self.ids.get(o)
             known = self.knowledge(o)
-            if (seen is not None and self.playable(seen) and not all(self.playable(i) for i in bits(known))
+            if (seen is not None and self.playable(seen) and not self.all_playable(known)
                     and self.provable(seat, o)):
                 self.uncounting.add(seat)
                 return
@@ -382,20 +383,33 @@ class Table:
     def trash_mask(self) -> int:
         """Every identity that is ``dead``."""
         if self._trash is None:
-            self._trash, self._critical = self._suit_masks()
+            self._trash, self._critical, self._playable = self._suit_masks()
         return self._trash
 
     def critical_mask(self) -> int:
         """Every identity that is ``critical``."""
         if self._trash is None:
-            self._trash, self._critical = self._suit_masks()
+            self._trash, self._critical, self._playable = self._suit_masks()
         return self._critical
 
-    def _suit_masks(self) -> tuple[int, int]:
-        """The dead and the critical identities, each suit walked up from the bottom: up to its firework every card
-        is played; above it, a rank with every copy gone leaves the ranks over it dead too."""
-        trash = critical = 0
+    def playable_mask(self) -> int:
+        """Every identity that is ``playable``."""
+        if self._trash is None:
+            self._trash, self._critical, self._playable = self._suit_masks()
+        return self._playable
+
+    def all_playable(self, mask: int) -> bool:
+        """Whether every identity in ``mask`` is playable (so is an empty mask)."""
+        return not mask & ~self.playable_mask()
+
+    def _suit_masks(self) -> tuple[int, int, int]:
+        """The dead, the critical and the playable identities, each suit walked up from the bottom: up to its
+        firework every card is played, the next is playable; above it, a rank with every copy gone leaves the ranks
+        over it dead too."""
+        trash = critical = playable = 0
         for s, height in enumerate(self.fireworks):
+            if height < MAX_RANK:
+                playable |= 1 << ident(s, height + 1)
             lost = False
             for r in range(1, MAX_RANK + 1):
                 i = ident(s, r)
@@ -405,7 +419,7 @@ class Table:
                 if self.gone[i] >= self.copies[i] - 1:
                     critical |= 1 << i
                 lost = self.gone[i] >= self.copies[i]
-        return trash, critical
+        return trash, critical, playable
 
     def fork(self) -> Table:
         """A copy to replay on without touching this one (the endgame's rollouts): every container copied."""

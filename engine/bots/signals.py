@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING
 
 from ..actions import Discard
 from ..options import MAX_STRIKES
-from .cardmath import bits
 from .memory import Table
 
 if TYPE_CHECKING:
@@ -39,7 +38,7 @@ def signals_on(t: Table) -> bool:
 def known_playable(t: Table, order: int) -> bool:
     """Whether the holder of ``order`` knows it is playable, by the public record and the conventions."""
     m = t.know_conv(order)
-    return bool(m) and all(t.playable(i) for i in bits(m))
+    return bool(m) and t.all_playable(m)
 
 
 def is_signal(t: Table, seat: int, order: int) -> bool:

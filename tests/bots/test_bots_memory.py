@@ -43,6 +43,9 @@ def test_dead_and_critical_cards_are_the_rules(variant: Variant) -> None:
         state = new_game(config, rng.randrange(10_000))
         memory = Table(config, 0)
         while not state.over:
+            # Every card of ours as if a person's clue had saved it on our chop: when such a card leaves, whether
+            # it was critical is asked before the fireworks and the discards change (the masks must follow them).
+            memory.save_claims.update(dict.fromkeys(state.hands[0], 1))
             memory.catch_up(view_for(state, 0))
             dead, critical = dead_and_critical(state)
             for i in memory.copies:
