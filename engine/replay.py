@@ -125,12 +125,17 @@ class Replay:
         return frozenset(seat for seat, is_bot in enumerate(bot) if is_bot)
 
     def names_at(self, turn: int) -> tuple[str, ...]:
-        """Who held each seat at ``turn``: its holder at the deal, or the latest who took it over by then."""
-        names = list(self.players)
-        for holder in self.holders:
-            if holder.turn <= turn and 0 <= holder.seat < len(names):
-                names[holder.seat] = holder.name
-        return tuple(names)
+        return names_at(self.players, self.holders, turn)
+
+
+def names_at(players: Sequence[str], holders: Iterable[SeatHolder], turn: int) -> tuple[str, ...]:
+    """Who held each seat at ``turn``: its player at the deal, or the latest who took it over by then (``holders``,
+    in the order the seats were handed)."""
+    names = list(players)
+    for holder in holders:
+        if holder.turn <= turn and 0 <= holder.seat < len(names):
+            names[holder.seat] = holder.name
+    return tuple(names)
 
 
 def action_to_json(variant: Variant, action: TurnAction) -> dict[str, int]:
@@ -354,26 +359,27 @@ def from_json(data: object) -> Replay:
     holders = _holders(options, len(players))
     level = _bot_level(options)
     try:
-        return Replay(_play_out(state, actions, players), tuple(players), notes, advised, holders, level)
+        return Replay(_play_out(state, actions, players, holders), tuple(players), notes, advised, holders, level)
     except _PlayedOn:
         # The moves go on where no more points could be scored: the server did not end games there (hanab.live
         # before mid-2020 did not always), so the game is replayed as it was played, without the early end.
         state = replace(state, config=replace(state.config, end_when_no_points=False))
-        return Replay(_play_out(state, actions, players), tuple(players), notes, advised, holders, level)
+        return Replay(_play_out(state, actions, players, holders), tuple(players), notes, advised, holders, level)
 
 
 class _PlayedOn(Exception):
     """Actions follow an end that only the ``end_when_no_points`` option made."""
 
 
-def _play_out(state: GameState, actions: list[Any], players: Sequence[str]) -> GameState:
+def _play_out(state: GameState, actions: list[Any], players: Sequence[str],
+              holders: Sequence[SeatHolder]) -> GameState:
     for i, raw in enumerate(actions):
         if state.outcome is not None:
             if state.outcome.reason is EndReason.NO_MORE_POINTS:
                 raise _PlayedOn
             raise ReplayError(f"action {i} comes after the end of the game ({state.outcome.detail})")
         try:
-            action = _parse_action(raw, state, i, players)
+            action = _parse_action(raw, state, i, names_at(players, holders, state.turn))
             if isinstance(action, tuple):
                 condition, detail = action
                 state = time_out(state, detail) if condition == TIMEOUT else terminate(state, detail)

@@ -44,7 +44,7 @@ from hanabi.engine import (
     views_for,
 )
 from hanabi.engine.bots import Level
-from hanabi.engine.replay import SeatHolder, handed_on
+from hanabi.engine.replay import SeatHolder, handed_on, names_at
 from hanabi.protocol import (
     BotReason,
     CardNote,
@@ -78,7 +78,8 @@ def replayed(stored: StoredGame) -> GameState:
         return terminate(e.state, "the stored game could not be fully restored")
     if stored.finished is not None and not state.over:
         if stored.end_reason == EndReason.TIMEOUT.value:
-            return time_out(state, out_of_time_sentence(stored.players[state.current]))
+            return time_out(state, out_of_time_sentence(names_at(stored.players, stored.holders, state.turn)[
+                state.current]))
         state = terminate(state, "the game was stopped")
     return state
 
@@ -136,7 +137,7 @@ class Game:
 
     def holder(self, seat: int) -> str:
         """Who plays ``seat`` now: whoever it was last handed on to, or else who was dealt it."""
-        return next((h.name for h in reversed(self.holders) if h.seat == seat), self.names[seat])
+        return names_at(self.names, self.holders, self.state.turn)[seat]
 
     def handing(self, seat: int, name: str, bot: bool, was_bot: bool) -> list[SeatHolder]:
         """The entries of ``holders`` that make ``seat`` ``name``'s from the turn to come on (``bot``: a bot's;

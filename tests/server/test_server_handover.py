@@ -294,7 +294,7 @@ async def test_a_timed_game_paused_for_the_away_player_goes_on_once_a_bot_has_th
 
 async def test_whose_turn_it_is_is_said_with_the_name_of_who_holds_the_seat_now(connect: Connect) -> None:
     """After a hand-over the seat's new holder is named, not who was dealt it: in a move refused for not being
-    one's turn, in the coach's refusal, and when the seat's clock runs out."""
+    one's turn, in the coach's refusal, and when the seat's clock runs out (live and in the game's file)."""
     alice, bob = await connect("Alice"), await connect("Bob")
     await table_of(alice, [bob], advice=True, timed=True, time_base=600, time_per_turn=0)
     await alice.send(Start())
@@ -312,6 +312,10 @@ async def test_whose_turn_it_is_is_said_with_the_name_of_who_holds_the_seat_now(
         nursery.start_soon(functools.partial(again.expect, GameOver, 700))
         over = await alice.expect(GameOver, 700)  # until his 600 s bank runs out, on the virtual clock
     assert over.outcome.detail.startswith("Bob 2 ran out of time"), over.outcome.detail
+    # The game's file, which the review and the replay tools read, says it too (its players are those dealt).
+    file = from_json(json.loads((await alice.expect(ReplayFile)).json))
+    assert file.players == ("Alice", "Bob") and file.state.outcome is not None
+    assert file.state.outcome.detail == "Bob 2 ran out of time", file.state.outcome.detail
 
 
 async def test_the_move_the_old_holder_queued_is_not_made_for_the_new_one(connect: Connect) -> None:
