@@ -87,10 +87,12 @@ class LinkLost(BotError):
 
 
 class Stopped(Exception):
-    """Ctrl-C: the bot left its seat as a player quitting does; ``games`` is how many games it played."""
+    """Ctrl-C: the bot quit as a player quitting does (its seat, if it had one, waits for it); ``games`` is how
+    many games it played."""
 
-    def __init__(self, games: int) -> None:
-        super().__init__(f"stopped by Ctrl-C after {games} game(s): it left its seat")
+    def __init__(self, games: int, seated: bool = True) -> None:
+        waits = "; its seat waits for it: the same command takes it back" if seated else ""
+        super().__init__(f"stopped by Ctrl-C after {games} game(s){waits}")
         self.games = games
 
 
@@ -410,7 +412,7 @@ async def run_bot(address: Address, name: str = "Bot", table: int | None = None,
                 except KeyboardInterrupt:
                     # Ctrl-C (trio raises it in this, the main task): leave the seat as a client quitting does.
                     await _farewell(client)
-                    raise Stopped(client.games_done) from None
+                    raise Stopped(client.games_done, seated) from None
                 except trio.TooSlowError:
                     raise LinkLost(f"the server at {address} did not answer in time") from None
                 except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:

@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except Stopped as stopped:
         # 130, the shell's code for a program stopped by Ctrl-C: a script running the bot can tell it was
-        # stopped rather than done with its --games; the line says it left its seat cleanly.
+        # stopped rather than done with its --games; the line says its seat waits for it.
         print(f"hanabi-bot: {stopped}")
         return 130
     except KeyboardInterrupt:  # Ctrl-C before the bot was seated, or while it waited to reconnect

@@ -203,6 +203,7 @@ class Session:
         self.dispatch = dispatch
         self.on_welcome = on_welcome
         self.tokens = tokens  # where the resume token is kept between runs (None: nowhere)
+        self._kept_as = name  # the name ``tokens`` keeps the token under: the one the server last gave us
         self._send, self._receive = trio.open_memory_channel[Message](OUTBOX)
         # The name to say hello with once the server refused ours: the player types another (``rename``).
         self._names, self._new_names = trio.open_memory_channel[str](1)
@@ -319,6 +320,9 @@ class Session:
                         await wire.send(Goodbye(GOODBYE_VERSION, mismatch))
                     return GOODBYE_VERSION
                 if self.tokens is not None:
+                    # Kept under the name the server gave, which the quit line tells the player to come back with.
+                    self.tokens = self.tokens.for_name(self._kept_as, welcome.player)
+                    self._kept_as = welcome.player
                     self.tokens.save(welcome.resume)
                 self._online = True
                 self._drain_stale()

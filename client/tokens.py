@@ -69,6 +69,16 @@ class TokenStore:
         """Whether another running client holds our token (``load`` then gives None)."""
         return not self.claim()
 
+    def for_name(self, asked: str, given: str) -> TokenStore:
+        """Where the token goes when the server calls us ``given`` rather than the ``asked`` this store's key
+        names (that name was taken, or the player typed another): under ``given``, which the next run is told to
+        ask with (ours is let go). This store itself when the two are the same or its key names neither."""
+        head, at, server = self.key.rpartition("@")
+        if given == asked or not at or not head.endswith(asked):
+            return self
+        self.release()
+        return TokenStore(f"{head.removesuffix(asked)}{given}@{server}", self.path)
+
     def load(self) -> str | None:
         """The saved token, unless another running client is using it."""
         if not self.claim():

@@ -642,7 +642,7 @@ async def test_ctrl_c_leaves_the_seat_as_a_player_quitting_does() -> None:
                 if isinstance(message, SeatStatus) and message.seat == 1 and not message.connected:
                     break
             assert message.left, "the table was told the bot lost its connection, not that it left"
-            assert len(stopped) == 1 and "left its seat" in str(stopped[0])
+            assert len(stopped) == 1 and "its seat waits for it" in str(stopped[0])
             await stream.aclose()
             nursery.cancel_scope.cancel()
 
@@ -658,7 +658,8 @@ def test_cli_says_in_one_line_that_ctrl_c_stopped_the_bot(monkeypatch: pytest.Mo
     monkeypatch.setattr(bot, "run_bot", stopped)
     assert main(["127.0.0.1:1"]) == 130
     out = capsys.readouterr()
-    assert out.out == "hanabi-bot: stopped by Ctrl-C after 2 game(s): it left its seat\n" and out.err == ""
+    assert out.out == ("hanabi-bot: stopped by Ctrl-C after 2 game(s); its seat waits for it: the same command "
+                       "takes it back\n") and out.err == ""
 
 
 def test_explain_lines_wrap_at_words_in_a_terminal_and_stay_whole_in_a_pipe() -> None:

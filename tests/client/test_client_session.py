@@ -17,6 +17,7 @@ from hanabi.client.model import Link
 from hanabi.client.runner import ModelStore
 from hanabi.client.session import Address, Session, parse_address
 from hanabi.client.solo import table_setup
+from hanabi.client.tokens import TokenStore
 from hanabi.engine import Play, Variant
 from hanabi.protocol.messages import ActionRequest, Spectate
 from hanabi.server import ServerConfig, serve
@@ -379,6 +380,36 @@ async def test_a_refused_name_is_said_and_the_session_waits_for_another(nursery:
     session.rename("Alicia")
     await kit.wait_for(store, lambda m: m.link is Link.ONLINE, "the session to come in under the new name")
     assert store.model.player == "Alicia" and len(line.opened) == 2
+    alice.stop()
+    session.stop()
+    nursery.cancel_scope.cancel()
+
+
+async def test_the_token_is_kept_under_the_name_the_server_gave(nursery: trio.Nursery, kit, tmp_path) -> None:
+    """A player whose name was taken types another: the token is kept under the name they came in as (the one the
+    quit line tells them to come back with), and the taken name's entry stays its own."""
+    server = await nursery.start(lambda task_status: serve("127.0.0.1", 0, ":memory:", config=FAST,
+                                                           task_status=task_status))
+    path = tmp_path / "resume.json"
+    TokenStore("Alice@host:1", path).save("alices-own-token")  # the real Alice's, from an earlier run
+    first = ModelStore()
+    alice = Session(Address("127.0.0.1", 1), "Alice", first.get, first.dispatch,
+                    open_stream=kit.Line(server, nursery).open)
+    nursery.start_soon(alice.run)
+    await kit.wait_for(first, lambda m: m.link is Link.ONLINE, "Alice online")
+
+    store = ModelStore()
+    tokens = TokenStore("Alice@host:1", path)
+    session = Session(Address("127.0.0.1", 1), "Alice", store.get, store.dispatch, tokens=tokens,
+                      open_stream=kit.Line(server, nursery).open)
+    nursery.start_soon(session.run)
+    await kit.wait_for(store, lambda m: m.name_refused != "", "the refusal of the name taken")
+    session.rename("Alicia")
+    await kit.wait_for(store, lambda m: m.link is Link.ONLINE, "the session to come in under the new name")
+    assert store.model.player == "Alicia"
+    session.tokens.release()  # type: ignore[union-attr]
+    assert TokenStore("Alicia@host:1", path).load() == store.model.resume
+    assert TokenStore("Alice@host:1", path).load() == "alices-own-token"
     alice.stop()
     session.stop()
     nursery.cancel_scope.cancel()
