@@ -296,7 +296,7 @@ async def test_whose_turn_it_is_is_said_with_the_name_of_who_holds_the_seat_now(
     """After a hand-over the seat's new holder is named, not who was dealt it: in a move refused for not being
     one's turn, in the coach's refusal, and when the seat's clock runs out (live and in the game's file)."""
     alice, bob = await connect("Alice"), await connect("Bob")
-    await table_of(alice, [bob], advice=True, timed=True, time_base=600, time_per_turn=0)
+    await table_of(alice, [bob], advice=True, timed=True, time_base=30, time_per_turn=0)
     await alice.send(Start())
     await _bobs_turn(alice, bob)
     await _drop(bob, [alice], 1)
@@ -309,8 +309,8 @@ async def test_whose_turn_it_is_is_said_with_the_name_of_who_holds_the_seat_now(
     refused = await _refused(alice, GetAdvice(id=5))
     assert refused.code == "not_your_turn" and "it is Bob 2's turn" in refused.message, refused.message
     async with trio.open_nursery() as nursery:  # Bob 2 reads on (a peer that stops reading is dropped) but waits
-        nursery.start_soon(functools.partial(again.expect, GameOver, 700))
-        over = await alice.expect(GameOver, 700)  # until his 600 s bank runs out, on the virtual clock
+        nursery.start_soon(functools.partial(again.expect, GameOver, 60))
+        over = await alice.expect(GameOver, 60)  # until his 30 s bank runs out, on the virtual clock
     assert over.outcome.detail.startswith("Bob 2 ran out of time"), over.outcome.detail
     # The game's file, which the review and the replay tools read, says it too (its players are those dealt).
     file = from_json(json.loads((await alice.expect(ReplayFile)).json))
