@@ -100,11 +100,9 @@ class Table:
     events_done: int = 0
     tokens: int = 8
     strikes: int = 0
-    # ``trash_mask``, ``critical_mask`` and ``playable_mask``, kept until a card leaves a hand (nothing else changes
-    # the fireworks or the discards they come from): the bots ask for them often.
-    _trash: int | None = field(default=None, init=False, repr=False, compare=False)
-    _critical: int = field(default=0, init=False, repr=False, compare=False)
-    _playable: int = field(default=0, init=False, repr=False, compare=False)
+    # ``trash_mask``, ``critical_mask`` and ``playable_mask`` (``_suit_masks``), kept until a card leaves a hand
+    # (nothing else changes the fireworks or the discards they come from): the bots ask for them often.
+    _masks: tuple[int, int, int] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         variant = self.config.variant
@@ -214,7 +212,7 @@ class Table:
                 self.strikes += 1
             else:
                 self.tokens += 1
-        self._trash = None  # the fireworks or the discards changed: the masks are worked out again when asked
+        self._masks = None  # the fireworks or the discards changed: the masks are worked out again when asked
         meant = self.intent.pop(order, None)
         ranked = self.rank_giver.pop(order, None)
         if ranked is not None and event.success:
@@ -382,21 +380,20 @@ class Table:
 
     def trash_mask(self) -> int:
         """Every identity that is ``dead``."""
-        if self._trash is None:
-            self._trash, self._critical, self._playable = self._suit_masks()
-        return self._trash
+        return self._kept_masks()[0]
 
     def critical_mask(self) -> int:
         """Every identity that is ``critical``."""
-        if self._trash is None:
-            self._trash, self._critical, self._playable = self._suit_masks()
-        return self._critical
+        return self._kept_masks()[1]
 
     def playable_mask(self) -> int:
         """Every identity that is ``playable``."""
-        if self._trash is None:
-            self._trash, self._critical, self._playable = self._suit_masks()
-        return self._playable
+        return self._kept_masks()[2]
+
+    def _kept_masks(self) -> tuple[int, int, int]:
+        if self._masks is None:
+            self._masks = self._suit_masks()
+        return self._masks
 
     def all_playable(self, mask: int) -> bool:
         """Whether every identity in ``mask`` is playable (so is an empty mask)."""
