@@ -78,8 +78,8 @@ def replayed(stored: StoredGame) -> GameState:
         return terminate(e.state, "the stored game could not be fully restored")
     if stored.finished is not None and not state.over:
         if stored.end_reason == EndReason.TIMEOUT.value:
-            return time_out(state, out_of_time_sentence(names_at(stored.players, stored.holders, state.turn)[
-                state.current]))
+            who = names_at(stored.players, stored.holders, state.turn)[state.current]
+            return time_out(state, out_of_time_sentence(who))
         state = terminate(state, "the game was stopped")
     return state
 
@@ -135,9 +135,9 @@ class Game:
     def running(self) -> bool:
         return not self.state.over
 
-    def holder(self, seat: int) -> str:
-        """Who plays ``seat`` now: whoever it was last handed on to, or else who was dealt it."""
-        return names_at(self.names, self.holders, self.state.turn)[seat]
+    def names_now(self) -> tuple[str, ...]:
+        """Who plays each seat now: whoever it was last handed on to, or else who was dealt it."""
+        return names_at(self.names, self.holders, self.state.turn)
 
     def handing(self, seat: int, name: str, bot: bool, was_bot: bool) -> list[SeatHolder]:
         """The entries of ``holders`` that make ``seat`` ``name``'s from the turn to come on (``bot``: a bot's;
@@ -157,7 +157,7 @@ class Game:
         except GameEnded:
             raise Refused(ErrorCode.GAME_NOT_RUNNING, NO_GAME) from None
         except NotYourTurn as e:
-            raise Refused(ErrorCode.NOT_YOUR_TURN, NotYourTurn.sentence(self.holder(e.current))) from None
+            raise Refused(ErrorCode.NOT_YOUR_TURN, NotYourTurn.sentence(self.names_now()[e.current])) from None
         except IllegalAction as e:
             raise Refused(ErrorCode.ILLEGAL_ACTION, str(e)) from None
 

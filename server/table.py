@@ -496,11 +496,11 @@ class Table:
         refuse(rules.advice_refusal(info, self.seat_of(player)))  # a seated player, while the game runs
         seat, game = self.seated(player), self._table_game()
         state = game.state
-        if state.current != seat:
-            raise Refused(ErrorCode.NOT_YOUR_TURN, f"advice is for your own turn: it is {game.holder(state.current)}'s "
-                                                   "turn now")
         # The names of who holds each seat now (a seat handed to a bot is the bot's), not of who was dealt it.
-        names = tuple(map(game.holder, range(len(game.names))))
+        names = game.names_now()
+        if state.current != seat:
+            raise Refused(ErrorCode.NOT_YOUR_TURN, f"advice is for your own turn: it is {names[state.current]}'s "
+                                                   "turn now")
         from hanabi.engine.coach import advice_for  # with the first advice asked for, not at start
 
         # Off the event loop, as the bots' own turns are: the table waits for it, and nothing else changes the game.
@@ -565,7 +565,7 @@ class Table:
         if not out_of_time(time.clocks, time.ticking, time.used()):
             self._retime()  # woken a hair early: sleep the rest
             return
-        name = game.holder(game.state.current)
+        name = game.names_now()[game.state.current]
         log.info("table %d (%s): game %d: %s ran out of time", self.id, self.name, game.id, name)
         await self._end_game(out_of_time_sentence(name), timed_out=True)
         self.changed()
