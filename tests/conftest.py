@@ -2,8 +2,7 @@
 
 The README's command runs the suite in parallel (pytest-xdist), so no test may touch a file another could:
 the client's resume tokens and the server's default store live in the user's XDG folders, which here point
-into the worker's own temporary folder. Tests that need a folder of their own still set one. Temporary folders
-are in memory (``/dev/shm``) where the system has one, so that the stores' syncs do not wait on a disk.
+into the worker's own temporary folder. Tests that need a folder of their own still set one.
 
 The tests marked ``starts_first`` spend most of their time waiting (on mDNS in a private network, on real
 clients in tmux): run first, their waits overlap with the other worker's tests instead of ending the run alone.
@@ -12,12 +11,8 @@ clients in tmux): run first, their waits overlap with the other worker's tests i
 networks spend much of their time waiting, and a third worker on two cores fills those waits (the README's
 command was about 15 % quicker with coverage, docs/performance.md "Suite"; four workers were no quicker).
 
-Where the environment sets ``PYTHONDONTWRITEBYTECODE``, the test modules pytest rewrites (for its asserts)
-are cached all the same, under the system's temporary folder rather than in the tree: otherwise each worker
-rewrites all of them, traced by coverage, on every run (10 s of CPU a worker to collect, 5 s when cached).
-The workers are told the same through their environment, so that it holds from their start: pytest rewrites
-the modules of its plugins' packages too (all of hypothesis, imported before any conftest), which cost each
-worker about 1 s of CPU on every run when it could not cache them.
+Temporary folders in memory, and the modules pytest rewrites cached where the environment says to write no
+bytecode: both are set before pytest loads its plugins, by ``tests/environment.py`` (pyproject.toml's ``addopts``).
 
 Tests marked ``moments`` are the ones where the moments that mattered of a finished game shown are searched for
 (in a worker thread nothing else waits for); elsewhere they are left "still being found" (see
@@ -60,8 +55,6 @@ from __future__ import annotations
 import gc
 import inspect
 import os
-import sys
-import tempfile
 from collections.abc import Callable, Generator, Iterator
 from typing import Any, TypeVar
 
@@ -69,22 +62,6 @@ import pytest
 import trio
 import trio.testing
 from hypothesis import HealthCheck, settings
-
-# The tests' folders and files (tmp_path, the servers' SQLite stores, the processes they start) live in memory
-# where the system has a tmpfs: every commit of a store syncs its file (synchronous=FULL), and on a disk shared
-# with other work one sync took tens of milliseconds, most of a store test's wall time. A process killed with
-# SIGKILL leaves its writes in the page cache on either, so the tests of surviving a kill check the same thing.
-# A TMPDIR the user set is kept.
-SHARED_MEMORY = "/dev/shm"
-if "TMPDIR" not in os.environ and os.path.isdir(SHARED_MEMORY) and os.access(SHARED_MEMORY, os.W_OK | os.X_OK):
-    os.environ["TMPDIR"] = tempfile.tempdir = SHARED_MEMORY  # the workers and the tests' processes inherit it
-
-if sys.dont_write_bytecode:
-    user = os.getuid() if hasattr(os, "getuid") else os.getlogin()  # a folder of one's own: never another's .pyc
-    sys.pycache_prefix = os.path.join(tempfile.gettempdir(), f"hanabi-tests-pycache-{user}")
-    sys.dont_write_bytecode = False
-    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-    os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix
 
 settings.register_profile("house", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("thorough", parent=settings.get_profile("house"))
