@@ -308,16 +308,16 @@ def _rss_kib(pid: int) -> int:
     return total
 
 
-# Run as the server's ``-c`` program with ``--gc-log``: the server, with every cycle collection written to the file
-# named by HANABI_GC_LOG (wall-clock start, generation, CPU ms, objects in the generations it looked at), one line
-# each, as it happens; before each collection of the oldest generation, a census of what it holds, by kind. Before
-# each collection of generation 1, a census of the two young generations by kind ("young"), and after it what it
-# passed on to the oldest ("promoted"); before every fourth, for the commonest young kinds, the kinds of the objects
-# that refer to them ("held": who keeps them alive).
+# With ``--gc-log``, the server's ``-c`` program begins with this (``_start_server``): every cycle collection
+# written to the file named by HANABI_GC_LOG (wall-clock start, generation, CPU ms, objects in the generations it
+# looked at), one line each, as it happens; before each collection of the oldest generation, a census of what it
+# holds, by kind. Before each collection of generation 1, a census of the two young generations by kind ("young"),
+# and after it what it passed on to the oldest ("promoted"); before every fourth, for the commonest young kinds, the
+# kinds of the objects that refer to them ("held": who keeps them alive).
 _GC_LOGGER = """
-import collections, gc, json, os, runpy, sys, time, types
-log = open(os.environ["HANABI_GC_LOG"], "w", buffering=1)
-began = [0.0, 0.0, 0]
+import collections, gc, json, os, time, types
+gc_log = open(os.environ["HANABI_GC_LOG"], "w", buffering=1)
+gc_began = [0.0, 0.0, 0]
 young = {}  # before a collection of generation 1: the id of each object it looks at -> its kind (``kind``)
 middle = [0]  # collections of generation 1 so far
 def kind(o):
@@ -346,7 +346,7 @@ def watch(phase, info):
         if info["generation"] == 2:
             # What the oldest generation holds, by kind (the 40 commonest), before the collection and its clock.
             kinds = collections.Counter(kind(o) for o in gc.get_objects(2))
-            log.write(f"{now:.6f} census {json.dumps(kinds.most_common(40))}\\n")
+            gc_log.write(f"{now:.6f} census {json.dumps(kinds.most_common(40))}\\n")
         elif info["generation"] == 1:
             young.clear()
             census = []
@@ -356,32 +356,30 @@ def watch(phase, info):
                     young[id(o)] = k = kind(o)
                     kinds[k] += 1
                 census.append(kinds.most_common(40) + [["(all)", sum(kinds.values())]])
-            log.write(f"{now:.6f} young {json.dumps(census)}\\n")
+            gc_log.write(f"{now:.6f} young {json.dumps(census)}\\n")
             middle[0] += 1
             if middle[0] % 4 == 0:
-                log.write(f"{now:.6f} held {json.dumps(holders())}\\n")
+                gc_log.write(f"{now:.6f} held {json.dumps(holders())}\\n")
         tracked = sum(len(gc.get_objects(g)) for g in range(info["generation"] + 1))  # before the clock starts
-        began[:] = now, time.thread_time(), tracked
+        gc_began[:] = now, time.thread_time(), tracked
     else:
-        log.write(f"{began[0]:.6f} {info['generation']} {(time.thread_time() - began[1]) * 1000:.3f} {began[2]} "
-                  f"{info['collected']}\\n")
+        spent = (time.thread_time() - gc_began[1]) * 1000
+        gc_log.write(f"{gc_began[0]:.6f} {info['generation']} {spent:.3f} {gc_began[2]} {info['collected']}\\n")
         if info["generation"] == 1:
             # What survived it went to the oldest generation: by kind, the 40 commonest.
             kinds = collections.Counter(young[id(o)] for o in gc.get_objects(2) if id(o) in young)
             young.clear()
-            log.write(f"{began[0]:.6f} promoted {json.dumps(kinds.most_common(40))}\\n")
+            gc_log.write(f"{gc_began[0]:.6f} promoted {json.dumps(kinds.most_common(40))}\\n")
 gc.callbacks.append(watch)
-sys.argv[0] = "hanabi-server"
-runpy.run_module("hanabi.server", run_name="__main__", alter_sys=True)
 """
 
 
-# Run as the server's ``-c`` program with ``--count``: the server, with a Trio instrument counting its event loop's
+# With ``--count``, the server's ``-c`` program begins with this: a Trio instrument counting its event loop's
 # rounds and each kind of task's steps, and a count of its thread hops and stream writes, all written to the file
 # named by HANABI_COUNT_LOG (wall-clock time, then the counts so far as JSON) at most every quarter second.
 _COUNTER = """
-import collections, json, os, runpy, sys, time, trio
-log = open(os.environ["HANABI_COUNT_LOG"], "w", buffering=1)
+import collections, json, os, time, trio
+count_log = open(os.environ["HANABI_COUNT_LOG"], "w", buffering=1)
 counts = collections.Counter()
 written = [0.0]
 
@@ -394,7 +392,7 @@ class Counting(trio.abc.Instrument):
         now = time.time()
         if now - written[0] >= 0.25:
             written[0] = now
-            log.write(f"{now:.6f} {json.dumps(counts)}\\n")
+            count_log.write(f"{now:.6f} {json.dumps(counts)}\\n")
 
 def counted(name, function):
     def call(*args, **kwargs):
@@ -404,14 +402,12 @@ def counted(name, function):
 
 trio.to_thread.run_sync = counted("thread hops", trio.to_thread.run_sync)
 trio.SocketStream.send_all = counted("stream writes", trio.SocketStream.send_all)
-run = trio.run
-trio.run = lambda *args, **kwargs: run(*args, instruments=[Counting()], **kwargs)
-sys.argv[0] = "hanabi-server"
-runpy.run_module("hanabi.server", run_name="__main__", alter_sys=True)
+trio_run = trio.run
+trio.run = lambda *args, **kwargs: trio_run(*args, instruments=[Counting()], **kwargs)
 """
 
 
-# Run as the server's ``-c`` program with ``--trace``: the server, with the path of each move made by a person
+# With ``--trace``, the server's ``-c`` program begins with this: the path of each move made by a person
 # timed, one line per move in the file named by HANABI_TRACE_LOG: the wall-clock time its request was read, then
 # seconds from that read to: the table's task taking it up, the store given its action, its batch begun and done in
 # the store's thread, the table's task back from the store, the views built, queued and their writers woken
@@ -419,9 +415,9 @@ runpy.run_module("hanabi.server", run_name="__main__", alter_sys=True)
 # cycle collection (generation, start, end on the same clock as the moves' reads). Patches the server's own
 # functions by name: a diagnosis, not a contract.
 _TRACER = """
-import gc, os, runpy, sys, time
+import gc, os, time
 from hanabi.server import connection, game, store, table
-log = open(os.environ["HANABI_TRACE_LOG"], "w", buffering=1)
+trace_log = open(os.environ["HANABI_TRACE_LOG"], "w", buffering=1)
 clock = time.perf_counter
 moving = {}  # game id -> [mover's connection, stamps], while its table's task carries out a move
 
@@ -480,19 +476,23 @@ async def traced_write(self, data):
     await write(self, data)
     if stamps is not None:
         at, read, *rest = stamps
-        log.write(" ".join([f"{at:.6f}", f"{read:.6f}"] + [f"{t - read:.6f}" for t in rest + [clock()]]) + "\\n")
+        trace_log.write(" ".join([f"{at:.6f}", f"{read:.6f}"] + [f"{t - read:.6f}" for t in rest + [clock()]]) + "\\n")
 
-began = [0.0]
+collection_began = [0.0]
 def collected(phase, info):
     if phase == "start":
-        began[0] = clock()
+        collection_began[0] = clock()
     else:
-        log.write(f"gc {info['generation']} {began[0]:.6f} {clock():.6f}\\n")
+        trace_log.write(f"gc {info['generation']} {collection_began[0]:.6f} {clock():.6f}\\n")
 gc.callbacks.append(collected)
 
 connection.Connection._take, table.Table._commit, store.Store.add_action = traced_take, traced_commit, traced_add_action
 store.Store._commit = timed_batch
 game.Game.publish, connection.Connection._write = traced_publish, traced_write
+"""
+# The server itself, run after the diagnoses' programs.
+_SERVER = """
+import runpy, sys
 sys.argv[0] = "hanabi-server"
 runpy.run_module("hanabi.server", run_name="__main__", alter_sys=True)
 """
@@ -503,14 +503,18 @@ _PATH = ("read -> table", "table -> store", "to the store's thread", "in the sto
 
 def _start_server(db: str, profile: str | None = None, gc_log: str | None = None,
                   count_log: str | None = None, trace_log: str | None = None) -> tuple[subprocess.Popen[bytes], int]:
+    """The server started (``started``), plain or with the diagnoses asked for, each given the file it writes to.
+
+    The diagnoses' programs keep to names of their own, so that any of them can run together in one server (each
+    slows it down: a figure of speed is the plain server's)."""
     python = [sys.executable] + (["-m", "cProfile", "-o", profile] if profile else [])
-    if trace_log:
-        return started([*python, "-c", _TRACER], db, {**os.environ, "HANABI_TRACE_LOG": trace_log})
-    if gc_log:
-        return started([*python, "-c", _GC_LOGGER], db, {**os.environ, "HANABI_GC_LOG": gc_log})
-    if count_log:
-        return started([*python, "-c", _COUNTER], db, {**os.environ, "HANABI_COUNT_LOG": count_log})
-    return started([*python, "-m", "hanabi.server"], db, None)
+    diagnoses = [(program, variable, path) for program, variable, path in
+                 ((_GC_LOGGER, "HANABI_GC_LOG", gc_log), (_COUNTER, "HANABI_COUNT_LOG", count_log),
+                  (_TRACER, "HANABI_TRACE_LOG", trace_log)) if path is not None]
+    if not diagnoses:
+        return started([*python, "-m", "hanabi.server"], db, None)
+    program = "".join(program for program, _, _ in diagnoses) + _SERVER
+    return started([*python, "-c", program], db, {**os.environ, **{variable: path for _, variable, path in diagnoses}})
 
 
 def _counts(count_log: str, window: tuple[float, float], actions: int) -> dict[str, float]:
@@ -803,7 +807,9 @@ def _collections(collections: list[tuple[int, float, int, int]]) -> dict[str, di
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python bench/loadtest.py",
                                      description="Load a real hanabi server with many concurrent tables and "
-                                                 "print actions/s, latency percentiles and memory per table.")
+                                                 "print actions/s, latency percentiles and memory per table. "
+                                                 "--gc-log, --count and --trace can be given together; each slows "
+                                                 "the server, so its speed is best measured with none.")
     parser.add_argument("--tables", type=int, default=200, help="concurrent tables (default 200)")
     parser.add_argument("--players", type=int, default=5,
                         help=f"seats per table, {MIN_PLAYERS}-{MAX_PLAYERS} (default 5)")
@@ -816,18 +822,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="log the server's cycle collections (generation, CPU time) and sum them up")
     parser.add_argument("--count", action="store_true",
                         help="count the server's event loop rounds, task steps (by task), thread hops and stream "
-                             "writes, and print them per action (not with --gc-log)")
+                             "writes, and print them per action")
     parser.add_argument("--trace", action="store_true",
                         help="time the parts of each move's path in the server (read, table, store, views, write) "
-                             "and print their p50/p90/p99 (one way of running the server: not with --count or "
-                             "--gc-log)")
+                             "and print their p50/p90/p99")
     parser.add_argument("--json", action="store_true", help="end with the figures as one JSON object on one line")
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, writing stats to FILE")
     args = parser.parse_args(argv)
     if not MIN_PLAYERS <= args.players <= MAX_PLAYERS or args.tables < 1:
         parser.error(f"--players must be {MIN_PLAYERS}-{MAX_PLAYERS} and --tables at least 1")
-    if args.count + args.gc_log + args.trace > 1:
-        parser.error("--count, --gc-log and --trace each run the server their own way: choose one")
     result = run(args.tables, args.players, args.seconds, args.warmup, args.think, args.profile, args.gc_log,
                  args.count, args.trace)
     print(f"{result['tables']} tables x {result['players']} players = {result['connections']} connections "

@@ -1,12 +1,18 @@
 """The load test runs end to end on a small load and reports sane figures (a smoke test: no speed asserted);
-its clients read the protocol's frames as the messages' trees, however the bytes arrive."""
+its clients read the protocol's frames as the messages' trees, however the bytes arrive.
+
+Two runs feed every check of a run: the command as printed, with a plain server, and one with a server diagnosed
+every way at once (each diagnosis writes its own file and keeps to names of its own)."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import io
 import json
 import random
 import socket
+from typing import Any
 
 import msgpack
 import pytest
@@ -18,33 +24,51 @@ from hypothesis import strategies as st
 from bench.loadtest import LoadClient, Stats, _answer_pings, _young, main, run
 
 
-def test_a_small_load_plays_and_reports_without_errors() -> None:
+@pytest.fixture(scope="module")
+def printed() -> tuple[str, bool]:
+    """One plain run of the load test's command (a real server), as printed, and whether the run left this
+    process's collector settings as they were."""
     # Players think a little: a closed loop over so few tables would outrun the rate limit (20 requests a second).
     threshold = gc.get_threshold()
-    result = run(tables=3, players=3, seconds=1.0, warmup=0.3, think=0.03)
-    assert gc.get_threshold() == threshold  # its collector settings while it plays do not outlive it
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["--tables", "3", "--players", "3", "--seconds", "1", "--warmup", "0.3", "--think", "0.03",
+                     "--json"]) == 0
+    return out.getvalue(), gc.get_threshold() == threshold
+
+
+@pytest.fixture(scope="module")
+def diagnosed() -> dict[str, Any]:
+    """One run with a server diagnosed every way at once (its collections, its counts, its moves' paths)."""
+    return run(tables=2, players=2, seconds=1.0, warmup=0.2, think=0.03, gc_log=True, count=True, trace=True)
+
+
+def test_a_small_load_plays_and_reports_without_errors(printed: tuple[str, bool]) -> None:
+    out, threshold_kept = printed
+    result = json.loads(out.splitlines()[-1])
+    assert threshold_kept  # its collector settings while it plays do not outlive it
     assert result["connections"] == 9 and result["errors"] == 0, result["first_error"]
     assert result["actions"] > 0 and result["actions_per_second"] > 0
     assert 0 < result["p50_ms"] <= result["p99_ms"]
     assert result["cpu_us_per_action"] > 0 and result["clients_cpu_us_per_action"] > 0
     # Split by thread: the event loop's, and the store's commits' in their worker thread.
     assert result["loop_thread_us_per_action"] > 0 and result["other_threads_us_per_action"] > 0
+    # A plain run: no diagnosis's figures.
+    assert not {"gc", "per_action", "path_ms"} & set(result)
 
 
-def test_thinking_players_and_the_printed_report(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--tables", "2", "--players", "2", "--seconds", "1", "--warmup", "0.2", "--think", "0.05",
-                 "--json"]) == 0
-    out = capsys.readouterr().out
+def test_thinking_players_and_the_printed_report(printed: tuple[str, bool]) -> None:
+    out, _ = printed
     figures = json.loads(out.splitlines()[-1])
     assert figures["actions_per_second"] > 0 and 0 < figures["p50_ms"] <= figures["p99_ms"]
     assert figures["cpu_us_per_action"] > 0 and figures["rss_mib"] > 0
-    assert "2 tables x 2 players = 4 connections" in out and "think time 0.05 s" in out
+    assert "3 tables x 3 players = 9 connections" in out and "think time 0.03 s" in out
     assert "actions/s" in out and "µs per action" in out and "KiB playing" in out
     assert "errors from the server" not in out
 
 
-def test_the_gc_log_sums_up_the_servers_collections() -> None:
-    result = run(tables=2, players=2, seconds=1.0, warmup=0.2, think=0.03, gc_log=True)
+def test_the_gc_log_sums_up_the_servers_collections(diagnosed: dict[str, Any]) -> None:
+    result = diagnosed
     assert result["errors"] == 0, result["first_error"]
     assert set(result["gc"]) == {"0", "1", "2"}
     for figures in result["gc"].values():
@@ -69,8 +93,8 @@ def test_the_young_census_gives_the_medians_of_the_collections_of_generation_1()
     assert _young([]) == {}
 
 
-def test_the_count_gives_the_servers_rounds_steps_and_writes_per_action() -> None:
-    result = run(tables=2, players=2, seconds=1.0, warmup=0.2, think=0.03, count=True)
+def test_the_count_gives_the_servers_rounds_steps_and_writes_per_action(diagnosed: dict[str, Any]) -> None:
+    result = diagnosed
     assert result["errors"] == 0, result["first_error"]
     counted = result["per_action"]
     assert counted["rounds"] > 0 and counted["stream writes"] > 0
@@ -78,8 +102,8 @@ def test_the_count_gives_the_servers_rounds_steps_and_writes_per_action() -> Non
     assert counted["steps Connection._writer"] > 0 and counted["steps Table.run"] > 0
 
 
-def test_the_trace_times_each_part_of_a_moves_path() -> None:
-    result = run(tables=2, players=2, seconds=1.0, warmup=0.2, think=0.03, trace=True)
+def test_the_trace_times_each_part_of_a_moves_path(diagnosed: dict[str, Any]) -> None:
+    result = diagnosed
     assert result["errors"] == 0, result["first_error"]
     path = result["path_ms"]
     parts = ["read -> table", "table -> store", "to the store's thread", "in the store's thread",
