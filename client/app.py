@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from hanabi.engine import Clue, Discard, Play, Rearrange, Variant
 from hanabi.protocol.messages import (
@@ -49,7 +50,7 @@ from prompt_toolkit.output import Output
 from . import handing, notes
 from . import keys as shortcuts
 from .arguments import name_problem
-from .bindings import key_bindings
+from .bindings import keymap
 from .clockface import REDRAW_EVERY
 from .commands import (
     ALIASES,
@@ -115,6 +116,15 @@ class UiState:
     typing_on: handing.TypeOn | None = None  # the line the H key opened for a player's name, while it is open
 
 
+class ClientApplication(Application[None]):
+    """prompt_toolkit's application of a ``ClientApp``, which its keys (bound once for every app, bindings.py) act
+    on."""
+
+    def __init__(self, client: ClientApp, **options: Any) -> None:
+        super().__init__(**options)
+        self.client = client
+
+
 class ClientApp:
     """The prompt_toolkit application of one client, bound to a model source and a message sink."""
 
@@ -161,10 +171,10 @@ class ClientApp:
         self.status_window = Window(FormattedTextControl(self._status_text, focusable=True, show_cursor=False),
                                     height=Dimension(min=1, max=2), dont_extend_height=True, wrap_lines=True,
                                     style="class:status")
-        self.keymap, bindings = key_bindings(self)
-        self.application: Application[None] = Application(
+        self.application = ClientApplication(
+            self,
             layout=Layout(self.screen.root(), focused_element=self.status_window),
-            key_bindings=bindings,
+            key_bindings=keymap()[1],
             style=STYLE,
             full_screen=True,
             input=input,
@@ -174,6 +184,10 @@ class ClientApp:
         self.application.ttimeoutlen = 0.05  # Esc answers at once instead of waiting for a longer sequence
 
     # -- what the screen shows ---------------------------------------------------------------------
+
+    def key_line(self, model: ClientModel) -> list[tuple[str, str]]:
+        """The keys the line at the bottom shows for the screen up now and ``model`` (the model drawn)."""
+        return keymap()[0].line(self, model)
 
     @property
     def width(self) -> int:

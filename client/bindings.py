@@ -11,14 +11,20 @@ that are not letters (Enter, Esc, arrows, PgUp/PgDn) and Ctrl-C, which
 always quits, are bound once for every screen unless a screen gives them a
 meaning of its own. Every handler runs guarded: a bug costs a status line,
 not the terminal.
+
+The keys are the same for every app, so they are bound once (``keymap()``):
+each handler, filter and key line's condition is given, or asks for, the
+``ClientApp`` it acts on (the one whose prompt_toolkit application runs it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from functools import cache
+from typing import TYPE_CHECKING, cast
 
+from prompt_toolkit.application.current import get_app
 from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings, KeyBindingsBase, KeyPressEvent, merge_key_bindings
 from prompt_toolkit.keys import Keys
@@ -33,26 +39,45 @@ from .screens import chat_closed
 from .stepping import Move, Place
 
 if TYPE_CHECKING:
-    from .app import ClientApp
+    from prompt_toolkit.application import Application
 
-Handler = Callable[[KeyPressEvent], None]
-Action = Callable[[], None]
+    from .app import ClientApp, ClientApplication
+
+Handler = Callable[["ClientApp", KeyPressEvent], None]
+Action = Callable[["ClientApp"], None]
+When = Callable[["ClientApp", ClientModel], bool]  # whether a key shows on the line, for the app and model drawn
 
 # While rewinding or reviewing: where each of these keys goes in the game's history.
 ARROWS: dict[str, Move] = {"left": Place.back, "right": Place.on, "home": Place.start, "end": Place.end}
 
 
-def guarded(app: ClientApp, handler: Handler) -> Handler:
-    """A key handler that cannot take the app down: a bug becomes a line in the status bar."""
+def client_of(application: Application[object]) -> ClientApp:
+    """The ``ClientApp`` a prompt_toolkit application belongs to."""
+    return cast("ClientApplication", application).client
+
+
+def current() -> ClientApp:
+    """The ``ClientApp`` whose application runs now: the one a key's filter is asked about."""
+    return client_of(get_app())
+
+
+def guarded(handler: Handler) -> Callable[[KeyPressEvent], None]:
+    """A key handler, given its app, that cannot take the app down: a bug becomes a line in the status bar."""
 
     def run(event: KeyPressEvent) -> None:
+        app = client_of(event.app)
         try:
-            handler(event)
+            handler(app, event)
         except Exception as e:  # a bug must not leave the player with a dead terminal
             app.cancel()
             app.note(f"Something went wrong in the client ({type(e).__name__}: {e}); the game goes on.", True)
 
     return run
+
+
+def acting(action: Action) -> Callable[[KeyPressEvent], None]:
+    """The guarded handler of a key that does ``action`` to its app, whatever the key."""
+    return guarded(lambda app, event: action(app))
 
 
 def printable(event: KeyPressEvent) -> str | None:
@@ -63,11 +88,11 @@ def printable(event: KeyPressEvent) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class Shown:
-    """A key as the key line shows it: its label, what it does, and when it shows (given the model drawn)."""
+    """A key as the key line shows it: its label, what it does, and when it shows (given the app and model drawn)."""
 
     label: str
     what: str
-    when: Callable[[ClientModel], bool] | None = None
+    when: When | None = None
 
 
 class ScreenKeys:
@@ -77,69 +102,70 @@ class ScreenKeys:
     (Enter, Esc, PgUp, Ctrl-C, and the keys of ``Everywhere``) with what it does here.
     """
 
-    def __init__(self, app: ClientApp, active: Filter, free: Filter) -> None:
-        self.app = app
+    def __init__(self, active: Filter, free: Filter) -> None:
         self.active = active
         self.free = free  # nothing under way takes printable keys
         # The help covers the screen: the screen's other keys (arrows...) must not act on what is under it.
-        self.uncovered = Condition(lambda: not app.ui.help_page)
+        self.uncovered = Condition(lambda: not current().ui.help_page)
         self.bindings = KeyBindings()
         self.line: list[Shown] = []
 
     def add(self, *keys: str | Keys, what: str | None = None, label: str | None = None,
-            when: Callable[[ClientModel], bool] | None = None) -> Callable[[Action], Action]:
+            when: When | None = None) -> Callable[[Action], Action]:
         """Bind each of ``keys`` (each one key) to the decorated action; ``what``: its words on the key line."""
         def register(action: Action) -> Action:
             for key in keys:
                 typed = isinstance(key, str) and len(key) == 1
-                self.bindings.add(key, filter=self.active & (self.free if typed else self.uncovered))(
-                    guarded(self.app, lambda event: action()))
+                self.bindings.add(key, filter=self.active & (self.free if typed else self.uncovered))(acting(action))
             if what is not None:
                 self.show(label or str(keys[0]), what, when)
             return action
         return register
 
-    def show(self, label: str, what: str, when: Callable[[ClientModel], bool] | None = None) -> None:
+    def show(self, label: str, what: str, when: When | None = None) -> None:
         self.line.append(Shown(label, what, when))
 
-    def others(self, action: Callable[[str], None]) -> None:
+    def others(self, action: Callable[[ClientApp, str], None]) -> None:
         """Every other printable key of this screen goes to ``action``."""
-        def run(event: KeyPressEvent) -> None:
+        def run(app: ClientApp, event: KeyPressEvent) -> None:
             key = printable(event)
             if key is not None:
-                action(key)
-        self.bindings.add(Keys.Any, filter=self.active & self.free)(guarded(self.app, run))
+                action(app, key)
+        self.bindings.add(Keys.Any, filter=self.active & self.free)(guarded(run))
 
 
 class Keymap:
-    """Every key of one app: the modal keys, the keys for every screen, and each screen's own."""
+    """Every key: the modal keys, the keys for every screen, and each screen's own."""
 
-    def __init__(self, app: ClientApp) -> None:
-        self.app = app
-        self.typing = Condition(lambda: app.application.layout.has_focus(app.command))
+    def __init__(self) -> None:
+        self.typing = Condition(lambda: typing(current()))
         self.outside = ~self.typing
-        self.modal = self.outside & Condition(lambda: modal_state(app) is not None)
+        self.modal = self.outside & Condition(lambda: modal_state(current()) is not None)
         self.free = self.outside & ~self.modal
         self.screens: dict[str, ScreenKeys] = {}
         self.everywhere = KeyBindings()  # Ctrl-C, Enter, Esc, PgUp/PgDn, and the keys of every screen (: t ? H)
 
     def screen(self, name: str, active: Filter | None = None) -> ScreenKeys:
-        app = self.app
-        when = active if active is not None else Condition(lambda: app.mode() == name)
-        keys = ScreenKeys(app, self.outside & when, self.free)
+        when = active if active is not None else Condition(lambda: current().mode() == name)
+        keys = ScreenKeys(self.outside & when, self.free)
         self.screens[name] = keys
         return keys
 
-    def line(self, model: ClientModel) -> list[tuple[str, str]]:
-        """The key line of the screen up now: its keys that show for ``model`` (the model drawn)."""
-        name = self.app.mode()
+    def line(self, app: ClientApp, model: ClientModel) -> list[tuple[str, str]]:
+        """The key line of ``app``'s screen up now: its keys that show for ``model`` (the model drawn)."""
+        name = app.mode()
         if name == "game" and model.seat is None:
             name = "watch"
-        return [(s.label, s.what) for s in self.screens[name].line if s.when is None or s.when(model)]
+        return [(s.label, s.what) for s in self.screens[name].line if s.when is None or s.when(app, model)]
 
     def bindings(self) -> KeyBindingsBase:
         # Everything else first: for the same key, the last binding added among the active ones wins.
         return merge_key_bindings([self.everywhere, *(s.bindings for s in self.screens.values())])
+
+
+def typing(app: ClientApp) -> bool:
+    """Whether the command line has the keys."""
+    return app.application.layout.has_focus(app.command)
 
 
 def modal_state(app: ClientApp) -> str | None:
@@ -163,62 +189,62 @@ def modal_state(app: ClientApp) -> str | None:
     return None
 
 
-def _modal_keys(app: ClientApp, keymap: Keymap) -> None:
+def _modal_keys(keymap: Keymap) -> None:
     """What is under way takes each printable key: the help turns its page (?) or closes; the form takes its text;
     a question takes its answer; a shortcut its next key."""
-    takers: dict[str, Callable[[str], None]] = {
-        "help": app.help_key,
-        "form": app.form_key,
-        "quit?": app.answer_quit,
-        "leave?": app.answer_confirm,
-        "shortcut": app.shortcut_key,
-        "pointing": app.review.point_key,
-        "what if": app.review.what_if_key,
+    takers: dict[str, Callable[[ClientApp, str], None]] = {
+        "help": lambda app, key: app.help_key(key),
+        "form": lambda app, key: app.form_key(key),
+        "quit?": lambda app, key: app.answer_quit(key),
+        "leave?": lambda app, key: app.answer_confirm(key),
+        "shortcut": lambda app, key: app.shortcut_key(key),
+        "pointing": lambda app, key: app.review.point_key(key),
+        "what if": lambda app, key: app.review.what_if_key(key),
     }
     for state, take in takers.items():
-        def run(event: KeyPressEvent, take: Callable[[str], None] = take) -> None:
+        def run(app: ClientApp, event: KeyPressEvent, take: Callable[[ClientApp, str], None] = take) -> None:
             key = printable(event)
             if key is not None:
-                take(key)
+                take(app, key)
         keymap.everywhere.add(Keys.Any, filter=keymap.outside & Condition(
-            lambda state=state: modal_state(app) == state))(guarded(app, run))  # type: ignore[misc]
+            lambda state=state: modal_state(current()) == state))(guarded(run))  # type: ignore[misc]
 
 
-def _everywhere(app: ClientApp, keymap: Keymap) -> None:
+def _everywhere(keymap: Keymap) -> None:
     """The keys every screen has; each screen's line says where they show."""
     kb, outside, free = keymap.everywhere, keymap.outside, keymap.free
 
     def add(key: str | Keys, filter: Filter | bool = True, eager: bool = False) -> Callable[[Action], Action]:
         def register(action: Action) -> Action:
-            kb.add(key, filter=filter, eager=eager)(guarded(app, lambda event: action()))
+            kb.add(key, filter=filter, eager=eager)(acting(action))
             return action
         return register
 
-    add("c-c")(app.ask_to_quit)
-    add(":", free)(app.open_command)
-    add("/", free)(app.open_command)
-    add("t", free)(app.open_chat)
-    add("?", free)(app.open_help)
-    add(handing.KEY, free)(app.start_handing)
+    add("c-c")(lambda app: app.ask_to_quit())
+    add(":", free)(lambda app: app.open_command())
+    add("/", free)(lambda app: app.open_command())
+    add("t", free)(lambda app: app.open_chat())
+    add("?", free)(lambda app: app.open_help())
+    add(handing.KEY, free)(lambda app: app.start_handing())
     # Eager: Esc acts at once. Otherwise prompt_toolkit waits up to a second for an Alt key (Esc then a letter),
     # and a key typed in that second after Esc is taken with it (Esc c capitalises a word) instead of as itself.
-    add("escape", outside, eager=True)(app.escape)
-    add("escape", keymap.typing, eager=True)(app.leave_command)
-    add("c-u", keymap.typing)(app.clear_line)
-    add("enter", outside)(app.enter)
-    at_note_prompt = Condition(lambda: len(app.ui.note_keys) == 3)
-    add("backspace", outside & at_note_prompt)(app.delete_note)
-    add("delete", outside & at_note_prompt)(app.delete_note)
-    add("pageup", outside)(lambda: app.scroll(5))
-    add("pagedown", outside)(lambda: app.scroll(-5))
+    add("escape", outside, eager=True)(lambda app: app.escape())
+    add("escape", keymap.typing, eager=True)(lambda app: app.leave_command())
+    add("c-u", keymap.typing)(lambda app: app.clear_line())
+    add("enter", outside)(lambda app: app.enter())
+    at_note_prompt = Condition(lambda: len(current().ui.note_keys) == 3)
+    add("backspace", outside & at_note_prompt)(lambda app: app.delete_note())
+    add("delete", outside & at_note_prompt)(lambda app: app.delete_note())
+    add("pageup", outside)(lambda app: app.scroll(5))
+    add("pagedown", outside)(lambda app: app.scroll(-5))
 
 
-def _command_and_form(app: ClientApp, keymap: Keymap) -> None:
+def _command_and_form(keymap: Keymap) -> None:
     # The command line's own keys are prompt_toolkit's. On the name line (the server refused our name) there is
     # nothing to complete and nothing to go back to: Esc only clears what was typed, and Ctrl-C quits.
     commands = keymap.screen("command")
-    naming: Callable[[ClientModel], bool] = lambda _: app.ui.naming  # noqa: E731
-    commanding: Callable[[ClientModel], bool] = lambda _: not app.ui.naming  # noqa: E731
+    naming: When = lambda app, _: app.ui.naming  # noqa: E731
+    commanding: When = lambda app, _: not app.ui.naming  # noqa: E731
     commands.show("Enter", "send", commanding)
     commands.show("Enter", "choose the name", naming)
     commands.show("Tab", "complete", commanding)
@@ -229,99 +255,107 @@ def _command_and_form(app: ClientApp, keymap: Keymap) -> None:
     form.show("Esc", "cancel")
 
     def change(step: int) -> Action:
-        return lambda: app.ui.form.change(step) if app.ui.form is not None else None
+        return lambda app: app.ui.form.change(step) if app.ui.form is not None else None
 
-    form.add("up")(lambda: app.ui.form.move(-1) if app.ui.form is not None else None)
-    form.add("down", "tab")(lambda: app.ui.form.move(1) if app.ui.form is not None else None)
+    form.add("up")(lambda app: app.ui.form.move(-1) if app.ui.form is not None else None)
+    form.add("down", "tab")(lambda app: app.ui.form.move(1) if app.ui.form is not None else None)
     form.add("left")(change(-1))
     form.add("right")(change(1))
-    form.add("backspace")(lambda: app.ui.form.backspace() if app.ui.form is not None else None)
-    form.add("c-u")(lambda: app.ui.form.clear() if app.ui.form is not None else None)
-    form.add("enter")(app.lobby.submit_form)
+    form.add("backspace")(lambda app: app.ui.form.backspace() if app.ui.form is not None else None)
+    form.add("c-u")(lambda app: app.ui.form.clear() if app.ui.form is not None else None)
+    form.add("enter")(lambda app: app.lobby.submit_form())
 
 
-def _lobby(app: ClientApp, keymap: Keymap) -> None:
+def _lobby(keymap: Keymap) -> None:
     lobby = keymap.screen("lobby")
-    lobby.add("up", what="choose", label="↑↓")(lambda: app.lobby.move(-1))
-    lobby.add("down")(lambda: app.lobby.move(1))
+    lobby.add("up", what="choose", label="↑↓")(lambda app: app.lobby.move(-1))
+    lobby.add("down")(lambda app: app.lobby.move(1))
     # At a table the players talk and type commands (hand, host...) while they wait: chat and the command line
     # come early, before the keys for the other tables, which a narrow line lets go first.
-    lobby.show("t", "chat", lambda model: at_table(model) and chat_open(model))
+    lobby.show("t", "chat", lambda app, model: at_table(app, model) and chat_open(app, model))
     lobby.show(":", "cmd", at_table)
-    lobby.add("j", what="join")(lambda: app.lobby.enter_chosen("j"))
-    lobby.add("s", what="watch")(lambda: app.lobby.enter_chosen("s"))
-    lobby.add("n", what="new")(app.lobby.open_form)
-    lobby.add("h", what="history")(app.history.open)
-    lobby.add("r", what="refresh")(app.lobby.refresh)
-    lobby.show("t", "chat", lambda model: not at_table(model) and chat_open(model))
-    lobby.show(":", "cmd", lambda model: not at_table(model))
+    lobby.add("j", what="join")(lambda app: app.lobby.enter_chosen("j"))
+    lobby.add("s", what="watch")(lambda app: app.lobby.enter_chosen("s"))
+    lobby.add("n", what="new")(lambda app: app.lobby.open_form())
+    lobby.add("h", what="history")(lambda app: app.history.open())
+    lobby.add("r", what="refresh")(lambda app: app.lobby.refresh())
+    lobby.show("t", "chat", lambda app, model: not at_table(app, model) and chat_open(app, model))
+    lobby.show(":", "cmd", lambda app, model: not at_table(app, model))
     lobby.show("?", "help")
-    lobby.add("q", what="quit")(app.ask_to_quit)
-    lobby.add("b")(app.lobby.add_bot)
-    lobby.add("x")(app.lobby.remove_bot)
-    lobby.add("g")(lambda: app.lobby.act(LobbyIntent("start")))
-    lobby.add("l")(lambda: app.act(LobbyIntent("leave")))
+    lobby.add("q", what="quit")(lambda app: app.ask_to_quit())
+    lobby.add("b")(lambda app: app.lobby.add_bot())
+    lobby.add("x")(lambda app: app.lobby.remove_bot())
+    lobby.add("g")(lambda app: app.lobby.act(LobbyIntent("start")))
+    lobby.add("l")(lambda app: app.act(LobbyIntent("leave")))
 
 
-def at_table(model: ClientModel) -> bool:
+def at_table(app: ClientApp, model: ClientModel) -> bool:
     return model.table is not None
 
 
-def paused(model: ClientModel) -> bool:
+def paused(app: ClientApp, model: ClientModel) -> bool:
     """The game stands still, paused by hand: z resumes it (a game that paused itself for an absent player goes on
     once they are back, not on z)."""
     return model.clock is not None and model.clock.paused and model.clock.paused_by is not None
 
 
-def running(model: ClientModel) -> bool:
+def running(app: ClientApp, model: ClientModel) -> bool:
     return model.clock is None or not model.clock.paused
 
 
-def chat_open(model: ClientModel) -> bool:
+def chat_open(app: ClientApp, model: ClientModel) -> bool:
     return chat_closed(model) is None
 
 
-def advice_allowed(model: ClientModel) -> bool:
+def advice_allowed(app: ClientApp, model: ClientModel) -> bool:
     """``a`` shows where the host allowed advice (the coach answers on our turn)."""
     return model.table is not None and model.table.advice
 
 
-def hand_shown(model: ClientModel) -> bool:
+def hand_shown(app: ClientApp, model: ClientModel) -> bool:
     """``H`` shows when we host and someone is away: the one key that lets the game go on without them."""
     return model.table is not None and model.is_host and someone_away(model.table)
 
 
-def _board(app: ClientApp, screen: ScreenKeys, *, running: bool) -> None:
+def not_solo(app: ClientApp, model: ClientModel) -> bool:
+    return not app.solo
+
+
+def solo(app: ClientApp, model: ClientModel) -> bool:
+    return app.solo
+
+
+def _board(screen: ScreenKeys, *, running: bool) -> None:
     """The board's keys, in the game and at its end: what each player knows, notes, the last bot's reason; while
     the game runs, pausing and the queued move."""
-    screen.add("k")(app.toggle_knowledge)
-    screen.add("n")(app.start_note)
-    screen.add("N")(app.toggle_notes)
-    screen.add("w")(app.why)
+    screen.add("k")(lambda app: app.toggle_knowledge())
+    screen.add("n")(lambda app: app.start_note())
+    screen.add("N")(lambda app: app.toggle_notes())
+    screen.add("w")(lambda app: app.why())
     if running:
-        screen.add("z")(lambda: app.lobby.act(LobbyIntent("pause")))
-        screen.add("u")(lambda: app.lobby.act(LobbyIntent("unqueue")))
-        screen.add("r")(app.open_rewind)
-        screen.add("i")(app.start_card_history)
+        screen.add("z")(lambda app: app.lobby.act(LobbyIntent("pause")))
+        screen.add("u")(lambda app: app.lobby.act(LobbyIntent("unqueue")))
+        screen.add("r")(lambda app: app.open_rewind())
+        screen.add("i")(lambda app: app.start_card_history())
         for key in shortcuts.STARTERS:
-            screen.add(key)(lambda key=key: app.start_shortcut(key))  # type: ignore[misc]
+            screen.add(key)(lambda app, key=key: app.start_shortcut(key))  # type: ignore[misc]
         # One stray key must not walk out of a game; say how to, and what it costs.
-        screen.add("q")(lambda: app.note(
+        screen.add("q")(lambda app: app.note(
             "q does not quit during a game: Ctrl-C quits (a solo game ends with it)" if app.solo else
             "q does not quit during a game: Ctrl-C quits (your seat waits for you to come back)"))
-    screen.add("up")(lambda: app.scroll(1))
-    screen.add("down")(lambda: app.scroll(-1))
+    screen.add("up")(lambda app: app.scroll(1))
+    screen.add("down")(lambda app: app.scroll(-1))
 
 
-def _game(app: ClientApp, keymap: Keymap) -> None:
+def _game(keymap: Keymap) -> None:
     """A game in progress: a seat's keys, and a spectator's (the same board, and l to stop watching)."""
-    in_game = Condition(lambda: app.mode() == "game")
-    seated = Condition(lambda: app.get_model().seat is not None)
+    in_game = Condition(lambda: current().mode() == "game")
+    seated = Condition(lambda: current().get_model().seat is not None)
     game = keymap.screen("game", in_game & seated)
     for key, what in (("p", "play"), ("d", "discard"), ("c", "clue")):
         game.show(key, what)
     # Early in the line: where advice is allowed, it is what a newcomer looks for (at 80 columns pause gives way).
-    game.add("a", what="advice", when=advice_allowed)(app.ask_advice)
+    game.add("a", what="advice", when=advice_allowed)(lambda app: app.ask_advice())
     for key, what in (("m", "move"), ("k", "knows"), ("n", "note")):
         game.show(key, what)
     game.show(handing.KEY, "hand seat", hand_shown)
@@ -331,147 +365,153 @@ def _game(app: ClientApp, keymap: Keymap) -> None:
     for key, what in ((":", "cmd"), ("?", "help"), ("r", "rewind"), ("N", "notes"), ("w", "why"), ("PgUp", "log"),
                       ("^C", "quit")):
         game.show(key, what)
-    _board(app, game, running=True)
+    _board(game, running=True)
 
     watch = keymap.screen("watch", in_game & ~seated)
-    watch.add("v", what="as a player")(app.watch_next_seat)
+    watch.add("v", what="as a player")(lambda app: app.watch_next_seat())
     watch.show("k", "knows")
     watch.show("N", "notes")
     watch.show("t", "chat", chat_open)
-    watch.add("l", what="stop watching")(lambda: app.act(LobbyIntent("leave")))  # a spectator leaving ends nothing
+    # A spectator leaving ends nothing.
+    watch.add("l", what="stop watching")(lambda app: app.act(LobbyIntent("leave")))
     for key, what in ((":", "cmd"), ("?", "help"), ("PgUp", "log"), ("^C", "quit")):
         watch.show(key, what)
-    _board(app, watch, running=True)
+    _board(watch, running=True)
 
 
-def _end(app: ClientApp, keymap: Keymap) -> None:
+def _end(keymap: Keymap) -> None:
     """The end of a game: its replay, another game, leaving; and the board's keys."""
     end = keymap.screen("end")
-    end.add("s", what="save replay")(app.save_replay)
-    _end_keys(app, end, solo_leaves=True)
+    end.add("s", what="save replay")(lambda app: app.save_replay())
+    _end_keys(end, solo_leaves=True)
     end.show("N", "notes")
     end.show(handing.KEY, "hand seat", hand_shown)
     end.show("t", "chat", chat_open)
     end.show(":", "cmd")
     end.show("q", "quit")
-    _board(app, end, running=False)
+    _board(end, running=False)
 
 
-def _end_keys(app: ClientApp, screen: ScreenKeys, *, solo_leaves: bool = False, shown: bool = True) -> None:
+def _end_keys(screen: ScreenKeys, *, solo_leaves: bool = False, shown: bool = True) -> None:
     """Another game, and leaving (at a game's end in --solo, l quits as q does, and the line leaves it out);
     ``shown=False``: bound only, the screen saying them in its own order."""
-    screen.add("a", what="again" if shown else None)(lambda: app.act(LobbyIntent("again")))
-    screen.add("l", what="leave" if shown else None, when=(lambda model: not app.solo) if solo_leaves else None)(
-        lambda: app.act(LobbyIntent("leave")))
-    screen.add("q")(app.ask_to_quit)
+    screen.add("a", what="again" if shown else None)(lambda app: app.act(LobbyIntent("again")))
+    screen.add("l", what="leave" if shown else None, when=not_solo if solo_leaves else None)(
+        lambda app: app.act(LobbyIntent("leave")))
+    screen.add("q")(lambda app: app.ask_to_quit())
 
 
-def _rewind(app: ClientApp, keymap: Keymap) -> None:
+def _rewind(keymap: Keymap) -> None:
     """Rewinding a game in progress: steps and rounds; any other key of the game says to return first."""
     rewind = keymap.screen("rewind")
 
     def move(move: Move) -> Action:
-        return lambda: app.rewind_move(move)
+        return lambda app: app.rewind_move(move)
 
     rewind.add("left", what="step", label="←→")(move(ARROWS["left"]))
     rewind.add("right")(move(ARROWS["right"]))
     for key in STEP_KEYS:
         rewind.add(key, what="round" if key == "[" else None, label="[]")(
-            lambda key=key: app.rewind_key(key))  # type: ignore[misc]
+            lambda app, key=key: app.rewind_key(key))  # type: ignore[misc]
     rewind.add("home", what="deal/now", label="Home/End")(move(ARROWS["home"]))
     rewind.add("end")(move(ARROWS["end"]))
-    rewind.add("r", what="back to the game")(app.close_rewind)
+    rewind.add("r", what="back to the game")(lambda app: app.close_rewind())
     rewind.show("t", "chat", chat_open)
     rewind.show("?", "help")
     rewind.show("^C", "quit")
-    rewind.add("up")(lambda: app.scroll(1))
-    rewind.add("down")(lambda: app.scroll(-1))
-    rewind.others(app.rewind_key)  # refused, said on the status line
+    rewind.add("up")(lambda app: app.scroll(1))
+    rewind.add("down")(lambda app: app.scroll(-1))
+    rewind.others(lambda app, key: app.rewind_key(key))  # refused, said on the status line
 
 
-def _review(app: ClientApp, keymap: Keymap) -> None:
+def _review(keymap: Keymap) -> None:
     """The table's review, and a game from the history looked at alone: steps, following the leader, pointing."""
     review = keymap.screen("review")
     alone = keymap.screen("alone")
-    _board(app, review, running=False)  # the end's keys go on under the review (↑↓ are the review's: added after)
+    _board(review, running=False)  # the end's keys go on under the review (↑↓ are the review's: added after)
     for screen in (review, alone):
         for key in ARROWS:
-            screen.add(key)(lambda key=key: app.review.move(ARROWS[key]))  # type: ignore[misc]
-        screen.add("up")(lambda: app.review.move(Place.page_back))
-        screen.add("down")(lambda: app.review.move(Place.page_on))
-        screen.add("f")(app.review.follow)
-        screen.add("o")(lambda: app.review.point_key("o"))
-        screen.add("s")(app.review.save)
-        screen.add("m")(lambda: app.review.jump(forward=True))
-        screen.add("M")(lambda: app.review.jump(forward=False))
+            screen.add(key)(lambda app, key=key: app.review.move(ARROWS[key]))  # type: ignore[misc]
+        screen.add("up")(lambda app: app.review.move(Place.page_back))
+        screen.add("down")(lambda app: app.review.move(Place.page_on))
+        screen.add("f")(lambda app: app.review.follow())
+        screen.add("o")(lambda app: app.review.point_key("o"))
+        screen.add("s")(lambda app: app.review.save())
+        screen.add("m")(lambda app: app.review.jump(forward=True))
+        screen.add("M")(lambda app: app.review.jump(forward=False))
     review.show("←→", "step")
     review.show("m/M", "moments")
     # In --solo no one else is there to follow, and l quits (the table is the whole private server).
-    review.show("f", "follow", lambda model: not app.solo)
+    review.show("f", "follow", not_solo)
     # Early on the line, which a narrow screen cuts from its end: l is the way out of the review.
-    review.show("l", "lobby", lambda model: not app.solo)
-    review.show("l", "quit", lambda model: app.solo)
+    review.show("l", "lobby", not_solo)
+    review.show("l", "quit", solo)
     review.show("o", "point")
     review.show("h", "what if")
     review.show("a", "again")
     review.show("s", "save")
-    _end_keys(app, review, shown=False)
+    _end_keys(review, shown=False)
     review.show("t", "chat", chat_open)
-    review.show("q", "quit", lambda model: not app.solo)  # said as l, early on the line
+    review.show("q", "quit", not_solo)  # said as l, early on the line
     for screen in (review, alone):
-        screen.add("h")(app.review.start_what_if)
+        screen.add("h")(lambda app: app.review.start_what_if())
     for key, what in (("←→", "step"), ("m/M", "moments"), ("↑↓", "10 steps"), ("Home/End", "ends"), ("s", "save"),
                       ("h", "what if")):
         alone.show(key, what)
-    alone.add("q", what="back")(app.back)
+    alone.add("q", what="back")(lambda app: app.back())
 
 
-def _what_if(app: ClientApp, keymap: Keymap) -> None:
+def _what_if(keymap: Keymap) -> None:
     """A what if, in the table's review or alone: moves for the seat to act, the bot's, taking one back, the drawn
     cards shown or not, and leaving."""
     screen = keymap.screen("whatif")
     for key in ("p", "d", "c"):
-        screen.add(key)(lambda key=key: app.review.what_if_key(key))  # type: ignore[misc]
-    plays = app.review.plays_what_if  # a follower of the table's what if is offered only its other keys
+        screen.add(key)(lambda app, key=key: app.review.what_if_key(key))  # type: ignore[misc]
+
+    def plays(app: ClientApp, model: ClientModel) -> bool:  # a follower of the table's what if is offered only its
+        return app.review.plays_what_if(model)  # other keys
+
     screen.show("p d c", "move", plays)
-    screen.add("b", what="bot", when=plays)(app.review.what_if_bot)
-    screen.add("left", "backspace", what="back", label="←", when=plays)(app.review.what_if_back)
-    screen.add("r", what="reveal", when=plays)(app.review.what_if_reveal)
-    screen.add("h", what="leave")(app.review.leave_what_if)
-    screen.add("f", what="follow")(app.review.follow)
-    screen.add("k")(app.toggle_knowledge)
+    screen.add("b", what="bot", when=plays)(lambda app: app.review.what_if_bot())
+    screen.add("left", "backspace", what="back", label="←", when=plays)(lambda app: app.review.what_if_back())
+    screen.add("r", what="reveal", when=plays)(lambda app: app.review.what_if_reveal())
+    screen.add("h", what="leave")(lambda app: app.review.leave_what_if())
+    screen.add("f", what="follow")(lambda app: app.review.follow())
+    screen.add("k")(lambda app: app.toggle_knowledge())
     screen.show("t", "chat", chat_open)
     screen.show("?", "help")
-    screen.add("q", what="quit")(app.ask_to_quit)
+    screen.add("q", what="quit")(lambda app: app.ask_to_quit())
 
 
-def _history(app: ClientApp, keymap: Keymap) -> None:
+def _history(keymap: Keymap) -> None:
     """The list of finished games: look at one alone, review it with the table, save its replay."""
     history = keymap.screen("history")
-    history.add("up", what="choose", label="↑↓")(lambda: app.history.move(-1))
-    history.add("down")(lambda: app.history.move(1))
-    history.add("o", "enter", what="alone")(lambda: app.history.on_chosen("o"))
-    history.add("w", what="review")(lambda: app.history.on_chosen("w"))
-    history.add("s", what="save")(lambda: app.history.on_chosen("s"))
-    history.add("r", what="refresh")(app.history.refresh)
+    history.add("up", what="choose", label="↑↓")(lambda app: app.history.move(-1))
+    history.add("down")(lambda app: app.history.move(1))
+    history.add("o", "enter", what="alone")(lambda app: app.history.on_chosen("o"))
+    history.add("w", what="review")(lambda app: app.history.on_chosen("w"))
+    history.add("s", what="save")(lambda app: app.history.on_chosen("s"))
+    history.add("r", what="refresh")(lambda app: app.history.refresh())
     history.show("Esc", "back")
-    history.add("q")(app.history.close)
+    history.add("q")(lambda app: app.history.close())
 
 
-def key_bindings(app: ClientApp) -> tuple[Keymap, KeyBindingsBase]:
-    """Every key of the app, and the keymap that says which show on each screen's key line."""
-    keymap = Keymap(app)
-    _everywhere(app, keymap)
-    _modal_keys(app, keymap)
-    _command_and_form(app, keymap)
-    _lobby(app, keymap)
-    _game(app, keymap)
-    _end(app, keymap)
-    _rewind(app, keymap)
-    _review(app, keymap)
-    _what_if(app, keymap)
-    _history(app, keymap)
+@cache
+def keymap() -> tuple[Keymap, KeyBindingsBase]:
+    """Every key of the client, and the keymap that says which show on each screen's key line: the same for every
+    app (what differs between apps is asked of the app at each key), so built once."""
+    keymap = Keymap()
+    _everywhere(keymap)
+    _modal_keys(keymap)
+    _command_and_form(keymap)
+    _lobby(keymap)
+    _game(keymap)
+    _end(keymap)
+    _rewind(keymap)
+    _review(keymap)
+    _what_if(keymap)
+    _history(keymap)
     return keymap, keymap.bindings()
 
 
-__all__: Sequence[str] = ("Keymap", "key_bindings", "guarded")
+__all__: Sequence[str] = ("Keymap", "keymap", "guarded")

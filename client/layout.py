@@ -174,7 +174,7 @@ class ScreenLayout:
             ConditionalContainer(self.app.command_window, self._typing),
             self.app.status_window,
             Window(FormattedTextControl(
-                lambda: keys_line(self.app.keymap.line(self.model()), self.width)),
+                lambda: keys_line(self.app.key_line(self.model()), self.width)),
                 height=1, style="class:keys"),
         ])
 

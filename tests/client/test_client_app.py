@@ -614,6 +614,23 @@ def test_the_help_covers_the_lobby_keys_do_not_reach_under_it(term: Terminal, ki
     assert term.type("\r") == [Join(kit.table().id)]  # with the help closed, Enter joins as ever
 
 
+def test_two_apps_bind_the_same_keys_and_a_key_acts_on_the_app_it_is_typed_in(tmp_path: Path, kit) -> None:
+    """The keys are bound once for every app: each handler, filter and key line asks for the app that runs it."""
+    with create_pipe_input() as first_pipe, create_pipe_input() as second_pipe:
+        first, second = kit.Terminal(first_pipe, tmp_path), kit.Terminal(second_pipe, tmp_path)
+        assert first.app.application.key_bindings is second.app.application.key_bindings
+        at_game(second, kit)  # the second app at a game, the first in the lobby
+        first.feed(Welcome(1, "server", "dave", "tok", ""), Tables((kit.table(),)))
+        assert second.type("?") == [] and second.app.ui.help_page == 1 and not first.app.ui.help_page
+        assert ("n", "new") in first.app.key_line(first.store.model)
+        assert ("p", "play") not in first.app.key_line(first.store.model)
+        assert first.type("n") == [] and first.app.ui.form is not None and second.app.ui.form is None
+        assert first.app.key_line(first.store.model) == [("Enter", "create"), ("Esc", "cancel")]
+        second.type("x")  # closes the help
+        assert ("p", "play") in second.app.key_line(second.store.model)
+        assert "▶ Name" not in second.screen() and "▶ Name" in first.screen()
+
+
 def test_every_help_page_fits_an_80x24_screen() -> None:
     for page in HELP_PAGES:
         assert len(page) <= 22 and all(len(line) <= 80 for line in page)
@@ -1557,10 +1574,10 @@ def test_a_asks_the_coach_on_our_turn_where_the_host_allows_it(term: Terminal, k
     seated(term, kit, state)
     assert term.type("a") == []  # a table without advice: said at once, nothing sent
     assert "did not allow advice" in term.store.model.status and term.store.model.status_error
-    assert "advice" not in [what for _, what in term.app.keymap.line(term.store.model)]
+    assert "advice" not in [what for _, what in term.app.key_line(term.store.model)]
     seated(term, kit, state, advice=True)
-    assert ("a", "advice") in term.app.keymap.line(term.store.model)
-    shown = to_plain_text(keys_line(term.app.keymap.line(term.store.model), 80))
+    assert ("a", "advice") in term.app.key_line(term.store.model)
+    shown = to_plain_text(keys_line(term.app.key_line(term.store.model), 80))
     assert " a advice " in shown and len(shown) <= 80  # on the key line as drawn at 80 columns
     assert term.type("a") == [GetAdvice()]
     term.feed(AdviceReply(1, 0, "clue Bot Ada: 3", "their R3 will be playable after the cards before it",

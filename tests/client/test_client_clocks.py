@@ -234,13 +234,13 @@ def test_playing_out_of_turn_queues_a_premove_by_key_or_command(term: _Terminal)
 def test_z_pauses_and_resumes_and_u_cancels_the_queued_move(term: _Terminal, kit) -> None:
     assert term.type("z") == [PauseRequest(True)]
     term.sent.clear()
-    assert ("z", "pause") in term.app.keymap.line(term.store.model)
+    assert ("z", "pause") in term.app.key_line(term.store.model)
     term.store.dispatch(GameClock(1, (), None, True, "alice paused the game", "alice"))
     assert term.type(":pause\r") == [PauseRequest(False)]
     screen = screen_text(term.app.application, 80, 24)
     assert "alice paused the game" in screen
     assert "turn · paused" in screen.splitlines()[0]  # the top bar says no one may move, whose turn it is
-    keys = term.app.keymap.line(term.store.model)
+    keys = term.app.key_line(term.store.model)
     assert ("z", "resume") in keys and ("z", "pause") not in keys
     term.sent.clear()
     assert term.type("u") == []  # nothing queued: said, not sent
@@ -254,7 +254,7 @@ def test_a_game_that_paused_itself_for_an_absent_player_is_not_resumed_by_z(term
     term.store.dispatch(GameClock(1, (1_000, 1_000, 1_000), None, True, note))
     assert term.type("z") == []
     assert "goes on once they are back" in term.store.model.status
-    assert "z" not in dict(term.app.keymap.line(term.store.model))  # z neither pauses nor resumes it
+    assert "z" not in dict(term.app.key_line(term.store.model))  # z neither pauses nor resumes it
 
 
 def test_the_lobby_shows_a_timed_tables_clock(kit) -> None:
