@@ -168,13 +168,14 @@ def finesse_identities(table: Table, giver: int, target: int, heights: list[int]
     """The identities a play clue's focus may be through a finesse: one past a suit's firework, when a player
     between giver and target shows the missing card on their finesse position."""
     hidden = (giver, target)
+    finessers = table.finessers(giver, target)
     ext = 0
     for s, h in enumerate(heights):
         # Only the simple finesse: the missing card is playable right now, so it is blind-played at once.
         if h >= 4 or h != table.fireworks[s]:
             continue
         link = ident(s, h + 1)
-        for seat in table.finessers(giver, target):
+        for seat in finessers:
             fp = table.finesse_pos(seat)
             if fp is not None and table.visible_id(fp, hidden) == link:
                 ext |= 1 << ident(s, h + 2)

@@ -187,6 +187,11 @@ class Turn:
         # that needs a blind play (see docs/bots.md, "Two strikes").
         self.cautious = table.strikes >= LAST_STRIKE
         self._seen_by: dict[int, int] = {}
+        # What each clue of ours would tell its target (``reading``) and what each card's holder thinks it
+        # may be now (``belief`` with no clue), kept for the turn: once ``choose`` has settled what was
+        # pending, nothing changes the table until our move, and every candidate clue asks them again.
+        self._readings: dict[Clue, Reading] = {}
+        self._beliefs: dict[int, int] = {}
         seen: Counter[int] = Counter(table.gone)
         for s, h in enumerate(table.fireworks):
             for r in range(1, h + 1):
@@ -196,7 +201,6 @@ class Turn:
                 for o in hand:
                     seen[table.ids[o]] += 1
         self.seen = seen
-        self.all_seen = sum(1 << i for i, n in table.copies.items() if seen[i] >= n)
         # Card counting (the engine's): what each of our cards can be by the clues and the cards we see.
         left = Counter({i: n - seen[i] for i, n in table.copies.items()})
         mine = table.hands[self.me]
@@ -208,7 +212,7 @@ class Turn:
         # deals: +0.2).
         self.rich_value = RICH_VALUE_2P if table.config.players == 2 else float("-inf")
         self.eager = table.level == "beginner" and table.people and len(table.bot_seats or ()) > 1
-        self.played = sum(1 << i for i in table.copies if table.played(i))
+        self.played = sum(1 << ident(s, r) for s, h in enumerate(table.fireworks) for r in range(1, h + 1))
         # Clued cards in other hands, with when they were first clued: good touch says a card
         # clued after them is not a copy of them.
         self.clued_elsewhere = 0
@@ -425,7 +429,7 @@ class Turn:
         t = self.t
         seats = {action.target}
         touched = touched_by(t, action.target, action)
-        reading = read_clue(t, self.me, action, touched) if touched else None
+        reading = self.reading(action, touched) if touched else None
         if reading is not None and reading.focus is not None and reading.self_order is None and reading.ext:
             seats.update(t.between(self.me, action.target))
         return frozenset(seats)
@@ -597,7 +601,7 @@ class Turn:
         """What a clue of ours tells its target, in a player's words."""
         t = self.t
         touched = touched_by(t, clue.target, clue)
-        reading = read_clue(t, self.me, clue, touched)
+        reading = self.reading(clue, touched)
         who = seat_name(clue.target)
         hand = t.hands[clue.target]
         plays = [o for o in hand if self.known_playable(self.belief(o, reading))
@@ -701,7 +705,7 @@ class Turn:
         touched = touched_by(t, clue.target, clue)
         if not touched:
             return (0, 0, 0)
-        reading = read_clue(t, self.me, clue, touched)
+        reading = self.reading(clue, touched)
         misplays = misreads = 0
         for o in t.hands[clue.target]:
             after = self.belief(o, reading)
@@ -855,7 +859,7 @@ class Turn:
             know = {o: t.knowledge(o) for o in t.hands[seat]}
         else:
             touched = touched_by(t, seat, clue)
-            know = read_clue(t, self.me, clue, touched).know
+            know = self.reading(clue, touched).know
         if any(self.known_playable(self.literal_knows(seat, k)) for k in know.values()):
             return 0.0
         return self.stake(self.literal_discard(seat, touched))
@@ -963,8 +967,24 @@ class Turn:
                     best = (value, clue)
         return best
 
+    def reading(self, clue: Clue, touched: tuple[int, ...]) -> Reading:
+        """How the target reads ``clue`` from us (``touched``: the cards it touches), worked out once a turn."""
+        found = self._readings.get(clue)
+        if found is None:
+            found = self._readings[clue] = read_clue(self.t, self.me, clue, touched)
+        return found
+
     def belief(self, order: int, reading: Reading | None = None) -> int:
         """What the holder of ``order`` (another seat) will think it may be, roughly."""
+        if reading is None or order not in reading.know:
+            found = self._beliefs.get(order)
+            if found is None:
+                found = self._beliefs[order] = self.belief_after(order, None)
+            return found
+        return self.belief_after(order, reading)
+
+    def belief_after(self, order: int, reading: Reading | None) -> int:
+        """``belief``, worked out: after ``reading``'s clue when it touches the holder's hand, else now."""
         t = self.t
         if reading is not None and order in reading.know:
             k = reading.know[order]
@@ -1068,7 +1088,11 @@ class Turn:
     def judge(self, clue: Clue, touched: tuple[int, ...]) -> float | None:
         """The value of a clue from us, or None if it would be misread (or is pointless)."""
         t = self.t
-        reading = read_clue(t, self.me, clue, touched)
+        # Good touch first: it needs no reading, and it refuses many of the candidates.
+        touch = self.touch_cost(clue.target, touched)
+        if touch is None:
+            return None
+        reading = self.reading(clue, touched)
         if any(not self.belief(o, reading) >> t.ids[o] & 1 for o in touched):
             return None  # they would think it something it is not
         focus = reading.focus
@@ -1077,9 +1101,6 @@ class Turn:
         finesse = (reading.kind == "play" and reading.self_order is None and bool(reading.ext >> fid & 1)
                    and not reading.base >> fid & 1)
         if not self.reading_is_sound(clue, touched, reading, fid, finesse):
-            return None
-        touch = self.touch_cost(clue.target, touched)
-        if touch is None:
             return None
         gain = self.cards_gained(clue.target, touched, reading, -touch)
         if gain is None:

@@ -413,9 +413,10 @@ class Table:
                 if r <= height or lost:
                     trash |= 1 << i
                     continue
-                if self.gone[i] >= self.copies[i] - 1:
+                gone = self.gone.get(i, 0)  # (``get``: most identities are never discarded)
+                if gone >= self.copies[i] - 1:
                     critical |= 1 << i
-                lost = self.gone[i] >= self.copies[i]
+                lost = gone >= self.copies[i]
         return trash, critical, playable
 
     def fork(self) -> Table:
