@@ -321,15 +321,20 @@ def test_every_size_with_notes_counting_and_stats_fits_80x24_and_in_rewind(varia
                 seated = seat_at(p, tmp_path, state, seat)
                 for message in written_notes(state, seat, rng):
                     seated.store.dispatch(message)
+                # The screens a seat reaches by k, N, then N and r, reached by what those keys do: a sweep of
+                # layouts, not of keys (test_client_notes.py types N, test_r_rewinds_... types r), so no app runs.
                 seated.app.ui.show_knowledge = rng.random() < 0.5
                 screen = seated.screen()
                 assert_fits(screen, players, seat)
                 assert screen.count("*") >= 2 or seat is None, screen  # marks show (own cards may show a name)
-                screen = seated.keys("N")
+                seated.app.toggle_notes()
+                screen = seated.screen()
                 assert_fits(screen, players, seat)
                 assert_panel_unbroken(screen)
                 if state.events and not state.over:
-                    screen = seated.keys("N" + "r")
+                    seated.app.toggle_notes()
+                    seated.app.open_rewind()
+                    screen = seated.screen()
                     assert_fits(screen, players, seat)
                     assert "REWIND" in screen, screen
 
