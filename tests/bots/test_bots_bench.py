@@ -9,20 +9,17 @@ import sys
 from pathlib import Path
 
 import pytest
-from bots import best_possible, critical, run
+from bots import best_possible, critical, main, run
 from hanabi.engine import Card, Clue, Discard, GameConfig, Play, Suit, apply, game_from_deck, view_for
 from people import Beginner  # bench/ is on the tests' path (pyproject): its scripts are not a package
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 
 
-def test_bench_prints_one_row_per_table_with_misplays_split_by_who() -> None:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+def test_bench_prints_one_row_per_table_with_misplays_split_by_who(capsys: pytest.CaptureFixture[str]) -> None:
     # One game a table: every figure the rows print comes from one (three took twice the CPU, about a second).
-    done = subprocess.run([sys.executable, str(BENCH / "bots.py"), "--games", "1", "--players", "3", "--json"],
-                          capture_output=True, text=True, timeout=300, env=env)
-    assert done.returncode == 0, done.stderr
-    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert main(["--games", "1", "--players", "3", "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["table"] for r in rows] == ["bots", "beginners", "beginner", "careless", "novices", "novice",
                                           "careless-novice", "eager-novice"]
     for row in rows:
@@ -33,19 +30,21 @@ def test_bench_prints_one_row_per_table_with_misplays_split_by_who() -> None:
 
 
 def test_bench_refuses_bad_arguments_in_a_sentence() -> None:
+    # The script run as a script, once; its other refusals and its figures are main's, in this process.
     done = subprocess.run([sys.executable, str(BENCH / "bots.py"), "--games", "0"], capture_output=True, text=True,
                           timeout=60, env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)})
     assert done.returncode == 2 and "--games must be at least 1" in done.stderr and "Traceback" not in done.stderr
 
 
-def test_bench_starts_at_the_deal_asked_for() -> None:
+def test_bench_starts_at_the_deal_asked_for(capsys: pytest.CaptureFixture[str]) -> None:
     config = GameConfig(players=3)
     first_five = run(config, 5, "novices").mean * 5
     first_three = run(config, 3, "novices").mean * 3
     assert run(config, 2, "novices", first=3).mean * 2 == pytest.approx(first_five - first_three)
-    done = subprocess.run([sys.executable, str(BENCH / "bots.py"), "--first", "-1"], capture_output=True, text=True,
-                          timeout=60, env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)})
-    assert done.returncode == 2 and "--first must be 0 or more" in done.stderr and "Traceback" not in done.stderr
+    with pytest.raises(SystemExit) as caught:
+        main(["--first", "-1"])
+    err = capsys.readouterr().err
+    assert caught.value.code == 2 and "--first must be 0 or more" in err and "Traceback" not in err
 
 
 def _deal(hands: str) -> list[Card]:
