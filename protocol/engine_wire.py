@@ -422,7 +422,7 @@ def _hands_from_wire(value: object, where: str, players: int, deck_size: int,
             raise FieldError(f"{where}[{s}]", f"expected an array of at most {MAX_HAND} cards")
         views = []
         for i, item in enumerate(hand):
-            # A view holds up to 30 of these: the usual item (seven, each in range) is checked in one condition,
+            # A view holds up to 20 of these: the usual item (seven, each in range) is checked in one condition,
             # the same checks as ``_card_view_from_wire``, which names what is wrong with any other.
             if type(item) is list and len(item) == 7:
                 order, name, p, c, r, nc, nr = item
