@@ -4,6 +4,7 @@ small"; when the knows rows do not fit they are left out and the board's corner 
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -19,8 +20,10 @@ TOO_SMALL = "Window too small"
 MORE_ROWS = "k: more rows"
 
 
+@cache
 def played(kit, players: int, over: bool = False) -> GameState:
-    """A game of ``players`` a few turns in (the rewind has steps), or to its end: discards when allowed."""
+    """A game of ``players`` a few turns in (the rewind has steps), or to its end: discards when allowed. Played
+    once for all the cases that show it (a state is immutable)."""
     state = kit.clue_something(kit.game(players))
     while not state.over and (over or state.turn < 4):
         actions = legal_actions(state)
