@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -37,8 +38,10 @@ from prompt_toolkit.input import create_pipe_input
 RIGHT, LEFT, UP, DOWN, HOME, END, ESC = "\x1b[C", "\x1b[D", "\x1b[A", "\x1b[B", "\x1b[H", "\x1b[F", "\x1b"
 
 
+@cache
 def finished(kit) -> GameState:
-    """A 3-player game played to its end by discarding whenever allowed (else a clue): it runs out the deck."""
+    """A 3-player game played to its end by discarding whenever allowed (else a clue): it runs out the deck.
+    Played once for every test that reviews it (a state is immutable)."""
     state = kit.game()
     while not state.over:
         actions = legal_actions(state)
@@ -46,7 +49,9 @@ def finished(kit) -> GameState:
     return state
 
 
+@cache
 def last_of(text: str) -> int:
+    """The last step of the game a replay file holds (worked out once per file's text)."""
     return len(game_steps(from_json(json.loads(text)))) - 1
 
 
