@@ -77,7 +77,7 @@ def covering(table: Table, hidden: tuple[int, ...], exclude: int | None, know: d
                 continue
             seen = table.visible_id(o, hidden)
             if seen is None:
-                k = know.get(o, table.knowledge(o))
+                k = know[o] if o in know else table.knowledge(o)
                 seen = single(k & table.conv.get(o, table.all) or k)
             if seen is not None and seen not in out:
                 out[seen] = o

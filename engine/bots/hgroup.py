@@ -193,13 +193,8 @@ class Turn:
         self._readings: dict[Clue, Reading] = {}
         self._beliefs: dict[int, int] = {}
         seen: Counter[int] = Counter(table.gone)
-        for s, h in enumerate(table.fireworks):
-            for r in range(1, h + 1):
-                seen[ident(s, r)] += 1
-        for seat, hand in enumerate(table.hands):
-            if seat != self.me:
-                for o in hand:
-                    seen[table.ids[o]] += 1
+        seen.update(ident(s, r) for s, h in enumerate(table.fireworks) for r in range(1, h + 1))
+        seen.update(table.ids[o] for seat, hand in enumerate(table.hands) if seat != self.me for o in hand)
         self.seen = seen
         # Card counting (the engine's): what each of our cards can be by the clues and the cards we see.
         left = Counter({i: n - seen[i] for i, n in table.copies.items()})
