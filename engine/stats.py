@@ -21,6 +21,7 @@ final round.
 from __future__ import annotations
 
 import enum
+import functools
 from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
@@ -56,7 +57,10 @@ class Prospects:
         reach = []
         for suit, height in zip(variant.suits, fireworks, strict=True):
             top = height
-            while top < MAX_RANK and gone[Card(suit, top + 1).identity] < variant.copies(Card(suit, top + 1)):
+            while top < MAX_RANK:
+                above = Card(suit, top + 1)
+                if gone[above.identity] >= variant.copies(above):
+                    break
                 top += 1
             reach.append(top)
         return cls(variant, fireworks, gone, tuple(reach))
@@ -157,10 +161,14 @@ class Glance:
 
 def starting_efficiency(view: PlayerView) -> float:
     """The efficiency a perfect score needs from the deal, in this variant at this many players."""
-    variant = view.config.variant
+    return _starting_efficiency(view.config.variant, view.players, view.config.hand_size, view.deck_size)
+
+
+# The same few tables all game long: glance asks it for every view, and it depends on nothing that changes.
+@functools.cache
+def _starting_efficiency(variant: Variant, players: int, hand_size: int, deck_size: int) -> float:
     fresh = Prospects.of(variant, (0,) * len(variant.suits), ())
-    dealt = view.players * view.config.hand_size
-    usable = clues_usable(fresh, view.deck_size - dealt, view.players, CLUE_TOKENS)
+    usable = clues_usable(fresh, deck_size - players * hand_size, players, CLUE_TOKENS)
     return variant.max_score / usable if usable else float("inf")
 
 
