@@ -34,7 +34,7 @@ from hanabi.engine import (
     apply,
     legal_actions,
     new_game,
-    view_for,
+    views_for,
 )
 from hanabi.engine.replay import from_json, to_json
 from hypothesis import given, settings
@@ -178,8 +178,10 @@ def walk(value: object, path: tuple[object, ...] = ()) -> Iterator[tuple[tuple[o
 def check_views(state: GameState, secret: str, deep: bool) -> None:
     """Every seat's and the spectator's view; ``deep`` also walks every field and searches repr and pickle."""
     deck = state.deck
-    for seat in [*range(state.players), None]:
-        view = view_for(state, seat)
+    seats: list[int | None] = [*range(state.players), None]
+    legal = legal_actions(state)
+    # Built together, as the server builds the views it sends; each is view_for's (test_engine_views_together).
+    for seat, view in zip(seats, views_for(state, seats), strict=True):
         # The public history is the engine's own record; its events are checked one by one in check_event.
         assert view.events is state.events
         for s, hand in enumerate(view.hands):
@@ -187,7 +189,7 @@ def check_views(state: GameState, secret: str, deep: bool) -> None:
             hidden = s == seat and not state.over
             assert all(cv.card is None if hidden else cv.card == deck[cv.order] for cv in hand)
         if seat is None or seat == state.current:
-            assert view.legal_actions() == legal_actions(state)
+            assert view.legal_actions() == legal
         if not deep:
             continue
         # Its events are the state's, each searched once as it was made (check_event), not again in every view.
