@@ -19,6 +19,7 @@ from hanabi.engine import (
     spectator_view,
     unseen_copies,
     view_for,
+    views_for,
 )
 
 
@@ -102,10 +103,12 @@ def test_counting_for_another_seat_never_rules_out_more_than_that_seat_does(vari
     rng = random.Random(variant.value + "others")
     for seed in range(3):
         for state in kit.random_states(GameConfig(players=3 + seed % 3, variant=variant), seed, rng, calm=0.7):
-            # What each seat works out for itself, once per state (it does not depend on who else looks).
-            own = [possible_cards(view_for(state, seat)) for seat in range(state.players)]
-            for viewer in [*range(state.players), None]:
-                view = view_for(state, viewer)
+            # Every seat's and the spectator's view built together, as the server builds them; what each seat
+            # works out for itself, once per state (it does not depend on who else looks).
+            viewers: list[int | None] = [*range(state.players), None]
+            views = views_for(state, viewers)
+            own = [possible_cards(view) for view in views[:-1]]
+            for viewer, view in zip(viewers, views, strict=True):
                 for seat in range(state.players):
                     if seat == viewer:
                         continue
