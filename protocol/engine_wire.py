@@ -415,26 +415,12 @@ def _hands_from_wire(value: object, where: str, players: int, deck_size: int,
     if type(value) is not list or len(value) != players:
         raise FieldError(where, f"expected an array of {players} hands, got "
                                 + (f"{len(value)}" if type(value) is list else kind_of(value)))
-    cards = _VARIANT_CARDS[variant]
     hands = []
     for s, hand in enumerate(value):
         if type(hand) is not list or len(hand) > MAX_HAND:
             raise FieldError(f"{where}[{s}]", f"expected an array of at most {MAX_HAND} cards")
-        views = []
-        for i, item in enumerate(hand):
-            # A view holds up to 20 of these: the usual item (seven, each in range) is checked in one condition,
-            # the same checks as ``_card_view_from_wire``, which names what is wrong with any other.
-            if type(item) is list and len(item) == 7:
-                order, name, p, c, r, nc, nr = item
-                card = cards.get(name) if type(name) is str else None
-                if ((card is not None or name is None) and type(order) is int and 0 <= order < deck_size
-                        and type(p) is int and 0 <= p <= _ALL_POSSIBLE and type(c) is int and 0 <= c <= _ALL_COLOURS
-                        and type(r) is int and 0 <= r <= _ALL_RANKS and type(nc) is int and 0 <= nc <= _ALL_COLOURS
-                        and type(nr) is int and 0 <= nr <= _ALL_RANKS):
-                    views.append(CardView(order, card, CardKnowledge(p, c, r, nc, nr)))
-                    continue
-            views.append(_card_view_from_wire(item, f"{where}[{s}][{i}]", deck_size, variant))
-        hands.append(tuple(views))
+        hands.append(tuple(_card_view_from_wire(item, f"{where}[{s}][{i}]", deck_size, variant)
+                           for i, item in enumerate(hand)))
     return tuple(hands)
 
 
@@ -459,17 +445,12 @@ def view_from_wire(value: object, where: str = "view", before: tuple[Event, ...]
     discard_raw = _get(data, "discard", where)
     if type(discard_raw) is not list or len(discard_raw) > deck_size:
         raise FieldError(f"{where}.discard", f"expected an array of at most {deck_size} [order, card] pairs")
-    cards = _VARIANT_CARDS[variant]
     discard = []
     for i, pair in enumerate(discard_raw):
         if type(pair) is not list or len(pair) != 2:
             raise FieldError(f"{where}.discard[{i}]", "expected an [order, card] pair")
-        order, name = pair
-        card = cards.get(name) if type(name) is str else None
-        if card is None or type(order) is not int or not 0 <= order < deck_size:  # say which, as each is checked
-            order = _where_int(order, f"{where}.discard[{i}][0]", 0, deck_size - 1)
-            card = card_from_wire(name, f"{where}.discard[{i}][1]", variant)
-        discard.append((order, card))
+        discard.append((_where_int(pair[0], f"{where}.discard[{i}][0]", 0, deck_size - 1),
+                        card_from_wire(pair[1], f"{where}.discard[{i}][1]", variant)))
     final = data.get("final_turns_left")
     if final is not None:
         _where_int(final, f"{where}.final_turns_left", 0, players)
